@@ -1,0 +1,28 @@
+#ifndef BOOTAB_COMMANDS_H
+#define BOOTAB_COMMANDS_H
+
+/*
+ * One subcommand, one file: src/cmd-NAME.c defines cmd_NAME() and its
+ * usage text; main.c has one row per command in its table.
+ * Each returns the process exit code.
+ */
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+	const char *usage;
+};
+
+/* The table, terminated by a row with name NULL. */
+extern const struct command commands[];
+const struct command *command_find(const char *name);
+
+/* Exit codes shared by every command. */
+enum {
+	EXIT_OK = 0,
+	EXIT_NOTHING = 1,     /* ran, but found nothing to report / a check failed */
+	EXIT_USAGE = 2,       /* usage or I/O error */
+};
+
+
+#endif

@@ -1,0 +1,242 @@
+#include "lib/file.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/alloc.h"
+#include "lib/strbuf.h"
+
+int file_read(const char *path, size_t max, char **ret_data, size_t *ret_len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct stat st;
+	int fd, r = 0;
+
+	/* O_NONBLOCK: opening a FIFO for reading must not wait for a writer. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		r = -errno;
+		goto out;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		r = -EISDIR;
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		r = -EINVAL;
+		goto out;
+	}
+	for (;;) {
+		char chunk[65536];
+		ssize_t n = read(fd, chunk, sizeof(chunk));
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			r = -errno;
+			goto out;
+		}
+		if (n == 0)
+			break;
+		if (sb.len + (size_t)n > max) {
+			r = -EFBIG;
+			goto out;
+		}
+		strbuf_add(&sb, chunk, (size_t)n);
+	}
+	*ret_data = strbuf_detach(&sb, ret_len);
+out:
+	strbuf_release(&sb);
+	close(fd);
+	return r;
+}
+
+static int fsync_dir_of(const char *path)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	int fd, r = 0;
+
+	if (!slash)
+		strcpy(dir, ".");
+	else if (slash == dir)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		r = -errno;
+	else if (fsync(fd) < 0 && errno != EINVAL)
+		r = -errno;
+	if (fd >= 0)
+		close(fd);
+	free(dir);
+	return r;
+}
+
+int file_write_atomic(const char *path, const void *data, size_t len, mode_t mode)
+{
+	char *tmp = xasprintf("%s.tmp-XXXXXX", path);
+	const char *p = data;
+	int fd, r = 0;
+
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		r = -errno;
+		free(tmp);
+		return r;
+	}
+	if (fchmod(fd, mode) < 0) {
+		r = -errno;
+		goto fail;
+	}
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			r = -errno;
+			goto fail;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	if (fsync(fd) < 0) {
+		r = -errno;
+		goto fail;
+	}
+	if (close(fd) < 0) {
+		fd = -1;
+		r = -errno;
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, path) < 0) {
+		r = -errno;
+		goto fail;
+	}
+	free(tmp);
+	return fsync_dir_of(path);
+fail:
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	free(tmp);
+	return r;
+}
+
+int dir_create_all(const char *path, mode_t mode)
+{
+	char *p = xstrdup(path);
+	int r = 0;
+
+	for (char *s = p + 1; ; s++) {
+		if (*s == '/' || *s == '\0') {
+			char saved = *s;
+
+			*s = '\0';
+			if (mkdir(p, mode) < 0 && errno != EEXIST) {
+				r = -errno;
+				break;
+			}
+			*s = saved;
+			if (saved == '\0')
+				break;
+		}
+	}
+	if (r == 0 && !path_is_dir(path))
+		r = -ENOTDIR;
+	free(p);
+	return r;
+}
+
+bool path_is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool path_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+char *path_join(const char *a, const char *b)
+{
+	size_t la = strlen(a);
+
+	while (*b == '/')
+		b++;
+	if (la > 0 && a[la - 1] == '/')
+		return xasprintf("%s%s", a, b);
+	return xasprintf("%s/%s", a, b);
+}
+
+char *path_basename(const char *path)
+{
+	size_t end = strlen(path), start;
+
+	while (end > 1 && path[end - 1] == '/')
+		end--;
+	start = end;
+	while (start > 0 && path[start - 1] != '/')
+		start--;
+	return xstrndup(path + start, end - start);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int dir_list(const char *path, char ***ret_names, size_t *ret_count)
+{
+	DIR *d = opendir(path);
+	char **names = NULL;
+	size_t n = 0, alloc = 0;
+	struct dirent *de;
+
+	if (!d)
+		return -errno;
+	while ((errno = 0, de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		GROW(names, alloc, n + 2);
+		names[n++] = xstrdup(de->d_name);
+	}
+	if (errno) {
+		int r = -errno;
+
+		names ? (names[n] = NULL, strv_free(names)) : (void)0;
+		closedir(d);
+		return r;
+	}
+	closedir(d);
+	GROW(names, alloc, n + 1);
+	names[n] = NULL;
+	qsort(names, n, sizeof(*names), cmp_str);
+	*ret_names = names;
+	if (ret_count)
+		*ret_count = n;
+	return 0;
+}
+
+void strv_free(char **v)
+{
+	if (!v)
+		return;
+	for (char **p = v; *p; p++)
+		free(*p);
+	free(v);
+}

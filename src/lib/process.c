@@ -1,0 +1,281 @@
+#include "lib/process.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/alloc.h"
+#include "lib/strbuf.h"
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void close_pair(int p[2])
+{
+	if (p[0] >= 0)
+		close(p[0]);
+	if (p[1] >= 0)
+		close(p[1]);
+	p[0] = p[1] = -1;
+}
+
+/*
+ * In the child between fork and exec only async-signal-safe calls are
+ * allowed; errors are reported to the parent through err_pipe.
+ */
+static void child_exec(const char *const *argv, const struct process_options *o,
+		       int in[2], int out[2], int err[2], int err_pipe[2])
+{
+	int devnull, e;
+
+	setpgid(0, 0);
+	signal(SIGPIPE, SIG_DFL);
+	devnull = open("/dev/null", O_RDWR);
+	if (in[0] >= 0)
+		dup2(in[0], 0);
+	else if (devnull >= 0)
+		dup2(devnull, 0);
+	if (out[1] >= 0)
+		dup2(out[1], 1);
+	if (err[1] >= 0)
+		dup2(err[1], 2);
+	if (o->cwd && chdir(o->cwd) < 0)
+		goto fail;
+	execvp(argv[0], (char *const *)argv);
+fail:
+	e = errno;
+	if (write(err_pipe[1], &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+int process_run(const char *const *argv, const struct process_options *options,
+		struct process_result *ret)
+{
+	static const struct process_options defaults = { 0 };
+	const struct process_options *o = options ? options : &defaults;
+	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
+	int err_pipe[2] = { -1, -1 };
+	struct strbuf sout = STRBUF_INIT, serr = STRBUF_INIT;
+	size_t max = o->max_output ? o->max_output : PROCESS_OUTPUT_MAX;
+	size_t written = 0;
+	bool timed_out = false, otrunc = false, etrunc = false;
+	long long deadline = o->timeout_ms > 0 ? now_ms() + o->timeout_ms : 0;
+	int status = 0, child_errno = 0, r;
+	pid_t pid;
+
+	if (pipe2(err_pipe, O_CLOEXEC) < 0 ||
+	    (o->stdin_data && pipe2(in, O_CLOEXEC) < 0) ||
+	    (!o->inherit_stdout && pipe2(out, O_CLOEXEC) < 0) ||
+	    (!o->inherit_stderr && pipe2(err, O_CLOEXEC) < 0)) {
+		r = -errno;
+		goto fail;
+	}
+	pid = fork();
+	if (pid < 0) {
+		r = -errno;
+		goto fail;
+	}
+	if (pid == 0)
+		child_exec(argv, o, in, out, err, err_pipe);
+
+	setpgid(pid, pid);
+	close(err_pipe[1]);
+	err_pipe[1] = -1;
+	if (in[0] >= 0) {
+		close(in[0]);
+		in[0] = -1;
+		fcntl(in[1], F_SETFL, O_NONBLOCK);
+		if (o->stdin_len == 0)
+			close_pair(in);
+	}
+	if (out[1] >= 0) {
+		close(out[1]);
+		out[1] = -1;
+	}
+	if (err[1] >= 0) {
+		close(err[1]);
+		err[1] = -1;
+	}
+
+	while (out[0] >= 0 || err[0] >= 0 || in[1] >= 0) {
+		struct pollfd pfd[3];
+		int nfd = 0, timeout = -1;
+
+		if (out[0] >= 0)
+			pfd[nfd++] = (struct pollfd){ .fd = out[0], .events = POLLIN };
+		if (err[0] >= 0)
+			pfd[nfd++] = (struct pollfd){ .fd = err[0], .events = POLLIN };
+		if (in[1] >= 0)
+			pfd[nfd++] = (struct pollfd){ .fd = in[1], .events = POLLOUT };
+		if (deadline) {
+			long long left = deadline - now_ms();
+
+			if (left <= 0) {
+				timed_out = true;
+				break;
+			}
+			timeout = left > 1000 ? 1000 : (int)left;
+		}
+		if (poll(pfd, (nfds_t)nfd, timeout) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (int i = 0; i < nfd; i++) {
+			char buf[65536];
+			ssize_t n;
+
+			if (!pfd[i].revents)
+				continue;
+			if (pfd[i].fd == in[1]) {
+				n = write(in[1], (const char *)o->stdin_data + written,
+					  o->stdin_len - written);
+				if (n > 0)
+					written += (size_t)n;
+				if ((n < 0 && errno != EAGAIN && errno != EINTR) ||
+				    written == o->stdin_len)
+					close_pair(in);
+				continue;
+			}
+			n = read(pfd[i].fd, buf, sizeof(buf));
+			if (n < 0 && (errno == EAGAIN || errno == EINTR))
+				continue;
+			if (n <= 0) {
+				if (pfd[i].fd == out[0])
+					close_pair(out);
+				else
+					close_pair(err);
+				continue;
+			}
+			if (pfd[i].fd == out[0]) {
+				size_t keep = sout.len >= max ? 0 : max - sout.len;
+
+				if ((size_t)n > keep)
+					otrunc = true;
+				strbuf_add(&sout, buf, (size_t)n < keep ? (size_t)n : keep);
+			} else {
+				size_t keep = serr.len >= max ? 0 : max - serr.len;
+
+				if ((size_t)n > keep)
+					etrunc = true;
+				strbuf_add(&serr, buf, (size_t)n < keep ? (size_t)n : keep);
+			}
+		}
+	}
+
+	if (timed_out)
+		kill(-pid, SIGKILL);
+	for (;;) {
+		pid_t w;
+
+		if (deadline && !timed_out && now_ms() > deadline) {
+			timed_out = true;
+			kill(-pid, SIGKILL);
+		}
+		w = waitpid(pid, &status, deadline && !timed_out ? WNOHANG : 0);
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR) {
+			r = -errno;
+			goto fail;
+		}
+		if (w == 0) {
+			struct timespec ts = { 0, 20 * 1000 * 1000 };
+
+			nanosleep(&ts, NULL);
+		}
+	}
+	if (read(err_pipe[0], &child_errno, sizeof(child_errno)) == sizeof(child_errno) &&
+	    child_errno) {
+		r = -child_errno;
+		goto fail;
+	}
+	close_pair(err_pipe);
+	close_pair(in);
+	close_pair(out);
+	close_pair(err);
+
+	memset(ret, 0, sizeof(*ret));
+	if (WIFEXITED(status))
+		ret->exit_code = WEXITSTATUS(status);
+	else if (WIFSIGNALED(status))
+		ret->exit_code = 128 + WTERMSIG(status);
+	ret->timed_out = timed_out;
+	ret->out_truncated = otrunc;
+	ret->err_truncated = etrunc;
+	ret->out = strbuf_detach(&sout, &ret->out_len);
+	ret->err = strbuf_detach(&serr, &ret->err_len);
+	return 0;
+fail:
+	close_pair(err_pipe);
+	close_pair(in);
+	close_pair(out);
+	close_pair(err);
+	strbuf_release(&sout);
+	strbuf_release(&serr);
+	return r;
+}
+
+void process_result_release(struct process_result *result)
+{
+	if (!result)
+		return;
+	free(result->out);
+	free(result->err);
+	result->out = result->err = NULL;
+	result->out_len = result->err_len = 0;
+}
+
+pid_t process_spawn_detached(const char *const *argv, const char *log_path)
+{
+	int err_pipe[2], child_errno = 0;
+	pid_t pid;
+
+	if (pipe2(err_pipe, O_CLOEXEC) < 0)
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		int r = -errno;
+
+		close(err_pipe[0]);
+		close(err_pipe[1]);
+		return r;
+	}
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_RDWR), log = -1, e;
+
+		setsid();
+		signal(SIGPIPE, SIG_DFL);
+		if (log_path)
+			log = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0600);
+		if (devnull >= 0)
+			dup2(devnull, 0);
+		dup2(log >= 0 ? log : devnull, 1);
+		dup2(log >= 0 ? log : devnull, 2);
+		execvp(argv[0], (char *const *)argv);
+		e = errno;
+		if (write(err_pipe[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(err_pipe[1]);
+	if (read(err_pipe[0], &child_errno, sizeof(child_errno)) == sizeof(child_errno)) {
+		close(err_pipe[0]);
+		waitpid(pid, NULL, 0);
+		return -child_errno;
+	}
+	close(err_pipe[0]);
+	return pid;
+}

@@ -1,0 +1,87 @@
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "log.h"
+#include "version.h"
+
+static int cmd_help(int argc, char **argv);
+static int cmd_version(int argc, char **argv);
+
+const struct command commands[] = {
+	{ "help", cmd_help, "show help for a command", "usage: bootab help [COMMAND]\n" },
+	{ "version", cmd_version, "print the version", "usage: bootab version\n" },
+	{ NULL, NULL, NULL, NULL },
+};
+
+const struct command *command_find(const char *name)
+{
+	/* Exact names only: a prefix never selects a command. */
+	for (const struct command *c = commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+static void print_overview(FILE *out)
+{
+	fputs("usage: bootab COMMAND [ARGS...]\n\n"
+	      "bootab measures changes that need a reboot (kernel command-line\n"
+	      "parameters, kernels): boots A -> B -> C -> A2, proves each boot from\n"
+	      "sysfs, and judges every delta against the measured boot-to-boot drift.\n\n"
+	      "commands:\n", out);
+	for (const struct command *c = commands; c->name; c++)
+		fprintf(out, "  %-14s %s\n", c->name, c->summary);
+	fputs("\nRun 'bootab help COMMAND' for a command's options.\n", out);
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	const struct command *c;
+
+	if (argc < 2) {
+		print_overview(stdout);
+		return EXIT_OK;
+	}
+	c = command_find(argv[1]);
+	if (!c) {
+		log_error("unknown command '%s'; 'bootab help' lists them", argv[1]);
+		return EXIT_USAGE;
+	}
+	fputs(c->usage, stdout);
+	return EXIT_OK;
+}
+
+static int cmd_version(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("bootab %s\n", BOOTAB_VERSION);
+	return EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	const struct command *c;
+
+	if (argc < 2) {
+		print_overview(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		print_overview(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version"))
+		return cmd_version(argc - 1, argv + 1);
+	c = command_find(argv[1]);
+	if (!c) {
+		log_error("unknown command '%s'; 'bootab help' lists them", argv[1]);
+		return EXIT_USAGE;
+	}
+	if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+		fputs(c->usage, stdout);
+		return EXIT_OK;
+	}
+	return c->run(argc - 1, argv + 1);
+}

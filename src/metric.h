@@ -1,0 +1,51 @@
+#ifndef BOOTAB_METRIC_H
+#define BOOTAB_METRIC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * A metric is one number a row measures, with its samples in rep order
+ * ("pp512 @ d65536" of one model, "randread.iops", "mean_s"). It knows
+ * which way is better, so every delta can be printed as "+ve is better".
+ */
+enum metric_better {
+	BETTER_HIGHER = 1,
+	BETTER_LOWER = -1,
+};
+
+struct metric {
+	char *name;
+	enum metric_better better;
+	char *unit;            /* "t/s", "IOPS", "ns", "s" or "" */
+	double *samples;
+	size_t n_samples;
+	size_t alloc_samples;
+};
+
+/* The metrics of one row, in first-seen order. */
+struct metric_set {
+	struct metric *metrics;
+	size_t n_metrics;
+	size_t alloc_metrics;
+};
+
+#define METRIC_SET_INIT { NULL, 0, 0 }
+
+/* The metric called name, or NULL. Borrowed. */
+struct metric *metric_set_find(const struct metric_set *set, const char *name);
+
+/*
+ * Appends one sample to the metric called name, creating it (with better
+ * and unit, copied) when it is new. Returns the metric (borrowed).
+ */
+struct metric *metric_set_add_sample(struct metric_set *set, const char *name,
+				     enum metric_better better, const char *unit,
+				     double value);
+
+/* Appends every sample of src to dst, metric by metric. src is unchanged. */
+void metric_set_merge(struct metric_set *dst, const struct metric_set *src);
+
+void metric_set_release(struct metric_set *set);
+
+#endif

@@ -1,0 +1,223 @@
+/* Unit tests for src/lib: strbuf, files, processes, parse errors. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "lib/alloc.h"
+#include "lib/file.h"
+#include "lib/parse-error.h"
+#include "lib/process.h"
+#include "lib/strbuf.h"
+
+static char *make_tmpdir(void)
+{
+	char *d = xstrdup("/tmp/bootab-test-XXXXXX");
+
+	assert_non_null(mkdtemp(d));
+	return d;
+}
+
+static void test_strbuf(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t len;
+	char *s;
+
+	(void)state;
+	assert_string_equal(strbuf_str(&sb), "");
+	strbuf_addstr(&sb, "boot");
+	strbuf_addch(&sb, '_');
+	strbuf_addf(&sb, "%s=%d", "id", 42);
+	for (int i = 0; i < 1000; i++)
+		strbuf_addf(&sb, "%04d", i);
+	assert_int_equal(sb.len, 10 + 4000);
+	assert_memory_equal(sb.buf, "boot_id=42000000010002", 22);
+	strbuf_truncate(&sb, 7);
+	assert_string_equal(strbuf_str(&sb), "boot_id");
+	s = strbuf_detach(&sb, &len);
+	assert_int_equal(len, 7);
+	assert_null(sb.buf);
+	free(s);
+}
+
+static void test_file_atomic_roundtrip(void **state)
+{
+	char *dir = make_tmpdir(), *path = path_join(dir, "meta.json"), *data = NULL;
+	char **names = NULL;
+	size_t len = 0, n = 0;
+
+	(void)state;
+	assert_int_equal(file_write_atomic(path, "old\n", 4, 0644), 0);
+	assert_int_equal(file_write_atomic(path, "new\n", 4, 0644), 0);
+	assert_int_equal(file_read(path, 100, &data, &len), 0);
+	assert_int_equal(len, 4);
+	assert_string_equal(data, "new\n");
+	free(data);
+	/* No temporaries are left behind. */
+	assert_int_equal(dir_list(dir, &names, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(names[0], "meta.json");
+	strv_free(names);
+	/* Too big: error, outputs untouched. */
+	data = (char *)"untouched";
+	assert_int_equal(file_read(path, 3, &data, &len), -EFBIG);
+	assert_string_equal(data, "untouched");
+	unlink(path);
+	rmdir(dir);
+	free(path);
+	free(dir);
+}
+
+static void test_file_refuses_fifo_and_dir(void **state)
+{
+	char *dir = make_tmpdir(), *fifo = path_join(dir, "fifo"), *data = NULL;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(file_read(fifo, 100, &data, &len), -EINVAL);
+	assert_int_equal(file_read(dir, 100, &data, &len), -EISDIR);
+	assert_int_equal(file_read("/nonexistent/bootab", 100, &data, &len), -ENOENT);
+	assert_null(data);
+	unlink(fifo);
+	rmdir(dir);
+	free(fifo);
+	free(dir);
+}
+
+static void test_write_atomic_fails_cleanly(void **state)
+{
+	(void)state;
+	assert_int_equal(file_write_atomic("/nonexistent-dir/x", "a", 1, 0644), -ENOENT);
+}
+
+static void test_dir_create_all(void **state)
+{
+	char *dir = make_tmpdir(), *deep = path_join(dir, "a/b/c");
+	char *cmd;
+
+	(void)state;
+	assert_int_equal(dir_create_all(deep, 0755), 0);
+	assert_true(path_is_dir(deep));
+	assert_int_equal(dir_create_all(deep, 0755), 0);
+	cmd = xasprintf("%s/a", dir);
+	assert_int_equal(file_write_atomic(path_join(cmd, "file"), "", 0, 0644), 0);
+	free(cmd);
+	cmd = xasprintf("%s/a/file/x", dir);
+	assert_int_equal(dir_create_all(cmd, 0755), -ENOTDIR);
+	free(cmd);
+	free(deep);
+	free(dir);
+}
+
+static void test_paths(void **state)
+{
+	char *s;
+
+	(void)state;
+	s = path_join("/a/", "/b");
+	assert_string_equal(s, "/a/b");
+	free(s);
+	s = path_basename("/x/y/pt2/");
+	assert_string_equal(s, "pt2");
+	free(s);
+	s = path_basename("pt");
+	assert_string_equal(s, "pt");
+	free(s);
+}
+
+static void test_process_capture_and_stdin(void **state)
+{
+	const char *argv[] = { "sh", "-c", "cat; echo err >&2; exit 3", NULL };
+	struct process_options o = { .stdin_data = "hello", .stdin_len = 5 };
+	struct process_result r;
+
+	(void)state;
+	assert_int_equal(process_run(argv, &o, &r), 0);
+	assert_int_equal(r.exit_code, 3);
+	assert_string_equal(r.out, "hello");
+	assert_string_equal(r.err, "err\n");
+	assert_false(r.timed_out);
+	process_result_release(&r);
+}
+
+static void test_process_timeout_kills_group(void **state)
+{
+	const char *argv[] = { "sh", "-c", "sleep 30 & sleep 30; echo never", NULL };
+	struct process_options o = { .timeout_ms = 300 };
+	struct process_result r;
+
+	(void)state;
+	assert_int_equal(process_run(argv, &o, &r), 0);
+	assert_true(r.timed_out);
+	assert_int_equal(r.exit_code, 128 + 9);
+	assert_string_equal(r.out, "");
+	process_result_release(&r);
+}
+
+static void test_process_output_bounded(void **state)
+{
+	const char *argv[] = { "sh", "-c", "head -c 100000 /dev/zero", NULL };
+	struct process_options o = { .max_output = 1000 };
+	struct process_result r;
+
+	(void)state;
+	assert_int_equal(process_run(argv, &o, &r), 0);
+	assert_int_equal(r.out_len, 1000);
+	assert_true(r.out_truncated);
+	process_result_release(&r);
+}
+
+static void test_process_not_found(void **state)
+{
+	const char *argv[] = { "bootab-no-such-program", NULL };
+	struct process_result r = { .exit_code = 77 };
+
+	(void)state;
+	assert_int_equal(process_run(argv, NULL, &r), -ENOENT);
+	assert_int_equal(r.exit_code, 77);
+}
+
+static void test_parse_error(void **state)
+{
+	struct parse_error e = PARSE_ERROR_INIT;
+	unsigned line, col;
+	char *s;
+
+	(void)state;
+	text_position("ab\ncd\nef", 7, &line, &col);
+	assert_int_equal(line, 3);
+	assert_int_equal(col, 2);
+	parse_error_set_file(&e, "pt/fio.json");
+	parse_error_set(&e, 3, 2, "expected '%c'", '}');
+	s = parse_error_format(&e);
+	assert_string_equal(s, "pt/fio.json:3:2: expected '}'");
+	free(s);
+	parse_error_release(&e);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_strbuf),
+		cmocka_unit_test(test_file_atomic_roundtrip),
+		cmocka_unit_test(test_file_refuses_fifo_and_dir),
+		cmocka_unit_test(test_write_atomic_fails_cleanly),
+		cmocka_unit_test(test_dir_create_all),
+		cmocka_unit_test(test_paths),
+		cmocka_unit_test(test_process_capture_and_stdin),
+		cmocka_unit_test(test_process_timeout_kills_group),
+		cmocka_unit_test(test_process_output_bounded),
+		cmocka_unit_test(test_process_not_found),
+		cmocka_unit_test(test_parse_error),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
