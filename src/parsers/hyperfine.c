@@ -50,6 +50,7 @@ static int add_doc(const char *data, size_t offset, const json_t *doc,
 	json_array_foreach(results, i, result) {
 		const json_t *command = json_object_get(result, "command");
 		const json_t *times = json_object_get(result, "times"), *t;
+		struct metric *m = NULL;
 		char *name;
 		size_t k;
 
@@ -74,8 +75,12 @@ static int add_doc(const char *data, size_t offset, const json_t *doc,
 			}
 		}
 		name = command_label(results, i, json_string_value(command));
-		json_array_foreach(times, k, t)
-			metric_set_add_sample(set, name, BETTER_LOWER, "s", json_number_value(t));
+		json_array_foreach(times, k, t) {
+			if (k == 0)
+				m = metric_set_add_sample(set, name, BETTER_LOWER, "s", json_number_value(t));
+			else
+				metric_append(m, json_number_value(t));
+		}
 		free(name);
 	}
 	return 0;

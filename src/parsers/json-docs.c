@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
+#include "lib/alloc.h"
 #include "lib/strbuf.h"
 
 void parser_error_at(struct parse_error *err, const char *data, size_t offset,
@@ -83,8 +84,16 @@ int json_sample(const json_t *v, bool allow_negative, double *ret_value)
 	return 0;
 }
 
+void metric_append(struct metric *m, double value)
+{
+	GROW(m->samples, m->alloc_samples, m->n_samples + 1);
+	m->samples[m->n_samples++] = value;
+}
+
 const char *json_type_phrase(const json_t *v)
 {
+	if (!v)
+		return "missing";
 	switch (json_typeof(v)) {
 	case JSON_OBJECT:
 		return "an object";

@@ -455,6 +455,7 @@ static void models_release(struct llama_models *ms)
 static void add_samples(struct metric_set *set, const struct llama_result *r)
 {
 	const json_t *samples = json_object_get(r->obj, "samples_ts"), *v;
+	struct metric *m = NULL;
 	size_t i;
 
 	if (!samples) {
@@ -462,8 +463,12 @@ static void add_samples(struct metric_set *set, const struct llama_result *r)
 				      json_number_value(json_object_get(r->obj, "avg_ts")));
 		return;
 	}
-	json_array_foreach(samples, i, v)
-		metric_set_add_sample(set, r->name, BETTER_HIGHER, "t/s", json_number_value(v));
+	json_array_foreach(samples, i, v) {
+		if (i == 0)
+			m = metric_set_add_sample(set, r->name, BETTER_HIGHER, "t/s", json_number_value(v));
+		else
+			metric_append(m, json_number_value(v));
+	}
 }
 
 int llama_bench_parse(const char *data, size_t len, struct metric_set *set,

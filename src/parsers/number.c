@@ -136,8 +136,12 @@ int number_parse(const char *data, size_t len, struct metric_set *set,
 		parse_error_set(err, 0, 0, "no numbers (one number per line expected)");
 		r = -EINVAL;
 	}
-	for (size_t i = 0; r == 0 && i < f.n_values; i++)
-		metric_set_add_sample(set, "value", f.better, f.unit, f.values[i]);
+	if (r == 0) {
+		struct metric *m = metric_set_add_sample(set, "value", f.better, f.unit, f.values[0]);
+
+		for (size_t i = 1; i < f.n_values; i++)
+			metric_append(m, f.values[i]);
+	}
 	free(f.unit);
 	free(f.values);
 	return r;

@@ -70,6 +70,13 @@ int json_docs_next(struct json_docs *docs, size_t flags, json_t **ret_doc, size_
  */
 int json_sample(const json_t *v, bool allow_negative, double *ret_value);
 
+/*
+ * Appends one more sample to m, a metric that metric_set_add_sample()
+ * returned and that no later call has moved: the way to add a run of
+ * samples to one metric without looking its name up each time.
+ */
+void metric_append(struct metric *m, double value);
+
 /* "a string", "an array", ... for messages. */
 const char *json_type_phrase(const json_t *v);
 

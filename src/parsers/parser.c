@@ -77,13 +77,40 @@ int parser_spec_parse(const char *spec, enum parser_kind *ret_kind, char **ret_s
 	return 0;
 }
 
-/* Whether the data is a plain list of numbers (comments allowed). */
-static bool is_number_list(const char *data, size_t len)
+/* The line of the first line that is neither blank nor a comment, or 0. */
+static unsigned first_data_line(const char *data, size_t len)
+{
+	unsigned line = 1;
+	size_t pos = 0;
+
+	while (pos < len) {
+		while (pos < len && (is_blank(data[pos]) || data[pos] == '\r'))
+			pos++;
+		if (pos < len && data[pos] != '\n' && data[pos] != '#')
+			return line;
+		while (pos < len && data[pos] != '\n')
+			pos++;
+		pos++;
+		line++;
+	}
+	return 0;
+}
+
+/*
+ * Whether the data is a plain list of numbers (comments allowed). When it
+ * is not, but its first line is a number, it was meant as one: *err gets
+ * the number parser's complaint, which says more than "not recognised".
+ */
+static bool is_number_list(const char *data, size_t len, struct parse_error *err)
 {
 	struct metric_set scratch = METRIC_SET_INIT;
-	int r = number_parse(data, len, &scratch, NULL, NULL);
+	struct parse_error failure = PARSE_ERROR_INIT;
+	int r = number_parse(data, len, &scratch, &failure, NULL);
 
+	if (r < 0 && failure.line && failure.line != first_data_line(data, len) && err)
+		parse_error_set(err, failure.line, failure.column, "%s", failure.message);
 	metric_set_release(&scratch);
+	parse_error_release(&failure);
 	return r == 0;
 }
 
@@ -139,13 +166,18 @@ static enum parser_kind detect(const char *data, size_t len, struct parse_error 
 	if (start == len)
 		return PARSER_AUTO;
 	if (data[start] != '{' && data[start] != '[') {
-		if (is_number_list(data, len))
+		if (is_number_list(data, len, &bad_json)) {
+			parse_error_release(&bad_json);
 			return PARSER_NUMBER;
+		}
 		/* fio prints notes and errors before its JSON. */
 		start = fio_json_start(data, len);
 		doc = first_value(data, len, start, &cut, NULL);
 		kind = fio_recognise(doc) ? PARSER_FIO : PARSER_AUTO;
+		if (kind == PARSER_AUTO && bad_json.message && err)
+			parse_error_set(err, bad_json.line, bad_json.column, "%s", bad_json.message);
 		json_decref(doc);
+		parse_error_release(&bad_json);
 		return kind;
 	}
 	doc = first_value(data, len, start, &cut, &bad_json);
@@ -167,6 +199,25 @@ static enum parser_kind detect(const char *data, size_t len, struct parse_error 
 enum parser_kind parser_detect(const char *data, size_t len)
 {
 	return detect(data, len, NULL);
+}
+
+/* metric_set_merge(), looking each metric up once rather than once a sample. */
+static void merge(struct metric_set *set, struct metric_set *parsed)
+{
+	if (!set->n_metrics) {
+		metric_set_release(set);
+		*set = *parsed;
+		*parsed = (struct metric_set)METRIC_SET_INIT;
+		return;
+	}
+	for (size_t i = 0; i < parsed->n_metrics; i++) {
+		const struct metric *from = &parsed->metrics[i];
+		struct metric *to = metric_set_add_sample(set, from->name, from->better, from->unit,
+							  from->samples[0]);
+
+		for (size_t j = 1; j < from->n_samples; j++)
+			metric_append(to, from->samples[j]);
+	}
 }
 
 int parser_parse(enum parser_kind kind, const char *selector, const char *data, size_t len,
@@ -223,7 +274,7 @@ int parser_parse(enum parser_kind kind, const char *selector, const char *data, 
 	if (r < 0)
 		parse_error_set(err, failure.line, failure.column, "%s", failure.message);
 	if (r == 0) {
-		metric_set_merge(set, &parsed);
+		merge(set, &parsed);
 		if (note.message && warning)
 			parse_error_set(warning, note.line, note.column, "%s", note.message);
 	}

@@ -220,6 +220,12 @@ static const struct error_case error_cases[] = {
 	{ "blank", NULL, " \n\t\n", PARSER_NUMBER, NULL, -EINVAL, 0, 0, "empty file" },
 	{ "unrecognised", NULL, "hello world\n", PARSER_AUTO, NULL, -ENOMSG, 0, 0, "not recognised" },
 	{ "unrecognised JSON", NULL, "{\"a\": 1}\n", PARSER_AUTO, NULL, -ENOMSG, 0, 0, "not recognised" },
+	{ "numbers with a word, auto", NULL, "# ms\n12.5\n\n13x\n", PARSER_AUTO, NULL, -EINVAL, 4, 3,
+	  "not a number: '13x'" },
+	{ "numbers with a bad setting, auto", NULL, "1\n# better: more\n", PARSER_AUTO, NULL, -EINVAL, 2, 11,
+	  "lower or higher" },
+	{ "a word, then numbers, auto", NULL, "result\n12.5\n", PARSER_AUTO, NULL, -ENOMSG, 0, 0,
+	  "not recognised" },
 	{ "bad JSON, auto", NULL, "{\"a\": 1,\n \"b\": }", PARSER_AUTO, NULL, -EINVAL, 2, 7, "invalid JSON" },
 	/* number */
 	{ "word", NULL, "12.5\n13x\n", PARSER_NUMBER, NULL, -EINVAL, 2, 3, "not a number: '13x'" },
