@@ -36,8 +36,28 @@ static char *command_label(const json_t *results, size_t index, const char *comm
 	return same ? xasprintf("%s#%zu", command, same + 1) : xstrdup(command);
 }
 
+/*
+ * hyperfine stops at a command that exits non-zero unless it was told to
+ * ignore failures (-i); then the failed runs' times are in the export too.
+ */
+static void note_failures(const char *data, size_t offset, size_t index, const json_t *result,
+			  struct parse_error *warning)
+{
+	const json_t *codes = json_object_get(result, "exit_codes"), *code;
+	size_t k, failed = 0;
+
+	json_array_foreach(codes, k, code)
+		if (!json_is_integer(code) || json_integer_value(code) != 0)
+			failed++;
+	if (failed && warning && !warning->message)
+		parser_error_at(warning, data, offset,
+				"hyperfine results[%zu] ('%s'): %zu of %zu runs failed (non-zero exit code); their times are kept",
+				index, json_string_value(json_object_get(result, "command")), failed,
+				json_array_size(codes));
+}
+
 static int add_doc(const char *data, size_t offset, const json_t *doc,
-		   struct metric_set *set, struct parse_error *err)
+		   struct metric_set *set, struct parse_error *err, struct parse_error *warning)
 {
 	const json_t *results = json_object_get(doc, "results"), *result;
 	size_t i;
@@ -74,6 +94,7 @@ static int add_doc(const char *data, size_t offset, const json_t *doc,
 				return -EINVAL;
 			}
 		}
+		note_failures(data, offset, i, result, warning);
 		name = command_label(results, i, json_string_value(command));
 		json_array_foreach(times, k, t) {
 			if (k == 0)
@@ -92,7 +113,6 @@ int hyperfine_parse(const char *data, size_t len, struct metric_set *set,
 	struct json_docs docs = JSON_DOCS_INIT(data, len);
 	size_t n_docs = 0;
 
-	(void)warning;
 	for (;;) {
 		size_t offset;
 		json_t *doc;
@@ -102,7 +122,7 @@ int hyperfine_parse(const char *data, size_t len, struct metric_set *set,
 			return r;
 		if (r == 0)
 			break;
-		r = add_doc(data, offset, doc, set, err);
+		r = add_doc(data, offset, doc, set, err, warning);
 		json_decref(doc);
 		if (r < 0)
 			return r;

@@ -116,6 +116,11 @@ static const struct parse_case parse_cases[] = {
 		{ "sleep 0.01", L, "s", 6, { 0.014249074, 0.013701784000000002, 0.013784230000000001,
 					     0.014176896000000001, 0.013816281000000001, 0.01377366 } },
 	} },
+	{ "hyperfine/failing.json", PARSER_AUTO, NULL, PARSER_HYPERFINE, 1,
+	  "results[0] ('false'): 3 of 3 runs failed", 2, {
+		{ "false", L, "s", 3, { 0.013795882, 0.032274040000000004, 0.013103016 } },
+		{ "sleep 0.005", L, "s", 3, { 0.018474121, 0.017574912, 0.025296775 } },
+	} },
 	/* llama-bench, built to its documented format */
 	{ "llama-bench/gptoss-vulkan-depths.jsonl", PARSER_AUTO, NULL, PARSER_LLAMA_BENCH, 0, NULL, 6, {
 		{ "pp512", H, "t/s", 5, { 997.637, 1013.81, 1020.05, 1004.82, 996.577 } },
@@ -470,6 +475,41 @@ static void test_llama_bench_cut_between_results(void **state)
 	free(data);
 }
 
+/* A -o jsonl run killed in the middle of a line: the complete lines count. */
+static void test_llama_bench_cut_jsonl(void **state)
+{
+	struct parse_error err = PARSE_ERROR_INIT, warning = PARSE_ERROR_INIT;
+	struct metric_set set = METRIC_SET_INIT;
+	size_t len, cut;
+	char *data = fixture_read("llama-bench/gptoss-vulkan-depths.jsonl", &len);
+	const char *third = strchr(strchr(data, '\n') + 1, '\n') + 1;
+
+	(void)state;
+	cut = (size_t)(strstr(third, "\"samples_ts\": [ 345.3") - data) + 17;
+	data[cut] = '\0';
+	assert_int_equal(parser_parse(PARSER_AUTO, NULL, data, cut, &set, &err, &warning), 0);
+	assert_int_equal(set.n_metrics, 2);
+	assert_string_equal(set.metrics[0].name, "pp512");
+	assert_string_equal(set.metrics[1].name, "tg128");
+	assert_int_equal(warning.line, 3);
+	assert_non_null(strstr(warning.message, "cut off after 2 complete results"));
+	metric_set_release(&set);
+	parse_error_release(&warning);
+
+	/* the same cut in the first line leaves nothing */
+	cut = (size_t)(strstr(data, "\"samples_ts\"") - data);
+	data[cut] = '\0';
+	metric_set_add_sample(&set, "existing", BETTER_HIGHER, "", 1);
+	assert_int_equal(parser_parse(PARSER_AUTO, NULL, data, cut, &set, &err, &warning), -EINVAL);
+	assert_non_null(strstr(err.message, "ends inside its first result"));
+	assert_int_equal(err.line, 1);
+	assert_int_equal(set.n_metrics, 1);
+	assert_null(warning.message);
+	metric_set_release(&set);
+	parse_error_release(&err);
+	free(data);
+}
+
 /* Reps appended to one file, and parsed into a set that already has samples. */
 static void test_appends(void **state)
 {
@@ -616,6 +656,7 @@ int main(void)
 		cmocka_unit_test(test_texts),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_llama_bench_cut_between_results),
+		cmocka_unit_test(test_llama_bench_cut_jsonl),
 		cmocka_unit_test(test_appends),
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_kind_names),
