@@ -25,4 +25,7 @@ enum {
 };
 
 
+int cmd_compare(int argc, char **argv);
+extern const char cmd_compare_usage[];
+
 #endif

@@ -9,6 +9,7 @@ static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
 
 const struct command commands[] = {
+	{ "compare", cmd_compare, "compare benchmark results of several boots", cmd_compare_usage },
 	{ "help", cmd_help, "show help for a command", "usage: bootab help [COMMAND]\n" },
 	{ "version", cmd_version, "print the version", "usage: bootab version\n" },
 	{ NULL, NULL, NULL, NULL },
