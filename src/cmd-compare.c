@@ -26,7 +26,7 @@ const char cmd_compare_usage[] =
 	"options:\n"
 	"  --stat [ROW=]STAT    mean (default), median, min or max; ROW= sets one row's\n"
 	"  --by-run ROW         compare run i with run i (rows with a cold first run)\n"
-	"  --loud PCT           spread above PCT %% of the mean is too loud to judge (5)\n"
+	"  --loud PCT           spread above PCT % of the mean is too loud to judge (5)\n"
 	"  --format FMT         txt (default), md, csv or json\n"
 	"  --json               the same as --format json\n"
 	"  --color WHEN         auto (default), always or never; NO_COLOR is honoured\n"

@@ -34,6 +34,14 @@ static double delta_pct(double value, double base, enum metric_better better)
 	return (value / base - 1) * 100 * (double)better;
 }
 
+/* How warnings name a metric: a one-number row is named by the row alone. */
+static char *metric_label(const char *row, const char *metric)
+{
+	if (!strcmp(metric, "value"))
+		return xasprintf("row '%s'", row);
+	return xasprintf("row '%s' metric '%s'", row, metric);
+}
+
 static const struct metric *find_metric(const struct side *side, const char *row,
 					const struct row **ret_row, const char *metric)
 {
@@ -163,11 +171,14 @@ static void judge_metric(const struct side *sides, size_t n_sides, struct compar
 			double min_abs;
 			int sign;
 
-			if (m->n_samples != bm->n_samples)
-				strlist_addf(warnings, "row '%s' %s: %zu runs on %s but %zu on %s; comparing the first %zu run by run",
-					     cm->row, cm->metric, m->n_samples, sides[k].label,
-					     bm->n_samples, sides[0].label,
+			if (m->n_samples != bm->n_samples) {
+				char *what = metric_label(cm->row, cm->metric);
+
+				strlist_addf(warnings, "%s: %zu runs on %s but %zu on %s; comparing the first %zu run by run",
+					     what, m->n_samples, sides[k].label, bm->n_samples, sides[0].label,
 					     m->n_samples < bm->n_samples ? m->n_samples : bm->n_samples);
+				free(what);
+			}
 			c->runs = run_deltas(m, bm, &c->delta_lo, &c->delta_hi, &min_abs, &sign);
 			if (have_drift && run_drift_lo <= run_drift_hi) {
 				c->drift_lo = run_drift_lo;
@@ -357,6 +368,7 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 
 	for (size_t i = 0; i < res.n_metrics; i++) {
 		struct compare_metric *cm = &res.metrics[i];
+		char *what = metric_label(cm->row, cm->metric);
 		bool stat_from_row = false;
 		size_t present = 0;
 
@@ -383,14 +395,14 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 			if (!m)
 				continue;
 			if (m->better != cm->better) {
-				strlist_addf(warnings, "row '%s' %s on %s: the direction of 'better' differs from the other sides, ignoring it there",
-					     cm->row, cm->metric, sides[k].label);
+				strlist_addf(warnings, "%s on %s: the direction of 'better' differs from the other sides, ignoring it there",
+					     what, sides[k].label);
 				continue;
 			}
 			fill_cell(c, m, cm->stat);
 			if (!(c->value > 0) || !(stats_mean(m->samples, m->n_samples) > 0)) {
-				strlist_addf(warnings, "row '%s' %s on %s: %s is zero or negative, no percentage can be computed, ignoring it there",
-					     cm->row, cm->metric, sides[k].label, stat_kind_name(cm->stat));
+				strlist_addf(warnings, "%s on %s: %s is zero or negative, no percentage can be computed, ignoring it there",
+					     what, sides[k].label, stat_kind_name(cm->stat));
 				memset(c, 0, sizeof(*c));
 				c->delta_pct = c->drift_pct = c->q = c->p = NAN;
 				continue;
@@ -400,11 +412,11 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 		if (present == 1)
 			for (size_t k = 0; k < n_sides; k++)
 				if (cm->cells[k].present)
-					strlist_addf(warnings, "row '%s' %s is present on %s only",
-						     cm->row, cm->metric, sides[k].label);
+					strlist_addf(warnings, "%s is present on %s only", what, sides[k].label);
 		if (!cm->cells[0].present && present > 1)
-			strlist_addf(warnings, "row '%s' %s is missing on the first side %s, nothing to compare it with",
-				     cm->row, cm->metric, sides[0].label);
+			strlist_addf(warnings, "%s is missing on the first side %s, nothing to compare it with",
+				     what, sides[0].label);
+		free(what);
 		judge_metric(sides, n_sides, cm, o, warnings);
 		count_pairs(sides, n_sides, cm);
 		for (size_t k = 1; k < n_sides; k++) {

@@ -378,6 +378,8 @@ int side_load(const char *dir, struct side *ret, struct strlist *warnings)
 		free(path);
 	}
 	strv_free(names);
+	if (side.n_rows == 0)
+		strlist_addf(warnings, "%s: no results in this directory", dir);
 	*ret = side;
 	return 0;
 }

@@ -134,7 +134,10 @@ static void add_p(struct strbuf *sb, double p)
 {
 	if (isnan(p))
 		return;
-	strbuf_addf(sb, p < 0.001 ? "%.0e" : "%.3f", p);
+	if (p < 0.001)
+		strbuf_addstr(sb, "<0.001");
+	else
+		strbuf_addf(sb, "%.3f", p);
 }
 
 static const char *better_words(enum metric_better b)
@@ -240,7 +243,15 @@ static void text_report(FILE *out, const struct compare_result *res, const struc
 
 	for (size_t i = 0; i < res->n_metrics; i++) {
 		const struct compare_metric *cm = &res->metrics[i];
-		char *title = metric_title(cm);
+		char *title;
+		bool any = false;
+
+		for (size_t k = 0; k < res->n_sides; k++)
+			any |= cm->cells[k].present;
+		/* Every side's value was unusable: the warnings said why. */
+		if (!any)
+			continue;
+		title = metric_title(cm);
 
 		fprintf(out, "\n%s  (%s%s%s, %s%s)\n", title, cm->unit, *cm->unit ? ", " : "",
 			stat_kind_name(cm->stat), better_words(cm->better), cm->by_run ? ", run by run" : "");

@@ -300,9 +300,9 @@ static void test_pairs_costs_versions_warnings(void **state)
 	m = find(&res, "vk", "zero");
 	assert_false(m->cells[2].present);
 	assert_int_equal(w.n, 3);
-	assert_string_equal(w.items[0], "row 'vk' zero on off2: mean is zero or negative, no percentage can be computed, ignoring it there");
-	assert_string_equal(w.items[1], "row 'vk' zero is present on off only");
-	assert_string_equal(w.items[2], "row 'vk' tg128 is present on on only");
+	assert_string_equal(w.items[0], "row 'vk' metric 'zero' on off2: mean is zero or negative, no percentage can be computed, ignoring it there");
+	assert_string_equal(w.items[1], "row 'vk' metric 'zero' is present on off only");
+	assert_string_equal(w.items[2], "row 'vk' metric 'tg128' is present on on only");
 	compare_result_release(&res);
 	strlist_release(&w);
 	for (int k = 0; k < 4; k++)
