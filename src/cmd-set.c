@@ -477,9 +477,13 @@ int cmd_set(int argc, char **argv)
 		char *asked = join_words(args);
 
 		print_state(&after);
-		if (!problems.n)
-			printf("check: ok: every entry%s carries '%s' and no other managed arg\n",
-			       after.inherit_checked ? " and the inherited args" : "", asked);
+		if (!problems.n && *asked)
+			printf("check: ok: %s carry '%s' and no other managed arg\n",
+			       after.inherit_checked ? "every entry and the inherited args" : "every entry",
+			       asked);
+		else if (!problems.n)
+			printf("check: ok: %s carry no managed arg\n",
+			       after.inherit_checked ? "every entry and the inherited args" : "every entry");
 		free(asked);
 	}
 	for (size_t i = 0; i < problems.n; i++)
