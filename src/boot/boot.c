@@ -458,15 +458,16 @@ undo_renames:
 
 		put_back(io, &s);
 	}
-	for (size_t k = 0; k < n_saved; k++)
-		put_back(io, &saved[k]);
-	/* Regenerate what the commands that did run built from the new files. */
+	/* Regenerate what the commands that did run built from the new files,
+	 * then put the protected files back byte for byte. */
 	for (size_t i = 0; i < n_ran; i++) {
 		const struct boot_action *a = &plan->actions[i];
 
 		if (a->kind == BOOT_ACTION_RUN && a->regenerate)
 			(void)run_action(io, a, NULL);
 	}
+	for (size_t k = 0; k < n_saved; k++)
+		put_back(io, &saved[k]);
 	if (err && err->message) {
 		char *m = xasprintf("%s; files restored", err->message);
 

@@ -116,9 +116,10 @@ bool boot_plan_changes(const struct boot_plan *plan);
  * Carries out a plan. Every new file is first written to PATH.bootab-new;
  * only when all are written (and every file still holds what the plan
  * read) are they renamed over their targets; then the commands run in
- * order. On any failure, every file already replaced and every protected
- * file is put back as it was, commands marked regenerate that had run are
- * run again on the restored files, and err says what failed and where
+ * order. On any failure, every file already replaced is put back as it
+ * was, commands marked regenerate that had run are run again on the
+ * restored files, every protected file is put back byte for byte, and err
+ * says what failed and where
  * (err->file: the path or program; message: why, with the first line of
  * the tool's stderr). Returns 0 or a negative errno (-EIO: a command
  * exited non-zero, -ESTALE: a file changed since planning).
