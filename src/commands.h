@@ -31,4 +31,7 @@ enum {
 int cmd_compare(int argc, char **argv);
 extern const char cmd_compare_usage[];
 
+int cmd_plan(int argc, char **argv);
+extern const char cmd_plan_usage[];
+
 #endif

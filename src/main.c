@@ -10,6 +10,7 @@ static int cmd_version(int argc, char **argv);
 
 const struct command commands[] = {
 	{ "compare", cmd_compare, "compare benchmark results of several boots", cmd_compare_usage },
+	{ "plan", cmd_plan, "check a campaign plan and print what it will do", cmd_plan_usage },
 	{ "help", cmd_help, "show help for a command", "usage: bootab help [COMMAND]\n" },
 	{ "set", cmd_set, "strip the managed kernel args from every boot entry, add a mode's", cmd_set_usage },
 	{ "version", cmd_version, "print the version", "usage: bootab version\n" },
