@@ -479,11 +479,11 @@ int cmd_set(int argc, char **argv)
 		print_state(&after);
 		if (!problems.n && *asked)
 			printf("check: ok: %s carry '%s' and no other managed arg\n",
-			       after.inherit_checked ? "every entry and the inherited args" : "every entry",
+			       after.inherit_checked ? "the entries and the inherited args" : "the entries",
 			       asked);
 		else if (!problems.n)
 			printf("check: ok: %s carry no managed arg\n",
-			       after.inherit_checked ? "every entry and the inherited args" : "every entry");
+			       after.inherit_checked ? "the entries and the inherited args" : "the entries");
 		free(asked);
 	}
 	for (size_t i = 0; i < problems.n; i++)
