@@ -241,6 +241,8 @@ const char *snapshot_log_source_name(enum snapshot_log_source source)
 		return "dmesg";
 	case SNAPSHOT_LOG_FILE:
 		return "file";
+	case SNAPSHOT_LOG_SKIPPED:
+		return "skipped";
 	case SNAPSHOT_LOG_ABSENT:
 		break;
 	}
@@ -443,21 +445,23 @@ static int parse_record(struct parser *p)
 		} sources[] = {
 			{ "absent", SNAPSHOT_LOG_ABSENT }, { "journalctl", SNAPSHOT_LOG_JOURNALCTL },
 			{ "dmesg", SNAPSHOT_LOG_DMESG }, { "file", SNAPSHOT_LOG_FILE },
+			{ "skipped", SNAPSHOT_LOG_SKIPPED },
 		};
 
 		if (p->saw_log_source)
 			return fail(p, "record '%s' repeated", key);
-		for (size_t i = 0; i < 4; i++) {
+		for (size_t i = 0; i < sizeof(sources) / sizeof(sources[0]); i++) {
 			if (!strcmp(sources[i].name, f[1])) {
 				s->log_source = sources[i].source;
 				p->saw_log_source = true;
 				return 0;
 			}
 		}
-		return fail(p, "log source '%s' is not journalctl, dmesg, file or absent", f[1]);
+		return fail(p, "log source '%s' is not journalctl, dmesg, file, absent or skipped", f[1]);
 	}
 	if (!strcmp(key, "log")) {
-		if (!p->saw_log_source || s->log_source == SNAPSHOT_LOG_ABSENT)
+		if (!p->saw_log_source || s->log_source == SNAPSHOT_LOG_ABSENT ||
+		    s->log_source == SNAPSHOT_LOG_SKIPPED)
 			return fail(p, "record '%s' without a log source", key);
 		if (s->n_log_lines >= SNAPSHOT_MAX_LOG_LINES)
 			return fail(p, "more than %d log lines", SNAPSHOT_MAX_LOG_LINES);
@@ -583,7 +587,8 @@ int snapshot_parse(const char *data, size_t len, struct snapshot *ret, struct pa
 		r = -EINVAL;
 		goto fail;
 	}
-	if (snap.log_source != SNAPSHOT_LOG_ABSENT && !p.saw_log_count) {
+	if (snap.log_source != SNAPSHOT_LOG_ABSENT && snap.log_source != SNAPSHOT_LOG_SKIPPED &&
+	    !p.saw_log_count) {
 		parse_error_set(err, p.line, 0, "missing record 'log_count'");
 		r = -EINVAL;
 		goto fail;
@@ -658,7 +663,8 @@ json_t *snapshot_to_json(const struct snapshot *snap, const struct snapshot_cont
 		"classes", classes, "groups", iommu_map_to_json(&snap->iommu)));
 	json_object_set_new(o, "iommu_log", json_pack("{s:s, s:o, s:o}",
 		"source", snapshot_log_source_name(snap->log_source),
-		"count", snap->log_source == SNAPSHOT_LOG_ABSENT ? json_null()
+		"count", snap->log_source == SNAPSHOT_LOG_ABSENT ||
+			 snap->log_source == SNAPSHOT_LOG_SKIPPED ? json_null()
 								  : json_integer((json_int_t)snap->log_count),
 		"lines", lines));
 	json_object_set_new(o, "vulnerabilities", entries_json(&snap->vulnerabilities));
@@ -693,6 +699,8 @@ char *snapshot_to_text(const struct snapshot *snap, const struct snapshot_contex
 	strbuf_addch(&sb, '\n');
 	if (snap->log_source == SNAPSHOT_LOG_ABSENT) {
 		strbuf_addstr(&sb, "iommu log lines: absent (no journalctl or dmesg output)\n");
+	} else if (snap->log_source == SNAPSHOT_LOG_SKIPPED) {
+		strbuf_addstr(&sb, "iommu log lines: not read\n");
 	} else {
 		strbuf_addf(&sb, "iommu log lines: %lu (%s; evidence, not proof)\n", snap->log_count,
 			    snapshot_log_source_name(snap->log_source));

@@ -39,6 +39,7 @@ enum snapshot_log_source {
 	SNAPSHOT_LOG_JOURNALCTL,
 	SNAPSHOT_LOG_DMESG,
 	SNAPSHOT_LOG_FILE,        /* a captured tree's var/log/dmesg */
+	SNAPSHOT_LOG_SKIPPED,     /* not asked for (snapshot.sh nolog) */
 };
 
 struct snapshot {

@@ -11,6 +11,7 @@
 #include "lib/file.h"
 #include "lib/shell-quote.h"
 #include "lib/strbuf.h"
+#include "lib/tty.h"
 #include "snapshot.h"
 #include "target-scripts.h"
 
@@ -706,4 +707,71 @@ int target_boot_id(struct target *t, bool fresh_connection, int timeout_ms, char
 	process_result_release(&res);
 	*ret_boot_id = id;
 	return 0;
+}
+
+int target_snapshot(struct target *t, const char *const *args, bool as_root,
+		    struct snapshot *ret, char **ret_raw, struct parse_error *err)
+{
+	struct process_result res;
+	int r;
+
+	r = target_run_script(t, "snapshot", args, NULL, 0, as_root, 120000, &res);
+	if (r < 0)
+		return r;
+	if (res.exit_code != 0) {
+		char *why = last_line(res.err);
+
+		set_error(t, "snapshot on '%s' failed (exit %d): %s", t->spec, res.exit_code,
+			  *why ? why : "no message");
+		free(why);
+		process_result_release(&res);
+		return -EIO;
+	}
+	if (res.out_truncated) {
+		set_error(t, "snapshot output from '%s' is too long", t->spec);
+		process_result_release(&res);
+		return -EFBIG;
+	}
+	r = snapshot_parse(res.out, res.out_len, ret, err);
+	if (r < 0) {
+		char *name = xasprintf("snapshot output from '%s'", t->spec);
+
+		parse_error_set_file(err, name);
+		free(name);
+		process_result_release(&res);
+		return r;
+	}
+	if (ret_raw) {
+		*ret_raw = res.out;
+		res.out = NULL;
+	}
+	process_result_release(&res);
+	return 0;
+}
+
+int target_ask_password_tty(const char *target, char **ret_password)
+{
+	char *prompt = xasprintf("bootab: sudo password on %s: ", target);
+	int r;
+
+	if (!isatty(STDIN_FILENO)) {
+		free(prompt);
+		return -ENOTTY;
+	}
+	r = tty_read_secret(prompt, ret_password);
+	free(prompt);
+	return r;
+}
+
+int target_open_default(const char *spec, const char *root, int connect_timeout_s,
+			struct target **ret_target, char **ret_error)
+{
+	struct target_options o = {
+		.root = root,
+		.connect_timeout_s = connect_timeout_s,
+		.shell = getenv("BOOTAB_TARGET_SH"),
+		.ask_password = target_ask_password_tty,
+	};
+
+	return target_open(spec, &o, ret_target, ret_error);
 }

@@ -130,3 +130,29 @@ int target_probe_root(struct target *t);
 const char *target_root_method(const struct target *t);
 
 #endif
+
+struct snapshot;
+struct parse_error;
+
+/*
+ * Runs snapshot.sh on t with args ("nolog", "param:MOD.PARAM",
+ * "file:/sys/..."; as_root for the kernel log) and parses its output.
+ * On success fills *ret (snapshot_release()) and, when ret_raw is not
+ * NULL, the raw output (caller's). Returns -errno: target failures as
+ * target_run_script (target_error() says why), -EIO when the script
+ * failed (target_error() has its stderr), -EINVAL for output that does
+ * not parse (err says where).
+ */
+int target_snapshot(struct target *t, const char *const *args, bool as_root,
+		    struct snapshot *ret, char **ret_raw, struct parse_error *err);
+
+/* Asks for a sudo password on the terminal: a target_ask_password_fn. */
+int target_ask_password_tty(const char *target, char **ret_password);
+
+/*
+ * target_open with what commands share: shell from $BOOTAB_TARGET_SH
+ * (default sh), the terminal asked for a sudo password when stdin is a
+ * terminal.
+ */
+int target_open_default(const char *spec, const char *root, int connect_timeout_s,
+			struct target **ret_target, char **ret_error);

@@ -1,6 +1,7 @@
 # bootab snapshot: what this boot is, read from procfs and sysfs.
 #
-# Usage: sh snapshot.sh [param:MODULE.PARAM]... [file:/sys/PATH]...
+# Usage: sh snapshot.sh [nolog] [param:MODULE.PARAM]... [file:/sys/PATH]...
+# nolog: leave the kernel log out (log_source skipped).
 # ROOT (default empty) is prefixed to every /proc and /sys path, so the
 # same script reads a captured tree.
 #
@@ -21,7 +22,7 @@
 #   iommu_class NAME               one per /sys/class/iommu entry
 #   group N TYPE                   one per IOMMU group, then its devices:
 #   device N NAME BUS VENDOR DEVICE CLASS DRIVER   ("-" where absent)
-#   log_source journalctl|dmesg|file|absent
+#   log_source journalctl|dmesg|file|absent|skipped
 #   log LINE                       kernel-log lines about the IOMMU (at most 2000)
 #   log_count N                    how many such lines the log held
 #   end                            always last: the output is complete
@@ -89,8 +90,10 @@ for v in "$ROOT"/sys/devices/system/cpu/vulnerabilities/*; do
 	rec vuln "${v##*/}" "$(first_line "$v")"
 done
 
+nolog=
 for arg in "$@"; do
 	case $arg in
+	nolog) nolog=1 ;;
 	param:*)
 		name=${arg#param:}
 		mod=${name%%.*}
@@ -164,7 +167,9 @@ done
 # parameters, so that line is left out.
 source='absent'
 klog=
-if [ -n "$ROOT" ]; then
+if [ -n "$nolog" ]; then
+	source='skipped'
+elif [ -n "$ROOT" ]; then
 	if [ -r "$ROOT/var/log/dmesg" ]; then
 		klog=$(head -c 16777216 "$ROOT/var/log/dmesg")
 		source='file'
@@ -180,7 +185,7 @@ else
 	fi
 fi
 rec log_source "$source"
-if [ "$source" != absent ]; then
+if [ "$source" != absent ] && [ "$source" != skipped ]; then
 	lines=$(printf '%s\n' "$klog" | grep -i -E 'iommu|AMD-Vi|DMAR|Default domain type' |
 		grep -i -v 'command line' | tr -d '\000-\011\013-\037\177')
 	count=0
