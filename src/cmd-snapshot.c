@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 
+#include "cmdline.h"
 #include "commands.h"
 #include "iommu.h"
 #include "lib/alloc.h"
@@ -110,14 +111,16 @@ int cmd_snapshot(int argc, char **argv)
 			break;
 		case 'm': {
 			struct verify_args managed = { 0 };
+			char **list = NULL;
 
-			if (verify_args_parse(optarg, &managed, &error) < 0) {
-				log_error("--managed: %s", error);
-				free(error);
+			if (cmdline_args_parse(optarg, &list, &err) < 0) {
+				log_error("--managed: %s", err.message);
 				goto out;
 			}
+			verify_args_from_list(list, &managed);
 			verify_snapshot_args(&managed, &words, &n_words, &alloc_words);
 			verify_args_release(&managed);
+			strv_free(list);
 			break;
 		}
 		case OPT_PARAM:

@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 
+#include "cmdline.h"
 #include "commands.h"
 #include "lib/alloc.h"
 #include "lib/file.h"
@@ -102,7 +103,8 @@ int cmd_verify(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *spec = "local", *root = NULL, *managed_text = NULL, *asked_text = NULL;
-	struct verify_args managed = { 0 }, asked = { 0 };
+	struct verify_args asked = { 0 };
+	char **managed_list = NULL, **asked_list = NULL;
 	struct verify_expect *expects = NULL;
 	size_t n_expects = 0, alloc_expects = 0, n_words = 0, alloc_words = 0;
 	struct verify_report report = { 0 };
@@ -164,12 +166,15 @@ int cmd_verify(int argc, char **argv)
 		log_error("--args is required: the kernel args of the mode this boot should be (\"\" for none)");
 		goto out;
 	}
-	if (verify_args_parse(asked_text, &asked, &error) < 0 ||
-	    verify_args_parse(managed_text ? managed_text : asked_text, &managed, &error) < 0) {
-		log_error("%s", error);
-		free(error);
+	if (cmdline_args_parse(asked_text, &asked_list, &err) < 0) {
+		log_error("--args: %s", err.message);
 		goto out;
 	}
+	if (cmdline_args_parse(managed_text ? managed_text : asked_text, &managed_list, &err) < 0) {
+		log_error("--managed: %s", err.message);
+		goto out;
+	}
+	verify_args_from_list(asked_list, &asked);
 
 	verify_snapshot_args(&asked, &words, &n_words, &alloc_words);
 	for (size_t i = 0; i < n_expects; i++) {
@@ -207,7 +212,7 @@ int cmd_verify(int argc, char **argv)
 		goto out;
 	}
 
-	verify_cmdline(&snap, &managed, &asked, &report);
+	verify_cmdline(&snap, managed_list, asked_list, &report);
 	verify_semantics(&snap, &asked, &report);
 	for (size_t i = 0; i < n_expects; i++)
 		verify_expect_check(&snap, &expects[i], &report);
@@ -218,8 +223,9 @@ out:
 	parse_error_release(&err);
 	snapshot_release(&snap);
 	verify_report_release(&report);
-	verify_args_release(&managed);
 	verify_args_release(&asked);
+	strv_free(managed_list);
+	strv_free(asked_list);
 	for (size_t i = 0; i < n_expects; i++)
 		verify_expect_release(&expects[i]);
 	free(expects);

@@ -17,6 +17,8 @@ struct command {
 extern const struct command commands[];
 const struct command *command_find(const char *name);
 
+int cmd_set(int argc, char **argv);
+extern const char cmd_set_usage[];
 int cmd_iommu_map(int argc, char **argv);
 extern const char cmd_iommu_map_usage[];
 int cmd_snapshot(int argc, char **argv);
@@ -33,5 +35,8 @@ enum {
 	EXIT_USAGE = 2,       /* usage or I/O error */
 };
 
+
+int cmd_compare(int argc, char **argv);
+extern const char cmd_compare_usage[];
 
 #endif

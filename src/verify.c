@@ -7,62 +7,24 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cmdline.h"
 #include "iommu.h"
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
 
-int verify_args_parse(const char *s, struct verify_args *ret, char **ret_error)
+void verify_args_from_list(char *const *args, struct verify_args *ret)
 {
-	struct verify_args args = { 0 };
-	const char *p = s;
+	struct verify_args out = { 0 };
 
-	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-		if ((*c < 0x20 && *c != '\t' && *c != '\n') || *c == 0x7f) {
-			*ret_error = xasprintf("control character 0x%02x in '%s'", *c, s);
-			return -EINVAL;
-		}
-	}
-	for (;;) {
-		struct strbuf word = STRBUF_INIT;
-		bool quoted = false;
-		char *eq;
+	for (size_t i = 0; args && args[i]; i++) {
+		const char *eq = strchr(args[i], '=');
 
-		while (*p == ' ' || *p == '\t' || *p == '\n')
-			p++;
-		if (!*p)
-			break;
-		/* As lib/cmdline.c next_arg: a double quote toggles, and is dropped. */
-		for (; *p && (quoted || (*p != ' ' && *p != '\t' && *p != '\n')); p++) {
-			if (*p == '"')
-				quoted = !quoted;
-			else
-				strbuf_addch(&word, *p);
-		}
-		if (quoted) {
-			*ret_error = xasprintf("unterminated double quote in '%s'", s);
-			strbuf_release(&word);
-			verify_args_release(&args);
-			return -EINVAL;
-		}
-		/* "--" ends the kernel's arguments; the rest belongs to init. */
-		if (!strcmp(strbuf_str(&word), "--")) {
-			strbuf_release(&word);
-			break;
-		}
-		GROW(args.v, args.alloc, args.n + 1);
-		eq = strchr(strbuf_str(&word), '=');
-		if (eq) {
-			args.v[args.n].name = xstrndup(word.buf, (size_t)(eq - word.buf));
-			args.v[args.n].value = xstrdup(eq + 1);
-		} else {
-			args.v[args.n].name = xstrdup(strbuf_str(&word));
-			args.v[args.n].value = NULL;
-		}
-		args.n++;
-		strbuf_release(&word);
+		GROW(out.v, out.alloc, out.n + 1);
+		out.v[out.n].name = eq ? xstrndup(args[i], (size_t)(eq - args[i])) : xstrdup(args[i]);
+		out.v[out.n].value = eq ? xstrdup(eq + 1) : NULL;
+		out.n++;
 	}
-	*ret = args;
-	return 0;
+	*ret = out;
 }
 
 void verify_args_release(struct verify_args *args)
@@ -76,24 +38,13 @@ void verify_args_release(struct verify_args *args)
 	args->n = args->alloc = 0;
 }
 
-bool verify_param_name_equal(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++) {
-		char x = *a == '-' ? '_' : *a, y = *b == '-' ? '_' : *b;
-
-		if (x != y)
-			return false;
-	}
-	return *a == *b;
-}
-
 /* The last occurrence of name in args (the kernel applies them in order), or NULL. */
 static const struct verify_arg *args_last(const struct verify_args *args, const char *name)
 {
 	const struct verify_arg *found = NULL;
 
 	for (size_t i = 0; i < args->n; i++)
-		if (verify_param_name_equal(args->v[i].name, name))
+		if (cmdline_name_equal(args->v[i].name, name))
 			found = &args->v[i];
 	return found;
 }
@@ -148,71 +99,77 @@ void verify_report_release(struct verify_report *report)
 	report->n = report->alloc = 0;
 }
 
-static bool loader_token(const char *name)
+void verify_cmdline(const struct snapshot *snap, char *const *managed, char *const *asked,
+		    struct verify_report *report)
 {
-	return !strcmp(name, "BOOT_IMAGE") || !strcmp(name, "initrd");
-}
+	struct cmdline_check_result res = CMDLINE_CHECK_RESULT_INIT;
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct cmdline line = CMDLINE_INIT;
 
-void verify_cmdline(const struct snapshot *snap, const struct verify_args *managed,
-		    const struct verify_args *asked, struct verify_report *report)
-{
-	struct verify_args cmdline = { 0 };
-	char *error = NULL;
-
-	if (verify_args_parse(snap->cmdline, &cmdline, &error) < 0) {
-		add_check(report, VERIFY_FAILED, "/proc/cmdline", "a kernel command line",
-			  "/proc/cmdline", "%s", error);
-		free(error);
+	if (cmdline_check(snap->cmdline, managed, asked, &res) < 0 ||
+	    cmdline_parse(snap->cmdline, CMDLINE_TOLERANT, &line, &err) < 0) {
+		add_check(report, VERIFY_FAILED, "cmdline", "a kernel command line", "/proc/cmdline",
+			  "cannot be parsed");
+		cmdline_check_result_release(&res);
+		parse_error_release(&err);
 		return;
 	}
-	for (size_t i = 0; i < asked->n; i++) {
-		const struct verify_arg *want = &asked->v[i], *have;
-		char *what, *have_text;
+	for (size_t i = 0; asked && asked[i]; i++) {
+		char *what = xasprintf("cmdline: %s", asked[i]);
+		bool missing = false;
 
-		/* Only the last occurrence of a name in the mode counts, as on the kernel's side. */
-		if (args_last(asked, want->name) != want)
-			continue;
-		have = args_last(&cmdline, want->name);
-		{
-			char *t = arg_text(want);
-
-			what = xasprintf("cmdline: %s", t);
-			free(t);
-		}
-		have_text = have ? arg_text(have) : NULL;
-		if (have && ((!want->value && !have->value) ||
-			     (want->value && have->value && !strcmp(want->value, have->value))))
-			add_check(report, VERIFY_OK, what, what, "/proc/cmdline", "%s", have_text);
-		else if (have)
-			add_check(report, VERIFY_FAILED, what, what, "/proc/cmdline",
-				  "%s (the last %s on the command line)", have_text, want->name);
-		else
-			add_check(report, VERIFY_FAILED, what, what, "/proc/cmdline",
-				  "no %s on the command line", want->name);
-		free(what);
-		free(have_text);
-	}
-	for (size_t i = 0; i < managed->n; i++) {
-		const struct verify_arg *m = &managed->v[i], *have;
-		char *what, *have_text;
-
-		if (loader_token(m->name) || args_last(asked, m->name) ||
-		    args_last(managed, m->name) != m)
-			continue;
-		have = args_last(&cmdline, m->name);
-		what = xasprintf("cmdline: no %s", m->name);
-		if (!have) {
-			add_check(report, VERIFY_OK, what, "absent", "/proc/cmdline", "absent");
+		for (size_t j = 0; res.missing && res.missing[j]; j++)
+			missing |= !strcmp(res.missing[j], asked[i]);
+		if (!missing) {
+			add_check(report, VERIFY_OK, what, asked[i], "/proc/cmdline", "present");
 		} else {
-			have_text = arg_text(have);
-			add_check(report, VERIFY_FAILED, what,
-				  "absent (managed by the plan, not in this mode)", "/proc/cmdline",
-				  "%s", have_text);
-			free(have_text);
+			char *name = xstrndup(asked[i], strcspn(asked[i], "="));
+			const struct cmdline_token *tok = cmdline_find_last(&line, name);
+
+			if (tok)
+				add_check(report, VERIFY_FAILED, what, asked[i], "/proc/cmdline",
+					  "%.*s (the last %s on the command line)",
+					  (int)(tok->end - tok->start), line.text + tok->start, name);
+			else
+				add_check(report, VERIFY_FAILED, what, asked[i], "/proc/cmdline",
+					  "no %s on the command line", name);
+			free(name);
 		}
 		free(what);
 	}
-	verify_args_release(&cmdline);
+	for (size_t j = 0; res.unexpected && res.unexpected[j]; j++) {
+		char *what = xasprintf("cmdline: no %s", res.unexpected[j]);
+
+		add_check(report, VERIFY_FAILED, what,
+			  "absent (a managed arg this mode does not ask for, or a leftover)",
+			  "/proc/cmdline", "%s", res.unexpected[j]);
+		free(what);
+	}
+	if (!res.unexpected || !res.unexpected[0]) {
+		struct strbuf names = STRBUF_INIT;
+
+		for (size_t i = 0; managed && managed[i]; i++) {
+			size_t len = strcspn(managed[i], "=");
+			bool asked_name = false;
+
+			for (size_t k = 0; asked && asked[k]; k++) {
+				char *a = xstrndup(asked[k], strcspn(asked[k], "="));
+				char *m = xstrndup(managed[i], len);
+
+				asked_name |= cmdline_name_equal(a, m);
+				free(a);
+				free(m);
+			}
+			if (!asked_name)
+				strbuf_addf(&names, "%s%.*s", names.len ? " " : "", (int)len, managed[i]);
+		}
+		if (names.len)
+			add_check(report, VERIFY_OK, "cmdline: no other managed arg", "absent",
+				  "/proc/cmdline", "none of %s", names.buf);
+		strbuf_release(&names);
+	}
+	cmdline_check_result_release(&res);
+	cmdline_release(&line);
 }
 
 /* kstrtobool's words: 1/y/Y/on/t/true and 0/n/N/off/f/false. -1: not a boolean. */

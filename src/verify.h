@@ -25,17 +25,12 @@ struct verify_args {
 };
 
 /*
- * Splits a kernel command line (or a mode's args) into arguments with the
- * kernel's rules (lib/cmdline.c next_arg): blanks separate, double quotes
- * group and are removed, "--" ends the kernel's part. Returns 0, or
- * -EINVAL with *ret_error (caller frees) for an unterminated quote or a
- * control character; *ret is untouched on error.
+ * The args as name/value pairs (split at the first '='). args is a
+ * NULL-terminated list as cmdline_args_parse() returns it (already
+ * checked against the kernel's syntax). *ret is the caller's.
  */
-int verify_args_parse(const char *s, struct verify_args *ret, char **ret_error);
+void verify_args_from_list(char *const *args, struct verify_args *ret);
 void verify_args_release(struct verify_args *args);
-
-/* Kernel parameter names treat '-' and '_' alike; this compares them so. */
-bool verify_param_name_equal(const char *a, const char *b);
 
 enum verify_status {
 	VERIFY_OK,
@@ -61,12 +56,13 @@ size_t verify_report_failures(const struct verify_report *report);
 void verify_report_release(struct verify_report *report);
 
 /*
- * /proc/cmdline (snap->cmdline) holds every asked arg (with its value;
- * the last occurrence wins) and no managed arg that was not asked for.
- * Loader tokens (BOOT_IMAGE=, initrd=) are never managed.
+ * /proc/cmdline (snap->cmdline) holds every asked arg and no other
+ * managed arg, by cmdline_check()'s rules (the last occurrence wins,
+ * '-' equals '_' in names, loader tokens and init's args after `--`
+ * ignored). managed and asked: NULL-terminated lists.
  */
-void verify_cmdline(const struct snapshot *snap, const struct verify_args *managed,
-		    const struct verify_args *asked, struct verify_report *report);
+void verify_cmdline(const struct snapshot *snap, char *const *managed, char *const *asked,
+		    struct verify_report *report);
 
 /*
  * The built-in meaning of asked args, checked in sysfs:
