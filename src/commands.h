@@ -42,4 +42,9 @@ extern const char cmd_compare_usage[];
 int cmd_plan(int argc, char **argv);
 extern const char cmd_plan_usage[];
 
+int cmd_run(int argc, char **argv);
+extern const char cmd_run_usage[];
+int cmd_report(int argc, char **argv);
+extern const char cmd_report_usage[];
+
 #endif

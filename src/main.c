@@ -10,6 +10,8 @@ static int cmd_version(int argc, char **argv);
 
 const struct command commands[] = {
 	{ "compare", cmd_compare, "compare benchmark results of several boots", cmd_compare_usage },
+	{ "run", cmd_run, "run a whole campaign from a plan file (resumable)", cmd_run_usage },
+	{ "report", cmd_report, "write the report of a campaign again", cmd_report_usage },
 	{ "plan", cmd_plan, "check a campaign plan and print what it will do", cmd_plan_usage },
 	{ "iommu-map", cmd_iommu_map, "list devices by IOMMU group and type; diff two boots", cmd_iommu_map_usage },
 	{ "snapshot", cmd_snapshot, "record what this boot is: meta.json and meta.txt", cmd_snapshot_usage },
