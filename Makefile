@@ -104,6 +104,7 @@ lint:
 	$(MAKE) WERROR=-Werror BUILD=build-lint bootab $(TEST_BIN:$(BUILD)/%=build-lint/%)
 	shellcheck -s sh $(SCRIPTS) tools/*.sh
 	shellcheck .ci/run $(wildcard lab/*.sh)
+	shellcheck -s sh $(wildcard lab/guest/*.sh)
 
 bench: bootab
 	sh bench/run.sh

@@ -10,6 +10,7 @@ static int cmd_version(int argc, char **argv);
 
 const struct command commands[] = {
 	{ "help", cmd_help, "show help for a command", "usage: bootab help [COMMAND]\n" },
+	{ "lab", cmd_lab, "build, start, stop and reach the QEMU lab target", cmd_lab_usage },
 	{ "version", cmd_version, "print the version", "usage: bootab version\n" },
 	{ NULL, NULL, NULL, NULL },
 };
