@@ -20,6 +20,9 @@ const struct command *command_find(const char *name);
 int cmd_lab(int argc, char **argv);
 extern const char cmd_lab_usage[];
 
+int cmd_set(int argc, char **argv);
+extern const char cmd_set_usage[];
+
 /* Exit codes shared by every command. */
 enum {
 	EXIT_OK = 0,
@@ -27,5 +30,8 @@ enum {
 	EXIT_USAGE = 2,       /* usage or I/O error */
 };
 
+
+int cmd_compare(int argc, char **argv);
+extern const char cmd_compare_usage[];
 
 #endif

@@ -9,8 +9,10 @@ static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
 
 const struct command commands[] = {
+	{ "compare", cmd_compare, "compare benchmark results of several boots", cmd_compare_usage },
 	{ "help", cmd_help, "show help for a command", "usage: bootab help [COMMAND]\n" },
 	{ "lab", cmd_lab, "build, start, stop and reach the QEMU lab target", cmd_lab_usage },
+	{ "set", cmd_set, "strip the managed kernel args from every boot entry, add a mode's", cmd_set_usage },
 	{ "version", cmd_version, "print the version", "usage: bootab version\n" },
 	{ NULL, NULL, NULL, NULL },
 };

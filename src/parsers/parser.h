@@ -9,6 +9,8 @@
 /*
  * Parsers turn a benchmark's own output into metrics. They take bytes and
  * return data, or an error with its position; they never print.
+ * docs/results-format.md ("Plain benchmark output files") lists what each
+ * one accepts and how it names its metrics.
  */
 enum parser_kind {
 	PARSER_AUTO,
@@ -19,25 +21,50 @@ enum parser_kind {
 	PARSER_JSON,          /* any JSON, one number picked by a selector */
 };
 
-/* "llama-bench", "fio", ... ; NULL for an unknown kind. */
+/* "auto", "llama-bench", "fio", "hyperfine", "number", "json"; NULL for an unknown kind. */
 const char *parser_kind_name(enum parser_kind kind);
-/* Returns 0 and sets *ret_kind for a known name, else -EINVAL. */
+/* Returns 0 and sets *ret_kind for a known name (exact match), else -EINVAL. */
 int parser_kind_from_name(const char *name, enum parser_kind *ret_kind);
 
 /*
+ * Splits a plan's parser setting: "fio", "auto", "json .results[0].mean".
+ * "json" needs a selector after blanks; the other kinds take none.
+ * Returns 0 and sets *ret_kind and *ret_selector (the caller's; NULL for
+ * kinds without one), or -EINVAL with nothing written.
+ */
+int parser_spec_parse(const char *spec, enum parser_kind *ret_kind, char **ret_selector);
+
+/*
+ * Checks a selector for PARSER_JSON: ".results[0].mean" (jq-like: .key,
+ * [N], [-N] from the end, ["key with dots"]), "results.0.mean" (a numeric
+ * key indexes an array), or "." (the document is the number). Returns 0,
+ * or -EINVAL with *err saying what is wrong (no line: it is no file's).
+ */
+int parser_selector_check(const char *selector, struct parse_error *err);
+
+/*
  * Recognises output by its content. Returns the kind, or PARSER_AUTO when
- * the data is none of the formats bootab knows.
+ * the data is none of the formats bootab knows. Never returns PARSER_JSON:
+ * that one needs a selector from the user.
  */
 enum parser_kind parser_detect(const char *data, size_t len);
 
 /*
  * Parses data (len bytes, NUL-terminated) as kind (PARSER_AUTO: detect)
- * and appends its samples to *set, each metric named as the tool names
- * it. selector is used by PARSER_JSON only. On error returns -EINVAL
- * (or -ENOMSG for unrecognised content), fills *err (line, column,
- * message; file untouched) and leaves *set exactly as it was.
+ * and appends its samples to *set. Several results one after another (a
+ * row's reps appended to one file) add samples to the same metrics.
+ * selector is used by PARSER_JSON only (see json_selector_compile()).
+ *
+ * On error returns -EINVAL (or -ENOMSG for content no parser recognises),
+ * fills *err (line, column, message; err->file untouched) and leaves *set
+ * exactly as it was.
+ *
+ * warning may be NULL. On success, when the data was accepted but part of
+ * it was dropped (the incomplete last result of a llama-bench run that was
+ * killed, text fio printed around its JSON), *warning gets the position and
+ * a message saying what was dropped; otherwise it is left untouched.
  */
 int parser_parse(enum parser_kind kind, const char *selector, const char *data, size_t len,
-		 struct metric_set *set, struct parse_error *err);
+		 struct metric_set *set, struct parse_error *err, struct parse_error *warning);
 
 #endif

@@ -1,0 +1,615 @@
+/*
+ * The grub backend (Debian, Ubuntu): GRUB_CMDLINE_LINUX in /etc/default/grub
+ * and the /etc/default/grub.d/NAME.cfg drop-ins, then `update-grub`
+ * (grub-mkconfig -o /boot/grub/grub.cfg). GRUB_CMDLINE_LINUX is the part
+ * every entry of every kernel gets, recovery entries included; managed args
+ * are also stripped from GRUB_CMDLINE_LINUX_DEFAULT, which the default
+ * entries add, but the mode's args never go there.
+ */
+#include "boot/grub.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boot/boot.h"
+#include "cmdline.h"
+#include "lib/alloc.h"
+#include "lib/file.h"
+#include "lib/strbuf.h"
+
+struct assignment {
+	size_t value_start;    /* raw value, quotes included */
+	size_t value_end;
+	char quote;            /* '"', '\'' or 0 for a bare word */
+	char *ref;             /* "$VAR" or "${VAR}" opening the value, or NULL */
+	char *literal;         /* the value after ref, unquoted */
+	size_t next;           /* start of the following line */
+};
+
+static void assignment_release(struct assignment *a)
+{
+	free(a->ref);
+	free(a->literal);
+}
+
+static bool blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static bool bare_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       (c && strchr("_-.,:/=+@%^~!", c));
+}
+
+static size_t line_end(const char *text, size_t i)
+{
+	const char *nl = strchr(text + i, '\n');
+
+	return nl ? (size_t)(nl - text) : strlen(text);
+}
+
+static int fail(struct parse_error *err, const char *text, size_t at, const char *what)
+{
+	unsigned line, column;
+
+	text_position(text, at, &line, &column);
+	parse_error_set(err, line, column, "%s", what);
+	return -EINVAL;
+}
+
+/* 1 and *a when the line at pos assigns var; 0 when it does not. */
+static int assignment_parse(const char *text, size_t pos, const char *var, struct assignment *a,
+			    struct parse_error *err)
+{
+	size_t i = pos, n = strlen(var);
+	struct strbuf lit = STRBUF_INIT;
+	char *dollar = xasprintf("$%s", var), *braced = xasprintf("${%s}", var);
+	int r = 0;
+
+	memset(a, 0, sizeof(*a));
+	a->next = line_end(text, pos);
+	a->next += text[a->next] == '\n';
+	while (blank(text[i]))
+		i++;
+	if (!strncmp(text + i, "export", 6) && blank(text[i + 6])) {
+		i += 6;
+		while (blank(text[i]))
+			i++;
+	}
+	if (strncmp(text + i, var, n) || text[i + n] != '=')
+		goto out;
+	i += n + 1;
+	a->value_start = i;
+	a->quote = text[i] == '"' || text[i] == '\'' ? text[i] : 0;
+	if (a->quote == '"') {
+		i++;
+		for (const char *ref_form[] = { braced, dollar, NULL }, **f = ref_form; *f; f++) {
+			size_t len = strlen(*f);
+			char after = text[i + len];
+
+			if (!strncmp(text + i, *f, len) && (blank(after) || after == '"' || after == '\n')) {
+				a->ref = xstrdup(*f);
+				i += len;
+				break;
+			}
+		}
+		for (;;) {
+			char c = text[i];
+
+			if (!c) {
+				r = fail(err, text, a->value_start, "unterminated double quote");
+				goto out;
+			}
+			if (c == '"') {
+				i++;
+				break;
+			}
+			if (c == '\\' && text[i + 1] && strchr("$`\"\\\n", text[i + 1])) {
+				if (text[i + 1] != '\n')
+					strbuf_addch(&lit, text[i + 1]);
+				i += 2;
+				continue;
+			}
+			if (c == '$' || c == '`') {
+				r = fail(err, text, i, "value uses shell expansion, which bootab does not edit");
+				goto out;
+			}
+			strbuf_addch(&lit, c);
+			i++;
+		}
+	} else if (a->quote == '\'') {
+		const char *end = strchr(text + i + 1, '\'');
+
+		if (!end) {
+			r = fail(err, text, a->value_start, "unterminated single quote");
+			goto out;
+		}
+		strbuf_add(&lit, text + i + 1, (size_t)(end - text - i - 1));
+		i = (size_t)(end - text) + 1;
+	} else {
+		while (text[i] && !blank(text[i]) && text[i] != '\n' && text[i] != ';') {
+			if (!bare_char(text[i])) {
+				r = fail(err, text, i, "unquoted value uses shell syntax bootab does not edit");
+				goto out;
+			}
+			strbuf_addch(&lit, text[i++]);
+		}
+	}
+	a->value_end = i;
+	while (blank(text[i]))
+		i++;
+	if (text[i] == '#')
+		i = line_end(text, i);
+	if (text[i] && text[i] != '\n') {
+		r = fail(err, text, i, "unsupported shell syntax after the value");
+		goto out;
+	}
+	a->next = text[i] ? i + 1 : i;
+	a->literal = strbuf_detach(&lit, NULL);
+	r = 1;
+out:
+	if (r <= 0) {
+		free(a->ref);
+		a->ref = NULL;
+	}
+	strbuf_release(&lit);
+	free(dollar);
+	free(braced);
+	return r;
+}
+
+int grub_count_assignments(const char *text, const char *var, struct parse_error *err)
+{
+	int count = 0;
+
+	for (size_t pos = 0; text[pos];) {
+		struct assignment a;
+		int r = assignment_parse(text, pos, var, &a, err);
+
+		if (r < 0)
+			return r;
+		count += r;
+		pos = a.next;
+		assignment_release(&a);
+	}
+	return count;
+}
+
+static void add_escaped(struct strbuf *sb, const char *s)
+{
+	/* Inside double quotes sh gives \ " $ ` a special meaning; nothing else. */
+	for (; *s; s++) {
+		if (strchr("\"\\$`", *s))
+			strbuf_addch(sb, '\\');
+		strbuf_addch(sb, *s);
+	}
+}
+
+static void add_double_quoted(struct strbuf *sb, const char *s)
+{
+	strbuf_addch(sb, '"');
+	add_escaped(sb, s);
+	strbuf_addch(sb, '"');
+}
+
+static void add_value(struct strbuf *sb, const struct assignment *a, const char *literal)
+{
+	bool bare_ok = *literal;
+
+	for (const char *p = literal; *p; p++)
+		if (!bare_char(*p))
+			bare_ok = false;
+	if (a->ref) {
+		/* The drop-in idiom: keep "$VAR" first and a space after it. */
+		strbuf_addch(sb, '"');
+		strbuf_addstr(sb, a->ref);
+		if (*literal && !blank(*literal))
+			strbuf_addch(sb, ' ');
+		add_escaped(sb, literal);
+		strbuf_addch(sb, '"');
+	} else if (a->quote == '\'' && !strchr(literal, '\'')) {
+		strbuf_addch(sb, '\'');
+		strbuf_addstr(sb, literal);
+		strbuf_addch(sb, '\'');
+	} else if (a->quote == 0 && bare_ok) {
+		strbuf_addstr(sb, literal);
+	} else {
+		add_double_quoted(sb, literal);
+	}
+}
+
+int grub_edit(const char *text, char *const *managed, char *const *args, int append_at,
+	      char **ret, struct parse_error *err)
+{
+	static const char *const vars[] = { GRUB_CMDLINE, GRUB_CMDLINE_DEFAULT, NULL };
+	struct strbuf out = STRBUF_INIT;
+	size_t copied = 0;
+	int linux_index = 0;
+
+	for (size_t pos = 0; text[pos];) {
+		struct assignment a;
+		size_t next = line_end(text, pos);
+		int r = 0;
+
+		next += text[next] == '\n';
+		for (size_t v = 0; vars[v]; v++) {
+			struct cmdline c;
+			struct parse_error perr = PARSE_ERROR_INIT;
+			char *edited;
+			bool append;
+
+			r = assignment_parse(text, pos, vars[v], &a, err);
+			if (r < 0) {
+				strbuf_release(&out);
+				return r;
+			}
+			if (r == 0)
+				continue;
+			next = a.next;
+			append = v == 0 && linux_index++ == append_at;
+			if (cmdline_parse(a.literal, 0, &c, &perr) < 0) {
+				fail(err, text, a.value_start, perr.message);
+				parse_error_release(&perr);
+				assignment_release(&a);
+				strbuf_release(&out);
+				return -EINVAL;
+			}
+			edited = cmdline_format_edit(&c, managed, append ? args : NULL);
+			cmdline_release(&c);
+			if (strcmp(edited, a.literal)) {
+				strbuf_add(&out, text + copied, a.value_start - copied);
+				add_value(&out, &a, edited);
+				copied = a.value_end;
+			}
+			free(edited);
+			assignment_release(&a);
+			break;
+		}
+		pos = next;
+	}
+	strbuf_addstr(&out, text + copied);
+	if (append_at == -2 && args && args[0]) {
+		struct strbuf value = STRBUF_INIT;
+
+		for (size_t i = 0; args[i]; i++) {
+			if (i)
+				strbuf_addch(&value, ' ');
+			strbuf_addstr(&value, args[i]);
+		}
+		if (out.len && out.buf[out.len - 1] != '\n')
+			strbuf_addch(&out, '\n');
+		strbuf_addstr(&out, GRUB_CMDLINE "=");
+		add_double_quoted(&out, value.buf);
+		strbuf_addch(&out, '\n');
+		strbuf_release(&value);
+	}
+	*ret = strbuf_detach(&out, NULL);
+	return 0;
+}
+
+int grub_effective(const char *const *texts, const char *const *names, size_t n, const char *var,
+		   char **ret, struct parse_error *err)
+{
+	char *value = xstrdup("");
+
+	for (size_t t = 0; t < n; t++)
+		for (size_t pos = 0; texts[t][pos];) {
+			struct assignment a;
+			int r = assignment_parse(texts[t], pos, var, &a, err);
+
+			if (r < 0) {
+				parse_error_set_file(err, names[t]);
+				free(value);
+				return r;
+			}
+			if (r > 0) {
+				char *next = a.ref ? xasprintf("%s%s", value, a.literal) : xstrdup(a.literal);
+
+				free(value);
+				value = next;
+			}
+			pos = a.next;
+			assignment_release(&a);
+		}
+	*ret = value;
+	return 0;
+}
+
+static char *quoted_word(const char *p, const char **ret_end)
+{
+	char q = *p;
+	const char *end;
+
+	if (q != '\'' && q != '"')
+		return NULL;
+	end = strchr(p + 1, q);
+	if (!end)
+		return NULL;
+	*ret_end = end + 1;
+	return xstrndup(p + 1, (size_t)(end - p - 1));
+}
+
+static void strv_append(char ***v, size_t *n, char *s)
+{
+	*v = xrealloc(*v, (*n + 2) * sizeof(char *));
+	(*v)[(*n)++] = s;
+	(*v)[*n] = NULL;
+}
+
+int grub_cfg_entries(const char *text, char ***ret_titles, char ***ret_ids, char ***ret_args)
+{
+	char **titles = xcalloc(1, sizeof(char *)), **ids = xcalloc(1, sizeof(char *));
+	char **args = xcalloc(1, sizeof(char *));
+	char *title = NULL, *id = NULL;
+	size_t n = 0, n_ids = 0, n_args = 0;
+
+	for (size_t pos = 0; text[pos];) {
+		size_t end = line_end(text, pos);
+		char *line = xstrndup(text + pos, end - pos);
+		const char *p = line;
+
+		while (blank(*p))
+			p++;
+		if (!strncmp(p, "menuentry", 9) && blank(p[9])) {
+			const char *q = p + 10, *after = NULL, *o;
+
+			while (blank(*q))
+				q++;
+			free(title);
+			free(id);
+			title = quoted_word(q, &after);
+			id = NULL;
+			o = strstr(p, "$menuentry_id_option");
+			if (o) {
+				o += strlen("$menuentry_id_option");
+				while (blank(*o))
+					o++;
+				id = quoted_word(o, &after);
+			}
+		} else if (title && (!strncmp(p, "linux", 5) || !strncmp(p, "linuxefi", 8))) {
+			const char *q = p + (strncmp(p, "linuxefi", 8) ? 5 : 8);
+
+			if (blank(*q)) {
+				while (blank(*q))
+					q++;
+				while (*q && !blank(*q))  /* the kernel image */
+					q++;
+				while (blank(*q))
+					q++;
+				strv_append(&titles, &n, xstrdup(title));
+				strv_append(&ids, &n_ids, xstrdup(id ? id : ""));
+				strv_append(&args, &n_args, xstrdup(q));
+				free(title);
+				title = NULL;
+			}
+		}
+		free(line);
+		pos = end + (text[end] == '\n');
+	}
+	free(title);
+	free(id);
+	*ret_titles = titles;
+	*ret_ids = ids;
+	*ret_args = args;
+	return 0;
+}
+
+/* ---- the backend ---- */
+
+#define DEFAULT_GRUB "/etc/default/grub"
+#define DEFAULT_GRUB_D "/etc/default/grub.d"
+#define GRUB_CFG "/boot/grub/grub.cfg"
+
+struct grub_files {
+	char **paths;          /* DEFAULT_GRUB first, then the drop-ins in glob order */
+	char **texts;
+	size_t *lens;
+	size_t n;
+};
+
+static void grub_files_release(struct grub_files *f)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		free(f->paths[i]);
+		free(f->texts[i]);
+	}
+	free(f->paths);
+	free(f->texts);
+	free(f->lens);
+	memset(f, 0, sizeof(*f));
+}
+
+static int grub_files_read(struct boot_io *io, struct grub_files *ret, struct parse_error *err)
+{
+	struct grub_files f = { 0 };
+	char **names = NULL;
+	size_t count = 0;
+	int r;
+
+	r = io->list_dir(io, DEFAULT_GRUB_D, &names, &count);
+	if (r == -ENOENT || r == -ENOTDIR) {
+		names = NULL;
+		count = 0;
+	} else if (r < 0) {
+		parse_error_set_file(err, DEFAULT_GRUB_D);
+		parse_error_set(err, 0, 0, "cannot list: %s", strerror(-r));
+		return r;
+	}
+	f.paths = xcalloc(count + 2, sizeof(char *));
+	f.texts = xcalloc(count + 2, sizeof(char *));
+	f.lens = xcalloc(count + 2, sizeof(size_t));
+	f.paths[f.n++] = xstrdup(DEFAULT_GRUB);
+	for (size_t i = 0; i < count; i++) {
+		size_t len = strlen(names[i]);
+
+		/* grub-mkconfig sources every grub.d file whose name ends in .cfg. */
+		if (len > 4 && !strcmp(names[i] + len - 4, ".cfg") && names[i][0] != '.')
+			f.paths[f.n++] = path_join(DEFAULT_GRUB_D, names[i]);
+	}
+	strv_free(names);
+	for (size_t i = 0; i < f.n; i++) {
+		r = io->read_file(io, f.paths[i], &f.texts[i], &f.lens[i]);
+		if (r < 0 || strlen(f.texts[i]) != f.lens[i]) {
+			parse_error_set_file(err, f.paths[i]);
+			parse_error_set(err, 0, 0, "%s", r < 0 ? (r == -ENOENT ? "not found" : strerror(-r))
+								: "contains a NUL byte");
+			grub_files_release(&f);
+			return r < 0 ? r : -EINVAL;
+		}
+	}
+	*ret = f;
+	return 0;
+}
+
+static int grub_detect(struct boot_io *io, char **ret_found)
+{
+	int r = io->exists(io, DEFAULT_GRUB);
+
+	if (r > 0)
+		*ret_found = xstrdup(DEFAULT_GRUB);
+	return r;
+}
+
+static int grub_plan(struct boot_io *io, char *const *managed, char *const *args,
+		     struct boot_plan *plan, struct parse_error *err)
+{
+	struct grub_files f;
+	size_t last_file = 0;
+	int last_index = -1, r;
+
+	r = grub_files_read(io, &f, err);
+	if (r < 0)
+		return r;
+	/* The mode's args go into the assignment sh evaluates last. */
+	for (size_t i = 0; i < f.n; i++) {
+		r = grub_count_assignments(f.texts[i], GRUB_CMDLINE, err);
+		if (r >= 0)
+			r = grub_count_assignments(f.texts[i], GRUB_CMDLINE_DEFAULT, err) < 0 ? -EINVAL : r;
+		if (r < 0) {
+			parse_error_set_file(err, f.paths[i]);
+			grub_files_release(&f);
+			return r;
+		}
+		if (r > 0) {
+			last_file = i;
+			last_index = r - 1;
+		}
+	}
+	for (size_t i = 0; i < f.n; i++) {
+		int append_at = -1;
+		char *edited = NULL;
+
+		if (last_index >= 0 && i == last_file)
+			append_at = last_index;
+		else if (last_index < 0 && i == 0)
+			append_at = -2;
+		r = grub_edit(f.texts[i], managed, args, append_at, &edited, err);
+		if (r < 0) {
+			parse_error_set_file(err, f.paths[i]);
+			grub_files_release(&f);
+			return r;
+		}
+		if (strcmp(edited, f.texts[i]))
+			boot_plan_add_write(plan, f.paths[i], f.texts[i], f.lens[i], edited,
+					    strlen(edited), 0644);
+		free(edited);
+	}
+	boot_plan_add_note(plan, "%s set last in %s", GRUB_CMDLINE,
+			   last_index >= 0 ? f.paths[last_file] : "(nowhere; added to " DEFAULT_GRUB ")");
+	grub_files_release(&f);
+	{
+		const char *argv[] = { "update-grub", NULL };
+
+		boot_plan_add_run(plan, argv, true);
+	}
+	return 0;
+}
+
+static char *join_args(const char *a, const char *b)
+{
+	if (!*a)
+		return xstrdup(b);
+	if (!*b)
+		return xstrdup(a);
+	return xasprintf("%s %s", a, b);
+}
+
+static int grub_read_state(struct boot_io *io, const struct boot_plan *applied,
+			   struct boot_state *ret, struct parse_error *err)
+{
+	struct boot_state state = BOOT_STATE_INIT;
+	struct grub_files f;
+	char *linux_value = NULL, *default_value = NULL, *grub_default = NULL, *cfg = NULL;
+	char **titles = NULL, **ids = NULL, **args = NULL;
+	int r;
+
+	(void)applied;
+	r = grub_files_read(io, &f, err);
+	if (r < 0)
+		return r;
+	r = grub_effective((const char *const *)f.texts, (const char *const *)f.paths, f.n,
+			   GRUB_CMDLINE, &linux_value, err);
+	if (r >= 0)
+		r = grub_effective((const char *const *)f.texts, (const char *const *)f.paths, f.n,
+				   GRUB_CMDLINE_DEFAULT, &default_value, err);
+	if (r >= 0)
+		r = grub_effective((const char *const *)f.texts, (const char *const *)f.paths, f.n,
+				   "GRUB_DEFAULT", &grub_default, err);
+	grub_files_release(&f);
+	if (r < 0)
+		goto out;
+	state.inherit_source = xstrdup(GRUB_CMDLINE " " GRUB_CMDLINE_DEFAULT);
+	state.inherit_args = join_args(linux_value, default_value);
+	state.inherit_checked = true;
+
+	r = boot_io_read_optional(io, GRUB_CFG, &cfg, NULL);
+	if (r < 0) {
+		parse_error_set_file(err, GRUB_CFG);
+		parse_error_set(err, 0, 0, "cannot read: %s", strerror(-r));
+		goto out;
+	}
+	if (cfg) {
+		grub_cfg_entries(cfg, &titles, &ids, &args);
+		for (size_t i = 0; titles[i]; i++)
+			boot_state_add_entry(&state, titles[i], args[i]);
+		if (state.n_entries) {
+			/* GRUB_DEFAULT=0 (Debian's) or unset: the first entry. A title or
+			 * id picks that entry; "saved" and submenu paths are not followed. */
+			state.has_default = true;
+			state.default_index = 0;
+			for (size_t i = 0; titles[i]; i++)
+				if (*grub_default && (!strcmp(titles[i], grub_default) ||
+						      !strcmp(ids[i], grub_default))) {
+					state.default_index = i;
+					break;
+				}
+			state.default_rule = xasprintf("GRUB_DEFAULT=%s in " GRUB_CFG,
+						       *grub_default ? grub_default : "0");
+		}
+		strv_free(titles);
+		strv_free(ids);
+		strv_free(args);
+	}
+	*ret = state;
+	memset(&state, 0, sizeof(state));
+	r = 0;
+out:
+	boot_state_release(&state);
+	free(linux_value);
+	free(default_value);
+	free(grub_default);
+	free(cfg);
+	return r;
+}
+
+const struct boot_backend boot_backend_grub = {
+	.name = "grub",
+	.summary = "GRUB_CMDLINE_LINUX in /etc/default/grub and grub.d/*.cfg, then update-grub (Debian, Ubuntu)",
+	.detect = grub_detect,
+	.plan = grub_plan,
+	.read_state = grub_read_state,
+};

@@ -1,0 +1,266 @@
+/*
+ * The grubby backend (Fedora, RHEL): `grubby --update-kernel=ALL` edits
+ * every entry, so a fallback or freshly installed kernel boots the mode
+ * too (--update-kernel=DEFAULT would change one entry). grubby matches
+ * --remove-args by the words it is given and does not know that '-' and
+ * '_' are the same in a name, so bootab first reads every entry
+ * (`grubby --info=ALL`) and removes the managed tokens exactly as they are
+ * written. /etc/kernel/cmdline, which kernel-install copies onto new
+ * kernels, is edited as well.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boot/bls.h"
+#include "cmdline.h"
+#include "lib/alloc.h"
+#include "lib/file.h"
+#include "lib/strbuf.h"
+
+static const char *const grubby_paths[] = { "/usr/sbin/grubby", "/usr/bin/grubby", "/sbin/grubby", NULL };
+
+static int grubby_detect(struct boot_io *io, char **ret_found)
+{
+	for (size_t i = 0; grubby_paths[i]; i++) {
+		int r = io->exists(io, grubby_paths[i]);
+
+		if (r < 0)
+			return r;
+		if (r > 0) {
+			*ret_found = xstrdup(grubby_paths[i]);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static char *unquote(const char *s, size_t len)
+{
+	if (len >= 2 && s[0] == '"' && s[len - 1] == '"')
+		return xstrndup(s + 1, len - 2);
+	return xstrndup(s, len);
+}
+
+/*
+ * `grubby --info` prints one block per entry: index=N, kernel=, args="...",
+ * root=, initrd=, title=, id=, values quoted or not depending on the
+ * version. root= is shown apart from args; it is put back in front.
+ */
+static void info_parse(const char *text, struct boot_state *state, long *ret_first_index)
+{
+	char *name = NULL, *args = NULL, *root = NULL;
+	long first_index = -1;
+
+	for (const char *p = text;; ) {
+		const char *end = strchr(p, '\n');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		bool flush = !len && !end ? true : !strncmp(p, "index=", 6);
+
+		if (flush && (name || args)) {
+			char *full = root && *root ? xasprintf("root=%s%s%s", root, args && *args ? " " : "",
+							       args ? args : "")
+						   : xstrdup(args ? args : "");
+
+			boot_state_add_entry(state, name ? name : "?", full);
+			free(full);
+			free(name);
+			free(args);
+			free(root);
+			name = args = root = NULL;
+		}
+		if (!strncmp(p, "index=", 6)) {
+			name = xasprintf("index %.*s", (int)(len - 6), p + 6);
+			if (first_index < 0)
+				first_index = strtol(p + 6, NULL, 10);
+		} else if (!strncmp(p, "args=", 5)) {
+			free(args);
+			args = unquote(p + 5, len - 5);
+		} else if (!strncmp(p, "root=", 5)) {
+			free(root);
+			root = unquote(p + 5, len - 5);
+		} else if (!strncmp(p, "title=", 6) && name) {
+			char *title = unquote(p + 6, len - 6);
+			char *both = xasprintf("%s (%s)", name, title);
+
+			free(name);
+			free(title);
+			name = both;
+		}
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	free(name);
+	free(args);
+	free(root);
+	if (ret_first_index)
+		*ret_first_index = first_index;
+}
+
+static int grubby_info(struct boot_io *io, const char *which, struct boot_state *state,
+		       long *ret_index, struct parse_error *err)
+{
+	char *option = xasprintf("--info=%s", which);
+	const char *argv[] = { "grubby", option, NULL };
+	struct process_result res;
+	int r;
+
+	r = io->run(io, argv, &res);
+	if (r < 0) {
+		parse_error_set_file(err, "grubby");
+		parse_error_set(err, 0, 0, "cannot run 'grubby %s': %s", option,
+				r == -ENOENT ? "program not found" : strerror(-r));
+		free(option);
+		return r;
+	}
+	if (res.exit_code != 0) {
+		const char *e = res.err_len ? res.err : res.out;
+		size_t n = strcspn(e, "\n");
+
+		parse_error_set_file(err, "grubby");
+		parse_error_set(err, 0, 0, "'grubby %s' exited %d%s%.*s", option, res.exit_code,
+				n ? ": " : "", (int)n, e);
+		process_result_release(&res);
+		free(option);
+		return -EIO;
+	}
+	info_parse(res.out, state, ret_index);
+	process_result_release(&res);
+	free(option);
+	return 0;
+}
+
+static int grubby_plan(struct boot_io *io, char *const *managed, char *const *args,
+		       struct boot_plan *plan, struct parse_error *err)
+{
+	static const char *const protect[] = { "/etc/kernel/cmdline", "/etc/default/grub",
+					       "/boot/grub2/grubenv", NULL };
+	struct boot_state before = BOOT_STATE_INIT;
+	struct strbuf remove = STRBUF_INIT, add = STRBUF_INIT;
+	struct bls_entries entries;
+	int r;
+
+	r = grubby_info(io, "ALL", &before, NULL, err);
+	if (r < 0)
+		return r;
+	if (!before.n_entries) {
+		parse_error_set_file(err, "grubby");
+		parse_error_set(err, 0, 0, "'grubby --info=ALL' lists no entries");
+		boot_state_release(&before);
+		return -ENOENT;
+	}
+	/* The managed tokens as each entry writes them, each once. */
+	for (size_t i = 0; i < before.n_entries; i++) {
+		struct cmdline c;
+
+		if (cmdline_parse(before.entries[i].args, CMDLINE_TOLERANT, &c, NULL) < 0)
+			continue;
+		for (size_t k = 0; k < c.n_tokens; k++) {
+			const struct cmdline_token *t = &c.tokens[k];
+			char *word, *padded, *have;
+
+			if (t->init_arg || t->separator ||
+			    !(cmdline_name_in(t->name, managed) || cmdline_name_in(t->name, args)))
+				continue;
+			word = xstrndup(c.text + t->start, t->end - t->start);
+			padded = xasprintf(" %s ", word);
+			have = xasprintf(" %s ", remove.len ? remove.buf : "");
+			if (!strstr(have, padded)) {
+				if (remove.len)
+					strbuf_addch(&remove, ' ');
+				strbuf_addstr(&remove, word);
+			}
+			free(word);
+			free(padded);
+			free(have);
+		}
+		cmdline_release(&c);
+	}
+	if (remove.len) {
+		char *option = xasprintf("--remove-args=%s", remove.buf);
+		const char *argv[] = { "grubby", "--update-kernel=ALL", option, NULL };
+
+		boot_plan_add_run(plan, argv, false);
+		free(option);
+	}
+	for (size_t i = 0; args && args[i]; i++) {
+		if (add.len)
+			strbuf_addch(&add, ' ');
+		strbuf_addstr(&add, args[i]);
+	}
+	if (add.len) {
+		char *option = xasprintf("--args=%s", add.buf);
+		const char *argv[] = { "grubby", "--update-kernel=ALL", option, NULL };
+
+		boot_plan_add_run(plan, argv, false);
+		free(option);
+	}
+	boot_plan_add_note(plan, "%zu entr%s (grubby --info=ALL)", before.n_entries,
+			   before.n_entries == 1 ? "y" : "ies");
+	strbuf_release(&remove);
+	strbuf_release(&add);
+	boot_state_release(&before);
+
+	/* grubby rewrites these itself: restore them if a step fails. */
+	for (size_t i = 0; protect[i]; i++)
+		boot_plan_add_protect(plan, protect[i]);
+	if (bls_entries_read(io, &entries, NULL) == 0) {
+		for (size_t i = 0; i < entries.n; i++)
+			boot_plan_add_protect(plan, entries.entries[i].path);
+		bls_entries_release(&entries);
+	}
+	r = kernel_cmdline_plan(io, managed, args, NULL, plan, err);
+	return r < 0 ? r : 0;
+}
+
+static int grubby_read_state(struct boot_io *io, const struct boot_plan *applied,
+			     struct boot_state *ret, struct parse_error *err)
+{
+	struct boot_state state = BOOT_STATE_INIT, def = BOOT_STATE_INIT;
+	long index = -1;
+	int r;
+
+	(void)applied;
+	r = grubby_info(io, "ALL", &state, NULL, err);
+	if (r >= 0)
+		r = grubby_info(io, "DEFAULT", &def, &index, err);
+	if (r < 0)
+		goto fail;
+	if (def.n_entries) {
+		/* Entries are named "index N (title)": match the default's name. */
+		for (size_t i = 0; i < state.n_entries; i++)
+			if (!strcmp(state.entries[i].name, def.entries[0].name)) {
+				state.has_default = true;
+				state.default_index = i;
+			}
+		state.default_rule = xstrdup("grubby --info=DEFAULT");
+	}
+	r = io->exists(io, "/etc/kernel/cmdline");
+	if (r > 0) {
+		r = kernel_cmdline_inherit(io, &state, err);
+	} else if (r == 0 && state.has_default) {
+		/* Without /etc/kernel/cmdline, a new kernel's entry copies the
+		 * default entry's args. */
+		state.inherit_source = xstrdup("the default entry (grubby copies it to new kernels)");
+		state.inherit_args = xstrdup(state.entries[state.default_index].args);
+		state.inherit_checked = true;
+	}
+	if (r < 0)
+		goto fail;
+	boot_state_release(&def);
+	*ret = state;
+	return 0;
+fail:
+	boot_state_release(&state);
+	boot_state_release(&def);
+	return r;
+}
+
+const struct boot_backend boot_backend_grubby = {
+	.name = "grubby",
+	.summary = "grubby --update-kernel=ALL, and /etc/kernel/cmdline (Fedora, RHEL)",
+	.detect = grubby_detect,
+	.plan = grubby_plan,
+	.read_state = grubby_read_state,
+};

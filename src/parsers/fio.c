@@ -1,0 +1,246 @@
+/*
+ * fio --output-format=json (fio's HOWTO, "Interpreting the output" and
+ * "JSON output"). One document per run: "fio version", "jobs": [...], each
+ * job with "jobname", "error" and one object per data direction ("read",
+ * "write", "trim") holding io_bytes, total_ios, iops, bw (KiB/s) and
+ * clat_ns (mean, and percentile keyed "99.000000" unless percentiles are
+ * turned off).
+ *
+ * fio prints text on stdout next to its JSON: notes such as "note: both
+ * iodepth >= 1 and synchronous I/O engine are selected" and "fio: ..."
+ * errors before it, the normal report around it with
+ * --output-format=json,normal. Lines that do not start a JSON document are
+ * skipped, and the caller is told how many.
+ */
+#include "parsers/parser-internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/alloc.h"
+#include "lib/strbuf.h"
+
+static const char *const directions[] = { "read", "write", "trim" };
+
+bool fio_recognise(const json_t *doc)
+{
+	return json_is_object(doc) && json_object_get(doc, "fio version") &&
+	       json_is_array(json_object_get(doc, "jobs"));
+}
+
+size_t fio_json_start(const char *data, size_t len)
+{
+	size_t pos = 0;
+
+	while (pos < len) {
+		if (data[pos] == '{')
+			return pos;
+		while (pos < len && data[pos] != '\n')
+			pos++;
+		if (pos < len)
+			pos++;
+	}
+	return len;
+}
+
+static bool direction_active(const json_t *dir)
+{
+	const json_t *bytes = json_object_get(dir, "io_bytes");
+	const json_t *ios = json_object_get(dir, "total_ios");
+
+	return (json_is_number(bytes) && json_number_value(bytes) > 0) ||
+	       (json_is_number(ios) && json_number_value(ios) > 0);
+}
+
+struct fio_doc {
+	const char *data;
+	size_t offset;                 /* where the document starts */
+	struct metric_set *set;
+	struct parse_error *err;
+};
+
+/*
+ * Adds one sample read at path from dir ("iops", "clat_ns.mean"). A
+ * missing optional value adds nothing; a missing required one, a
+ * non-number or a negative number is an error naming jobs[i].dir.path.
+ */
+static int add_value(struct fio_doc *d, size_t job, const char *dir_name, const json_t *v,
+		     const char *path, bool required, const char *name,
+		     enum metric_better better, const char *unit)
+{
+	double x;
+
+	if (!v && !required)
+		return 0;
+	if (!v || json_sample(v, false, &x) < 0) {
+		parser_error_at(d->err, d->data, d->offset,
+				"fio jobs[%zu].%s.%s is %s, not a number >= 0", job, dir_name, path,
+				v ? json_type_phrase(v) : "missing");
+		return -EINVAL;
+	}
+	metric_set_add_sample(d->set, name, better, unit, x);
+	return 0;
+}
+
+static int add_direction(struct fio_doc *d, size_t job, const char *prefix,
+			 const char *dir_name, const json_t *dir)
+{
+	const json_t *clat = json_object_get(dir, "clat_ns");
+	const json_t *percentile = json_object_get(clat, "percentile");
+	char *name;
+	int r;
+
+	name = xasprintf("%s.iops", prefix);
+	r = add_value(d, job, dir_name, json_object_get(dir, "iops"), "iops", true,
+		      name, BETTER_HIGHER, "IOPS");
+	free(name);
+	if (r < 0)
+		return r;
+	name = xasprintf("%s.bw_kib", prefix);
+	r = add_value(d, job, dir_name, json_object_get(dir, "bw"), "bw", true,
+		      name, BETTER_HIGHER, "KiB/s");
+	free(name);
+	if (r < 0)
+		return r;
+	name = xasprintf("%s.clat_mean_ns", prefix);
+	r = add_value(d, job, dir_name, json_object_get(clat, "mean"), "clat_ns.mean", true,
+		      name, BETTER_LOWER, "ns");
+	free(name);
+	if (r < 0)
+		return r;
+	/* fio leaves "percentile" out with clat_percentiles=0. */
+	name = xasprintf("%s.clat_p99_ns", prefix);
+	r = add_value(d, job, dir_name, json_object_get(percentile, "99.000000"),
+		      "clat_ns.percentile.99.000000", false, name, BETTER_LOWER, "ns");
+	free(name);
+	return r;
+}
+
+/* "randread", or "randread#2" for the second job of that name in one run (numjobs=2). */
+static char *job_label(const json_t *jobs, size_t job, const char *jobname)
+{
+	size_t same = 0;
+
+	for (size_t i = 0; i < job; i++) {
+		const json_t *other = json_object_get(json_array_get(jobs, i), "jobname");
+
+		if (json_is_string(other) && !strcmp(json_string_value(other), jobname))
+			same++;
+	}
+	return same ? xasprintf("%s#%zu", jobname, same + 1) : xstrdup(jobname);
+}
+
+static int add_job(struct fio_doc *d, const json_t *jobs, size_t job)
+{
+	const json_t *obj = json_array_get(jobs, job), *v;
+	const json_t *active[3];
+	const char *active_names[3];
+	size_t n_active = 0;
+	char *label;
+	int r = 0;
+
+	v = json_object_get(obj, "jobname");
+	if (!json_is_string(v) || !json_string_length(v)) {
+		parser_error_at(d->err, d->data, d->offset, "fio jobs[%zu] has no jobname", job);
+		return -EINVAL;
+	}
+	label = job_label(jobs, job, json_string_value(v));
+	v = json_object_get(obj, "error");
+	if (json_is_integer(v) && json_integer_value(v) != 0) {
+		parser_error_at(d->err, d->data, d->offset,
+				"fio job '%s' (jobs[%zu]) failed with error %lld; its numbers are not results",
+				label, job, (long long)json_integer_value(v));
+		r = -EINVAL;
+		goto out;
+	}
+	for (size_t i = 0; i < sizeof(directions) / sizeof(directions[0]); i++) {
+		const json_t *dir = json_object_get(obj, directions[i]);
+
+		if (json_is_object(dir) && direction_active(dir)) {
+			active[n_active] = dir;
+			active_names[n_active++] = directions[i];
+		}
+	}
+	if (!n_active) {
+		parser_error_at(d->err, d->data, d->offset,
+				"fio job '%s' (jobs[%zu]) did no I/O", label, job);
+		r = -EINVAL;
+		goto out;
+	}
+	for (size_t i = 0; i < n_active && r == 0; i++) {
+		char *prefix = n_active > 1 ? xasprintf("%s.%s", label, active_names[i]) : xstrdup(label);
+
+		r = add_direction(d, job, prefix, active_names[i], active[i]);
+		free(prefix);
+	}
+out:
+	free(label);
+	return r;
+}
+
+static int add_doc(const char *data, size_t offset, const json_t *doc,
+		   struct metric_set *set, struct parse_error *err)
+{
+	struct fio_doc d = { data, offset, set, err };
+	const json_t *jobs = json_object_get(doc, "jobs");
+
+	if (!fio_recognise(doc)) {
+		parser_error_at(err, data, offset,
+				"not fio --output-format=json output (no \"fio version\" and \"jobs\")");
+		return -EINVAL;
+	}
+	if (!json_array_size(jobs)) {
+		parser_error_at(err, data, offset, "fio output with no jobs");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < json_array_size(jobs); i++) {
+		int r = add_job(&d, jobs, i);
+
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+int fio_parse(const char *data, size_t len, struct metric_set *set,
+	      struct parse_error *err, struct parse_error *warning)
+{
+	struct json_docs docs = JSON_DOCS_INIT(data, len);
+	size_t skipped = 0, first_skipped = 0, n_docs = 0;
+
+	while (json_docs_skip_blanks(&docs)) {
+		size_t offset, start;
+		json_t *doc;
+		int r;
+
+		start = docs.pos + fio_json_start(data + docs.pos, len - docs.pos);
+		if (start > docs.pos) {
+			if (!skipped)
+				first_skipped = docs.pos;
+			for (size_t i = docs.pos; i < start; i++)
+				skipped += data[i] == '\n';
+			skipped += data[start - 1] != '\n';
+		}
+		docs.pos = start;
+		if (start == len)
+			break;
+		r = json_docs_next(&docs, 0, &doc, &offset, err, NULL);
+		if (r < 0)
+			return r;
+		r = add_doc(data, offset, doc, set, err);
+		json_decref(doc);
+		if (r < 0)
+			return r;
+		n_docs++;
+	}
+	if (!n_docs) {
+		parse_error_set(err, 0, 0, "no fio JSON output (no line starts with '{')");
+		return -EINVAL;
+	}
+	if (skipped)
+		parser_error_at(warning, data, first_skipped,
+				"skipped %zu line%s of text around fio's JSON", skipped,
+				skipped == 1 ? "" : "s");
+	return 0;
+}

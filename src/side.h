@@ -1,0 +1,70 @@
+#ifndef BOOTAB_SIDE_H
+#define BOOTAB_SIDE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lib/strlist.h"
+#include "metric.h"
+#include "stats.h"
+
+/*
+ * A side is the results of one boot: a directory holding bootab's own
+ * results (meta.json, see docs/results-format.md) and/or plain benchmark
+ * output files, one file per row, recognised by content.
+ */
+
+enum row_kind {
+	ROW_BENCH,
+	ROW_CHECK,          /* a functional test: only its exit code counts */
+};
+
+struct row {
+	char *name;
+	enum row_kind kind;
+	bool has_rc;
+	int rc;
+	bool by_run;        /* cold first run: compare run i with run i */
+	bool has_stat;
+	enum stat_kind stat;
+	char *source;       /* the file the data came from, for messages */
+	struct metric_set metrics;
+};
+
+struct side_version {
+	char *name;
+	char *value;
+};
+
+struct side {
+	char *dir;
+	char *label;        /* the directory's name */
+	char *mode;         /* meta.json's mode, else label without trailing digits */
+	struct row *rows;
+	size_t n_rows;
+	size_t alloc_rows;
+	struct side_version *versions;
+	size_t n_versions;
+	size_t alloc_versions;
+};
+
+/*
+ * Loads the side in directory dir into *ret. Problems with single files
+ * (a JSON error, an unrecognised file, a bad field) are appended to
+ * warnings as one line each, naming the file (and line, column or field),
+ * and the rest still loads. Returns 0, or -errno when the directory
+ * itself cannot be read (*ret untouched).
+ */
+int side_load(const char *dir, struct side *ret, struct strlist *warnings);
+
+/* The row called name, or NULL (borrowed). */
+struct row *side_find_row(const struct side *side, const char *name);
+/* The value of version name, or NULL (borrowed). */
+const char *side_version(const struct side *side, const char *name);
+
+/* The label with trailing digits removed ("pt2" -> "pt"); the caller's. */
+char *side_mode_from_label(const char *label);
+
+void side_release(struct side *side);
+
+#endif

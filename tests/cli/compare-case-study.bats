@@ -1,0 +1,100 @@
+#!/usr/bin/env bats
+# bootab compare reaches, on the case study's tables rebuilt as llama-bench
+# JSONL side directories (examples/case-study), each verdict its author reached.
+
+setup() {
+	ex="$BATS_TEST_DIRNAME/../../examples/case-study"
+	r2="$ex/round2"
+	r1="$ex/round1"
+}
+
+# field ROW METRIC SIDE COLUMN: one column of compare's CSV
+field() {
+	awk -F, -v r="$1" -v m="$2" -v s="$3" -v c="$4" '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$1 == r && $2 == m && $3 == s { print $(col[c]) }' "$BATS_TEST_TMPDIR/out.csv"
+}
+
+# rounded ROW METRIC SIDE COLUMN: the column rounded to one decimal
+rounded() {
+	field "$@" | awk '{ printf "%.1f\n", $1 }'
+}
+
+round2() {
+	"$BOOTAB" compare --format csv --by-run strata-prefill --by-run strata-decode \
+		"$r2/pt" "$r2/translated" "$r2/off" "$r2/pt2" > "$BATS_TEST_TMPDIR/out.csv"
+}
+
+@test "round two: amd_iommu=off counts on gpt-oss ROCm and Flash-Next 64k prefill" {
+	round2
+	[ "$(field gptoss-rocm 'pp512 @ d65536' off verdict)" = counts ]
+	[ "$(rounded gptoss-rocm 'pp512 @ d65536' off delta_pct)" = 4.2 ]
+	[ "$(rounded gptoss-rocm 'pp512 @ d65536' off drift_pct)" = 0.2 ]
+	[ "$(field fn-vk 'pp512 @ d65536' off verdict)" = counts ]
+	[ "$(rounded fn-vk 'pp512 @ d65536' off delta_pct)" = 2.6 ]
+}
+
+@test "round two: gpt-oss ROCm decode +0.6 % counts" {
+	round2
+	[ "$(field gptoss-rocm 'tg128 @ d65536' off verdict)" = counts ]
+}
+
+@test "round two: Flash-Next decode is not twice its drift" {
+	round2
+	[ "$(field fn-vk 'tg128 @ d32768' off verdict)" = within-noise ]
+	[ "$(field fn-vk 'tg128 @ d65536' off verdict)" = within-noise ]
+}
+
+@test "round two: translated vs pt claims nothing; Vulkan 32k moved less than its drift" {
+	round2
+	[ "$(field gptoss-rocm 'pp512 @ d65536' translated verdict)" = within-noise ]
+	[ "$(field fn-vk 'pp512 @ d65536' translated verdict)" = within-noise ]
+	[ "$(field gptoss-vk 'pp512 @ d32768' translated verdict)" = within-noise ]
+	[ "$(rounded gptoss-vk 'pp512 @ d32768' translated drift_pct)" = -2.8 ]
+}
+
+@test "round two: gpt-oss Vulkan 64k is too loud to judge" {
+	round2
+	[ "$(field gptoss-vk 'pp512 @ d65536' off verdict)" = loud ]
+	[ "$(field gptoss-vk 'pp512 @ d65536' translated verdict)" = loud ]
+}
+
+@test "round two: Strata run by run counts for off, +4.6 to +5.0 % against -1.0 to -0.7 %" {
+	round2
+	[ "$(field strata-prefill value off verdict)" = counts ]
+	[ "$(rounded strata-prefill value off delta_lo_pct)" = 4.6 ]
+	[ "$(rounded strata-prefill value off delta_hi_pct)" = 5.0 ]
+	[ "$(rounded strata-prefill value off drift_lo_pct)" = -1.0 ]
+	[ "$(rounded strata-prefill value off drift_hi_pct)" = -0.7 ]
+	[ "$(field strata-decode value off verdict)" = counts ]
+	[ "$(field strata-prefill value translated verdict)" = within-noise ]
+}
+
+@test "round two: without --by-run Strata's cold first run makes it loud" {
+	"$BOOTAB" compare --format csv "$r2/pt" "$r2/translated" "$r2/off" "$r2/pt2" > "$BATS_TEST_TMPDIR/out.csv"
+	[ "$(field strata-prefill value off verdict)" = loud ]
+}
+
+@test "round two: the NPU check's failure is printed as the cost of off" {
+	run "$BOOTAB" compare "$r2/pt" "$r2/translated" "$r2/off" "$r2/pt2"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"off         mode off            cost: npu-validate failed, rc=1"* ]]
+}
+
+@test "round one: +14.7 % against a 6.2 % drift is not claimed; 32k's sign agrees in both pairs" {
+	"$BOOTAB" compare --format csv "$r1/off" "$r1/on" "$r1/off2" "$r1/on2" > "$BATS_TEST_TMPDIR/out.csv"
+	[ "$(rounded gptoss-vk 'pp512 @ d65536' on delta_pct)" = 14.7 ]
+	[ "$(rounded gptoss-vk 'pp512 @ d65536' on drift_pct)" = 6.2 ]
+	[ "$(field gptoss-vk 'pp512 @ d65536' on verdict)" = loud ]
+	[ "$(field gptoss-vk 'pp512 @ d65536' on p | cut -c1-5)" = 0.222 ]
+	[ "$(field gptoss-vk 'pp512 @ d32768' on verdict)" = within-noise ]
+	run "$BOOTAB" compare "$r1/off" "$r1/on" "$r1/off2" "$r1/on2"
+	[[ "$output" == *"sign agrees in 2 of 2 pairs"* ]]
+}
+
+@test "round two: the whole text report" {
+	run "$BOOTAB" compare --color never --by-run strata-prefill --by-run strata-decode \
+		"$r2/pt" "$r2/translated" "$r2/off" "$r2/pt2"
+	[ "$status" -eq 0 ]
+	diff -u "$BATS_TEST_DIRNAME/expected/case-study-round2.txt" <(printf '%s\n' "$output")
+}

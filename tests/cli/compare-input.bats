@@ -1,0 +1,133 @@
+#!/usr/bin/env bats
+# bootab compare on bad input: every problem is one line naming the file (and
+bats_require_minimum_version 1.5.0
+# line, column or field), the rest still prints, and the exit code says what
+# happened (0 compared, 1 nothing to compare, 2 usage or I/O error).
+
+setup() {
+	d="$BATS_TEST_TMPDIR"
+	mkdir -p "$d/a" "$d/b" "$d/a2" "$d/empty"
+	printf '100\n101\n99\n' > "$d/a/x.txt"
+	printf '110\n111\n109\n' > "$d/b/x.txt"
+	printf '100.5\n101.5\n99.5\n' > "$d/a2/x.txt"
+}
+
+@test "a missing directory is an error naming it; the rest still compares; exit 2" {
+	run --separate-stderr "$BOOTAB" compare "$d/a" "$d/missing" "$d/b" "$d/a2"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "bootab: cannot read side directory '$d/missing': No such file or directory" ]
+	[[ "$output" == *"+10.0%"*"+0.5%"*"counts"* ]]
+}
+
+@test "an empty directory is named; with nothing comparable the exit is 1" {
+	run --separate-stderr "$BOOTAB" compare "$d/empty" "$d/a"
+	[ "$status" -eq 1 ]
+	[ "$output" = "" ]
+	diff -u - <(printf '%s\n' "$stderr") <<-EOT
+	bootab: warning: $d/empty: no results in this directory
+	bootab: warning: row 'x' is present on a only
+	bootab: no metric is present on the first side and another: nothing could be compared
+	EOT
+}
+
+@test "one directory is a usage error" {
+	run --separate-stderr "$BOOTAB" compare "$d/a"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "bootab: compare needs at least two side directories"* ]]
+}
+
+@test "unrecognised files, JSON errors with line and column, non-numeric samples, zero means, one-sided rows" {
+	printf 'some notes\nabout this boot\n' > "$d/a/notes.md"
+	printf '{"n_prompt": 512, "n_gen": 0,\n "avg_ts": oops}\n' > "$d/b/bad.jsonl"
+	printf '{"n_prompt": 512, "n_gen": 0,\n "avg_ts": 1}\n' > "$d/a/bad.jsonl"
+	printf '1.0\nabc\n' > "$d/a2/y.txt"
+	printf '1.0\n2.0\n' > "$d/a/y.txt"
+	printf '0\n0\n' > "$d/a/z.txt"
+	printf '3\n4\n' > "$d/b/z.txt"
+	printf '5\n' > "$d/b/only.txt"
+	run --separate-stderr "$BOOTAB" compare "$d/a" "$d/b" "$d/a2"
+	[ "$status" -eq 0 ]
+	diff -u - <(printf '%s\n' "$stderr") <<-EOT
+	bootab: warning: $d/a/bad.jsonl:1:1: llama-bench result without model_type, ignoring the file
+	bootab: warning: $d/a/notes.md: not a benchmark output bootab recognises, ignoring
+	bootab: warning: $d/b/bad.jsonl:2:15: invalid JSON: invalid token near 'oops', ignoring the file
+	bootab: warning: $d/a2/y.txt:2:1: not a number: 'abc', ignoring the file
+	bootab: warning: row 'y' is present on a only
+	bootab: warning: row 'z' on a: mean is zero or negative, no percentage can be computed, ignoring it there
+	bootab: warning: row 'z' is present on b only
+	bootab: warning: row 'only' is present on b only
+	EOT
+	# x still compares.
+	[[ "$output" == *"  b   "*"+10.0%"*"+0.5%"*"counts"* ]]
+}
+
+@test "meta.json: mode, versions that differ, check rows, bad fields named by path" {
+	mkdir -p "$d/base" "$d/test" "$d/again"
+	cat > "$d/base/meta.json" <<-'EOT'
+	{"format": "bootab-results", "format_version": 1, "mode": "pt",
+	 "versions": {"llama.cpp": "79e2e74eb"},
+	 "rows": [{"name": "bench", "kind": "bench", "rc": 0,
+	           "metrics": [{"name": "lat", "better": "lower", "unit": "ms", "samples": [10, 10.1, 9.9]}]},
+	          {"name": "npu", "kind": "check", "rc": 0}]}
+	EOT
+	cat > "$d/test/meta.json" <<-'EOT'
+	{"mode": "off", "versions": {"llama.cpp": "80aa11bb2"},
+	 "rows": [{"name": "bench", "metrics": [{"name": "lat", "better": "lower", "unit": "ms", "samples": [9, 9.1, 8.9]}]},
+	          {"name": "npu", "kind": "check", "rc": 1},
+	          {"name": "broken", "metrics": [{"name": "m", "samples": [1, "two"]}]}]}
+	EOT
+	cat > "$d/again/meta.json" <<-'EOT'
+	{"mode": "pt", "versions": {"llama.cpp": "79e2e74eb"},
+	 "rows": [{"name": "bench", "metrics": [{"name": "lat", "better": "lower", "unit": "ms", "samples": [10.1, 10.2, 10.0]}]},
+	          {"name": "npu", "kind": "check", "rc": 0}]}
+	EOT
+	run --separate-stderr "$BOOTAB" compare --color never "$d/base" "$d/test" "$d/again"
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "bootab: warning: $d/test/meta.json: rows[2].metrics[0].samples[1]: not a number, ignoring the row" ]
+	[[ "${lines[2]}" == "  test   mode off            cost: npu failed, rc=1" ]]
+	[[ "${lines[3]}" == "  again  mode pt             repeat of base: its delta is the drift" ]]
+	[ "${lines[4]}" = "versions differ: llama.cpp: base=79e2e74eb test=80aa11bb2 again=79e2e74eb" ]
+	# 10 % less latency prints as +10 % (+ is better); drift is -1 %.
+	[[ "$output" == *"  test    "*"9.00 ± 0.10"*"+10.0%"*"-1.0%"*"counts"* ]]
+}
+
+@test "a JSON syntax error in meta.json names file, line and column" {
+	printf '{"mode": "pt",\n "rows": [}\n' > "$d/a/meta.json"
+	run --separate-stderr "$BOOTAB" compare "$d/a" "$d/b" "$d/a2"
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "bootab: warning: $d/a/meta.json:2:11: unexpected token near '}', ignoring the file" ]
+}
+
+@test "formats: csv header, json fields, md table; bad options are usage errors" {
+	run "$BOOTAB" compare --format csv "$d/a" "$d/b" "$d/a2"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "row,metric,side,mode,stat,unit,better,value,spread,spread_pct,n,delta_pct,drift_pct,delta_lo_pct,delta_hi_pct,drift_lo_pct,drift_hi_pct,q,p,verdict" ]
+	[ "${lines[2]}" = "x,value,b,b,mean,,higher,110,1,0.9090909091,3,10,0.5,,,,,20,0.0275492351,counts" ]
+	run "$BOOTAB" compare --json "$d/a" "$d/b" "$d/a2"
+	[ "$status" -eq 0 ]
+	for key in row metric side mode stat value spread_pct n delta_pct drift_pct verdict p; do
+		[[ "$output" == *"\"$key\":"* ]]
+	done
+	run "$BOOTAB" compare --format md "$d/a" "$d/b" "$d/a2"
+	[[ "$output" == *"| x | value | b | 110.0 | 1.0 | 0.9% | 3 | +10.0% | +0.5% | 20.0 | 0.028 | counts |"* ]]
+	run "$BOOTAB" compare --format xml "$d/a" "$d/b"
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "bootab: --format: 'xml' is not txt, md, csv or json" ]
+	run "$BOOTAB" compare --stat mode "$d/a" "$d/b"
+	[ "$status" -eq 2 ]
+}
+
+@test "--stat median and min, per row" {
+	printf '100\n100\n130\n' > "$d/b/x.txt"
+	run "$BOOTAB" compare --format csv --stat median "$d/a" "$d/b" "$d/a2"
+	[[ "${lines[2]}" == "x,value,b,b,median,,higher,100,"* ]]
+	run "$BOOTAB" compare --format csv --stat x=min "$d/a" "$d/b" "$d/a2"
+	[[ "${lines[1]}" == "x,value,a,a,min,,higher,99,"* ]]
+}
+
+@test "colour only on request or a terminal; NO_COLOR wins over auto" {
+	run "$BOOTAB" compare "$d/a" "$d/b" "$d/a2"
+	[[ "$output" != *$'\033['* ]]
+	run "$BOOTAB" compare --color always "$d/a" "$d/b" "$d/a2"
+	[[ "$output" == *$'\033[32mcounts\033[0m'* ]]
+}
