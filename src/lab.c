@@ -31,7 +31,7 @@ extern char **environ;
 #define MONITOR_TIMEOUT_MS 5000
 #define SSH_ATTEMPT_TIMEOUT_MS 12000
 #define SSH_RETRY_MS 10000
-#define SSH_RETRY_AFTER_MARKER_MS 2000
+#define SSH_RETRY_AFTER_MARKER_MS 1000
 
 static const char *const built_files[] = {
 	"vmlinuz", "initrd", "esp.img", "vars.fd", "data.img", "stamp",

@@ -93,7 +93,7 @@ setup() {
 	[[ "$output" =~ boot_id:\ [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12} ]]
 	[ "${lines[0]}" = "running: yes" ]
 	run -0 lab_ssh cat /proc/cmdline
-	[ "$output" = 'initrd=\initrd console=ttyS0' ]
+	[ "$output" = 'initrd=\initrd console=ttyS0 no_timer_check' ]
 }
 
 @test "ssh_config keeps host-key checking strict and pins the lab's host key" {
@@ -122,17 +122,17 @@ setup() {
 	local entry=/boot/loader/entries/lab.conf old new
 	old=$(lab_ssh cat /proc/sys/kernel/random/boot_id)
 	run -0 lab_ssh "sed 's/^options .*/& iommu=pt/' $entry >$entry.tmp && mv $entry.tmp $entry && sync && grep ^options $entry"
-	[ "$output" = "options console=ttyS0 iommu=pt" ]
+	[ "$output" = "options console=ttyS0 no_timer_check iommu=pt" ]
 	run -0 lab_ssh reboot
 	new=$(wait_new_boot_id "$old")
 	[ -n "$new" ]
 	run -0 lab_ssh cat /proc/cmdline
-	[ "$output" = 'initrd=\initrd console=ttyS0 iommu=pt' ]
+	[ "$output" = 'initrd=\initrd console=ttyS0 no_timer_check iommu=pt' ]
 	run -0 lab_ssh 'cat /sys/kernel/iommu_groups/*/type | sort -u'
 	[ "$output" = "identity" ]
 	# Restore the entry for the next boot.
 	run -0 lab_ssh "sed 's/ iommu=pt\$//' $entry >$entry.tmp && mv $entry.tmp $entry && sync && grep ^options $entry"
-	[ "$output" = "options console=ttyS0" ]
+	[ "$output" = "options console=ttyS0 no_timer_check" ]
 }
 
 @test "power-cycle resets the guest through the monitor" {
@@ -144,7 +144,7 @@ setup() {
 	[[ "$new" =~ ^[0-9a-f-]{36}$ ]]
 	[ "$new" != "$old" ]
 	run -0 lab_ssh cat /proc/cmdline
-	[ "$output" = 'initrd=\initrd console=ttyS0' ]
+	[ "$output" = 'initrd=\initrd console=ttyS0 no_timer_check' ]
 }
 
 @test "lab down leaves no QEMU of ours running" {
