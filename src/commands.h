@@ -17,6 +17,9 @@ struct command {
 extern const struct command commands[];
 const struct command *command_find(const char *name);
 
+int cmd_lab(int argc, char **argv);
+extern const char cmd_lab_usage[];
+
 int cmd_set(int argc, char **argv);
 extern const char cmd_set_usage[];
 int cmd_iommu_map(int argc, char **argv);

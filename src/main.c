@@ -18,6 +18,7 @@ const struct command commands[] = {
 	{ "verify", cmd_verify, "prove from sysfs that the boot is the one asked for", cmd_verify_usage },
 	{ "reboot", cmd_reboot, "reboot the target and wait for a new boot_id", cmd_reboot_usage },
 	{ "help", cmd_help, "show help for a command", "usage: bootab help [COMMAND]\n" },
+	{ "lab", cmd_lab, "build, start, stop and reach the QEMU lab target", cmd_lab_usage },
 	{ "set", cmd_set, "strip the managed kernel args from every boot entry, add a mode's", cmd_set_usage },
 	{ "version", cmd_version, "print the version", "usage: bootab version\n" },
 	{ NULL, NULL, NULL, NULL },
