@@ -73,6 +73,8 @@ struct campaign {
 	struct boot_progress *progress;
 	struct target *target;
 	double started;
+	double done_at;            /* when the last boot of this run finished */
+	size_t done_this_run;
 };
 
 static double now_s(void)
@@ -137,9 +139,13 @@ static void progress(const struct campaign *c, size_t k, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	if (done > 0 && done < c->n_boots) {
-		double per = (now_s() - c->started) / (double)done;
-		double left = per * (double)(c->n_boots - done);
+	if (c->done_this_run > 0 && done < c->n_boots) {
+		/* The boots so far set the pace; the current one has run since the last finished. */
+		double per = (c->done_at - c->started) / (double)c->done_this_run;
+		double left = per * (double)(c->n_boots - done) - (now_s() - c->done_at);
+
+		if (left < 0)
+			left = 0;
 
 		strbuf_addf(&sb, " (ETA %02d:%02d:%02d)", (int)(left / 3600), (int)(left / 60) % 60,
 			    (int)left % 60);
@@ -566,6 +572,8 @@ static int step_fetch(struct campaign *c, size_t k, const struct snapshot *snap,
 	}
 	progress(c, k, "results in %s", side);
 	r = journal_step(c, k, STEP_DONE, NULL);
+	c->done_at = now_s();
+	c->done_this_run++;
 out:
 	parse_error_release(&err);
 	free(side);
