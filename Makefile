@@ -51,9 +51,12 @@ SCRIPTS  := $(sort $(wildcard src/target/*.sh))
 deps:
 	sh tools/install-deps.sh
 
-# The README's test command: install what is missing, then the whole suite.
+# The README's test command: install what is missing, then the whole suite,
+# plain and under ASan + UBSan, and the lint.
 test: deps
 	$(MAKE) check
+	$(MAKE) check-asan
+	$(MAKE) lint
 
 .PHONY: deps test all check check-unit check-cli check-asan lint clean bench demo install uninstall
 
@@ -106,6 +109,7 @@ lint:
 	$(MAKE) WERROR=-Werror BUILD=build-lint bootab $(TEST_BIN:$(BUILD)/%=build-lint/%)
 	shellcheck -s sh $(SCRIPTS) tools/*.sh
 	shellcheck .ci/run $(wildcard lab/*.sh)
+	shellcheck -s sh $(wildcard lab/guest/*.sh)
 
 # The main job. Until a campaign can run against the lab, it compares the
 # case study's recorded boots.

@@ -10,6 +10,7 @@
 #include "lib/alloc.h"
 #include "lib/process.h"
 #include "log.h"
+#include "reboot.h"
 #include "target.h"
 
 const char cmd_reboot_usage[] =
@@ -32,52 +33,6 @@ const char cmd_reboot_usage[] =
 	"                     its default entry\n"
 	"\n"
 	"Exit: 0 a new boot answered, 1 none did, 2 usage or I/O error.\n";
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void sleep_s(double s)
-{
-	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
-/*
- * Polls until a boot_id other than before answers or timeout_s passes.
- * Each attempt is a fresh connection bounded as a whole: QEMU's port
- * forward, and some firewalls, accept TCP while the box is down.
- */
-static int wait_new_boot(struct target *t, const char *before, double timeout_s,
-			 int attempt_ms, char **ret_boot_id)
-{
-	double start = now_s();
-
-	for (;;) {
-		double attempt_start = now_s(), left;
-		char *id = NULL;
-
-		if (target_boot_id(t, true, attempt_ms, &id) == 0) {
-			if (strcmp(id, before)) {
-				*ret_boot_id = id;
-				return 0;
-			}
-			free(id);
-		}
-		left = timeout_s - (now_s() - start);
-		if (left <= 0)
-			return -ETIMEDOUT;
-		/* About every 2 s: a short attempt waits out the rest. */
-		if (now_s() - attempt_start < 2.0)
-			sleep_s(2.0 - (now_s() - attempt_start));
-	}
-}
 
 static void report_boot(struct target *t, const char *before, const char *after, double seconds,
 			const char *how)
@@ -112,9 +67,9 @@ int cmd_reboot(int argc, char **argv)
 	const char *spec = NULL, *power_cycle = NULL, *oneshot = NULL;
 	long timeout = 300, connect_timeout = 5;
 	struct target *t = NULL;
-	struct process_result res;
-	char *error = NULL, *before = NULL, *after = NULL;
-	double start;
+	struct reboot_options opts = { 0 };
+	struct reboot_result result;
+	char *error = NULL;
 	int c, r, rc = EXIT_USAGE;
 
 	optind = 1;
@@ -168,96 +123,24 @@ int cmd_reboot(int argc, char **argv)
 		free(error);
 		return EXIT_USAGE;
 	}
-	r = target_boot_id(t, false, 30000, &before);
-	if (r < 0) {
-		log_error("%s", target_error(t));
-		goto out;
-	}
-	r = target_probe_root(t);
-	if (r < 0) {
-		log_error("%s", target_error(t));
-		goto out;
-	}
-	if (oneshot) {
-		const char *args[] = { oneshot, NULL };
-
-		r = target_run_script(t, "oneshot", args, NULL, 0, true, 60000, &res);
-		if (r < 0) {
-			log_error("%s", target_error(t));
-			goto out;
-		}
-		if (res.exit_code != 0) {
-			res.err[strcspn(res.err, "\n")] = '\0';
-			log_error("one-shot boot of '%s' on %s failed: %s", oneshot, spec,
-				  *res.err ? res.err : "no message");
-			process_result_release(&res);
-			goto out;
-		}
-		log_info("next boot only: %s", oneshot);
-		process_result_release(&res);
-	}
-	start = now_s();
-	r = target_run_script(t, "reboot", NULL, NULL, 0, true, 30000, &res);
-	if (r == -EHOSTUNREACH || r == -ETIMEDOUT) {
-		/* The connection may drop as the box goes down; the boot_id decides. */
-		log_warning("%s; waiting for a new boot anyway", target_error(t));
-	} else if (r < 0) {
-		log_error("%s", target_error(t));
-		goto out;
-	} else {
-		if (res.exit_code != 0) {
-			res.err[strcspn(res.err, "\n")] = '\0';
-			log_error("reboot on %s failed (exit %d): %s", spec, res.exit_code, res.err);
-			process_result_release(&res);
-			goto out;
-		}
-		process_result_release(&res);
-	}
-	/* The master's connection dies with the box. */
-	target_drop_connection(t);
-	log_info("waiting for %s to come back with a new boot_id (was %s)", spec, before);
-	r = wait_new_boot(t, before, (double)timeout, (int)(connect_timeout + 5) * 1000, &after);
+	opts.timeout_s = (double)timeout;
+	opts.attempt_ms = (int)(connect_timeout + 5) * 1000;
+	opts.power_cycle = power_cycle;
+	opts.oneshot_entry = oneshot;
+	log_info("rebooting %s%s%s; waiting for a new boot_id", spec, oneshot ? ", next boot only: " : "",
+		 oneshot ? oneshot : "");
+	r = reboot_and_wait(t, &opts, &result);
+	if (result.power_cycled)
+		log_warning("%s did not come back within %ld s: the power-cycle command ran", spec, timeout);
 	if (r == 0) {
-		report_boot(t, before, after, now_s() - start, "");
+		report_boot(t, result.before, result.after, result.seconds,
+			    result.power_cycled ? " (after a power cycle)" : "");
 		rc = EXIT_OK;
-		goto out;
+	} else {
+		log_error("%s: %s", spec, result.error ? result.error : errno_string(r));
+		rc = r == -ETIMEDOUT ? EXIT_NOTHING : EXIT_USAGE;
 	}
-	if (!power_cycle) {
-		log_error("%s did not come back within %ld s (boot_id still %s or no answer); no --power-cycle command given",
-			  spec, timeout, before);
-		rc = EXIT_NOTHING;
-		goto out;
-	}
-	{
-		/* The user's own command from their plan: it is theirs to quote. */
-		const char *pc[] = { "sh", "-c", power_cycle, NULL };
-		struct process_options po = { .timeout_ms = 120000, .inherit_stdout = true,
-					      .inherit_stderr = true };
-
-		log_warning("%s did not come back within %ld s: running the power-cycle command", spec,
-			    timeout);
-		r = process_run(pc, &po, &res);
-		if (r < 0 || res.exit_code != 0) {
-			log_error("power-cycle command failed (%s)",
-				  r < 0 ? errno_string(r) : res.timed_out ? "timed out" : "non-zero exit");
-			if (r == 0)
-				process_result_release(&res);
-			rc = EXIT_NOTHING;
-			goto out;
-		}
-		process_result_release(&res);
-	}
-	r = wait_new_boot(t, before, (double)timeout, (int)(connect_timeout + 5) * 1000, &after);
-	if (r < 0) {
-		log_error("%s did not come back within %ld s after the power cycle", spec, timeout);
-		rc = EXIT_NOTHING;
-		goto out;
-	}
-	report_boot(t, before, after, now_s() - start, " (after a power cycle)");
-	rc = EXIT_OK;
-out:
-	free(before);
-	free(after);
+	reboot_result_release(&result);
 	target_close(t);
 	return rc;
 }

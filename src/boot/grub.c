@@ -89,9 +89,10 @@ static int assignment_parse(const char *text, size_t pos, const char *var, struc
 		i++;
 		for (const char *ref_form[] = { braced, dollar, NULL }, **f = ref_form; *f; f++) {
 			size_t len = strlen(*f);
-			char after = text[i + len];
 
-			if (!strncmp(text + i, *f, len) && (blank(after) || after == '"' || after == '\n')) {
+			if (strncmp(text + i, *f, len))
+				continue;
+			if (blank(text[i + len]) || text[i + len] == '"' || text[i + len] == '\n') {
 				a->ref = xstrdup(*f);
 				i += len;
 				break;

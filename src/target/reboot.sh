@@ -1,10 +1,15 @@
 # bootab reboot: reboots this box, detached from the SSH session so that
 # the session ending does not stop it. Uses systemctl where systemd runs,
 # else reboot. Prints "rebooting<TAB>COMMAND" first.
+# Usage: sh reboot.sh [reboot|kexec]   kexec: boot the kernel kexec -l
+# loaded (systemctl kexec where systemd runs, else kexec -e).
 set -u
+what=${1:-reboot}
 sync
 if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
-	how='systemctl reboot'
+	how="systemctl $what"
+elif [ "$what" = kexec ]; then
+	how='kexec -e'
 else
 	how='reboot'
 fi

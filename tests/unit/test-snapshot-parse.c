@@ -27,7 +27,7 @@ static char *run_snapshot(const char *tree, const char *shell, const char *const
 	char *error = NULL, *out;
 
 	assert_int_equal(target_open("local", &o, &t, &error), 0);
-	assert_int_equal(target_run_script(t, "snapshot", args, NULL, 0, true, 30000, &res), 0);
+	assert_int_equal(target_run_script(t, "snapshot", args, NULL, 0, true, 180000, &res), 0);
 	assert_int_equal(res.exit_code, 0);
 	assert_string_equal(res.err, "");
 	out = res.out;

@@ -1,0 +1,263 @@
+/* Unit tests for src/plan.c: parsing, errors with file/line/key, boot orders, managed args. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "lib/file.h"
+#include "plan.h"
+
+static const char full_plan[] =
+	"# a comment\n"
+	"[campaign]\n"
+	"target = lab\n"
+	"order = translated strict passthrough off translated\n"
+	"boot_timeout = 300\n"
+	"power_cycle = bootab lab power-cycle\n"
+	"watch = 0000:00:04.0\n"
+	"\n"
+	"[mode \"translated\"]\n"
+	"args =\n"
+	"[mode \"strict\"]\n"
+	"args = iommu.strict=1\n"
+	"expect = iommu.groups=5\n"
+	"expect = iommu.type(0000:00:04.0)=DMA\n"
+	"[mode \"passthrough\"]\n"
+	"args = iommu=pt\n"
+	"[mode \"off\"]\n"
+	"args = intel_iommu=off\n"
+	"\n"
+	"[row \"fio\"]\n"
+	"command = fio --name=randread --rw=randread --bs=4k; echo done\n"
+	"reps = 3\n"
+	"parser = fio\n"
+	"timeout = 60s\n"
+	"[row \"lat\"]\n"
+	"command = cat /tmp/lat\n"
+	"parser = json .results[0].mean\n"
+	"better = lower\n"
+	"stat = median\n"
+	"by_run = yes\n"
+	"[check \"disk\"]\n"
+	"command = test -b /dev/vdb\n"
+	"[version \"kernel\"]\n"
+	"command = uname -r\n"
+	"[idle]\n"
+	"load = 1.5\n"
+	"checks = 2\n"
+	"interval = 1\n"
+	"[park]\n"
+	"command = echo park\n"
+	"[unpark]\n"
+	"command = echo unpark\n";
+
+static void test_full_plan(void **state)
+{
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct plan p;
+	struct plan_boot *boots;
+	size_t n;
+	char **managed;
+
+	(void)state;
+	assert_int_equal(plan_parse("lab.ini", full_plan, &p, &err), 0);
+	assert_string_equal(p.target, "lab");
+	assert_int_equal(p.boot_timeout_s, 300);
+	assert_string_equal(p.power_cycle, "bootab lab power-cycle");
+	assert_int_equal(p.n_modes, 4);
+	assert_string_equal(p.modes[0].args_text, "");
+	assert_null(p.modes[0].args[0]);
+	assert_string_equal(p.modes[1].args[0], "iommu.strict=1");
+	assert_int_equal(p.modes[1].expects.n, 2);
+	assert_string_equal(p.modes[1].expects.items[1], "iommu.type(0000:00:04.0)=DMA");
+	assert_int_equal(p.n_rows, 3);
+	/* A ';' inside a command is not a comment. */
+	assert_string_equal(p.rows[0].command, "fio --name=randread --rw=randread --bs=4k; echo done");
+	assert_int_equal(p.rows[0].reps, 3);
+	assert_int_equal(p.rows[0].parser, PARSER_FIO);
+	assert_int_equal(p.rows[0].timeout_s, 60);
+	assert_int_equal(p.rows[1].parser, PARSER_JSON);
+	assert_string_equal(p.rows[1].selector, ".results[0].mean");
+	assert_true(p.rows[1].better_lower);
+	assert_int_equal(p.rows[1].stat, STAT_MEDIAN);
+	assert_true(p.rows[1].by_run);
+	assert_int_equal(p.rows[1].reps, 5);
+	assert_true(p.rows[2].check);
+	assert_int_equal(p.rows[2].reps, 1);
+	assert_int_equal(p.n_versions, 1);
+	assert_true(p.idle.load == 1.5);
+	assert_int_equal(p.idle.checks, 2);
+	assert_true(p.idle.gpu_pct == 5);
+	assert_int_equal(p.park.n, 1);
+	assert_string_equal(p.unpark.items[0], "echo unpark");
+
+	n = plan_boots(&p, &boots);
+	assert_int_equal(n, 5);
+	assert_string_equal(boots[0].label, "translated");
+	assert_string_equal(boots[3].label, "off");
+	assert_string_equal(boots[4].label, "translated2");
+	assert_int_equal(boots[4].mode, 0);
+	plan_boots_free(boots, n);
+
+	managed = plan_managed_args(&p);
+	assert_string_equal(managed[0], "iommu.strict=1");
+	assert_string_equal(managed[1], "iommu=pt");
+	assert_string_equal(managed[2], "intel_iommu=off");
+	assert_null(managed[3]);
+	strv_free(managed);
+	plan_release(&p);
+	parse_error_release(&err);
+}
+
+struct order_case {
+	const char *campaign;
+	const char *labels;     /* expected, space separated */
+};
+
+static const struct order_case orders[] = {
+	{ "", "a b c a2" },
+	{ "order = abca\nrounds = 2\n", "a b c a2 b2 c2 a3" },
+	{ "order = abba\n", "a b c c2 b2 a2" },
+	{ "order = aa\nrounds = 3\n", "a a2 a3 a4" },
+	{ "order = c a b c\n", "c a b c2" },
+};
+
+static void test_orders(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(orders) / sizeof(orders[0]); i++) {
+		char text[512];
+		struct parse_error err = PARSE_ERROR_INIT;
+		struct plan p;
+		struct plan_boot *boots;
+		char got[256] = "";
+		size_t n;
+
+		snprintf(text, sizeof(text),
+			 "[campaign]\n%s[mode \"a\"]\n[mode \"b\"]\nargs = x=1\n[mode \"c\"]\nargs = y\n",
+			 orders[i].campaign);
+		assert_int_equal(plan_parse("o.ini", text, &p, &err), 0);
+		n = plan_boots(&p, &boots);
+		for (size_t k = 0; k < n; k++) {
+			strncat(got, boots[k].label, sizeof(got) - strlen(got) - 2);
+			if (k + 1 < n)
+				strcat(got, " ");
+		}
+		assert_string_equal(got, orders[i].labels);
+		plan_boots_free(boots, n);
+		plan_release(&p);
+		parse_error_release(&err);
+	}
+}
+
+static void test_random_order_is_seeded(void **state)
+{
+	const char *text = "[campaign]\norder = random\nrounds = 4\nseed = 42\n"
+			   "[mode \"a\"]\n[mode \"b\"]\nargs = x=1\n[mode \"c\"]\nargs = y\n";
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct plan p, q;
+	struct plan_boot *b1, *b2;
+	size_t n1, n2, count[3] = { 0 };
+
+	(void)state;
+	assert_int_equal(plan_parse("r.ini", text, &p, &err), 0);
+	assert_int_equal(plan_parse("r.ini", text, &q, &err), 0);
+	n1 = plan_boots(&p, &b1);
+	n2 = plan_boots(&q, &b2);
+	assert_int_equal(n1, n2);
+	for (size_t i = 0; i < n1; i++) {
+		assert_int_equal(b1[i].mode, b2[i].mode);
+		count[b1[i].mode]++;
+	}
+	/* The first mode opens and closes; every mode once per round. */
+	assert_int_equal(b1[0].mode, 0);
+	assert_int_equal(b1[n1 - 1].mode, 0);
+	assert_int_equal(count[1], 4);
+	assert_int_equal(count[2], 4);
+	assert_true(count[0] >= 5);
+	plan_boots_free(b1, n1);
+	plan_boots_free(b2, n2);
+	plan_release(&p);
+	plan_release(&q);
+	parse_error_release(&err);
+}
+
+struct error_case {
+	const char *text;
+	unsigned line;
+	const char *message;
+};
+
+static const struct error_case errors[] = {
+	{ "[campaign]\ntarget = lab\n", 0, "no [mode \"NAME\"] section: a campaign needs at least one mode" },
+	{ "[mode \"a\"]\nargs = iommu=pt; reboot\n", 2, "args: " },
+	{ "[mode \"a\"]\n[campaign]\nrounds = many\n", 3, "rounds: 'many' is not a whole number from 1 to 100" },
+	{ "[mode \"a\"]\n[campaign]\nbackend = lilo\n", 3, "backend: unknown backend 'lilo'" },
+	{ "[mode \"a\"]\n[campaign]\ncolour = red\n", 3, "colour: unknown key in [campaign]" },
+	{ "[mode \"a\"]\n[mode \"a\"]\n", 2, "section [mode \"a\"]: mode 'a' is defined twice" },
+	{ "[mode \"a b\"]\n", 1, "section [mode \"a b\"]: the name must be" },
+	{ "[mode]\nargs = x\n", 1, "section [mode] needs a name" },
+	{ "[mode \"a\"]\n[row \"r\"]\nreps = 3\n", 2, "command: missing in [row \"r\"]" },
+	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nparser = xml\n", 4, "parser: 'xml' is not a parser" },
+	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nparser = fio\nbetter = lower\n", 2, "better: only number and json rows" },
+	{ "[mode \"a\"]\n[check \"c\"]\ncommand = x\nreps = 3\n", 4, "reps: unknown key in [check \"c\"]" },
+	{ "[mode \"a\"]\n[campaign]\norder = a b\n", 0, "order: 'b' is not a mode of this plan" },
+	{ "[mode \"a\"]\n[frobs]\nx = 1\n", 2, "unknown section [frobs]" },
+	{ "[mode \"a\"]\nthis line has no equals sign\n", 2, "not a key = value line or a [section] header" },
+	{ "[mode \"a\"]\n[idle]\ngpu = 150\n", 3, "gpu: '150' is not a number from 0 to 100" },
+	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nparser = json results[\n", 4, "parser: " },
+	{ "[mode \"a\"]\n[campaign]\nwatch = $(reboot)\n", 0, "watch: '$(reboot)' is not a device address" },
+	{ "[mode \"a\"]\n[campaign]\ntarget = a\ntarget = b\n", 4, "target: given twice in [campaign]" },
+};
+
+static void test_errors(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(errors) / sizeof(errors[0]); i++) {
+		struct parse_error err = PARSE_ERROR_INIT;
+		struct plan p = { .n_modes = 99 };
+
+		print_message("case %zu\n", i);
+		assert_int_equal(plan_parse("bad.ini", errors[i].text, &p, &err), -EINVAL);
+		assert_int_equal(p.n_modes, 99);
+		assert_string_equal(err.file, "bad.ini");
+		assert_int_equal(err.line, errors[i].line);
+		assert_non_null(err.message);
+		if (strncmp(err.message, errors[i].message, strlen(errors[i].message)))
+			fail_msg("got '%s', expected '%s...'", err.message, errors[i].message);
+		parse_error_release(&err);
+	}
+}
+
+static void test_load(void **state)
+{
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct plan p;
+
+	(void)state;
+	assert_int_equal(plan_load("/nonexistent/plan.ini", &p, &err), -ENOENT);
+	assert_string_equal(err.file, "/nonexistent/plan.ini");
+	parse_error_release(&err);
+	assert_int_equal(plan_load(FIXTURES "/../../examples/lab-iommu.ini", &p, &err), 0);
+	assert_true(p.n_modes == 4);
+	plan_release(&p);
+	parse_error_release(&err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_full_plan),
+		cmocka_unit_test(test_orders),
+		cmocka_unit_test(test_random_order_is_seeded),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_load),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
