@@ -146,11 +146,10 @@ static void progress(const struct campaign *c, size_t k, const char *fmt, ...)
 		double per = (c->done_at - c->started) / (double)c->done_this_run;
 		double left = per * (double)(c->n_boots - done) - (now_s() - c->done_at);
 
-		if (left < 0)
-			left = 0;
-
-		strbuf_addf(&sb, " (ETA %02d:%02d:%02d)", (int)(left / 3600), (int)(left / 60) % 60,
-			    (int)left % 60);
+		/* Past the estimate there is nothing honest to say. */
+		if (left >= 1)
+			strbuf_addf(&sb, " (ETA %02d:%02d:%02d)", (int)(left / 3600), (int)(left / 60) % 60,
+				    (int)left % 60);
 	}
 	say(c, CAMPAIGN_INFO, "%s", strbuf_str(&sb));
 	strbuf_release(&sb);
