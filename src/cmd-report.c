@@ -10,22 +10,16 @@
 #include "lib/file.h"
 #include "log.h"
 
+static void say_line(void *ctx, enum campaign_level level, const char *line)
+{
+	log_campaign_line(ctx, (int)level, line);
+}
+
 const char cmd_report_usage[] =
 	"usage: bootab report [--format txt|md|json] CAMPAIGN_DIR\n"
 	"\n"
 	"Writes report.txt, report.md and report.json of a finished (or partial)\n"
 	"campaign from its side directories again, and prints one of them.\n";
-
-static void say(void *ctx, enum campaign_level level, const char *line)
-{
-	(void)ctx;
-	if (level == CAMPAIGN_ERROR)
-		log_error("%s", line);
-	else if (level == CAMPAIGN_WARNING)
-		log_warning("%s", line);
-	else
-		log_info("%s", line);
-}
 
 int cmd_report(int argc, char **argv)
 {
@@ -33,7 +27,7 @@ int cmd_report(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct campaign_options o = { .say = say };
+	struct campaign_options o = { .say = say_line };
 	const char *format = "txt";
 	char *name, *path, *data;
 	size_t len;
