@@ -269,7 +269,8 @@ static long pair_partner(const struct side *sides, size_t n_sides, size_t k)
 	return -1;
 }
 
-static void count_pairs(const struct side *sides, size_t n_sides, struct compare_metric *cm)
+static void count_pairs(const struct side *sides, size_t n_sides, const long *partner,
+			struct compare_metric *cm)
 {
 	for (size_t k = 1; k < n_sides; k++) {
 		struct compare_cell *c = &cm->cells[k];
@@ -279,13 +280,12 @@ static void count_pairs(const struct side *sides, size_t n_sides, struct compare
 			continue;
 		sign = (c->delta_pct > 0) - (c->delta_pct < 0);
 		for (size_t j = 1; j < n_sides; j++) {
-			long p;
+			long p = partner[j];
 			double d;
 			int s;
 
 			if (strcmp(sides[j].mode, sides[k].mode) || !cm->cells[j].present)
 				continue;
-			p = pair_partner(sides, n_sides, j);
 			if (p < 0 || !cm->cells[p].present)
 				continue;
 			d = delta_pct(cm->cells[j].value, cm->cells[p].value, cm->better);
@@ -355,16 +355,20 @@ static void test_better(struct stats_test *t, enum metric_better better)
 	t->lo = lo;
 }
 
-static void rep_tests(struct compare_metric *cm, size_t n_sides, double alpha)
+/* The naive pair: each mode's first side against the first side, rep by rep. */
+static void rep_tests(const struct side *sides, size_t n_sides, struct compare_metric *cm, double alpha)
 {
 	const struct compare_cell *base = &cm->cells[0];
 
 	for (size_t k = 0; k < n_sides; k++) {
 		struct compare_cell *c = &cm->cells[k];
 		struct stats_test t;
+		bool first_of_mode = true;
 
 		c->rep_p = c->rep_lo_pct = c->rep_hi_pct = NAN;
-		if (k == 0 || !c->has_boot || !base->has_boot || c->boot.n < 2 || base->boot.n < 2)
+		for (size_t j = 0; j < k && first_of_mode; j++)
+			first_of_mode = strcmp(sides[j].mode, sides[k].mode) != 0;
+		if (k == 0 || !first_of_mode || !c->has_boot || !base->has_boot || c->boot.n < 2 || base->boot.n < 2)
 			continue;
 		if (stats_welch_test(base->boot.mean, base->boot.ss / (double)(base->boot.n - 1), base->boot.n,
 				     c->boot.mean, c->boot.ss / (double)(c->boot.n - 1), c->boot.n, alpha, &t) < 0)
@@ -527,11 +531,21 @@ static void boot_level(const struct side *sides, size_t n_sides, const unsigned 
 		t->has_paired = paired_test(cm, sides, n_sides, rounds, t->mode, alpha, &t->paired_rounds,
 					    &t->paired);
 		if (o->boots_needed) {
-			double v = cm->components.boot_var > 0 ? cm->components.boot_var
-				   : cm->has_history ? hc.boot_var : NAN;
+			/*
+			 * The boot-mean variance from the components (sigma_w has many
+			 * degrees of freedom), else from boot means alone, else the history.
+			 */
+			double reps = (double)cm->components.samples / (double)cm->components.boots;
+			double v = cm->components.sigma_b2 + cm->components.sigma_w2 / reps;
 
-			if (v > 0)
+			if (!(v > 0))
+				v = cm->components.boot_var > 0 ? cm->components.boot_var
+				    : cm->has_history ? hc.boot_var : NAN;
+
+			if (v > 0 && t->estimate != 0) {
+				t->has_boots_needed = true;
 				t->boots_needed = stats_boots_needed(t->estimate, v, n_groups, alpha, COMPARE_POWER, 1000);
+			}
 		}
 	}
 	free(hist);
@@ -640,6 +654,7 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 		  struct compare_result *ret, struct strlist *warnings)
 {
 	struct compare_result res = { .sides = sides, .n_sides = n_sides };
+	long *partner;
 	double alpha = o->alpha != 0 ? o->alpha : COMPARE_ALPHA_DEFAULT;
 	double fdr_q = o->fdr_q != 0 ? o->fdr_q : COMPARE_FDR_Q_DEFAULT;
 	size_t alloc = 0;
@@ -659,6 +674,10 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 			res.n_repeats++;
 	res.alpha = alpha;
 	res.fdr_q = fdr_q;
+	/* Pairs depend on the modes only: each side's partner, once. */
+	partner = xcalloc(n_sides, sizeof(*partner));
+	for (size_t k = 0; k < n_sides; k++)
+		partner[k] = pair_partner(sides, n_sides, k);
 	res.rounds = xcalloc(n_sides, sizeof(*res.rounds));
 	res.rounds_inferred = compare_rounds(sides, n_sides, res.rounds);
 	if (o->history)
@@ -742,9 +761,9 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 				     what, sides[0].label);
 		free(what);
 		judge_metric(sides, n_sides, cm, o, warnings);
-		count_pairs(sides, n_sides, cm);
+		count_pairs(sides, n_sides, partner, cm);
 		summarise_boots(sides, n_sides, cm, warnings);
-		rep_tests(cm, n_sides, alpha);
+		rep_tests(sides, n_sides, cm, alpha);
 		boot_level(sides, n_sides, res.rounds, cm, o, alpha, res.history_key);
 		for (size_t k = 1; k < n_sides; k++) {
 			switch (cm->cells[k].verdict) {
@@ -765,6 +784,7 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 			}
 		}
 	}
+	free(partner);
 	control_fdr(&res);
 	collect_costs(sides, n_sides, &res);
 	collect_versions(sides, n_sides, &res);

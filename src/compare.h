@@ -59,9 +59,10 @@ struct compare_cell {
 	bool has_boot;
 	struct stats_boot boot;
 	/*
-	 * The naive pair: Welch's t-test on this boot's log reps against the
-	 * first side's, as if reps were independent. Shown for comparison
-	 * only: reps of one boot share its offset, so it over-claims.
+	 * The naive pair, on the first side of each other mode: Welch's t-test
+	 * on this boot's log reps against the first side's, as if reps were
+	 * independent. For comparison only: reps of one boot share its
+	 * offset, so it over-claims. NaN elsewhere.
 	 */
 	double rep_p, rep_lo_pct, rep_hi_pct;
 };
@@ -93,7 +94,13 @@ struct compare_test {
 	struct stats_test paired;
 	double fdr_q;           /* Benjamini-Hochberg adjusted p; NaN untested */
 	bool survives;          /* counts, and fdr_q <= the report's q */
-	unsigned boots_needed;  /* per mode for 80 % power at the estimate; 0: unknown or > 1000 */
+	bool has_boots_needed;  /* computed (options.boots_needed and a boot variance known) */
+	/*
+	 * Per mode for 80 % power at the estimate, with boot means varying by
+	 * sigma_b2 + sigma_w2 / reps (else the boot or history variance);
+	 * 0: more than 1000.
+	 */
+	unsigned boots_needed;
 };
 
 /* How the machine's history bears on one metric. */
