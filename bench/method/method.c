@@ -18,7 +18,8 @@
  * among right-sign claims (mean |estimate| / |delta|) and CI coverage, as CSV.
  *
  *   usage: method [--quick] [--stress-only|--normal-only] [--draws N]
- *                 [--null-draws N] [--seed S] [--cell SB,SW,REPS,BOOTS,DELTA]
+ *                 [--null-draws N] [--seed S] [--reverse] [--shard I/N]
+ *                 [--cell SB,SW,REPS,BOOTS,DELTA]
  * docs/statistics.md has the method and the table of a full run.
  */
 #include <errno.h>
@@ -357,22 +358,30 @@ struct grid {
 	size_t n_sb, n_sw, n_reps, n_boots, n_delta;
 };
 
-static void run_grid(const struct grid *g, enum stress stress, unsigned long null_draws,
-		     unsigned long draws, unsigned long seed)
+struct cell_list {
+	struct cell *cells;
+	size_t n, alloc;
+};
+
+static void add_grid(struct cell_list *l, const struct grid *g, enum stress stress)
 {
 	for (size_t i = 0; i < g->n_sb; i++)
 		for (size_t j = 0; j < g->n_sw; j++)
 			for (size_t r = 0; r < g->n_reps; r++)
 				for (size_t b = 0; b < g->n_boots; b++)
 					for (size_t d = 0; d < g->n_delta; d++) {
-						struct cell c = { stress, g->sb[i], g->sw[j], g->reps[r],
-								  g->boots[b], g->delta[d] };
-
-						if (c.delta == 0)
-							run_cell(&c, null_draws, null_draws, seed);
-						else
-							run_cell(&c, 2 * BATCH, draws, seed);
+						GROW(l->cells, l->alloc, l->n + 1);
+						l->cells[l->n++] = (struct cell){ stress, g->sb[i], g->sw[j], g->reps[r],
+										  g->boots[b], g->delta[d] };
 					}
+}
+
+static void run_one(const struct cell *c, unsigned long null_draws, unsigned long draws, unsigned long seed)
+{
+	if (c->delta == 0)
+		run_cell(c, null_draws, null_draws, seed);
+	else
+		run_cell(c, 2 * BATCH, draws, seed);
 }
 
 static unsigned long parse_count(const char *opt, const char *v)
@@ -398,8 +407,10 @@ int main(int argc, char **argv)
 	struct grid stress = { stress_sb, stress_sw, stress_delta, stress_reps, stress_boots,
 			       N(stress_sb), N(stress_sw), N(stress_reps), N(stress_boots), N(stress_delta) };
 	unsigned long null_draws = 10000, draws = 10000, seed = 1;
-	bool do_normal = true, do_stress = true, one = false;
+	bool do_normal = true, do_stress = true, one = false, reverse = false;
 	struct cell cell = { 0 };
+	struct cell_list cells = { 0 };
+	unsigned long shard = 0, shards = 1;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--quick")) {
@@ -413,6 +424,14 @@ int main(int argc, char **argv)
 			draws = parse_count("--draws", argv[++i]);
 		} else if (!strcmp(argv[i], "--null-draws") && i + 1 < argc) {
 			null_draws = parse_count("--null-draws", argv[++i]);
+		} else if (!strcmp(argv[i], "--reverse")) {
+			/* Cells have their own seeds: a second process can work from the other end. */
+			reverse = true;
+		} else if (!strcmp(argv[i], "--shard") && i + 1 < argc) {
+			if (sscanf(argv[++i], "%lu/%lu", &shard, &shards) != 2 || shards == 0 || shard >= shards) {
+				fprintf(stderr, "method: --shard: expected I/N with I < N\n");
+				return 2;
+			}
 		} else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
 			seed = strtoul(argv[++i], NULL, 10);
 		} else if (!strcmp(argv[i], "--cell") && i + 1 < argc) {
@@ -424,19 +443,26 @@ int main(int argc, char **argv)
 			}
 			one = true;
 		} else {
-			fprintf(stderr, "usage: method [--quick] [--stress-only|--normal-only] [--draws N] [--null-draws N] [--seed S] [--cell SB,SW,REPS,BOOTS,DELTA]\n");
+			fprintf(stderr, "usage: method [--quick] [--stress-only|--normal-only] [--draws N] [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--cell SB,SW,REPS,BOOTS,DELTA]\n");
 			return 2;
 		}
 	}
 	printf("stress,sigma_b_pct,sigma_w_pct,reps,boots,delta_pct,method,draws,claim_rate,mc_se,power,wrong_sign,exaggeration,ci_coverage\n");
 	if (one) {
-		run_cell(&cell, cell.delta == 0 ? null_draws : 2 * BATCH, cell.delta == 0 ? null_draws : draws, seed);
+		run_one(&cell, null_draws, draws, seed);
 		return 0;
 	}
 	if (do_normal)
-		run_grid(&normal, S_NONE, null_draws, draws, seed);
+		add_grid(&cells, &normal, S_NONE);
 	if (do_stress)
 		for (int s = S_HEAVY; s < N_STRESS; s++)
-			run_grid(&stress, (enum stress)s, null_draws, draws, seed);
+			add_grid(&cells, &stress, (enum stress)s);
+	for (size_t i = 0; i < cells.n; i++) {
+		size_t k = reverse ? cells.n - 1 - i : i;
+
+		if (k % shards == shard)
+			run_one(&cells.cells[k], null_draws, draws, seed);
+	}
+	free(cells.cells);
 	return 0;
 }
