@@ -18,9 +18,10 @@
  * among right-sign claims (mean |estimate| / |delta|) and CI coverage, as CSV.
  *
  *   usage: method [--quick] [--stress-only|--normal-only] [--draws N]
- *                 [--null-draws N] [--seed S] [--reverse] [--shard I/N]
+ *                 [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--skip CSV]
  *                 [--cell SB,SW,REPS,BOOTS,DELTA]
- * docs/statistics.md has the method and the table of a full run.
+ * --skip CSV (repeatable) leaves out the cells a CSV already holds, to resume
+ * a run. docs/statistics.md has the method and the table of a full run.
  */
 #include <errno.h>
 #include <math.h>
@@ -376,6 +377,62 @@ static void add_grid(struct cell_list *l, const struct grid *g, enum stress stre
 					}
 }
 
+/* Cells a CSV already holds complete (all three of their methods), to resume a run. */
+struct done {
+	char **keys;
+	size_t n, alloc;
+};
+
+static char *cell_key(const struct cell *c)
+{
+	return xasprintf("%s,%g,%g,%u,%u,%g", stress_names[c->stress], c->sb, c->sw, c->reps, c->boots, c->delta);
+}
+
+static void done_load(struct done *d, const char *file)
+{
+	FILE *f = fopen(file, "r");
+	char line[512], *prev = NULL;
+	int count = 0;
+
+	if (!f) {
+		fprintf(stderr, "method: --skip: cannot read %s\n", file);
+		exit(2);
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line;
+
+		/* The key is the first six fields. */
+		for (int i = 0; i < 6 && p; i++)
+			p = strchr(p + (i > 0), ',');
+		if (!p || !strchr(line, '\n'))
+			continue;
+		*p = '\0';
+		if (prev && !strcmp(prev, line)) {
+			if (++count == 3) {
+				GROW(d->keys, d->alloc, d->n + 1);
+				d->keys[d->n++] = xstrdup(line);
+			}
+			continue;
+		}
+		free(prev);
+		prev = xstrdup(line);
+		count = 1;
+	}
+	free(prev);
+	fclose(f);
+}
+
+static bool done_has(const struct done *d, const struct cell *c)
+{
+	char *k = cell_key(c);
+	bool found = false;
+
+	for (size_t i = 0; i < d->n && !found; i++)
+		found = !strcmp(d->keys[i], k);
+	free(k);
+	return found;
+}
+
 static void run_one(const struct cell *c, unsigned long null_draws, unsigned long draws, unsigned long seed)
 {
 	if (c->delta == 0)
@@ -411,6 +468,7 @@ int main(int argc, char **argv)
 	struct cell cell = { 0 };
 	struct cell_list cells = { 0 };
 	unsigned long shard = 0, shards = 1;
+	struct done done = { 0 };
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--quick")) {
@@ -432,6 +490,8 @@ int main(int argc, char **argv)
 				fprintf(stderr, "method: --shard: expected I/N with I < N\n");
 				return 2;
 			}
+		} else if (!strcmp(argv[i], "--skip") && i + 1 < argc) {
+			done_load(&done, argv[++i]);
 		} else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
 			seed = strtoul(argv[++i], NULL, 10);
 		} else if (!strcmp(argv[i], "--cell") && i + 1 < argc) {
@@ -443,7 +503,7 @@ int main(int argc, char **argv)
 			}
 			one = true;
 		} else {
-			fprintf(stderr, "usage: method [--quick] [--stress-only|--normal-only] [--draws N] [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--cell SB,SW,REPS,BOOTS,DELTA]\n");
+			fprintf(stderr, "usage: method [--quick] [--stress-only|--normal-only] [--draws N] [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--skip CSV] [--cell SB,SW,REPS,BOOTS,DELTA]\n");
 			return 2;
 		}
 	}
@@ -460,9 +520,12 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < cells.n; i++) {
 		size_t k = reverse ? cells.n - 1 - i : i;
 
-		if (k % shards == shard)
+		if (k % shards == shard && !done_has(&done, &cells.cells[k]))
 			run_one(&cells.cells[k], null_draws, draws, seed);
 	}
 	free(cells.cells);
+	for (size_t i = 0; i < done.n; i++)
+		free(done.keys[i]);
+	free(done.keys);
 	return 0;
 }
