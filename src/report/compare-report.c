@@ -253,14 +253,15 @@ static void add_ci(struct strbuf *sb, double lo, double hi)
 }
 
 /* The notes after a test's verdict: FDR, the checks, the boots it needs. */
-static void test_notes(struct strbuf *sb, const struct compare_test *t)
+static void test_notes(struct strbuf *sb, const struct compare_result *res, const struct compare_test *t)
 {
 	const char *sep = "";
 
 	if (t->method == METHOD_NONE) {
-		strbuf_addf(sb, "%s boot%s of %s%s", t->boots < 2 ? "one" : "too few",
-			    t->boots < 2 ? "" : "s", t->boots < 2 ? t->mode : "",
-			    t->boots < 2 ? " and no history" : "");
+		if (t->boots < 2 || t->boots_first < 2)
+			strbuf_addf(sb, "one boot of %s and no history", t->boots < 2 ? t->mode : res->sides[0].mode);
+		else
+			strbuf_addstr(sb, "the boot means do not vary");
 		sep = "; ";
 	} else if (t->verdict == VERDICT_COUNTS) {
 		strbuf_addf(sb, "%s FDR (q %.3f)", t->survives ? "survives" : "does not survive", t->fdr_q);
@@ -341,7 +342,7 @@ static void text_boot_level(FILE *out, const struct compare_result *res, const s
 		} else {
 			strbuf_addstr(&m, "-");
 		}
-		test_notes(&notes, ct);
+		test_notes(&notes, res, ct);
 		strbuf_addf(&sb, "  %-*s  %7s  %7s  %18s  %6s  %-17s  %s%s%s%s%s", (int)label_w, ct->mode,
 			    strbuf_str(&b), strbuf_str(&d), strbuf_str(&ci), strbuf_str(&p), strbuf_str(&m), color,
 			    ct->verdict == VERDICT_UNTESTED ? "not tested" : verdict_words(ct->verdict),
@@ -545,7 +546,7 @@ static void md_boot_level(FILE *out, const struct compare_result *res)
 					strbuf_addstr(&sb, " | -");
 				}
 				strbuf_addf(&sb, " | %s | ", ct->verdict == VERDICT_UNTESTED ? "not tested" : verdict_words(ct->verdict));
-				test_notes(&notes, ct);
+				test_notes(&notes, res, ct);
 				md_cell(&sb, strbuf_str(&notes));
 				strbuf_addstr(&sb, " |\n");
 			} else {
