@@ -361,9 +361,17 @@ out:
 
 static void boot_level_summary(FILE *out, const struct compare_result *res, const char *prefix)
 {
+	bool aa = true;
+
 	if (!any_boot_level(res))
 		return;
-	if (res->n_tests == 0)
+
+	for (size_t k = 1; k < res->n_sides; k++)
+		aa &= !strcmp(res->sides[k].mode, res->sides[0].mode);
+	if (aa)
+		fprintf(out, "%sboot level: every side is %s (an A/A campaign): nothing to test; its boots measure the\n"
+			"%s  machine's noise floor (--record-history keeps them)\n", prefix, res->sides[0].mode, prefix);
+	else if (res->n_tests == 0)
 		fprintf(out, "%sboot level: nothing tested: a mode has one boot and there is no history (more rounds,\n"
 			"%s  or an A/A campaign recorded with --record-history, make tests possible)\n", prefix, prefix);
 	else
