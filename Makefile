@@ -128,7 +128,7 @@ demo: deps
 bench: bootab
 	sh bench/compare.sh ./bootab 5
 
-# The full grid takes about half an hour of one core; its CSV goes to
+# The full grid takes about 15 minutes of CPU; its CSV goes to
 # bench/method/results.csv and its summary into docs/statistics.md.
 bench-method: $(BUILD)/bench/method
 	nice $(BUILD)/bench/method > bench/method/results.csv.tmp && \
