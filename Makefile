@@ -58,7 +58,7 @@ test: deps
 	$(MAKE) check-asan
 	$(MAKE) lint
 
-.PHONY: deps test all check check-unit check-cli check-asan lint clean bench demo install uninstall
+.PHONY: deps test all check check-unit check-cli check-asan lint clean bench bench-method bench-method-quick demo install uninstall
 
 all: bootab
 
@@ -87,6 +87,12 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbootab.a
 	    -DFIXTURES='"$(CURDIR)/tests/fixtures"' -o $@ $< $(BUILD)/libbootab.a \
 	    $(LDFLAGS) $(shell pkg-config --libs cmocka) $(LDLIBS)
 
+# The statistics' own benchmark (docs/statistics.md): simulated campaigns
+# through compare_sides().
+$(BUILD)/bench/method: bench/method/method.c $(BUILD)/libbootab.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -I$(BUILD)/src -o $@ $< $(BUILD)/libbootab.a $(LDFLAGS) $(LDLIBS)
+
 check-deps:
 	@m="$(call missing,$(TEST_PKGS))"; if [ -n "$$m" ]; then \
 	    echo "missing test dependencies: install them with 'apt-get install $$m'" >&2; exit 2; fi
@@ -98,8 +104,9 @@ check-unit: $(TEST_BIN)
 	@fail=0; for t in $(TEST_BIN); do \
 	    echo "== $$t"; $(TEST_WRAP) $$t || fail=1; done; exit $$fail
 
-check-cli: bootab
-	BOOTAB="$(CURDIR)/$(BUILD)/bootab" TEST_WRAP="$(TEST_WRAP)" bats tests/cli
+check-cli: bootab $(BUILD)/bench/method
+	BOOTAB="$(CURDIR)/$(BUILD)/bootab" METHOD_BENCH="$(CURDIR)/$(BUILD)/bench/method" \
+	    TEST_WRAP="$(TEST_WRAP)" bats tests/cli
 
 # The lab's QEMU boots are the slow part of the suite; they run once, in the
 # plain pass, and the sanitizer pass skips them.
@@ -108,7 +115,7 @@ check-asan:
 	    CFLAGS="-O1 -g" check
 
 lint:
-	$(MAKE) WERROR=-Werror BUILD=build-lint bootab $(TEST_BIN:$(BUILD)/%=build-lint/%)
+	$(MAKE) WERROR=-Werror BUILD=build-lint bootab $(TEST_BIN:$(BUILD)/%=build-lint/%) build-lint/bench/method
 	shellcheck -s sh $(SCRIPTS) tools/*.sh
 	shellcheck .ci/run $(wildcard lab/*.sh)
 	shellcheck -s sh $(wildcard lab/guest/*.sh)
@@ -123,6 +130,16 @@ demo: deps
 
 bench: bootab
 	sh bench/compare.sh ./bootab 5
+
+# The full grid takes about 15 minutes of CPU; its CSV goes to
+# bench/method/results.csv and its summary into docs/statistics.md.
+bench-method: $(BUILD)/bench/method
+	nice $(BUILD)/bench/method > bench/method/results.csv.tmp && \
+	    mv bench/method/results.csv.tmp bench/method/results.csv
+	sh bench/method/summarise.sh bench/method/results.csv
+
+bench-method-quick: $(BUILD)/bench/method
+	$(BUILD)/bench/method --quick
 
 clean:
 	rm -rf build build-asan build-lint bootab
