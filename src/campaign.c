@@ -20,6 +20,7 @@
 #include "fetch.h"
 #include "journal.h"
 #include "lib/alloc.h"
+#include "lib/clock.h"
 #include "lib/file.h"
 #include "lib/shell-quote.h"
 #include "lib/strbuf.h"
@@ -79,21 +80,6 @@ struct campaign {
 	size_t done_this_run;
 };
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void sleep_s(double s)
-{
-	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
-
-	nanosleep(&ts, NULL);
-}
-
 static void say(const struct campaign *c, enum campaign_level level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -117,7 +103,7 @@ static bool interrupted(const struct campaign *c)
 
 static const char *elapsed(const struct campaign *c, char *buf, size_t size)
 {
-	double s = now_s() - c->started;
+	double s = clock_now_s() - c->started;
 
 	snprintf(buf, size, "%02d:%02d:%02d", (int)(s / 3600), (int)(s / 60) % 60, (int)s % 60);
 	return buf;
@@ -144,13 +130,12 @@ static void progress(const struct campaign *c, size_t k, const char *fmt, ...)
 	if (c->done_this_run > 0 && done < c->n_boots) {
 		/* The boots so far set the pace; the current one has run since the last finished. */
 		double per = (c->done_at - c->started) / (double)c->done_this_run;
-		double left = per * (double)(c->n_boots - done) - (now_s() - c->done_at);
+		double left = per * (double)(c->n_boots - done) - (clock_now_s() - c->done_at);
 
-		if (left < 0)
-			left = 0;
-
-		strbuf_addf(&sb, " (ETA %02d:%02d:%02d)", (int)(left / 3600), (int)(left / 60) % 60,
-			    (int)left % 60);
+		/* Past the estimate there is nothing honest to say. */
+		if (left >= 1)
+			strbuf_addf(&sb, " (ETA %02d:%02d:%02d)", (int)(left / 3600), (int)(left / 60) % 60,
+				    (int)left % 60);
 	}
 	say(c, CAMPAIGN_INFO, "%s", strbuf_str(&sb));
 	strbuf_release(&sb);
@@ -565,7 +550,7 @@ static int step_wait(struct campaign *c, size_t k)
 {
 	char *dir = remote_dir(c, k), *last = NULL;
 	const char *args[] = { dir, NULL };
-	double start = now_s(), deadline = rows_deadline_s(&c->plan);
+	double start = clock_now_s(), deadline = rows_deadline_s(&c->plan);
 	unsigned poll = c->plan.poll_s ? c->plan.poll_s : 60;
 	int r = -ETIMEDOUT, failures = 0;
 
@@ -613,7 +598,7 @@ static int step_wait(struct campaign *c, size_t k)
 				free(id);
 			}
 		}
-		if (now_s() - start > deadline) {
+		if (clock_now_s() - start > deadline) {
 			say(c, CAMPAIGN_ERROR, "boot %zu %s: the rows did not finish within %.0f s", k + 1,
 			    c->boots[k].label, deadline);
 			r = -ETIMEDOUT;
@@ -621,7 +606,7 @@ static int step_wait(struct campaign *c, size_t k)
 		}
 		/* While a row runs the box is not poked more than once per poll interval. */
 		for (unsigned i = 0; i < poll * 10 && !interrupted(c); i++)
-			sleep_s(0.1);
+			clock_sleep_s(0.1);
 	}
 	free(last);
 	free(dir);
@@ -705,7 +690,7 @@ static int step_fetch(struct campaign *c, size_t k, const struct snapshot *snap,
 	}
 	progress(c, k, "results in %s", side);
 	r = journal_step(c, k, STEP_DONE, NULL);
-	c->done_at = now_s();
+	c->done_at = clock_now_s();
 	c->done_this_run++;
 out:
 	parse_error_release(&err);
@@ -1030,7 +1015,7 @@ static int setup(struct campaign *c)
 
 int campaign_run(const struct campaign_options *o, struct campaign_result *ret)
 {
-	struct campaign c = { .o = o, .res = ret, .started = now_s() };
+	struct campaign c = { .o = o, .res = ret, .started = clock_now_s() };
 	char *error = NULL;
 	int r;
 
@@ -1088,7 +1073,7 @@ int campaign_run(const struct campaign_options *o, struct campaign_result *ret)
 		ret->resumable = true;
 	}
 out:
-	ret->total_s = now_s() - c.started;
+	ret->total_s = clock_now_s() - c.started;
 	target_close(c.target);
 	for (size_t k = 0; k < c.n_boots; k++) {
 		free(c.progress[k].boot_id);

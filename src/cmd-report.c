@@ -10,6 +10,11 @@
 #include "lib/file.h"
 #include "log.h"
 
+static void say_line(void *ctx, enum campaign_level level, const char *line)
+{
+	log_campaign_line(ctx, (int)level, line);
+}
+
 const char cmd_report_usage[] =
 	"usage: bootab report [--format txt|md|json|html] CAMPAIGN_DIR\n"
 	"\n"
@@ -17,24 +22,13 @@ const char cmd_report_usage[] =
 	"(or partial) campaign from its side directories again, and prints one of\n"
 	"them. report.html is one self-contained page with a chart per metric.\n";
 
-static void say(void *ctx, enum campaign_level level, const char *line)
-{
-	(void)ctx;
-	if (level == CAMPAIGN_ERROR)
-		log_error("%s", line);
-	else if (level == CAMPAIGN_WARNING)
-		log_warning("%s", line);
-	else
-		log_info("%s", line);
-}
-
 int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct campaign_options o = { .say = say };
+	struct campaign_options o = { .say = say_line };
 	const char *format = "txt";
 	char *name, *path, *data;
 	size_t len;

@@ -11,6 +11,11 @@
 #include "lib/file.h"
 #include "log.h"
 
+static void say_line(void *ctx, enum campaign_level level, const char *line)
+{
+	log_campaign_line(ctx, (int)level, line);
+}
+
 const char cmd_run_usage[] =
 	"usage: bootab run [--data DIR] [--dry-run] PLAN.ini\n"
 	"       bootab run --resume CAMPAIGN_DIR\n"
@@ -44,17 +49,6 @@ static void on_signal(int sig)
 	stop_requested = 1;
 }
 
-static void say(void *ctx, enum campaign_level level, const char *line)
-{
-	(void)ctx;
-	if (level == CAMPAIGN_ERROR)
-		log_error("%s", line);
-	else if (level == CAMPAIGN_WARNING)
-		log_warning("%s", line);
-	else
-		log_info("%s", line);
-}
-
 /* The report is the result: it goes to stdout. */
 static void print_report(const char *dir)
 {
@@ -77,7 +71,7 @@ int cmd_run(int argc, char **argv)
 		{ "resume", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct campaign_options o = { .say = say, .interrupted = &stop_requested };
+	struct campaign_options o = { .say = say_line, .interrupted = &stop_requested };
 	struct campaign_result res;
 	struct sigaction sa = { .sa_handler = on_signal };
 	int c, r, rc;
