@@ -1123,9 +1123,12 @@ static void side_iommu(const char *side_dir, const char *watch, char **ret_summa
 }
 
 static int write_report(const char *dir, const char *name, const struct compare_result *res,
-			enum report_format format, const struct strlist *warnings, const char *extra)
+			enum report_format format, const struct strlist *warnings, const char *extra,
+			const struct plan *plan)
 {
-	struct report_options ro = { .format = format, .loud_pct = COMPARE_LOUD_PCT_DEFAULT, .warnings = warnings };
+	char *title = path_basename(dir);
+	struct report_options ro = { .format = format, .loud_pct = COMPARE_LOUD_PCT_DEFAULT, .warnings = warnings,
+				     .title = title, .watch = plan->watch };
 	char *buf = NULL, *path = path_join(dir, name);
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -1133,9 +1136,10 @@ static int write_report(const char *dir, const char *name, const struct compare_
 
 	if (!f) {
 		free(path);
+		free(title);
 		return -errno;
 	}
-	if (extra && format != REPORT_JSON)
+	if (extra && format != REPORT_JSON && format != REPORT_HTML)
 		fputs(extra, f);
 	r = report_compare(f, res, &ro);
 	fclose(f);
@@ -1143,6 +1147,7 @@ static int write_report(const char *dir, const char *name, const struct compare_
 		r = file_write_atomic(path, buf, len, 0644);
 	free(buf);
 	free(path);
+	free(title);
 	return r;
 }
 
@@ -1217,11 +1222,13 @@ int campaign_report(const char *dir, const struct campaign_options *o)
 		goto out;
 	for (size_t i = 0; i < warnings.n; i++)
 		say(&c, CAMPAIGN_WARNING, "%s", warnings.items[i]);
-	r = write_report(dir, "report.txt", &res, REPORT_TEXT, &warnings, head.buf);
+	r = write_report(dir, "report.txt", &res, REPORT_TEXT, &warnings, head.buf, &plan);
 	if (r == 0)
-		r = write_report(dir, "report.md", &res, REPORT_MD, &warnings, head.buf);
+		r = write_report(dir, "report.md", &res, REPORT_MD, &warnings, head.buf, &plan);
 	if (r == 0)
-		r = write_report(dir, "report.json", &res, REPORT_JSON, &warnings, NULL);
+		r = write_report(dir, "report.json", &res, REPORT_JSON, &warnings, NULL, &plan);
+	if (r == 0)
+		r = write_report(dir, "report.html", &res, REPORT_HTML, &warnings, NULL, &plan);
 	compare_result_release(&res);
 	if (r < 0)
 		say(&c, CAMPAIGN_ERROR, "cannot write the report in %s: %s", dir, strerror(-r));

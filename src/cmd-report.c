@@ -16,10 +16,11 @@ static void say_line(void *ctx, enum campaign_level level, const char *line)
 }
 
 const char cmd_report_usage[] =
-	"usage: bootab report [--format txt|md|json] CAMPAIGN_DIR\n"
+	"usage: bootab report [--format txt|md|json|html] CAMPAIGN_DIR\n"
 	"\n"
-	"Writes report.txt, report.md and report.json of a finished (or partial)\n"
-	"campaign from its side directories again, and prints one of them.\n";
+	"Writes report.txt, report.md, report.json and report.html of a finished\n"
+	"(or partial) campaign from its side directories again, and prints one of\n"
+	"them. report.html is one self-contained page with a chart per metric.\n";
 
 int cmd_report(int argc, char **argv)
 {
@@ -41,7 +42,8 @@ int cmd_report(int argc, char **argv)
 		}
 		format = optarg;
 	}
-	if (optind != argc - 1 || (strcmp(format, "txt") && strcmp(format, "md") && strcmp(format, "json"))) {
+	if (optind != argc - 1 || (strcmp(format, "txt") && strcmp(format, "md") && strcmp(format, "json") &&
+				    strcmp(format, "html"))) {
 		fputs(cmd_report_usage, stderr);
 		return EXIT_USAGE;
 	}

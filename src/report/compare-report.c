@@ -9,6 +9,7 @@
 
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
+#include "report/html.h"
 
 int report_format_from_name(const char *name, enum report_format *ret)
 {
@@ -20,6 +21,8 @@ int report_format_from_name(const char *name, enum report_format *ret)
 		*ret = REPORT_CSV;
 	else if (!strcmp(name, "json"))
 		*ret = REPORT_JSON;
+	else if (!strcmp(name, "html"))
+		*ret = REPORT_HTML;
 	else
 		return -EINVAL;
 	return 0;
@@ -940,6 +943,9 @@ int report_compare(FILE *out, const struct compare_result *res, const struct rep
 	case REPORT_JSON:
 		r = json_report(out, res, o);
 		break;
+	case REPORT_HTML:
+		r = report_html(out, res, o);
+		break;
 	case REPORT_TEXT:
 	default:
 		text_report(out, res, o);
@@ -948,4 +954,50 @@ int report_compare(FILE *out, const struct compare_result *res, const struct rep
 	if (fflush(out) != 0 || ferror(out))
 		return -EIO;
 	return r;
+}
+
+void report_add_value(struct strbuf *sb, double v, double like)
+{
+	add_value_as(sb, v, like);
+}
+
+void report_add_delta(struct strbuf *sb, const struct compare_metric *cm, const struct compare_cell *c)
+{
+	add_delta(sb, cm, c);
+}
+
+void report_add_drift(struct strbuf *sb, const struct compare_metric *cm, const struct compare_cell *c)
+{
+	add_drift(sb, cm, c);
+}
+
+void report_add_q(struct strbuf *sb, double q)
+{
+	add_q(sb, q);
+}
+
+void report_add_p(struct strbuf *sb, double p)
+{
+	add_p(sb, p);
+}
+
+const char *report_verdict_words(enum verdict v)
+{
+	return verdict_words(v);
+}
+
+void report_side_note(struct strbuf *sb, const struct compare_result *res, size_t k)
+{
+	side_note(sb, res, k);
+}
+
+char *report_metric_title(const struct compare_metric *cm)
+{
+	return metric_title(cm);
+}
+
+void report_legend(FILE *out, const struct compare_result *res, const struct report_options *o,
+		   const char *prefix)
+{
+	legend(out, res, o, prefix);
 }

@@ -108,6 +108,8 @@ campaign_dir() {
 	grep -q '^  translated     5 DMA-FQ; 0000:00:02.0: DMA-FQ$' "$dir/report.txt"
 	grep -q '^  passthrough    5 identity; 0000:00:02.0: identity$' "$dir/report.txt"
 	grep -q '^randread  randread.iops  (IOPS, mean, higher is better)$' "$dir/report.txt"
+	# bootab run writes the page too, with a chart per metric.
+	[ "$(grep -c '<svg class="chart" [^>]*data-metric="randread randread\.' "$dir/report.html")" -eq 4 ]
 	run "$BOOTAB" compare --format csv "$dir/translated" "$dir/passthrough" "$dir/translated2"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"randread,randread.iops,passthrough,passthrough,mean,IOPS,higher,"*",2,"* ]]
