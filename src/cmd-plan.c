@@ -13,8 +13,8 @@ const char cmd_plan_usage[] =
 	"\n"
 	"Checks a campaign plan and prints what the campaign will do: the boot\n"
 	"order, the managed args, the rows on every boot and an estimate of how long\n"
-	"it takes. Every error names the file, line and key. docs/plan.md describes\n"
-	"the file.\n"
+	"it takes. Every error names the file, line and key. bootab-plan(5)\n"
+	"describes the file.\n"
 	"\n"
 	"exit status: 0 valid, 2 invalid or unreadable\n";
 
