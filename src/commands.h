@@ -32,6 +32,14 @@ const struct command *command_find(const char *name);
 
 int cmd_set(int argc, char **argv);
 extern const char cmd_set_usage[];
+int cmd_iommu_map(int argc, char **argv);
+extern const char cmd_iommu_map_usage[];
+int cmd_snapshot(int argc, char **argv);
+extern const char cmd_snapshot_usage[];
+int cmd_verify(int argc, char **argv);
+extern const char cmd_verify_usage[];
+int cmd_reboot(int argc, char **argv);
+extern const char cmd_reboot_usage[];
 
 /* Exit codes shared by every command. */
 enum {
