@@ -58,19 +58,23 @@ usage_to_man() {
 			s = "\\&" s
 		print s
 	}
-	# A list term: the first word and every option in bold.
-	function term(s,    n, w, i, out, tail) {
+	# A list term: the first word, every word after a comma ("-o, --output",
+	# "iommu=pt, iommu.passthrough=1") and every option in bold.
+	function term(s,    n, w, i, out, tail, comma) {
 		n = split(s, w, " ")
 		out = ""
+		comma = 0
 		for (i = 1; i <= n; i++) {
 			tail = ""
-			if (i == 1 || w[i] ~ /^-/) {
+			if (i == 1 || comma || w[i] ~ /^-/) {
+				comma = w[i] ~ /,$/
 				if (w[i] ~ /,$/) {
 					tail = ","
 					w[i] = substr(w[i], 1, length(w[i]) - 1)
 				}
 				w[i] = "\\fB" esc(w[i]) "\\fR" tail
 			} else {
+				comma = 0
 				w[i] = esc(w[i])
 			}
 			out = out (i > 1 ? " " : "") w[i]
