@@ -130,6 +130,7 @@ lint:
 	shellcheck -s sh $(SCRIPTS) tools/*.sh
 	shellcheck -s bash completion/bootab.bash
 	shellcheck .ci/run $(wildcard lab/*.sh)
+	shellcheck -s sh $(wildcard lab/guest/*.sh)
 
 # The main job. Until a campaign can run against the lab, it compares the
 # case study's recorded boots.
