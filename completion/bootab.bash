@@ -24,14 +24,49 @@ _bootab_help_text()
 	printf '%s\n' "${_bootab_help_cache[$key]}"
 }
 
-# Prints "OPTION NARGS" for every option in a command's help: list items
-# whose term starts with '-' ("  -o, --output DIR   ..."); NARGS counts the
-# words after the last option in the term.
+# Options of a synopsis on stdin (up to its first blank line), as
+# "OPTION NARGS [VALUE|VALUE...]": "[--format txt|md|json]" takes one value
+# of three, "--resume DIR" one, "[--json]" none.
+_bootab_synopsis_options()
+{
+	local line word opt='' nargs=0 values=''
+	local -a words
+
+	while IFS= read -r line && [[ -n $line ]]; do
+		read -ra words <<<"${line#usage:}"
+		for word in "${words[@]}" ''; do
+			if [[ -n $opt && ( -z $word || $word == -* || $word == '['* ) ]]; then
+				printf '%s %s %s\n' "$opt" "$nargs" "$values"
+				opt=''
+			fi
+			if [[ $word == -* || $word == '['-* ]]; then
+				opt=${word#[}
+				opt=${opt%%]*}
+				nargs=0
+				values=''
+			elif [[ -n $opt ]]; then
+				nargs=$((nargs + 1))
+				[[ $word == *'|'* ]] && values=${word%%]*}
+			fi
+			if [[ -n $opt && $word == *]* ]]; then
+				printf '%s %s %s\n' "$opt" "$nargs" "$values"
+				opt=''
+			fi
+		done
+	done
+}
+
+# Prints "OPTION NARGS [VALUE|VALUE...]" for every option of a command. Its
+# help's list items whose term starts with '-' ("  -o, --output DIR   ...")
+# come first: NARGS counts the words after the term's last option. Then the
+# options that only its synopsis shows.
 _bootab_options()
 {
-	local line term word nargs
+	local help line term word nargs values
 	local -a opts
+	local -A seen=()
 
+	help=$(_bootab_help_text "$1" "$2")
 	while IFS= read -r line; do
 		[[ $line =~ ^\ \ -[^\ ] ]] || continue
 		term=${line#  }
@@ -47,9 +82,15 @@ _bootab_options()
 			fi
 		done
 		for word in "${opts[@]}"; do
+			seen[$word]=1
 			printf '%s %s\n' "$word" "$nargs"
 		done
-	done < <(_bootab_help_text "$1" "$2")
+	done <<<"$help"
+	while read -r word nargs values; do
+		[[ -n $word && -z ${seen[$word]+set} ]] || continue
+		seen[$word]=1
+		printf '%s %s %s\n' "$word" "$nargs" "$values"
+	done < <(_bootab_synopsis_options <<<"$help")
 }
 
 # Subcommands named in a command's synopsis: "bootab lab up ...".
@@ -146,11 +187,16 @@ _bootab_files()
 	compopt -o filenames 2>/dev/null || :
 }
 
-# The value of option OPT of command CMD.
+# The value of option OPT of command CMD; VALUES, when the help lists them
+# ("txt|md|json"), are the candidates.
 _bootab_option_value()
 {
-	local bin=$1 cmd=$2 opt=$3 cur=$4
+	local bin=$1 cmd=$2 opt=$3 cur=$4 values=${5-}
 
+	if [[ -n $values ]]; then
+		_bootab_compgen_words "${values//|/ }" "$cur"
+		return 0
+	fi
 	case $cmd:$opt in
 	*:--target) _bootab_compgen_words "$(_bootab_targets "$bin")" "$cur" ;;
 	*:--mode) _bootab_compgen_words "$(_bootab_modes)" "$cur" ;;
@@ -158,8 +204,7 @@ _bootab_option_value()
 	*:--color) _bootab_compgen_words "auto always never" "$cur" ;;
 	*:--stat) _bootab_compgen_words "mean median min max" "$cur" ;;
 	compare:--format) _bootab_compgen_words "txt md csv json" "$cur" ;;
-	report:--format | run:--format) _bootab_compgen_words "txt md json html" "$cur" ;;
-	*:--root | *:--resume | *:-o | *:--output) _bootab_dirs "$cur" ;;
+	*:--root | *:--resume | *:--data | *:-o | *:--output) _bootab_dirs "$cur" ;;
 	*:--diff) _bootab_files "$cur" '*.json' ;;
 	*:--plan) _bootab_files "$cur" '*.ini' ;;
 	esac
@@ -184,7 +229,7 @@ _bootab_positional()
 _bootab()
 {
 	local bin=${COMP_WORDS[0]} cur=${COMP_WORDS[COMP_CWORD]} cmd='' i word opt n
-	local -A nargs=()
+	local -A nargs=() values=()
 	local -a positionals=()
 
 	COMPREPLY=()
@@ -207,8 +252,10 @@ _bootab()
 		return 0
 	fi
 
-	while read -r opt n; do
-		[[ -n $opt ]] && nargs[$opt]=$n
+	while read -r opt n word; do
+		[[ -n $opt ]] || continue
+		nargs[$opt]=$n
+		values[$opt]=$word
 	done < <(_bootab_options "$bin" "$cmd")
 
 	# Walk the words after the command: options, their values, positionals.
@@ -220,7 +267,7 @@ _bootab()
 		# --opt=value: with '=' in COMP_WORDBREAKS bash splits it in three.
 		if [[ ${COMP_WORDS[i + 1]} == = ]] && [[ -n ${nargs[$word]+set} ]]; then
 			if ((i + 2 == COMP_CWORD)); then
-				_bootab_option_value "$bin" "$cmd" "$word" "$cur"
+				_bootab_option_value "$bin" "$cmd" "$word" "$cur" "${values[$word]}"
 				return 0
 			fi
 			((i += 2))
@@ -229,7 +276,7 @@ _bootab()
 		if [[ $word == -* && -n ${nargs[$word]+set} ]]; then
 			n=${nargs[$word]}
 			if ((i + n >= COMP_CWORD)); then
-				_bootab_option_value "$bin" "$cmd" "$word" "$cur"
+				_bootab_option_value "$bin" "$cmd" "$word" "$cur" "${values[$word]}"
 				return 0
 			fi
 			((i += n))
@@ -238,7 +285,7 @@ _bootab()
 		[[ $word == -* ]] || positionals+=("$word")
 	done
 	if [[ $cur == = && -n ${nargs[${COMP_WORDS[COMP_CWORD - 1]}]+set} ]]; then
-		_bootab_option_value "$bin" "$cmd" "${COMP_WORDS[COMP_CWORD - 1]}" ""
+		_bootab_option_value "$bin" "$cmd" "${COMP_WORDS[COMP_CWORD - 1]}" "" "${values[${COMP_WORDS[COMP_CWORD - 1]}]}"
 		return 0
 	fi
 

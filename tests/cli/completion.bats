@@ -44,8 +44,9 @@ usage: bootab lab build [--force]
 TEXT
 ;;
 "help map") cat <<'TEXT'
-usage: bootab map [--json] [-o DIR]
+usage: bootab map [--json] [-o DIR] [--format a|bb|c] [--expect EXPR]...
        bootab map --diff A B
+       bootab map --resume DIR
 
   -o, --output DIR   write there
   --diff A B         compare two
@@ -111,6 +112,27 @@ EOF
 	[ "$output" = "" ]
 }
 
+@test "run: plan files, its options, campaign directories for --resume and --data" {
+	mkdir runs
+	touch lab.ini
+	run complete_line "$BOOTAB" run ""
+	[ "$output" = $'lab.ini\nruns' ]
+	run complete_line "$BOOTAB" run --
+	[ "$output" = "$(printf '%s\n' --data --dry-run --help --resume)" ]
+	run complete_line "$BOOTAB" run --resume ""
+	[ "$output" = "runs" ]
+	run complete_line "$BOOTAB" run --data r
+	[ "$output" = "runs" ]
+}
+
+@test "report: the formats its synopsis lists, then a campaign directory" {
+	mkdir runs
+	run complete_line "$BOOTAB" report --format ""
+	[ "$output" = "$(printf '%s\n' json md txt)" ]
+	run complete_line "$BOOTAB" report --format md ""
+	[ "$output" = "runs" ]
+}
+
 @test "set: backends; nothing is guessed for kernel args" {
 	run complete_line "$BOOTAB" set --backend ""
 	[ "$output" = "$(printf '%s\n' auto bls grub grubby kernel-cmdline kexec)" ]
@@ -174,9 +196,13 @@ EOF
 	run complete_line "$tmp/fake" lab ""
 	[ "$output" = "$(printf '%s\n' build power-cycle up)" ]
 	run complete_line "$tmp/fake" lab up --
-	[ "$output" = $'--help\n--timeout' ]
+	[ "$output" = "$(printf '%s\n' --force --help --timeout)" ]
 	run complete_line "$tmp/fake" map -
-	[ "$output" = "$(printf '%s\n' --diff --help --json --output -o)" ]
+	[ "$output" = "$(printf '%s\n' --diff --expect --format --help --json --output --resume -o)" ]
+	run complete_line "$tmp/fake" map --format ""
+	[ "$output" = "$(printf '%s\n' a bb c)" ]
+	run complete_line "$tmp/fake" map --expect x --js
+	[ "$output" = "--json" ]
 	mkdir snapA
 	touch snapA.json other.txt
 	run complete_line "$tmp/fake" map --diff snapA s
