@@ -8,6 +8,8 @@
 # usage: build.sh [--force]
 #
 # Output goes to $BOOTAB_LAB_DIR (default ${XDG_CACHE_HOME:-$HOME/.cache}/bootab/lab).
+# The downloaded kernel package is kept in $BOOTAB_LAB_DEB_CACHE (default
+# $BOOTAB_LAB_DIR/cache), which several lab directories may share.
 # The build is skipped when the stamp (package versions, host files copied
 # into the guest, this builder's own files, the public keys) is unchanged.
 # Keys are generated once and kept: the host key, so the lab's known_hosts
@@ -17,6 +19,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 lab=${BOOTAB_LAB_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/bootab/lab}
+debs=${BOOTAB_LAB_DEB_CACHE:-$lab/cache}
 force=0
 
 die() { echo "bootab-lab-build: $*" >&2; exit 1; }
@@ -47,7 +50,8 @@ MODULES="virtio_pci virtio_blk virtio_net vfat nls_cp437 nls_iso8859-1 nls_ascii
 ESP_MIB=256
 DATA_MIB=256
 
-mkdir -p "$lab/keys" "$lab/cache" "$lab/run"
+mkdir -p "$lab/keys" "$debs" "$lab/run"
+chmod 700 "$lab/keys"
 exec 9>"$lab/build.lock"
 flock -n 9 || die "another build of $lab is running"
 
@@ -116,18 +120,22 @@ say "building in $lab (kernel $kver, package $kver_pkg)"
 work=$(mktemp -d "$lab/build.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-deb=$(find "$lab/cache" -maxdepth 1 -name "${kpkg}_${kver_pkg//:/%3a}_amd64.deb" | head -n1)
+# The package cache may be shared: one download at a time.
+exec 8>"$debs/.lock"
+flock 8
+deb=$(find "$debs" -maxdepth 1 -name "${kpkg}_${kver_pkg//:/%3a}_amd64.deb" | head -n1)
 if [ -z "$deb" ]; then
 	say "downloading $kpkg $kver_pkg"
-	rm -f "$lab/cache/"linux-image-*.deb
-	if ! (cd "$lab/cache" && apt-get download -q "$kpkg=$kver_pkg") >"$work/apt.log" 2>&1; then
+	rm -f "$debs/"linux-image-*.deb
+	if ! (cd "$debs" && apt-get download -q "$kpkg=$kver_pkg") >"$work/apt.log" 2>&1; then
 		cat "$work/apt.log" >&2
 		die "apt-get download $kpkg=$kver_pkg failed"
 	fi
-	deb=$(find "$lab/cache" -maxdepth 1 -name "${kpkg}_*_amd64.deb" | head -n1)
+	deb=$(find "$debs" -maxdepth 1 -name "${kpkg}_*_amd64.deb" | head -n1)
 	[ -n "$deb" ] || die "apt-get download $kpkg failed"
 fi
 dpkg-deb -x "$deb" "$work/kernel"
+exec 8>&-
 kmod=$work/kernel/lib/modules/$kver
 [ -f "$work/kernel/boot/vmlinuz-$kver" ] || die "$deb holds no /boot/vmlinuz-$kver"
 

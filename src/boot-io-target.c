@@ -38,7 +38,12 @@ static int exit_to_errno(int code)
 
 static int t_read_file(struct boot_io *io, const char *path, char **ret_data, size_t *ret_len)
 {
-	return target_read_file(io_target(io), path, FILE_READ_MAX, true, ret_data, ret_len);
+	size_t len;
+	int r = target_read_file(io_target(io), path, FILE_READ_MAX, true, ret_data, &len);
+
+	if (r == 0 && ret_len)
+		*ret_len = len;
+	return r;
 }
 
 static int t_write_file(struct boot_io *io, const char *path, const void *data, size_t len, mode_t mode)

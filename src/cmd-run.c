@@ -20,7 +20,7 @@ const char cmd_run_usage[] =
 	"asked for, runs the rows behind the idle gate on the target, and fetches the\n"
 	"results into DIR/<plan>-<time>/<label>/. At the end the standing config\n"
 	"(the first mode) is back and report.txt, report.md and report.json are\n"
-	"written. Progress goes to stderr.\n"
+	"written, and report.txt is printed. Progress goes to stderr.\n"
 	"\n"
 	"Every step is journalled: after the controller dies, the laptop sleeps or\n"
 	"the network drops, --resume continues where it stopped, never repeats a\n"
@@ -53,6 +53,20 @@ static void say(void *ctx, enum campaign_level level, const char *line)
 		log_warning("%s", line);
 	else
 		log_info("%s", line);
+}
+
+/* The report is the result: it goes to stdout. */
+static void print_report(const char *dir)
+{
+	char *path = path_join(dir, "report.txt"), *data;
+	size_t len;
+
+	if (file_read(path, FILE_READ_MAX, &data, &len) == 0) {
+		fwrite(data, 1, len, stdout);
+		free(data);
+	}
+	log_info("report: %s (also report.md, report.json)", path);
+	free(path);
 }
 
 int cmd_run(int argc, char **argv)
@@ -111,7 +125,7 @@ int cmd_run(int argc, char **argv)
 				 res.total_s, res.reboot_s, res.gate_s, res.rows_s,
 				 res.total_s - res.reboot_s - res.gate_s - res.rows_s,
 				 res.total_s > 0 ? 100 * (res.total_s - res.reboot_s - res.gate_s - res.rows_s) / res.total_s : 0);
-			log_info("report: %s/report.txt", res.dir);
+			print_report(res.dir);
 		}
 		rc = EXIT_OK;
 	} else if (res.resumable) {

@@ -710,15 +710,21 @@ char *snapshot_to_text(const struct snapshot *snap, const struct snapshot_contex
 	}
 	if (snap->loadavg)
 		strbuf_addf(&sb, "load %s\n", snap->loadavg);
-	for (size_t i = 0; i < snap->governors.n; i++) {
-		const struct snapshot_entry *g = &snap->governors.v[i];
+	if (snap->governors.n) {
+		bool same = true;
 
-		if (i == 0 || strcmp(g->value, snap->governors.v[i - 1].value))
-			strbuf_addf(&sb, "%s%s %s", i ? ", " : "governor ", g->name, g->value);
-		else
-			strbuf_addf(&sb, "+%s", g->name);
-		if (i + 1 == snap->governors.n)
+		for (size_t i = 1; i < snap->governors.n; i++)
+			same &= !strcmp(snap->governors.v[i].value, snap->governors.v[0].value);
+		if (same) {
+			strbuf_addf(&sb, "governor %s (%zu cpufreq %s)\n", snap->governors.v[0].value,
+				    snap->governors.n, snap->governors.n == 1 ? "policy" : "policies");
+		} else {
+			strbuf_addstr(&sb, "governor");
+			for (size_t i = 0; i < snap->governors.n; i++)
+				strbuf_addf(&sb, "%s %s %s", i ? "," : "", snap->governors.v[i].name,
+					    snap->governors.v[i].value);
 			strbuf_addch(&sb, '\n');
+		}
 	}
 	for (size_t i = 0; i < snap->n_thermal; i++) {
 		const struct snapshot_thermal *t = &snap->thermal[i];

@@ -187,7 +187,7 @@ fi
 rec log_source "$source"
 if [ "$source" != absent ] && [ "$source" != skipped ]; then
 	lines=$(printf '%s\n' "$klog" | grep -i -E 'iommu|AMD-Vi|DMAR|Default domain type' |
-		grep -i -v 'command line' | tr -d '\000-\011\013-\037\177')
+		grep -v -E '(Kernel c|C)ommand line: ' | tr -d '\000-\011\013-\037\177')
 	count=0
 	if [ -n "$lines" ]; then
 		count=$(printf '%s\n' "$lines" | wc -l)

@@ -3,14 +3,15 @@
 # kernel; the tests edit the BLS entry over SSH, reboot the guest, and check
 # the new boot from /proc and sysfs. Skipped only when QEMU cannot start.
 #
-# The lab directory is $BOOTAB_TEST_LAB_DIR (default
-# ${XDG_CACHE_HOME:-$HOME/.cache}/bootab/lab-test), apart from the user's
-# own lab; its build is cached there between runs.
+# The lab directory is $BOOTAB_TEST_LAB_DIR, by default a new one per run
+# (test suites running at the same time on one machine must not share a
+# lab), apart from the user's own lab. The kernel package download is
+# shared through ${XDG_CACHE_HOME:-$HOME/.cache}/bootab/deb-cache.
 
 bats_require_minimum_version 1.5.0
 
 lab_dir() {
-	echo "${BOOTAB_TEST_LAB_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/bootab/lab-test}"
+	echo "${BOOTAB_TEST_LAB_DIR:-$BATS_FILE_TMPDIR/lab}"
 }
 
 # Can this machine start a QEMU at all? (The one reason to skip.)
@@ -61,12 +62,17 @@ our_qemu_pids() {
 
 setup_file() {
 	local why
+	if [ -n "${BOOTAB_TEST_NO_LAB-}" ]; then
+		export LAB_SKIP="lab tests run in the plain pass of make check, not under $BOOTAB_TEST_NO_LAB"
+		return 0
+	fi
 	if ! why=$(qemu_probe); then
 		export LAB_SKIP="$why"
 		return 0
 	fi
-	export BOOTAB_LAB_DIR
+	export BOOTAB_LAB_DIR BOOTAB_LAB_DEB_CACHE
 	BOOTAB_LAB_DIR=$(lab_dir)
+	BOOTAB_LAB_DEB_CACHE=${BOOTAB_LAB_DEB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bootab/deb-cache}
 	"$BOOTAB" lab down >/dev/null 2>&1 || true
 	"$BOOTAB" lab up >"$BATS_FILE_TMPDIR/up.out" 2>"$BATS_FILE_TMPDIR/up.err" || {
 		cat "$BATS_FILE_TMPDIR/up.err" >&3
