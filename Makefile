@@ -58,9 +58,27 @@ test: deps
 	$(MAKE) check-asan
 	$(MAKE) lint
 
-.PHONY: deps test all check check-unit check-cli check-asan lint clean bench bench-method bench-method-quick demo install uninstall
+.PHONY: deps test all check check-unit check-cli check-asan lint clean bench bench-method bench-method-quick demo install uninstall man
 
-all: bootab
+all: bootab man
+
+# bootab(1): man/bootab.1.in with every command's section made from its usage
+# text (tools/gen-man.sh), so 'bootab help CMD' and the page say the same.
+man: $(BUILD)/man/bootab.1
+
+$(BUILD)/man/bootab.1: man/bootab.1.in tools/gen-man.sh $(BUILD)/bootab
+	@mkdir -p $(dir $@)
+	sh tools/gen-man.sh $(BUILD)/bootab man/bootab.1.in > $@.tmp && mv $@.tmp $@
+
+# make install PREFIX=/usr/local DESTDIR=: the binary, man pages, bash
+# completion, docs and examples, and the lab builder (tools/install.sh lists
+# the paths); make uninstall removes exactly those.
+DESTDIR  ?=
+install: $(BUILD)/bootab man
+	sh tools/install.sh install $(BUILD) $(PREFIX) $(DESTDIR)
+
+uninstall:
+	sh tools/install.sh uninstall $(BUILD) $(PREFIX) $(DESTDIR)
 
 bootab: $(BUILD)/bootab
 	ln -sf $(BUILD)/bootab $@
@@ -97,6 +115,8 @@ check-deps:
 	@m="$(call missing,$(TEST_PKGS))"; if [ -n "$$m" ]; then \
 	    echo "missing test dependencies: install them with 'apt-get install $$m'" >&2; exit 2; fi
 	@command -v bats >/dev/null || { echo "missing test dependency: install it with 'apt-get install bats'" >&2; exit 2; }
+	@command -v man >/dev/null && command -v groff >/dev/null || \
+	    { echo "missing test dependency: install it with 'apt-get install man-db groff-base'" >&2; exit 2; }
 
 check: check-deps check-unit check-cli
 
@@ -104,8 +124,8 @@ check-unit: $(TEST_BIN)
 	@fail=0; for t in $(TEST_BIN); do \
 	    echo "== $$t"; $(TEST_WRAP) $$t || fail=1; done; exit $$fail
 
-check-cli: bootab $(BUILD)/bench/method
-	BOOTAB="$(CURDIR)/$(BUILD)/bootab" METHOD_BENCH="$(CURDIR)/$(BUILD)/bench/method" \
+check-cli: bootab man $(BUILD)/bench/method
+	BOOTAB="$(CURDIR)/$(BUILD)/bootab" BOOTAB_BUILD="$(BUILD)" METHOD_BENCH="$(CURDIR)/$(BUILD)/bench/method" \
 	    TEST_WRAP="$(TEST_WRAP)" bats tests/cli
 
 # The lab's QEMU boots are the slow part of the suite; they run once, in the
@@ -117,6 +137,7 @@ check-asan:
 lint:
 	$(MAKE) WERROR=-Werror BUILD=build-lint bootab $(TEST_BIN:$(BUILD)/%=build-lint/%) build-lint/bench/method
 	shellcheck -s sh $(SCRIPTS) tools/*.sh
+	shellcheck -s bash completion/bootab.bash
 	shellcheck .ci/run $(wildcard lab/*.sh)
 	shellcheck -s sh $(wildcard lab/guest/*.sh)
 

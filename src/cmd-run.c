@@ -20,7 +20,7 @@ const char cmd_run_usage[] =
 	"usage: bootab run [--data DIR] [--dry-run] PLAN.ini\n"
 	"       bootab run --resume CAMPAIGN_DIR\n"
 	"\n"
-	"Runs the campaign PLAN.ini describes (docs/plan.md): for every boot, sets\n"
+	"Runs the campaign PLAN.ini describes (bootab-plan(5)): for every boot, sets\n"
 	"the mode's kernel args, reboots, proves from sysfs that the boot is the one\n"
 	"asked for, runs the rows behind the idle gate on the target, and fetches the\n"
 	"results into DIR/<plan>-<time>/<label>/. At the end the standing config\n"
