@@ -58,7 +58,8 @@ test: deps
 	$(MAKE) check-asan
 	$(MAKE) lint
 
-.PHONY: deps test all check check-unit check-cli check-asan lint clean bench demo install uninstall
+.PHONY: deps test all check check-unit check-cli check-asan check-fuzz check-valgrind lint clean bench demo \
+	install uninstall fuzz fuzz-build fuzz-targets
 
 all: bootab
 
@@ -92,7 +93,7 @@ check-deps:
 	    echo "missing test dependencies: install them with 'apt-get install $$m'" >&2; exit 2; fi
 	@command -v bats >/dev/null || { echo "missing test dependency: install it with 'apt-get install bats'" >&2; exit 2; }
 
-check: check-deps check-unit check-cli
+check: check-deps check-unit check-cli $(if $(filter no,$(FUZZ_SMOKE)),,check-fuzz)
 
 check-unit: $(TEST_BIN)
 	@fail=0; for t in $(TEST_BIN); do \
@@ -103,7 +104,7 @@ check-cli: bootab
 
 check-asan:
 	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	    CFLAGS="-O1 -g" check
+	    CFLAGS="-O1 -g" FUZZ_SMOKE=no check
 
 lint:
 	$(MAKE) WERROR=-Werror BUILD=build-lint bootab $(TEST_BIN:$(BUILD)/%=build-lint/%)
@@ -121,5 +122,34 @@ demo: deps
 bench: bootab
 	sh bench/compare.sh ./bootab 5
 
+# libFuzzer targets (fuzz/fuzz-NAME.c), built with clang into build-fuzz/
+# against the library compiled with coverage, ASan and UBSan.
+# `make fuzz FUZZ_SECONDS=N` fuzzes each for N seconds, starting from the
+# fixtures in fuzz/NAME.seeds, with fuzz/NAME.dict; findings land in
+# build-fuzz/crashes/. `make check` runs a short smoke of each and every
+# input kept in tests/fixtures/fuzz-regressions/NAME/.
+FUZZ_SECONDS ?= 60
+FUZZ_JOBS    ?= 1
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_BIN     := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(sort $(wildcard fuzz/fuzz-*.c)))
+
+fuzz: fuzz-build
+	FUZZ_JOBS=$(FUZZ_JOBS) sh tools/fuzz.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-build:
+	@command -v clang >/dev/null || { echo "make fuzz needs clang: install it with 'apt-get install clang'" >&2; exit 2; }
+	$(MAKE) BUILD=build-fuzz CC=clang SAN="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" CFLAGS="-O1 -g" fuzz-targets
+
+fuzz-targets: $(FUZZ_BIN)
+
+$(BUILD)/fuzz/%: fuzz/%.c fuzz/fuzz-common.h $(BUILD)/libbootab.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -I$(BUILD)/src -Ifuzz -fsanitize=fuzzer -o $@ $< \
+	    $(BUILD)/libbootab.a $(LDFLAGS) $(LDLIBS)
+
+check-fuzz:
+	@if command -v clang >/dev/null; then $(MAKE) fuzz FUZZ_SECONDS=$(or $(FUZZ_SMOKE_SECONDS),2); \
+	else echo "check-fuzz: clang is not installed, skipping the fuzz smoke ('apt-get install clang')"; fi
+
 clean:
-	rm -rf build build-asan build-lint bootab
+	rm -rf build build-asan build-lint build-fuzz bootab

@@ -282,6 +282,33 @@ static void test_grub_debian_default_file(void **state)
 	free(text);
 }
 
+/*
+ * A line inside another variable's quoted value is part of that value, not
+ * an assignment: sh sets only GRUB_FOO here, so counting, editing and the
+ * effective value all see the one real GRUB_CMDLINE_LINUX.
+ */
+static void test_grub_other_quoted_value(void **state)
+{
+	static const char text[] = "GRUB_FOO=\"x\nGRUB_CMDLINE_LINUX=\\\"inner\\\" \\\\\"\n"
+				   "GRUB_CMDLINE_LINUX=\"quiet\"\n"
+				   "GRUB_BAR='\nGRUB_CMDLINE_LINUX=\"single\"\n'\n";
+	static const char expected[] = "GRUB_FOO=\"x\nGRUB_CMDLINE_LINUX=\\\"inner\\\" \\\\\"\n"
+				       "GRUB_CMDLINE_LINUX=\"quiet iommu=pt\"\n"
+				       "GRUB_BAR='\nGRUB_CMDLINE_LINUX=\"single\"\n'\n";
+	const char *texts[] = { text }, *names[] = { "grub" };
+	char *args[] = { (char *)"iommu=pt", NULL };
+	char *edited = NULL, *value = NULL;
+
+	(void)state;
+	assert_int_equal(grub_count_assignments(text, GRUB_CMDLINE, NULL), 1);
+	assert_int_equal(grub_edit(text, managed, args, 0, &edited, NULL), 0);
+	assert_string_equal(edited, expected);
+	assert_int_equal(grub_effective(texts, names, 1, GRUB_CMDLINE, &value, NULL), 0);
+	assert_string_equal(value, "quiet");
+	free(edited);
+	free(value);
+}
+
 static void test_grub_edit_refuses(void **state)
 {
 	static const struct {
@@ -298,6 +325,10 @@ static void test_grub_edit_refuses(void **state)
 		{ "GRUB_CMDLINE_LINUX=a$b\n", 1, 21, "unquoted value uses shell syntax bootab does not edit" },
 		{ "GRUB_CMDLINE_LINUX=\"a\"; reboot\n", 1, 23, "unsupported shell syntax after the value" },
 		{ "GRUB_CMDLINE_LINUX_DEFAULT=\"quiet \\\"x\"\n", 1, 28, "unterminated quote in kernel command line" },
+		/* Another variable's quote that never closes swallows the rest of the file. */
+		{ "GRUB_CMDLINE_LINUX=\"\"\nGRUB_FOO=\"a\nGRUB_CMDLINE_LINUX=b\n", 2, 10,
+		  "unterminated double quote" },
+		{ "export GRUB_FOO='a\n", 1, 17, "unterminated single quote" },
 	};
 
 	(void)state;
@@ -490,6 +521,7 @@ int main(void)
 		cmocka_unit_test(test_bls_default_and_options),
 		cmocka_unit_test(test_grub_edit_sourced),
 		cmocka_unit_test(test_grub_debian_default_file),
+		cmocka_unit_test(test_grub_other_quoted_value),
 		cmocka_unit_test(test_grub_edit_refuses),
 		cmocka_unit_test(test_grub_cfg_entries),
 		cmocka_unit_test(test_plan_execute_ok),
