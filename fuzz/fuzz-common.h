@@ -76,10 +76,27 @@ static inline char **fuzz_strv_copy(char *const *v)
 	return c;
 }
 
+/* The managed args for mode args: args + fuzz_default_managed; strv_free(). */
+static inline char **fuzz_managed_for(char *const *args)
+{
+	size_t n = 0, m = 0;
+	char **managed;
+
+	while (args[n])
+		n++;
+	while (fuzz_default_managed[m])
+		m++;
+	managed = xcalloc(n + m + 1, sizeof(char *));
+	for (size_t i = 0; i < n; i++)
+		managed[i] = xstrdup(args[i]);
+	for (size_t i = 0; i < m; i++)
+		managed[n + i] = xstrdup(fuzz_default_managed[i]);
+	return managed;
+}
+
 static inline void fuzz_edit_input_split(char *input, struct fuzz_edit_input *ret)
 {
 	char **args = NULL;
-	size_t n = 0, m = 0;
 
 	ret->text = input;
 	if (!strncmp(input, "@@ ", 3)) {
@@ -96,15 +113,7 @@ static inline void fuzz_edit_input_split(char *input, struct fuzz_edit_input *re
 	if (!args)
 		args = fuzz_strv_copy(fuzz_default_args);
 	ret->args = args;
-	while (args[n])
-		n++;
-	while (fuzz_default_managed[m])
-		m++;
-	ret->managed = xcalloc(n + m + 1, sizeof(char *));
-	for (size_t i = 0; i < n; i++)
-		ret->managed[i] = xstrdup(args[i]);
-	for (size_t i = 0; i < m; i++)
-		ret->managed[n + i] = xstrdup(fuzz_default_managed[i]);
+	ret->managed = fuzz_managed_for(args);
 }
 
 static inline void fuzz_edit_input_release(struct fuzz_edit_input *in)
