@@ -4,8 +4,8 @@
 # For each target (every BUILD_DIR/fuzz/fuzz-*, or the NAMEs given):
 #  1. every input kept in tests/fixtures/fuzz-regressions/NAME/ runs once;
 #  2. the corpus BUILD_DIR/corpus/NAME is seeded from the files matched by
-#     the globs in fuzz/NAME.seeds (and, for each line of fuzz/NAME.args,
-#     a copy of each seed with "@@ ARGS" as its first line);
+#     the globs in fuzz/NAME.seeds (and, for each line of fuzz/NAME.prefix,
+#     a copy of each seed with that line put first);
 #  3. the target fuzzes for SECONDS with fuzz/NAME.dict when there is one.
 # FUZZ_JOBS targets run at a time (default 1). A crash or a failed
 # property stops with the input saved as BUILD_DIR/crashes/NAME-*; one
@@ -39,12 +39,12 @@ seed() {
 			[ -f "$f" ] || continue
 			base=$(printf '%s' "${f#"$top"/}" | tr '/' '_')
 			cp "$f" "$corpus/seed-$base"
-			[ -f "$top/fuzz/$name.args" ] || continue
+			[ -f "$top/fuzz/$name.prefix" ] || continue
 			n=0
-			while read -r args; do
+			while IFS= read -r line; do
 				n=$((n + 1))
-				{ printf '@@ %s\n' "$args"; cat "$f"; } > "$corpus/seed-$n-$base"
-			done < "$top/fuzz/$name.args"
+				{ printf "%s\n" "$line"; cat "$f"; } > "$corpus/seed-$n-$base"
+			done < "$top/fuzz/$name.prefix"
 		done
 	done
 }
