@@ -110,6 +110,7 @@ lint:
 	$(MAKE) WERROR=-Werror BUILD=build-lint bootab $(TEST_BIN:$(BUILD)/%=build-lint/%)
 	shellcheck -s sh $(SCRIPTS) tools/*.sh
 	shellcheck .ci/run $(wildcard lab/*.sh)
+	shellcheck -s sh $(wildcard lab/guest/*.sh)
 
 # The main job. Until a campaign can run against the lab, it compares the
 # case study's recorded boots.
