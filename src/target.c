@@ -677,8 +677,10 @@ int target_read_file(struct target *t, const char *path, size_t max, bool as_roo
 		return -EIO;
 	}
 	}
-	if (res.out_len > max) {
-		set_error(t, "'%s' on '%s' is longer than %zu bytes", path, t->spec, max);
+	/* Cut by the capture (PROCESS_OUTPUT_MAX) is as long as cut by the script. */
+	if (res.out_len > max || res.out_truncated) {
+		set_error(t, "'%s' on '%s' is longer than %zu bytes", path, t->spec,
+			  res.out_truncated && res.out_len < max ? res.out_len : max);
 		process_result_release(&res);
 		return -EFBIG;
 	}

@@ -7,7 +7,8 @@
 #     the globs in fuzz/NAME.seeds (and, for each line of fuzz/NAME.prefix,
 #     a copy of each seed with that line put first);
 #  3. the target fuzzes for SECONDS with fuzz/NAME.dict when there is one.
-# FUZZ_JOBS targets run at a time (default 1). A crash or a failed
+# FUZZ_JOBS targets run at a time (default 1); an input running longer than
+# FUZZ_TIMEOUT seconds (default 60: the machine may be busy) counts as a hang. A crash or a failed
 # property stops with the input saved as BUILD_DIR/crashes/NAME-*; one
 # summary line per target gives libFuzzer's final figures.
 set -u
@@ -66,7 +67,7 @@ run_one() {
 	dict=
 	[ -f "$top/fuzz/$name.dict" ] && dict=-dict=$top/fuzz/$name.dict
 	# shellcheck disable=SC2086
-	if ! "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+	if ! "$bin" -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-60}" -rss_limit_mb=2048 -max_len=65536 \
 		-print_final_stats=1 -artifact_prefix="$build/crashes/$name-" $dict \
 		"$build/corpus/$name" > "$log" 2>&1; then
 		echo "fuzz: $name: FAILED (input saved under $build/crashes/; log $log):" >&2
