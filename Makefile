@@ -123,6 +123,17 @@ demo: deps
 bench: bootab
 	sh bench/compare.sh ./bootab 5
 
+# The unit tests and the CLI tests (but the QEMU lab's) under valgrind:
+# a memory error or a leak fails the test. `make test` runs it.
+VALGRIND     := valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,possible
+VALGRIND_CLI := $(filter-out tests/cli/lab.bats,$(sort $(wildcard tests/cli/*.bats)))
+
+check-valgrind: bootab $(TEST_BIN)
+	@command -v valgrind >/dev/null || { echo "check-valgrind needs valgrind: install it with 'apt-get install valgrind'" >&2; exit 2; }
+	@fail=0; for t in $(TEST_BIN); do echo "== valgrind $$t"; $(VALGRIND) $$t > /dev/null || fail=1; done; \
+	BOOTAB_VALGRIND_BIN="$(CURDIR)/$(BUILD)/bootab" BOOTAB="$(CURDIR)/tools/valgrind-bootab.sh" \
+	    bats $(VALGRIND_CLI) || fail=1; exit $$fail
+
 # libFuzzer targets (fuzz/fuzz-NAME.c), built with clang into build-fuzz/
 # against the library compiled with coverage, ASan and UBSan.
 # `make fuzz FUZZ_SECONDS=N` fuzzes each for N seconds, starting from the

@@ -467,6 +467,11 @@ static int run_raw(struct target *t, const char *name, const char *const *args,
 		po.timeout_ms = (t->connect_timeout_s + 10) * 1000;
 	argv = full_argv(t, text, name, args, how, fresh || t->no_master);
 	if (how == ROOT_SUDO_PASSWORD) {
+		/* One allocation of the final size: growing would free a copy
+		 * of the password without wiping it. */
+		GROW(in.buf, in.alloc, strlen(t->password) + sizeof(STDIN_MARKER "\n") + 1 +
+		     (stdin_data ? stdin_len : 0));
+		in.buf[0] = '\0';
 		strbuf_addstr(&in, t->password);
 		strbuf_addch(&in, '\n');
 		strbuf_addstr(&in, STDIN_MARKER "\n");
