@@ -311,6 +311,8 @@ static int row_key(struct parse_state *s, struct plan_row *r, const char *key, c
 	if (!strcmp(key, "parser")) {
 		struct parse_error e = PARSE_ERROR_INIT;
 
+		free(r->selector);   /* a later parser line replaces an earlier one */
+		r->selector = NULL;
 		if (parser_spec_parse(v, &r->parser, &r->selector) < 0)
 			return fail(s, key, "'%s' is not a parser (auto, llama-bench, fio, hyperfine, number, json SELECTOR)", v);
 		if (r->parser == PARSER_JSON && parser_selector_check(r->selector, &e) < 0) {

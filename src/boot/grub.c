@@ -304,6 +304,17 @@ int grub_edit(const char *text, char *const *managed, char *const *args, int app
 				strbuf_release(&out);
 				return -EINVAL;
 			}
+			/* The kernel sees one line made of every assignment, drop-ins and
+			 * GRUB_CMDLINE_LINUX_DEFAULT included: after a `--` in one of them,
+			 * the next ones are init's. Editing each alone would get that wrong. */
+			if (cmdline_has_separator(&c)) {
+				cmdline_release(&c);
+				fail(err, text, a.value_start,
+				     "'--' (init's arguments) in the value: bootab does not edit such a file");
+				assignment_release(&a);
+				strbuf_release(&out);
+				return -EINVAL;
+			}
 			edited = cmdline_format_edit(&c, managed, append ? args : NULL);
 			cmdline_release(&c);
 			if (strcmp(edited, a.literal)) {

@@ -329,6 +329,11 @@ static void test_grub_edit_refuses(void **state)
 		{ "GRUB_CMDLINE_LINUX=\"\"\nGRUB_FOO=\"a\nGRUB_CMDLINE_LINUX=b\n", 2, 10,
 		  "unterminated double quote" },
 		{ "export GRUB_FOO='a\n", 1, 17, "unterminated single quote" },
+		/* What follows `--` is init's, across assignments too. */
+		{ "GRUB_CMDLINE_LINUX=\"quiet -- single\"\n", 1, 20,
+		  "'--' (init's arguments) in the value: bootab does not edit such a file" },
+		{ "GRUB_CMDLINE_LINUX=\"\"\nGRUB_CMDLINE_LINUX_DEFAULT='-- x'\n", 2, 28,
+		  "'--' (init's arguments) in the value: bootab does not edit such a file" },
 	};
 
 	(void)state;

@@ -171,6 +171,13 @@ static void test_format(void **state)
 	assert_string_equal(text, expected);
 	assert_int_equal(plan_parse("lab.ini", text, &again, &err), 0);
 	assert_string_equal(again.rows[0].command, p.rows[0].command);
+	plan_release(&again);
+	/* A later parser line replaces an earlier one, selector included. */
+	assert_int_equal(plan_parse("lab.ini", "[mode \"a\"]\n[row \"r\"]\ncommand = x\n"
+				    "parser = json .a\nparser = json .b\n", &again, &err), 0);
+	assert_string_equal(again.rows[0].selector, ".b");
+	plan_release(&again);
+	assert_int_equal(plan_parse("lab.ini", text, &again, &err), 0);
 	twice = plan_format(&again);
 	assert_string_equal(twice, text);
 	free(twice);
