@@ -52,10 +52,11 @@ deps:
 	sh tools/install-deps.sh
 
 # The README's test command: install what is missing, then the whole suite,
-# plain and under ASan + UBSan, and the lint.
+# plain, under ASan + UBSan and under valgrind, and the lint.
 test: deps
 	$(MAKE) check
 	$(MAKE) check-asan
+	$(MAKE) check-valgrind
 	$(MAKE) lint
 
 .PHONY: deps test all check check-unit check-cli check-asan check-fuzz check-valgrind lint clean bench demo \
