@@ -22,6 +22,7 @@
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "lib/process.h"
+#include "side.h"
 #include "snapshot.h"
 #include "target.h"
 
@@ -235,6 +236,28 @@ static void test_journal_torn_long_line(void **state)
 	free(dir);
 }
 
+/* meta.json nested 100,000 deep: one warning naming the file, nothing loaded. */
+static void test_meta_json_deep(void **state)
+{
+	size_t n = 100000;
+	char *data = xmalloc(n + 1);
+	struct side side = { 0 };
+	struct strlist warnings = STRLIST_INIT;
+
+	(void)state;
+	memset(data, '[', n);
+	data[n] = '\0';
+	side.mode = xstrdup("a");
+	side_meta_parse("a/meta.json", data, n, &side, &warnings);
+	assert_int_equal(warnings.n, 1);
+	assert_non_null(strstr(warnings.items[0], "a/meta.json:1:"));
+	assert_non_null(strstr(warnings.items[0], "depth"));
+	assert_int_equal(side.n_rows, 0);
+	strlist_release(&warnings);
+	side_release(&side);
+	free(data);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -244,6 +267,7 @@ int main(void)
 		cmocka_unit_test(test_target_root_symlinks),
 		cmocka_unit_test(test_snapshot_line_without_end),
 		cmocka_unit_test(test_journal_torn_long_line),
+		cmocka_unit_test(test_meta_json_deep),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
