@@ -661,6 +661,13 @@ static int step_fetch(struct campaign *c, size_t k, const struct snapshot *snap,
 		r = r < 0 ? r : -EIO;
 		goto out;
 	}
+	if (res.out_truncated) {
+		say(c, CAMPAIGN_ERROR, "boot %zu %s: the results in %s are more than %zu bytes; nothing kept",
+		    k + 1, c->boots[k].label, dir, res.out_len);
+		process_result_release(&res);
+		r = -EFBIG;
+		goto out;
+	}
 	r = fetch_parse(res.out, res.out_len, &f, &err);
 	process_result_release(&res);
 	if (r < 0) {

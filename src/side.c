@@ -71,6 +71,17 @@ static bool row_name_valid(const char *name)
 	return true;
 }
 
+/* A version is printed in reports: printable, one line, not a novel. */
+static bool version_value_valid(const char *value)
+{
+	if (strlen(value) > 1024)
+		return false;
+	for (const char *p = value; *p; p++)
+		if (!isprint((unsigned char)*p))
+			return false;
+	return true;
+}
+
 static int load_meta_metrics(const char *file, size_t ri, json_t *jmetrics, struct row *row,
 			     struct strlist *warnings)
 {
@@ -246,27 +257,18 @@ static void load_meta_boot(const char *file, json_t *root, struct side *side, st
 	}
 }
 
-static void load_meta(const char *dir, struct side *side, struct strlist *warnings)
+void side_meta_parse(const char *file, const char *data, size_t len, struct side *side,
+		     struct strlist *warnings)
 {
-	char *file = path_join(dir, "meta.json"), *data = NULL;
 	json_error_t jerr;
-	json_t *root = NULL, *mode, *versions, *v;
+	json_t *root, *mode, *versions, *v;
 	const char *key;
-	size_t len;
-	int r;
 
-	r = file_read(file, FILE_READ_MAX, &data, &len);
-	if (r == -ENOENT)
-		goto out;
-	if (r < 0) {
-		strlist_addf(warnings, "%s: %s, ignoring", file, strerror(-r));
-		goto out;
-	}
 	root = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
 		strlist_addf(warnings, "%s:%d:%d: %s, ignoring the file", file, jerr.line, jerr.column,
 			     jerr.text);
-		goto out;
+		return;
 	}
 	if (!json_is_object(root)) {
 		strlist_addf(warnings, "%s: not a JSON object, ignoring the file", file);
@@ -277,14 +279,21 @@ static void load_meta(const char *dir, struct side *side, struct strlist *warnin
 		free(side->mode);
 		side->mode = xstrdup(json_string_value(mode));
 	} else if (mode) {
-		strlist_addf(warnings, "%s: mode: not a printable string, using '%s'", file, side->mode);
+		strlist_addf(warnings, "%s: mode: not a printable string, using '%s'", file,
+			     side->mode ? side->mode : "");
 	}
 	load_meta_boot(file, root, side, warnings);
 	versions = json_object_get(root, "versions");
 	if (json_is_object(versions)) {
 		json_object_foreach(versions, key, v) {
-			if (!json_is_string(v)) {
-				strlist_addf(warnings, "%s: versions.%s: not a string, ignoring", file, key);
+			if (!row_name_valid(key)) {
+				strlist_addf(warnings, "%s: versions: a name is not a printable string, ignoring it",
+					     file);
+				continue;
+			}
+			if (!json_is_string(v) || !version_value_valid(json_string_value(v))) {
+				strlist_addf(warnings, "%s: versions.%s: not a printable string, ignoring", file,
+					     key);
 				continue;
 			}
 			GROW(side->versions, side->alloc_versions, side->n_versions + 1);
@@ -299,6 +308,24 @@ static void load_meta(const char *dir, struct side *side, struct strlist *warnin
 		load_meta_rows(file, json_object_get(root, "rows"), side, warnings);
 out:
 	json_decref(root);
+}
+
+static void load_meta(const char *dir, struct side *side, struct strlist *warnings)
+{
+	char *file = path_join(dir, "meta.json"), *data = NULL;
+	size_t len;
+	int r;
+
+	r = file_read(file, FILE_READ_MAX, &data, &len);
+	if (r == -ENOENT)
+		goto out;
+	if (r < 0) {
+		strlist_addf(warnings, "%s: %s, ignoring", file,
+			     r == -EINVAL ? "not a regular file" : strerror(-r));
+		goto out;
+	}
+	side_meta_parse(file, data, len, side, warnings);
+out:
 	free(data);
 	free(file);
 }

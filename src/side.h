@@ -66,6 +66,15 @@ struct side {
  */
 int side_load(const char *dir, struct side *ret, struct strlist *warnings);
 
+/*
+ * Reads meta.json's content (len bytes; file names it in warnings) into
+ * side: its mode (when valid), versions and rows, added to what side
+ * holds. Like side_load(), a bad field is one line in warnings and the
+ * rest still loads; nothing is ever trusted to be well formed.
+ */
+void side_meta_parse(const char *file, const char *data, size_t len, struct side *side,
+		     struct strlist *warnings);
+
 /* The row called name, or NULL (borrowed). */
 struct row *side_find_row(const struct side *side, const char *name);
 /* The value of version name, or NULL (borrowed). */
