@@ -78,7 +78,7 @@ EOF
 
 @test "compare: its options, from its help text" {
 	run complete_line "$BOOTAB" compare --
-	[ "$output" = "$(printf '%s\n' --by-run --color --format --help --json --loud --stat)" ]
+	[ "$output" = "$(printf '%s\n' --alpha --by-run --color --fdr --format --help --history --json --loud --no-history --record-history --stat)" ]
 	run complete_line "$BOOTAB" compare --fo
 	[ "$output" = "--format" ]
 }
