@@ -12,16 +12,19 @@
 #include <string.h>
 
 #include "boot/boot.h"
+#include "boot/set.h"
 #include "cmdline.h"
 #include "commands.h"
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "lib/strbuf.h"
+#include "boot-io-target.h"
 #include "log.h"
+#include "target.h"
 
 const char cmd_set_usage[] =
-	"usage: bootab set --managed ARGS --args ARGS [--backend NAME] [--root DIR]\n"
-	"                  [--dry-run] [--json]\n"
+	"usage: bootab set --managed ARGS --args ARGS [--target T] [--backend NAME]\n"
+	"                  [--root DIR] [--dry-run] [--json]\n"
 	"\n"
 	"Strips every managed kernel arg from every boot entry, adds the mode's\n"
 	"args, and checks the default entry and what the next kernel install\n"
@@ -31,6 +34,7 @@ const char cmd_set_usage[] =
 	"\n"
 	"  --managed ARGS   the args every mode of the plan uses (space separated)\n"
 	"  --args ARGS      this mode's args\n"
+	"  --target T       local (default), lab, or an SSH destination\n"
 	"  --backend NAME   auto (default), grubby, bls, kernel-cmdline, grub, kexec\n"
 	"  --root DIR       work on the tree under DIR instead of / (tests)\n"
 	"  --dry-run        print every file change and command instead of doing it\n"
@@ -41,6 +45,7 @@ struct set_options {
 	const char *args;
 	const char *backend;
 	const char *root;
+	const char *target;
 	bool dry_run;
 	bool json;
 };
@@ -52,6 +57,7 @@ static int parse_options(int argc, char **argv, struct set_options *o)
 		{ "args", required_argument, NULL, 'a' },
 		{ "backend", required_argument, NULL, 'b' },
 		{ "root", required_argument, NULL, 'r' },
+		{ "target", required_argument, NULL, 't' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 },
@@ -68,6 +74,7 @@ static int parse_options(int argc, char **argv, struct set_options *o)
 		case 'a': o->args = optarg; break;
 		case 'b': o->backend = optarg; break;
 		case 'r': o->root = optarg; break;
+		case 't': o->target = optarg; break;
 		case 'n': o->dry_run = true; break;
 		case 'j': o->json = true; break;
 		default:
@@ -204,89 +211,6 @@ static void print_change(const struct boot_action *a)
 	strv_free(new);
 }
 
-struct problems {
-	char **v;
-	size_t n;
-};
-
-static void problem(struct problems *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void problem(struct problems *p, const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	p->v = xrealloc(p->v, (p->n + 2) * sizeof(char *));
-	p->v[p->n++] = strbuf_detach(&sb, NULL);
-	p->v[p->n] = NULL;
-}
-
-static void check_line(struct problems *p, const char *what, const char *line, char *const *managed,
-		       char *const *asked)
-{
-	struct cmdline_check_result r = CMDLINE_CHECK_RESULT_INIT;
-
-	if (cmdline_check(line, managed, asked, &r) < 0) {
-		problem(p, "%s: cannot parse its args", what);
-		return;
-	}
-	for (size_t i = 0; r.missing[i]; i++)
-		problem(p, "%s: missing %s", what, r.missing[i]);
-	for (size_t i = 0; r.unexpected[i]; i++)
-		problem(p, "%s: still has %s", what, r.unexpected[i]);
-	cmdline_check_result_release(&r);
-}
-
-static bool strv_equal(char *const *a, char *const *b)
-{
-	size_t i = 0;
-
-	if (!a || !b)
-		return a == b;
-	for (; a[i] && b[i]; i++)
-		if (strcmp(a[i], b[i]))
-			return false;
-	return !a[i] && !b[i];
-}
-
-static void check_state(struct problems *p, const struct boot_state *before,
-			const struct boot_state *after, char *const *managed, char *const *asked)
-{
-	if (!after->n_entries)
-		problem(p, "no boot entry found to check");
-	else if (!after->has_default)
-		problem(p, "cannot tell which entry boots by default");
-	for (size_t i = 0; i < after->n_entries; i++) {
-		const struct boot_entry_args *e = &after->entries[i];
-		char *what = xasprintf("entry %s", e->name);
-
-		check_line(p, what, e->args, managed, asked);
-		/* Nothing but managed args may change. */
-		for (size_t k = 0; before && k < before->n_entries; k++) {
-			char **was, **now;
-
-			if (strcmp(before->entries[k].name, e->name))
-				continue;
-			was = cmdline_unmanaged_tokens(before->entries[k].args, managed, asked);
-			now = cmdline_unmanaged_tokens(e->args, managed, asked);
-			if (!strv_equal(was, now))
-				problem(p, "%s: args bootab does not manage changed (was '%s', now '%s')",
-					what, before->entries[k].args, e->args);
-			strv_free(was);
-			strv_free(now);
-		}
-		free(what);
-	}
-	if (after->inherit_checked && after->inherit_args) {
-		char *what = xasprintf("next kernel install (%s)", after->inherit_source);
-
-		check_line(p, what, after->inherit_args, managed, asked);
-		free(what);
-	}
-}
-
 static json_t *json_string_or_null(const char *s)
 {
 	return s ? json_string(s) : json_null();
@@ -366,9 +290,10 @@ int cmd_set(int argc, char **argv)
 	struct parse_error err = PARSE_ERROR_INIT;
 	struct boot_plan plan = BOOT_PLAN_INIT;
 	struct boot_state before = BOOT_STATE_INIT, after = BOOT_STATE_INIT;
-	struct problems problems = { NULL, 0 };
+	char **problems = NULL;
 	const struct boot_backend *backend = NULL;
 	struct boot_io *io = NULL;
+	struct target *target = NULL;
 	char **managed_arg = NULL, **args = NULL, **managed = NULL, *found = NULL;
 	bool have_before = false;
 	json_t *out = NULL;
@@ -393,10 +318,26 @@ int cmd_set(int argc, char **argv)
 			goto out;
 		}
 	}
-	io = boot_io_local_new(o.root);
-	if (!io) {
-		log_error("set: --root '%s' is not a directory", o.root);
-		goto out;
+	if (o.target && strcmp(o.target, "local")) {
+		char *error = NULL;
+
+		if (o.root) {
+			log_error("set: --root works with the local target only");
+			goto out;
+		}
+		r = target_open_default(o.target, NULL, 0, &target, &error);
+		if (r < 0) {
+			log_error("set: %s", error);
+			free(error);
+			goto out;
+		}
+		io = boot_io_target_new(target);
+	} else {
+		io = boot_io_local_new(o.root);
+		if (!io) {
+			log_error("set: --root '%s' is not a directory", o.root);
+			goto out;
+		}
 	}
 	if (!backend) {
 		r = boot_backend_detect(io, &backend, &found);
@@ -468,27 +409,27 @@ int cmd_set(int argc, char **argv)
 		log_parse_error("set: reading back: ", &err);
 		goto out;
 	}
-	check_state(&problems, have_before ? &before : NULL, &after, managed, args);
+	problems = boot_set_check(have_before ? &before : NULL, &after, managed, args);
 	if (o.json) {
 		json_object_set_new(out, "state", json_state(&after));
-		json_object_set_new(out, "check", json_pack("{s:b, s:o}", "ok", problems.n == 0,
-							    "problems", json_strv(problems.v)));
+		json_object_set_new(out, "check", json_pack("{s:b, s:o}", "ok", !problems[0],
+							    "problems", json_strv(problems)));
 	} else {
 		char *asked = join_words(args);
 
 		print_state(&after);
-		if (!problems.n && *asked)
+		if (!problems[0] && *asked)
 			printf("check: ok: %s carry '%s' and no other managed arg\n",
 			       after.inherit_checked ? "the entries and the inherited args" : "the entries",
 			       asked);
-		else if (!problems.n)
+		else if (!problems[0])
 			printf("check: ok: %s carry no managed arg\n",
 			       after.inherit_checked ? "the entries and the inherited args" : "the entries");
 		free(asked);
 	}
-	for (size_t i = 0; i < problems.n; i++)
-		log_error("set: check failed: %s", problems.v[i]);
-	status = problems.n ? EXIT_NOTHING : EXIT_OK;
+	for (size_t i = 0; problems[i]; i++)
+		log_error("set: check failed: %s", problems[i]);
+	status = problems[0] ? EXIT_NOTHING : EXIT_OK;
 out:
 	if (out && status != EXIT_USAGE) {
 		char *text = json_dumps(out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -498,12 +439,13 @@ out:
 		free(text);
 	}
 	json_decref(out);
-	strv_free(problems.v);
+	strv_free(problems);
 	boot_state_release(&before);
 	boot_state_release(&after);
 	boot_plan_release(&plan);
 	parse_error_release(&err);
 	boot_io_free(io);
+	target_close(target);
 	free(found);
 	strv_free(managed_arg);
 	strv_free(args);

@@ -17,8 +17,19 @@ struct command {
 extern const struct command commands[];
 const struct command *command_find(const char *name);
 
+int cmd_lab(int argc, char **argv);
+extern const char cmd_lab_usage[];
+
 int cmd_set(int argc, char **argv);
 extern const char cmd_set_usage[];
+int cmd_iommu_map(int argc, char **argv);
+extern const char cmd_iommu_map_usage[];
+int cmd_snapshot(int argc, char **argv);
+extern const char cmd_snapshot_usage[];
+int cmd_verify(int argc, char **argv);
+extern const char cmd_verify_usage[];
+int cmd_reboot(int argc, char **argv);
+extern const char cmd_reboot_usage[];
 
 /* Exit codes shared by every command. */
 enum {
@@ -33,5 +44,10 @@ extern const char cmd_compare_usage[];
 
 int cmd_plan(int argc, char **argv);
 extern const char cmd_plan_usage[];
+
+int cmd_run(int argc, char **argv);
+extern const char cmd_run_usage[];
+int cmd_report(int argc, char **argv);
+extern const char cmd_report_usage[];
 
 #endif

@@ -44,3 +44,14 @@ const char *errno_string(int negative_errno)
 {
 	return strerror(negative_errno < 0 ? -negative_errno : negative_errno);
 }
+
+void log_campaign_line(void *ctx, int level, const char *line)
+{
+	(void)ctx;
+	if (level >= 2)
+		log_error("%s", line);
+	else if (level == 1)
+		log_warning("%s", line);
+	else
+		log_info("%s", line);
+}

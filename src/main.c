@@ -10,8 +10,15 @@ static int cmd_version(int argc, char **argv);
 
 const struct command commands[] = {
 	{ "compare", cmd_compare, "compare benchmark results of several boots", cmd_compare_usage },
+	{ "run", cmd_run, "run a whole campaign from a plan file (resumable)", cmd_run_usage },
+	{ "report", cmd_report, "write the report of a campaign again", cmd_report_usage },
 	{ "plan", cmd_plan, "check a campaign plan and print what it will do", cmd_plan_usage },
+	{ "iommu-map", cmd_iommu_map, "list devices by IOMMU group and type; diff two boots", cmd_iommu_map_usage },
+	{ "snapshot", cmd_snapshot, "record what this boot is: meta.json and meta.txt", cmd_snapshot_usage },
+	{ "verify", cmd_verify, "prove from sysfs that the boot is the one asked for", cmd_verify_usage },
+	{ "reboot", cmd_reboot, "reboot the target and wait for a new boot_id", cmd_reboot_usage },
 	{ "help", cmd_help, "show help for a command", "usage: bootab help [COMMAND]\n" },
+	{ "lab", cmd_lab, "build, start, stop and reach the QEMU lab target", cmd_lab_usage },
 	{ "set", cmd_set, "strip the managed kernel args from every boot entry, add a mode's", cmd_set_usage },
 	{ "version", cmd_version, "print the version", "usage: bootab version\n" },
 	{ NULL, NULL, NULL, NULL },

@@ -13,6 +13,7 @@
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "lib/strbuf.h"
+#include "verify.h"
 
 #define PLAN_MAX_BYTES ((size_t)1 << 20)
 #define PLAN_MAX_LINE 65536
@@ -253,6 +254,8 @@ static int campaign_key(struct parse_state *s, const char *key, const char *v)
 		return set_string(s, key, &p->watch, v);
 	if (!strcmp(key, "reps"))
 		return parse_uint(s, key, v, 1, 10000, &p->default_reps);
+	if (!strcmp(key, "poll"))
+		return parse_uint(s, key, v, 1, 3600, &p->poll_s);
 	return fail(s, key, "unknown key in [campaign]");
 }
 
@@ -274,8 +277,18 @@ static int mode_key(struct parse_state *s, struct plan_mode *m, const char *key,
 		return 1;
 	}
 	if (!strcmp(key, "expect")) {
-		if (*v)
-			strlist_add(&m->expects, v);
+		struct verify_expect e;
+		char *error = NULL;
+
+		if (!*v)
+			return 1;
+		if (verify_expect_parse(v, &e, &error) < 0) {
+			fail(s, key, "%s", error ? error : "not an expectation bootab knows");
+			free(error);
+			return 0;
+		}
+		verify_expect_release(&e);
+		strlist_add(&m->expects, v);
 		return 1;
 	}
 	return fail(s, key, "unknown key in [%s]", s->section);
@@ -521,6 +534,7 @@ int plan_parse(const char *name, const char *text, struct plan *ret, struct pars
 	plan.file = xstrdup(name);
 	plan.rounds = 1;
 	plan.default_reps = 5;
+	plan.poll_s = 60;
 	plan.boot_timeout_s = 600;
 	plan.backend = xstrdup("auto");
 	plan.idle = (struct plan_idle){ .load = 1.0, .gpu_pct = 5, .checks = 6, .interval_s = 10 };

@@ -83,6 +83,7 @@ struct plan {
 	enum plan_oneshot oneshot;
 	char *watch;                   /* device address of the hypothesis, e.g. 0000:c6:00.0 */
 	unsigned default_reps;
+	unsigned poll_s;               /* seconds between status reads while rows run */
 	struct plan_mode *modes;
 	size_t n_modes;
 	struct plan_row *rows;         /* rows and checks, in file order */

@@ -134,6 +134,15 @@ static int local_run(struct boot_io *io, const char *const *argv, struct process
 	return r;
 }
 
+static void local_release(void *data)
+{
+	struct local_io *l = data;
+
+	if (l)
+		free(l->root);
+	free(l);
+}
+
 struct boot_io *boot_io_local_new(const char *root)
 {
 	struct boot_io *io;
@@ -153,19 +162,16 @@ struct boot_io *boot_io_local_new(const char *root)
 	io->run = local_run;
 	io->description = l->root ? xasprintf("local root %s", l->root) : xstrdup("local");
 	io->data = l;
+	io->release_data = local_release;
 	return io;
 }
 
 void boot_io_free(struct boot_io *io)
 {
-	struct local_io *l;
-
 	if (!io)
 		return;
-	l = io->data;
-	if (l)
-		free(l->root);
-	free(l);
+	if (io->release_data)
+		io->release_data(io->data);
 	free(io->description);
 	free(io);
 }

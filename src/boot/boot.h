@@ -47,6 +47,8 @@ struct boot_io {
 	/* What this io reaches, for messages: "local", "local root /tmp/x". */
 	char *description;
 	void *data;
+	/* Frees data at boot_io_free(); NULL when data is borrowed. */
+	void (*release_data)(void *data);
 };
 
 /*

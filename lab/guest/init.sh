@@ -1,0 +1,65 @@
+#!/bin/sh
+# /init of the lab guest (busybox): mounts the kernel file systems, loads
+# the modules, mounts the ESP read-write at /boot and efivarfs, brings up
+# the static network of QEMU's user-mode net, then hands over to busybox
+# init, which respawns dropbear (/etc/inittab).
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts
+mount -t tmpfs -o mode=755 tmpfs /run
+mount -t tmpfs -o mode=1777 tmpfs /tmp
+hostname bootab-lab
+echo "bootab-lab: init"
+
+read -r modules </etc/lab-modules
+for m in $modules; do
+	modprobe "$m" || echo "bootab-lab: modprobe $m failed"
+done
+
+if [ -d /sys/firmware/efi/efivars ]; then
+	mount -t efivarfs efivarfs /sys/firmware/efi/efivars ||
+		echo "bootab-lab: cannot mount efivarfs"
+fi
+
+# The disks are told apart by their virtio serial numbers (set on the QEMU
+# command line), not by probe order.
+disk_by_serial() {
+	for d in /sys/block/vd*; do
+		[ -r "$d/serial" ] || continue
+		if [ "$(cat "$d/serial")" = "$1" ]; then
+			echo "/dev/${d##*/}"
+			return 0
+		fi
+	done
+	return 1
+}
+tries=0
+until esp=$(disk_by_serial bootab-esp); do
+	tries=$((tries + 1))
+	if [ "$tries" -gt 50 ]; then
+		echo "bootab-lab: no ESP disk (serial bootab-esp)"
+		break
+	fi
+	sleep 0.1
+done
+if [ -n "$esp" ]; then
+	# codepage/iocharset: the FAT defaults in Debian's kernel name
+	# modules (cp437, iso8859-1) this initramfs loads explicitly.
+	mount -t vfat -o rw,codepage=437,iocharset=iso8859-1 "$esp" /boot ||
+		echo "bootab-lab: cannot mount $esp at /boot"
+fi
+if data=$(disk_by_serial bootab-data); then
+	ln -sf "$data" /dev/lab-data
+fi
+
+ip link set lo up
+ip link set eth0 up
+ip addr add 10.0.2.15/24 dev eth0
+ip route add default via 10.0.2.2
+
+echo "bootab-lab: ready boot_id=$(cat /proc/sys/kernel/random/boot_id)"
+exec /sbin/init

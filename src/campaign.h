@@ -1,0 +1,59 @@
+#ifndef BOOTAB_CAMPAIGN_H
+#define BOOTAB_CAMPAIGN_H
+
+#include <stdbool.h>
+#include <signal.h>
+
+/*
+ * A whole campaign from one plan: for each boot, set the mode's args,
+ * reboot, verify from sysfs, snapshot, run the per-boot script detached on
+ * the target, fetch its results into the boot's side directory; then the
+ * report. Every finished step is journalled, so a campaign that stops at
+ * any point continues with campaign_resume() and never repeats a finished
+ * boot or mixes two boots' data.
+ */
+
+enum campaign_level {
+	CAMPAIGN_INFO,
+	CAMPAIGN_WARNING,
+	CAMPAIGN_ERROR,
+};
+
+struct campaign_options {
+	const char *plan_path;        /* new campaign */
+	const char *resume_dir;       /* or: continue this one */
+	const char *data_dir;         /* overrides [campaign] data */
+	bool dry_run;                 /* print what would run; touch nothing */
+	/* Progress and problems, one line each (the command prints them). */
+	void (*say)(void *ctx, enum campaign_level level, const char *line);
+	void *say_ctx;
+	/* Set from a signal handler: stop at the next safe point. */
+	volatile sig_atomic_t *interrupted;
+	/* Tests only: stop (as if interrupted) once this journal step is written ("boot 2 started"). */
+	const char *stop_after;
+};
+
+struct campaign_result {
+	char *dir;                    /* the campaign directory */
+	bool finished;                /* every boot done and the report written */
+	bool resumable;               /* stopped part-way; campaign_resume() continues */
+	double total_s, reboot_s, gate_s, rows_s;   /* wall time and its parts, this run */
+};
+
+/*
+ * Runs (or resumes) a campaign. Returns 0 when it finished, -EINTR when
+ * interrupted (resumable), other -errno when it stopped on a problem
+ * (say() told which, and which config the box is on); *ret is filled in
+ * every case and released with campaign_result_release().
+ */
+int campaign_run(const struct campaign_options *options, struct campaign_result *ret);
+
+void campaign_result_release(struct campaign_result *result);
+
+/*
+ * Writes report.txt, report.md and report.json of the campaign in dir from
+ * its side directories. Returns 0 or -errno; problems go to say().
+ */
+int campaign_report(const char *dir, const struct campaign_options *options);
+
+#endif

@@ -1,0 +1,439 @@
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "lab.h"
+#include "lib/alloc.h"
+#include "lib/strbuf.h"
+#include "log.h"
+
+const char cmd_lab_usage[] =
+	"usage: bootab lab build [--force]\n"
+	"       bootab lab up [--timeout SECONDS]\n"
+	"       bootab lab down [--timeout SECONDS]\n"
+	"       bootab lab status [--json]\n"
+	"       bootab lab ssh [COMMAND [ARG...]]\n"
+	"       bootab lab power-cycle\n"
+	"       bootab lab wait [--since BOOT_ID] [--timeout SECONDS]\n"
+	"       bootab lab path\n"
+	"\n"
+	"The lab is a target box in QEMU (TCG): OVMF, systemd-boot with BLS\n"
+	"entries on an ESP mounted at /boot, the Debian kernel, an emulated Intel\n"
+	"IOMMU and a disk behind it, reached over SSH on a random loopback port.\n"
+	"\n"
+	"  build        build or refresh the lab's files (lab/build.sh; cached)\n"
+	"  up           build if needed, start QEMU, wait until SSH answers, print\n"
+	"               the SSH command (default timeout 240 s)\n"
+	"  down         stop QEMU: nothing of the lab stays running\n"
+	"  status       running or not, pid, port, boot_id; exit 1 when not running\n"
+	"  ssh          run COMMAND in the guest as root (a shell without one)\n"
+	"  power-cycle  hard-reset the guest through QEMU's monitor\n"
+	"  wait         wait until the guest answers with a boot_id other than\n"
+	"               BOOT_ID, print it (default timeout 240 s)\n"
+	"  path         print the lab directory\n"
+	"\n"
+	"Other tools reach the lab with: ssh -F DIR/run/ssh_config bootab-lab\n"
+	"\n"
+	"environment:\n"
+	"  BOOTAB_LAB_DIR     the lab directory (default $XDG_CACHE_HOME/bootab/lab,\n"
+	"                     else ~/.cache/bootab/lab)\n"
+	"  BOOTAB_LAB_SOURCE  the directory holding build.sh (default: lab/ of the\n"
+	"                     source tree the binary was built in)\n";
+
+#define DEFAULT_TIMEOUT_S 240
+#define STOP_TIMEOUT_S 20
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	interrupted = sig;
+}
+
+/* Ctrl-C, SIGTERM and SIGHUP only set a flag: `up` then stops what it started. */
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int parse_seconds(const char *opt, const char *value, int *ret_ms)
+{
+	char *end;
+	long v;
+
+	if (!value) {
+		log_error("lab: %s needs a value", opt);
+		return -EINVAL;
+	}
+	errno = 0;
+	v = strtol(value, &end, 10);
+	if (errno || end == value || *end || v <= 0 || v > INT_MAX / 1000) {
+		log_error("lab: %s '%s': not a number of seconds", opt, value);
+		return -EINVAL;
+	}
+	*ret_ms = (int)v * 1000;
+	return 0;
+}
+
+__attribute__((format(printf, 1, 2)))
+static int usage_error(const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	log_error("%s", strbuf_str(&sb));
+	strbuf_release(&sb);
+	fputs(cmd_lab_usage, stderr);
+	return EXIT_USAGE;
+}
+
+static int run_builder(const char *dir, bool force)
+{
+	char *builder = NULL;
+	int r, code = 0;
+
+	r = lab_builder_find(NULL, &builder);
+	if (r < 0) {
+		log_error("lab: cannot find lab/build.sh next to the binary; set BOOTAB_LAB_SOURCE "
+			  "to the lab/ directory of bootab's source");
+		return EXIT_USAGE;
+	}
+	r = lab_build(dir, builder, force, &code);
+	if (r < 0) {
+		log_error("lab: cannot run bash '%s': %s", builder, errno_string(r));
+		free(builder);
+		return EXIT_USAGE;
+	}
+	free(builder);
+	if (interrupted)
+		return 128 + SIGINT;
+	if (code != 0) {
+		log_error("lab: building the lab in '%s' failed (exit %d)", dir, code);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+static void print_destination(const char *dir)
+{
+	char *config = lab_ssh_config_path(dir);
+
+	printf("ssh -F %s %s\n", config, LAB_SSH_HOST);
+	free(config);
+}
+
+static int lab_build_cmd(const char *dir, int argc, char **argv)
+{
+	bool force = false;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--force"))
+			force = true;
+		else
+			return usage_error("lab build: unknown argument '%s'", argv[i]);
+	}
+	return run_builder(dir, force);
+}
+
+static int stop_quietly(const char *dir)
+{
+	bool was_running;
+	int r = lab_stop(dir, STOP_TIMEOUT_S * 1000, &was_running);
+
+	if (r < 0)
+		log_error("lab: cannot stop QEMU: %s", errno_string(r));
+	return r;
+}
+
+static int lab_up(const char *dir, int argc, char **argv)
+{
+	struct lab_status st;
+	char *err = NULL, *boot_id = NULL;
+	int timeout_ms = DEFAULT_TIMEOUT_S * 1000, code, r;
+	long long t0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--timeout")) {
+			if (parse_seconds("--timeout", argv[i + 1], &timeout_ms) < 0)
+				return EXIT_USAGE;
+			i++;
+		} else {
+			return usage_error("lab up: unknown argument '%s'", argv[i]);
+		}
+	}
+	catch_signals();
+	lab_status_read(dir, &st);
+	if (st.running) {
+		log_info("lab: already running (pid %d, port %d)", (int)st.pid, st.port);
+		print_destination(dir);
+		return EXIT_OK;
+	}
+	code = run_builder(dir, false);
+	if (code != EXIT_OK)
+		return code;
+
+	t0 = now_ms();
+	r = lab_start(dir, &st, &err);
+	if (r < 0) {
+		if (err && *err) {
+			size_t n = strlen(err);
+
+			while (n && err[n - 1] == '\n')
+				err[--n] = '\0';
+			log_error("lab: QEMU did not start: %s", err);
+		} else {
+			log_error("lab: QEMU did not start: %s", errno_string(r));
+		}
+		free(err);
+		return EXIT_USAGE;
+	}
+	if (interrupted) {
+		stop_quietly(dir);
+		return 128 + SIGINT;
+	}
+	log_info("lab: QEMU started (pid %d, SSH on 127.0.0.1:%d), waiting for the guest",
+		 (int)st.pid, st.port);
+	r = lab_wait_ready(dir, NULL, timeout_ms, &interrupted, &boot_id);
+	if (r < 0) {
+		if (r == -ECANCELED)
+			log_error("lab: interrupted, stopping QEMU");
+		else if (r == -ESRCH)
+			log_error("lab: QEMU exited while the guest booted; see '%s/run/serial.log'", dir);
+		else
+			log_error("lab: the guest did not answer over SSH within %d s; see "
+				  "'%s/run/serial.log'", timeout_ms / 1000, dir);
+		stop_quietly(dir);
+		return r == -ECANCELED ? 128 + SIGINT : EXIT_NOTHING;
+	}
+	log_info("lab: up in %.1f s, boot_id %s", (double)(now_ms() - t0) / 1000.0, boot_id);
+	free(boot_id);
+	print_destination(dir);
+	return EXIT_OK;
+}
+
+static int lab_down(const char *dir, int argc, char **argv)
+{
+	int timeout_ms = STOP_TIMEOUT_S * 1000, r;
+	bool was_running;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--timeout")) {
+			if (parse_seconds("--timeout", argv[i + 1], &timeout_ms) < 0)
+				return EXIT_USAGE;
+			i++;
+		} else {
+			return usage_error("lab down: unknown argument '%s'", argv[i]);
+		}
+	}
+	r = lab_stop(dir, timeout_ms, &was_running);
+	if (r < 0) {
+		log_error("lab: cannot stop QEMU: %s", errno_string(r));
+		return EXIT_USAGE;
+	}
+	log_info(was_running ? "lab: stopped" : "lab: was not running");
+	return EXIT_OK;
+}
+
+static int lab_status_cmd(const char *dir, int argc, char **argv)
+{
+	struct lab_status st;
+	char *boot_id = NULL, *config;
+	bool json = false;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			json = true;
+		else
+			return usage_error("lab status: unknown argument '%s'", argv[i]);
+	}
+	lab_status_read(dir, &st);
+	if (st.running && lab_boot_id(dir, 10000, &boot_id) < 0)
+		boot_id = NULL;
+	config = lab_ssh_config_path(dir);
+	if (json) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "running", json_boolean(st.running));
+		json_object_set_new(o, "dir", json_string(dir));
+		if (st.running) {
+			json_object_set_new(o, "pid", json_integer(st.pid));
+			json_object_set_new(o, "port", json_integer(st.port));
+			json_object_set_new(o, "ssh_config", json_string(config));
+			json_object_set_new(o, "boot_id", boot_id ? json_string(boot_id) : json_null());
+		}
+		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		fputc('\n', stdout);
+		json_decref(o);
+	} else if (st.running) {
+		printf("running: yes\npid: %d\nport: %d\nssh: ssh -F %s %s\nboot_id: %s\n",
+		       (int)st.pid, st.port, config, LAB_SSH_HOST,
+		       boot_id ? boot_id : "(no answer over SSH)");
+	} else {
+		printf("running: no\n");
+	}
+	free(config);
+	free(boot_id);
+	return st.running ? EXIT_OK : EXIT_NOTHING;
+}
+
+static int require_running(const char *dir)
+{
+	struct lab_status st;
+
+	lab_status_read(dir, &st);
+	if (!st.running) {
+		log_error("lab: not running in '%s' ('bootab lab up' starts it)", dir);
+		return EXIT_NOTHING;
+	}
+	return EXIT_OK;
+}
+
+static int lab_ssh(const char *dir, int argc, char **argv)
+{
+	char *config = lab_ssh_config_path(dir);
+	const char **args;
+	int code = require_running(dir), n = 0;
+
+	if (code != EXIT_OK) {
+		free(config);
+		return code;
+	}
+	/* ssh joins the words after the host into one remote shell line,
+	 * exactly as a user typing `ssh host CMD...` expects. */
+	args = xcalloc((size_t)argc + 5, sizeof(*args));
+	args[n++] = "ssh";
+	args[n++] = "-F";
+	args[n++] = config;
+	args[n++] = LAB_SSH_HOST;
+	for (int i = 1; i < argc; i++)
+		args[n++] = argv[i];
+	args[n] = NULL;
+	fflush(NULL);
+	execvp("ssh", (char *const *)args);
+	log_error("lab: cannot run ssh: %s", strerror(errno));
+	free(args);
+	free(config);
+	return EXIT_USAGE;
+}
+
+static int lab_power_cycle_cmd(const char *dir, int argc, char **argv)
+{
+	int code, r;
+
+	if (argc > 1)
+		return usage_error("lab power-cycle: unknown argument '%s'", argv[1]);
+	code = require_running(dir);
+	if (code != EXIT_OK)
+		return code;
+	r = lab_power_cycle(dir);
+	if (r < 0) {
+		log_error("lab: system_reset through '%s/run/monitor.sock' failed: %s", dir,
+			  errno_string(r));
+		return EXIT_USAGE;
+	}
+	log_info("lab: reset");
+	return EXIT_OK;
+}
+
+static int lab_wait(const char *dir, int argc, char **argv)
+{
+	const char *since = NULL;
+	char *boot_id = NULL;
+	int timeout_ms = DEFAULT_TIMEOUT_S * 1000, code, r;
+	long long t0 = now_ms();
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--timeout")) {
+			if (parse_seconds("--timeout", argv[i + 1], &timeout_ms) < 0)
+				return EXIT_USAGE;
+			i++;
+		} else if (!strcmp(argv[i], "--since")) {
+			since = argv[++i];
+			if (!since)
+				return usage_error("lab wait: %s needs a boot_id", "--since");
+		} else {
+			return usage_error("lab wait: unknown argument '%s'", argv[i]);
+		}
+	}
+	code = require_running(dir);
+	if (code != EXIT_OK)
+		return code;
+	catch_signals();
+	r = lab_wait_ready(dir, since, timeout_ms, &interrupted, &boot_id);
+	if (r < 0) {
+		if (r == -ECANCELED)
+			return 128 + SIGINT;
+		if (r == -ESRCH)
+			log_error("lab: QEMU is not running any more");
+		else
+			log_error("lab: no new boot_id within %d s", timeout_ms / 1000);
+		return EXIT_NOTHING;
+	}
+	log_info("lab: boot_id after %.1f s", (double)(now_ms() - t0) / 1000.0);
+	printf("%s\n", boot_id);
+	free(boot_id);
+	return EXIT_OK;
+}
+
+int cmd_lab(int argc, char **argv)
+{
+	char *dir = NULL;
+	int r, code;
+
+	if (argc < 2)
+		return usage_error("lab: %s", "missing subcommand");
+	r = lab_dir_resolve(&dir);
+	if (r < 0) {
+		log_error("lab: set BOOTAB_LAB_DIR or HOME to place the lab directory");
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "build"))
+		code = lab_build_cmd(dir, argc - 1, argv + 1);
+	else if (!strcmp(argv[1], "up"))
+		code = lab_up(dir, argc - 1, argv + 1);
+	else if (!strcmp(argv[1], "down"))
+		code = lab_down(dir, argc - 1, argv + 1);
+	else if (!strcmp(argv[1], "status"))
+		code = lab_status_cmd(dir, argc - 1, argv + 1);
+	else if (!strcmp(argv[1], "ssh"))
+		code = lab_ssh(dir, argc - 1, argv + 1);
+	else if (!strcmp(argv[1], "power-cycle"))
+		code = lab_power_cycle_cmd(dir, argc - 1, argv + 1);
+	else if (!strcmp(argv[1], "wait"))
+		code = lab_wait(dir, argc - 1, argv + 1);
+	else if (!strcmp(argv[1], "path")) {
+		if (argc > 2)
+			code = usage_error("lab path: unknown argument '%s'", argv[2]);
+		else {
+			printf("%s\n", dir);
+			code = EXIT_OK;
+		}
+	} else
+		code = usage_error("lab: unknown subcommand '%s'", argv[1]);
+	free(dir);
+	return code;
+}

@@ -1,0 +1,146 @@
+/* bootab reboot: reboot the target and wait until a different boot_id answers. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "commands.h"
+#include "lib/alloc.h"
+#include "lib/process.h"
+#include "log.h"
+#include "reboot.h"
+#include "target.h"
+
+const char cmd_reboot_usage[] =
+	"usage: bootab reboot [--target T] [--timeout S] [--power-cycle CMD] [--oneshot ENTRY]\n"
+	"\n"
+	"Reads the target's boot_id, reboots it (systemctl reboot, else reboot),\n"
+	"and polls over SSH about every 2 s, each attempt bounded, until a\n"
+	"different boot_id answers. Prints how long that took. Clocks are never\n"
+	"compared: a box's RTC can be hours off.\n"
+	"\n"
+	"  --target T         an SSH destination, or lab (not local)\n"
+	"  --timeout S        give up waiting after S seconds (default 300)\n"
+	"  --connect-timeout S  ssh ConnectTimeout per attempt (default 5)\n"
+	"  --power-cycle CMD  on timeout, run CMD on this machine with sh -c (your\n"
+	"                     own command, from your plan: a PDU, ipmitool, a QEMU\n"
+	"                     monitor) and wait again\n"
+	"  --oneshot ENTRY    systemd-boot: boot loader entry ENTRY for the next boot\n"
+	"                     only (bootctl set-oneshot, else the LoaderEntryOneShot\n"
+	"                     EFI variable); after a power cycle the box returns to\n"
+	"                     its default entry\n"
+	"\n"
+	"Exit: 0 a new boot answered, 1 none did, 2 usage or I/O error.\n";
+
+static void report_boot(struct target *t, const char *before, const char *after, double seconds,
+			const char *how)
+{
+	char *cmdline = NULL;
+	size_t len;
+
+	printf("rebooted %s in %.1f s%s: boot_id %s -> %s\n", target_name(t), seconds, how,
+	       before, after);
+	if (target_read_file(t, "/proc/cmdline", 65536, false, &cmdline, &len) == 0) {
+		/* Which config came up: the one-shot entry, or the standing one. */
+		if (len && cmdline[len - 1] == '\n')
+			cmdline[len - 1] = '\0';
+		printf("cmdline: %s\n", cmdline);
+		free(cmdline);
+	} else {
+		log_warning("%s, ignoring", target_error(t));
+	}
+}
+
+int cmd_reboot(int argc, char **argv)
+{
+	enum { OPT_CONNECT_TIMEOUT = 256, OPT_POWER_CYCLE, OPT_ONESHOT, OPT_TIMEOUT };
+	static const struct option longopts[] = {
+		{ "target", required_argument, NULL, 't' },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT },
+		{ "power-cycle", required_argument, NULL, OPT_POWER_CYCLE },
+		{ "oneshot", required_argument, NULL, OPT_ONESHOT },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *spec = NULL, *power_cycle = NULL, *oneshot = NULL;
+	long timeout = 300, connect_timeout = 5;
+	struct target *t = NULL;
+	struct reboot_options opts = { 0 };
+	struct reboot_result result;
+	char *error = NULL;
+	int c, r, rc = EXIT_USAGE;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "t:", longopts, NULL)) != -1) {
+		char *end;
+
+		switch (c) {
+		case 't':
+			spec = optarg;
+			break;
+		case OPT_TIMEOUT:
+			timeout = strtol(optarg, &end, 10);
+			if (*end || timeout < 1 || timeout > 86400) {
+				log_error("--timeout '%s': give whole seconds, 1 to 86400", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_CONNECT_TIMEOUT:
+			connect_timeout = strtol(optarg, &end, 10);
+			if (*end || connect_timeout < 1 || connect_timeout > 600) {
+				log_error("--connect-timeout '%s': give whole seconds, 1 to 600", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_POWER_CYCLE:
+			power_cycle = optarg;
+			break;
+		case OPT_ONESHOT:
+			oneshot = optarg;
+			break;
+		default:
+			fputs(cmd_reboot_usage, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc) {
+		log_error("unexpected argument '%s'", argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (!spec) {
+		log_error("--target is required: the box to reboot (an SSH destination, or lab)");
+		return EXIT_USAGE;
+	}
+	if (!strcmp(spec, "local")) {
+		log_error("bootab does not reboot the machine it runs on; give an SSH target");
+		return EXIT_USAGE;
+	}
+	r = target_open_default(spec, NULL, (int)connect_timeout, &t, &error);
+	if (r < 0) {
+		log_error("%s", error);
+		free(error);
+		return EXIT_USAGE;
+	}
+	opts.timeout_s = (double)timeout;
+	opts.attempt_ms = (int)(connect_timeout + 5) * 1000;
+	opts.power_cycle = power_cycle;
+	opts.oneshot_entry = oneshot;
+	log_info("rebooting %s%s%s; waiting for a new boot_id", spec, oneshot ? ", next boot only: " : "",
+		 oneshot ? oneshot : "");
+	r = reboot_and_wait(t, &opts, &result);
+	if (result.power_cycled)
+		log_warning("%s did not come back within %ld s: the power-cycle command ran", spec, timeout);
+	if (r == 0) {
+		report_boot(t, result.before, result.after, result.seconds,
+			    result.power_cycled ? " (after a power cycle)" : "");
+		rc = EXIT_OK;
+	} else {
+		log_error("%s: %s", spec, result.error ? result.error : errno_string(r));
+		rc = r == -ETIMEDOUT ? EXIT_NOTHING : EXIT_USAGE;
+	}
+	reboot_result_release(&result);
+	target_close(t);
+	return rc;
+}

@@ -1,0 +1,65 @@
+/* bootab report: the report of a finished or partial campaign, written again. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "campaign.h"
+#include "commands.h"
+#include "lib/alloc.h"
+#include "lib/file.h"
+#include "log.h"
+
+static void say_line(void *ctx, enum campaign_level level, const char *line)
+{
+	log_campaign_line(ctx, (int)level, line);
+}
+
+const char cmd_report_usage[] =
+	"usage: bootab report [--format txt|md|json] CAMPAIGN_DIR\n"
+	"\n"
+	"Writes report.txt, report.md and report.json of a finished (or partial)\n"
+	"campaign from its side directories again, and prints one of them.\n";
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct campaign_options o = { .say = say_line };
+	const char *format = "txt";
+	char *name, *path, *data;
+	size_t len;
+	int c, r;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (c != 'f') {
+			fputs(cmd_report_usage, stderr);
+			return EXIT_USAGE;
+		}
+		format = optarg;
+	}
+	if (optind != argc - 1 || (strcmp(format, "txt") && strcmp(format, "md") && strcmp(format, "json"))) {
+		fputs(cmd_report_usage, stderr);
+		return EXIT_USAGE;
+	}
+	r = campaign_report(argv[optind], &o);
+	if (r < 0)
+		return EXIT_NOTHING;
+	name = xasprintf("report.%s", format);
+	path = path_join(argv[optind], name);
+	r = file_read(path, FILE_READ_MAX, &data, &len);
+	if (r < 0) {
+		log_error("cannot read %s: %s", path, errno_string(r));
+		free(path);
+		free(name);
+		return EXIT_USAGE;
+	}
+	fwrite(data, 1, len, stdout);
+	free(data);
+	free(path);
+	free(name);
+	return EXIT_OK;
+}

@@ -1,0 +1,134 @@
+/* bootab run: a whole campaign from one plan file, unattended and resumable. */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "campaign.h"
+#include "commands.h"
+#include "lib/file.h"
+#include "log.h"
+
+static void say_line(void *ctx, enum campaign_level level, const char *line)
+{
+	log_campaign_line(ctx, (int)level, line);
+}
+
+const char cmd_run_usage[] =
+	"usage: bootab run [--data DIR] [--dry-run] PLAN.ini\n"
+	"       bootab run --resume CAMPAIGN_DIR\n"
+	"\n"
+	"Runs the campaign PLAN.ini describes (docs/plan.md): for every boot, sets\n"
+	"the mode's kernel args, reboots, proves from sysfs that the boot is the one\n"
+	"asked for, runs the rows behind the idle gate on the target, and fetches the\n"
+	"results into DIR/<plan>-<time>/<label>/. At the end the standing config\n"
+	"(the first mode) is back and report.txt, report.md and report.json are\n"
+	"written, and report.txt is printed. Progress goes to stderr.\n"
+	"\n"
+	"Every step is journalled: after the controller dies, the laptop sleeps or\n"
+	"the network drops, --resume continues where it stopped, never repeats a\n"
+	"finished boot and never mixes two boots' data. Ctrl-C stops at the next\n"
+	"safe point and says how to resume.\n"
+	"\n"
+	"  --data DIR     where campaigns are written (default: the plan's data, else runs)\n"
+	"  --dry-run      print every command and per-boot script; change nothing\n"
+	"  --resume DIR   continue the campaign in DIR\n"
+	"\n"
+	"exit status: 0 finished, 1 stopped (resumable), 2 usage or plan error\n";
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	/* The first Ctrl-C stops at the next safe point; a second one ends bootab. */
+	if (stop_requested)
+		signal(SIGINT, SIG_DFL);
+	stop_requested = 1;
+}
+
+/* The report is the result: it goes to stdout. */
+static void print_report(const char *dir)
+{
+	char *path = path_join(dir, "report.txt"), *data;
+	size_t len;
+
+	if (file_read(path, FILE_READ_MAX, &data, &len) == 0) {
+		fwrite(data, 1, len, stdout);
+		free(data);
+	}
+	log_info("report: %s (also report.md, report.json)", path);
+	free(path);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "data", required_argument, NULL, 'd' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "resume", required_argument, NULL, 'r' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct campaign_options o = { .say = say_line, .interrupted = &stop_requested };
+	struct campaign_result res;
+	struct sigaction sa = { .sa_handler = on_signal };
+	int c, r, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			o.data_dir = optarg;
+			break;
+		case 'n':
+			o.dry_run = true;
+			break;
+		case 'r':
+			o.resume_dir = optarg;
+			break;
+		default:
+			fputs(cmd_run_usage, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (o.resume_dir ? optind != argc : optind != argc - 1) {
+		fputs(cmd_run_usage, stderr);
+		return EXIT_USAGE;
+	}
+	if (o.resume_dir && (o.dry_run || o.data_dir)) {
+		log_error("--resume takes no --dry-run or --data: the campaign directory has its plan");
+		return EXIT_USAGE;
+	}
+	if (o.resume_dir && !path_is_dir(o.resume_dir)) {
+		log_error("--resume: '%s' is not a campaign directory", o.resume_dir);
+		return EXIT_USAGE;
+	}
+	o.plan_path = o.resume_dir ? NULL : argv[optind];
+	/* Tests stop a campaign at a chosen journal step, as a crash would. */
+	o.stop_after = getenv("BOOTAB_TEST_STOP_AFTER");
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	r = campaign_run(&o, &res);
+	if (r == 0) {
+		if (!o.dry_run) {
+			log_info("campaign finished in %.0f s: reboots %.0f s, idle gates %.0f s, rows %.0f s, bootab's own steps %.0f s (%.1f %%)",
+				 res.total_s, res.reboot_s, res.gate_s, res.rows_s,
+				 res.total_s - res.reboot_s - res.gate_s - res.rows_s,
+				 res.total_s > 0 ? 100 * (res.total_s - res.reboot_s - res.gate_s - res.rows_s) / res.total_s : 0);
+			print_report(res.dir);
+		}
+		rc = EXIT_OK;
+	} else if (res.resumable) {
+		log_error("the campaign stopped%s; continue it with: bootab run --resume %s",
+			  r == -EINTR ? " as asked" : "", res.dir);
+		rc = EXIT_NOTHING;
+	} else {
+		rc = r == -EINVAL || r == -ENOENT ? EXIT_USAGE : EXIT_NOTHING;
+	}
+	campaign_result_release(&res);
+	return rc;
+}

@@ -1,0 +1,261 @@
+/* bootab snapshot: record what the running boot is, as meta.json and meta.txt. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cmdline.h"
+#include "commands.h"
+#include "iommu.h"
+#include "lib/alloc.h"
+#include "lib/file.h"
+#include "lib/strbuf.h"
+#include "log.h"
+#include "snapshot.h"
+#include "target.h"
+#include "verify.h"
+
+const char cmd_snapshot_usage[] =
+	"usage: bootab snapshot [--target T] [--root DIR] [--managed \"ARGS\"]\n"
+	"                       [--param MODULE.PARAM]... [-o DIR] [--json]\n"
+	"\n"
+	"Records the running boot: time, kernel release, /proc/cmdline, boot_id,\n"
+	"IOMMU map and summary, IOMMU kernel-log lines and their count (evidence,\n"
+	"not proof), CPU vulnerabilities, governor, temperatures, load, and the\n"
+	"module parameters named.\n"
+	"\n"
+	"  --target T         local (default), an SSH destination, or lab\n"
+	"  --root DIR         read sysfs and procfs under DIR (local target)\n"
+	"  --connect-timeout S  ssh ConnectTimeout (default 5)\n"
+	"  --managed \"ARGS\"   read the module parameters these args name (MODULE.PARAM=V)\n"
+	"  --param MODULE.PARAM  read this module parameter (repeatable)\n"
+	"  -o, --output DIR   write DIR/meta.json, meta.txt, iommu.txt and\n"
+	"                     scripts/snapshot.sh (the script as run) instead of\n"
+	"                     printing meta.txt\n"
+	"  --json             print meta.json instead of meta.txt\n";
+
+static int write_file(const char *dir, const char *name, const char *data)
+{
+	char *path = path_join(dir, name);
+	int r = file_write_atomic(path, data, strlen(data), 0644);
+
+	if (r < 0)
+		log_error("failed to write '%s': %s", path, errno_string(r));
+	free(path);
+	return r;
+}
+
+static char *iommu_table(const struct iommu_map *map)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *summary = iommu_map_summary(map);
+
+	for (size_t i = 0; i < map->n_devices; i++) {
+		const struct iommu_device *d = &map->devices[i];
+
+		strbuf_addf(&sb, "%u\t%s\t%s\t%s\t%s\n", d->group,
+			    iommu_map_group(map, d->group)->type, d->name,
+			    d->description ? d->description : d->bus ? d->bus : "-",
+			    d->driver ? d->driver : "-");
+	}
+	strbuf_addf(&sb, "iommu group types: %s\n", summary);
+	free(summary);
+	return strbuf_detach(&sb, NULL);
+}
+
+static bool param_word_valid(const char *s)
+{
+	const char *dot = strchr(s, '.');
+
+	if (!dot || dot == s || !dot[1] || strchr(dot + 1, '.'))
+		return false;
+	for (const char *p = s; *p; p++)
+		if (p != dot && !strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-", *p))
+			return false;
+	return true;
+}
+
+int cmd_snapshot(int argc, char **argv)
+{
+	enum { OPT_CONNECT_TIMEOUT = 256, OPT_PARAM };
+	static const struct option longopts[] = {
+		{ "target", required_argument, NULL, 't' },
+		{ "root", required_argument, NULL, 'r' },
+		{ "managed", required_argument, NULL, 'm' },
+		{ "param", required_argument, NULL, OPT_PARAM },
+		{ "output", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *spec = "local", *root = NULL, *out_dir = NULL;
+	char **words = NULL, *error = NULL, *raw = NULL, *now = NULL, *text = NULL, *json_text = NULL;
+	size_t n_words = 0, alloc_words = 0;
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct snapshot snap = { 0 };
+	struct target *t = NULL;
+	bool json = false;
+	int c, r, rc = EXIT_USAGE, connect_timeout = 0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "t:r:m:o:j", longopts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			spec = optarg;
+			break;
+		case 'r':
+			root = optarg;
+			break;
+		case 'm': {
+			struct verify_args managed = { 0 };
+			char **list = NULL;
+
+			if (cmdline_args_parse(optarg, &list, &err) < 0) {
+				log_error("--managed: %s", err.message);
+				goto out;
+			}
+			verify_args_from_list(list, &managed);
+			verify_snapshot_args(&managed, &words, &n_words, &alloc_words);
+			verify_args_release(&managed);
+			strv_free(list);
+			break;
+		}
+		case OPT_PARAM:
+			if (!param_word_valid(optarg)) {
+				log_error("--param '%s': write MODULE.PARAM", optarg);
+				goto out;
+			}
+			GROW(words, alloc_words, n_words + 2);
+			words[n_words] = xasprintf("param:%s", optarg);
+			for (char *p = words[n_words]; *p; p++)
+				if (*p == '-')
+					*p = '_';
+			words[++n_words] = NULL;
+			break;
+		case 'o':
+			out_dir = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case OPT_CONNECT_TIMEOUT: {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*end || v < 1 || v > 600) {
+				log_error("--connect-timeout '%s': give whole seconds, 1 to 600", optarg);
+				goto out;
+			}
+			connect_timeout = (int)v;
+			break;
+		}
+		default:
+			fputs(cmd_snapshot_usage, stderr);
+			goto out;
+		}
+	}
+	if (optind != argc) {
+		log_error("unexpected argument '%s'", argv[optind]);
+		goto out;
+	}
+	/* The same parameter asked twice is read once. */
+	for (size_t i = 0; i < n_words; i++) {
+		for (size_t j = i + 1; j < n_words; j++) {
+			if (!strcmp(words[i], words[j])) {
+				free(words[j]);
+				memmove(&words[j], &words[j + 1], (n_words - j) * sizeof(*words));
+				n_words--;
+				j--;
+			}
+		}
+	}
+
+	r = target_open_default(spec, root, connect_timeout, &t, &error);
+	if (r < 0) {
+		log_error("%s", error);
+		free(error);
+		goto out;
+	}
+	now = time_now_iso8601();
+	r = target_snapshot(t, (const char *const *)words, true, &snap, &raw, &err);
+	if (r < 0) {
+		if (r == -EINVAL) {
+			char *msg = parse_error_format(&err);
+
+			log_error("%s", msg);
+			free(msg);
+		} else {
+			log_error("%s", target_error(t));
+		}
+		goto out;
+	}
+	r = iommu_map_describe(&snap.iommu, getenv("BOOTAB_PCI_IDS"));
+	if (r < 0)
+		log_warning("cannot read pci.ids (%s): devices are named by number", errno_string(r));
+	{
+		struct snapshot_context ctx = { now, spec };
+		json_t *j = snapshot_to_json(&snap, &ctx);
+
+		json_text = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
+		json_decref(j);
+		text = snapshot_to_text(&snap, &ctx);
+	}
+	if (!out_dir) {
+		if (json)
+			printf("%s\n", json_text);
+		else
+			fputs(text, stdout);
+		rc = EXIT_OK;
+		goto out;
+	}
+	{
+		char *scripts = path_join(out_dir, "scripts"), *script, *table, *with_nl;
+
+		r = dir_create_all(scripts, 0755);
+		if (r < 0) {
+			log_error("failed to create '%s': %s", scripts, errno_string(r));
+			free(scripts);
+			goto out;
+		}
+		script = target_script_render(t, "snapshot");
+		table = iommu_table(&snap.iommu);
+		with_nl = xasprintf("%s\n", json_text);
+		/* meta.json last: its presence says the snapshot is complete. */
+		r = write_file(scripts, "snapshot.sh", script);
+		if (r == 0)
+			r = write_file(out_dir, "snapshot.out", raw);
+		if (r == 0)
+			r = write_file(out_dir, "iommu.txt", table);
+		if (r == 0)
+			r = write_file(out_dir, "meta.txt", text);
+		if (r == 0)
+			r = write_file(out_dir, "meta.json", with_nl);
+		free(scripts);
+		free(script);
+		free(table);
+		free(with_nl);
+		if (r < 0)
+			goto out;
+	}
+	{
+		char *summary = iommu_map_summary(&snap.iommu);
+
+		log_info("snapshot of %s in %s: kernel %s, iommu group types: %s", spec, out_dir,
+			 snap.kernel, summary);
+		free(summary);
+	}
+	rc = EXIT_OK;
+out:
+	target_close(t);
+	parse_error_release(&err);
+	snapshot_release(&snap);
+	strv_free(words);
+	free(raw);
+	free(now);
+	free(text);
+	free(json_text);
+	return rc;
+}

@@ -1,0 +1,234 @@
+/* bootab verify: prove from sysfs and procfs that the running boot is the one asked for. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cmdline.h"
+#include "commands.h"
+#include "lib/alloc.h"
+#include "lib/file.h"
+#include "log.h"
+#include "snapshot.h"
+#include "target.h"
+#include "verify.h"
+
+const char cmd_verify_usage[] =
+	"usage: bootab verify [--target T] [--root DIR] --args \"ARGS\" [--managed \"ARGS\"]\n"
+	"                     [--expect EXPR]... [--json]\n"
+	"\n"
+	"Exits 0 only if /proc/cmdline holds every arg of --args and no other arg\n"
+	"of --managed (the union of every mode's args), and sysfs agrees:\n"
+	"  iommu=pt, iommu.passthrough=1   IOMMU groups exist and are identity\n"
+	"  iommu.strict=1                  translated groups are DMA, none DMA-FQ\n"
+	"  amd_iommu=off, intel_iommu=off  no IOMMU groups, /sys/class/iommu empty\n"
+	"  mitigations=off                 affected CPU vulnerabilities read Vulnerable\n"
+	"  MODULE.PARAM=V                  /sys/module/MODULE/parameters/PARAM is V\n"
+	"Kernel-log lines are shown as evidence and never trusted.\n"
+	"\n"
+	"  --target T         local (default), an SSH destination, or lab\n"
+	"  --root DIR         read sysfs and procfs under DIR (local target)\n"
+	"  --connect-timeout S  ssh ConnectTimeout (default 5)\n"
+	"  --expect EXPR      also check: iommu.groups=N, iommu.type(ADDR)=TYPE,\n"
+	"                     sysfs(/sys/PATH)=VALUE\n"
+	"  --json             the checks as JSON on stdout\n"
+	"\n"
+	"Exit: 0 the boot is the one asked for, 1 a check failed, 2 usage or I/O error.\n";
+
+static const char *status_word(enum verify_status s)
+{
+	return s == VERIFY_OK ? "ok" : s == VERIFY_FAILED ? "FAIL" : "note";
+}
+
+static void print_report(const struct snapshot *snap, const char *target,
+			 const struct verify_report *report, bool json)
+{
+	size_t failed = verify_report_failures(report), judged = 0;
+
+	for (size_t i = 0; i < report->n; i++)
+		judged += report->v[i].status != VERIFY_NOTE;
+	if (json) {
+		json_t *checks = json_array(), *o;
+
+		for (size_t i = 0; i < report->n; i++) {
+			const struct verify_check *c = &report->v[i];
+
+			json_array_append_new(checks, json_pack("{s:s, s:s, s:o, s:s, s:s}",
+				"status", status_word(c->status), "what", c->what,
+				"expected", c->expected ? json_string(c->expected) : json_null(),
+				"found", c->found, "where", c->where));
+		}
+		o = json_pack("{s:b, s:s, s:s, s:s, s:s, s:o}", "ok", failed == 0, "target", target,
+			      "boot_id", snap->boot_id, "kernel", snap->kernel, "cmdline",
+			      snap->cmdline, "checks", checks);
+		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
+		putchar('\n');
+		json_decref(o);
+		return;
+	}
+	printf("boot %s, kernel %s, on %s\n", snap->boot_id, snap->kernel, target);
+	for (size_t i = 0; i < report->n; i++) {
+		const struct verify_check *c = &report->v[i];
+
+		if (c->status == VERIFY_FAILED) {
+			printf("FAIL  %s\n", c->what);
+			printf("      expected: %s\n", c->expected ? c->expected : "-");
+			printf("      found:    %s\n", c->found);
+			printf("      where:    %s\n", c->where);
+		} else {
+			printf("%-4s  %s: %s (%s)\n", status_word(c->status), c->what, c->found, c->where);
+		}
+	}
+	if (failed)
+		printf("verify: %zu of %zu checks failed: this is not the boot asked for\n", failed,
+		       judged);
+	else
+		printf("verify: all %zu checks passed\n", judged);
+}
+
+int cmd_verify(int argc, char **argv)
+{
+	enum { OPT_CONNECT_TIMEOUT = 256 };
+	static const struct option longopts[] = {
+		{ "target", required_argument, NULL, 't' },
+		{ "root", required_argument, NULL, 'r' },
+		{ "managed", required_argument, NULL, 'm' },
+		{ "args", required_argument, NULL, 'a' },
+		{ "expect", required_argument, NULL, 'e' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *spec = "local", *root = NULL, *managed_text = NULL, *asked_text = NULL;
+	struct verify_args asked = { 0 };
+	char **managed_list = NULL, **asked_list = NULL;
+	struct verify_expect *expects = NULL;
+	size_t n_expects = 0, alloc_expects = 0, n_words = 0, alloc_words = 0;
+	struct verify_report report = { 0 };
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct snapshot snap = { 0 };
+	struct target *t = NULL;
+	char **words = NULL, *error = NULL;
+	int c, r, rc = EXIT_USAGE, connect_timeout = 0;
+	bool json = false;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "t:r:m:a:e:j", longopts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			spec = optarg;
+			break;
+		case 'r':
+			root = optarg;
+			break;
+		case 'm':
+			managed_text = optarg;
+			break;
+		case 'a':
+			asked_text = optarg;
+			break;
+		case 'e':
+			GROW(expects, alloc_expects, n_expects + 1);
+			if (verify_expect_parse(optarg, &expects[n_expects], &error) < 0) {
+				log_error("%s", error);
+				free(error);
+				goto out;
+			}
+			n_expects++;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case OPT_CONNECT_TIMEOUT: {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*end || v < 1 || v > 600) {
+				log_error("--connect-timeout '%s': give whole seconds, 1 to 600", optarg);
+				goto out;
+			}
+			connect_timeout = (int)v;
+			break;
+		}
+		default:
+			fputs(cmd_verify_usage, stderr);
+			goto out;
+		}
+	}
+	if (optind != argc) {
+		log_error("unexpected argument '%s'", argv[optind]);
+		goto out;
+	}
+	if (!asked_text) {
+		log_error("--args is required: the kernel args of the mode this boot should be (\"\" for none)");
+		goto out;
+	}
+	if (cmdline_args_parse(asked_text, &asked_list, &err) < 0) {
+		log_error("--args: %s", err.message);
+		goto out;
+	}
+	if (cmdline_args_parse(managed_text ? managed_text : asked_text, &managed_list, &err) < 0) {
+		log_error("--managed: %s", err.message);
+		goto out;
+	}
+	verify_args_from_list(asked_list, &asked);
+
+	verify_snapshot_args(&asked, &words, &n_words, &alloc_words);
+	for (size_t i = 0; i < n_expects; i++) {
+		if (expects[i].kind != EXPECT_SYSFS)
+			continue;
+		GROW(words, alloc_words, n_words + 2);
+		words[n_words++] = xasprintf("file:%s", expects[i].subject);
+		words[n_words] = NULL;
+	}
+
+	r = target_open_default(spec, root, connect_timeout, &t, &error);
+	if (r < 0) {
+		log_error("%s", error);
+		free(error);
+		goto out;
+	}
+	/* Root reads the kernel log too; without it, sysfs alone still decides. */
+	r = target_snapshot(t, (const char *const *)words, true, &snap, NULL, &err);
+	if (r == -EACCES) {
+		GROW(words, alloc_words, n_words + 2);
+		words[n_words++] = xstrdup("nolog");
+		words[n_words] = NULL;
+		log_warning("%s; reading sysfs without root, kernel log not read", target_error(t));
+		r = target_snapshot(t, (const char *const *)words, false, &snap, NULL, &err);
+	}
+	if (r < 0) {
+		if (r == -EINVAL) {
+			char *msg = parse_error_format(&err);
+
+			log_error("%s", msg);
+			free(msg);
+		} else {
+			log_error("%s", target_error(t));
+		}
+		goto out;
+	}
+
+	verify_cmdline(&snap, managed_list, asked_list, &report);
+	verify_semantics(&snap, &asked, &report);
+	for (size_t i = 0; i < n_expects; i++)
+		verify_expect_check(&snap, &expects[i], &report);
+	print_report(&snap, spec, &report, json);
+	rc = verify_report_failures(&report) ? EXIT_NOTHING : EXIT_OK;
+out:
+	target_close(t);
+	parse_error_release(&err);
+	snapshot_release(&snap);
+	verify_report_release(&report);
+	verify_args_release(&asked);
+	strv_free(managed_list);
+	strv_free(asked_list);
+	for (size_t i = 0; i < n_expects; i++)
+		verify_expect_release(&expects[i]);
+	free(expects);
+	strv_free(words);
+	return rc;
+}

@@ -1,0 +1,143 @@
+#ifndef BOOTAB_LAB_H
+#define BOOTAB_LAB_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/*
+ * The lab: a target box in QEMU (q35, TCG, emulated Intel IOMMU, OVMF,
+ * systemd-boot, the Debian kernel, a busybox initramfs with dropbear),
+ * reached over SSH on a random loopback port. lab/build.sh makes its files;
+ * this module starts, watches and stops the QEMU process. docs/lab.md
+ * describes the whole thing.
+ *
+ * Layout of the lab directory:
+ *   vmlinuz initrd esp.img vars.fd data.img stamp   built by lab/build.sh
+ *   keys/id_ed25519, known_hosts                   controller key, host key
+ *   run/qemu.pid run/monitor.sock run/serial.sock run/serial.log
+ *   run/ssh_config run/port run/started            while QEMU runs
+ *
+ * The contract for every other part of bootab: while the lab runs,
+ *   ssh -F <dir>/run/ssh_config bootab-lab CMD
+ * reaches the guest as root with strict host-key checking.
+ *
+ * Nothing here prints; functions return 0 or -errno.
+ */
+
+/* The Host name in run/ssh_config. */
+#define LAB_SSH_HOST "bootab-lab"
+
+/* The serial-console line the guest's /init prints once it is up. */
+#define LAB_READY_MARKER "bootab-lab: ready boot_id="
+
+struct lab_status {
+	bool running;   /* the tracked pid is alive and is our QEMU */
+	pid_t pid;      /* the tracked pid (0: none recorded) */
+	int port;       /* the SSH port on 127.0.0.1 (0: unknown) */
+};
+
+/*
+ * The lab directory: $BOOTAB_LAB_DIR if set and not empty, else
+ * $XDG_CACHE_HOME/bootab/lab, else $HOME/.cache/bootab/lab. The result is
+ * the caller's. Returns 0, or -ENOENT when none of them is set.
+ */
+int lab_dir_resolve(char **ret_dir);
+
+/* <dir>/run/ssh_config, the caller's. */
+char *lab_ssh_config_path(const char *dir);
+
+/*
+ * The builder script: $BOOTAB_LAB_SOURCE/build.sh if BOOTAB_LAB_SOURCE is
+ * set (then it must exist), else lab/build.sh next to the binary's source
+ * tree (<exe dir>/../lab or <exe dir>/lab) or an installed copy
+ * (<exe dir>/../share/bootab/lab). exe is the path of the running binary
+ * (/proc/self/exe when NULL). Returns 0, or -ENOENT.
+ */
+int lab_builder_find(const char *exe, char **ret_path);
+
+/*
+ * Runs the builder (bash, with BOOTAB_LAB_DIR=dir) in this process group,
+ * so a Ctrl-C on the terminal reaches it too; its output goes to our
+ * stdout and stderr. *ret_exit gets its exit code (128 + signal when a
+ * signal ended it). Returns 0 when it ran, -errno when it could not start.
+ */
+int lab_build(const char *dir, const char *builder, bool force, int *ret_exit);
+
+/*
+ * Whether the lab's outputs exist (vmlinuz, initrd, esp.img, vars.fd,
+ * data.img, stamp, keys/id_ed25519, known_hosts).
+ */
+bool lab_is_built(const char *dir);
+
+/*
+ * Whether a NUL-separated /proc/PID/cmdline of len bytes is a QEMU this lab
+ * started: argv[0] is a qemu-system-* binary and "-pidfile" is followed by
+ * <run_dir>/qemu.pid.
+ */
+bool lab_cmdline_is_ours(const char *cmdline, size_t len, const char *run_dir);
+
+/*
+ * Reads run/qemu.pid and run/port and checks /proc/PID/cmdline. A missing
+ * pid file is not an error (running = false). Returns 0 or -errno.
+ */
+int lab_status_read(const char *dir, struct lab_status *ret);
+
+/*
+ * The ssh_config text for a lab at dir listening on port: Host bootab-lab,
+ * 127.0.0.1, root, the lab's key only, the lab's known_hosts under
+ * HostKeyAlias bootab-lab, strict host-key checking, batch mode, a 5 s
+ * connect timeout. The result is the caller's.
+ */
+char *lab_ssh_config_format(const char *dir, int port);
+
+/*
+ * Starts QEMU in the background (-daemonize) on a free loopback port and
+ * writes run/ssh_config, run/port and run/started. The lab must be built
+ * and not running (-EALREADY when it is). Does not wait for the guest.
+ * On error nothing of ours is left running. *ret_err, when not NULL, gets
+ * QEMU's error output on failure (the caller's; may be set to NULL).
+ */
+int lab_start(const char *dir, struct lab_status *ret, char **ret_err);
+
+/*
+ * Waits until the guest answers over SSH with a boot_id different from
+ * not_boot_id (NULL: any), for at most timeout_ms. The guest's serial log
+ * marker (LAB_READY_MARKER) triggers an SSH attempt as soon as it appears;
+ * without it, SSH is tried every 10 s. Returns 0 and the boot_id (the
+ * caller's), -ETIMEDOUT, -ECANCELED when *cancel became non-zero, -ESRCH
+ * when QEMU exited meanwhile.
+ */
+int lab_wait_ready(const char *dir, const char *not_boot_id, int timeout_ms,
+		   const volatile sig_atomic_t *cancel, char **ret_boot_id);
+
+/*
+ * Reads /proc/sys/kernel/random/boot_id over SSH (one attempt, at most
+ * timeout_ms). Returns 0 and the boot_id (the caller's), -EHOSTUNREACH when
+ * SSH did not answer, -EBADMSG when the answer is not a boot_id.
+ */
+int lab_boot_id(const char *dir, int timeout_ms, char **ret_boot_id);
+
+/*
+ * Sends one human-monitor command (e.g. "system_reset") over
+ * run/monitor.sock and returns QEMU's reply text (the caller's, may be
+ * empty) in *ret_reply when not NULL. Returns 0 or -errno (-ECONNREFUSED
+ * or -ENOENT when QEMU is not running).
+ */
+int lab_monitor_command(const char *dir, const char *command, char **ret_reply);
+
+/* A hard reset of the guest (the lab's power cycle): "system_reset". */
+int lab_power_cycle(const char *dir);
+
+/*
+ * Stops the lab: flushes the guest's file systems over SSH when it answers
+ * (bounded), tells QEMU to quit over the monitor, waits up to timeout_ms for
+ * the tracked pid to go, then ends that pid (after checking its cmdline is
+ * our QEMU) with SIGTERM and SIGKILL. Removes the run files except
+ * serial.log. *ret_was_running tells whether anything was running.
+ * Returns 0 or -errno.
+ */
+int lab_stop(const char *dir, int timeout_ms, bool *ret_was_running);
+
+#endif

@@ -1,0 +1,61 @@
+#include "lib/tty.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "lib/alloc.h"
+
+#define SECRET_MAX 1024
+
+int tty_read_secret(const char *prompt, char **ret_secret)
+{
+	struct termios saved, quiet;
+	char buf[SECRET_MAX];
+	size_t len = 0;
+	int fd, r = 0;
+
+	fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -ENOTTY;
+	if (tcgetattr(fd, &saved) < 0) {
+		close(fd);
+		return -ENOTTY;
+	}
+	quiet = saved;
+	quiet.c_lflag &= (tcflag_t)~(ECHO | ECHOE | ECHOK | ECHONL);
+	quiet.c_lflag |= ICANON;
+	if (write(fd, prompt, strlen(prompt)) < 0 || tcsetattr(fd, TCSAFLUSH, &quiet) < 0) {
+		close(fd);
+		return -ENOTTY;
+	}
+	for (;;) {
+		char c;
+		ssize_t n = read(fd, &c, 1);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			r = len ? 0 : -ECANCELED;
+			break;
+		}
+		if (c == '\n' || c == '\r')
+			break;
+		if (len + 1 >= sizeof(buf)) {
+			r = -E2BIG;
+			break;
+		}
+		buf[len++] = c;
+	}
+	tcsetattr(fd, TCSAFLUSH, &saved);
+	if (write(fd, "\n", 1) < 0)
+		r = r ? r : 0;
+	close(fd);
+	if (r == 0) {
+		*ret_secret = xstrndup(buf, len);
+	}
+	explicit_bzero(buf, sizeof(buf));
+	return r;
+}

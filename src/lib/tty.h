@@ -1,0 +1,14 @@
+#ifndef BOOTAB_LIB_TTY_H
+#define BOOTAB_LIB_TTY_H
+
+/*
+ * Reads one line from the controlling terminal (/dev/tty) with echo off,
+ * after writing prompt to the terminal (not to stdout or stderr). The
+ * terminal's settings are restored, also on error. Returns 0 and the line
+ * without its newline (the caller wipes it with explicit_bzero and frees
+ * it), -ENOTTY when there is no terminal, -ECANCELED on end of input,
+ * -E2BIG past 1023 bytes (what was read is wiped).
+ */
+int tty_read_secret(const char *prompt, char **ret_secret);
+
+#endif

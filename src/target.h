@@ -1,0 +1,158 @@
+#ifndef BOOTAB_TARGET_H
+#define BOOTAB_TARGET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lib/process.h"
+
+/*
+ * The box bootab works on: this machine ("local"), an SSH destination as
+ * OpenSSH understands it (a Host alias, user@host, ssh://user@host:port),
+ * or "lab" (the QEMU lab: ssh -F $BOOTAB_LAB_DIR/run/ssh_config bootab-lab).
+ *
+ * Everything bootab does there is an embedded POSIX sh script
+ * (src/target/NAME.sh) run as `sh -c SCRIPT NAME ARGS...`: directly for the
+ * local target, as one remote command line with every word shell-quoted
+ * for SSH. SSH is the system's ssh with the user's config and keys,
+ * BatchMode, a short ConnectTimeout and one control master per target_open
+ * (its socket in a private 0700 directory). Host-key checking is left as
+ * the user configured it.
+ *
+ * Root: a script run as_root runs directly when the login user is root,
+ * else under `sudo -n`; when sudo wants a password, options->ask_password
+ * is called once and the password is sent only on sudo's stdin (never in
+ * argv, the environment or a file), and wiped from memory at target_close.
+ */
+
+enum target_kind {
+	TARGET_LOCAL,
+	TARGET_SSH,
+};
+
+/*
+ * Asks the user for the sudo password of target (without echo). Returns 0
+ * and a NUL-terminated password the caller wipes and frees, or -errno
+ * (-ENOTTY: nobody to ask).
+ */
+typedef int (*target_ask_password_fn)(const char *target, char **ret_password);
+
+struct target_options {
+	const char *root;           /* --root DIR: local target only; scripts read DIR/sys, DIR/proc ... */
+	int connect_timeout_s;      /* ssh ConnectTimeout; <= 0: 5 */
+	const char *shell;          /* the program that runs scripts; NULL: "sh" */
+	const char *lab_dir;        /* NULL: $BOOTAB_LAB_DIR, else ${XDG_CACHE_HOME:-$HOME/.cache}/bootab/lab */
+	target_ask_password_fn ask_password; /* NULL: never ask; sudo must work with -n */
+	bool no_master;             /* do not start a control master (each run connects anew) */
+};
+
+struct target;
+
+/*
+ * Parses spec and, for SSH, starts the control master (one connection,
+ * which proves the destination answers). Returns 0 and *ret_target, or
+ * -errno with *ret_error set to one line saying why (caller frees):
+ * -EINVAL for a spec that is refused (starts with '-', holds a control
+ * character or whitespace, --root with a remote target), -ENOENT when the
+ * lab has no ssh_config, -EHOSTUNREACH when ssh could not connect.
+ */
+int target_open(const char *spec, const struct target_options *options,
+		struct target **ret_target, char **ret_error);
+
+/* Stops the control master (ssh -O exit), removes its directory, wipes the password. NULL is a no-op. */
+void target_close(struct target *t);
+
+enum target_kind target_kind(const struct target *t);
+/* The spec as given ("lab", "local", "user@host"). Borrowed. */
+const char *target_name(const struct target *t);
+/* One line describing the last failure of a call on t ("" if none). Borrowed. */
+const char *target_error(const struct target *t);
+
+/* The text of embedded script name ("snapshot"), or NULL. Borrowed. */
+const char *target_script_text(const char *name);
+
+/*
+ * The script as it runs on t: "ROOT=..." then the embedded text, so it can
+ * be stored with the results and rerun by hand. NULL for an unknown name.
+ * The result is the caller's.
+ */
+char *target_script_render(const struct target *t, const char *name);
+
+/*
+ * The argv that runs script name with args on t (for --dry-run output and
+ * tests). as_root as in target_run_script; does not probe root (uses the
+ * method found so far, sudo -n if none). NULL-terminated, strv_free().
+ */
+char **target_script_argv(struct target *t, const char *name, const char *const *args, bool as_root);
+
+/*
+ * Runs embedded script name with args (NULL-terminated; each one word) on
+ * t, feeding stdin_data (may be NULL), as root when as_root, killing it
+ * after timeout_ms (<= 0: none). Returns 0 when the script ran, whatever
+ * its exit code (in ret->exit_code), with its output in *ret; -errno when
+ * it could not run: -ENOENT unknown script, -EHOSTUNREACH (ssh exit 255:
+ * no connection), -ETIMEDOUT, -EACCES (root needed, not available). On
+ * error target_error() says why and *ret is untouched.
+ */
+int target_run_script(struct target *t, const char *name, const char *const *args,
+		      const char *stdin_data, size_t stdin_len, bool as_root, int timeout_ms,
+		      struct process_result *ret);
+
+/*
+ * Reads path on t (sysfs, procfs, /boot, /etc: relative to --root for the
+ * local target), at most max bytes. Returns 0 and the data (caller's,
+ * NUL-terminated), -ENOENT when it does not exist, -EFBIG when longer than
+ * max, other -errno as target_run_script.
+ */
+int target_read_file(struct target *t, const char *path, size_t max, bool as_root,
+		     char **ret_data, size_t *ret_len);
+
+/*
+ * The current boot's /proc/sys/kernel/random/boot_id (validated). With
+ * fresh_connection, bypasses the control master and bounds the whole
+ * attempt by timeout_ms: a box that is rebooting may accept TCP and never
+ * answer. Returns 0 or -errno as target_run_script.
+ */
+int target_boot_id(struct target *t, bool fresh_connection, int timeout_ms, char **ret_boot_id);
+
+/*
+ * Stops and forgets the control master: after a reboot it holds a dead
+ * connection. The next run connects anew (and starts a new master).
+ */
+void target_drop_connection(struct target *t);
+
+/*
+ * Whether t runs scripts as root and how: "root login", "sudo -n",
+ * "sudo with password", or NULL when root is not available (*ret_error
+ * says why). Probes once, asking for a password if sudo needs one.
+ */
+int target_probe_root(struct target *t);
+const char *target_root_method(const struct target *t);
+
+#endif
+
+struct snapshot;
+struct parse_error;
+
+/*
+ * Runs snapshot.sh on t with args ("nolog", "param:MOD.PARAM",
+ * "file:/sys/..."; as_root for the kernel log) and parses its output.
+ * On success fills *ret (snapshot_release()) and, when ret_raw is not
+ * NULL, the raw output (caller's). Returns -errno: target failures as
+ * target_run_script (target_error() says why), -EIO when the script
+ * failed (target_error() has its stderr), -EINVAL for output that does
+ * not parse (err says where).
+ */
+int target_snapshot(struct target *t, const char *const *args, bool as_root,
+		    struct snapshot *ret, char **ret_raw, struct parse_error *err);
+
+/* Asks for a sudo password on the terminal: a target_ask_password_fn. */
+int target_ask_password_tty(const char *target, char **ret_password);
+
+/*
+ * target_open with what commands share: shell from $BOOTAB_TARGET_SH
+ * (default sh), the terminal asked for a sudo password when stdin is a
+ * terminal.
+ */
+int target_open_default(const char *spec, const char *root, int connect_timeout_s,
+			struct target **ret_target, char **ret_error);

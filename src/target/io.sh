@@ -1,0 +1,90 @@
+# bootab io: the file operations the bootloader backends need on a target.
+# Usage:
+#   sh io.sh write PATH MODE    stdin replaces PATH atomically (a temporary
+#                               file in PATH's directory, then mv); an
+#                               existing PATH keeps its permission bits,
+#                               a new one gets octal MODE
+#   sh io.sh rename FROM TO     mv -f FROM TO
+#   sh io.sh remove PATH        exit 3 when PATH does not exist
+#   sh io.sh list DIR           every name in DIR, each followed by a NUL;
+#                               exit 3 when DIR is not a directory
+#   sh io.sh exists PATH        exit 0 when PATH exists, 1 when not
+#   sh io.sh run PROGRAM ARG... runs PROGRAM (no shell); exit 127 with
+#                               "io.sh: not found" when it is not there
+# Every PATH is absolute and taken under ROOT (default empty).
+set -u
+ROOT=${ROOT-}
+op=${1-}
+[ $# -ge 1 ] && shift
+abs() {
+	case $1 in
+	/*) ;;
+	*)
+		echo "io.sh: '$1' is not an absolute path" >&2
+		exit 2
+		;;
+	esac
+}
+case $op in
+write)
+	[ $# -eq 2 ] || exit 2
+	abs "$1"
+	case $2 in '' | *[!0-7]*) exit 2 ;; esac
+	f=$ROOT$1
+	dir=${f%/*}
+	tmp=$(mktemp "$dir/.bootab-io.XXXXXX") || exit 4
+	if ! cat > "$tmp"; then
+		rm -f "$tmp"
+		exit 4
+	fi
+	mode=$2
+	if [ -e "$f" ]; then
+		mode=$(stat -c %a "$f" 2>/dev/null) || mode=$2
+	fi
+	if ! chmod "$mode" "$tmp" || ! sync || ! mv -f "$tmp" "$f"; then
+		rm -f "$tmp"
+		exit 4
+	fi
+	sync
+	;;
+rename)
+	[ $# -eq 2 ] || exit 2
+	abs "$1"
+	abs "$2"
+	mv -f "$ROOT$1" "$ROOT$2" || exit 4
+	;;
+remove)
+	[ $# -eq 1 ] || exit 2
+	abs "$1"
+	[ -e "$ROOT$1" ] || [ -h "$ROOT$1" ] || exit 3
+	rm -f "$ROOT$1" || exit 4
+	;;
+list)
+	[ $# -eq 1 ] || exit 2
+	abs "$1"
+	[ -d "$ROOT$1" ] || exit 3
+	for f in "$ROOT$1"/* "$ROOT$1"/.*; do
+		name=${f##*/}
+		case $name in . | .. | '*' | '.*') [ -e "$f" ] || continue ;; esac
+		case $name in . | ..) continue ;; esac
+		printf '%s\000' "$name"
+	done
+	;;
+exists)
+	[ $# -eq 1 ] || exit 2
+	abs "$1"
+	[ -e "$ROOT$1" ]
+	;;
+run)
+	[ $# -ge 1 ] || exit 2
+	if ! command -v "$1" >/dev/null 2>&1; then
+		echo "io.sh: not found" >&2
+		exit 127
+	fi
+	exec "$@"
+	;;
+*)
+	echo "usage: io.sh write|rename|remove|list|exists|run ..." >&2
+	exit 2
+	;;
+esac

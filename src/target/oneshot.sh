@@ -1,0 +1,63 @@
+# bootab oneshot: makes systemd-boot boot ENTRY once, on the next boot
+# only; the boot after that returns to the default entry.
+# Usage: sh oneshot.sh ENTRY   (ENTRY: a loader entry id, "lab.conf")
+# Uses bootctl set-oneshot when present, else writes the EFI variable
+# LoaderEntryOneShot (Boot Loader Interface, systemd vendor GUID
+# 4a67b082-0a4c-41cf-b6c7-440b29bb8c4f) through efivarfs: 4 bytes of
+# attributes (0x07: non-volatile, boot and runtime access, little endian),
+# then the id in UTF-16LE with a terminating NUL, in a single write.
+# Prints "oneshot<TAB>bootctl|efivarfs<TAB>ENTRY".
+set -u
+ROOT=${ROOT-}
+if [ $# -ne 1 ]; then
+	echo "usage: oneshot.sh ENTRY" >&2
+	exit 2
+fi
+entry=$1
+case $entry in
+'' | *[!A-Za-z0-9._@+-]*)
+	echo "oneshot.sh: entry id '$entry' has characters other than A-Z a-z 0-9 . _ @ + -" >&2
+	exit 2
+	;;
+esac
+if [ -z "$ROOT" ] && command -v bootctl >/dev/null 2>&1; then
+	if bootctl set-oneshot "$entry"; then
+		printf 'oneshot\tbootctl\t%s\n' "$entry"
+		exit 0
+	fi
+	echo "oneshot.sh: bootctl set-oneshot failed, writing the variable directly" >&2
+fi
+dir=$ROOT/sys/firmware/efi/efivars
+var=$dir/LoaderEntryOneShot-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f
+if [ ! -d "$dir" ]; then
+	echo "oneshot.sh: no efivarfs at /sys/firmware/efi/efivars (not booted with UEFI, or not mounted)" >&2
+	exit 3
+fi
+# efivarfs marks existing variables immutable; lift that before replacing.
+if [ -e "$var" ]; then
+	if command -v chattr >/dev/null 2>&1; then
+		chattr -i "$var" 2>/dev/null || true
+	fi
+	if ! rm -f "$var" 2>/dev/null || [ -e "$var" ]; then
+		echo "oneshot.sh: cannot replace $var (immutable, and no working chattr -i)" >&2
+		exit 4
+	fi
+fi
+tmp=$(mktemp) || exit 5
+trap 'rm -f "$tmp"' EXIT
+{
+	printf '\007\000\000\000'
+	rest=$entry
+	while [ -n "$rest" ]; do
+		c=${rest%"${rest#?}"}
+		rest=${rest#?}
+		printf '%s\000' "$c"
+	done
+	printf '\000\000'
+} >"$tmp"
+# cat copies the few bytes in one write(), which efivarfs requires.
+if ! cat "$tmp" >"$var"; then
+	echo "oneshot.sh: writing $var failed" >&2
+	exit 5
+fi
+printf 'oneshot\tefivarfs\t%s\n' "$entry"

@@ -1,0 +1,40 @@
+# bootab run-fetch: prints every file of a boot's run directory in one
+# stream the controller checks before it keeps anything:
+#   bootab-fetch 1
+#   file NAME SIZE       then exactly SIZE bytes of the file and a newline
+#   ...
+#   end
+# Only regular files directly in DIR whose names are made of letters,
+# digits, '.', '_' and '-' are sent; each is cut at LIMIT bytes (the SIZE
+# printed is what is sent).
+# Usage: sh run-fetch.sh DIR LIMIT
+set -u
+if [ $# -ne 2 ]; then
+	echo "usage: run-fetch.sh DIR LIMIT" >&2
+	exit 2
+fi
+dir=$1
+limit=$2
+case $limit in
+'' | *[!0-9]*)
+	echo "run-fetch.sh: bad limit '$limit'" >&2
+	exit 2
+	;;
+esac
+[ -d "$dir" ] || exit 3
+printf 'bootab-fetch 1\n'
+for f in "$dir"/*; do
+	name=${f##*/}
+	case $name in
+	'' | .* | *[!A-Za-z0-9._-]* | *.tmp) continue ;;
+	esac
+	if [ ! -f "$f" ] || [ -h "$f" ]; then
+		continue
+	fi
+	size=$(head -c "$limit" "$f" | wc -c)
+	size=$((size + 0))
+	printf 'file %s %s\n' "$name" "$size"
+	head -c "$size" "$f"
+	printf '\n'
+done
+printf 'end\n'

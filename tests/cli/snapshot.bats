@@ -1,0 +1,105 @@
+#!/usr/bin/env bats
+# bootab snapshot on the fixture trees: meta.json, meta.txt, and the script stored with them.
+
+load helpers/target
+
+# meta.txt without the two lines that carry the time of the run
+stable() {
+	sed -e '1d' -e '/^target clock /d' "$1"
+}
+
+@test "the off box: meta.txt in the case study's layout, whole output" {
+	for sh in dash busybox; do
+		use_shell "$sh"
+		rm -rf "$BATS_TEST_TMPDIR/s"
+		run "$BOOTAB" snapshot --root "$fixtures/seed-off" --managed "amd_iommu=off ttm.pages_limit=31457280" -o "$BATS_TEST_TMPDIR/s"
+		[ "$status" -eq 0 ]
+		[ "$output" = "bootab: snapshot of local in $BATS_TEST_TMPDIR/s: kernel 7.2.9-300.fc45.x86_64, iommu group types: no IOMMU groups" ]
+		stable "$BATS_TEST_TMPDIR/s/meta.txt" | diff -u - <(cat <<'TXT'
+7.2.9-300.fc45.x86_64
+BOOT_IMAGE=(hd0,gpt2)/vmlinuz-7.2.9-300.fc45.x86_64 root=UUID=4d1c7f2a-6a3e-4b8e-9a51-0c2f3e5d7b19 ro rootflags=subvol=root rhgb quiet ttm.pages_limit=31457280 ttm.page_pool_size=31457280 amdgpu.lockup_timeout=10000,60000,10000,10000 amd_iommu=off
+boot_id 79060c21-363e-4a3a-aa1b-4c3911e5e399
+target local host a9-mega
+iommu group types: no IOMMU groups
+iommu units: 0
+iommu log lines: 3 (file; evidence, not proof)
+[    0.312807] iommu: Default domain type: Translated
+load 0.12 0.07 0.02 1/601 2574
+governor performance (4 cpufreq policies)
+temperatures acpitz 45.0 C
+cpu vulnerabilities: 3 affected of 14
+  spec_store_bypass: Mitigation: Speculative Store Bypass disabled via prctl
+  spectre_v1: Mitigation: usercopy/swapgs barriers and __user pointer sanitization
+  spectre_v2: Mitigation: Enhanced / Automatic IBRS; IBPB: conditional; STIBP: always-on; RSB filling; PBRSB-eIBRS: Not affected; BHI: Not affected
+param ttm.pages_limit=31457280
+TXT
+)
+		# first line: the controller's time, ISO 8601
+		head -n 1 "$BATS_TEST_TMPDIR/s/meta.txt" | grep -Eq '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[+-][0-9]{2}:[0-9]{2}$'
+	done
+}
+
+@test "meta.json holds the map, the summary, the log evidence and the parameters" {
+	"$BOOTAB" snapshot --root "$fixtures/seed-translated" --param ttm.pages_limit --param amdgpu.lockup_timeout -o "$BATS_TEST_TMPDIR/s" 2>/dev/null
+	j="$BATS_TEST_TMPDIR/s/meta.json"
+	grep -q '"summary": "1 DMA, 32 DMA-FQ, 2 identity"' "$j"
+	grep -q '"boot_id": "3f6c2a1e-58b7-4d0e-9c41-7a2b9e0d4c11"' "$j"
+	grep -q '"kernel": "7.2.9-300.fc45.x86_64"' "$j"
+	grep -q '"name": "MSFT0201:00"' "$j"
+	grep -q '"source": "file"' "$j"
+	grep -q '"count": 49' "$j"
+	grep -q '"ttm.pages_limit": "31457280"' "$j"
+	grep -q '"amdgpu.lockup_timeout": "10000,60000,10000,10000"' "$j"
+	grep -q '"spectre_v1": "Mitigation: usercopy/swapgs barriers and __user pointer sanitization"' "$j"
+	grep -q '"celsius": 45.0' "$j"
+	# iommu.txt: one line per device, then the summary
+	[ "$(wc -l < "$BATS_TEST_TMPDIR/s/iommu.txt")" -eq 45 ]
+	[ "$(tail -n 1 "$BATS_TEST_TMPDIR/s/iommu.txt")" = "iommu group types: 1 DMA, 32 DMA-FQ, 2 identity" ]
+}
+
+@test "the stored script reruns by hand and gives the same records" {
+	"$BOOTAB" snapshot --root "$fixtures/seed-translated" -o "$BATS_TEST_TMPDIR/s" 2>/dev/null
+	run sh "$BATS_TEST_TMPDIR/s/scripts/snapshot.sh"
+	[ "$status" -eq 0 ]
+	diff -u <(grep -v '^time' "$BATS_TEST_TMPDIR/s/snapshot.out") <(printf '%s\n' "$output" | grep -v '^time')
+	head -n 1 "$BATS_TEST_TMPDIR/s/scripts/snapshot.sh" | grep -qx "ROOT='$fixtures/seed-translated'"
+}
+
+@test "without -o, meta.txt goes to stdout; --json gives meta.json" {
+	run "$BOOTAB" snapshot --root "$fixtures/seed-passthrough"
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "7.2.9-300.fc45.x86_64" ]
+	[[ "$output" == *"iommu group types: 1 DMA, 34 identity"* ]]
+	[[ "$output" == *"[    0.312807] iommu: Default domain type: Passthrough (set via kernel command line)"* ]]
+	run "$BOOTAB" snapshot --root "$fixtures/seed-passthrough" --json
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'"summary": "1 DMA, 34 identity"'* ]]
+}
+
+@test "a missing log is recorded as absent, not as zero lines" {
+	cp -a "$fixtures/seed-off" "$BATS_TEST_TMPDIR/tree"
+	rm "$BATS_TEST_TMPDIR/tree/var/log/dmesg"
+	run "$BOOTAB" snapshot --root "$BATS_TEST_TMPDIR/tree"
+	[[ "$output" == *"iommu log lines: absent (no journalctl or dmesg output)"* ]]
+	run "$BOOTAB" snapshot --root "$BATS_TEST_TMPDIR/tree" --json
+	[[ "$output" == *'"source": "absent"'* ]]
+	[[ "$output" == *'"count": null'* ]]
+}
+
+@test "a tree that is not a snapshot source: clear error naming the output and line" {
+	mkdir -p "$BATS_TEST_TMPDIR/bad/proc/sys/kernel/random"
+	printf 'not-a-uuid\n' > "$BATS_TEST_TMPDIR/bad/proc/sys/kernel/random/boot_id"
+	run "$BOOTAB" snapshot --root "$BATS_TEST_TMPDIR/bad"
+	[ "$status" -eq 2 ]
+	[ "$output" = "bootab: snapshot output from 'local':3: boot_id 'not-a-uuid' is not a boot id (a lowercase UUID)" ]
+}
+
+@test "bad --param, unwritable -o" {
+	run "$BOOTAB" snapshot --root "$fixtures/seed-off" --param '../../etc.x'
+	[ "$status" -eq 2 ]
+	[ "$output" = "bootab: --param '../../etc.x': write MODULE.PARAM" ]
+	touch "$BATS_TEST_TMPDIR/file"
+	run "$BOOTAB" snapshot --root "$fixtures/seed-off" -o "$BATS_TEST_TMPDIR/file/x"
+	[ "$status" -eq 2 ]
+	[[ "$output" == "bootab: failed to create '$BATS_TEST_TMPDIR/file/x/scripts': "* ]]
+}

@@ -1,0 +1,323 @@
+/* Unit tests for src/snapshot: parsing snapshot.sh output (untrusted), meta.json, meta.txt. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "lib/alloc.h"
+#include "lib/strbuf.h"
+#include "snapshot.h"
+#include "target.h"
+
+#define HEAD "bootab-snapshot\t1\n"
+#define BOOT "boot_id\t79060c21-363e-4a3a-aa1b-4c3911e5e399\nkernel\t6.1.0-57-amd64\ncmdline\tro quiet\n"
+#define TAIL "log_source\tabsent\nend\n"
+
+/* Runs the embedded snapshot.sh on a fixture tree with shell, returns its output. */
+static char *run_snapshot(const char *tree, const char *shell, const char *const *args)
+{
+	struct target_options o = { .root = tree, .shell = shell };
+	struct target *t = NULL;
+	struct process_result res;
+	char *error = NULL, *out;
+
+	assert_int_equal(target_open("local", &o, &t, &error), 0);
+	assert_int_equal(target_run_script(t, "snapshot", args, NULL, 0, true, 180000, &res), 0);
+	assert_int_equal(res.exit_code, 0);
+	assert_string_equal(res.err, "");
+	out = res.out;
+	free(res.err);
+	target_close(t);
+	return out;
+}
+
+static void check_seed_translated(const struct snapshot *s)
+{
+	char *summary = iommu_map_summary(&s->iommu);
+
+	assert_string_equal(summary, "1 DMA, 32 DMA-FQ, 2 identity");
+	free(summary);
+	assert_string_equal(s->boot_id, "3f6c2a1e-58b7-4d0e-9c41-7a2b9e0d4c11");
+	assert_string_equal(s->kernel, "7.2.9-300.fc45.x86_64");
+	assert_string_equal(s->hostname, "a9-mega");
+	assert_non_null(strstr(s->cmdline, "ttm.pages_limit=31457280"));
+	assert_int_equal(s->iommu.n_groups, 35);
+	assert_int_equal(s->iommu.n_devices, 44);
+	assert_string_equal(iommu_map_device_type(&s->iommu, "0000:c6:00.0"), "identity");
+	assert_string_equal(iommu_map_device_type(&s->iommu, "0000:c7:00.1"), "identity");
+	assert_string_equal(iommu_map_device_type(&s->iommu, "0000:c2:00.0"), "DMA");
+	/* The platform device is kept, by its sysfs name, with no ids. */
+	{
+		const struct iommu_device *d = iommu_map_device(&s->iommu, "MSFT0201:00");
+
+		assert_non_null(d);
+		assert_int_equal(d->group, 0);
+		assert_string_equal(d->bus, "platform");
+		assert_int_equal(d->vendor, IOMMU_ID_ABSENT);
+		assert_null(d->driver);
+	}
+	{
+		const struct iommu_device *d = iommu_map_device(&s->iommu, "0000:c6:00.0");
+
+		assert_int_equal(d->vendor, 0x1002);
+		assert_int_equal(d->device, 0x1586);
+		assert_int_equal(d->class_code, 0x038000);
+		assert_string_equal(d->driver, "amdgpu");
+		assert_string_equal(d->bus, "pci");
+	}
+	assert_int_equal(s->n_iommu_classes, 1);
+	assert_string_equal(s->iommu_classes[0], "ivhd0");
+	assert_int_equal(s->log_source, SNAPSHOT_LOG_FILE);
+	/* 44 "Adding to iommu group" + 2 domain lines + 3 AMD-Vi; the command line is left out */
+	assert_int_equal(s->log_count, 49);
+	assert_int_equal(s->n_log_lines, 49);
+	for (size_t i = 0; i < s->n_log_lines; i++)
+		assert_null(strstr(s->log_lines[i], "ommand line"));
+	assert_string_equal(snapshot_entry_get(&s->params, "ttm.pages_limit", NULL), "31457280");
+	{
+		bool found = false;
+
+		assert_null(snapshot_entry_get(&s->params, "nosuch.param", &found));
+		assert_true(found);
+		assert_null(snapshot_entry_get(&s->params, "never.asked", &found));
+		assert_false(found);
+	}
+	assert_string_equal(snapshot_entry_get(&s->files, "/sys/module/ttm/parameters/page_pool_size", NULL),
+			    "31457280");
+	assert_int_equal(s->governors.n, 4);
+	assert_int_equal(s->vulnerabilities.n, 14);
+	assert_int_equal(s->n_thermal, 1);
+	assert_int_equal(s->thermal[0].millidegrees, 45000);
+}
+
+static void test_parse_fixture_dash_and_busybox(void **state)
+{
+	const char *args[] = { "param:ttm.pages_limit", "param:nosuch.param",
+		"file:/sys/module/ttm/parameters/page_pool_size", NULL };
+	char dir[] = "/tmp/bootab-test-XXXXXX", *busybox_sh;
+	const char *shells[2] = { "dash", NULL };
+
+	(void)state;
+	/* busybox runs its sh applet when called as "sh" */
+	assert_non_null(mkdtemp(dir));
+	busybox_sh = xasprintf("%s/sh", dir);
+	assert_int_equal(symlink("/bin/busybox", busybox_sh), 0);
+	shells[1] = busybox_sh;
+	for (size_t i = 0; i < 2; i++) {
+		struct parse_error err = PARSE_ERROR_INIT;
+		struct snapshot s = { 0 };
+		char *out;
+
+		out = run_snapshot(FIXTURES "/sysfs/seed-translated", shells[i], args);
+		if (snapshot_parse(out, strlen(out), &s, &err) < 0)
+			fail_msg("%u: %s", err.line, err.message);
+		check_seed_translated(&s);
+		snapshot_release(&s);
+		free(out);
+	}
+	unlink(busybox_sh);
+	rmdir(dir);
+	free(busybox_sh);
+}
+
+static void test_parse_off_box(void **state)
+{
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct snapshot s = { 0 };
+	char *out = run_snapshot(FIXTURES "/sysfs/seed-off", "dash", NULL), *summary;
+
+	(void)state;
+	assert_int_equal(snapshot_parse(out, strlen(out), &s, &err), 0);
+	summary = iommu_map_summary(&s.iommu);
+	assert_string_equal(summary, "no IOMMU groups");
+	assert_int_equal(s.n_iommu_classes, 0);
+	/* the log still says Translated; it is recorded, as evidence */
+	assert_int_equal(s.log_count, 3);
+	assert_non_null(strstr(s.log_lines[0], "Default domain type: Translated"));
+	free(summary);
+	snapshot_release(&s);
+	free(out);
+}
+
+static const struct {
+	const char *input;
+	unsigned line;
+	const char *message;
+} bad[] = {
+	{ "", 1, "empty snapshot output" },
+	{ "hello\n", 1, "not snapshot output" },
+	{ "bootab-snapshot\t2\nend\n", 1, "not snapshot output" },
+	{ HEAD BOOT "log_source\tabsent\n", 5, "no 'end' record" },
+	{ HEAD BOOT "log_source\tabsent\nend", 6, "last line has no newline" },
+	{ HEAD BOOT TAIL "time\tx\n", 7, "record after 'end'" },
+	{ HEAD "kernel\t6.1\ncmdline\tx\n" TAIL, 5, "missing record 'boot_id'" },
+	{ HEAD BOOT "end\n", 5, "missing record 'log_source'" },
+	{ HEAD BOOT "log_source\tdmesg\nend\n", 6, "missing record 'log_count'" },
+	{ HEAD "boot_id\tnot-a-uuid\n", 2, "not a boot id" },
+	{ HEAD "boot_id\t79060C21-363E-4A3A-AA1B-4C3911E5E399\n", 2, "not a boot id" },
+	{ HEAD BOOT "kernel\t6.1\n", 5, "repeated" },
+	{ HEAD "kernel\t6.1 ; rm\n", 2, "not a kernel release" },
+	{ HEAD "frobnicate\t1\n", 2, "unknown record 'frobnicate'" },
+	{ HEAD "kernel\t6.1\textra\n", 2, "record 'kernel': 3 fields, expected 2" },
+	{ HEAD "cmdline\ta\x1b[2Jb\n", 2, "control character 0x1b" },
+	{ HEAD "cmdline\ta\rb\n", 2, "control character 0x0d" },
+	{ HEAD "cmdline\t\xff\xfe\n", 2, "not UTF-8" },
+	{ HEAD "a\tb\tc\td\te\tf\tg\th\ti\n", 2, "too many fields" },
+	{ HEAD "group\t1x\tDMA\n", 2, "group number '1x' is not a number" },
+	{ HEAD "group\t-1\tDMA\n", 2, "is not a number" },
+	{ HEAD "group\t99999999999999999999\tDMA\n", 2, "is not a number" },
+	{ HEAD "group\t1\tDMA FQ\n", 2, "is not a group type" },
+	{ HEAD "group\t1\tDMA\ngroup\t1\tDMA\n", 3, "group 1 repeated" },
+	{ HEAD "device\t1\t0000:00:01.0\tpci\t0x1\t0x2\t0x3\t-\n", 2, "device record before its group 1" },
+	{ HEAD "group\t1\tDMA\ndevice\t1\t../../x\tpci\t-\t-\t-\t-\n", 3, "not a sysfs device name" },
+	{ HEAD "group\t1\tDMA\ndevice\t1\tx\tpci\t1002\t-\t-\t-\n", 3, "vendor id '1002'" },
+	{ HEAD "group\t1\tDMA\ndevice\t1\tx\tpci\t0x10000\t-\t-\t-\n", 3, "vendor id" },
+	{ HEAD "group\t1\tDMA\ndevice\t1\tx\tpci\t-\t0xzz\t-\t-\n", 3, "device id '0xzz'" },
+	{ HEAD "group\t1\tDMA\ndevice\t1\tx\tpci\t-\t-\t0x1000000\t-\n", 3, "device class" },
+	{ HEAD "group\t1\tDMA\ndevice\t1\tx\tpci\t-\t-\t-\tbad driver\n", 3, "driver name" },
+	{ HEAD "group\t1\tDMA\ndevice\t1\tx\tpci\t-\t-\t-\t-\ndevice\t1\tx\tpci\t-\t-\t-\t-\n", 4,
+	  "device x repeated" },
+	{ HEAD "log\tline\n", 2, "without a log source" },
+	{ HEAD "log_source\tsyslog\n", 2, "log source 'syslog'" },
+	{ HEAD "log_source\tdmesg\nlog\ta\nlog_count\t0\n", 4, "less than the log lines" },
+	{ HEAD "log_count\t12abc\n", 2, "log_count '12abc'" },
+	{ HEAD "param\tnodot\t1\n", 2, "not MODULE.PARAM" },
+	{ HEAD "param\ta.b.c\t1\n", 2, "not MODULE.PARAM" },
+	{ HEAD "param_absent\t../x.y\n", 2, "not MODULE.PARAM" },
+	{ HEAD "file\trelative\tv\n", 2, "not an absolute path" },
+	{ HEAD "thermal\tthermal_zone0\tacpitz\thot\n", 2, "not millidegrees" },
+	{ HEAD "governor\tpolicy0\tperf ormance\n", 2, "malformed" },
+	{ HEAD "vuln\tmeltdown\tx\nvuln\tmeltdown\ty\n", 3, "repeated" },
+};
+
+static void test_parse_rejects(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct parse_error err = PARSE_ERROR_INIT;
+		struct snapshot s;
+
+		memset(&s, 0x5a, sizeof(s));
+		if (snapshot_parse(bad[i].input, strlen(bad[i].input), &s, &err) != -EINVAL)
+			fail_msg("case %zu accepted", i);
+		if (!err.message || !strstr(err.message, bad[i].message) || err.line != bad[i].line)
+			fail_msg("case %zu: got line %u '%s', want line %u '%s'", i, err.line,
+				 err.message ? err.message : "(null)", bad[i].line, bad[i].message);
+		/* untouched on error */
+		for (size_t b = 0; b < sizeof(s); b++)
+			assert_int_equal(((unsigned char *)&s)[b], 0x5a);
+		parse_error_release(&err);
+	}
+}
+
+static void test_parse_bounds(void **state)
+{
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	struct snapshot s = { 0 };
+
+	(void)state;
+	/* a line over the limit */
+	strbuf_addstr(&sb, HEAD "cmdline\t");
+	for (int i = 0; i < SNAPSHOT_MAX_LINE; i++)
+		strbuf_addch(&sb, 'x');
+	strbuf_addch(&sb, '\n');
+	assert_int_equal(snapshot_parse(sb.buf, sb.len, &s, &err), -EINVAL);
+	assert_int_equal(err.line, 2);
+	assert_non_null(strstr(err.message, "longer than"));
+	parse_error_release(&err);
+	strbuf_release(&sb);
+
+	/* more log lines than the script ever prints */
+	strbuf_addstr(&sb, HEAD BOOT "log_source\tdmesg\n");
+	for (int i = 0; i <= SNAPSHOT_MAX_LOG_LINES; i++)
+		strbuf_addstr(&sb, "log\tiommu: x\n");
+	assert_int_equal(snapshot_parse(sb.buf, sb.len, &s, &err), -EINVAL);
+	assert_int_equal(err.line, 5 + 1 + SNAPSHOT_MAX_LOG_LINES);
+	parse_error_release(&err);
+	strbuf_release(&sb);
+
+	/* too big as a whole: refused before reading */
+	assert_int_equal(snapshot_parse("", SNAPSHOT_MAX_BYTES + 1, &s, &err), -EFBIG);
+	parse_error_release(&err);
+}
+
+static void test_parse_minimal_and_log_sanitised(void **state)
+{
+	static const char in[] = HEAD BOOT "log_source\tdmesg\nlog\tiommu: caf\xe9 \xc3\xa9\nlog_count\t5\nend\n";
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct snapshot s = { 0 };
+
+	(void)state;
+	assert_int_equal(snapshot_parse(in, sizeof(in) - 1, &s, &err), 0);
+	assert_int_equal(s.iommu.n_groups, 0);
+	assert_int_equal(s.log_count, 5);
+	/* a stray Latin-1 byte becomes '?', valid UTF-8 stays */
+	assert_string_equal(s.log_lines[0], "iommu: caf? \xc3\xa9");
+	assert_null(s.hostname);
+	snapshot_release(&s);
+}
+
+static void test_json_and_text(void **state)
+{
+	const char *args[] = { "param:ttm.pages_limit", NULL };
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct snapshot s = { 0 }, back = { 0 };
+	struct snapshot_context ctx = { "2026-10-14T20:34:09+03:00", "local" };
+	char *out = run_snapshot(FIXTURES "/sysfs/seed-off", "dash", args), *text;
+	json_t *j;
+
+	(void)state;
+	assert_int_equal(snapshot_parse(out, strlen(out), &s, &err), 0);
+	text = snapshot_to_text(&s, &ctx);
+	/* The case study's first lines, then the empty map said plainly. */
+	assert_memory_equal(text, "2026-10-14T20:34:09+03:00\n7.2.9-300.fc45.x86_64\nBOOT_IMAGE=", 59);
+	assert_non_null(strstr(text, "\niommu group types: no IOMMU groups\n"));
+	assert_non_null(strstr(text, "\niommu log lines: 3 (file; evidence, not proof)\n"
+				     "[    0.312807] iommu: Default domain type: Translated\n"));
+	assert_non_null(strstr(text, "\nparam ttm.pages_limit=31457280\n"));
+	j = snapshot_to_json(&s, &ctx);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "iommu"), "summary")),
+			    "no IOMMU groups");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "iommu_log"), "count")), 3);
+	assert_int_equal(snapshot_from_json(j, &back, &err), 0);
+	assert_string_equal(back.boot_id, s.boot_id);
+	assert_int_equal(back.iommu.n_groups, 0);
+	json_decref(j);
+	snapshot_release(&back);
+	snapshot_release(&s);
+	free(text);
+	free(out);
+}
+
+static void test_time_format(void **state)
+{
+	char *t = time_now_iso8601();
+
+	(void)state;
+	/* 2026-11-30T00:53:52+00:00 */
+	assert_int_equal(strlen(t), 25);
+	assert_int_equal(t[10], 'T');
+	assert_int_equal(t[22], ':');
+	free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_fixture_dash_and_busybox),
+		cmocka_unit_test(test_parse_off_box),
+		cmocka_unit_test(test_parse_rejects),
+		cmocka_unit_test(test_parse_bounds),
+		cmocka_unit_test(test_parse_minimal_and_log_sanitised),
+		cmocka_unit_test(test_json_and_text),
+		cmocka_unit_test(test_time_format),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
