@@ -1167,7 +1167,8 @@ int campaign_report(const char *dir, const struct campaign_options *o)
 	struct side *sides;
 	struct strlist warnings = STRLIST_INIT;
 	struct strbuf head = STRBUF_INIT;
-	struct compare_options co = { .stat = STAT_MEAN, .loud_pct = COMPARE_LOUD_PCT_DEFAULT };
+	struct compare_options co = { .stat = STAT_MEAN, .loud_pct = COMPARE_LOUD_PCT_DEFAULT,
+				      .boots_needed = true };
 	struct compare_result res;
 	char *plan_path = path_join(dir, "plan.ini"), *first_watch = NULL;
 	bool watch_differs = false;
