@@ -59,7 +59,7 @@ static void print_report(const char *dir)
 		fwrite(data, 1, len, stdout);
 		free(data);
 	}
-	log_info("report: %s (also report.md, report.json)", path);
+	log_info("report: %s (also report.md, report.json, report.html)", path);
 	free(path);
 }
 
