@@ -1,10 +1,10 @@
 # bash completion for bootab(1).
 #
-# Commands and each command's options come from the binary itself ('bootab
-# help --commands' and 'bootab help CMD', whose option lines follow the
-# layout in src/commands.h), so they always match the bootab being
-# completed. What an option's value or a positional argument can be (plan
-# files, side directories, targets, modes) is listed here.
+# Commands, each command's options and the fixed values an option takes come
+# from the binary itself ('bootab help --commands' and 'bootab help CMD',
+# whose text follows the layout in src/commands.h), so they always match the
+# bootab being completed. What other values and positional arguments can be
+# (plan files, side directories, targets, modes) is known here.
 
 # The help text of a command (or the command list, for ""), asked once per
 # shell and binary.
@@ -56,13 +56,35 @@ _bootab_synopsis_options()
 	done
 }
 
+# The values an option's description starts with, "a|b|c", when it lists a
+# fixed set the way src/commands.h asks: "txt (default), md, csv or json"
+# (parenthesised words dropped, up to the first ';').
+_bootab_description_values()
+{
+	local desc=${1%%;*} piece out=''
+	local -a pieces
+
+	while [[ $desc == *'('*')'* ]]; do
+		desc=${desc%%'('*}${desc#*')'}
+	done
+	desc=${desc// or /,}
+	IFS=, read -ra pieces <<<"$desc"
+	((${#pieces[@]} >= 2)) || return 0
+	for piece in "${pieces[@]}"; do
+		read -r piece <<<"$piece"
+		[[ $piece =~ ^[a-z][a-z0-9-]*$ ]] || return 0
+		out+=${out:+|}$piece
+	done
+	printf '%s' "$out"
+}
+
 # Prints "OPTION NARGS [VALUE|VALUE...]" for every option of a command. Its
 # help's list items whose term starts with '-' ("  -o, --output DIR   ...")
 # come first: NARGS counts the words after the term's last option. Then the
 # options that only its synopsis shows.
 _bootab_options()
 {
-	local help line term word nargs values
+	local help line term desc word nargs values
 	local -a opts
 	local -A seen=()
 
@@ -70,7 +92,11 @@ _bootab_options()
 	while IFS= read -r line; do
 		[[ $line =~ ^\ \ -[^\ ] ]] || continue
 		term=${line#  }
-		term=${term%%  *}
+		desc=''
+		if [[ $term == *'  '* ]]; then
+			desc=${term#*  }
+			term=${term%%  *}
+		fi
 		opts=()
 		nargs=0
 		for word in $term; do
@@ -81,9 +107,11 @@ _bootab_options()
 				nargs=$((nargs + 1))
 			fi
 		done
+		values=''
+		((nargs == 1)) && values=$(_bootab_description_values "$desc")
 		for word in "${opts[@]}"; do
 			seen[$word]=1
-			printf '%s %s\n' "$word" "$nargs"
+			printf '%s %s %s\n' "$word" "$nargs" "$values"
 		done
 	done <<<"$help"
 	while read -r word nargs values; do
@@ -188,7 +216,7 @@ _bootab_files()
 }
 
 # The value of option OPT of command CMD; VALUES, when the help lists them
-# ("txt|md|json"), are the candidates.
+# ("txt|md|json"), are the candidates. The rest is known here.
 _bootab_option_value()
 {
 	local bin=$1 cmd=$2 opt=$3 cur=$4 values=${5-}
@@ -200,10 +228,6 @@ _bootab_option_value()
 	case $cmd:$opt in
 	*:--target) _bootab_compgen_words "$(_bootab_targets "$bin")" "$cur" ;;
 	*:--mode) _bootab_compgen_words "$(_bootab_modes)" "$cur" ;;
-	*:--backend) _bootab_compgen_words "auto grubby bls kernel-cmdline grub kexec" "$cur" ;;
-	*:--color) _bootab_compgen_words "auto always never" "$cur" ;;
-	*:--stat) _bootab_compgen_words "mean median min max" "$cur" ;;
-	compare:--format) _bootab_compgen_words "txt md csv json" "$cur" ;;
 	*:--root | *:--resume | *:--data | *:-o | *:--output) _bootab_dirs "$cur" ;;
 	*:--diff) _bootab_files "$cur" '*.json' ;;
 	*:--plan) _bootab_files "$cur" '*.ini' ;;

@@ -16,7 +16,10 @@
  *   - a list item is two spaces, a term (an option with its argument, a
  *     subcommand, a variable), two or more spaces, its description;
  *     lines indented by three or more spaces continue the item above;
- *   - a blank line separates paragraphs and lists.
+ *   - a blank line separates paragraphs and lists;
+ *   - an option that takes one of a fixed set of values lists them first in
+ *     its description, "txt (default), md, csv or json", or in the synopsis,
+ *     "[--format txt|md|json]": bash completion offers them.
  * Describe only what the command does now.
  */
 struct command {

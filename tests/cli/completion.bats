@@ -52,6 +52,9 @@ usage: bootab map [--json] [-o DIR] [--format a|bb|c] [--expect EXPR]...
   --diff A B         compare two
                      snapshots
   --json             JSON
+  --speed S          fast (default), slow-ish or off (see below); more text
+  --limit N          the limit, 5 (default) or more
+  --device ADDR      only this device (a, b or c)
 TEXT
 ;;
 *) exit 2 ;;
@@ -85,7 +88,7 @@ EOF
 
 @test "compare: option values, also after --opt=" {
 	run complete_line "$BOOTAB" compare --format ""
-	[ "$output" = "$(printf '%s\n' csv json md txt)" ]
+	[ "$output" = "$(printf '%s\n' csv html json md txt)" ]
 	run complete_line "$BOOTAB" compare --stat m
 	[ "$output" = "$(printf '%s\n' max mean median min)" ]
 	run complete_line "$BOOTAB" compare --color = ""
@@ -198,9 +201,15 @@ EOF
 	run complete_line "$tmp/fake" lab up --
 	[ "$output" = "$(printf '%s\n' --force --help --timeout)" ]
 	run complete_line "$tmp/fake" map -
-	[ "$output" = "$(printf '%s\n' --diff --expect --format --help --json --output --resume -o)" ]
+	[ "$output" = "$(printf '%s\n' --device --diff --expect --format --help --json --limit --output --resume --speed -o)" ]
 	run complete_line "$tmp/fake" map --format ""
 	[ "$output" = "$(printf '%s\n' a bb c)" ]
+	run complete_line "$tmp/fake" map --speed ""
+	[ "$output" = "$(printf '%s\n' fast off slow-ish)" ]
+	run complete_line "$tmp/fake" map --limit ""
+	[ "$output" = "" ]
+	run complete_line "$tmp/fake" map --device ""
+	[ "$output" = "" ]
 	run complete_line "$tmp/fake" map --expect x --js
 	[ "$output" = "--json" ]
 	mkdir snapA
