@@ -14,11 +14,13 @@
 
 #include "boot-io-target.h"
 #include "boot-script.h"
+#include "boot/bls.h"
 #include "boot/set.h"
 #include "compare.h"
 #include "fetch.h"
 #include "journal.h"
 #include "lib/alloc.h"
+#include "lib/clock.h"
 #include "lib/file.h"
 #include "lib/shell-quote.h"
 #include "lib/strbuf.h"
@@ -73,24 +75,10 @@ struct campaign {
 	struct boot_progress *progress;
 	struct target *target;
 	double started;
+	bool oneshot;              /* test modes boot one-shot (systemd-boot) */
 	double done_at;            /* when the last boot of this run finished */
 	size_t done_this_run;
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void sleep_s(double s)
-{
-	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
-
-	nanosleep(&ts, NULL);
-}
 
 static void say(const struct campaign *c, enum campaign_level level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -115,7 +103,7 @@ static bool interrupted(const struct campaign *c)
 
 static const char *elapsed(const struct campaign *c, char *buf, size_t size)
 {
-	double s = now_s() - c->started;
+	double s = clock_now_s() - c->started;
 
 	snprintf(buf, size, "%02d:%02d:%02d", (int)(s / 3600), (int)(s / 60) % 60, (int)s % 60);
 	return buf;
@@ -142,13 +130,12 @@ static void progress(const struct campaign *c, size_t k, const char *fmt, ...)
 	if (c->done_this_run > 0 && done < c->n_boots) {
 		/* The boots so far set the pace; the current one has run since the last finished. */
 		double per = (c->done_at - c->started) / (double)c->done_this_run;
-		double left = per * (double)(c->n_boots - done) - (now_s() - c->done_at);
+		double left = per * (double)(c->n_boots - done) - (clock_now_s() - c->done_at);
 
-		if (left < 0)
-			left = 0;
-
-		strbuf_addf(&sb, " (ETA %02d:%02d:%02d)", (int)(left / 3600), (int)(left / 60) % 60,
-			    (int)left % 60);
+		/* Past the estimate there is nothing honest to say. */
+		if (left >= 1)
+			strbuf_addf(&sb, " (ETA %02d:%02d:%02d)", (int)(left / 3600), (int)(left / 60) % 60,
+				    (int)left % 60);
 	}
 	say(c, CAMPAIGN_INFO, "%s", strbuf_str(&sb));
 	strbuf_release(&sb);
@@ -199,6 +186,108 @@ static int check_data_dir(struct campaign *c)
 static char *remote_dir(const struct campaign *c, size_t k)
 {
 	return xasprintf("/var/tmp/bootab/%s/%s", c->name, c->boots[k].label);
+}
+
+#define ONESHOT_ENTRY "bootab-oneshot.conf"
+
+/* Whether this boot is a one-shot boot: a test mode on a one-shot capable box. */
+static bool boot_is_oneshot(const struct campaign *c, size_t k)
+{
+	return c->oneshot && c->boots[k].mode != 0;
+}
+
+/*
+ * A one-shot boot leaves every standing entry as it is and writes one more
+ * entry: the default entry with the mode's args. systemd-boot boots it
+ * once (LoaderEntryOneShot); a box that hangs comes back on the default
+ * entry after a power cycle.
+ */
+static int step_set_oneshot(struct campaign *c, size_t k)
+{
+	struct boot_io *io = boot_io_target_new(c->target);
+	struct bls_entries entries = { 0 };
+	struct parse_error err = PARSE_ERROR_INIT;
+	char *rule = NULL, *text = NULL, *path = NULL, *options = NULL;
+	size_t def;
+	int r;
+
+	r = bls_entries_read(io, &entries, &err);
+	if (r == 0)
+		r = bls_default_entry(io, &entries, &def, &rule);
+	if (r < 0) {
+		say(c, CAMPAIGN_ERROR, "boot %zu %s: cannot find the default boot entry: %s", k + 1,
+		    c->boots[k].label, err.message ? err.message : strerror(-r));
+		goto out;
+	}
+	r = bls_entry_edit(entries.entries[def].text, c->managed, c->plan.modes[c->boots[k].mode].args,
+			   &text, &err);
+	if (r < 0) {
+		say(c, CAMPAIGN_ERROR, "boot %zu %s: cannot edit %s: %s", k + 1, c->boots[k].label,
+		    entries.entries[def].path, err.message ? err.message : strerror(-r));
+		goto out;
+	}
+	path = xasprintf("%s/%s", entries.entries[def].dir, ONESHOT_ENTRY);
+	r = io->write_file(io, path, text, strlen(text), 0644);
+	if (r < 0) {
+		say(c, CAMPAIGN_ERROR, "boot %zu %s: cannot write %s: %s", k + 1, c->boots[k].label, path,
+		    strerror(-r));
+		goto out;
+	}
+	options = bls_entry_options(text);
+	progress(c, k, "one-shot entry %s (from %s): %s", path, entries.entries[def].name, options);
+out:
+	free(options);
+	free(path);
+	free(text);
+	free(rule);
+	bls_entries_release(&entries);
+	parse_error_release(&err);
+	boot_io_free(io);
+	return r;
+}
+
+/* The one-shot entry has served once it booted (or failed to): remove it. */
+static void remove_oneshot_entry(struct campaign *c)
+{
+	struct boot_io *io = boot_io_target_new(c->target);
+
+	for (size_t i = 0; bls_entry_dirs[i]; i++) {
+		char *path = xasprintf("%s/%s", bls_entry_dirs[i], ONESHOT_ENTRY);
+
+		if (io->exists(io, path) == 1 && io->remove_file(io, path) < 0)
+			say(c, CAMPAIGN_WARNING, "cannot remove %s, ignoring", path);
+		free(path);
+	}
+	boot_io_free(io);
+}
+
+/* One-shot boots need systemd-boot's entries and efivarfs on the target. */
+static int decide_oneshot(struct campaign *c)
+{
+	struct boot_io *io;
+	const struct boot_backend *backend = NULL;
+	char *found = NULL;
+	bool usable = false;
+
+	if (c->plan.oneshot == ONESHOT_OFF)
+		return 0;
+	io = boot_io_target_new(c->target);
+	if (strcmp(c->plan.backend, "auto"))
+		backend = boot_backend_find(c->plan.backend);
+	else
+		boot_backend_detect(io, &backend, &found);
+	if (backend && !strcmp(backend->name, "bls") &&
+	    io->exists(io, "/sys/firmware/efi/efivars") == 1)
+		usable = true;
+	free(found);
+	boot_io_free(io);
+	if (!usable && c->plan.oneshot == ONESHOT_ON) {
+		say(c, CAMPAIGN_ERROR, "oneshot = on, but the target does not boot through systemd-boot entries with efivarfs mounted");
+		return -EOPNOTSUPP;
+	}
+	c->oneshot = usable;
+	say(c, CAMPAIGN_INFO, "test modes boot %s", usable ? "one-shot (systemd-boot LoaderEntryOneShot); the standing entries keep the first mode" : "persistently (no one-shot boots on this target)");
+	return 0;
 }
 
 static int step_set(struct campaign *c, size_t k, size_t mode)
@@ -253,6 +342,22 @@ static void restore_standing(struct campaign *c, size_t k)
 	reboot_result_release(&rr);
 }
 
+/* After a one-shot boot failed verify: the standing entries are intact, a plain reboot returns to them. */
+static void restore_oneshot(struct campaign *c, size_t k)
+{
+	struct reboot_options ro = { .timeout_s = c->plan.boot_timeout_s, .power_cycle = c->plan.power_cycle };
+	struct reboot_result rr;
+
+	say(c, CAMPAIGN_WARNING, "rebooting into the standing config (mode %s): its entries were never changed",
+	    c->plan.modes[0].name);
+	if (reboot_and_wait(c->target, &ro, &rr) == 0)
+		say(c, CAMPAIGN_INFO, "the box is back on the standing config (boot_id %s)", rr.after);
+	else
+		say(c, CAMPAIGN_ERROR, "the box did not come back: %s", rr.error ? rr.error : "no answer");
+	reboot_result_release(&rr);
+	(void)k;
+}
+
 static int step_reboot(struct campaign *c, size_t k)
 {
 	struct reboot_options ro = {
@@ -264,14 +369,19 @@ static int step_reboot(struct campaign *c, size_t k)
 	char extra[128];
 	int r;
 
+	if (boot_is_oneshot(c, k))
+		ro.oneshot_entry = ONESHOT_ENTRY;
 	r = check_data_dir(c);
 	if (r < 0)
 		return r;
 	progress(c, k, "rebooting into mode %s", c->plan.modes[c->boots[k].mode].name);
 	r = reboot_and_wait(c->target, &ro, &rr);
 	if (rr.power_cycled)
-		say(c, CAMPAIGN_WARNING, "boot %zu %s: no answer in time, the power-cycle command ran",
-		    k + 1, c->boots[k].label);
+		say(c, CAMPAIGN_WARNING, "boot %zu %s: no answer in time, the power-cycle command ran%s",
+		    k + 1, c->boots[k].label,
+		    ro.oneshot_entry ? "; a one-shot boot that hung comes back on the standing config" : "");
+	if (ro.oneshot_entry && r != -EINTR)
+		remove_oneshot_entry(c);
 	if (r < 0) {
 		say(c, CAMPAIGN_ERROR, "boot %zu %s: %s", k + 1, c->boots[k].label,
 		    rr.error ? rr.error : strerror(-r));
@@ -279,6 +389,14 @@ static int step_reboot(struct campaign *c, size_t k)
 		return r;
 	}
 	c->res->reboot_s += rr.seconds;
+	if (rr.power_cycled && ro.oneshot_entry) {
+		/* The test mode never came up: the power cycle brought back the standing config. */
+		say(c, CAMPAIGN_ERROR, "boot %zu %s: mode %s did not come up within %u s; after the power cycle the box is on its standing config (mode %s, boot_id %s)",
+		    k + 1, c->boots[k].label, c->plan.modes[c->boots[k].mode].name, c->plan.boot_timeout_s,
+		    c->plan.modes[0].name, rr.after);
+		reboot_result_release(&rr);
+		return -EHOSTDOWN;
+	}
 	free(c->progress[k].boot_id);
 	free(c->progress[k].boot_id_before);
 	c->progress[k].boot_id = xstrdup(rr.after);
@@ -432,7 +550,7 @@ static int step_wait(struct campaign *c, size_t k)
 {
 	char *dir = remote_dir(c, k), *last = NULL;
 	const char *args[] = { dir, NULL };
-	double start = now_s(), deadline = rows_deadline_s(&c->plan);
+	double start = clock_now_s(), deadline = rows_deadline_s(&c->plan);
 	unsigned poll = c->plan.poll_s ? c->plan.poll_s : 60;
 	int r = -ETIMEDOUT, failures = 0;
 
@@ -480,7 +598,7 @@ static int step_wait(struct campaign *c, size_t k)
 				free(id);
 			}
 		}
-		if (now_s() - start > deadline) {
+		if (clock_now_s() - start > deadline) {
 			say(c, CAMPAIGN_ERROR, "boot %zu %s: the rows did not finish within %.0f s", k + 1,
 			    c->boots[k].label, deadline);
 			r = -ETIMEDOUT;
@@ -488,7 +606,7 @@ static int step_wait(struct campaign *c, size_t k)
 		}
 		/* While a row runs the box is not poked more than once per poll interval. */
 		for (unsigned i = 0; i < poll * 10 && !interrupted(c); i++)
-			sleep_s(0.1);
+			clock_sleep_s(0.1);
 	}
 	free(last);
 	free(dir);
@@ -543,6 +661,13 @@ static int step_fetch(struct campaign *c, size_t k, const struct snapshot *snap,
 		r = r < 0 ? r : -EIO;
 		goto out;
 	}
+	if (res.out_truncated) {
+		say(c, CAMPAIGN_ERROR, "boot %zu %s: the results in %s are more than %zu bytes; nothing kept",
+		    k + 1, c->boots[k].label, dir, res.out_len);
+		process_result_release(&res);
+		r = -EFBIG;
+		goto out;
+	}
 	r = fetch_parse(res.out, res.out_len, &f, &err);
 	process_result_release(&res);
 	if (r < 0) {
@@ -572,7 +697,7 @@ static int step_fetch(struct campaign *c, size_t k, const struct snapshot *snap,
 	}
 	progress(c, k, "results in %s", side);
 	r = journal_step(c, k, STEP_DONE, NULL);
-	c->done_at = now_s();
+	c->done_at = clock_now_s();
 	c->done_this_run++;
 out:
 	parse_error_release(&err);
@@ -636,7 +761,7 @@ static int run_boot(struct campaign *c, size_t k)
 		progress(c, k, "setting mode %s (%s)", c->plan.modes[c->boots[k].mode].name,
 			 *c->plan.modes[c->boots[k].mode].args_text ? c->plan.modes[c->boots[k].mode].args_text
 								     : "standing kernel defaults");
-		r = step_set(c, k, c->boots[k].mode);
+		r = boot_is_oneshot(c, k) ? step_set_oneshot(c, k) : step_set(c, k, c->boots[k].mode);
 		if (r < 0) {
 			journal_step(c, k, STEP_FAILED, "set");
 			if (r == -EIO)
@@ -664,7 +789,10 @@ static int run_boot(struct campaign *c, size_t k)
 			journal_step(c, k, STEP_FAILED, "verify");
 			say(c, CAMPAIGN_ERROR, "boot %zu %s is not the boot asked for (%s): nothing is benchmarked on it",
 			    k + 1, c->boots[k].label, summary);
-			restore_standing(c, k);
+			if (boot_is_oneshot(c, k))
+				restore_oneshot(c, k);
+			else
+				restore_standing(c, k);
 			goto out;
 		}
 		if (r < 0)
@@ -894,7 +1022,7 @@ static int setup(struct campaign *c)
 
 int campaign_run(const struct campaign_options *o, struct campaign_result *ret)
 {
-	struct campaign c = { .o = o, .res = ret, .started = now_s() };
+	struct campaign c = { .o = o, .res = ret, .started = clock_now_s() };
 	char *error = NULL;
 	int r;
 
@@ -930,6 +1058,9 @@ int campaign_run(const struct campaign_options *o, struct campaign_result *ret)
 	}
 	say(&c, CAMPAIGN_INFO, "campaign %s: %zu boots on %s (root through %s), data in %s", c.name,
 	    c.n_boots, c.plan.target, target_root_method(c.target), c.dir);
+	r = decide_oneshot(&c);
+	if (r < 0)
+		goto out;
 	for (size_t k = 0; k < c.n_boots; k++) {
 		if (c.progress[k].step == STEP_DONE)
 			continue;
@@ -949,7 +1080,7 @@ int campaign_run(const struct campaign_options *o, struct campaign_result *ret)
 		ret->resumable = true;
 	}
 out:
-	ret->total_s = now_s() - c.started;
+	ret->total_s = clock_now_s() - c.started;
 	target_close(c.target);
 	for (size_t k = 0; k < c.n_boots; k++) {
 		free(c.progress[k].boot_id);
@@ -999,9 +1130,12 @@ static void side_iommu(const char *side_dir, const char *watch, char **ret_summa
 }
 
 static int write_report(const char *dir, const char *name, const struct compare_result *res,
-			enum report_format format, const struct strlist *warnings, const char *extra)
+			enum report_format format, const struct strlist *warnings, const char *extra,
+			const struct plan *plan)
 {
-	struct report_options ro = { .format = format, .loud_pct = COMPARE_LOUD_PCT_DEFAULT, .warnings = warnings };
+	char *title = path_basename(dir);
+	struct report_options ro = { .format = format, .loud_pct = COMPARE_LOUD_PCT_DEFAULT, .warnings = warnings,
+				     .title = title, .watch = plan->watch };
 	char *buf = NULL, *path = path_join(dir, name);
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -1009,9 +1143,10 @@ static int write_report(const char *dir, const char *name, const struct compare_
 
 	if (!f) {
 		free(path);
+		free(title);
 		return -errno;
 	}
-	if (extra && format != REPORT_JSON)
+	if (extra && format != REPORT_JSON && format != REPORT_HTML)
 		fputs(extra, f);
 	r = report_compare(f, res, &ro);
 	fclose(f);
@@ -1019,6 +1154,7 @@ static int write_report(const char *dir, const char *name, const struct compare_
 		r = file_write_atomic(path, buf, len, 0644);
 	free(buf);
 	free(path);
+	free(title);
 	return r;
 }
 
@@ -1093,11 +1229,13 @@ int campaign_report(const char *dir, const struct campaign_options *o)
 		goto out;
 	for (size_t i = 0; i < warnings.n; i++)
 		say(&c, CAMPAIGN_WARNING, "%s", warnings.items[i]);
-	r = write_report(dir, "report.txt", &res, REPORT_TEXT, &warnings, head.buf);
+	r = write_report(dir, "report.txt", &res, REPORT_TEXT, &warnings, head.buf, &plan);
 	if (r == 0)
-		r = write_report(dir, "report.md", &res, REPORT_MD, &warnings, head.buf);
+		r = write_report(dir, "report.md", &res, REPORT_MD, &warnings, head.buf, &plan);
 	if (r == 0)
-		r = write_report(dir, "report.json", &res, REPORT_JSON, &warnings, NULL);
+		r = write_report(dir, "report.json", &res, REPORT_JSON, &warnings, NULL, &plan);
+	if (r == 0)
+		r = write_report(dir, "report.html", &res, REPORT_HTML, &warnings, NULL, &plan);
 	compare_result_release(&res);
 	if (r < 0)
 		say(&c, CAMPAIGN_ERROR, "cannot write the report in %s: %s", dir, strerror(-r));

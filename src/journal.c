@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -77,16 +78,22 @@ int journal_append(const char *path, const char *line)
 	if (st.st_size > 0) {
 		/* Cut an incomplete last line (a crash mid-append) before adding to it. */
 		off_t end = st.st_size;
-		char c;
+		bool found = false;
 
-		while (end > 0) {
-			if (pread(fd, &c, 1, end - 1) != 1) {
+		/* Backwards a block at a time: a long torn line costs few reads. */
+		while (end > 0 && !found) {
+			char block[65536];
+			size_t want = end < (off_t)sizeof(block) ? (size_t)end : sizeof(block);
+
+			if (pread(fd, block, want, end - (off_t)want) != (ssize_t)want) {
 				r = -EIO;
 				goto out;
 			}
-			if (c == '\n')
-				break;
-			end--;
+			while (want > 0 && block[want - 1] != '\n') {
+				want--;
+				end--;
+			}
+			found = want > 0;
 		}
 		if (end != st.st_size && ftruncate(fd, end) < 0) {
 			r = -errno;
