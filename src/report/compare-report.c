@@ -775,10 +775,11 @@ static json_t *json_boot_level(const struct compare_result *res)
 
 	for (size_t i = 0; i < res->n_metrics; i++) {
 		const struct compare_metric *cm = &res->metrics[i];
-		json_t *m, *tests = json_array();
+		json_t *m, *tests;
 
 		if (!cm->has_components && !cm->has_history)
 			continue;
+		tests = json_array();
 		m = json_pack("{s:s,s:s,s:o,s:o,s:o,s:I,s:I,s:o,s:o}", "row", cm->row, "metric", cm->metric,
 			      "sigma_b_pct", json_num(sd_pct(cm->components.sigma_b2)),
 			      "sigma_w_pct", json_num(sd_pct(cm->components.sigma_w2)),
