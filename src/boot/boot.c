@@ -51,7 +51,7 @@ static int local_write_file(struct boot_io *io, const char *path, const void *da
 static int local_rename_file(struct boot_io *io, const char *from, const char *to)
 {
 	char *f = local_path(io, from), *t = local_path(io, to);
-	int r = rename(f, t) < 0 ? -errno : 0;
+	int r = file_rename(f, t);
 
 	free(f);
 	free(t);
