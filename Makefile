@@ -52,15 +52,35 @@ deps:
 	sh tools/install-deps.sh
 
 # The README's test command: install what is missing, then the whole suite,
-# plain and under ASan + UBSan, and the lint.
+# plain, under ASan + UBSan and under valgrind, and the lint.
 test: deps
 	$(MAKE) check
 	$(MAKE) check-asan
+	$(MAKE) check-valgrind
 	$(MAKE) lint
 
-.PHONY: deps test all check check-unit check-cli check-asan lint clean bench demo install uninstall
+.PHONY: deps test all check check-unit check-cli check-asan check-fuzz check-valgrind lint clean bench \
+	bench-method bench-method-quick demo install uninstall man fuzz fuzz-build fuzz-targets
 
-all: bootab
+all: bootab man
+
+# bootab(1): man/bootab.1.in with every command's section made from its usage
+# text (tools/gen-man.sh), so 'bootab help CMD' and the page say the same.
+man: $(BUILD)/man/bootab.1
+
+$(BUILD)/man/bootab.1: man/bootab.1.in tools/gen-man.sh $(BUILD)/bootab
+	@mkdir -p $(dir $@)
+	sh tools/gen-man.sh $(BUILD)/bootab man/bootab.1.in > $@.tmp && mv $@.tmp $@
+
+# make install PREFIX=/usr/local DESTDIR=: the binary, man pages, bash
+# completion, docs and examples, and the lab builder (tools/install.sh lists
+# the paths); make uninstall removes exactly those.
+DESTDIR  ?=
+install: $(BUILD)/bootab man
+	sh tools/install.sh install $(BUILD) $(PREFIX) $(DESTDIR)
+
+uninstall:
+	sh tools/install.sh uninstall $(BUILD) $(PREFIX) $(DESTDIR)
 
 bootab: $(BUILD)/bootab
 	ln -sf $(BUILD)/bootab $@
@@ -87,29 +107,39 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbootab.a
 	    -DFIXTURES='"$(CURDIR)/tests/fixtures"' -o $@ $< $(BUILD)/libbootab.a \
 	    $(LDFLAGS) $(shell pkg-config --libs cmocka) $(LDLIBS)
 
+# The statistics' own benchmark (docs/statistics.md): simulated campaigns
+# through compare_sides().
+$(BUILD)/bench/method: bench/method/method.c $(BUILD)/libbootab.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -I$(BUILD)/src -o $@ $< $(BUILD)/libbootab.a $(LDFLAGS) $(LDLIBS)
+
 check-deps:
 	@m="$(call missing,$(TEST_PKGS))"; if [ -n "$$m" ]; then \
 	    echo "missing test dependencies: install them with 'apt-get install $$m'" >&2; exit 2; fi
 	@command -v bats >/dev/null || { echo "missing test dependency: install it with 'apt-get install bats'" >&2; exit 2; }
+	@command -v man >/dev/null && command -v groff >/dev/null || \
+	    { echo "missing test dependency: install it with 'apt-get install man-db groff-base'" >&2; exit 2; }
 
-check: check-deps check-unit check-cli
+check: check-deps check-unit check-cli $(if $(filter no,$(FUZZ_SMOKE)),,check-fuzz)
 
 check-unit: $(TEST_BIN)
 	@fail=0; for t in $(TEST_BIN); do \
 	    echo "== $$t"; $(TEST_WRAP) $$t || fail=1; done; exit $$fail
 
-check-cli: bootab
-	BOOTAB="$(CURDIR)/$(BUILD)/bootab" TEST_WRAP="$(TEST_WRAP)" bats tests/cli
+check-cli: bootab man $(BUILD)/bench/method
+	BOOTAB="$(CURDIR)/$(BUILD)/bootab" BOOTAB_BUILD="$(BUILD)" METHOD_BENCH="$(CURDIR)/$(BUILD)/bench/method" \
+	    TEST_WRAP="$(TEST_WRAP)" bats tests/cli
 
 # The lab's QEMU boots are the slow part of the suite; they run once, in the
 # plain pass, and the sanitizer pass skips them.
 check-asan:
 	BOOTAB_TEST_NO_LAB=check-asan $(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	    CFLAGS="-O1 -g" check
+	    CFLAGS="-O1 -g" FUZZ_SMOKE=no check
 
 lint:
-	$(MAKE) WERROR=-Werror BUILD=build-lint bootab $(TEST_BIN:$(BUILD)/%=build-lint/%)
+	$(MAKE) WERROR=-Werror BUILD=build-lint bootab $(TEST_BIN:$(BUILD)/%=build-lint/%) build-lint/bench/method
 	shellcheck -s sh $(SCRIPTS) tools/*.sh
+	shellcheck -s bash completion/bootab.bash
 	shellcheck .ci/run $(wildcard lab/*.sh)
 	shellcheck -s sh $(wildcard lab/guest/*.sh)
 
@@ -124,5 +154,55 @@ demo: deps
 bench: bootab
 	sh bench/compare.sh ./bootab 5
 
+# The full grid takes about 15 minutes of CPU; its CSV goes to
+# bench/method/results.csv and its summary into docs/statistics.md.
+bench-method: $(BUILD)/bench/method
+	nice $(BUILD)/bench/method > bench/method/results.csv.tmp && \
+	    mv bench/method/results.csv.tmp bench/method/results.csv
+	sh bench/method/summarise.sh bench/method/results.csv
+
+bench-method-quick: $(BUILD)/bench/method
+	$(BUILD)/bench/method --quick
+
+# The unit tests and the CLI tests (but the QEMU lab's) under valgrind:
+# a memory error or a leak fails the test. `make test` runs it.
+VALGRIND     := valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,possible
+VALGRIND_CLI := $(filter-out tests/cli/lab.bats,$(sort $(wildcard tests/cli/*.bats)))
+
+check-valgrind: bootab $(TEST_BIN)
+	@command -v valgrind >/dev/null || { echo "check-valgrind needs valgrind: install it with 'apt-get install valgrind'" >&2; exit 2; }
+	@fail=0; for t in $(TEST_BIN); do echo "== valgrind $$t"; $(VALGRIND) $$t > /dev/null || fail=1; done; \
+	BOOTAB_VALGRIND_BIN="$(CURDIR)/$(BUILD)/bootab" BOOTAB="$(CURDIR)/tools/valgrind-bootab.sh" \
+	    bats $(VALGRIND_CLI) || fail=1; exit $$fail
+
+# libFuzzer targets (fuzz/fuzz-NAME.c), built with clang into build-fuzz/
+# against the library compiled with coverage, ASan and UBSan.
+# `make fuzz FUZZ_SECONDS=N` fuzzes each for N seconds, starting from the
+# fixtures in fuzz/NAME.seeds, with fuzz/NAME.dict; findings land in
+# build-fuzz/crashes/. `make check` runs a short smoke of each and every
+# input kept in tests/fixtures/fuzz-regressions/NAME/.
+FUZZ_SECONDS ?= 60
+FUZZ_JOBS    ?= 1
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_BIN     := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(sort $(wildcard fuzz/fuzz-*.c)))
+
+fuzz: fuzz-build
+	FUZZ_JOBS=$(FUZZ_JOBS) sh tools/fuzz.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-build:
+	@command -v clang >/dev/null || { echo "make fuzz needs clang: install it with 'apt-get install clang'" >&2; exit 2; }
+	$(MAKE) BUILD=build-fuzz CC=clang SAN="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" CFLAGS="-O1 -g" fuzz-targets
+
+fuzz-targets: $(FUZZ_BIN)
+
+$(BUILD)/fuzz/%: fuzz/%.c fuzz/fuzz-common.h $(BUILD)/libbootab.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -I$(BUILD)/src -Ifuzz -fsanitize=fuzzer -o $@ $< \
+	    $(BUILD)/libbootab.a $(LDFLAGS) $(LDLIBS)
+
+check-fuzz:
+	@if command -v clang >/dev/null; then $(MAKE) fuzz FUZZ_SECONDS=$(or $(FUZZ_SMOKE_SECONDS),2); \
+	else echo "check-fuzz: clang is not installed, skipping the fuzz smoke ('apt-get install clang')"; fi
+
 clean:
-	rm -rf build build-asan build-lint bootab
+	rm -rf build build-asan build-lint build-fuzz bootab

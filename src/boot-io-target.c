@@ -105,6 +105,8 @@ static int t_list_dir(struct boot_io *io, const char *path, char ***ret_names, s
 	if (r < 0)
 		return r;
 	r = exit_to_errno(res.exit_code);
+	if (r == 0 && res.out_truncated)
+		r = -EFBIG;   /* a listing cut short would hide entries */
 	if (r < 0) {
 		process_result_release(&res);
 		return r;

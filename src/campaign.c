@@ -20,6 +20,7 @@
 #include "fetch.h"
 #include "journal.h"
 #include "lib/alloc.h"
+#include "lib/clock.h"
 #include "lib/file.h"
 #include "lib/shell-quote.h"
 #include "lib/strbuf.h"
@@ -79,21 +80,6 @@ struct campaign {
 	size_t done_this_run;
 };
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void sleep_s(double s)
-{
-	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
-
-	nanosleep(&ts, NULL);
-}
-
 static void say(const struct campaign *c, enum campaign_level level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -117,7 +103,7 @@ static bool interrupted(const struct campaign *c)
 
 static const char *elapsed(const struct campaign *c, char *buf, size_t size)
 {
-	double s = now_s() - c->started;
+	double s = clock_now_s() - c->started;
 
 	snprintf(buf, size, "%02d:%02d:%02d", (int)(s / 3600), (int)(s / 60) % 60, (int)s % 60);
 	return buf;
@@ -144,7 +130,7 @@ static void progress(const struct campaign *c, size_t k, const char *fmt, ...)
 	if (c->done_this_run > 0 && done < c->n_boots) {
 		/* The boots so far set the pace; the current one has run since the last finished. */
 		double per = (c->done_at - c->started) / (double)c->done_this_run;
-		double left = per * (double)(c->n_boots - done) - (now_s() - c->done_at);
+		double left = per * (double)(c->n_boots - done) - (clock_now_s() - c->done_at);
 
 		/* Past the estimate there is nothing honest to say. */
 		if (left >= 1)
@@ -564,7 +550,7 @@ static int step_wait(struct campaign *c, size_t k)
 {
 	char *dir = remote_dir(c, k), *last = NULL;
 	const char *args[] = { dir, NULL };
-	double start = now_s(), deadline = rows_deadline_s(&c->plan);
+	double start = clock_now_s(), deadline = rows_deadline_s(&c->plan);
 	unsigned poll = c->plan.poll_s ? c->plan.poll_s : 60;
 	int r = -ETIMEDOUT, failures = 0;
 
@@ -612,7 +598,7 @@ static int step_wait(struct campaign *c, size_t k)
 				free(id);
 			}
 		}
-		if (now_s() - start > deadline) {
+		if (clock_now_s() - start > deadline) {
 			say(c, CAMPAIGN_ERROR, "boot %zu %s: the rows did not finish within %.0f s", k + 1,
 			    c->boots[k].label, deadline);
 			r = -ETIMEDOUT;
@@ -620,7 +606,7 @@ static int step_wait(struct campaign *c, size_t k)
 		}
 		/* While a row runs the box is not poked more than once per poll interval. */
 		for (unsigned i = 0; i < poll * 10 && !interrupted(c); i++)
-			sleep_s(0.1);
+			clock_sleep_s(0.1);
 	}
 	free(last);
 	free(dir);
@@ -675,6 +661,13 @@ static int step_fetch(struct campaign *c, size_t k, const struct snapshot *snap,
 		r = r < 0 ? r : -EIO;
 		goto out;
 	}
+	if (res.out_truncated) {
+		say(c, CAMPAIGN_ERROR, "boot %zu %s: the results in %s are more than %zu bytes; nothing kept",
+		    k + 1, c->boots[k].label, dir, res.out_len);
+		process_result_release(&res);
+		r = -EFBIG;
+		goto out;
+	}
 	r = fetch_parse(res.out, res.out_len, &f, &err);
 	process_result_release(&res);
 	if (r < 0) {
@@ -704,7 +697,7 @@ static int step_fetch(struct campaign *c, size_t k, const struct snapshot *snap,
 	}
 	progress(c, k, "results in %s", side);
 	r = journal_step(c, k, STEP_DONE, NULL);
-	c->done_at = now_s();
+	c->done_at = clock_now_s();
 	c->done_this_run++;
 out:
 	parse_error_release(&err);
@@ -1029,7 +1022,7 @@ static int setup(struct campaign *c)
 
 int campaign_run(const struct campaign_options *o, struct campaign_result *ret)
 {
-	struct campaign c = { .o = o, .res = ret, .started = now_s() };
+	struct campaign c = { .o = o, .res = ret, .started = clock_now_s() };
 	char *error = NULL;
 	int r;
 
@@ -1087,7 +1080,7 @@ int campaign_run(const struct campaign_options *o, struct campaign_result *ret)
 		ret->resumable = true;
 	}
 out:
-	ret->total_s = now_s() - c.started;
+	ret->total_s = clock_now_s() - c.started;
 	target_close(c.target);
 	for (size_t k = 0; k < c.n_boots; k++) {
 		free(c.progress[k].boot_id);
@@ -1137,9 +1130,12 @@ static void side_iommu(const char *side_dir, const char *watch, char **ret_summa
 }
 
 static int write_report(const char *dir, const char *name, const struct compare_result *res,
-			enum report_format format, const struct strlist *warnings, const char *extra)
+			enum report_format format, const struct strlist *warnings, const char *extra,
+			const struct plan *plan)
 {
-	struct report_options ro = { .format = format, .loud_pct = COMPARE_LOUD_PCT_DEFAULT, .warnings = warnings };
+	char *title = path_basename(dir);
+	struct report_options ro = { .format = format, .loud_pct = COMPARE_LOUD_PCT_DEFAULT, .warnings = warnings,
+				     .title = title, .watch = plan->watch };
 	char *buf = NULL, *path = path_join(dir, name);
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -1147,9 +1143,10 @@ static int write_report(const char *dir, const char *name, const struct compare_
 
 	if (!f) {
 		free(path);
+		free(title);
 		return -errno;
 	}
-	if (extra && format != REPORT_JSON)
+	if (extra && format != REPORT_JSON && format != REPORT_HTML)
 		fputs(extra, f);
 	r = report_compare(f, res, &ro);
 	fclose(f);
@@ -1157,6 +1154,7 @@ static int write_report(const char *dir, const char *name, const struct compare_
 		r = file_write_atomic(path, buf, len, 0644);
 	free(buf);
 	free(path);
+	free(title);
 	return r;
 }
 
@@ -1169,7 +1167,8 @@ int campaign_report(const char *dir, const struct campaign_options *o)
 	struct side *sides;
 	struct strlist warnings = STRLIST_INIT;
 	struct strbuf head = STRBUF_INIT;
-	struct compare_options co = { .stat = STAT_MEAN, .loud_pct = COMPARE_LOUD_PCT_DEFAULT };
+	struct compare_options co = { .stat = STAT_MEAN, .loud_pct = COMPARE_LOUD_PCT_DEFAULT,
+				      .boots_needed = true };
 	struct compare_result res;
 	char *plan_path = path_join(dir, "plan.ini"), *first_watch = NULL;
 	bool watch_differs = false;
@@ -1231,11 +1230,13 @@ int campaign_report(const char *dir, const struct campaign_options *o)
 		goto out;
 	for (size_t i = 0; i < warnings.n; i++)
 		say(&c, CAMPAIGN_WARNING, "%s", warnings.items[i]);
-	r = write_report(dir, "report.txt", &res, REPORT_TEXT, &warnings, head.buf);
+	r = write_report(dir, "report.txt", &res, REPORT_TEXT, &warnings, head.buf, &plan);
 	if (r == 0)
-		r = write_report(dir, "report.md", &res, REPORT_MD, &warnings, head.buf);
+		r = write_report(dir, "report.md", &res, REPORT_MD, &warnings, head.buf, &plan);
 	if (r == 0)
-		r = write_report(dir, "report.json", &res, REPORT_JSON, &warnings, NULL);
+		r = write_report(dir, "report.json", &res, REPORT_JSON, &warnings, NULL, &plan);
+	if (r == 0)
+		r = write_report(dir, "report.html", &res, REPORT_HTML, &warnings, NULL, &plan);
 	compare_result_release(&res);
 	if (r < 0)
 		say(&c, CAMPAIGN_ERROR, "cannot write the report in %s: %s", dir, strerror(-r));

@@ -51,8 +51,8 @@ int campaign_run(const struct campaign_options *options, struct campaign_result 
 void campaign_result_release(struct campaign_result *result);
 
 /*
- * Writes report.txt, report.md and report.json of the campaign in dir from
- * its side directories. Returns 0 or -errno; problems go to say().
+ * Writes report.txt, report.md, report.json and report.html of the campaign
+ * in dir from its side directories. Returns 0 or -errno; problems go to say().
  */
 int campaign_report(const char *dir, const struct campaign_options *options);
 

@@ -4,11 +4,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "commands.h"
 #include "compare.h"
+#include "history.h"
 #include "lib/alloc.h"
+#include "lib/file.h"
 #include "lib/strlist.h"
 #include "log.h"
 #include "report/compare-report.h"
@@ -27,11 +30,151 @@ const char cmd_compare_usage[] =
 	"  --stat [ROW=]STAT    mean (default), median, min or max; ROW= sets one row's\n"
 	"  --by-run ROW         compare run i with run i (rows with a cold first run)\n"
 	"  --loud PCT           spread above PCT % of the mean is too loud to judge (5)\n"
-	"  --format FMT         txt (default), md, csv or json\n"
+	"  --format FMT         txt (default), md, csv, json or html (one self-contained page)\n"
 	"  --json               the same as --format json\n"
 	"  --color WHEN         auto (default), always or never; NO_COLOR is honoured\n"
+	"  --alpha A            level of the boot-level tests (0.05): their CI is 1 - A\n"
+	"  --fdr Q              Benjamini-Hochberg level over the report's tests (0.10)\n"
+	"  --history FILE|DIR   the machine's calibration history (a directory holds\n"
+	"                       MACHINE-ID.json); default: $XDG_DATA_HOME/bootab/history/\n"
+	"                       when meta.json names the machine\n"
+	"  --no-history         use no history\n"
+	"  --record-history     add this campaign's boots of the first mode to the history\n"
 	"\n"
 	"exit status: 0 compared, 1 nothing could be compared, 2 usage or I/O error\n";
+
+static int parse_fraction(const char *s, double max, double *ret)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v > 0 && v < max))
+		return -EINVAL;
+	*ret = v;
+	return 0;
+}
+
+/* The machine every side ran on, from meta.json; NULL when unknown or mixed. */
+static const char *sides_machine(const struct side *sides, size_t n, struct strlist *warnings)
+{
+	const char *id = sides[0].machine_id;
+
+	for (size_t k = 1; k < n; k++) {
+		if (!sides[k].machine_id || !id) {
+			id = NULL;
+			continue;
+		}
+		if (strcmp(sides[k].machine_id, id)) {
+			strlist_addf(warnings, "%s and %s ran on different machines (%s, %s): no history is used",
+				     sides[0].label, sides[k].label, id, sides[k].machine_id);
+			return NULL;
+		}
+	}
+	return id;
+}
+
+/*
+ * Finds and loads the history: --history FILE or DIR/<machine-id>.json,
+ * else the default file of the sides' machine. Returns 1 with *history
+ * (maybe empty: a file that does not exist yet) and *ret_path, 0 when
+ * there is none, or -EINVAL after logging why not.
+ */
+static int history_open(const struct side *sides, size_t n, const char *arg, bool record, char **ret_path,
+			struct history *history, struct strlist *warnings)
+{
+	struct parse_error err = PARSE_ERROR_INIT;
+	const char *machine = sides_machine(sides, n, warnings);
+	char *path = NULL;
+	int r;
+
+	if (arg && path_is_dir(arg)) {
+		char *name;
+
+		if (!machine) {
+			log_error("--history %s: a directory needs the sides' machine_id (meta.json); name a file instead", arg);
+			return -EINVAL;
+		}
+		name = xasprintf("%s.json", machine);
+		path = path_join(arg, name);
+		free(name);
+	} else if (arg) {
+		path = xstrdup(arg);
+	} else if (machine) {
+		path = history_default_path(machine);
+	}
+	if (!path) {
+		if (record) {
+			log_error("--record-history: the sides do not name their machine (meta.json machine_id); give --history FILE");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	r = history_load(path, history, &err);
+	if (r == -ENOENT) {
+		*history = (struct history)HISTORY_INIT;
+		history->machine_id = machine ? xstrdup(machine) : NULL;
+		r = 0;
+	}
+	if (r < 0) {
+		char *msg = parse_error_format(&err);
+
+		parse_error_release(&err);
+		/* A broken default file does not stop a comparison that did not ask for it. */
+		if (!arg && !record) {
+			strlist_addf(warnings, "%s, ignoring the history", msg);
+			free(msg);
+			free(path);
+			return 0;
+		}
+		log_error("%s", msg);
+		free(msg);
+		free(path);
+		return -EINVAL;
+	}
+	parse_error_release(&err);
+	if (machine && history->machine_id && strcmp(machine, history->machine_id)) {
+		log_error("%s is the history of machine %s, but the sides ran on %s", path, history->machine_id,
+			  machine);
+		history_release(history);
+		free(path);
+		return -EINVAL;
+	}
+	if (!history->machine_id && machine)
+		history->machine_id = xstrdup(machine);
+	*ret_path = path;
+	return 1;
+}
+
+/* Adds this comparison's first-mode boots to the history file. */
+static int history_record(const struct compare_result *res, const char *path, struct history *history)
+{
+	struct history_entry e;
+	char now[32];
+	time_t t = time(NULL);
+	struct tm tm;
+	size_t boots;
+	int r;
+
+	gmtime_r(&t, &tm);
+	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	compare_history_entry(res, now, &e);
+	boots = e.n_metrics ? e.metrics[0].n_boots : 0;
+	r = history_add(history, &e);
+	if (r == -ENODATA) {
+		log_warning("--record-history: no metric has two boots of %s, nothing recorded", res->sides[0].mode);
+		return 0;
+	}
+	r = history_save(history, path);
+	if (r < 0) {
+		log_error("cannot write the history '%s': %s", path, errno_string(r));
+		return r;
+	}
+	log_info("recorded %zu boots of %s in %s (%zu entries)", boots, res->sides[0].mode, path,
+		 history->n_entries);
+	return 0;
+}
 
 int cmd_compare(int argc, char **argv)
 {
@@ -42,11 +185,22 @@ int cmd_compare(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "color", required_argument, NULL, 'c' },
+		{ "alpha", required_argument, NULL, 'a' },
+		{ "fdr", required_argument, NULL, 'q' },
+		{ "history", required_argument, NULL, 'H' },
+		{ "no-history", no_argument, NULL, 'N' },
+		{ "record-history", no_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct strlist by_run = STRLIST_INIT, row_stats = STRLIST_INIT, warnings = STRLIST_INIT;
 	struct compare_options copt = { .stat = STAT_MEAN, .loud_pct = COMPARE_LOUD_PCT_DEFAULT,
-					.by_run = &by_run, .row_stats = &row_stats };
+					.by_run = &by_run, .row_stats = &row_stats,
+					.alpha = COMPARE_ALPHA_DEFAULT, .fdr_q = COMPARE_FDR_Q_DEFAULT,
+					.boots_needed = true };
+	struct history history = HISTORY_INIT;
+	const char *history_arg = NULL;
+	char *history_path = NULL;
+	bool no_history = false, record = false, have_history = false;
 	struct report_options ropt = { .format = REPORT_TEXT };
 	struct compare_result res;
 	struct side *sides = NULL;
@@ -88,12 +242,33 @@ int cmd_compare(int argc, char **argv)
 		}
 		case 'f':
 			if (report_format_from_name(optarg, &ropt.format) < 0) {
-				log_error("--format: '%s' is not txt, md, csv or json", optarg);
+				log_error("--format: '%s' is not txt, md, csv, json or html", optarg);
 				goto out;
 			}
 			break;
 		case 'j':
 			ropt.format = REPORT_JSON;
+			break;
+		case 'a':
+		case 'q': {
+			double v;
+
+			if (parse_fraction(optarg, opt == 'a' ? 0.5 : 1, &v) < 0) {
+				log_error("--%s: '%s' is not a level between 0 and %s", opt == 'a' ? "alpha" : "fdr",
+					  optarg, opt == 'a' ? "0.5" : "1");
+				goto out;
+			}
+			*(opt == 'a' ? &copt.alpha : &copt.fdr_q) = v;
+			break;
+		}
+		case 'H':
+			history_arg = optarg;
+			break;
+		case 'N':
+			no_history = true;
+			break;
+		case 'R':
+			record = true;
 			break;
 		case 'c':
 			if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never")) {
@@ -136,6 +311,17 @@ int cmd_compare(int argc, char **argv)
 		ret = io_error ? EXIT_USAGE : EXIT_NOTHING;
 		goto out;
 	}
+	if (no_history && (history_arg || record)) {
+		log_error("--no-history cannot go with --history or --record-history");
+		goto out;
+	}
+	if (!no_history) {
+		r = history_open(sides, n_sides, history_arg, record, &history_path, &history, &warnings);
+		if (r < 0)
+			goto out;
+		have_history = r > 0;
+		copt.history = have_history ? &history : NULL;
+	}
 	r = compare_sides(sides, n_sides, &copt, &res, &warnings);
 	if (r < 0) {
 		log_error("cannot compare: %s", errno_string(r));
@@ -153,13 +339,20 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	r = report_compare(stdout, &res, &ropt);
-	compare_result_release(&res);
 	if (r < 0) {
+		compare_result_release(&res);
 		log_error("failed to write the report: %s", errno_string(r));
 		goto out;
 	}
+	if (record && history_record(&res, history_path, &history) < 0) {
+		compare_result_release(&res);
+		goto out;
+	}
+	compare_result_release(&res);
 	ret = io_error ? EXIT_USAGE : EXIT_OK;
 out:
+	history_release(&history);
+	free(history_path);
 	for (size_t i = 0; i < n_sides; i++)
 		side_release(&sides[i]);
 	free(sides);

@@ -1,20 +1,32 @@
+#include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "commands.h"
+#include "compare.h"
+#include "history.h"
+#include "lib/alloc.h"
 #include "lib/file.h"
 #include "log.h"
 #include "plan.h"
 
 const char cmd_plan_usage[] =
-	"usage: bootab plan PLAN.ini\n"
+	"usage: bootab plan [--effect PCT [--from CAMPAIGN_DIR | --history FILE]] PLAN.ini\n"
 	"\n"
 	"Checks a campaign plan and prints what the campaign will do: the boot\n"
 	"order, the managed args, the rows on every boot and an estimate of how long\n"
-	"it takes. Every error names the file, line and key. docs/plan.md describes\n"
-	"the file.\n"
+	"it takes. Every error names the file, line and key. bootab-plan(5)\n"
+	"describes the file.\n"
+	"\n"
+	"With --effect, it also prints how many boots per mode the plan needs to find\n"
+	"an effect of PCT % with 80 % power at alpha = 0.05 (boot-level t-test), from\n"
+	"the boot-to-boot and rep-to-rep noise measured by a finished campaign (its\n"
+	"side directories) or a machine's history, and, from the campaign's measured\n"
+	"reboot and rep durations, the best reps per boot. docs/statistics.md says how.\n"
 	"\n"
 	"exit status: 0 valid, 2 invalid or unreadable\n";
 
@@ -31,20 +43,301 @@ static void print_duration(unsigned long s)
 		printf("%lus", s);
 }
 
+/* Reads "5", "5%" or "5.0 %" as 5; > 0 and < 1000. */
+static int parse_effect(const char *s, double *ret)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	while (*end == ' ')
+		end++;
+	if (*end == '%')
+		end++;
+	if (errno || end == s || *end || !(v > 0 && v < 1000))
+		return -EINVAL;
+	*ret = v;
+	return 0;
+}
+
+/* The noise source: the side directories of a finished campaign, or a history. */
+struct noise {
+	struct side *sides;
+	size_t n_sides;
+	struct compare_result res;
+	bool have_res;
+	struct history history;
+	const char *what;
+};
+
+static int noise_from_campaign(const char *dir, struct noise *nz)
+{
+	struct strlist warnings = STRLIST_INIT;
+	struct compare_options o = { .stat = STAT_MEAN, .loud_pct = COMPARE_LOUD_PCT_DEFAULT };
+	char **names = NULL;
+	int r;
+
+	r = dir_list(dir, &names, NULL);
+	if (r < 0) {
+		log_error("--from: cannot read '%s': %s", dir, errno_string(r));
+		return r;
+	}
+	for (char **n = names; *n; n++) {
+		char *path = path_join(dir, *n), *meta = path_join(path, "meta.json");
+
+		/* A campaign directory holds its plan and report next to the sides. */
+		if (path_is_dir(path) && path_exists(meta)) {
+			nz->sides = xrealloc(nz->sides, (nz->n_sides + 1) * sizeof(*nz->sides));
+			if (side_load(path, &nz->sides[nz->n_sides], &warnings) == 0)
+				nz->n_sides++;
+		}
+		free(meta);
+		free(path);
+	}
+	strv_free(names);
+	for (size_t i = 0; i < warnings.n; i++)
+		log_warning("%s", warnings.items[i]);
+	strlist_release(&warnings);
+	if (nz->n_sides < 2) {
+		log_error("--from: '%s' holds %zu side directories with meta.json; it takes two or more", dir,
+			  nz->n_sides);
+		return -EINVAL;
+	}
+	warnings = (struct strlist)STRLIST_INIT;
+	r = compare_sides(nz->sides, nz->n_sides, &o, &nz->res, &warnings);
+	strlist_release(&warnings);
+	if (r < 0) {
+		log_error("--from: cannot compare the sides of '%s': %s", dir, errno_string(r));
+		return r;
+	}
+	nz->have_res = true;
+	return 0;
+}
+
+static int noise_from_history(const char *file, struct noise *nz)
+{
+	struct parse_error err = PARSE_ERROR_INIT;
+	int r = history_load(file, &nz->history, &err);
+
+	if (r < 0) {
+		char *msg = parse_error_format(&err);
+
+		log_error("--history: %s", msg);
+		free(msg);
+	}
+	parse_error_release(&err);
+	return r;
+}
+
+struct row_noise {
+	const char *metric;
+	struct stats_components c;
+	double c_boot, c_rep;       /* seconds; NaN when not measured */
+};
+
+static double mean_of(double sum, size_t n)
+{
+	return n ? sum / (double)n : NAN;
+}
+
+/* Boot and rep costs of row name, from the campaign's meta.json times. */
+static void row_costs(const struct noise *nz, const char *name, double *ret_boot, double *ret_rep)
+{
+	double reboot = 0, idle = 0, rep = 0;
+	size_t n_reboot = 0, n_idle = 0, n_rep = 0;
+
+	for (size_t k = 0; k < nz->n_sides; k++) {
+		const struct row *r = side_find_row(&nz->sides[k], name);
+
+		if (nz->sides[k].has_reboot) {
+			reboot += nz->sides[k].reboot_s;
+			n_reboot++;
+		}
+		if (!r)
+			continue;
+		if (r->has_idle_wait) {
+			idle += r->idle_wait_s;
+			n_idle++;
+		}
+		for (size_t i = 0; i < r->n_rep_s; i++)
+			rep += r->rep_s[i];
+		n_rep += r->n_rep_s;
+	}
+	*ret_boot = n_reboot ? mean_of(reboot, n_reboot) + (n_idle ? mean_of(idle, n_idle) : 0) : NAN;
+	*ret_rep = mean_of(rep, n_rep);
+}
+
+static void print_sd(double var)
+{
+	if (isnan(var))
+		printf(" %8s", "-");
+	else
+		printf(" %7.2f%%", 100 * sqrt(var));
+}
+
+static void print_boots(unsigned n)
+{
+	if (n)
+		printf(" %10u", n);
+	else
+		printf(" %10s", ">1000");
+}
+
+static void print_row_noise(const struct plan_row *pr, const struct row_noise *rn, double d, size_t n_modes,
+			    unsigned *worst, bool *unreachable)
+{
+	double reps = pr->reps, tau2 = rn->c.sigma_b2 + rn->c.sigma_w2 / reps;
+	double best = stats_best_reps(rn->c_boot, rn->c_rep, rn->c.sigma_w2, rn->c.sigma_b2, 100);
+	unsigned n;
+
+	/* Without a split into sigma_b and sigma_w, the boot means' own variance. */
+	if (isnan(tau2))
+		tau2 = rn->c.boot_var;
+	n = stats_boots_needed(d, tau2, n_modes, 0.05, 0.80, 1000);
+	printf("  %-12s %-16s", pr->name, rn->metric);
+	print_sd(rn->c.sigma_b2);
+	print_sd(rn->c.sigma_w2);
+	printf(" %4u", pr->reps);
+	print_boots(n);
+	if (isnan(best)) {
+		printf(" %10s %10s", "-", "-");
+	} else {
+		printf(" %10.0f", best);
+		print_boots(stats_boots_needed(d, rn->c.sigma_b2 + rn->c.sigma_w2 / best, n_modes, 0.05, 0.80, 1000));
+	}
+	if (isnan(rn->c_boot))
+		printf(" %8s", "-");
+	else
+		printf(" %8.0f", rn->c_boot);
+	if (isnan(rn->c_rep))
+		printf(" %8s\n", "-");
+	else
+		printf(" %8.1f\n", rn->c_rep);
+	if (!n)
+		*unreachable = true;
+	else if (n > *worst)
+		*worst = n;
+}
+
+static void print_effect(const struct plan *plan, double effect, const struct noise *nz)
+{
+	double d = log1p(effect / 100);
+	unsigned worst = 0;
+	bool any = false, unreachable = false;
+
+	printf("\nboots per mode to find %+.1f%% with 80%% power (alpha 0.05, boot-level t over %zu modes),\n",
+	       effect, plan->n_modes);
+	printf("from %s:\n", nz->what);
+	printf("  %-12s %-16s %8s %8s %4s %10s %10s %10s %8s %8s\n", "row", "metric", "sigma_b", "sigma_w", "reps",
+	       "boots", "best reps", "boots", "boot s", "rep s");
+	for (size_t i = 0; i < plan->n_rows; i++) {
+		const struct plan_row *pr = &plan->rows[i];
+		bool found = false;
+
+		if (pr->check)
+			continue;
+		for (size_t m = 0; nz->have_res && m < nz->res.n_metrics; m++) {
+			const struct compare_metric *cm = &nz->res.metrics[m];
+			struct row_noise rn = { cm->metric, cm->components, NAN, NAN };
+
+			if (strcmp(cm->row, pr->name) || !cm->has_components)
+				continue;
+			row_costs(nz, pr->name, &rn.c_boot, &rn.c_rep);
+			found = true;
+			print_row_noise(pr, &rn, d, plan->n_modes, &worst, &unreachable);
+		}
+		for (size_t e = 0; !nz->have_res && e < nz->history.n_entries; e++) {
+			const struct history_entry *he = &nz->history.entries[e];
+
+			for (size_t m = 0; m < he->n_metrics; m++) {
+				struct stats_group *g;
+				struct row_noise rn = { he->metrics[m].metric, { 0 }, NAN, NAN };
+				size_t ng;
+				bool seen = false;
+
+				if (strcmp(he->metrics[m].row, pr->name))
+					continue;
+				/* Each metric once: from the first entry that has it, over all entries. */
+				for (size_t e2 = 0; e2 < e && !seen; e2++)
+					for (size_t m2 = 0; m2 < nz->history.entries[e2].n_metrics; m2++)
+						seen |= !strcmp(nz->history.entries[e2].metrics[m2].row, pr->name) &&
+							!strcmp(nz->history.entries[e2].metrics[m2].metric, he->metrics[m].metric);
+				if (seen)
+					continue;
+				ng = history_groups(&nz->history, pr->name, he->metrics[m].metric, NULL, &g);
+				stats_variance_components(g, ng, &rn.c);
+				free(g);
+				found = true;
+				print_row_noise(pr, &rn, d, plan->n_modes, &worst, &unreachable);
+			}
+		}
+		if (!found)
+			printf("  %-12s no measurement of this row\n", pr->name);
+		any |= found;
+	}
+	if (!any)
+		return;
+	if (unreachable)
+		printf("a row needs more than 1000 boots per mode: the effect is too small for its boot-to-boot noise\n");
+	else if (worst)
+		printf("suggested: rounds = %u (the row that needs the most boots; boots at the plan's reps)\n", worst);
+}
+
+
 int cmd_plan(int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "effect", required_argument, NULL, 'e' },
+		{ "from", required_argument, NULL, 'f' },
+		{ "history", required_argument, NULL, 'H' },
+		{ NULL, 0, NULL, 0 },
+	};
 	struct parse_error err = PARSE_ERROR_INIT;
 	struct plan plan;
 	struct plan_boot *boots;
+	struct noise nz = { .history = HISTORY_INIT };
 	unsigned long gates = 0, gate_s, row_bound = 0;
 	size_t n, n_checks = 0;
+	const char *from = NULL, *history = NULL, *file;
+	double effect = NAN;
 	char **managed;
+	int opt, ret = EXIT_USAGE;
 
-	if (argc != 2 || argv[1][0] == '-') {
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'e':
+			if (parse_effect(optarg, &effect) < 0) {
+				log_error("--effect: '%s' is not a percentage above 0", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'f':
+			from = optarg;
+			break;
+		case 'H':
+			history = optarg;
+			break;
+		default:
+			fputs(cmd_plan_usage, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1 || (from && history) || ((from || history) && isnan(effect))) {
+		if (from && history)
+			log_error("--from and --history are two sources of the same numbers: give one");
+		else if ((from || history) && isnan(effect))
+			log_error("--from and --history need --effect");
 		fputs(cmd_plan_usage, stderr);
 		return EXIT_USAGE;
 	}
-	if (plan_load(argv[1], &plan, &err) < 0) {
+	if (!isnan(effect) && !from && !history) {
+		log_error("--effect needs the noise it is judged against: --from CAMPAIGN_DIR or --history FILE");
+		return EXIT_USAGE;
+	}
+	file = argv[optind];
+	if (plan_load(file, &plan, &err) < 0) {
 		char *msg = parse_error_format(&err);
 
 		log_error("%s", msg);
@@ -58,7 +351,12 @@ int cmd_plan(int argc, char **argv)
 		n_checks += plan.rows[i].check;
 		row_bound += (unsigned long)plan.rows[i].timeout_s * plan.rows[i].reps;
 	}
-	printf("plan %s: modes %zu, rows %zu, checks %zu, versions %zu\n", argv[1], plan.n_modes,
+	if (from || history) {
+		nz.what = from ? from : history;
+		if ((from ? noise_from_campaign(from, &nz) : noise_from_history(history, &nz)) < 0)
+			goto out;
+	}
+	printf("plan %s: modes %zu, rows %zu, checks %zu, versions %zu\n", file, plan.n_modes,
 	       plan.n_rows - n_checks, n_checks, plan.n_versions);
 	printf("target: %s\nbackend: %s\noneshot: %s\n", plan.target ? plan.target : "(not set)",
 	       plan.backend,
@@ -72,6 +370,15 @@ int cmd_plan(int argc, char **argv)
 	printf("%s\n", managed[0] ? "" : " (none)");
 	strv_free(managed);
 
+	if (plan.order_kind == ORDER_RANDOM && !plan.has_seed) {
+		/* A random order is only worth its name if it can be repeated: say the seed. */
+		plan.seed = (unsigned long)time(NULL) & 0xffffffffUL;
+		plan.has_seed = true;
+		printf("seed: %lu, chosen now (add 'seed = %lu' to [campaign] to keep this order)\n", plan.seed,
+		       plan.seed);
+	} else if (plan.order_kind == ORDER_RANDOM) {
+		printf("seed: %lu\n", plan.seed);
+	}
 	n = plan_boots(&plan, &boots);
 	printf("\nboot order (%zu boots):\n", n);
 	for (size_t i = 0; i < n; i++) {
@@ -112,6 +419,16 @@ int cmd_plan(int argc, char **argv)
 	print_duration(n * row_bound);
 	printf(" by their timeouts\n");
 	plan_boots_free(boots, n);
+	if (!isnan(effect))
+		print_effect(&plan, effect, &nz);
+	ret = EXIT_OK;
+out:
+	if (nz.have_res)
+		compare_result_release(&nz.res);
+	for (size_t k = 0; k < nz.n_sides; k++)
+		side_release(&nz.sides[k]);
+	free(nz.sides);
+	history_release(&nz.history);
 	plan_release(&plan);
-	return EXIT_OK;
+	return ret;
 }

@@ -10,22 +10,17 @@
 #include "lib/file.h"
 #include "log.h"
 
-const char cmd_report_usage[] =
-	"usage: bootab report [--format txt|md|json] CAMPAIGN_DIR\n"
-	"\n"
-	"Writes report.txt, report.md and report.json of a finished (or partial)\n"
-	"campaign from its side directories again, and prints one of them.\n";
-
-static void say(void *ctx, enum campaign_level level, const char *line)
+static void say_line(void *ctx, enum campaign_level level, const char *line)
 {
-	(void)ctx;
-	if (level == CAMPAIGN_ERROR)
-		log_error("%s", line);
-	else if (level == CAMPAIGN_WARNING)
-		log_warning("%s", line);
-	else
-		log_info("%s", line);
+	log_campaign_line(ctx, (int)level, line);
 }
+
+const char cmd_report_usage[] =
+	"usage: bootab report [--format txt|md|json|html] CAMPAIGN_DIR\n"
+	"\n"
+	"Writes report.txt, report.md, report.json and report.html of a finished\n"
+	"(or partial) campaign from its side directories again, and prints one of\n"
+	"them. report.html is one self-contained page with a chart per metric.\n";
 
 int cmd_report(int argc, char **argv)
 {
@@ -33,7 +28,7 @@ int cmd_report(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct campaign_options o = { .say = say };
+	struct campaign_options o = { .say = say_line };
 	const char *format = "txt";
 	char *name, *path, *data;
 	size_t len;
@@ -47,7 +42,8 @@ int cmd_report(int argc, char **argv)
 		}
 		format = optarg;
 	}
-	if (optind != argc - 1 || (strcmp(format, "txt") && strcmp(format, "md") && strcmp(format, "json"))) {
+	if (optind != argc - 1 || (strcmp(format, "txt") && strcmp(format, "md") && strcmp(format, "json") &&
+				    strcmp(format, "html"))) {
 		fputs(cmd_report_usage, stderr);
 		return EXIT_USAGE;
 	}

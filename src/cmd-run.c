@@ -11,16 +11,22 @@
 #include "lib/file.h"
 #include "log.h"
 
+static void say_line(void *ctx, enum campaign_level level, const char *line)
+{
+	log_campaign_line(ctx, (int)level, line);
+}
+
 const char cmd_run_usage[] =
 	"usage: bootab run [--data DIR] [--dry-run] PLAN.ini\n"
 	"       bootab run --resume CAMPAIGN_DIR\n"
 	"\n"
-	"Runs the campaign PLAN.ini describes (docs/plan.md): for every boot, sets\n"
+	"Runs the campaign PLAN.ini describes (bootab-plan(5)): for every boot, sets\n"
 	"the mode's kernel args, reboots, proves from sysfs that the boot is the one\n"
 	"asked for, runs the rows behind the idle gate on the target, and fetches the\n"
 	"results into DIR/<plan>-<time>/<label>/. At the end the standing config\n"
-	"(the first mode) is back and report.txt, report.md and report.json are\n"
-	"written, and report.txt is printed. Progress goes to stderr.\n"
+	"(the first mode) is back, report.txt, report.md, report.json and\n"
+	"report.html are written, and report.txt is printed. Progress goes to\n"
+	"stderr.\n"
 	"\n"
 	"Every step is journalled: after the controller dies, the laptop sleeps or\n"
 	"the network drops, --resume continues where it stopped, never repeats a\n"
@@ -44,17 +50,6 @@ static void on_signal(int sig)
 	stop_requested = 1;
 }
 
-static void say(void *ctx, enum campaign_level level, const char *line)
-{
-	(void)ctx;
-	if (level == CAMPAIGN_ERROR)
-		log_error("%s", line);
-	else if (level == CAMPAIGN_WARNING)
-		log_warning("%s", line);
-	else
-		log_info("%s", line);
-}
-
 /* The report is the result: it goes to stdout. */
 static void print_report(const char *dir)
 {
@@ -65,7 +60,7 @@ static void print_report(const char *dir)
 		fwrite(data, 1, len, stdout);
 		free(data);
 	}
-	log_info("report: %s (also report.md, report.json)", path);
+	log_info("report: %s (also report.md, report.json, report.html)", path);
 	free(path);
 }
 
@@ -77,7 +72,7 @@ int cmd_run(int argc, char **argv)
 		{ "resume", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct campaign_options o = { .say = say, .interrupted = &stop_requested };
+	struct campaign_options o = { .say = say_line, .interrupted = &stop_requested };
 	struct campaign_result res;
 	struct sigaction sa = { .sa_handler = on_signal };
 	int c, r, rc;

@@ -83,8 +83,10 @@ static void print_report(const struct snapshot *snap, const char *target,
 		}
 	}
 	if (failed)
-		printf("verify: %zu of %zu checks failed: this is not the boot asked for\n", failed,
-		       judged);
+		printf("verify: %zu of %zu check%s failed: this is not the boot asked for\n", failed,
+		       judged, judged == 1 ? "" : "s");
+	else if (judged == 1)
+		printf("verify: the 1 check passed\n");
 	else
 		printf("verify: all %zu checks passed\n", judged);
 }

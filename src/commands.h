@@ -5,6 +5,22 @@
  * One subcommand, one file: src/cmd-NAME.c defines cmd_NAME() and its
  * usage text; main.c has one row per command in its table.
  * Each returns the process exit code.
+ *
+ * The usage text is the command's only documentation source: 'bootab help
+ * NAME' and '--help' print it, and tools/gen-man.sh turns it into the
+ * command's section of bootab(1) (build/man/bootab.1). Its layout, so that
+ * both read well:
+ *   - first the synopsis: "usage: bootab NAME ..." and any further forms or
+ *     wrapped lines indented by 7 spaces, up to the first blank line;
+ *   - prose lines start in column 0; consecutive ones form one paragraph;
+ *   - a list item is two spaces, a term (an option with its argument, a
+ *     subcommand, a variable), two or more spaces, its description;
+ *     lines indented by three or more spaces continue the item above;
+ *   - a blank line separates paragraphs and lists;
+ *   - an option that takes one of a fixed set of values lists them first in
+ *     its description, "txt (default), md, csv or json", or in the synopsis,
+ *     "[--format txt|md|json]": bash completion offers them.
+ * Describe only what the command does now.
  */
 struct command {
 	const char *name;

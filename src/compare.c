@@ -22,10 +22,45 @@ const char *verdict_name(enum verdict v)
 		return "no-drift";
 	case VERDICT_DRIFT:
 		return "drift";
+	case VERDICT_UNTESTED:
+		return "untested";
 	case VERDICT_MISSING:
 	default:
 		return "missing";
 	}
+}
+
+const char *compare_method_name(enum compare_method m)
+{
+	switch (m) {
+	case METHOD_BOOT:
+		return "boot";
+	case METHOD_HISTORY:
+		return "history";
+	case METHOD_NONE:
+	default:
+		return "none";
+	}
+}
+
+bool compare_rounds(const struct side *sides, size_t n_sides, unsigned *ret)
+{
+	bool recorded = true;
+	unsigned r = 1;
+
+	for (size_t k = 0; k < n_sides; k++)
+		recorded &= sides[k].round > 0;
+	if (recorded) {
+		for (size_t k = 0; k < n_sides; k++)
+			ret[k] = sides[k].round;
+		return false;
+	}
+	for (size_t k = 0; k < n_sides; k++) {
+		if (k > 0 && !strcmp(sides[k].mode, sides[0].mode))
+			r++;
+		ret[k] = r;
+	}
+	return true;
 }
 
 /* Percent change of value against base, signed so that + is better. */
@@ -234,7 +269,8 @@ static long pair_partner(const struct side *sides, size_t n_sides, size_t k)
 	return -1;
 }
 
-static void count_pairs(const struct side *sides, size_t n_sides, struct compare_metric *cm)
+static void count_pairs(const struct side *sides, size_t n_sides, const long *partner,
+			struct compare_metric *cm)
 {
 	for (size_t k = 1; k < n_sides; k++) {
 		struct compare_cell *c = &cm->cells[k];
@@ -244,13 +280,12 @@ static void count_pairs(const struct side *sides, size_t n_sides, struct compare
 			continue;
 		sign = (c->delta_pct > 0) - (c->delta_pct < 0);
 		for (size_t j = 1; j < n_sides; j++) {
-			long p;
+			long p = partner[j];
 			double d;
 			int s;
 
 			if (strcmp(sides[j].mode, sides[k].mode) || !cm->cells[j].present)
 				continue;
-			p = pair_partner(sides, n_sides, j);
 			if (p < 0 || !cm->cells[p].present)
 				continue;
 			d = delta_pct(cm->cells[j].value, cm->cells[p].value, cm->better);
@@ -260,6 +295,301 @@ static void count_pairs(const struct side *sides, size_t n_sides, struct compare
 				c->pairs_agree++;
 		}
 	}
+}
+
+/* A log difference as a percentage: exp(x) - 1. */
+static double log_pct(double x)
+{
+	return expm1(x) * 100;
+}
+
+/*
+ * Each present cell as a boot in log space. A sample that is zero or
+ * negative has no log: then no boot-level statistic is computed for the
+ * metric at all, rather than on the boots that happen to be positive.
+ */
+static void summarise_boots(const struct side *sides, size_t n_sides, struct compare_metric *cm,
+			    struct strlist *warnings)
+{
+	for (size_t k = 0; k < n_sides; k++) {
+		struct compare_cell *c = &cm->cells[k];
+		const struct metric *m;
+		size_t skip;
+
+		if (!c->present)
+			continue;
+		m = find_metric(&sides[k], cm->row, NULL, cm->metric);
+		/* By-run rows have a cold first run: the boot is its warm runs. */
+		skip = cm->by_run && m->n_samples >= 2 ? 1 : 0;
+		if (stats_boot_summarise(m->samples, m->n_samples, skip, &c->boot) < 0) {
+			char *what = metric_label(cm->row, cm->metric);
+
+			strlist_addf(warnings, "%s on %s: a sample is zero or negative, so no boot-level statistics for it",
+				     what, sides[k].label);
+			free(what);
+			for (size_t j = 0; j < n_sides; j++)
+				cm->cells[j].has_boot = false;
+			return;
+		}
+		c->has_boot = true;
+	}
+}
+
+/* A test on +-is-better log values into percentages. */
+static void test_pct(const struct stats_test *t, double *ret_lo, double *ret_hi)
+{
+	*ret_lo = log_pct(t->lo);
+	*ret_hi = log_pct(t->hi);
+}
+
+/* Flips a test of (b - a) into + is better. */
+static void test_better(struct stats_test *t, enum metric_better better)
+{
+	double lo = -t->hi;
+
+	if (better == BETTER_HIGHER)
+		return;
+	t->estimate = -t->estimate;
+	t->t = -t->t;
+	t->hi = -t->lo;
+	t->lo = lo;
+}
+
+/* The naive pair: each mode's first side against the first side, rep by rep. */
+static void rep_tests(const struct side *sides, size_t n_sides, struct compare_metric *cm, double alpha)
+{
+	const struct compare_cell *base = &cm->cells[0];
+
+	for (size_t k = 0; k < n_sides; k++) {
+		struct compare_cell *c = &cm->cells[k];
+		struct stats_test t;
+		bool first_of_mode = true;
+
+		c->rep_p = c->rep_lo_pct = c->rep_hi_pct = NAN;
+		for (size_t j = 0; j < k && first_of_mode; j++)
+			first_of_mode = strcmp(sides[j].mode, sides[k].mode) != 0;
+		if (k == 0 || !first_of_mode || !c->has_boot || !base->has_boot || c->boot.n < 2 || base->boot.n < 2)
+			continue;
+		if (stats_welch_test(base->boot.mean, base->boot.ss / (double)(base->boot.n - 1), base->boot.n,
+				     c->boot.mean, c->boot.ss / (double)(c->boot.n - 1), c->boot.n, alpha, &t) < 0)
+			continue;
+		test_better(&t, cm->better);
+		c->rep_p = t.p;
+		test_pct(&t, &c->rep_lo_pct, &c->rep_hi_pct);
+	}
+}
+
+/* The paired-by-round estimate: rounds holding both modes, one difference each. */
+static bool paired_test(const struct compare_metric *cm, const struct side *sides, size_t n_sides,
+			const unsigned *rounds, const char *mode, double alpha, size_t *ret_rounds,
+			struct stats_test *ret)
+{
+	unsigned max_round = 0;
+	double *d;
+	size_t nd = 0;
+	bool ok = false;
+
+	for (size_t k = 0; k < n_sides; k++)
+		if (rounds[k] > max_round)
+			max_round = rounds[k];
+	d = xcalloc(max_round + 1, sizeof(*d));
+	for (unsigned r = 1; r <= max_round; r++) {
+		double sa = 0, sm = 0;
+		size_t na = 0, nm = 0;
+
+		for (size_t k = 0; k < n_sides; k++) {
+			if (rounds[k] != r || !cm->cells[k].has_boot)
+				continue;
+			if (!strcmp(sides[k].mode, sides[0].mode)) {
+				sa += cm->cells[k].boot.mean;
+				na++;
+			} else if (!strcmp(sides[k].mode, mode)) {
+				sm += cm->cells[k].boot.mean;
+				nm++;
+			}
+		}
+		if (na && nm)
+			d[nd++] = (sm / (double)nm - sa / (double)na) * (double)cm->better;
+	}
+	if (nd >= 2) {
+		double sd = stats_stddev(d, nd);
+
+		ok = stats_t_test(stats_mean(d, nd), sd / sqrt((double)nd), (double)(nd - 1), alpha, ret) == 0;
+		*ret_rounds = nd;
+	}
+	free(d);
+	return ok;
+}
+
+static double group_mean(const struct stats_group *g)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < g->n; i++)
+		s += g->boots[i].mean;
+	return s / (double)g->n;
+}
+
+static double group_var(const struct stats_group *g)
+{
+	double m = group_mean(g), ss = 0;
+
+	for (size_t i = 0; i < g->n; i++)
+		ss += (g->boots[i].mean - m) * (g->boots[i].mean - m);
+	return g->n >= 2 ? ss / (double)(g->n - 1) : NAN;
+}
+
+static void boot_level(const struct side *sides, size_t n_sides, const unsigned *rounds,
+		       struct compare_metric *cm, const struct compare_options *o, double alpha,
+		       const char *history_key)
+{
+	struct stats_boot *boots = xcalloc(n_sides, sizeof(*boots));
+	struct stats_group *groups = xcalloc(n_sides, sizeof(*groups));
+	size_t *group_side = xcalloc(n_sides, sizeof(*group_side));
+	struct stats_group *hist = NULL;
+	struct stats_components hc;
+	size_t n_groups = 0, used = 0, n_hist;
+	bool any_repeat = false;
+
+	/* One group per mode, in first-seen order; the first side's mode first. */
+	for (size_t k = 0; k < n_sides; k++) {
+		bool seen = false;
+
+		for (size_t j = 0; j < k; j++)
+			seen |= !strcmp(sides[j].mode, sides[k].mode);
+		if (seen)
+			continue;
+		group_side[n_groups] = k;
+		groups[n_groups].boots = boots + used;
+		for (size_t j = k; j < n_sides; j++)
+			if (!strcmp(sides[j].mode, sides[k].mode) && cm->cells[j].has_boot)
+				boots[used++] = cm->cells[j].boot;
+		groups[n_groups].n = (size_t)(boots + used - groups[n_groups].boots);
+		any_repeat |= groups[n_groups].n >= 2;
+		n_groups++;
+	}
+	stats_variance_components(groups, n_groups, &cm->components);
+	cm->has_components = any_repeat;
+
+	n_hist = history_groups(o->history, cm->row, cm->metric, history_key, &hist);
+	if (n_hist) {
+		stats_variance_components(hist, n_hist, &hc);
+		cm->has_history = hc.boot_df > 0;
+		cm->history = (struct compare_history){ .entries = n_hist, .df = hc.boot_df,
+							.var = hc.boot_var, .ratio = NAN, .p = NAN };
+		if (cm->has_history && cm->components.boot_df > 0 && hc.boot_var > 0) {
+			cm->history.ratio = cm->components.boot_var / hc.boot_var;
+			cm->history.p = stats_f_upper_p(cm->history.ratio, cm->components.boot_df, hc.boot_df);
+			cm->history.unusual = cm->history.p < COMPARE_UNUSUAL_P;
+		}
+	}
+
+	cm->tests = xcalloc(n_groups, sizeof(*cm->tests));
+	for (size_t g = 1; g < n_groups; g++) {
+		const struct stats_group *a = &groups[0], *b = &groups[g];
+		struct compare_test *t = &cm->tests[cm->n_tests];
+		double var = NAN, df = 0;
+
+		if (!cm->cells[0].present)
+			break;
+		*t = (struct compare_test){ .mode = sides[group_side[g]].mode, .side = group_side[g],
+					    .boots_first = a->n, .boots = b->n, .method = METHOD_NONE,
+					    .verdict = VERDICT_UNTESTED, .estimate = NAN, .delta_pct = NAN,
+					    .lo_pct = NAN, .hi_pct = NAN, .fdr_q = NAN };
+		/* A mode with no boot of this metric is not a test at all. */
+		if (a->n == 0 || b->n == 0)
+			continue;
+		cm->n_tests++;
+		t->estimate = (group_mean(b) - group_mean(a)) * (double)cm->better;
+		t->delta_pct = log_pct(t->estimate);
+		if (a->n >= 2 && b->n >= 2 && cm->components.boot_var > 0) {
+			t->method = METHOD_BOOT;
+			var = cm->components.boot_var;
+			df = cm->components.boot_df;
+		} else if (cm->has_history && hc.boot_var > 0) {
+			/* The history's boot-to-boot variance pooled with this campaign's own. */
+			double own_ss = cm->components.boot_df > 0 ? cm->components.boot_ss : 0;
+
+			t->method = METHOD_HISTORY;
+			df = hc.boot_df + cm->components.boot_df;
+			var = (hc.boot_ss + own_ss) / df;
+		}
+		if (t->method != METHOD_NONE &&
+		    stats_t_test(t->estimate, sqrt(var * (1.0 / (double)a->n + 1.0 / (double)b->n)), df, alpha,
+				 &t->test) == 0) {
+			t->verdict = t->test.lo > 0 || t->test.hi < 0 ? VERDICT_COUNTS : VERDICT_WITHIN_NOISE;
+			test_pct(&t->test, &t->lo_pct, &t->hi_pct);
+		} else {
+			t->method = METHOD_NONE;
+		}
+		if (a->n >= 2 && b->n >= 2 &&
+		    stats_welch_test(group_mean(a), group_var(a), a->n, group_mean(b), group_var(b), b->n, alpha,
+				     &t->welch) == 0) {
+			t->has_welch = true;
+			test_better(&t->welch, cm->better);
+		}
+		t->has_paired = paired_test(cm, sides, n_sides, rounds, t->mode, alpha, &t->paired_rounds,
+					    &t->paired);
+		if (o->boots_needed) {
+			/*
+			 * The boot-mean variance from the components (sigma_w has many
+			 * degrees of freedom), else from boot means alone, else the history.
+			 */
+			double reps = (double)cm->components.samples / (double)cm->components.boots;
+			double v = cm->components.sigma_b2 + cm->components.sigma_w2 / reps;
+
+			if (!(v > 0))
+				v = cm->components.boot_var > 0 ? cm->components.boot_var
+				    : cm->has_history ? hc.boot_var : NAN;
+
+			if (v > 0 && t->estimate != 0) {
+				t->has_boots_needed = true;
+				t->boots_needed = stats_boots_needed(t->estimate, v, n_groups, alpha, COMPARE_POWER, 1000);
+			}
+		}
+	}
+	free(hist);
+	free(boots);
+	free(groups);
+	free(group_side);
+}
+
+/* Benjamini-Hochberg over every test of the report. */
+static void control_fdr(struct compare_result *res)
+{
+	size_t n = 0, i = 0;
+	double *p;
+
+	for (size_t m = 0; m < res->n_metrics; m++)
+		n += res->metrics[m].n_tests;
+	p = xcalloc(n + 1, sizeof(*p));
+	for (size_t m = 0; m < res->n_metrics; m++)
+		for (size_t t = 0; t < res->metrics[m].n_tests; t++) {
+			const struct compare_test *ct = &res->metrics[m].tests[t];
+
+			p[i++] = ct->method != METHOD_NONE ? ct->test.p : NAN;
+		}
+	stats_bh_adjust(p, n, p);
+	i = 0;
+	for (size_t m = 0; m < res->n_metrics; m++) {
+		struct compare_metric *cm = &res->metrics[m];
+
+		res->n_unusual += cm->has_history && cm->history.unusual;
+		for (size_t t = 0; t < cm->n_tests; t++) {
+			struct compare_test *ct = &cm->tests[t];
+
+			ct->fdr_q = p[i++];
+			if (ct->method == METHOD_NONE)
+				continue;
+			res->n_tests++;
+			if (ct->verdict != VERDICT_COUNTS)
+				continue;
+			res->n_claims++;
+			ct->survives = ct->fdr_q <= res->fdr_q;
+			res->n_survive += ct->survives;
+		}
+	}
+	free(p);
 }
 
 static void collect_costs(const struct side *sides, size_t n_sides, struct compare_result *res)
@@ -324,9 +654,12 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 		  struct compare_result *ret, struct strlist *warnings)
 {
 	struct compare_result res = { .sides = sides, .n_sides = n_sides };
+	long *partner;
+	double alpha = o->alpha != 0 ? o->alpha : COMPARE_ALPHA_DEFAULT;
+	double fdr_q = o->fdr_q != 0 ? o->fdr_q : COMPARE_FDR_Q_DEFAULT;
 	size_t alloc = 0;
 
-	if (n_sides < 2 || !(o->loud_pct >= 0))
+	if (n_sides < 2 || !(o->loud_pct >= 0) || !(alpha > 0 && alpha < 1) || !(fdr_q > 0 && fdr_q < 1))
 		return -EINVAL;
 	if (o->row_stats)
 		for (size_t i = 0; i < o->row_stats->n; i++) {
@@ -339,6 +672,16 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 	for (size_t k = 1; k < n_sides; k++)
 		if (!strcmp(sides[k].mode, sides[0].mode))
 			res.n_repeats++;
+	res.alpha = alpha;
+	res.fdr_q = fdr_q;
+	/* Pairs depend on the modes only: each side's partner, once. */
+	partner = xcalloc(n_sides, sizeof(*partner));
+	for (size_t k = 0; k < n_sides; k++)
+		partner[k] = pair_partner(sides, n_sides, k);
+	res.rounds = xcalloc(n_sides, sizeof(*res.rounds));
+	res.rounds_inferred = compare_rounds(sides, n_sides, res.rounds);
+	if (o->history)
+		res.history_key = history_campaign_key(sides, n_sides);
 
 	/* Metrics in first-seen order, the first side's first. */
 	for (size_t k = 0; k < n_sides; k++) {
@@ -418,7 +761,10 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 				     what, sides[0].label);
 		free(what);
 		judge_metric(sides, n_sides, cm, o, warnings);
-		count_pairs(sides, n_sides, cm);
+		count_pairs(sides, n_sides, partner, cm);
+		summarise_boots(sides, n_sides, cm, warnings);
+		rep_tests(sides, n_sides, cm, alpha);
+		boot_level(sides, n_sides, res.rounds, cm, o, alpha, res.history_key);
 		for (size_t k = 1; k < n_sides; k++) {
 			switch (cm->cells[k].verdict) {
 			case VERDICT_COUNTS:
@@ -438,10 +784,44 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 			}
 		}
 	}
+	free(partner);
+	control_fdr(&res);
 	collect_costs(sides, n_sides, &res);
 	collect_versions(sides, n_sides, &res);
 	*ret = res;
 	return 0;
+}
+
+void compare_history_entry(const struct compare_result *res, const char *recorded,
+			   struct history_entry *ret)
+{
+	struct history_entry e = { 0 };
+	bool aa = true;
+
+	for (size_t k = 1; k < res->n_sides; k++)
+		aa &= !strcmp(res->sides[k].mode, res->sides[0].mode);
+	e.key = res->history_key ? xstrdup(res->history_key) : history_campaign_key(res->sides, res->n_sides);
+	e.recorded = xstrdup(recorded);
+	e.kind = xstrdup(aa ? "aa" : "repeat");
+	e.metrics = xcalloc(res->n_metrics + 1, sizeof(*e.metrics));
+	for (size_t i = 0; i < res->n_metrics; i++) {
+		const struct compare_metric *cm = &res->metrics[i];
+		struct history_metric *hm = &e.metrics[e.n_metrics];
+
+		hm->boots = xcalloc(res->n_sides, sizeof(*hm->boots));
+		for (size_t k = 0; k < res->n_sides; k++)
+			if (cm->cells[k].has_boot && !strcmp(res->sides[k].mode, res->sides[0].mode))
+				hm->boots[hm->n_boots++] = cm->cells[k].boot;
+		if (hm->n_boots < 2) {
+			free(hm->boots);
+			memset(hm, 0, sizeof(*hm));
+			continue;
+		}
+		hm->row = xstrdup(cm->row);
+		hm->metric = xstrdup(cm->metric);
+		e.n_metrics++;
+	}
+	*ret = e;
 }
 
 size_t compare_result_compared(const struct compare_result *res)
@@ -462,6 +842,7 @@ void compare_result_release(struct compare_result *res)
 		free(res->metrics[i].metric);
 		free(res->metrics[i].unit);
 		free(res->metrics[i].cells);
+		free(res->metrics[i].tests);
 	}
 	for (size_t i = 0; i < res->n_costs; i++)
 		free(res->costs[i].row);
@@ -474,5 +855,7 @@ void compare_result_release(struct compare_result *res)
 	free(res->metrics);
 	free(res->costs);
 	free(res->versions);
+	free(res->rounds);
+	free(res->history_key);
 	memset(res, 0, sizeof(*res));
 }

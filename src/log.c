@@ -4,13 +4,33 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/strbuf.h"
+
+/*
+ * Messages quote what files and targets contain (names, values, a tool's
+ * stderr). A control byte in one could move the cursor, retitle or clear
+ * the terminal, or fake a further message line: each is written as \xNN.
+ */
+static void vlog(const char *prefix, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+
 static void vlog(const char *prefix, const char *fmt, va_list ap)
 {
-	fputs("bootab: ", stderr);
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "bootab: ");
 	if (prefix)
-		fputs(prefix, stderr);
-	vfprintf(stderr, fmt, ap);
+		strbuf_addstr(&sb, prefix);
+	strbuf_vaddf(&sb, fmt, ap);
+	for (size_t i = 0; i < sb.len; i++) {
+		unsigned char c = (unsigned char)sb.buf[i];
+
+		if ((c < 0x20 && c != '\t') || c == 0x7f)
+			fprintf(stderr, "\\x%02x", c);
+		else
+			fputc(c, stderr);
+	}
 	fputc('\n', stderr);
+	strbuf_release(&sb);
 }
 
 void log_error(const char *fmt, ...)
@@ -43,4 +63,15 @@ void log_info(const char *fmt, ...)
 const char *errno_string(int negative_errno)
 {
 	return strerror(negative_errno < 0 ? -negative_errno : negative_errno);
+}
+
+void log_campaign_line(void *ctx, int level, const char *line)
+{
+	(void)ctx;
+	if (level >= 2)
+		log_error("%s", line);
+	else if (level == 1)
+		log_warning("%s", line);
+	else
+		log_info("%s", line);
 }

@@ -11,6 +11,9 @@ void log_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Progress and information. */
 void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Logs one line at a campaign's level (0 info, 1 warning, 2 error): a say() for campaign_options. */
+void log_campaign_line(void *ctx, int level, const char *line);
+
 /* strerror() of a negative errno as returned by library calls. */
 const char *errno_string(int negative_errno);
 

@@ -8,6 +8,20 @@
 static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
 
+static const char cmd_help_usage[] =
+	"usage: bootab help [COMMAND]\n"
+	"       bootab help --commands\n"
+	"\n"
+	"Without COMMAND, lists the commands. With one, prints its usage: the same\n"
+	"text as its section in bootab(1). --commands prints the command names, one\n"
+	"a line (for shell completion and the man page).\n";
+
+static const char cmd_version_usage[] =
+	"usage: bootab version\n"
+	"       bootab --version\n"
+	"\n"
+	"Prints bootab's version.\n";
+
 const struct command commands[] = {
 	{ "compare", cmd_compare, "compare benchmark results of several boots", cmd_compare_usage },
 	{ "run", cmd_run, "run a whole campaign from a plan file (resumable)", cmd_run_usage },
@@ -17,10 +31,10 @@ const struct command commands[] = {
 	{ "snapshot", cmd_snapshot, "record what this boot is: meta.json and meta.txt", cmd_snapshot_usage },
 	{ "verify", cmd_verify, "prove from sysfs that the boot is the one asked for", cmd_verify_usage },
 	{ "reboot", cmd_reboot, "reboot the target and wait for a new boot_id", cmd_reboot_usage },
-	{ "help", cmd_help, "show help for a command", "usage: bootab help [COMMAND]\n" },
+	{ "help", cmd_help, "show help for a command", cmd_help_usage },
 	{ "lab", cmd_lab, "build, start, stop and reach the QEMU lab target", cmd_lab_usage },
 	{ "set", cmd_set, "strip the managed kernel args from every boot entry, add a mode's", cmd_set_usage },
-	{ "version", cmd_version, "print the version", "usage: bootab version\n" },
+	{ "version", cmd_version, "print the version", cmd_version_usage },
 	{ NULL, NULL, NULL, NULL },
 };
 
@@ -51,6 +65,15 @@ static int cmd_help(int argc, char **argv)
 
 	if (argc < 2) {
 		print_overview(stdout);
+		return EXIT_OK;
+	}
+	if (argc > 2) {
+		fputs(cmd_help_usage, stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--commands")) {
+		for (c = commands; c->name; c++)
+			puts(c->name);
 		return EXIT_OK;
 	}
 	c = command_find(argv[1]);

@@ -311,6 +311,8 @@ static int row_key(struct parse_state *s, struct plan_row *r, const char *key, c
 	if (!strcmp(key, "parser")) {
 		struct parse_error e = PARSE_ERROR_INIT;
 
+		free(r->selector);   /* a later parser line replaces an earlier one */
+		r->selector = NULL;
 		if (parser_spec_parse(v, &r->parser, &r->selector) < 0)
 			return fail(s, key, "'%s' is not a parser (auto, llama-bench, fio, hyperfine, number, json SELECTOR)", v);
 		if (r->parser == PARSER_JSON && parser_selector_check(r->selector, &e) < 0) {
@@ -719,6 +721,121 @@ char **plan_managed_args(const struct plan *plan)
 	GROW(out, alloc, n + 1);
 	out[n] = NULL;
 	return out;
+}
+
+static const char *order_name(enum plan_order_kind kind)
+{
+	switch (kind) {
+	case ORDER_ABBA:
+		return "abba";
+	case ORDER_RANDOM:
+		return "random";
+	case ORDER_AA:
+		return "aa";
+	case ORDER_DEFAULT:
+	case ORDER_LIST:
+	default:
+		return "default";
+	}
+}
+
+static const char *oneshot_name(enum plan_oneshot oneshot)
+{
+	return oneshot == ONESHOT_ON ? "on" : oneshot == ONESHOT_OFF ? "off" : "auto";
+}
+
+static void format_string(struct strbuf *sb, const char *key, const char *value)
+{
+	if (value)
+		strbuf_addf(sb, "%s = %s\n", key, value);
+}
+
+/* A command's lines, one key each: repeated keys join as continuation lines do. */
+static void format_lines(struct strbuf *sb, const char *key, const char *text)
+{
+	for (const char *p = text;;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		strbuf_addf(sb, "%s = %.*s\n", key, (int)len, p);
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+}
+
+char *plan_format(const struct plan *p)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "[campaign]\n");
+	format_string(&sb, "target", p->target);
+	format_string(&sb, "backend", p->backend);
+	if (p->order_kind == ORDER_LIST) {
+		strbuf_addstr(&sb, "order =");
+		for (size_t i = 0; i < p->order_list.n; i++)
+			strbuf_addf(&sb, " %s", p->order_list.items[i]);
+		strbuf_addch(&sb, '\n');
+	} else {
+		strbuf_addf(&sb, "order = %s\n", order_name(p->order_kind));
+	}
+	strbuf_addf(&sb, "rounds = %u\n", p->rounds);
+	if (p->has_seed)
+		strbuf_addf(&sb, "seed = %lu\n", p->seed);
+	format_string(&sb, "data", p->data_dir);
+	strbuf_addf(&sb, "boot_timeout = %u\n", p->boot_timeout_s);
+	format_string(&sb, "power_cycle", p->power_cycle);
+	strbuf_addf(&sb, "oneshot = %s\n", oneshot_name(p->oneshot));
+	format_string(&sb, "watch", p->watch);
+	strbuf_addf(&sb, "reps = %u\n", p->default_reps);
+
+	/* %.17g: every double reads back as the same double. */
+	strbuf_addf(&sb, "\n[idle]\nload = %.17g\ngpu = %.17g\nchecks = %u\ninterval = %u\ntimeout = %u\n",
+		    p->idle.load, p->idle.gpu_pct, p->idle.checks, p->idle.interval_s, p->idle.timeout_s);
+	if (p->park.n) {
+		strbuf_addstr(&sb, "\n[park]\n");
+		for (size_t i = 0; i < p->park.n; i++)
+			format_string(&sb, "command", p->park.items[i]);
+	}
+	if (p->unpark.n) {
+		strbuf_addstr(&sb, "\n[unpark]\n");
+		for (size_t i = 0; i < p->unpark.n; i++)
+			format_string(&sb, "command", p->unpark.items[i]);
+	}
+
+	for (size_t i = 0; i < p->n_modes; i++) {
+		const struct plan_mode *m = &p->modes[i];
+
+		strbuf_addf(&sb, "\n[mode \"%s\"]\n", m->name);
+		if (m->args_text && *m->args_text)
+			format_string(&sb, "args", m->args_text);
+		for (size_t k = 0; k < m->expects.n; k++)
+			format_string(&sb, "expect", m->expects.items[k]);
+	}
+	for (size_t i = 0; i < p->n_rows; i++) {
+		const struct plan_row *r = &p->rows[i];
+
+		strbuf_addf(&sb, "\n[%s \"%s\"]\n", r->check ? "check" : "row", r->name);
+		format_lines(&sb, "command", r->command);
+		if (!r->check) {
+			strbuf_addf(&sb, "reps = %u\n", r->reps);
+			strbuf_addf(&sb, "parser = %s%s%s\n", parser_kind_name(r->parser),
+				    r->selector ? " " : "", r->selector ? r->selector : "");
+			if (r->has_stat)
+				strbuf_addf(&sb, "stat = %s\n", stat_kind_name(r->stat));
+			if (r->by_run)
+				strbuf_addstr(&sb, "by_run = yes\n");
+			if (r->has_better)
+				strbuf_addf(&sb, "better = %s\n", r->better_lower ? "lower" : "higher");
+		}
+		strbuf_addf(&sb, "timeout = %u\n", r->timeout_s);
+		format_string(&sb, "user", r->user);
+	}
+	for (size_t i = 0; i < p->n_versions; i++) {
+		strbuf_addf(&sb, "\n[version \"%s\"]\n", p->versions[i].name);
+		format_lines(&sb, "command", p->versions[i].command);
+	}
+	return strbuf_detach(&sb, NULL);
 }
 
 void plan_release(struct plan *p)

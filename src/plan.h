@@ -126,6 +126,14 @@ char **plan_managed_args(const struct plan *plan);
 /* The mode called name, or NULL. */
 const struct plan_mode *plan_find_mode(const struct plan *plan, const char *name);
 
+/*
+ * The plan as plan file text, every setting spelled out (defaults
+ * included, in the order docs/plan.md lists them; a command's lines as
+ * repeated `command =` keys). plan_parse() of the result gives back an
+ * equal plan, line numbers aside. The caller's.
+ */
+char *plan_format(const struct plan *plan);
+
 void plan_release(struct plan *plan);
 
 #endif

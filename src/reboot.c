@@ -7,23 +7,8 @@
 #include <time.h>
 
 #include "lib/alloc.h"
+#include "lib/clock.h"
 #include "lib/process.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void sleep_s(double s)
-{
-	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
 
 /*
  * Each attempt is a fresh connection bounded as a whole: QEMU's port
@@ -33,10 +18,10 @@ static void sleep_s(double s)
 int reboot_wait_new_boot(struct target *t, const char *before, double timeout_s, int attempt_ms,
 			 char **ret_boot_id)
 {
-	double start = now_s();
+	double start = clock_now_s();
 
 	for (;;) {
-		double attempt_start = now_s(), left;
+		double attempt_start = clock_now_s(), left;
 		char *id = NULL;
 
 		if (target_boot_id(t, true, attempt_ms, &id) == 0) {
@@ -46,12 +31,12 @@ int reboot_wait_new_boot(struct target *t, const char *before, double timeout_s,
 			}
 			free(id);
 		}
-		left = timeout_s - (now_s() - start);
+		left = timeout_s - (clock_now_s() - start);
 		if (left <= 0)
 			return -ETIMEDOUT;
 		/* About every 2 s: a short attempt waits out the rest. */
-		if (now_s() - attempt_start < 2.0)
-			sleep_s(2.0 - (now_s() - attempt_start));
+		if (clock_now_s() - attempt_start < 2.0)
+			clock_sleep_s(2.0 - (clock_now_s() - attempt_start));
 	}
 }
 
@@ -98,7 +83,7 @@ int reboot_and_wait(struct target *t, const struct reboot_options *o, struct reb
 		}
 		process_result_release(&res);
 	}
-	start = now_s();
+	start = clock_now_s();
 	{
 		const char *args[] = { o->kexec ? "kexec" : "reboot", NULL };
 
@@ -122,7 +107,7 @@ int reboot_and_wait(struct target *t, const struct reboot_options *o, struct reb
 	target_drop_connection(t);
 	r = reboot_wait_new_boot(t, ret->before, timeout, attempt_ms, &ret->after);
 	if (r == 0) {
-		ret->seconds = now_s() - start;
+		ret->seconds = clock_now_s() - start;
 		return 0;
 	}
 	if (!o->power_cycle) {
@@ -152,7 +137,7 @@ int reboot_and_wait(struct target *t, const struct reboot_options *o, struct reb
 				       timeout, timeout);
 		return -ETIMEDOUT;
 	}
-	ret->seconds = now_s() - start;
+	ret->seconds = clock_now_s() - start;
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "lib/parse-error.h"
+#include "lib/timestamp.h"
 #include "parsers/parser.h"
 
 char *side_mode_from_label(const char *label)
@@ -55,6 +56,7 @@ static void row_release(struct row *r)
 {
 	free(r->name);
 	free(r->source);
+	free(r->rep_s);
 	metric_set_release(&r->metrics);
 }
 
@@ -64,6 +66,17 @@ static bool row_name_valid(const char *name)
 	if (!*name || strlen(name) > 200)
 		return false;
 	for (const char *p = name; *p; p++)
+		if (!isprint((unsigned char)*p))
+			return false;
+	return true;
+}
+
+/* A version is printed in reports: printable, one line, not a novel. */
+static bool version_value_valid(const char *value)
+{
+	if (strlen(value) > 1024)
+		return false;
+	for (const char *p = value; *p; p++)
 		if (!isprint((unsigned char)*p))
 			return false;
 	return true;
@@ -124,6 +137,39 @@ fail:
 	return -EINVAL;
 }
 
+/* Rep durations and the idle wait: what `bootab plan --from` costs a rep and a boot at. */
+static void load_meta_times(const char *file, size_t ri, json_t *jr, struct row *row,
+			    struct strlist *warnings)
+{
+	json_t *reps = json_object_get(jr, "reps"), *rep;
+	json_t *idle = json_object_get(jr, "idle_wait_s");
+	size_t i;
+
+	if (json_is_number(idle) && json_number_value(idle) >= 0) {
+		row->has_idle_wait = true;
+		row->idle_wait_s = json_number_value(idle);
+	} else if (idle && !json_is_null(idle)) {
+		strlist_addf(warnings, "%s: rows[%zu].idle_wait_s: not a number of seconds, ignoring it", file, ri);
+	}
+	if (!json_is_array(reps))
+		return;
+	row->rep_s = xcalloc(json_array_size(reps) ? json_array_size(reps) : 1, sizeof(*row->rep_s));
+	json_array_foreach(reps, i, rep) {
+		json_t *js = json_object_get(rep, "start"), *je = json_object_get(rep, "end");
+		double start, end;
+
+		if (!js && !je)
+			continue;
+		if (timestamp_parse_rfc3339(json_string_value(js), &start) < 0 ||
+		    timestamp_parse_rfc3339(json_string_value(je), &end) < 0 || end < start) {
+			strlist_addf(warnings, "%s: rows[%zu].reps[%zu]: start/end are not RFC 3339 times in order, ignoring them",
+				     file, ri, i);
+			continue;
+		}
+		row->rep_s[row->n_rep_s++] = end - start;
+	}
+}
+
 static void load_meta_rows(const char *file, json_t *jrows, struct side *side,
 			   struct strlist *warnings)
 {
@@ -175,30 +221,54 @@ static void load_meta_rows(const char *file, json_t *jrows, struct side *side,
 		}
 		if (metrics && load_meta_metrics(file, ri, metrics, row, warnings) < 0)
 			metric_set_release(&row->metrics);
+		load_meta_times(file, ri, jr, row, warnings);
 	}
 }
 
-static void load_meta(const char *dir, struct side *side, struct strlist *warnings)
+/* What says which boot and machine this was, and how long its reboot took. */
+static void load_meta_boot(const char *file, json_t *root, struct side *side, struct strlist *warnings)
 {
-	char *file = path_join(dir, "meta.json"), *data = NULL;
-	json_error_t jerr;
-	json_t *root = NULL, *mode, *versions, *v;
-	const char *key;
-	size_t len;
-	int r;
+	json_t *round = json_object_get(root, "round"), *reboot = json_object_get(root, "reboot_s");
+	static const char *const ids[] = { "machine_id", "boot_id" };
 
-	r = file_read(file, FILE_READ_MAX, &data, &len);
-	if (r == -ENOENT)
-		goto out;
-	if (r < 0) {
-		strlist_addf(warnings, "%s: %s, ignoring", file, strerror(-r));
-		goto out;
+	if (json_is_integer(round) && json_integer_value(round) >= 1 && json_integer_value(round) <= 100000)
+		side->round = (unsigned)json_integer_value(round);
+	else if (round && !json_is_null(round))
+		strlist_addf(warnings, "%s: round: not a positive integer, ignoring it", file);
+	if (json_is_number(reboot) && json_number_value(reboot) >= 0) {
+		side->has_reboot = true;
+		side->reboot_s = json_number_value(reboot);
+	} else if (reboot && !json_is_null(reboot)) {
+		strlist_addf(warnings, "%s: reboot_s: not a number of seconds, ignoring it", file);
 	}
+	for (size_t i = 0; i < 2; i++) {
+		json_t *v = json_object_get(root, ids[i]);
+		char **dst = i == 0 ? &side->machine_id : &side->boot_id;
+		const char *s = json_string_value(v);
+		bool ok = s && *s && strlen(s) <= 64;
+
+		/* /etc/machine-id and boot_id are hex, boot_id with dashes; they name files. */
+		for (const char *p = s; ok && *p; p++)
+			ok = isxdigit((unsigned char)*p) || *p == '-';
+		if (ok)
+			*dst = xstrdup(s);
+		else if (v && !json_is_null(v))
+			strlist_addf(warnings, "%s: %s: not a hexadecimal id, ignoring it", file, ids[i]);
+	}
+}
+
+void side_meta_parse(const char *file, const char *data, size_t len, struct side *side,
+		     struct strlist *warnings)
+{
+	json_error_t jerr;
+	json_t *root, *mode, *versions, *v;
+	const char *key;
+
 	root = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
 		strlist_addf(warnings, "%s:%d:%d: %s, ignoring the file", file, jerr.line, jerr.column,
 			     jerr.text);
-		goto out;
+		return;
 	}
 	if (!json_is_object(root)) {
 		strlist_addf(warnings, "%s: not a JSON object, ignoring the file", file);
@@ -209,13 +279,21 @@ static void load_meta(const char *dir, struct side *side, struct strlist *warnin
 		free(side->mode);
 		side->mode = xstrdup(json_string_value(mode));
 	} else if (mode) {
-		strlist_addf(warnings, "%s: mode: not a printable string, using '%s'", file, side->mode);
+		strlist_addf(warnings, "%s: mode: not a printable string, using '%s'", file,
+			     side->mode ? side->mode : "");
 	}
+	load_meta_boot(file, root, side, warnings);
 	versions = json_object_get(root, "versions");
 	if (json_is_object(versions)) {
 		json_object_foreach(versions, key, v) {
-			if (!json_is_string(v)) {
-				strlist_addf(warnings, "%s: versions.%s: not a string, ignoring", file, key);
+			if (!row_name_valid(key)) {
+				strlist_addf(warnings, "%s: versions: a name is not a printable string, ignoring it",
+					     file);
+				continue;
+			}
+			if (!json_is_string(v) || !version_value_valid(json_string_value(v))) {
+				strlist_addf(warnings, "%s: versions.%s: not a printable string, ignoring", file,
+					     key);
 				continue;
 			}
 			GROW(side->versions, side->alloc_versions, side->n_versions + 1);
@@ -230,6 +308,24 @@ static void load_meta(const char *dir, struct side *side, struct strlist *warnin
 		load_meta_rows(file, json_object_get(root, "rows"), side, warnings);
 out:
 	json_decref(root);
+}
+
+static void load_meta(const char *dir, struct side *side, struct strlist *warnings)
+{
+	char *file = path_join(dir, "meta.json"), *data = NULL;
+	size_t len;
+	int r;
+
+	r = file_read(file, FILE_READ_MAX, &data, &len);
+	if (r == -ENOENT)
+		goto out;
+	if (r < 0) {
+		strlist_addf(warnings, "%s: %s, ignoring", file,
+			     r == -EINVAL ? "not a regular file" : strerror(-r));
+		goto out;
+	}
+	side_meta_parse(file, data, len, side, warnings);
+out:
 	free(data);
 	free(file);
 }
@@ -397,5 +493,7 @@ void side_release(struct side *side)
 	free(side->dir);
 	free(side->label);
 	free(side->mode);
+	free(side->machine_id);
+	free(side->boot_id);
 	memset(side, 0, sizeof(*side));
 }

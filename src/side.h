@@ -29,6 +29,10 @@ struct row {
 	enum stat_kind stat;
 	char *source;       /* the file the data came from, for messages */
 	struct metric_set metrics;
+	double *rep_s;      /* meta.json reps[].end - start, seconds, where both are recorded */
+	size_t n_rep_s;
+	bool has_idle_wait;
+	double idle_wait_s; /* meta.json idle_wait_s */
 };
 
 struct side_version {
@@ -40,6 +44,11 @@ struct side {
 	char *dir;
 	char *label;        /* the directory's name */
 	char *mode;         /* meta.json's mode, else label without trailing digits */
+	unsigned round;     /* meta.json's round (1-based); 0: not recorded */
+	char *machine_id;   /* meta.json's machine_id, or NULL */
+	char *boot_id;      /* meta.json's boot_id, or NULL */
+	bool has_reboot;
+	double reboot_s;    /* meta.json's reboot_s: seconds from reboot to the new boot answering */
 	struct row *rows;
 	size_t n_rows;
 	size_t alloc_rows;
@@ -56,6 +65,15 @@ struct side {
  * itself cannot be read (*ret untouched).
  */
 int side_load(const char *dir, struct side *ret, struct strlist *warnings);
+
+/*
+ * Reads meta.json's content (len bytes; file names it in warnings) into
+ * side: its mode (when valid), versions and rows, added to what side
+ * holds. Like side_load(), a bad field is one line in warnings and the
+ * rest still loads; nothing is ever trusted to be well formed.
+ */
+void side_meta_parse(const char *file, const char *data, size_t len, struct side *side,
+		     struct strlist *warnings);
 
 /* The row called name, or NULL (borrowed). */
 struct row *side_find_row(const struct side *side, const char *name);

@@ -47,4 +47,118 @@ double stats_t_quantile(double p, double df);
 /* Two-sided p-value of a t statistic with df degrees of freedom. */
 double stats_t_two_sided_p(double t, double df);
 
+/* Upper tail P(F > f) of Fisher's F with (df1, df2) degrees of freedom (GSL). */
+double stats_f_upper_p(double f, double df1, double df2);
+
+/*
+ * Boot-level statistics. A boot is summarised in log space: the mean of
+ * the logs of its samples, their count and their sum of squares about
+ * that mean. Logs turn ratios into differences, so a boot-to-boot offset
+ * of 2 % is the same whether the row runs at 10 or at 10,000 t/s.
+ */
+struct stats_boot {
+	double mean;            /* mean of log(sample) */
+	size_t n;               /* samples used */
+	double ss;              /* sum of (log(sample) - mean)^2 */
+};
+
+/*
+ * Summarises x[skip..n-1] into *ret. Returns 0, or -EINVAL when no sample
+ * is left or one is zero, negative or not finite (*ret untouched).
+ */
+int stats_boot_summarise(const double *x, size_t n, size_t skip, struct stats_boot *ret);
+
+/* Boots that share a mean: the boots of one mode, or one history entry. */
+struct stats_group {
+	const struct stats_boot *boots;
+	size_t n;
+};
+
+/*
+ * Variance components of a nested design (groups > boots > samples) by
+ * the method of moments, as in Kalibera and Jones, "Rigorous benchmarking
+ * in reasonable time" (ISMM 2013), for unequal sample counts:
+ *   ms_within  = sum of within-boot SS / (N - B)
+ *   ms_between = sum_b n_b (mean_b - mean_g)^2 / (B - G), mean_g weighted by n_b
+ *   n0 = (N - sum_g sum_b n_b^2 / N_g) / (B - G)
+ *   sigma_w2 = ms_within, sigma_b2 = max(0, (ms_between - ms_within) / n0)
+ * Also the boot-level variance: boot means about their group's
+ * (unweighted) mean, pooled over groups, with sum (b_g - 1) degrees of
+ * freedom; this is what boot-level tests use.
+ */
+struct stats_components {
+	double sigma_w2;        /* within-boot variance (log units squared); NaN if N == B */
+	double sigma_b2;        /* between-boot variance, truncated at 0; NaN if not estimable */
+	double icc;             /* sigma_b2 / (sigma_b2 + sigma_w2); NaN if not estimable */
+	double df_within;       /* N - B */
+	double df_between;      /* B - G */
+	size_t boots, samples;
+	double boot_ss;         /* sum over groups of sum (mean_b - group mean)^2 */
+	double boot_df;         /* sum (b_g - 1) */
+	double boot_var;        /* boot_ss / boot_df; NaN if boot_df == 0 */
+};
+
+/* Fills *ret (always; fields that cannot be estimated are NaN). */
+void stats_variance_components(const struct stats_group *groups, size_t n_groups,
+			       struct stats_components *ret);
+
+/* A two-sided test of an estimate with its confidence interval (log units). */
+struct stats_test {
+	double estimate;
+	double se;
+	double df;
+	double t;
+	double p;               /* two-sided */
+	double lo, hi;          /* estimate -/+ t_{1 - alpha/2, df} se */
+};
+
+/*
+ * Tests estimate against 0 with standard error se and a t law with df
+ * degrees of freedom at level alpha. Returns 0, or -EINVAL when se or df
+ * is not positive and finite (*ret untouched).
+ */
+int stats_t_test(double estimate, double se, double df, double alpha, struct stats_test *ret);
+
+/*
+ * Welch's test of mean_b - mean_a from the groups' own variances, with
+ * the Welch-Satterthwaite degrees of freedom. -EINVAL for n < 2 or two
+ * zero variances.
+ */
+int stats_welch_test(double mean_a, double var_a, size_t n_a, double mean_b, double var_b,
+		     size_t n_b, double alpha, struct stats_test *ret);
+
+/*
+ * Benjamini-Hochberg adjusted p-values ("q-values") of p[0..n-1] into
+ * ret_q (may be p itself). NaN entries are not tests: they stay NaN and
+ * do not count in n. A test is a discovery at FDR level q when its
+ * adjusted value is <= q.
+ */
+void stats_bh_adjust(const double *p, size_t n, double *ret_q);
+
+/* P(T > t) for a noncentral t law with df degrees of freedom and noncentrality ncp. */
+double stats_nct_upper(double t, double df, double ncp);
+
+/*
+ * Power of a two-sided t-test at level alpha whose statistic is
+ * noncentral t with df degrees of freedom and noncentrality ncp.
+ */
+double stats_t_power(double ncp, double df, double alpha);
+
+/*
+ * Boots per mode a campaign of n_modes modes needs so that a pooled
+ * boot-level t-test (df = n_modes (n - 1)) finds an effect of
+ * effect_log (log units) with the given power at level alpha, when boot
+ * means vary with variance boot_var. Returns n >= 2, or 0 when more than
+ * max boots would be needed or the inputs are not usable.
+ */
+unsigned stats_boots_needed(double effect_log, double boot_var, size_t n_modes, double alpha,
+			    double power, unsigned max);
+
+/*
+ * Kalibera and Jones's best reps per boot, sqrt(c_boot / c_rep *
+ * sigma_w2 / sigma_b2), rounded and kept within [1, max]; max when
+ * sigma_b2 is 0, NaN when an input is missing.
+ */
+double stats_best_reps(double c_boot, double c_rep, double sigma_w2, double sigma_b2, double max);
+
 #endif

@@ -467,6 +467,11 @@ static int run_raw(struct target *t, const char *name, const char *const *args,
 		po.timeout_ms = (t->connect_timeout_s + 10) * 1000;
 	argv = full_argv(t, text, name, args, how, fresh || t->no_master);
 	if (how == ROOT_SUDO_PASSWORD) {
+		/* One allocation of the final size: growing would free a copy
+		 * of the password without wiping it. */
+		GROW(in.buf, in.alloc, strlen(t->password) + sizeof(STDIN_MARKER "\n") + 1 +
+		     (stdin_data ? stdin_len : 0));
+		in.buf[0] = '\0';
 		strbuf_addstr(&in, t->password);
 		strbuf_addch(&in, '\n');
 		strbuf_addstr(&in, STDIN_MARKER "\n");
@@ -677,8 +682,10 @@ int target_read_file(struct target *t, const char *path, size_t max, bool as_roo
 		return -EIO;
 	}
 	}
-	if (res.out_len > max) {
-		set_error(t, "'%s' on '%s' is longer than %zu bytes", path, t->spec, max);
+	/* Cut by the capture (PROCESS_OUTPUT_MAX) is as long as cut by the script. */
+	if (res.out_len > max || res.out_truncated) {
+		set_error(t, "'%s' on '%s' is longer than %zu bytes", path, t->spec,
+			  res.out_truncated && res.out_len < max ? res.out_len : max);
 		process_result_release(&res);
 		return -EFBIG;
 	}

@@ -450,9 +450,16 @@ void verify_semantics(const struct snapshot *snap, const struct verify_args *ask
 				const char *line = strstr(snap->log_lines[j], "Default domain type");
 
 				if (line) {
+					/* The kernel prints "Translated " with a trailing blank. */
+					int len = (int)strlen(line);
+
+					while (len > 0 && line[len - 1] == ' ')
+						len--;
 					add_check(report, VERIFY_NOTE, "kernel log (not trusted)", NULL,
-						  snapshot_log_source_name(snap->log_source), "%s", line);
+						  snapshot_log_source_name(snap->log_source), "%.*s", len,
+						  line);
 					logged = true;
+					break;
 				}
 			}
 		}

@@ -235,9 +235,18 @@ int bls_entries_read(struct boot_io *io, struct bls_entries *ret, struct parse_e
 			x->name = xstrdup(names[i]);
 			x->path = path_join(bls_entry_dirs[d], names[i]);
 			r = io->read_file(io, x->path, &x->text, &x->len);
-			if (r < 0) {
+			if (r == 0 && strlen(x->text) != x->len) {
+				/* Edited as a C string, it would be written back cut at the NUL. */
 				parse_error_set_file(err, x->path);
-				parse_error_set(err, 0, 0, "cannot read: %s", strerror(-r));
+				parse_error_set(err, 0, 0, "contains a NUL byte: not a boot entry");
+				free(x->text);
+				r = -EINVAL;
+			} else if (r < 0) {
+				parse_error_set_file(err, x->path);
+				parse_error_set(err, 0, 0, "cannot read: %s",
+						r == -EINVAL ? "not a regular file" : strerror(-r));
+			}
+			if (r < 0) {
 				free(x->dir);
 				free(x->name);
 				free(x->path);
@@ -451,6 +460,12 @@ int kernel_cmdline_plan(struct boot_io *io, char *const *managed, char *const *a
 	int r;
 
 	r = boot_io_read_optional(io, path, &text, &len);
+	if (r == 0 && text && strlen(text) != len) {
+		parse_error_set_file(err, path);
+		parse_error_set(err, 0, 0, "contains a NUL byte: not a kernel command line");
+		free(text);
+		return -EINVAL;
+	}
 	if (r < 0) {
 		parse_error_set_file(err, path);
 		parse_error_set(err, 0, 0, "cannot read: %s", strerror(-r));

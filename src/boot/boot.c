@@ -18,18 +18,105 @@ struct local_io {
 	char *root;            /* NULL: the real root */
 };
 
-static char *local_path(struct boot_io *io, const char *path)
+/* Symlinks followed while resolving one path, as the kernel's MAXSYMLINKS. */
+#define ROOT_MAX_SYMLINKS 40
+
+static void pop_component(struct strbuf *sb)
+{
+	char *slash = strrchr(sb->buf ? sb->buf : "", '/');
+
+	strbuf_truncate(sb, slash ? (size_t)(slash - sb->buf) : 0);
+}
+
+/*
+ * path resolved inside root as if root were "/" (chroot semantics, like
+ * openat2()'s RESOLVE_IN_ROOT): ".." stops at root, and a symlink is
+ * followed inside root, an absolute target taken from root. So a tree
+ * whose /boot/grub2/grubenv links to /boot/efi/EFI/fedora/grubenv reads
+ * the tree's own file, and no link reaches the controller's /etc.
+ * follow_last: also follow a symlink in the last component (reads);
+ * without it, the link itself is what is replaced or removed.
+ * Returns 0 and *ret (root + resolved path), or -ELOOP / -errno.
+ */
+static int root_resolve(const char *root, const char *path, bool follow_last, char **ret)
+{
+	struct strbuf resolved = STRBUF_INIT, rest = STRBUF_INIT;
+	unsigned links = 0;
+	int r = 0;
+
+	strbuf_addstr(&rest, path);
+	while (rest.len) {
+		size_t n = strcspn(rest.buf, "/");
+		char *name = xstrndup(rest.buf, n), *next = xstrdup(rest.buf + n + (rest.buf[n] == '/'));
+		bool last = !*next;
+
+		strbuf_release(&rest);
+		strbuf_addstr(&rest, next);
+		free(next);
+		if (!*name || !strcmp(name, ".")) {
+			free(name);
+			continue;
+		}
+		if (!strcmp(name, "..")) {
+			pop_component(&resolved);
+			free(name);
+			continue;
+		}
+		strbuf_addch(&resolved, '/');
+		strbuf_addstr(&resolved, name);
+		free(name);
+		if (!last || follow_last) {
+			char *full = path_join(root, strbuf_str(&resolved));
+			char target[4096];
+			ssize_t len = readlink(full, target, sizeof(target));
+
+			free(full);
+			if (len < 0)
+				continue;   /* not a link, or not there: the operation says which */
+			if ((size_t)len >= sizeof(target)) {
+				r = -ENAMETOOLONG;
+				goto out;
+			}
+			if (++links > ROOT_MAX_SYMLINKS) {
+				r = -ELOOP;
+				goto out;
+			}
+			target[len] = '\0';
+			pop_component(&resolved);
+			if (target[0] == '/')
+				strbuf_truncate(&resolved, 0);
+			next = xasprintf("%s/%s", target, strbuf_str(&rest));
+			strbuf_release(&rest);
+			strbuf_addstr(&rest, next);
+			free(next);
+		}
+	}
+	*ret = path_join(root, resolved.len ? resolved.buf : "/");
+out:
+	strbuf_release(&resolved);
+	strbuf_release(&rest);
+	return r;
+}
+
+static int local_path(struct boot_io *io, const char *path, bool follow_last, char **ret)
 {
 	struct local_io *l = io->data;
 
-	return l->root ? path_join(l->root, path) : xstrdup(path);
+	if (!l->root) {
+		*ret = xstrdup(path);
+		return 0;
+	}
+	return root_resolve(l->root, path, follow_last, ret);
 }
 
 static int local_read_file(struct boot_io *io, const char *path, char **ret_data, size_t *ret_len)
 {
-	char *p = local_path(io, path);
-	int r = file_read(p, FILE_READ_MAX, ret_data, ret_len);
+	char *p;
+	int r = local_path(io, path, true, &p);
 
+	if (r < 0)
+		return r;
+	r = file_read(p, FILE_READ_MAX, ret_data, ret_len);
 	free(p);
 	return r;
 }
@@ -37,12 +124,18 @@ static int local_read_file(struct boot_io *io, const char *path, char **ret_data
 static int local_write_file(struct boot_io *io, const char *path, const void *data, size_t len,
 			    mode_t mode)
 {
-	char *p = local_path(io, path);
+	char *p, *target;
 	struct stat st;
 	int r;
 
-	if (stat(p, &st) == 0)
-		mode = st.st_mode & 07777;
+	r = local_path(io, path, false, &p);
+	if (r < 0)
+		return r;
+	if (local_path(io, path, true, &target) == 0) {
+		if (stat(target, &st) == 0)
+			mode = st.st_mode & 07777;
+		free(target);
+	}
 	r = file_write_atomic(p, data, len, mode);
 	free(p);
 	return r;
@@ -50,9 +143,13 @@ static int local_write_file(struct boot_io *io, const char *path, const void *da
 
 static int local_rename_file(struct boot_io *io, const char *from, const char *to)
 {
-	char *f = local_path(io, from), *t = local_path(io, to);
-	int r = file_rename(f, t);
+	char *f = NULL, *t = NULL;
+	int r = local_path(io, from, false, &f);
 
+	if (r == 0)
+		r = local_path(io, to, false, &t);
+	if (r == 0)
+		r = file_rename(f, t);
 	free(f);
 	free(t);
 	return r;
@@ -60,28 +157,36 @@ static int local_rename_file(struct boot_io *io, const char *from, const char *t
 
 static int local_remove_file(struct boot_io *io, const char *path)
 {
-	char *p = local_path(io, path);
-	int r = unlink(p) < 0 ? -errno : 0;
+	char *p;
+	int r = local_path(io, path, false, &p);
 
+	if (r < 0)
+		return r;
+	r = unlink(p) < 0 ? -errno : 0;
 	free(p);
 	return r;
 }
 
 static int local_list_dir(struct boot_io *io, const char *path, char ***ret_names, size_t *ret_count)
 {
-	char *p = local_path(io, path);
-	int r = dir_list(p, ret_names, ret_count);
+	char *p;
+	int r = local_path(io, path, true, &p);
 
+	if (r < 0)
+		return r;
+	r = dir_list(p, ret_names, ret_count);
 	free(p);
 	return r;
 }
 
 static int local_exists(struct boot_io *io, const char *path)
 {
-	char *p = local_path(io, path);
+	char *p;
 	struct stat st;
-	int r;
+	int r = local_path(io, path, true, &p);
 
+	if (r < 0)
+		return r == -ELOOP ? 0 : r;
 	if (stat(p, &st) == 0)
 		r = 1;
 	else
@@ -107,14 +212,16 @@ static int local_run(struct boot_io *io, const char *const *argv, struct process
 	 * update-grub or kernel-install, which would change the real /boot. */
 	if (!strchr(argv[0], '/'))
 		for (size_t i = 0; i < sizeof(bin_dirs) / sizeof(bin_dirs[0]) && !program; i++) {
-			char *dir = path_join(l->root, bin_dirs[i]);
-			char *candidate = path_join(dir, argv[0]);
+			char *in_root = xasprintf("/%s/%s", bin_dirs[i], argv[0]), *candidate;
 
-			free(dir);
-			if (access(candidate, X_OK) == 0)
-				program = candidate;
-			else
-				free(candidate);
+			/* Resolved in the root: a link to the host's tool is not the tree's tool. */
+			if (root_resolve(l->root, in_root, true, &candidate) == 0) {
+				if (access(candidate, X_OK) == 0)
+					program = candidate;
+				else
+					free(candidate);
+			}
+			free(in_root);
 		}
 	if (!program)
 		return -ENOENT;

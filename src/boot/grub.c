@@ -163,6 +163,46 @@ out:
 	return r;
 }
 
+/*
+ * Where the next statement starts, for a line that assigns none of the
+ * variables bootab edits: past the closing quote when the line assigns
+ * another variable a quoted value, which may span lines
+ * (GRUB_FOO="a<newline>GRUB_CMDLINE_LINUX=x" sets only GRUB_FOO), else
+ * past the line. Returns 0, or -EINVAL with err when that quote is never
+ * closed (sh would refuse the file).
+ */
+static int statement_next(const char *text, size_t pos, size_t *ret_next, struct parse_error *err)
+{
+	size_t i = pos, end;
+
+	while (blank(text[i]))
+		i++;
+	if (!strncmp(text + i, "export", 6) && blank(text[i + 6])) {
+		i += 6;
+		while (blank(text[i]))
+			i++;
+	}
+	if ((text[i] >= 'A' && text[i] <= 'Z') || (text[i] >= 'a' && text[i] <= 'z') || text[i] == '_') {
+		while ((text[i] >= 'A' && text[i] <= 'Z') || (text[i] >= 'a' && text[i] <= 'z') ||
+		       (text[i] >= '0' && text[i] <= '9') || text[i] == '_')
+			i++;
+		if (text[i] == '=' && (text[i + 1] == '"' || text[i + 1] == '\'')) {
+			size_t open = i + 1;
+			char q = text[open];
+
+			for (i += 2; text[i] && text[i] != q; i++)
+				if (q == '"' && text[i] == '\\' && text[i + 1])
+					i++;
+			if (!text[i])
+				return fail(err, text, open, q == '"' ? "unterminated double quote"
+								       : "unterminated single quote");
+		}
+	}
+	end = line_end(text, i);
+	*ret_next = end + (text[end] == '\n');
+	return 0;
+}
+
 int grub_count_assignments(const char *text, const char *var, struct parse_error *err)
 {
 	int count = 0;
@@ -171,6 +211,8 @@ int grub_count_assignments(const char *text, const char *var, struct parse_error
 		struct assignment a;
 		int r = assignment_parse(text, pos, var, &a, err);
 
+		if (r == 0)
+			r = statement_next(text, pos, &a.next, err);
 		if (r < 0)
 			return r;
 		count += r;
@@ -233,10 +275,13 @@ int grub_edit(const char *text, char *const *managed, char *const *args, int app
 
 	for (size_t pos = 0; text[pos];) {
 		struct assignment a;
-		size_t next = line_end(text, pos);
+		size_t next;
 		int r = 0;
 
-		next += text[next] == '\n';
+		if (statement_next(text, pos, &next, err) < 0) {
+			strbuf_release(&out);
+			return -EINVAL;
+		}
 		for (size_t v = 0; vars[v]; v++) {
 			struct cmdline c;
 			struct parse_error perr = PARSE_ERROR_INIT;
@@ -255,6 +300,17 @@ int grub_edit(const char *text, char *const *managed, char *const *args, int app
 			if (cmdline_parse(a.literal, 0, &c, &perr) < 0) {
 				fail(err, text, a.value_start, perr.message);
 				parse_error_release(&perr);
+				assignment_release(&a);
+				strbuf_release(&out);
+				return -EINVAL;
+			}
+			/* The kernel sees one line made of every assignment, drop-ins and
+			 * GRUB_CMDLINE_LINUX_DEFAULT included: after a `--` in one of them,
+			 * the next ones are init's. Editing each alone would get that wrong. */
+			if (cmdline_has_separator(&c)) {
+				cmdline_release(&c);
+				fail(err, text, a.value_start,
+				     "'--' (init's arguments) in the value: bootab does not edit such a file");
 				assignment_release(&a);
 				strbuf_release(&out);
 				return -EINVAL;
@@ -302,6 +358,8 @@ int grub_effective(const char *const *texts, const char *const *names, size_t n,
 			struct assignment a;
 			int r = assignment_parse(texts[t], pos, var, &a, err);
 
+			if (r == 0)
+				r = statement_next(texts[t], pos, &a.next, err);
 			if (r < 0) {
 				parse_error_set_file(err, names[t]);
 				free(value);

@@ -125,6 +125,15 @@ static int grubby_info(struct boot_io *io, const char *which, struct boot_state 
 		free(option);
 		return -EIO;
 	}
+	if (res.out_truncated || strlen(res.out) != res.out_len) {
+		/* A listing cut short would hide entries from the plan. */
+		parse_error_set_file(err, "grubby");
+		parse_error_set(err, 0, 0, "'grubby %s' printed %s, not an entry listing", option,
+				res.out_truncated ? "more than bootab reads" : "a NUL byte");
+		process_result_release(&res);
+		free(option);
+		return -EIO;
+	}
 	info_parse(res.out, state, ret_index);
 	process_result_release(&res);
 	free(option);

@@ -9,6 +9,7 @@
 
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
+#include "report/html.h"
 
 int report_format_from_name(const char *name, enum report_format *ret)
 {
@@ -20,6 +21,8 @@ int report_format_from_name(const char *name, enum report_format *ret)
 		*ret = REPORT_CSV;
 	else if (!strcmp(name, "json"))
 		*ret = REPORT_JSON;
+	else if (!strcmp(name, "html"))
+		*ret = REPORT_HTML;
 	else
 		return -EINVAL;
 	return 0;
@@ -86,6 +89,11 @@ static void put_line(FILE *out, struct strbuf *sb)
 	fputs(strbuf_str(sb), out);
 	fputc('\n', out);
 	strbuf_truncate(sb, 0);
+}
+
+static double log_pct_of(double x)
+{
+	return expm1(x) * 100;
 }
 
 static void add_pct(struct strbuf *sb, double v)
@@ -209,6 +217,200 @@ static void legend(FILE *out, const struct compare_result *res, const struct rep
 	fprintf(out, "%s  boot cannot characterise it, so it is reported, not judged.\n", prefix);
 }
 
+/* A variance in log units as a percentage-like sd: 100 sqrt(var). */
+static void add_sd_pct(struct strbuf *sb, double var)
+{
+	if (isnan(var))
+		strbuf_addstr(sb, "-");
+	else
+		strbuf_addf(sb, "%.2f%%", 100 * sqrt(var));
+}
+
+static bool any_boot_level(const struct compare_result *res)
+{
+	for (size_t i = 0; i < res->n_metrics; i++)
+		if (res->metrics[i].has_components || res->metrics[i].has_history)
+			return true;
+	return false;
+}
+
+static const char *method_words(enum compare_method m)
+{
+	switch (m) {
+	case METHOD_BOOT:
+		return "boot t";
+	case METHOD_HISTORY:
+		return "history t";
+	case METHOD_NONE:
+	default:
+		return "none";
+	}
+}
+
+/* "+4.1% (95% CI +2.0 to +6.3%)" */
+static void add_ci(struct strbuf *sb, double lo, double hi)
+{
+	if (isnan(lo) || isnan(hi))
+		return;
+	strbuf_addf(sb, "%+.1f to %+.1f%%", lo, hi);
+}
+
+/* The notes after a test's verdict: FDR, the checks, the boots it needs. */
+static void test_notes(struct strbuf *sb, const struct compare_result *res, const struct compare_test *t)
+{
+	const char *sep = "";
+
+	if (t->method == METHOD_NONE) {
+		if (t->boots < 2 || t->boots_first < 2)
+			strbuf_addf(sb, "one boot of %s and no history", t->boots < 2 ? t->mode : res->sides[0].mode);
+		else
+			strbuf_addstr(sb, "the boot means do not vary");
+		sep = "; ";
+	} else if (t->verdict == VERDICT_COUNTS) {
+		strbuf_addf(sb, "%s FDR (q %.3f)", t->survives ? "survives" : "does not survive", t->fdr_q);
+		sep = "; ";
+	}
+	if (t->has_welch) {
+		strbuf_addf(sb, "%sWelch p ", sep);
+		add_p(sb, t->welch.p);
+		sep = "; ";
+	}
+	if (t->has_paired) {
+		strbuf_addf(sb, "%spaired %+.1f%% over %zu rounds, p ", sep, log_pct_of(t->paired.estimate),
+			    t->paired_rounds);
+		add_p(sb, t->paired.p);
+		sep = "; ";
+	}
+	if (t->has_boots_needed && t->boots_needed)
+		strbuf_addf(sb, "%s%u boots per mode for %.0f%% power at %+.1f%%", sep, t->boots_needed,
+			    COMPARE_POWER * 100, t->delta_pct);
+	else if (t->has_boots_needed)
+		strbuf_addf(sb, "%smore than 1000 boots per mode for %.0f%% power at %+.1f%%", sep,
+			    COMPARE_POWER * 100, t->delta_pct);
+}
+
+static void text_boot_level(FILE *out, const struct compare_result *res, const struct compare_metric *cm,
+			    const struct report_options *o, size_t label_w)
+{
+	const char *reset = o->color ? "\033[0m" : "";
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!cm->has_components && !cm->has_history)
+		return;
+	strbuf_addstr(&sb, "  boots (logs): sigma_b ");
+	add_sd_pct(&sb, cm->components.sigma_b2);
+	strbuf_addstr(&sb, ", sigma_w ");
+	add_sd_pct(&sb, cm->components.sigma_w2);
+	strbuf_addstr(&sb, ", ICC ");
+	if (isnan(cm->components.icc))
+		strbuf_addstr(&sb, "-");
+	else
+		strbuf_addf(&sb, "%.2f", cm->components.icc);
+	strbuf_addf(&sb, " over %zu boots, %zu reps", cm->components.boots, cm->components.samples);
+	put_line(out, &sb);
+	if (cm->has_history) {
+		strbuf_addf(&sb, "  history: %zu entries, %.0f df, boot-to-boot sd ", cm->history.entries,
+			    cm->history.df);
+		add_sd_pct(&sb, cm->history.var);
+		if (!isnan(cm->history.ratio)) {
+			strbuf_addf(&sb, "; this campaign's variance is %.1fx it (p ", cm->history.ratio);
+			add_p(&sb, cm->history.p);
+			strbuf_addf(&sb, ")%s", cm->history.unusual ? ": unusual, check the machine" : "");
+		}
+		put_line(out, &sb);
+	}
+	if (cm->n_tests == 0)
+		goto out;
+	strbuf_addf(&sb, "  %-*s  %7s  %7s  %18s  %6s  %-17s  %s", (int)label_w, "mode", "boots", "delta",
+		    "95% CI", "p", "test", "verdict");
+	if (fabs(res->alpha - 0.05) > 1e-12) {
+		strbuf_truncate(&sb, 0);
+		strbuf_addf(&sb, "  %-*s  %7s  %7s  %15.0f%% CI  %6s  %-17s  %s", (int)label_w, "mode", "boots",
+			    "delta", 100 * (1 - res->alpha), "p", "test", "verdict");
+	}
+	put_line(out, &sb);
+	for (size_t t = 0; t < cm->n_tests; t++) {
+		const struct compare_test *ct = &cm->tests[t];
+		struct strbuf b = STRBUF_INIT, d = STRBUF_INIT, ci = STRBUF_INIT, p = STRBUF_INIT;
+		struct strbuf m = STRBUF_INIT, notes = STRBUF_INIT;
+		struct compare_cell fake = { .verdict = ct->verdict, .delta_pct = ct->delta_pct };
+		const char *color = ct->verdict == VERDICT_COUNTS ? color_of(&fake, o->color) : "";
+
+		strbuf_addf(&b, "%zu/%zu", ct->boots, ct->boots_first);
+		add_pct(&d, ct->delta_pct);
+		add_ci(&ci, ct->lo_pct, ct->hi_pct);
+		if (ct->method != METHOD_NONE) {
+			add_p(&p, ct->test.p);
+			strbuf_addf(&m, "%s, df %.0f", method_words(ct->method), ct->test.df);
+		} else {
+			strbuf_addstr(&m, "-");
+		}
+		test_notes(&notes, res, ct);
+		strbuf_addf(&sb, "  %-*s  %7s  %7s  %18s  %6s  %-17s  %s%s%s%s%s", (int)label_w, ct->mode,
+			    strbuf_str(&b), strbuf_str(&d), strbuf_str(&ci), strbuf_str(&p), strbuf_str(&m), color,
+			    ct->verdict == VERDICT_UNTESTED ? "not tested" : verdict_words(ct->verdict),
+			    *color ? reset : "", notes.len ? "; " : "", strbuf_str(&notes));
+		put_line(out, &sb);
+		strbuf_release(&b);
+		strbuf_release(&d);
+		strbuf_release(&ci);
+		strbuf_release(&p);
+		strbuf_release(&m);
+		strbuf_release(&notes);
+	}
+out:
+	strbuf_release(&sb);
+}
+
+static void boot_level_summary(FILE *out, const struct compare_result *res, const char *prefix)
+{
+	bool aa = true;
+
+	if (!any_boot_level(res))
+		return;
+
+	for (size_t k = 1; k < res->n_sides; k++)
+		aa &= !strcmp(res->sides[k].mode, res->sides[0].mode);
+	if (aa)
+		fprintf(out, "%sboot level: every side is %s (an A/A campaign): nothing to test; its boots measure the\n"
+			"%s  machine's noise floor (--record-history keeps them)\n", prefix, res->sides[0].mode, prefix);
+	else if (res->n_tests == 0)
+		fprintf(out, "%sboot level: nothing tested: a mode has one boot and there is no history (more rounds,\n"
+			"%s  or an A/A campaign recorded with --record-history, make tests possible)\n", prefix, prefix);
+	else
+		fprintf(out, "%sboot level: %zu test%s at alpha = %.2f, %zu claim%s; %zu survive%s Benjamini-Hochberg at q = %.2f\n",
+		prefix, res->n_tests, res->n_tests == 1 ? "" : "s", res->alpha, res->n_claims,
+		res->n_claims == 1 ? "" : "s", res->n_survive, res->n_survive == 1 ? "s" : "", res->fdr_q);
+	if (res->n_unusual)
+		fprintf(out, "%sunusual: %zu metric%s with boot-to-boot noise far above this machine's history\n",
+			prefix, res->n_unusual, res->n_unusual == 1 ? "" : "s");
+}
+
+static void legend_boot_level(FILE *out, const struct compare_result *res, const char *prefix)
+{
+	if (!any_boot_level(res))
+		return;
+	fprintf(out, "%sboots: each boot is the mean of the logs of its reps (by-run rows: without run 1);\n", prefix);
+	fprintf(out, "%s  sigma_b, sigma_w: boot-to-boot and rep-to-rep spread (method of moments, in %% of the\n", prefix);
+	fprintf(out, "%s  value); ICC = sigma_b^2 / (sigma_b^2 + sigma_w^2): the share of noise that reps cannot average.\n", prefix);
+	fprintf(out, "%sboot-level delta: the mode's mean boot against the mean of every %s boot (logs).\n",
+		prefix, res->sides[0].mode);
+	fprintf(out, "%sboot t: a t-test on boot means, each mode against %s, with the boot variance pooled\n",
+		prefix, res->sides[0].mode);
+	fprintf(out, "%s  over all modes (df = sum over modes of boots - 1); CI = exp(delta -/+ t SE); needs two\n", prefix);
+	fprintf(out, "%s  boots of both. Welch and paired-by-round estimates are shown as checks.\n", prefix);
+	fprintf(out, "%shistory t: the same with the variance pooled from this machine's A/A history (df =\n", prefix);
+	fprintf(out, "%s  history + campaign), for campaigns with one boot per mode.\n", prefix);
+	fprintf(out, "%sA boot or history t claims (counts) when its %.0f%% CI excludes 0: with independent boots it\n",
+		prefix, 100 * (1 - res->alpha));
+	fprintf(out, "%s  claims falsely %.0f%% of the time (alpha); at alpha 0.05, simulated campaigns gave\n",
+		prefix, 100 * res->alpha);
+	fprintf(out, "%s  4.4-5.8%% (boot t) and 4.5-5.5%% (history t) in every cell (docs/statistics.md).\n", prefix);
+	fprintf(out, "%sFDR: Benjamini-Hochberg over this report's tests at q = %.2f: among surviving claims, at\n",
+		prefix, res->fdr_q);
+	fprintf(out, "%s  most %.0f%% are false in expectation.\n", prefix, 100 * res->fdr_q);
+}
+
 static void text_report(FILE *out, const struct compare_result *res, const struct report_options *o)
 {
 	const char *reset = o->color ? "\033[0m" : "";
@@ -291,11 +493,14 @@ static void text_report(FILE *out, const struct compare_result *res, const struc
 			strbuf_release(&p);
 			strbuf_release(&sp);
 		}
+		text_boot_level(out, res, cm, o, label_w);
 		free(title);
 	}
 	fprintf(out, "\nsummary: %zu count, %zu within noise, %zu loud, %zu without drift\n",
 		res->n_counts, res->n_within_noise, res->n_loud, res->n_no_drift);
+	boot_level_summary(out, res, "");
 	legend(out, res, o, "");
+	legend_boot_level(out, res, "");
 	strbuf_release(&sb);
 }
 
@@ -307,6 +512,63 @@ static void md_cell(struct strbuf *sb, const char *s)
 			strbuf_addch(sb, '\\');
 		strbuf_addch(sb, *s);
 	}
+}
+
+static void md_boot_level(FILE *out, const struct compare_result *res)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!any_boot_level(res))
+		return;
+	fprintf(out, "\n| row | metric | sigma_b | sigma_w | ICC | mode | boots | delta | %.0f%% CI | p | test | verdict | notes |\n"
+		"|---|---|---:|---:|---:|---|---:|---:|---:|---:|---|---|---|\n", 100 * (1 - res->alpha));
+	for (size_t i = 0; i < res->n_metrics; i++) {
+		const struct compare_metric *cm = &res->metrics[i];
+
+		if (!cm->has_components && !cm->has_history)
+			continue;
+		for (size_t t = 0; t < (cm->n_tests ? cm->n_tests : 1); t++) {
+			const struct compare_test *ct = cm->n_tests ? &cm->tests[t] : NULL;
+			struct strbuf notes = STRBUF_INIT;
+
+			strbuf_truncate(&sb, 0);
+			strbuf_addstr(&sb, "| ");
+			md_cell(&sb, cm->row);
+			strbuf_addstr(&sb, " | ");
+			md_cell(&sb, cm->metric);
+			strbuf_addstr(&sb, " | ");
+			add_sd_pct(&sb, cm->components.sigma_b2);
+			strbuf_addstr(&sb, " | ");
+			add_sd_pct(&sb, cm->components.sigma_w2);
+			strbuf_addstr(&sb, " | ");
+			if (!isnan(cm->components.icc))
+				strbuf_addf(&sb, "%.2f", cm->components.icc);
+			strbuf_addstr(&sb, " | ");
+			if (ct) {
+				md_cell(&sb, ct->mode);
+				strbuf_addf(&sb, " | %zu/%zu | ", ct->boots, ct->boots_first);
+				add_pct(&sb, ct->delta_pct);
+				strbuf_addstr(&sb, " | ");
+				add_ci(&sb, ct->lo_pct, ct->hi_pct);
+				strbuf_addstr(&sb, " | ");
+				if (ct->method != METHOD_NONE) {
+					add_p(&sb, ct->test.p);
+					strbuf_addf(&sb, " | %s, df %.0f", method_words(ct->method), ct->test.df);
+				} else {
+					strbuf_addstr(&sb, " | -");
+				}
+				strbuf_addf(&sb, " | %s | ", ct->verdict == VERDICT_UNTESTED ? "not tested" : verdict_words(ct->verdict));
+				test_notes(&notes, res, ct);
+				md_cell(&sb, strbuf_str(&notes));
+				strbuf_addstr(&sb, " |\n");
+			} else {
+				strbuf_addstr(&sb, " | | | | | | | |\n");
+			}
+			fputs(strbuf_str(&sb), out);
+			strbuf_release(&notes);
+		}
+	}
+	strbuf_release(&sb);
 }
 
 static void md_report(FILE *out, const struct compare_result *res, const struct report_options *o)
@@ -377,9 +639,13 @@ static void md_report(FILE *out, const struct compare_result *res, const struct 
 			fputs(strbuf_str(&sb), out);
 		}
 	}
-	fprintf(out, "\nSummary: %zu count, %zu within noise, %zu loud, %zu without drift.\n\n",
+	md_boot_level(out, res);
+	fprintf(out, "\nSummary: %zu count, %zu within noise, %zu loud, %zu without drift.\n",
 		res->n_counts, res->n_within_noise, res->n_loud, res->n_no_drift);
+	boot_level_summary(out, res, "");
+	fputc('\n', out);
 	legend(out, res, o, "> ");
+	legend_boot_level(out, res, "> ");
 	strbuf_release(&sb);
 }
 
@@ -409,10 +675,51 @@ static void csv_number(FILE *out, double v, bool last)
 	fputc(last ? '\n' : ',', out);
 }
 
+static double sd_pct(double var)
+{
+	return isnan(var) ? NAN : 100 * sqrt(var);
+}
+
+/* The boot-level columns: components on every row, a test on its mode's first side. */
+static void csv_boot_level(FILE *out, const struct compare_metric *cm, const struct compare_cell *c, size_t k)
+{
+	const struct compare_test *t = NULL;
+	char n[32];
+
+	for (size_t i = 0; i < cm->n_tests; i++)
+		if (cm->tests[i].side == k)
+			t = &cm->tests[i];
+	csv_number(out, cm->has_components ? sd_pct(cm->components.sigma_b2) : NAN, false);
+	csv_number(out, cm->has_components ? sd_pct(cm->components.sigma_w2) : NAN, false);
+	csv_number(out, cm->has_components ? cm->components.icc : NAN, false);
+	csv_number(out, c->rep_p, false);
+	if (!t) {
+		fputs(",,,,,,,,,,\n", out);
+		return;
+	}
+	csv_field(out, compare_method_name(t->method), false);
+	snprintf(n, sizeof(n), "%zu", t->boots);
+	csv_field(out, n, false);
+	snprintf(n, sizeof(n), "%zu", t->boots_first);
+	csv_field(out, n, false);
+	csv_number(out, t->delta_pct, false);
+	csv_number(out, t->lo_pct, false);
+	csv_number(out, t->hi_pct, false);
+	csv_number(out, t->method != METHOD_NONE ? t->test.p : NAN, false);
+	csv_number(out, t->method != METHOD_NONE ? t->test.df : NAN, false);
+	csv_number(out, t->fdr_q, false);
+	csv_field(out, verdict_name(t->verdict), false);
+	if (t->has_boots_needed)
+		fprintf(out, "%u", t->boots_needed);
+	fputc('\n', out);
+}
+
 static void csv_report(FILE *out, const struct compare_result *res)
 {
 	fputs("row,metric,side,mode,stat,unit,better,value,spread,spread_pct,n,delta_pct,drift_pct,"
-	      "delta_lo_pct,delta_hi_pct,drift_lo_pct,drift_hi_pct,q,p,verdict\n", out);
+	      "delta_lo_pct,delta_hi_pct,drift_lo_pct,drift_hi_pct,q,p,verdict,"
+	      "sigma_b_pct,sigma_w_pct,icc,rep_p,test_method,test_boots,test_boots_first,test_delta_pct,"
+	      "ci_lo_pct,ci_hi_pct,test_p,test_df,fdr_q,test_verdict,boots_needed\n", out);
 	for (size_t i = 0; i < res->n_metrics; i++) {
 		const struct compare_metric *cm = &res->metrics[i];
 
@@ -440,7 +747,8 @@ static void csv_report(FILE *out, const struct compare_result *res)
 			csv_number(out, cm->by_run ? c->drift_hi : NAN, false);
 			csv_number(out, c->q, false);
 			csv_number(out, c->p, false);
-			csv_field(out, verdict_name(c->verdict), true);
+			csv_field(out, verdict_name(c->verdict), false);
+			csv_boot_level(out, cm, c, k);
 		}
 	}
 }
@@ -452,6 +760,70 @@ static json_t *json_num(double v)
 	if (isinf(v))
 		return json_string(v > 0 ? "inf" : "-inf");
 	return json_real(v);
+}
+
+static json_t *json_test(const struct stats_test *t)
+{
+	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "delta_pct", json_num(log_pct_of(t->estimate)),
+			 "ci_lo_pct", json_num(log_pct_of(t->lo)), "ci_hi_pct", json_num(log_pct_of(t->hi)),
+			 "p", json_num(t->p), "df", json_num(t->df), "se_log", json_num(t->se));
+}
+
+static json_t *json_boot_level(const struct compare_result *res)
+{
+	json_t *all = json_array();
+
+	for (size_t i = 0; i < res->n_metrics; i++) {
+		const struct compare_metric *cm = &res->metrics[i];
+		json_t *m, *tests = json_array();
+
+		if (!cm->has_components && !cm->has_history)
+			continue;
+		m = json_pack("{s:s,s:s,s:o,s:o,s:o,s:I,s:I,s:o,s:o}", "row", cm->row, "metric", cm->metric,
+			      "sigma_b_pct", json_num(sd_pct(cm->components.sigma_b2)),
+			      "sigma_w_pct", json_num(sd_pct(cm->components.sigma_w2)),
+			      "icc", json_num(cm->components.icc),
+			      "boots", (json_int_t)cm->components.boots, "samples", (json_int_t)cm->components.samples,
+			      "boot_sd_pct", json_num(sd_pct(cm->components.boot_var)),
+			      "boot_df", json_num(cm->components.boot_df));
+		if (cm->has_history)
+			json_object_set_new(m, "history", json_pack("{s:I,s:o,s:o,s:o,s:o,s:b}",
+				"entries", (json_int_t)cm->history.entries, "df", json_num(cm->history.df),
+				"boot_sd_pct", json_num(sd_pct(cm->history.var)), "ratio", json_num(cm->history.ratio),
+				"p", json_num(cm->history.p), "unusual", cm->history.unusual));
+		for (size_t t = 0; t < cm->n_tests; t++) {
+			const struct compare_test *ct = &cm->tests[t];
+			json_t *j = json_pack("{s:s,s:s,s:I,s:I,s:s,s:o,s:s}", "mode", ct->mode,
+					      "side", res->sides[ct->side].label, "boots", (json_int_t)ct->boots,
+					      "boots_first", (json_int_t)ct->boots_first,
+					      "method", compare_method_name(ct->method),
+					      "delta_pct", json_num(ct->delta_pct), "verdict", verdict_name(ct->verdict));
+
+			if (ct->method != METHOD_NONE) {
+				json_object_set_new(j, "ci_lo_pct", json_num(ct->lo_pct));
+				json_object_set_new(j, "ci_hi_pct", json_num(ct->hi_pct));
+				json_object_set_new(j, "p", json_num(ct->test.p));
+				json_object_set_new(j, "df", json_num(ct->test.df));
+				json_object_set_new(j, "fdr_q", json_num(ct->fdr_q));
+				json_object_set_new(j, "survives_fdr", json_boolean(ct->survives));
+			}
+			if (ct->has_welch)
+				json_object_set_new(j, "welch", json_test(&ct->welch));
+			if (ct->has_paired) {
+				json_t *pj = json_test(&ct->paired);
+
+				json_object_set_new(pj, "rounds", json_integer((json_int_t)ct->paired_rounds));
+				json_object_set_new(j, "paired", pj);
+			}
+			if (ct->has_boots_needed)
+				json_object_set_new(j, "boots_needed", ct->boots_needed ? json_integer(ct->boots_needed)
+											 : json_string(">1000"));
+			json_array_append_new(tests, j);
+		}
+		json_object_set_new(m, "tests", tests);
+		json_array_append_new(all, m);
+	}
+	return all;
 }
 
 static int json_report(FILE *out, const struct compare_result *res, const struct report_options *o)
@@ -500,6 +872,12 @@ static int json_report(FILE *out, const struct compare_result *res, const struct
 				json_object_set_new(j, "drift_lo_pct", json_num(c->drift_lo));
 				json_object_set_new(j, "drift_hi_pct", json_num(c->drift_hi));
 			}
+			json_object_set_new(j, "round", json_integer(res->rounds[k]));
+			if (!isnan(c->rep_p)) {
+				json_object_set_new(j, "rep_p", json_num(c->rep_p));
+				json_object_set_new(j, "rep_ci_lo_pct", json_num(c->rep_lo_pct));
+				json_object_set_new(j, "rep_ci_hi_pct", json_num(c->rep_hi_pct));
+			}
 			if (c->pairs) {
 				json_object_set_new(j, "pairs", json_integer((json_int_t)c->pairs));
 				json_object_set_new(j, "pairs_agree", json_integer((json_int_t)c->pairs_agree));
@@ -537,6 +915,13 @@ static int json_report(FILE *out, const struct compare_result *res, const struct
 	json_object_set_new(root, "summary", json_pack("{s:I,s:I,s:I,s:I}",
 		"counts", (json_int_t)res->n_counts, "within_noise", (json_int_t)res->n_within_noise,
 		"loud", (json_int_t)res->n_loud, "no_drift", (json_int_t)res->n_no_drift));
+	json_object_set_new(root, "alpha", json_real(res->alpha));
+	json_object_set_new(root, "fdr_q", json_real(res->fdr_q));
+	json_object_set_new(root, "rounds_inferred", json_boolean(res->rounds_inferred));
+	json_object_set_new(root, "boot_level", json_boot_level(res));
+	json_object_set_new(root, "boot_level_summary", json_pack("{s:I,s:I,s:I,s:I}",
+		"tests", (json_int_t)res->n_tests, "claims", (json_int_t)res->n_claims,
+		"survive_fdr", (json_int_t)res->n_survive, "unusual", (json_int_t)res->n_unusual));
 	json_object_set_new(root, "warnings", warnings);
 	r = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
 	fputc('\n', out);
@@ -558,6 +943,9 @@ int report_compare(FILE *out, const struct compare_result *res, const struct rep
 	case REPORT_JSON:
 		r = json_report(out, res, o);
 		break;
+	case REPORT_HTML:
+		r = report_html(out, res, o);
+		break;
 	case REPORT_TEXT:
 	default:
 		text_report(out, res, o);
@@ -566,4 +954,50 @@ int report_compare(FILE *out, const struct compare_result *res, const struct rep
 	if (fflush(out) != 0 || ferror(out))
 		return -EIO;
 	return r;
+}
+
+void report_add_value(struct strbuf *sb, double v, double like)
+{
+	add_value_as(sb, v, like);
+}
+
+void report_add_delta(struct strbuf *sb, const struct compare_metric *cm, const struct compare_cell *c)
+{
+	add_delta(sb, cm, c);
+}
+
+void report_add_drift(struct strbuf *sb, const struct compare_metric *cm, const struct compare_cell *c)
+{
+	add_drift(sb, cm, c);
+}
+
+void report_add_q(struct strbuf *sb, double q)
+{
+	add_q(sb, q);
+}
+
+void report_add_p(struct strbuf *sb, double p)
+{
+	add_p(sb, p);
+}
+
+const char *report_verdict_words(enum verdict v)
+{
+	return verdict_words(v);
+}
+
+void report_side_note(struct strbuf *sb, const struct compare_result *res, size_t k)
+{
+	side_note(sb, res, k);
+}
+
+char *report_metric_title(const struct compare_metric *cm)
+{
+	return metric_title(cm);
+}
+
+void report_legend(FILE *out, const struct compare_result *res, const struct report_options *o,
+		   const char *prefix)
+{
+	legend(out, res, o, prefix);
 }

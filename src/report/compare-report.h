@@ -5,22 +5,27 @@
 #include <stdio.h>
 
 #include "compare.h"
+#include "lib/strbuf.h"
 
 enum report_format {
 	REPORT_TEXT,
 	REPORT_MD,
 	REPORT_CSV,
 	REPORT_JSON,
+	REPORT_HTML,
 };
 
-/* Returns 0 and sets *ret for "txt"/"text", "md", "csv", "json", else -EINVAL. */
+/* Returns 0 and sets *ret for "txt"/"text", "md", "csv", "json", "html", else -EINVAL. */
 int report_format_from_name(const char *name, enum report_format *ret);
 
 struct report_options {
 	enum report_format format;
 	bool color;             /* ANSI colour (text only) */
 	double loud_pct;        /* for the legend */
-	const struct strlist *warnings;   /* printed in json; text/md print them on stderr */
+	const struct strlist *warnings;   /* printed in json and html; text/md print them on stderr */
+	/* html only (NULL: none): the page's title and the plan's watched device. */
+	const char *title;
+	const char *watch;
 };
 
 /*
@@ -28,5 +33,25 @@ struct report_options {
  * when out reports a write error.
  */
 int report_compare(FILE *out, const struct compare_result *result, const struct report_options *options);
+
+/*
+ * The cells of the text report, for renderers that show the same numbers
+ * (html). Each appends to sb; an absent value appends nothing ("-" for
+ * report_add_value).
+ */
+void report_add_value(struct strbuf *sb, double v, double like);
+void report_add_delta(struct strbuf *sb, const struct compare_metric *cm, const struct compare_cell *c);
+void report_add_drift(struct strbuf *sb, const struct compare_metric *cm, const struct compare_cell *c);
+void report_add_q(struct strbuf *sb, double q);
+void report_add_p(struct strbuf *sb, double p);
+/* "counts", "within noise", "loud: not judged", ...; "" for the baseline. */
+const char *report_verdict_words(enum verdict v);
+/* "first side", "repeat of pt: its delta is the drift", "cost: ... failed, rc=1". */
+void report_side_note(struct strbuf *sb, const struct compare_result *res, size_t k);
+/* "row  metric", or the row alone for a one-number row; the caller's. */
+char *report_metric_title(const struct compare_metric *cm);
+/* The legend the text report ends with, each line starting with prefix. */
+void report_legend(FILE *out, const struct compare_result *res, const struct report_options *options,
+		   const char *prefix);
 
 #endif

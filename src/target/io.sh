@@ -25,6 +25,25 @@ abs() {
 		;;
 	esac
 }
+# Under a ROOT (a captured tree on the controller), no path may lead out
+# of it through a symlink: inroot checks PATH itself (followed), inroot_dir
+# the directory PATH is in (PATH itself is what gets replaced or removed).
+inroot() {
+	[ -n "$ROOT" ] || return 0
+	[ -e "$1" ] || [ -h "$1" ] || return 0
+	root=$(readlink -f -- "$ROOT") || exit 2
+	real=$(readlink -f -- "$1") || real=
+	case $real in
+	"$root" | "$root"/*) ;;
+	*)
+		echo "io.sh: '${1#"$ROOT"}' leads out of the root" >&2
+		exit 5
+		;;
+	esac
+}
+inroot_dir() {
+	inroot "${1%/*}"
+}
 case $op in
 write)
 	[ $# -eq 2 ] || exit 2
@@ -32,6 +51,7 @@ write)
 	case $2 in '' | *[!0-7]*) exit 2 ;; esac
 	f=$ROOT$1
 	dir=${f%/*}
+	inroot_dir "$f"
 	tmp=$(mktemp "$dir/.bootab-io.XXXXXX") || exit 4
 	if ! cat > "$tmp"; then
 		rm -f "$tmp"
@@ -51,6 +71,8 @@ rename)
 	[ $# -eq 2 ] || exit 2
 	abs "$1"
 	abs "$2"
+	inroot_dir "$ROOT$1"
+	inroot_dir "$ROOT$2"
 	mv -f "$ROOT$1" "$ROOT$2" || exit 4
 	# On the boot partition (often FAT) the new name must be on disk before a power cycle.
 	sync
@@ -58,12 +80,14 @@ rename)
 remove)
 	[ $# -eq 1 ] || exit 2
 	abs "$1"
+	inroot_dir "$ROOT$1"
 	[ -e "$ROOT$1" ] || [ -h "$ROOT$1" ] || exit 3
 	rm -f "$ROOT$1" || exit 4
 	;;
 list)
 	[ $# -eq 1 ] || exit 2
 	abs "$1"
+	inroot "$ROOT$1"
 	[ -d "$ROOT$1" ] || exit 3
 	for f in "$ROOT$1"/* "$ROOT$1"/.*; do
 		name=${f##*/}
@@ -75,6 +99,7 @@ list)
 exists)
 	[ $# -eq 1 ] || exit 2
 	abs "$1"
+	inroot "$ROOT$1"
 	[ -e "$ROOT$1" ]
 	;;
 run)

@@ -33,16 +33,6 @@ if [ ! -d "$dir" ]; then
 	echo "oneshot.sh: no efivarfs at /sys/firmware/efi/efivars (not booted with UEFI, or not mounted)" >&2
 	exit 3
 fi
-# efivarfs marks existing variables immutable; lift that before replacing.
-if [ -e "$var" ]; then
-	if command -v chattr >/dev/null 2>&1; then
-		chattr -i "$var" 2>/dev/null || true
-	fi
-	if ! rm -f "$var" 2>/dev/null || [ -e "$var" ]; then
-		echo "oneshot.sh: cannot replace $var (immutable, and no working chattr -i)" >&2
-		exit 4
-	fi
-fi
 tmp=$(mktemp) || exit 5
 trap 'rm -f "$tmp"' EXIT
 {
@@ -55,6 +45,22 @@ trap 'rm -f "$tmp"' EXIT
 	done
 	printf '\000\000'
 } >"$tmp"
+if [ -e "$var" ]; then
+	# Already asked for (a retried reboot): nothing to change, and no need
+	# for chattr, which a minimal system may lack.
+	if cmp -s "$tmp" "$var"; then
+		printf 'oneshot\tefivarfs\t%s\n' "$entry"
+		exit 0
+	fi
+	# efivarfs marks existing variables immutable; lift that before replacing.
+	if command -v chattr >/dev/null 2>&1; then
+		chattr -i "$var" 2>/dev/null || true
+	fi
+	if ! rm -f "$var" 2>/dev/null || [ -e "$var" ]; then
+		echo "oneshot.sh: cannot replace $var (immutable, and no working chattr -i)" >&2
+		exit 4
+	fi
+fi
 # cat copies the few bytes in one write(), which efivarfs requires.
 if ! cat "$tmp" >"$var"; then
 	echo "oneshot.sh: writing $var failed" >&2

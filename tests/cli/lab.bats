@@ -3,95 +3,15 @@
 # kernel; the tests edit the BLS entry over SSH, reboot the guest, and check
 # the new boot from /proc and sysfs. Skipped only when QEMU cannot start.
 #
-# The lab directory is $BOOTAB_TEST_LAB_DIR, by default a new one per run
-# (test suites running at the same time on one machine must not share a
-# lab), apart from the user's own lab. The kernel package download is
-# shared through ${XDG_CACHE_HOME:-$HOME/.cache}/bootab/deb-cache.
+# The lab directory: see helpers/lab.bash.
 
 bats_require_minimum_version 1.5.0
 
-lab_dir() {
-	echo "${BOOTAB_TEST_LAB_DIR:-$BATS_FILE_TMPDIR/lab}"
-}
+load helpers/lab
 
-# Can this machine start a QEMU at all? (The one reason to skip.)
-qemu_probe() {
-	command -v qemu-system-x86_64 >/dev/null || {
-		echo "qemu-system-x86_64 not installed (apt-get install qemu-system-x86)"
-		return 1
-	}
-	local out
-	if ! out=$(echo quit | timeout 30 qemu-system-x86_64 -M q35,accel=tcg -nodefaults \
-		-display none -S -monitor stdio 2>&1 >/dev/null); then
-		echo "qemu-system-x86_64 cannot start: ${out:-no message}"
-		return 1
-	fi
-}
-
-# A bounded SSH attempt: the connect timeout plus a ceiling on the whole
-# command, because QEMU's port forward accepts connections while the guest
-# is down and ssh would then wait for a banner.
-lab_ssh() {
-	timeout 20 ssh -F "$(lab_dir)/run/ssh_config" -o ConnectTimeout=5 bootab-lab "$@"
-}
-
-# Waits for a boot_id other than $1: at most 40 attempts 2 s apart.
-wait_new_boot_id() {
-	local old=$1 id
-	for _ in $(seq 40); do
-		if id=$(lab_ssh cat /proc/sys/kernel/random/boot_id 2>/dev/null) &&
-			[[ "$id" =~ ^[0-9a-f-]{36}$ ]] && [ "$id" != "$old" ]; then
-			echo "$id"
-			return 0
-		fi
-		sleep 2
-	done
-	return 1
-}
-
-# pids whose command line names this lab's pid file: our QEMU, nothing else.
-our_qemu_pids() {
-	local pidfile p
-	pidfile="$(lab_dir)/run/qemu.pid"
-	for p in /proc/[0-9]*; do
-		if tr '\0' '\n' <"$p/cmdline" 2>/dev/null | grep -qxF "$pidfile"; then
-			echo "${p#/proc/}"
-		fi
-	done
-}
-
-setup_file() {
-	local why
-	if [ -n "${BOOTAB_TEST_NO_LAB-}" ]; then
-		export LAB_SKIP="lab tests run in the plain pass of make check, not under $BOOTAB_TEST_NO_LAB"
-		return 0
-	fi
-	if ! why=$(qemu_probe); then
-		export LAB_SKIP="$why"
-		return 0
-	fi
-	export BOOTAB_LAB_DIR BOOTAB_LAB_DEB_CACHE
-	BOOTAB_LAB_DIR=$(lab_dir)
-	BOOTAB_LAB_DEB_CACHE=${BOOTAB_LAB_DEB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bootab/deb-cache}
-	"$BOOTAB" lab down >/dev/null 2>&1 || true
-	"$BOOTAB" lab up >"$BATS_FILE_TMPDIR/up.out" 2>"$BATS_FILE_TMPDIR/up.err" || {
-		cat "$BATS_FILE_TMPDIR/up.err" >&3
-		return 1
-	}
-}
-
-teardown_file() {
-	[ -n "${LAB_SKIP-}" ] && return 0
-	BOOTAB_LAB_DIR=$(lab_dir) "$BOOTAB" lab down >/dev/null 2>&1 || true
-}
-
-setup() {
-	if [ -n "${LAB_SKIP-}" ]; then
-		skip "$LAB_SKIP"
-	fi
-	export BOOTAB_LAB_DIR
-	BOOTAB_LAB_DIR=$(lab_dir)
-}
+setup_file() { lab_setup_file; }
+teardown_file() { lab_teardown_file; }
+setup() { lab_setup; }
 
 @test "lab up prints the SSH command and the guest answers with a boot_id" {
 	[ "$(cat "$BATS_FILE_TMPDIR/up.out")" = "ssh -F $BOOTAB_LAB_DIR/run/ssh_config bootab-lab" ]

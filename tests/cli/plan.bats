@@ -30,3 +30,45 @@
 	[ "$status" -eq 2 ]
 	[ "$output" = "bootab: /nonexistent/plan.ini: No such file or directory" ]
 }
+
+@test "--effect from a finished campaign: boots per mode, best reps from measured times" {
+	c="$BATS_TEST_DIRNAME/../fixtures/campaign-abca"
+	run "$BOOTAB" plan --effect 2% --from "$c" "$c/plan.ini"
+	[ "$status" -eq 0 ]
+	diff -u - <(printf '%s\n' "$output" | sed -n '/^boots per mode/,$p') <<-EOT
+	boots per mode to find +2.0% with 80% power (alpha 0.05, boot-level t over 3 modes),
+	from $c:
+	  row          metric            sigma_b  sigma_w reps      boots  best reps      boots   boot s    rep s
+	  prefill      pp512               0.81%    0.38%    5          4          1          5      144     30.0
+	  latency      p99_ms              0.30%    0.39%    3          2          -          -       84        -
+	suggested: rounds = 4 (the row that needs the most boots; boots at the plan's reps)
+	EOT
+}
+
+@test "--effect from a history; a tiny effect needs more than 1000 boots" {
+	c="$BATS_TEST_DIRNAME/../fixtures/campaign-abca"
+	h="$BATS_TEST_TMPDIR/h.json"
+	"$BOOTAB" compare --history "$h" --record-history "$c/pt" "$c/pt2" "$c/pt3" "$c/pt4" > /dev/null 2>&1
+	run "$BOOTAB" plan --effect 1 --history "$h" "$c/plan.ini"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"  prefill      pp512               0.77%    0.39%    5         11          -          -        -        -"* ]]
+	[[ "$output" == *"suggested: rounds = 11 "* ]]
+	run "$BOOTAB" plan --effect 0.01 --history "$h" "$c/plan.ini"
+	[[ "$output" == *"a row needs more than 1000 boots per mode"* ]]
+}
+
+@test "--effect: bad values and missing sources are usage errors" {
+	c="$BATS_TEST_DIRNAME/../fixtures/campaign-abca"
+	run "$BOOTAB" plan --effect 0 --from "$c" "$c/plan.ini"
+	[ "$status" -eq 2 ]
+	[ "$output" = "bootab: --effect: '0' is not a percentage above 0" ]
+	run "$BOOTAB" plan --effect 5 "$c/plan.ini"
+	[ "$status" -eq 2 ]
+	[ "$output" = "bootab: --effect needs the noise it is judged against: --from CAMPAIGN_DIR or --history FILE" ]
+	run "$BOOTAB" plan --effect 5 --from "$BATS_TEST_TMPDIR" "$c/plan.ini"
+	[ "$status" -eq 2 ]
+	[ "$output" = "bootab: --from: '$BATS_TEST_TMPDIR' holds 0 side directories with meta.json; it takes two or more" ]
+	run "$BOOTAB" plan --effect 5 --history "$BATS_TEST_TMPDIR/none.json" "$c/plan.ini"
+	[ "$status" -eq 2 ]
+	[ "$output" = "bootab: --history: $BATS_TEST_TMPDIR/none.json: No such file or directory" ]
+}

@@ -282,6 +282,33 @@ static void test_grub_debian_default_file(void **state)
 	free(text);
 }
 
+/*
+ * A line inside another variable's quoted value is part of that value, not
+ * an assignment: sh sets only GRUB_FOO here, so counting, editing and the
+ * effective value all see the one real GRUB_CMDLINE_LINUX.
+ */
+static void test_grub_other_quoted_value(void **state)
+{
+	static const char text[] = "GRUB_FOO=\"x\nGRUB_CMDLINE_LINUX=\\\"inner\\\" \\\\\"\n"
+				   "GRUB_CMDLINE_LINUX=\"quiet\"\n"
+				   "GRUB_BAR='\nGRUB_CMDLINE_LINUX=\"single\"\n'\n";
+	static const char expected[] = "GRUB_FOO=\"x\nGRUB_CMDLINE_LINUX=\\\"inner\\\" \\\\\"\n"
+				       "GRUB_CMDLINE_LINUX=\"quiet iommu=pt\"\n"
+				       "GRUB_BAR='\nGRUB_CMDLINE_LINUX=\"single\"\n'\n";
+	const char *texts[] = { text }, *names[] = { "grub" };
+	char *args[] = { (char *)"iommu=pt", NULL };
+	char *edited = NULL, *value = NULL;
+
+	(void)state;
+	assert_int_equal(grub_count_assignments(text, GRUB_CMDLINE, NULL), 1);
+	assert_int_equal(grub_edit(text, managed, args, 0, &edited, NULL), 0);
+	assert_string_equal(edited, expected);
+	assert_int_equal(grub_effective(texts, names, 1, GRUB_CMDLINE, &value, NULL), 0);
+	assert_string_equal(value, "quiet");
+	free(edited);
+	free(value);
+}
+
 static void test_grub_edit_refuses(void **state)
 {
 	static const struct {
@@ -298,6 +325,15 @@ static void test_grub_edit_refuses(void **state)
 		{ "GRUB_CMDLINE_LINUX=a$b\n", 1, 21, "unquoted value uses shell syntax bootab does not edit" },
 		{ "GRUB_CMDLINE_LINUX=\"a\"; reboot\n", 1, 23, "unsupported shell syntax after the value" },
 		{ "GRUB_CMDLINE_LINUX_DEFAULT=\"quiet \\\"x\"\n", 1, 28, "unterminated quote in kernel command line" },
+		/* Another variable's quote that never closes swallows the rest of the file. */
+		{ "GRUB_CMDLINE_LINUX=\"\"\nGRUB_FOO=\"a\nGRUB_CMDLINE_LINUX=b\n", 2, 10,
+		  "unterminated double quote" },
+		{ "export GRUB_FOO='a\n", 1, 17, "unterminated single quote" },
+		/* What follows `--` is init's, across assignments too. */
+		{ "GRUB_CMDLINE_LINUX=\"quiet -- single\"\n", 1, 20,
+		  "'--' (init's arguments) in the value: bootab does not edit such a file" },
+		{ "GRUB_CMDLINE_LINUX=\"\"\nGRUB_CMDLINE_LINUX_DEFAULT='-- x'\n", 2, 28,
+		  "'--' (init's arguments) in the value: bootab does not edit such a file" },
 	};
 
 	(void)state;
@@ -472,6 +508,139 @@ static void test_local_io_root(void **state)
 	free(dir);
 }
 
+static void make_link(const char *dir, const char *name, const char *target)
+{
+	char *path = path_join(dir, name), *parent = xstrdup(path);
+
+	*strrchr(parent, '/') = '\0';
+	assert_int_equal(dir_create_all(parent, 0755), 0);
+	assert_int_equal(symlink(target, path), 0);
+	free(parent);
+	free(path);
+}
+
+/*
+ * With a root, symlinks resolve inside it as if it were "/": absolute
+ * targets are taken from the root, ".." stops at it, and nothing outside
+ * is read, listed, written or run.
+ */
+static void test_local_io_root_symlinks(void **state)
+{
+	char *root = make_tmpdir(), *outside = make_tmpdir();
+	char *escape_abs = path_join(outside, "secret"), *escape_rel, *tool;
+	struct boot_io *io;
+	struct process_result res;
+	const char *argv[] = { "update-grub", NULL };
+	char *data = NULL, **names = NULL;
+	size_t len, n;
+
+	(void)state;
+	write_file(outside, "secret", "host file\n");
+	write_file(outside, "update-grub", "#!/bin/sh\necho host tool\n");
+	escape_rel = xasprintf("../../../../../../../../../..%s", escape_abs);
+	/* In-tree links work as on the target. */
+	write_file(root, "boot/efi/EFI/fedora/grubenv", "saved_entry=x\n");
+	make_link(root, "boot/grub2/grubenv", "../efi/EFI/fedora/grubenv");
+	make_link(root, "etc/grub2-efi.cfg", "/boot/efi/EFI/fedora/grubenv");
+	/* Links that would leave the tree. */
+	make_link(root, "etc/default/grub", escape_abs);
+	make_link(root, "etc/kernel/cmdline", escape_rel);
+	make_link(root, "boot/loader/entries", outside);
+	tool = path_join(outside, "update-grub");
+	make_link(root, "usr/sbin/update-grub", tool);
+	free(tool);
+	make_link(root, "etc/loop-a", "loop-b");
+	make_link(root, "etc/loop-b", "loop-a");
+
+	io = boot_io_local_new(root);
+	assert_int_equal(io->read_file(io, "/boot/grub2/grubenv", &data, &len), 0);
+	assert_string_equal(data, "saved_entry=x\n");
+	free(data);
+	assert_int_equal(io->read_file(io, "/etc/grub2-efi.cfg", &data, &len), 0);
+	assert_string_equal(data, "saved_entry=x\n");
+	free(data);
+
+	assert_int_equal(io->read_file(io, "/etc/default/grub", &data, &len), -ENOENT);
+	assert_int_equal(io->read_file(io, "/etc/kernel/cmdline", &data, &len), -ENOENT);
+	assert_int_equal(io->read_file(io, "/../../../../../..//etc/../etc/default/grub", &data, &len), -ENOENT);
+	assert_int_equal(io->exists(io, "/etc/default/grub"), 0);
+	assert_int_equal(io->list_dir(io, "/boot/loader/entries", &names, &n), -ENOENT);
+	assert_int_equal(io->read_file(io, "/etc/loop-a", &data, &len), -ELOOP);
+	assert_int_equal(io->run(io, argv, &res), -ENOENT);
+	/* A write goes through the tree's directories, never the link's target outside. */
+	assert_int_equal(io->write_file(io, "/boot/loader/entries/x.conf", "options a\n", 10, 0644), -ENOENT);
+	assert_int_equal(io->write_file(io, "/etc/default/grub", "GRUB_CMDLINE_LINUX=\"\"\n", 22, 0644), 0);
+	data = read_back(outside, "secret");
+	assert_string_equal(data, "host file\n");
+	free(data);
+	assert_int_equal(dir_list(outside, &names, &n), 0);
+	assert_int_equal(n, 2);
+	strv_free(names);
+	/* The written file replaced the link inside the tree. */
+	data = read_back(root, "etc/default/grub");
+	assert_string_equal(data, "GRUB_CMDLINE_LINUX=\"\"\n");
+	free(data);
+	/* A tree that carries the path the link names is read there. */
+	write_file(root, escape_abs, "tree file\n");
+	assert_int_equal(io->read_file(io, "/etc/kernel/cmdline", &data, &len), 0);
+	assert_string_equal(data, "tree file\n");
+	free(data);
+
+	boot_io_free(io);
+	free(escape_abs);
+	free(escape_rel);
+	free(root);
+	free(outside);
+}
+
+/*
+ * Files and tool output bootab cannot edit faithfully are refused before
+ * anything is planned: a NUL byte would cut the file short when written
+ * back, and a grubby listing longer than bootab reads would hide entries.
+ */
+static void test_refuses_untrustworthy_input(void **state)
+{
+	static const char entry[] = "title x\noptions quiet\0 iommu=off\n";
+	static const char cmdline[] = "quiet\0 root=/dev/sda1\n";
+	char *root = make_tmpdir(), *path;
+	char *args[] = { (char *)"iommu=pt", NULL };
+	struct boot_io *io;
+	struct boot_plan plan = BOOT_PLAN_INIT;
+	struct parse_error err = PARSE_ERROR_INIT;
+
+	(void)state;
+	write_file(root, "boot/loader/entries/a.conf", "title a\n");
+	path = path_join(root, "boot/loader/entries/a.conf");
+	assert_int_equal(file_write_atomic(path, entry, sizeof(entry) - 1, 0644), 0);
+	free(path);
+	write_file(root, "etc/kernel/cmdline", "x");
+	path = path_join(root, "etc/kernel/cmdline");
+	assert_int_equal(file_write_atomic(path, cmdline, sizeof(cmdline) - 1, 0644), 0);
+	free(path);
+	io = boot_io_local_new(root);
+
+	assert_int_equal(boot_backend_bls.plan(io, managed, args, &plan, &err), -EINVAL);
+	assert_string_equal(err.file, "/boot/loader/entries/a.conf");
+	assert_string_equal(err.message, "contains a NUL byte: not a boot entry");
+	assert_int_equal(plan.n_actions, 0);
+	assert_int_equal(kernel_cmdline_plan(io, managed, args, NULL, &plan, &err), -EINVAL);
+	assert_string_equal(err.file, "/etc/kernel/cmdline");
+	assert_string_equal(err.message, "contains a NUL byte: not a kernel command line");
+	assert_int_equal(plan.n_actions, 0);
+
+	/* grubby printing more than PROCESS_OUTPUT_MAX. */
+	write_file(root, "usr/sbin/grubby", "#!/bin/sh\nhead -c 20000000 /dev/zero | tr '\\0' 'x'\n");
+	assert_int_equal(boot_backend_grubby.plan(io, managed, args, &plan, &err), -EIO);
+	assert_string_equal(err.file, "grubby");
+	assert_string_equal(err.message, "'grubby --info=ALL' printed more than bootab reads, not an entry listing");
+	assert_int_equal(plan.n_actions, 0);
+
+	boot_plan_release(&plan);
+	parse_error_release(&err);
+	boot_io_free(io);
+	free(root);
+}
+
 static void test_backends(void **state)
 {
 	(void)state;
@@ -490,12 +659,15 @@ int main(void)
 		cmocka_unit_test(test_bls_default_and_options),
 		cmocka_unit_test(test_grub_edit_sourced),
 		cmocka_unit_test(test_grub_debian_default_file),
+		cmocka_unit_test(test_grub_other_quoted_value),
 		cmocka_unit_test(test_grub_edit_refuses),
 		cmocka_unit_test(test_grub_cfg_entries),
 		cmocka_unit_test(test_plan_execute_ok),
 		cmocka_unit_test(test_plan_execute_rolls_back),
 		cmocka_unit_test(test_plan_execute_stale),
 		cmocka_unit_test(test_local_io_root),
+		cmocka_unit_test(test_local_io_root_symlinks),
+		cmocka_unit_test(test_refuses_untrustworthy_input),
 		cmocka_unit_test(test_backends),
 	};
 

@@ -361,6 +361,294 @@ static void test_row_stat(void **state)
 		side_release(&s[k]);
 }
 
+/* A boot with two reps at log offsets -/+ 0.01 about log(100) + m: within SS 0.0002. */
+static void add_boot(struct side *s, const char *row, enum metric_better better, double m)
+{
+	struct row *r = get_row(s, row);
+
+	metric_set_add_sample(&r->metrics, "x", better, "", 100 * exp(m - 0.01));
+	metric_set_add_sample(&r->metrics, "x", better, "", 100 * exp(m + 0.01));
+}
+
+static void release_sides(struct side *s, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		side_release(&s[k]);
+}
+
+/*
+ * A B A2 B2 A3 B3 A4; boot log means A: 0, .02, -.02, 0 and B: .05, .07, .06.
+ * By hand: boot variance (8e-4 + 2e-4) / 5 = 2e-4 on 5 df; estimate 0.06,
+ * SE sqrt(2e-4 (1/4 + 1/3)); sigma_w2 = 7 * 2e-4 / 7 = 2e-4; MSB = 2 (8e-4 +
+ * 2e-4) / 5 = 4e-4, n0 = (14 - (2 + 2)) / 5 = 2, sigma_b2 = 1e-4, ICC 1/3.
+ * Rounds inferred 1 1 2 2 3 3 4: paired differences .05 .05 .08, mean .06,
+ * SE sqrt(3e-4) / sqrt(3) = 0.01 on 2 df.
+ */
+static const double ma[4] = { 0, 0.02, -0.02, 0 }, mb[3] = { 0.05, 0.07, 0.06 };
+
+static void build_rounds(struct side *s, enum metric_better better)
+{
+	static const char *const labels[7] = { "a", "b", "a2", "b2", "a3", "b3", "a4" };
+
+	for (int k = 0; k < 7; k++) {
+		side_init(&s[k], labels[k], k % 2 ? "b" : "a");
+		add_boot(&s[k], "r", better, k % 2 ? mb[k / 2] : ma[k / 2]);
+	}
+}
+
+static void test_boot_level(void **state)
+{
+	struct side s[7];
+	struct compare_result res;
+	struct strlist w = STRLIST_INIT;
+	struct compare_options o = default_options;
+	const struct compare_metric *m;
+	const struct compare_test *t;
+	double se = sqrt(2e-4 * (0.25 + 1.0 / 3)), tq = 2.5705818;
+
+	(void)state;
+	build_rounds(s, BETTER_HIGHER);
+	o.boots_needed = true;
+	assert_int_equal(compare_sides(s, 7, &o, &res, &w), 0);
+	m = find(&res, "r", "x");
+	assert_true(m->has_components);
+	NEAR(m->components.sigma_w2, 2e-4, 1e-12);
+	NEAR(m->components.sigma_b2, 1e-4, 1e-12);
+	NEAR(m->components.icc, 1.0 / 3, 1e-9);
+	NEAR(m->components.boot_var, 2e-4, 1e-12);
+	NEAR(m->components.boot_df, 5, 0);
+	assert_true(res.rounds_inferred);
+	assert_int_equal(res.rounds[6], 4);
+	assert_int_equal(m->n_tests, 1);
+	t = &m->tests[0];
+	assert_string_equal(t->mode, "b");
+	assert_int_equal(t->side, 1);
+	assert_int_equal(t->boots_first, 4);
+	assert_int_equal(t->boots, 3);
+	assert_int_equal(t->method, METHOD_BOOT);
+	NEAR(t->test.estimate, 0.06, 1e-12);
+	NEAR(t->test.se, se, 1e-12);
+	NEAR(t->test.df, 5, 0);
+	NEAR(t->test.p, stats_t_two_sided_p(0.06 / se, 5), 1e-12);
+	NEAR(t->delta_pct, (exp(0.06) - 1) * 100, 1e-9);
+	NEAR(t->lo_pct, (exp(0.06 - tq * se) - 1) * 100, 1e-4);
+	NEAR(t->hi_pct, (exp(0.06 + tq * se) - 1) * 100, 1e-4);
+	assert_int_equal(t->verdict, VERDICT_COUNTS);
+	assert_true(t->has_welch);
+	NEAR(t->welch.se, sqrt(8e-4 / 3 / 4 + 1e-4 / 3), 1e-12);
+	assert_true(t->has_paired);
+	assert_int_equal(t->paired_rounds, 3);
+	NEAR(t->paired.estimate, 0.06, 1e-12);
+	NEAR(t->paired.se, 0.01, 1e-12);
+	NEAR(t->paired.df, 2, 0);
+	/* One test, p < 0.05: it survives BH at 0.10. */
+	NEAR(t->fdr_q, t->test.p, 1e-15);
+	assert_true(t->survives);
+	assert_int_equal(res.n_tests, 1);
+	assert_int_equal(res.n_claims, 1);
+	assert_int_equal(res.n_survive, 1);
+	assert_int_equal(t->boots_needed, stats_boots_needed(0.06, 2e-4, 2, 0.05, 0.8, 1000));
+	assert_true(t->boots_needed >= 2);
+	/* The naive pair on the first B boot: reps .04, .06 against -.01, .01. */
+	assert_false(isnan(m->cells[1].rep_p));
+	compare_result_release(&res);
+	release_sides(s, 7);
+
+	/* Lower is better: the same numbers, the sign turned. */
+	build_rounds(s, BETTER_LOWER);
+	assert_int_equal(compare_sides(s, 7, &default_options, &res, &w), 0);
+	t = &find(&res, "r", "x")->tests[0];
+	NEAR(t->test.estimate, -0.06, 1e-12);
+	NEAR(t->hi_pct, (exp(-0.06 + tq * se) - 1) * 100, 1e-4);
+	NEAR(t->paired.estimate, -0.06, 1e-12);
+	NEAR(t->welch.estimate, -0.06, 1e-12);
+	assert_int_equal(t->boots_needed, 0);
+	compare_result_release(&res);
+	release_sides(s, 7);
+	assert_int_equal(w.n, 0);
+}
+
+static void test_boot_level_recorded_rounds_and_untested(void **state)
+{
+	struct side s[7];
+	struct compare_result res;
+	struct strlist w = STRLIST_INIT;
+	const struct compare_test *t;
+
+	(void)state;
+	/* Recorded rounds win: here every pair of sides is a round of its own. */
+	build_rounds(s, BETTER_HIGHER);
+	for (int k = 0; k < 7; k++)
+		s[k].round = (unsigned)(k / 2 + 1);
+	assert_int_equal(compare_sides(s, 7, &default_options, &res, &w), 0);
+	assert_false(res.rounds_inferred);
+	t = &find(&res, "r", "x")->tests[0];
+	assert_int_equal(t->paired_rounds, 3);
+	compare_result_release(&res);
+	release_sides(s, 7);
+
+	/* A B A2: one boot of B and no history: untested, but sigma from A/A2. */
+	build_rounds(s, BETTER_HIGHER);
+	assert_int_equal(compare_sides(s, 3, &default_options, &res, &w), 0);
+	t = &find(&res, "r", "x")->tests[0];
+	assert_int_equal(t->method, METHOD_NONE);
+	assert_int_equal(t->verdict, VERDICT_UNTESTED);
+	NEAR(t->estimate, 0.05 - 0.01, 1e-12);
+	assert_true(isnan(t->lo_pct));
+	assert_true(isnan(t->fdr_q));
+	assert_false(t->has_paired);
+	assert_true(find(&res, "r", "x")->has_components);
+	assert_int_equal(res.n_tests, 0);
+	compare_result_release(&res);
+	release_sides(s, 7);
+	assert_int_equal(w.n, 0);
+}
+
+static void history_entry_init(struct history *h, const char *key, const double *means, size_t n)
+{
+	struct history_entry e = { .key = xstrdup(key), .recorded = xstrdup(""), .kind = xstrdup("aa") };
+
+	e.metrics = xcalloc(1, sizeof(*e.metrics));
+	e.n_metrics = 1;
+	e.metrics[0].row = xstrdup("r");
+	e.metrics[0].metric = xstrdup("x");
+	e.metrics[0].boots = xcalloc(n, sizeof(struct stats_boot));
+	for (size_t i = 0; i < n; i++)
+		e.metrics[0].boots[i] = (struct stats_boot){ means[i], 2, 2e-4 };
+	e.metrics[0].n_boots = n;
+	assert_int_equal(history_add(h, &e), 0);
+	assert_null(e.key);
+}
+
+static void test_history(void **state)
+{
+	static const double e1[] = { 0.1, 0.12, 0.08 }, e2[] = { 0.5, 0.52 }, own[] = { 9, 1 };
+	static const double tight[] = { 0, 0.0001, 0, 0.0001, 0 };
+	struct history h = HISTORY_INIT, h2 = HISTORY_INIT;
+	struct side s[7];
+	struct compare_result res;
+	struct strlist w = STRLIST_INIT;
+	struct compare_options o = default_options;
+	const struct compare_metric *m;
+	const struct compare_test *t;
+	struct history_entry e;
+
+	(void)state;
+	/*
+	 * History SS 8e-4 (2 df) + 2e-4 (1 df); the campaign's A/A2 adds 2e-4
+	 * (1 df): variance 1.2e-3 / 4 on df = H + 1 = 4. B - mean(A, A2) = 0.04,
+	 * SE sqrt(3e-4 (1/2 + 1)). The entry with this campaign's key is skipped.
+	 */
+	history_entry_init(&h, "e1", e1, 3);
+	history_entry_init(&h, "e2", e2, 2);
+	history_entry_init(&h, "boot-a,boot-a2", own, 2);
+	build_rounds(s, BETTER_HIGHER);
+	s[0].boot_id = xstrdup("boot-a");
+	s[2].boot_id = xstrdup("boot-a2");
+	o.history = &h;
+	assert_int_equal(compare_sides(s, 3, &o, &res, &w), 0);
+	assert_string_equal(res.history_key, "boot-a,boot-a2");
+	m = find(&res, "r", "x");
+	assert_true(m->has_history);
+	assert_int_equal(m->history.entries, 2);
+	NEAR(m->history.df, 3, 0);
+	NEAR(m->history.var, 1e-3 / 3, 1e-15);
+	NEAR(m->history.ratio, 2e-4 / (1e-3 / 3), 1e-9);
+	assert_false(m->history.unusual);
+	t = &m->tests[0];
+	assert_int_equal(t->method, METHOD_HISTORY);
+	NEAR(t->test.df, 4, 0);
+	NEAR(t->test.se, sqrt(3e-4 * 1.5), 1e-12);
+	NEAR(t->test.estimate, 0.04, 1e-12);
+	NEAR(t->test.p, stats_t_two_sided_p(0.04 / sqrt(4.5e-4), 4), 1e-12);
+	assert_int_equal(t->verdict, VERDICT_WITHIN_NOISE);
+	assert_int_equal(res.n_tests, 1);
+	assert_int_equal(res.n_claims, 0);
+
+	/* The campaign's own entry: its two A boots; recording it again replaces it. */
+	compare_history_entry(&res, "2025-03-01T10:00:00Z", &e);
+	assert_string_equal(e.key, "boot-a,boot-a2");
+	assert_string_equal(e.kind, "repeat");
+	assert_int_equal(e.n_metrics, 1);
+	assert_int_equal(e.metrics[0].n_boots, 2);
+	NEAR(e.metrics[0].boots[1].mean, log(100) + 0.02, 1e-12);
+	assert_int_equal(history_add(&h, &e), 0);
+	assert_int_equal(h.n_entries, 3);
+	NEAR(h.entries[2].metrics[0].boots[1].mean, log(100) + 0.02, 1e-12);
+	compare_result_release(&res);
+
+	/* A history far quieter than this campaign's A/A2: unusual. */
+	history_entry_init(&h2, "quiet", tight, 5);
+	o.history = &h2;
+	assert_int_equal(compare_sides(s, 3, &o, &res, &w), 0);
+	m = find(&res, "r", "x");
+	assert_true(m->history.unusual);
+	assert_true(m->history.p < 0.01);
+	assert_int_equal(res.n_unusual, 1);
+	compare_result_release(&res);
+	history_release(&h);
+	history_release(&h2);
+	release_sides(s, 7);
+	assert_int_equal(w.n, 0);
+}
+
+static void test_fdr_across_metrics(void **state)
+{
+	struct side s[7];
+	struct compare_result res;
+	struct strlist w = STRLIST_INIT;
+	const struct compare_metric *m1, *m2;
+	double p[2], q[2];
+
+	(void)state;
+	/* Two metrics: "r" as above, "q" with B barely above A. */
+	build_rounds(s, BETTER_HIGHER);
+	for (int k = 0; k < 7; k++)
+		add_boot(&s[k], "q", BETTER_HIGHER, k % 2 ? mb[k / 2] - 0.045 : ma[k / 2]);
+	assert_int_equal(compare_sides(s, 7, &default_options, &res, &w), 0);
+	m1 = find(&res, "r", "x");
+	m2 = find(&res, "q", "x");
+	p[0] = m1->tests[0].test.p;
+	p[1] = m2->tests[0].test.p;
+	stats_bh_adjust(p, 2, q);
+	NEAR(m1->tests[0].fdr_q, q[0], 1e-15);
+	NEAR(m2->tests[0].fdr_q, q[1], 1e-15);
+	assert_int_equal(res.n_tests, 2);
+	assert_int_equal(res.n_claims, (m1->tests[0].verdict == VERDICT_COUNTS) + (m2->tests[0].verdict == VERDICT_COUNTS));
+	assert_int_equal(res.n_survive, (q[0] <= 0.1 && m1->tests[0].verdict == VERDICT_COUNTS) +
+					(q[1] <= 0.1 && m2->tests[0].verdict == VERDICT_COUNTS));
+	assert_int_equal(m2->tests[0].verdict, VERDICT_WITHIN_NOISE);
+	compare_result_release(&res);
+	release_sides(s, 7);
+}
+
+static void test_nonpositive_sample_no_boot_level(void **state)
+{
+	struct side s[3];
+	struct compare_result res;
+	struct strlist w = STRLIST_INIT;
+	const double a[3] = { 10, 11, 12 }, b[3] = { 12, 0, 14 }, a2[3] = { 10, 11, 12 };
+	const struct compare_metric *m;
+
+	(void)state;
+	side_init(&s[0], "a", "a");
+	side_init(&s[1], "b", "b");
+	side_init(&s[2], "a2", "a");
+	add_runs(&s[0], "r", a, 3);
+	add_runs(&s[1], "r", b, 3);
+	add_runs(&s[2], "r", a2, 3);
+	assert_int_equal(compare_sides(s, 3, &default_options, &res, &w), 0);
+	m = find(&res, "r", "value");
+	assert_false(m->cells[0].has_boot);
+	assert_int_equal(m->tests[0].boots, 0);
+	assert_int_equal(m->n_tests, 0);
+	assert_int_equal(w.n, 1);
+	assert_string_equal(w.items[0], "row 'r' on b: a sample is zero or negative, so no boot-level statistics for it");
+	compare_result_release(&res);
+	strlist_release(&w);
+	release_sides(s, 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -371,6 +659,11 @@ int main(void)
 		cmocka_unit_test(test_pairs_costs_versions_warnings),
 		cmocka_unit_test(test_bad_arguments),
 		cmocka_unit_test(test_row_stat),
+		cmocka_unit_test(test_boot_level),
+		cmocka_unit_test(test_boot_level_recorded_rounds_and_untested),
+		cmocka_unit_test(test_history),
+		cmocka_unit_test(test_fdr_across_metrics),
+		cmocka_unit_test(test_nonpositive_sample_no_boot_level),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,5 +1,6 @@
 /* Unit tests for src/lib: strbuf, files, processes, parse errors. */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 #include "lib/parse-error.h"
 #include "lib/process.h"
 #include "lib/strbuf.h"
+#include "lib/timestamp.h"
 
 static char *make_tmpdir(void)
 {
@@ -203,6 +205,40 @@ static void test_parse_error(void **state)
 	parse_error_release(&e);
 }
 
+static void test_timestamp(void **state)
+{
+	static const struct {
+		const char *text;
+		int r;
+		double want;
+	} cases[] = {
+		/* 2025-03-01T00:00:00Z is 1740787200 (date -u -d @1740787200). */
+		{ "2025-03-01T00:00:00Z", 0, 1740787200 },
+		{ "2025-03-01T10:42:07Z", 0, 1740787200 + 38527 },
+		{ "2025-03-01T11:42:07.25+01:00", 0, 1740787200 + 38527.25 },
+		{ "2025-02-28t19:12:07-05:30", 0, 1740787200 + 2527 },
+		{ "2025-03-01 10:42:07z", 0, 1740787200 + 38527 },
+		{ "2025-03-01T10:42:07", -EINVAL, 0 },
+		{ "2025-03-01T10:42:07.Z", -EINVAL, 0 },
+		{ "2025-13-01T10:42:07Z", -EINVAL, 0 },
+		{ "2025-03-01T10:42:07Z trailing", -EINVAL, 0 },
+		{ "2025-3-01T10:42:07Z", -EINVAL, 0 },
+		{ "", -EINVAL, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		double t = -1;
+
+		print_message("%s\n", cases[i].text);
+		assert_int_equal(timestamp_parse_rfc3339(cases[i].text, &t), cases[i].r);
+		if (cases[i].r == 0)
+			assert_true(fabs(t - cases[i].want) < 1e-6);
+		else
+			assert_true(t == -1);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -217,6 +253,7 @@ int main(void)
 		cmocka_unit_test(test_process_output_bounded),
 		cmocka_unit_test(test_process_not_found),
 		cmocka_unit_test(test_parse_error),
+		cmocka_unit_test(test_timestamp),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

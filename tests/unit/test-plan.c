@@ -127,6 +127,67 @@ static const struct order_case orders[] = {
 	{ "order = c a b c\n", "c a b c2" },
 };
 
+/* plan_format(): every setting spelled out; parsing it gives the same text back. */
+static void test_format(void **state)
+{
+	static const char expected[] =
+		"[campaign]\n"
+		"target = lab\n"
+		"backend = auto\n"
+		"order = translated strict passthrough off translated\n"
+		"rounds = 1\n"
+		"boot_timeout = 300\n"
+		"power_cycle = bootab lab power-cycle\n"
+		"oneshot = auto\n"
+		"watch = 0000:00:04.0\n"
+		"reps = 5\n"
+		"\n[idle]\nload = 1.5\ngpu = 5\nchecks = 2\ninterval = 1\ntimeout = 0\n"
+		"\n[park]\ncommand = echo park\n"
+		"\n[unpark]\ncommand = echo unpark\n"
+		"\n[mode \"translated\"]\n"
+		"\n[mode \"strict\"]\nargs = iommu.strict=1\n"
+		"expect = iommu.groups=5\nexpect = iommu.type(0000:00:04.0)=DMA\n"
+		"\n[mode \"passthrough\"]\nargs = iommu=pt\n"
+		"\n[mode \"off\"]\nargs = intel_iommu=off\n"
+		"\n[row \"fio\"]\ncommand = fio --name=randread --rw=randread --bs=4k; echo done\n"
+		"command = \ncommand = # not a comment\n"
+		"reps = 3\nparser = fio\ntimeout = 60\n"
+		"\n[row \"lat\"]\ncommand = cat /tmp/lat\nreps = 5\nparser = json .results[0].mean\n"
+		"stat = median\nby_run = yes\nbetter = lower\ntimeout = 3600\n"
+		"\n[check \"disk\"]\ncommand = test -b /dev/vdb\ntimeout = 3600\n"
+		"\n[version \"kernel\"]\ncommand = uname -r\n";
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct plan p, again;
+	char *text, *plan_text, *twice;
+	const char *at = strstr(full_plan, "echo done\n") + strlen("echo done\n");
+
+	(void)state;
+	/* A command with an empty line and a line a continuation could not carry. */
+	assert_true(asprintf(&plan_text, "%.*scommand =\ncommand = # not a comment\n%s",
+			     (int)(at - full_plan), full_plan, at) > 0);
+	assert_int_equal(plan_parse("lab.ini", plan_text, &p, &err), 0);
+	assert_string_equal(p.rows[0].command, "fio --name=randread --rw=randread --bs=4k; echo done\n\n# not a comment");
+	text = plan_format(&p);
+	assert_string_equal(text, expected);
+	assert_int_equal(plan_parse("lab.ini", text, &again, &err), 0);
+	assert_string_equal(again.rows[0].command, p.rows[0].command);
+	plan_release(&again);
+	/* A later parser line replaces an earlier one, selector included. */
+	assert_int_equal(plan_parse("lab.ini", "[mode \"a\"]\n[row \"r\"]\ncommand = x\n"
+				    "parser = json .a\nparser = json .b\n", &again, &err), 0);
+	assert_string_equal(again.rows[0].selector, ".b");
+	plan_release(&again);
+	assert_int_equal(plan_parse("lab.ini", text, &again, &err), 0);
+	twice = plan_format(&again);
+	assert_string_equal(twice, text);
+	free(twice);
+	free(text);
+	free(plan_text);
+	plan_release(&p);
+	plan_release(&again);
+	parse_error_release(&err);
+}
+
 static void test_orders(void **state)
 {
 	(void)state;
@@ -253,6 +314,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_plan),
+		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_orders),
 		cmocka_unit_test(test_random_order_is_seeded),
 		cmocka_unit_test(test_errors),

@@ -1,10 +1,13 @@
 /* Unit tests for src/stats.c against hand-computed values and GSL's distributions. */
+#include <errno.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+
+#include <gsl/gsl_cdf.h>
 
 #include "stats.h"
 
@@ -75,6 +78,189 @@ static void test_t_distribution(void **state)
 	NEAR(stats_t_two_sided_p(1, 1), 0.5, 1e-12);
 }
 
+static void test_boot_summarise(void **state)
+{
+	const double x[] = { 50, 100, 200, 400 };
+	const double bad[] = { 100, 0, 100 };
+	struct stats_boot b = { .mean = -1, .n = 99, .ss = -1 };
+
+	(void)state;
+	/* Logs 0, ln2, 2 ln2 above ln 100 once the first is skipped: mean ln 200. */
+	assert_int_equal(stats_boot_summarise(x, 4, 1, &b), 0);
+	NEAR(b.mean, log(200), 1e-12);
+	assert_int_equal(b.n, 3);
+	NEAR(b.ss, 2 * log(2) * log(2), 1e-12);
+	/* Failures leave the output untouched. */
+	b = (struct stats_boot){ .mean = -1, .n = 99, .ss = -1 };
+	assert_int_equal(stats_boot_summarise(bad, 3, 0, &b), -EINVAL);
+	assert_int_equal(stats_boot_summarise(x, 4, 4, &b), -EINVAL);
+	assert_int_equal(b.n, 99);
+	NEAR(b.mean, -1, 0);
+}
+
+struct components_case {
+	const char *name;
+	struct stats_boot g1[3], g2[3];
+	size_t n1, n2;
+	double sigma_w2, sigma_b2, icc, boot_var, boot_df;
+};
+
+/* Worked by hand from the formulas in stats.h. */
+static const struct components_case components_cases[] = {
+	/*
+	 * SSW = 4 over N - B = 4: 1. Group 1 mean 1, SSB = 2 + 2 over B - G = 2:
+	 * MSB 2; n0 = (8 - (8/4 + 8/4)) / 2 = 2; sigma_b2 = (2 - 1) / 2.
+	 * Boot means: (0, 2) var 2 and (10, 10) var 0, pooled 1 on 2 df.
+	 */
+	{ "balanced", { { 0, 2, 2 }, { 2, 2, 0 } }, { { 10, 2, 2 }, { 10, 2, 0 } }, 2, 2,
+	  1, 0.5, 1.0 / 3, 1, 2 },
+	/*
+	 * SSW = 6 over 6 - 3: 2. Group 1 weighted mean 0.75, SSB = 3 0.5625 +
+	 * 2.25^2 = 6.75 over 1; n0 = 6 - 10/4 - 4/2 = 1.5; sigma_b2 =
+	 * (6.75 - 2) / 1.5. Boot means 0, 3 about 1.5: 4.5 on 1 df.
+	 */
+	{ "unbalanced", { { 0, 3, 4 }, { 3, 1, 0 } }, { { 5, 2, 2 } }, 2, 1,
+	  2, 4.75 / 1.5, (4.75 / 1.5) / (4.75 / 1.5 + 2), 4.5, 1 },
+	/* Boot means closer than their reps allow: truncated at 0. */
+	{ "truncated", { { 0, 2, 8 }, { 0.1, 2, 8 } }, { { 1, 2, 8 } }, 2, 1,
+	  8, 0, 0, 0.005, 1 },
+};
+
+static void test_variance_components(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(components_cases) / sizeof(components_cases[0]); i++) {
+		const struct components_case *t = &components_cases[i];
+		struct stats_group g[2] = { { t->g1, t->n1 }, { t->g2, t->n2 } };
+		struct stats_components c;
+
+		stats_variance_components(g, 2, &c);
+		print_message("%s\n", t->name);
+		NEAR(c.sigma_w2, t->sigma_w2, 1e-12);
+		NEAR(c.sigma_b2, t->sigma_b2, 1e-12);
+		NEAR(c.icc, t->icc, 1e-12);
+		NEAR(c.boot_var, t->boot_var, 1e-12);
+		NEAR(c.boot_df, t->boot_df, 0);
+		assert_int_equal(c.boots, t->n1 + t->n2);
+	}
+}
+
+static void test_variance_components_not_estimable(void **state)
+{
+	const struct stats_boot one_rep[] = { { 0, 1, 0 }, { 1, 1, 0 } };
+	const struct stats_boot one_boot[] = { { 0, 5, 4 } };
+	struct stats_group g1 = { one_rep, 2 }, g2 = { one_boot, 1 };
+	struct stats_components c;
+
+	(void)state;
+	/* One sample per boot: no within-boot variance, boots still vary. */
+	stats_variance_components(&g1, 1, &c);
+	assert_true(isnan(c.sigma_w2));
+	assert_true(isnan(c.sigma_b2));
+	NEAR(c.boot_var, 0.5, 1e-12);
+	/* One boot: within only. */
+	stats_variance_components(&g2, 1, &c);
+	NEAR(c.sigma_w2, 1, 1e-12);
+	assert_true(isnan(c.sigma_b2));
+	assert_true(isnan(c.boot_var));
+	stats_variance_components(NULL, 0, &c);
+	assert_int_equal(c.boots, 0);
+}
+
+static void test_t_tests(void **state)
+{
+	struct stats_test t = { .p = -1 };
+
+	(void)state;
+	/* t = 2 on 10 df: two-sided p 0.07339 (t tables); CI 1 -/+ 2.228139 * 0.5. */
+	assert_int_equal(stats_t_test(1, 0.5, 10, 0.05, &t), 0);
+	NEAR(t.t, 2, 1e-12);
+	NEAR(t.p, 0.073388, 1e-6);
+	NEAR(t.lo, 1 - 2.2281389 * 0.5, 1e-6);
+	NEAR(t.hi, 1 + 2.2281389 * 0.5, 1e-6);
+	NEAR(t.p, 2 * gsl_cdf_tdist_Q(2, 10), 1e-15);
+	t.p = -1;
+	assert_int_equal(stats_t_test(1, 0, 10, 0.05, &t), -EINVAL);
+	assert_int_equal(stats_t_test(1, 0.5, 0, 0.05, &t), -EINVAL);
+	assert_int_equal(stats_t_test(1, 0.5, 10, 1, &t), -EINVAL);
+	NEAR(t.p, -1, 0);
+
+	/* Welch: SE^2 = 1/4 + 4/4; df = 1.25^2 / (0.25^2/3 + 1/3) = 4.41176. */
+	assert_int_equal(stats_welch_test(0, 1, 4, 1, 4, 4, 0.05, &t), 0);
+	NEAR(t.estimate, 1, 1e-12);
+	NEAR(t.se, sqrt(1.25), 1e-12);
+	NEAR(t.df, 1.5625 / (0.0625 / 3 + 1.0 / 3), 1e-12);
+	assert_int_equal(stats_welch_test(0, 1, 1, 1, 4, 4, 0.05, &t), -EINVAL);
+	assert_int_equal(stats_welch_test(0, 0, 3, 1, 0, 3, 0.05, &t), -EINVAL);
+}
+
+static void test_bh(void **state)
+{
+	/* m = 4 tests: sorted .005 .01 .03 .04 -> .02 .02 .04 .04. */
+	const double p[] = { 0.01, 0.04, 0.03, 0.005, NAN };
+	const double want[] = { 0.02, 0.04, 0.04, 0.02 };
+	/* A later, smaller ratio pulls earlier ones down: .01*3/1 > .02*3/2 = .03 = .03*3/3. */
+	const double p2[] = { 0.01, 0.02, 0.03 };
+	double q[5], q2[3];
+
+	(void)state;
+	stats_bh_adjust(p, 5, q);
+	for (size_t i = 0; i < 4; i++)
+		NEAR(q[i], want[i], 1e-15);
+	assert_true(isnan(q[4]));
+	stats_bh_adjust(p2, 3, q2);
+	for (size_t i = 0; i < 3; i++)
+		NEAR(q2[i], 0.03, 1e-15);
+	stats_bh_adjust(p, 0, q);
+}
+
+static void test_power(void **state)
+{
+	(void)state;
+	/* With ncp 0 the noncentral t is GSL's central t. */
+	NEAR(stats_nct_upper(2, 10, 0), gsl_cdf_tdist_Q(2, 10), 1e-8);
+	NEAR(stats_nct_upper(-1.5, 1, 0), gsl_cdf_tdist_Q(-1.5, 1), 1e-8);
+	NEAR(stats_nct_upper(0.7, 3, 0), gsl_cdf_tdist_Q(0.7, 3), 1e-8);
+	/* A huge df is the normal law shifted by ncp. */
+	NEAR(stats_nct_upper(1.96, 1e7, 1), gsl_cdf_ugaussian_Q(0.96), 1e-5);
+	/* Two groups of 20, effect 1 sd: power 0.8689528 (R's power.t.test). */
+	NEAR(stats_t_power(sqrt(10), 38, 0.05), 0.8689528, 1e-6);
+	/* At ncp 0 the power is alpha. */
+	NEAR(stats_t_power(0, 12, 0.05), 0.05, 1e-7);
+	/* Effect 1 sd: 22.02 per group for 90 %, 16.71 for 80 % (R's power.t.test). */
+	assert_int_equal(stats_boots_needed(1, 1, 2, 0.05, 0.9, 1000), 23);
+	assert_int_equal(stats_boots_needed(1, 1, 2, 0.05, 0.8, 1000), 17);
+	assert_int_equal(stats_boots_needed(-1, 1, 2, 0.05, 0.8, 1000), 17);
+	/* More modes pool more degrees of freedom: never more boots. */
+	assert_true(stats_boots_needed(1, 1, 4, 0.05, 0.8, 1000) <= 17);
+	/* Too small an effect for the cap, and unusable inputs. */
+	assert_int_equal(stats_boots_needed(0.01, 1, 2, 0.05, 0.8, 1000), 0);
+	assert_int_equal(stats_boots_needed(0, 1, 2, 0.05, 0.8, 1000), 0);
+	assert_int_equal(stats_boots_needed(1, 0, 2, 0.05, 0.8, 1000), 2);
+	assert_int_equal(stats_boots_needed(1, 1, 1, 0.05, 0.8, 1000), 0);
+}
+
+static void test_best_reps(void **state)
+{
+	(void)state;
+	/* sqrt(90 / 10 * 4 / 1) = 6 */
+	NEAR(stats_best_reps(90, 10, 4, 1, 100), 6, 0);
+	NEAR(stats_best_reps(90, 10, 4, 0, 50), 50, 0);
+	NEAR(stats_best_reps(1, 100, 0.01, 4, 100), 1, 0);
+	assert_true(isnan(stats_best_reps(90, 0, 4, 1, 100)));
+	assert_true(isnan(stats_best_reps(90, 10, NAN, 1, 100)));
+}
+
+static void test_f(void **state)
+{
+	(void)state;
+	NEAR(stats_f_upper_p(3.0, 2, 10), gsl_cdf_fdist_Q(3.0, 2, 10), 1e-15);
+	/* F(1, 1) at 1: 1/2 by symmetry. */
+	NEAR(stats_f_upper_p(1, 1, 1), 0.5, 1e-12);
+	NEAR(stats_f_upper_p(0, 1, 1), 1, 0);
+	assert_true(isnan(stats_f_upper_p(1, 0, 1)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -83,6 +269,14 @@ int main(void)
 		cmocka_unit_test(test_stat_names),
 		cmocka_unit_test(test_drift_rule_p),
 		cmocka_unit_test(test_t_distribution),
+		cmocka_unit_test(test_boot_summarise),
+		cmocka_unit_test(test_variance_components),
+		cmocka_unit_test(test_variance_components_not_estimable),
+		cmocka_unit_test(test_t_tests),
+		cmocka_unit_test(test_bh),
+		cmocka_unit_test(test_power),
+		cmocka_unit_test(test_best_reps),
+		cmocka_unit_test(test_f),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,16 @@
-# Shared by the bats files that need the real QEMU lab. Each file brings up
-# its own lab in $BOOTAB_TEST_LAB_DIR (default: a new directory under the
-# file's temporary directory), so suites running at once never share one.
-# The kernel package download is shared through the user's cache.
+# Shared set-up for the test files that boot the QEMU lab for real.
+#
+# Each file gets its own lab directory: $BOOTAB_TEST_LAB_DIR when set, else
+# a new one per run under the file's temporary directory (test suites
+# running at the same time on one machine must not share a lab), apart from
+# the user's own lab. The kernel package download is shared through
+# ${XDG_CACHE_HOME:-$HOME/.cache}/bootab/deb-cache.
+#
+# A file uses it as
+#   load helpers/lab
+#   setup_file()    { lab_setup_file; }
+#   teardown_file() { lab_teardown_file; }
+#   setup()         { lab_setup; }
 
 lab_dir() {
 	echo "${BOOTAB_TEST_LAB_DIR:-$BATS_FILE_TMPDIR/lab}"
@@ -21,7 +30,39 @@ qemu_probe() {
 	fi
 }
 
-# For setup_file: the lab up, or LAB_SKIP set to why it cannot be.
+# A bounded SSH attempt: the connect timeout plus a ceiling on the whole
+# command, because QEMU's port forward accepts connections while the guest
+# is down and ssh would then wait for a banner.
+lab_ssh() {
+	timeout 20 ssh -F "$(lab_dir)/run/ssh_config" -o ConnectTimeout=5 bootab-lab "$@"
+}
+
+# Waits for a boot_id other than $1: at most 40 attempts 2 s apart.
+wait_new_boot_id() {
+	local old=$1 id
+	for _ in $(seq 40); do
+		if id=$(lab_ssh cat /proc/sys/kernel/random/boot_id 2>/dev/null) &&
+			[[ "$id" =~ ^[0-9a-f-]{36}$ ]] && [ "$id" != "$old" ]; then
+			echo "$id"
+			return 0
+		fi
+		sleep 2
+	done
+	return 1
+}
+
+# pids whose command line names this lab's pid file: our QEMU, nothing else.
+our_qemu_pids() {
+	local pidfile p
+	pidfile="$(lab_dir)/run/qemu.pid"
+	for p in /proc/[0-9]*; do
+		if tr '\0' '\n' <"$p/cmdline" 2>/dev/null | grep -qxF "$pidfile"; then
+			echo "${p#/proc/}"
+		fi
+	done
+}
+
+# Starts the file's lab, or records why this machine cannot run one.
 lab_setup_file() {
 	local why
 	if [ -n "${BOOTAB_TEST_NO_LAB-}" ]; then
@@ -53,9 +94,4 @@ lab_setup() {
 	fi
 	export BOOTAB_LAB_DIR
 	BOOTAB_LAB_DIR=$(lab_dir)
-}
-
-# A bounded SSH command in the lab.
-lab_ssh() {
-	timeout 30 ssh -F "$(lab_dir)/run/ssh_config" -o ConnectTimeout=5 bootab-lab "$@"
 }

@@ -1,0 +1,531 @@
+/*
+ * bench/method: how often each of bootab's verdicts is wrong.
+ *
+ * Simulates campaigns whose truth is known, on logs:
+ *   x = mu_mode + boot effect + rep-position effect + noise
+ * with mu_b - mu_a = log(1 + delta), boot effects N(0, sigma_b^2), noise
+ * N(0, sigma_w^2), in bootab's default order with `rounds = b`
+ * (A B A B ... A: b boots of B, b + 1 of A). Each simulated campaign is a
+ * set of struct side that goes through compare_sides(), the function
+ * `bootab compare` reports from, and the verdicts are read from its result:
+ *   naive    Welch's t on the reps of the first A and first B boot (cell rep_p)
+ *   seed     the seed rule on the first B side (counts / not)
+ *   boot     the boot-level pooled t (compare_test, METHOD_BOOT)
+ *   history  the history-calibrated t (METHOD_HISTORY), with a history of
+ *            HISTORY_ENTRIES simulated A/A pairs from the same machine
+ * For each method and cell it prints the claim rate (false-claim rate when
+ * delta = 0, power otherwise), wrong-sign rate among claims, exaggeration
+ * among right-sign claims (mean |estimate| / |delta|) and CI coverage, as CSV.
+ *
+ *   usage: method [--quick] [--stress-only|--normal-only] [--draws N]
+ *                 [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--skip CSV]
+ *                 [--cell SB,SW,REPS,BOOTS,DELTA]
+ * --skip CSV (repeatable) leaves out the cells a CSV already holds, to resume
+ * a run. docs/statistics.md has the method and the table of a full run.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "compare.h"
+#include "history.h"
+#include "lib/alloc.h"
+#include "side.h"
+#include "stats.h"
+
+#define METRICS_PER_CALL 16       /* independent draws per compare_sides() call */
+#define HISTORY_ENTRIES 10        /* A/A pairs in the simulated history */
+#define BATCH 1024
+#define MC_SE_TARGET 0.005        /* 0.5 percentage points */
+
+enum method { M_NAIVE, M_SEED, M_BOOT, M_HISTORY, N_METHODS };
+static const char *const method_names[N_METHODS] = { "naive", "seed", "boot", "history" };
+
+enum stress {
+	S_NONE,
+	S_HEAVY,        /* boot effects from t with 3 df, scaled to sd sigma_b */
+	S_BAD_BOOTS,    /* each boot with probability 0.05 is 2 % + 3 sigma_b slower */
+	S_COLD,         /* rep 1 of every boot 10 % slower, row not marked by-run */
+	S_COLD_BY_RUN,  /* the same, row marked by-run (boots are their warm reps) */
+	S_DRIFT,        /* +0.25 % per boot over the campaign */
+	N_STRESS,
+};
+static const char *const stress_names[N_STRESS] = { "normal", "heavy-tailed", "bad-boots", "cold-first-rep",
+						    "cold-first-rep-by-run", "linear-drift" };
+
+struct cell {
+	enum stress stress;
+	double sb, sw;          /* % (log units x 100) */
+	unsigned reps, boots;
+	double delta;           /* % */
+};
+
+struct tally {
+	unsigned long draws, claims, right, wrong;
+	double exaggeration;    /* sum over right-sign claims */
+	unsigned long ci_n, covered;
+};
+
+struct sim {
+	struct cell c;
+	gsl_rng *rng;
+	struct side *sides;
+	size_t n_sides;
+	struct history history;
+	bool use_history;
+	struct strlist by_run;
+};
+
+static double boot_effect(struct sim *s)
+{
+	double sb = s->c.sb / 100, u;
+
+	if (sb == 0)
+		return 0;
+	if (s->c.stress == S_HEAVY)
+		/* t with 3 df has variance 3: scale to sd sb. */
+		return gsl_ran_tdist(s->rng, 3) * sb / sqrt(3);
+	u = gsl_ran_gaussian_ziggurat(s->rng, sb);
+	if (s->c.stress == S_BAD_BOOTS && gsl_rng_uniform(s->rng) < 0.05)
+		u -= 0.02 + 3 * sb;
+	return u;
+}
+
+/* Rep-position effect: a small warm-up common to every boot; a big one under S_COLD*. */
+static double rep_position(const struct sim *s, unsigned r)
+{
+	if ((s->c.stress == S_COLD || s->c.stress == S_COLD_BY_RUN) && r == 0)
+		return log(0.9);
+	return -0.5 * (s->c.sw / 100) * exp(-(double)r);
+}
+
+static void fill_boot(struct sim *s, double *x, double mu, double extra)
+{
+	double u = boot_effect(s) + extra;
+
+	for (unsigned r = 0; r < s->c.reps; r++)
+		x[r] = 100 * exp(mu + u + rep_position(s, r) + gsl_ran_gaussian_ziggurat(s->rng, s->c.sw / 100));
+}
+
+static void sim_init(struct sim *s, const struct cell *c, unsigned long seed)
+{
+	char name[32];
+
+	memset(s, 0, sizeof(*s));
+	s->c = *c;
+	s->rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(s->rng, seed);
+	s->n_sides = 2 * c->boots + 1;
+	s->sides = xcalloc(s->n_sides, sizeof(*s->sides));
+	for (size_t k = 0; k < s->n_sides; k++) {
+		struct side *sd = &s->sides[k];
+		bool a = k % 2 == 0;
+		size_t nth = k / 2 + 1;
+
+		sd->mode = xstrdup(a ? "a" : "b");
+		sd->label = nth == 1 ? xstrdup(sd->mode) : xasprintf("%s%zu", sd->mode, nth);
+		sd->dir = xstrdup(sd->label);
+		sd->boot_id = xasprintf("%zx", k);
+		for (unsigned m = 0; m < METRICS_PER_CALL; m++) {
+			struct row *row;
+
+			GROW(sd->rows, sd->alloc_rows, sd->n_rows + 1);
+			row = &sd->rows[sd->n_rows++];
+			memset(row, 0, sizeof(*row));
+			snprintf(name, sizeof(name), "m%u", m);
+			row->name = xstrdup(name);
+			row->source = xstrdup(name);
+			for (unsigned r = 0; r < c->reps; r++)
+				metric_set_add_sample(&row->metrics, "x", BETTER_HIGHER, "", 1);
+		}
+	}
+	if (c->stress == S_COLD_BY_RUN)
+		for (unsigned m = 0; m < METRICS_PER_CALL; m++) {
+			snprintf(name, sizeof(name), "m%u", m);
+			strlist_add(&s->by_run, name);
+		}
+	/* The history method is bootab's answer for one boot per mode. */
+	s->use_history = c->boots == 1;
+	if (!s->use_history)
+		return;
+	for (unsigned e = 0; e < HISTORY_ENTRIES; e++) {
+		struct history_entry he = { .key = xasprintf("aa%u", e), .recorded = xstrdup(""),
+					    .kind = xstrdup("aa") };
+
+		he.metrics = xcalloc(METRICS_PER_CALL, sizeof(*he.metrics));
+		he.n_metrics = METRICS_PER_CALL;
+		for (unsigned m = 0; m < METRICS_PER_CALL; m++) {
+			snprintf(name, sizeof(name), "m%u", m);
+			he.metrics[m].row = xstrdup(name);
+			he.metrics[m].metric = xstrdup("x");
+			he.metrics[m].boots = xcalloc(2, sizeof(struct stats_boot));
+			he.metrics[m].n_boots = 2;
+		}
+		history_add(&s->history, &he);
+	}
+}
+
+static void sim_release(struct sim *s)
+{
+	for (size_t k = 0; k < s->n_sides; k++)
+		side_release(&s->sides[k]);
+	free(s->sides);
+	history_release(&s->history);
+	strlist_release(&s->by_run);
+	gsl_rng_free(s->rng);
+}
+
+/* One compare_sides() call: METRICS_PER_CALL independent campaigns. */
+static void sim_run(struct sim *s, struct tally *t)
+{
+	double mu_b = log1p(s->c.delta / 100), truth = s->c.delta;
+	double *x = xcalloc(s->c.reps, sizeof(*x));
+	struct compare_options o = { .stat = STAT_MEAN, .loud_pct = COMPARE_LOUD_PCT_DEFAULT,
+				     .by_run = &s->by_run, .history = s->use_history ? &s->history : NULL };
+	struct compare_result res;
+	struct strlist w = STRLIST_INIT;
+
+	for (size_t k = 0; k < s->n_sides; k++) {
+		/* Linear drift: boot k of the campaign is k steps later. */
+		double drift = s->c.stress == S_DRIFT ? 0.0025 * (double)k : 0;
+
+		for (unsigned m = 0; m < METRICS_PER_CALL; m++) {
+			struct metric *mt = &s->sides[k].rows[m].metrics.metrics[0];
+
+			fill_boot(s, mt->samples, k % 2 ? mu_b : 0, drift);
+		}
+	}
+	for (unsigned e = 0; s->use_history && e < HISTORY_ENTRIES; e++)
+		for (unsigned m = 0; m < METRICS_PER_CALL; m++)
+			for (unsigned b = 0; b < 2; b++) {
+				fill_boot(s, x, 0, 0);
+				stats_boot_summarise(x, s->c.reps, 0, &s->history.entries[e].metrics[m].boots[b]);
+			}
+	if (compare_sides(s->sides, s->n_sides, &o, &res, &w) < 0) {
+		fprintf(stderr, "method: compare_sides failed\n");
+		exit(2);
+	}
+	for (size_t i = 0; i < res.n_metrics; i++) {
+		const struct compare_metric *cm = &res.metrics[i];
+		const struct compare_cell *c = &cm->cells[1];
+		const struct compare_test *ct = &cm->tests[0];
+		struct {
+			bool applies, claim, has_ci;
+			double est, lo, hi;
+		} v[N_METHODS] = {
+			[M_NAIVE] = { !isnan(c->rep_p), c->rep_p < COMPARE_ALPHA_DEFAULT, true, c->delta_pct,
+				      c->rep_lo_pct, c->rep_hi_pct },
+			[M_SEED] = { true, c->verdict == VERDICT_COUNTS, false, c->delta_pct, NAN, NAN },
+			[M_BOOT] = { ct->method == METHOD_BOOT, ct->verdict == VERDICT_COUNTS, true, ct->delta_pct,
+				     ct->lo_pct, ct->hi_pct },
+			[M_HISTORY] = { ct->method == METHOD_HISTORY, ct->verdict == VERDICT_COUNTS, true,
+					ct->delta_pct, ct->lo_pct, ct->hi_pct },
+		};
+
+		for (int m = 0; m < N_METHODS; m++) {
+			struct tally *tm = &t[m];
+
+			if (!v[m].applies)
+				continue;
+			tm->draws++;
+			if (v[m].has_ci) {
+				tm->ci_n++;
+				tm->covered += v[m].lo <= truth && truth <= v[m].hi;
+			}
+			if (!v[m].claim)
+				continue;
+			tm->claims++;
+			if (truth == 0)
+				continue;
+			if ((v[m].est > 0) == (truth > 0)) {
+				tm->right++;
+				tm->exaggeration += fabs(v[m].est) / fabs(truth);
+			} else {
+				tm->wrong++;
+			}
+		}
+	}
+	compare_result_release(&res);
+	strlist_release(&w);
+	free(x);
+}
+
+/* The largest Monte-Carlo standard error of a claim rate over the methods. */
+static double worst_se(const struct tally *t)
+{
+	double worst = 0;
+
+	for (int m = 0; m < N_METHODS; m++) {
+		double p;
+
+		if (!t[m].draws)
+			continue;
+		p = (double)t[m].claims / (double)t[m].draws;
+		/* Guard against a rate estimated at 0 or 1 from few draws. */
+		p = fmin(fmax(p, 2.0 / (double)t[m].draws), 1 - 2.0 / (double)t[m].draws);
+		worst = fmax(worst, sqrt(p * (1 - p) / (double)t[m].draws));
+	}
+	return worst;
+}
+
+static unsigned long cell_seed(unsigned long base, const struct cell *c)
+{
+	unsigned long h = base * 1000003UL;
+
+	h = h * 31 + (unsigned long)c->stress;
+	h = h * 31 + (unsigned long)llround(c->sb * 10);
+	h = h * 31 + (unsigned long)llround(c->sw * 10);
+	h = h * 31 + c->reps;
+	h = h * 31 + c->boots;
+	h = h * 31 + (unsigned long)llround(c->delta * 10);
+	return h & 0xffffffffUL;
+}
+
+static void run_cell(const struct cell *c, unsigned long min_draws, unsigned long max_draws,
+		     unsigned long seed)
+{
+	struct tally t[N_METHODS] = { 0 };
+	struct sim s;
+	unsigned long done = 0;
+
+	sim_init(&s, c, cell_seed(seed, c));
+	while (done < max_draws) {
+		for (unsigned long i = 0; i < BATCH; i += METRICS_PER_CALL)
+			sim_run(&s, t);
+		done += BATCH;
+		if (done >= min_draws && worst_se(t) < MC_SE_TARGET)
+			break;
+	}
+	sim_release(&s);
+	for (int m = 0; m < N_METHODS; m++) {
+		const struct tally *tm = &t[m];
+		double rate, se;
+
+		if (!tm->draws)
+			continue;
+		rate = (double)tm->claims / (double)tm->draws;
+		se = sqrt(rate * (1 - rate) / (double)tm->draws);
+		printf("%s,%g,%g,%u,%u,%g,%s,%lu,%.4f,%.4f,", stress_names[c->stress], c->sb, c->sw, c->reps,
+		       c->boots, c->delta, method_names[m], tm->draws, rate, se);
+		if (c->delta != 0 && tm->claims) {
+			printf("%.4f,%.4f,", (double)tm->right / (double)tm->draws,
+			       (double)tm->wrong / (double)tm->claims);
+			if (tm->right)
+				printf("%.3f,", tm->exaggeration / (double)tm->right);
+			else
+				printf(",");
+		} else if (c->delta != 0) {
+			printf("0.0000,,,");
+		} else {
+			printf(",,,");
+		}
+		if (tm->ci_n)
+			printf("%.4f\n", (double)tm->covered / (double)tm->ci_n);
+		else
+			printf("\n");
+	}
+	fflush(stdout);
+}
+
+static const double grid_sb[] = { 0, 0.5, 1, 2, 3, 4.4, 6 };
+static const double grid_sw[] = { 0.2, 0.5, 1, 2, 4 };
+static const unsigned grid_reps[] = { 2, 3, 5, 10 };
+static const unsigned grid_boots[] = { 1, 2, 3, 4, 6, 8, 12 };
+static const double grid_delta[] = { 0, 1, 2, 3, 5, 8, 14.7 };
+
+static const double quick_sb[] = { 0, 1, 4.4 };
+static const double quick_sw[] = { 0.5, 2 };
+static const unsigned quick_reps[] = { 3, 10 };
+static const unsigned quick_boots[] = { 1, 2, 4 };
+static const double quick_delta[] = { 0, 5 };
+
+static const double stress_sb[] = { 1, 3 };
+static const double stress_sw[] = { 0.5, 2 };
+static const unsigned stress_reps[] = { 5 };
+static const unsigned stress_boots[] = { 1, 3, 6 };
+static const double stress_delta[] = { 0, 5 };
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+struct grid {
+	const double *sb, *sw, *delta;
+	const unsigned *reps, *boots;
+	size_t n_sb, n_sw, n_reps, n_boots, n_delta;
+};
+
+struct cell_list {
+	struct cell *cells;
+	size_t n, alloc;
+};
+
+static void add_grid(struct cell_list *l, const struct grid *g, enum stress stress)
+{
+	for (size_t i = 0; i < g->n_sb; i++)
+		for (size_t j = 0; j < g->n_sw; j++)
+			for (size_t r = 0; r < g->n_reps; r++)
+				for (size_t b = 0; b < g->n_boots; b++)
+					for (size_t d = 0; d < g->n_delta; d++) {
+						GROW(l->cells, l->alloc, l->n + 1);
+						l->cells[l->n++] = (struct cell){ stress, g->sb[i], g->sw[j], g->reps[r],
+										  g->boots[b], g->delta[d] };
+					}
+}
+
+/* Cells a CSV already holds complete (all three of their methods), to resume a run. */
+struct done {
+	char **keys;
+	size_t n, alloc;
+};
+
+static char *cell_key(const struct cell *c)
+{
+	return xasprintf("%s,%g,%g,%u,%u,%g", stress_names[c->stress], c->sb, c->sw, c->reps, c->boots, c->delta);
+}
+
+static void done_load(struct done *d, const char *file)
+{
+	FILE *f = fopen(file, "r");
+	char line[512], *prev = NULL;
+	int count = 0;
+
+	if (!f) {
+		fprintf(stderr, "method: --skip: cannot read %s\n", file);
+		exit(2);
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line;
+
+		/* The key is the first six fields. */
+		for (int i = 0; i < 6 && p; i++)
+			p = strchr(p + (i > 0), ',');
+		if (!p || !strchr(line, '\n'))
+			continue;
+		*p = '\0';
+		if (prev && !strcmp(prev, line)) {
+			if (++count == 3) {
+				GROW(d->keys, d->alloc, d->n + 1);
+				d->keys[d->n++] = xstrdup(line);
+			}
+			continue;
+		}
+		free(prev);
+		prev = xstrdup(line);
+		count = 1;
+	}
+	free(prev);
+	fclose(f);
+}
+
+static bool done_has(const struct done *d, const struct cell *c)
+{
+	char *k = cell_key(c);
+	bool found = false;
+
+	for (size_t i = 0; i < d->n && !found; i++)
+		found = !strcmp(d->keys[i], k);
+	free(k);
+	return found;
+}
+
+static void run_one(const struct cell *c, unsigned long null_draws, unsigned long draws, unsigned long seed)
+{
+	if (c->delta == 0)
+		run_cell(c, null_draws, null_draws, seed);
+	else
+		run_cell(c, 2 * BATCH, draws, seed);
+}
+
+static unsigned long parse_count(const char *opt, const char *v)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	if (errno || end == v || *end || n < BATCH) {
+		fprintf(stderr, "method: %s: '%s' is not a count of at least %d\n", opt, v, BATCH);
+		exit(2);
+	}
+	return (n + BATCH - 1) / BATCH * BATCH;
+}
+
+int main(int argc, char **argv)
+{
+	struct grid normal = { grid_sb, grid_sw, grid_delta, grid_reps, grid_boots,
+			       N(grid_sb), N(grid_sw), N(grid_reps), N(grid_boots), N(grid_delta) };
+	struct grid quick = { quick_sb, quick_sw, quick_delta, quick_reps, quick_boots,
+			      N(quick_sb), N(quick_sw), N(quick_reps), N(quick_boots), N(quick_delta) };
+	struct grid stress = { stress_sb, stress_sw, stress_delta, stress_reps, stress_boots,
+			       N(stress_sb), N(stress_sw), N(stress_reps), N(stress_boots), N(stress_delta) };
+	unsigned long null_draws = 10000, draws = 10000, seed = 1;
+	bool do_normal = true, do_stress = true, one = false, reverse = false;
+	struct cell cell = { 0 };
+	struct cell_list cells = { 0 };
+	unsigned long shard = 0, shards = 1;
+	struct done done = { 0 };
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--quick")) {
+			normal = quick;
+			null_draws = draws = 2000;
+		} else if (!strcmp(argv[i], "--stress-only")) {
+			do_normal = false;
+		} else if (!strcmp(argv[i], "--normal-only")) {
+			do_stress = false;
+		} else if (!strcmp(argv[i], "--draws") && i + 1 < argc) {
+			draws = parse_count("--draws", argv[++i]);
+		} else if (!strcmp(argv[i], "--null-draws") && i + 1 < argc) {
+			null_draws = parse_count("--null-draws", argv[++i]);
+		} else if (!strcmp(argv[i], "--reverse")) {
+			/* Cells have their own seeds: a second process can work from the other end. */
+			reverse = true;
+		} else if (!strcmp(argv[i], "--shard") && i + 1 < argc) {
+			if (sscanf(argv[++i], "%lu/%lu", &shard, &shards) != 2 || shards == 0 || shard >= shards) {
+				fprintf(stderr, "method: --shard: expected I/N with I < N\n");
+				return 2;
+			}
+		} else if (!strcmp(argv[i], "--skip") && i + 1 < argc) {
+			done_load(&done, argv[++i]);
+		} else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
+			seed = strtoul(argv[++i], NULL, 10);
+		} else if (!strcmp(argv[i], "--cell") && i + 1 < argc) {
+			if (sscanf(argv[++i], "%lf,%lf,%u,%u,%lf", &cell.sb, &cell.sw, &cell.reps, &cell.boots,
+				   &cell.delta) != 5 || cell.reps < 2 || cell.boots < 1 || cell.boots > 100 ||
+			    cell.reps > 1000 || !(cell.sb >= 0) || !(cell.sw > 0) || !(cell.delta >= 0)) {
+				fprintf(stderr, "method: --cell: expected SB,SW,REPS,BOOTS,DELTA (%%, reps >= 2)\n");
+				return 2;
+			}
+			one = true;
+		} else {
+			fprintf(stderr, "usage: method [--quick] [--stress-only|--normal-only] [--draws N] [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--skip CSV] [--cell SB,SW,REPS,BOOTS,DELTA]\n");
+			return 2;
+		}
+	}
+	printf("stress,sigma_b_pct,sigma_w_pct,reps,boots,delta_pct,method,draws,claim_rate,mc_se,power,wrong_sign,exaggeration,ci_coverage\n");
+	if (one) {
+		run_one(&cell, null_draws, draws, seed);
+		return 0;
+	}
+	if (do_normal)
+		add_grid(&cells, &normal, S_NONE);
+	if (do_stress)
+		for (int s = S_HEAVY; s < N_STRESS; s++)
+			add_grid(&cells, &stress, (enum stress)s);
+	for (size_t i = 0; i < cells.n; i++) {
+		size_t k = reverse ? cells.n - 1 - i : i;
+
+		if (k % shards == shard && !done_has(&done, &cells.cells[k]))
+			run_one(&cells.cells[k], null_draws, draws, seed);
+	}
+	free(cells.cells);
+	for (size_t i = 0; i < done.n; i++)
+		free(done.keys[i]);
+	free(done.keys);
+	return 0;
+}

@@ -1,0 +1,105 @@
+#!/bin/sh
+# Summarises a bench/method CSV as markdown: per method, the false-claim rate
+# over the normal cells with delta = 0 (range, cells outside 3.5-6.5 %), power
+# by boots per mode, one typical cell by delta, wrong sign and exaggeration
+# among claims, CI coverage, the stress cells, and every cell where a method
+# claims falsely more than 10 % of the time.
+#   usage: sh bench/method/summarise.sh results.csv
+set -eu
+csv=${1:-bench/method/results.csv}
+awk -F, '
+function pct(x) { return sprintf("%.1f%%", 100 * x) }
+NR == 1 { next }
+{
+	stress = $1; sb = $2; sw = $3; reps = $4; b = $5; delta = $6; method = $7; rate = $9
+	seen[method] = 1
+	if (stress == "normal" && delta == 0) {
+		n[method]++
+		if (!(method in lo) || rate < lo[method]) lo[method] = rate
+		if (!(method in hi) || rate > hi[method]) hi[method] = rate
+		if (rate < 0.035 || rate > 0.065) out[method]++
+		sum[method] += rate
+		if ($14 != "") { ncov[method] += $14; nncov[method]++ }
+	}
+	if (stress == "normal" && delta != 0) {
+		pw[method, b] += $11; pn[method, b]++
+		if ($14 != "") { cov[method] += $14; cn[method]++ }
+		if ($12 != "") { ws[method] += $12; wn[method]++ }
+		if ($13 != "" && $11 < 0.5) { ex[method] += $13; en[method]++ }
+		if ($13 != "" && $11 >= 0.5) { exh[method] += $13; enh[method]++ }
+		if (sb == 1 && sw == 1 && reps == 5) typical[method, b, delta] = $11
+	}
+	if (stress != "normal") {
+		key = stress SUBSEP method
+		if (delta == 0) {
+			if (!((key) in slo) || rate < slo[key]) slo[key] = rate
+			if (!((key) in shi) || rate > shi[key]) shi[key] = rate
+		} else {
+			spw[key] += $11; spn[key]++
+		}
+		stresses[stress] = 1
+	}
+	if (delta == 0 && rate > 0.10) {
+		cell = sprintf("| %s | %s | %s | %s | %s |", stress, sb, sw, reps, b)
+		if (!(cell in over)) order[++no] = cell
+		over[cell] = over[cell] sprintf(" %s %s", method, pct(rate))
+	}
+}
+END {
+	split("naive seed boot history", ms, " ")
+	split("1 2 3 4 6 8 12", bs, " ")
+	split("1 2 3 5 8 14.7", ds, " ")
+	print "### False claims (normal cells, delta = 0)\n"
+	print "| method | cells | min | mean | max | outside 3.5-6.5 % | mean CI coverage |"
+	print "|---|---:|---:|---:|---:|---:|---:|"
+	for (i = 1; i <= 4; i++) {
+		m = ms[i]
+		if (!(m in n)) continue
+		printf "| %s | %d | %s | %s | %s | %d | %s |\n", m, n[m], pct(lo[m]), pct(sum[m] / n[m]), pct(hi[m]), \
+		       out[m] + 0, (m in nncov) ? pct(ncov[m] / nncov[m]) : "-"
+	}
+	print "\n### Power by boots per mode (normal cells, mean over delta > 0)\n"
+	printf "| method |"; for (j = 1; j <= 7; j++) printf " b = %s |", bs[j]; printf "\n|---|"
+	for (j = 1; j <= 7; j++) printf "---:|"; printf "\n"
+	for (i = 1; i <= 4; i++) {
+		m = ms[i]; printf "| %s |", m
+		for (j = 1; j <= 7; j++) printf " %s |", ((m, bs[j]) in pn) ? pct(pw[m, bs[j]] / pn[m, bs[j]]) : "-"
+		printf "\n"
+	}
+	print "\n### A typical box: sigma_b 1 %, sigma_w 1 %, 5 reps (power by true delta)\n"
+	printf "| method | b |"; for (k = 1; k <= 6; k++) printf " %s %% |", ds[k]; printf "\n|---|---:|"
+	for (k = 1; k <= 6; k++) printf "---:|"; printf "\n"
+	for (i = 1; i <= 4; i++)
+		for (j = 1; j <= 7; j++) {
+			m = ms[i]
+			if (!((m, bs[j], ds[1]) in typical)) continue
+			printf "| %s | %s |", m, bs[j]
+			for (k = 1; k <= 6; k++) printf " %s |", pct(typical[m, bs[j], ds[k]])
+			printf "\n"
+		}
+	print "\n### Among claims (normal cells, delta > 0)\n"
+	print "| method | wrong sign (mean) | exaggeration, power < 50 % | exaggeration, power >= 50 % | CI coverage |"
+	print "|---|---:|---:|---:|---:|"
+	for (i = 1; i <= 4; i++) {
+		m = ms[i]
+		if (!(m in seen)) continue
+		printf "| %s | %s | %s | %s | %s |\n", m, (m in wn) ? pct(ws[m] / wn[m]) : "-", \
+		       (m in en) ? sprintf("%.2fx", ex[m] / en[m]) : "-", (m in enh) ? sprintf("%.2fx", exh[m] / enh[m]) : "-", \
+		       (m in cn) ? pct(cov[m] / cn[m]) : "-"
+	}
+	print "\n### Stress cells\n"
+	print "| stress | method | false claims (min-max) | power at 5 % (mean) |"
+	print "|---|---|---:|---:|"
+	split("heavy-tailed bad-boots cold-first-rep cold-first-rep-by-run linear-drift", ss, " ")
+	for (s = 1; s <= 5; s++)
+		for (i = 1; i <= 4; i++) {
+			key = ss[s] SUBSEP ms[i]
+			if (!(key in slo)) continue
+			printf "| %s | %s | %s-%s | %s |\n", ss[s], ms[i], pct(slo[key]), pct(shi[key]), \
+			       (key in spn) ? pct(spw[key] / spn[key]) : "-"
+		}
+	printf "\n### Cells where a method claims falsely more than 10 %% of the time (%d)\n\n", no
+	print "| stress | sigma_b % | sigma_w % | reps | boots | methods over 10 % |"
+	print "|---|---:|---:|---:|---:|---|"
+	for (i = 1; i <= no; i++) print order[i] over[order[i]] " |"
+}' "$csv"

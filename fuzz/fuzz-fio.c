@@ -1,0 +1,3 @@
+/* fio output: see fuzz-parser.h for the properties checked. */
+#define FUZZ_PARSER_KIND PARSER_FIO
+#include "fuzz-parser.h"

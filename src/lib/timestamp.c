@@ -1,0 +1,77 @@
+#include "lib/timestamp.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <time.h>
+
+/* Reads exactly n digits. */
+static bool digits(const char **p, int n, int *ret)
+{
+	int v = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)(*p)[i]))
+			return false;
+		v = v * 10 + ((*p)[i] - '0');
+	}
+	*p += n;
+	*ret = v;
+	return true;
+}
+
+static bool expect(const char **p, const char *any)
+{
+	for (; *any; any++)
+		if (**p == *any) {
+			(*p)++;
+			return true;
+		}
+	return false;
+}
+
+int timestamp_parse_rfc3339(const char *s, double *ret)
+{
+	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int year, mon, day, hour, min, sec, oh = 0, om = 0, sign = 0;
+	double frac = 0, scale = 0.1;
+	struct tm tm = { 0 };
+	const char *p = s;
+	time_t t;
+
+	if (!s || !digits(&p, 4, &year) || !expect(&p, "-") || !digits(&p, 2, &mon) ||
+	    !expect(&p, "-") || !digits(&p, 2, &day) || !expect(&p, "Tt ") ||
+	    !digits(&p, 2, &hour) || !expect(&p, ":") || !digits(&p, 2, &min) ||
+	    !expect(&p, ":") || !digits(&p, 2, &sec))
+		return -EINVAL;
+	if (*p == '.') {
+		p++;
+		if (!isdigit((unsigned char)*p))
+			return -EINVAL;
+		for (; isdigit((unsigned char)*p); p++, scale /= 10)
+			frac += (*p - '0') * scale;
+	}
+	if (expect(&p, "Zz")) {
+		sign = 0;
+	} else if (*p == '+' || *p == '-') {
+		sign = *p++ == '-' ? -1 : 1;
+		if (!digits(&p, 2, &oh) || !expect(&p, ":") || !digits(&p, 2, &om) || oh > 23 || om > 59)
+			return -EINVAL;
+	} else {
+		return -EINVAL;
+	}
+	/* A leap second (60) is accepted as RFC 3339 allows. */
+	if (*p || mon < 1 || mon > 12 || day < 1 || day > mdays[mon - 1] || hour > 23 || min > 59 || sec > 60)
+		return -EINVAL;
+	tm.tm_year = year - 1900;
+	tm.tm_mon = mon - 1;
+	tm.tm_mday = day;
+	tm.tm_hour = hour;
+	tm.tm_min = min;
+	tm.tm_sec = sec;
+	t = timegm(&tm);
+	if (t == (time_t)-1)
+		return -EINVAL;
+	*ret = (double)t + frac - sign * (oh * 3600.0 + om * 60.0);
+	return 0;
+}

@@ -1,0 +1,1408 @@
+#include "report/html.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "iommu.h"
+#include "lib/alloc.h"
+#include "lib/file.h"
+#include "lib/parse-error.h"
+#include "report/chart.h"
+#include "report/timeline.h"
+#include "version.h"
+
+/* Colour-blind-safe mode colours (Okabe and Ito's palette, yellow left out: it fades on white). */
+static const char *const mode_colors[] = {
+	"#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#555555", "#7a5195",
+};
+#define N_MODE_COLORS (sizeof(mode_colors) / sizeof(mode_colors[0]))
+
+/* Bytes of the valid UTF-8 sequence at p (RFC 3629), 0 when it is not one. */
+static size_t utf8_length(const unsigned char *p)
+{
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		return (p[1] & 0xc0) == 0x80 ? 2 : 0;
+	if (p[0] >= 0xe0 && p[0] <= 0xef) {
+		unsigned char lo = p[0] == 0xe0 ? 0xa0 : 0x80, hi = p[0] == 0xed ? 0x9f : 0xbf;
+
+		return p[1] >= lo && p[1] <= hi && (p[2] & 0xc0) == 0x80 ? 3 : 0;
+	}
+	if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+		unsigned char lo = p[0] == 0xf0 ? 0x90 : 0x80, hi = p[0] == 0xf4 ? 0x8f : 0xbf;
+
+		return p[1] >= lo && p[1] <= hi && (p[2] & 0xc0) == 0x80 && (p[3] & 0xc0) == 0x80 ? 4 : 0;
+	}
+	return 0;
+}
+
+#define REPLACEMENT "\xef\xbf\xbd"
+
+void html_escape(struct strbuf *sb, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t n = utf8_length(p);
+
+		if (n == 0) {
+			strbuf_addstr(sb, REPLACEMENT);
+			p++;
+			continue;
+		}
+		if (n > 1) {
+			/* C1 controls (U+0080 to U+009F) are not characters a page may hold. */
+			if (p[0] == 0xc2 && p[1] < 0xa0)
+				strbuf_addstr(sb, REPLACEMENT);
+			else
+				strbuf_add(sb, p, n);
+			p += n;
+			continue;
+		}
+		switch (*p) {
+		case '&':
+			strbuf_addstr(sb, "&amp;");
+			break;
+		case '<':
+			strbuf_addstr(sb, "&lt;");
+			break;
+		case '>':
+			strbuf_addstr(sb, "&gt;");
+			break;
+		case '"':
+			strbuf_addstr(sb, "&quot;");
+			break;
+		case '\'':
+			strbuf_addstr(sb, "&#39;");
+			break;
+		case '\t':
+		case '\n':
+		case '\r':
+			strbuf_addch(sb, (char)*p);
+			break;
+		default:
+			if (*p < 0x20 || *p == 0x7f)
+				strbuf_addstr(sb, REPLACEMENT);
+			else
+				strbuf_addch(sb, (char)*p);
+		}
+		p++;
+	}
+}
+
+/* What the page knows about one boot beyond its numbers: its meta.json. */
+struct html_side {
+	json_t *meta;                 /* NULL when the side has none (or it does not parse) */
+	char *meta_problem;           /* why there is none, for the page */
+	struct iommu_map iommu;
+	bool has_iommu;
+	struct timeline_lane lane;
+	size_t mode_index;            /* colour */
+};
+
+struct page {
+	struct strbuf *sb;
+	const struct compare_result *res;
+	const struct report_options *o;
+	struct html_side *sides;
+	size_t n_modes;
+};
+
+static void put(struct page *pg, const char *s)
+{
+	strbuf_addstr(pg->sb, s);
+}
+
+static void putf(struct page *pg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void putf(struct page *pg, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(pg->sb, fmt, ap);
+	va_end(ap);
+}
+
+static void esc(struct page *pg, const char *s)
+{
+	html_escape(pg->sb, s ? s : "");
+}
+
+static const char *mode_color(const struct page *pg, size_t k)
+{
+	return mode_colors[pg->sides[k].mode_index % N_MODE_COLORS];
+}
+
+static const char *meta_string(const struct html_side *s, const char *key)
+{
+	return s->meta ? json_string_value(json_object_get(s->meta, key)) : NULL;
+}
+
+static void side_load_meta(const struct side *side, struct html_side *hs)
+{
+	char *path = path_join(side->dir, "meta.json"), *data;
+	json_error_t jerr;
+	size_t len;
+	int r;
+
+	hs->iommu = (struct iommu_map)IOMMU_MAP_INIT;
+	r = file_read(path, FILE_READ_MAX, &data, &len);
+	if (r < 0) {
+		if (r != -ENOENT)
+			hs->meta_problem = xasprintf("meta.json: %s", strerror(-r));
+		free(path);
+		return;
+	}
+	hs->meta = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
+	free(data);
+	free(path);
+	if (!hs->meta || !json_is_object(hs->meta)) {
+		hs->meta_problem = xasprintf("meta.json: line %d: %s", jerr.line,
+					     hs->meta ? "not an object" : jerr.text);
+		json_decref(hs->meta);
+		hs->meta = NULL;
+		return;
+	}
+	{
+		json_t *iommu = json_object_get(hs->meta, "iommu");
+		struct parse_error err = PARSE_ERROR_INIT;
+
+		if (json_is_object(iommu) &&
+		    iommu_map_from_json(json_object_get(iommu, "groups"), &hs->iommu, &err) == 0) {
+			iommu_map_sort(&hs->iommu);
+			hs->has_iommu = true;
+		}
+		parse_error_release(&err);
+	}
+	timeline_lane_from_meta(hs->meta, &hs->lane);
+}
+
+static void sides_load(struct page *pg)
+{
+	const struct compare_result *res = pg->res;
+
+	pg->sides = xcalloc(res->n_sides, sizeof(*pg->sides));
+	for (size_t k = 0; k < res->n_sides; k++) {
+		size_t m = 0;
+
+		side_load_meta(&res->sides[k], &pg->sides[k]);
+		/* Colours follow the order in which modes first appear. */
+		for (; m < k; m++)
+			if (!strcmp(res->sides[m].mode, res->sides[k].mode))
+				break;
+		if (m < k) {
+			pg->sides[k].mode_index = pg->sides[m].mode_index;
+		} else {
+			pg->sides[k].mode_index = pg->n_modes++;
+		}
+	}
+}
+
+static void sides_release(struct page *pg)
+{
+	for (size_t k = 0; k < pg->res->n_sides; k++) {
+		json_decref(pg->sides[k].meta);
+		free(pg->sides[k].meta_problem);
+		iommu_map_release(&pg->sides[k].iommu);
+		timeline_lane_release(&pg->sides[k].lane);
+	}
+	free(pg->sides);
+}
+
+/* ---- verdicts ---- */
+
+/* CSS class of a verdict: colour by what it means for the reader. */
+static const char *verdict_class(const struct compare_cell *c)
+{
+	switch (c->verdict) {
+	case VERDICT_COUNTS:
+		return c->delta_pct >= 0 ? "v-gain" : "v-loss";
+	case VERDICT_LOUD:
+		return "v-loud";
+	case VERDICT_WITHIN_NOISE:
+		return "v-noise";
+	case VERDICT_NO_DRIFT:
+		return "v-nodrift";
+	case VERDICT_DRIFT:
+		return "v-drift";
+	case VERDICT_MISSING:
+		return "v-missing";
+	case VERDICT_BASELINE:
+	default:
+		return "v-base";
+	}
+}
+
+static const char *verdict_label(const struct compare_cell *c)
+{
+	switch (c->verdict) {
+	case VERDICT_BASELINE:
+		return "baseline";
+	case VERDICT_COUNTS:
+		return c->delta_pct >= 0 ? "counts: better" : "counts: worse";
+	default:
+		return report_verdict_words(c->verdict);
+	}
+}
+
+static void verdict_attrs(struct page *pg, const struct compare_metric *cm, size_t k)
+{
+	putf(pg, " data-verdict=\"%s\" data-row=\"", verdict_name(cm->cells[k].verdict));
+	esc(pg, cm->row);
+	put(pg, "\" data-metric=\"");
+	esc(pg, cm->metric);
+	put(pg, "\" data-side=\"");
+	esc(pg, pg->res->sides[k].label);
+	put(pg, "\"");
+}
+
+static bool metric_shown(const struct compare_result *res, const struct compare_metric *cm)
+{
+	for (size_t k = 0; k < res->n_sides; k++)
+		if (cm->cells[k].present)
+			return true;
+	return false;
+}
+
+static void metric_anchor(struct page *pg, size_t i)
+{
+	putf(pg, "m%zu", i);
+}
+
+/* ---- header and summary ---- */
+
+static const char css[] =
+	":root{--fg:#1f2328;--muted:#59636e;--line:#d8dee4;--soft:#f6f8fa;--card:#fff;--bg:#eef1f4;"
+	"--gain:#1a7f37;--gain-bg:#dafbe1;--loss:#cf222e;--loss-bg:#ffebe9;--loud:#9a6700;--loud-bg:#fff8c5;"
+	"--info:#0969da;--info-bg:#ddf4ff}\n"
+	"*{box-sizing:border-box}\n"
+	"html{-webkit-text-size-adjust:100%}\n"
+	"body{margin:0;background:var(--bg);color:var(--fg);font:15px/1.5 system-ui,-apple-system,"
+	"'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif}\n"
+	"main{max-width:1120px;margin:0 auto;padding:24px 20px 48px}\n"
+	"header.top{background:#24292f;color:#fff;padding:22px 20px}\n"
+	"header.top .in{max-width:1120px;margin:0 auto;padding:0 20px}\n"
+	"header.top h1{margin:0;font-size:24px;font-weight:600;letter-spacing:.2px}\n"
+	"header.top h1 small{font-weight:400;color:#b6bec8;margin-left:8px}\n"
+	"header.top p{margin:6px 0 0;color:#d0d7de}\n"
+	".chips{display:flex;flex-wrap:wrap;gap:8px;margin-top:14px}\n"
+	".chip{display:inline-block;border-radius:999px;padding:3px 12px;font-size:13px;background:#3d444d;color:#fff}\n"
+	".chip b{font-variant-numeric:tabular-nums}\n"
+	".chip.v-gain{background:var(--gain);color:#fff}.chip.v-loud{background:#9a6700;color:#fff}"
+	".chip.v-loss{background:var(--loss);color:#fff}\n"
+	"section{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:18px 20px;margin:18px 0;"
+	"box-shadow:0 1px 2px rgba(31,35,40,.06)}\n"
+	"h2{font-size:18px;margin:0 0 12px;font-weight:600}\n"
+	"h3{font-size:15px;margin:0;font-weight:600}\n"
+	".rowname{color:var(--muted);font-weight:500;margin-right:2px}\n"
+	"h3 .sub{font-weight:400;color:var(--muted);font-size:13px;margin-left:6px}\n"
+	".note{color:var(--muted);font-size:13px;margin:8px 0 0}\n"
+	".callout{border-left:4px solid var(--loud);background:var(--loud-bg);padding:8px 12px;border-radius:6px;margin:10px 0}\n"
+	".callout.info{border-color:var(--info);background:var(--info-bg)}\n"
+	".callout.bad{border-color:var(--loss);background:var(--loss-bg)}\n"
+	".scroll{overflow-x:auto;-webkit-overflow-scrolling:touch}\n"
+	"table{border-collapse:collapse;width:100%;font-size:13.5px}\n"
+	"th,td{padding:5px 8px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top;white-space:nowrap}\n"
+	"th{font-weight:600;color:var(--muted);font-size:12px;text-transform:uppercase;letter-spacing:.4px}\n"
+	"td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}\n"
+	"tbody.metric tr.head td{background:var(--soft);font-weight:600;border-top:2px solid var(--line)}\n"
+	"tbody.metric tr.head td a{color:inherit;text-decoration:none}\n"
+	"tbody.metric tr.head .sub{font-weight:400;color:var(--muted);margin-left:8px}\n"
+	"td.wrap{white-space:normal}\n"
+	".sw{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:6px;vertical-align:0}\n"
+	".verdict,.pill{font-weight:600}\n"
+	".pill{display:inline-block;border-radius:999px;padding:1px 9px;font-size:12px;white-space:nowrap}\n"
+	".v-gain{color:var(--gain)}.pill.v-gain{background:var(--gain-bg)}\n"
+	".v-loss{color:var(--loss)}.pill.v-loss{background:var(--loss-bg)}\n"
+	".v-loud{color:var(--loud)}.pill.v-loud{background:var(--loud-bg)}\n"
+	".v-noise,.v-nodrift,.v-drift,.v-base,.v-missing{color:var(--muted);font-weight:500}\n"
+	".pill.v-noise,.pill.v-nodrift,.pill.v-drift,.pill.v-base,.pill.v-missing{background:var(--soft);border:1px solid var(--line)}\n"
+	".figure{display:grid;grid-template-columns:minmax(0,1fr) 270px;gap:18px;align-items:start;"
+	"padding:16px 0;border-top:1px solid var(--line)}\n"
+	".figure:first-of-type{border-top:0}\n"
+	".figure .head{grid-column:1/-1;display:flex;flex-wrap:wrap;align-items:baseline;gap:4px 10px}\n"
+	"svg{display:block;width:100%;height:auto}\n"
+	"svg text{font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;fill:#59636e;font-size:11px}\n"
+	"svg .grid{stroke:#e6eaef;stroke-width:1}\n"
+	"svg .axis{stroke:#afb8c1;stroke-width:1}\n"
+	"svg .band{fill:#0969da;fill-opacity:.10}\n"
+	"svg .band2{fill:none;stroke:#0969da;stroke-opacity:.45;stroke-dasharray:4 3}\n"
+	"svg .base{stroke:#0969da;stroke-opacity:.7;stroke-width:1.2;stroke-dasharray:6 3}\n"
+	"svg .bar{stroke-width:1.8}\n"
+	"svg .pt{stroke:#fff;stroke-width:1.5}\n"
+	"svg .lab{fill:#1f2328;font-weight:600;font-size:12px}\n"
+	"svg .val{font-size:10.5px}\n"
+	"svg .dir{font-size:10.5px;fill:#8c959f}\n"
+	"svg .bandlab{fill:#0969da;font-size:10.5px}\n"
+	"ul.verdicts{list-style:none;margin:0;padding:0}\n"
+	"ul.verdicts li{display:grid;grid-template-columns:1fr auto;gap:2px 8px;padding:7px 0;border-bottom:1px solid var(--line)}\n"
+	"ul.verdicts li:last-child{border-bottom:0}\n"
+	"ul.verdicts .who{font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}\n"
+	"ul.verdicts .d{font-variant-numeric:tabular-nums;color:var(--muted);font-size:13px}\n"
+	"ul.verdicts .cost{grid-column:1/-1;color:var(--loss);font-size:12.5px}\n"
+	".gc td .g{color:var(--gain)}.gc td .l{color:var(--loss)}.gc td .c{color:var(--loss);font-weight:600}\n"
+	"tr.changed td{background:#fff8c5}\n"
+	"tr.watch td{background:#ddf4ff}\n"
+	"tr.watch.changed td{background:#e6f7d9}\n"
+	".tag{display:inline-block;font-size:11px;font-weight:600;border-radius:4px;padding:0 6px;margin-left:6px;"
+	"text-transform:uppercase;letter-spacing:.3px}\n"
+	".tag.watch{background:var(--info);color:#fff}.tag.chg{background:#9a6700;color:#fff}\n"
+	".t-translated{color:#0550ae;font-weight:600}.t-identity{color:#1a7f37;font-weight:600}.t-other{color:#6e7781;font-weight:600}\n"
+	"code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}\n"
+	".legend{display:flex;flex-wrap:wrap;gap:6px 16px;font-size:12.5px;color:var(--muted);margin-top:8px}\n"
+	".legend i{display:inline-block;width:14px;height:10px;border-radius:2px;margin-right:5px;vertical-align:-1px}\n"
+	"table.times{margin-top:10px}\n"
+	"pre.rule{white-space:pre-wrap;font-size:12.5px;color:var(--muted);margin:0}\n"
+	"ul.warn{margin:0;padding-left:20px;font-size:13px}\n"
+	"footer{color:var(--muted);font-size:12.5px;text-align:center;margin-top:24px}\n"
+	"a{color:var(--info)}\n"
+	"@media (max-width:760px){body{font-size:14px}main{padding:12px 10px 32px}section{padding:14px 12px;border-radius:8px}"
+	".figure{grid-template-columns:1fr}header.top{padding:16px 10px}header.top .in{padding:0}"
+	/* SVG text is in viewBox units: larger there keeps it readable once the chart shrinks to a phone. */
+	"svg.chart text{font-size:17px}svg.chart .lab{font-size:19px}svg.chart .val{font-size:16px}"
+	"svg.chart .dir,svg.chart .bandlab{font-size:15px}svg.timeline text{font-size:22px}}\n"
+	"@media print{body{background:#fff;font-size:11pt}header.top{background:#fff;color:#000;border-bottom:2px solid #000}"
+	"header.top h1 small,header.top p{color:#333}.chip{border:1px solid #000}"
+	"section{box-shadow:none;border:0;border-top:1px solid #999;border-radius:0;padding:10px 0;margin:8px 0}"
+	".figure{grid-template-columns:minmax(0,1fr) 220px;break-inside:avoid}tr,li{break-inside:avoid}"
+	".scroll{overflow:visible}th,td{white-space:normal}"
+	"*{-webkit-print-color-adjust:exact;print-color-adjust:exact}main{max-width:none;padding:0}a{color:inherit;text-decoration:none}}\n";
+
+static void page_head(struct page *pg)
+{
+	const char *title = pg->o->title ? pg->o->title : "comparison";
+
+	put(pg, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		"<meta name=\"generator\" content=\"bootab " BOOTAB_VERSION "\">\n<title>bootab report: ");
+	esc(pg, title);
+	put(pg, "</title>\n<style>\n");
+	put(pg, css);
+	put(pg, "</style>\n</head>\n<body>\n");
+}
+
+static void page_header(struct page *pg)
+{
+	const struct compare_result *res = pg->res;
+	const char *title = pg->o->title ? pg->o->title : "comparison";
+
+	put(pg, "<header class=\"top\"><div class=\"in\">\n<h1>bootab report<small>");
+	esc(pg, title);
+	putf(pg, "</small></h1>\n<p>%zu boot%s, every one against <b>", res->n_sides, res->n_sides == 1 ? "" : "s");
+	esc(pg, res->sides[0].label);
+	put(pg, "</b>; + is better.</p>\n<div class=\"chips\" id=\"summary-counts\">");
+	putf(pg, "<span class=\"chip v-gain\" data-summary=\"counts\"><b>%zu</b> count</span>"
+		 "<span class=\"chip\" data-summary=\"within_noise\"><b>%zu</b> within noise</span>"
+		 "<span class=\"chip v-loud\" data-summary=\"loud\"><b>%zu</b> loud</span>"
+		 "<span class=\"chip\" data-summary=\"no_drift\"><b>%zu</b> without drift</span>",
+	     res->n_counts, res->n_within_noise, res->n_loud, res->n_no_drift);
+	if (res->n_costs)
+		putf(pg, "<span class=\"chip v-loss\" data-summary=\"costs\"><b>%zu</b> failed check%s</span>",
+		     res->n_costs, res->n_costs == 1 ? "" : "s");
+	put(pg, "</div>\n</div></header>\n<main>\n");
+}
+
+static void cell_text(struct page *pg, void (*fn)(struct strbuf *, const struct compare_metric *,
+						  const struct compare_cell *),
+		      const struct compare_metric *cm, const struct compare_cell *c)
+{
+	struct strbuf t = STRBUF_INIT;
+
+	fn(&t, cm, c);
+	esc(pg, strbuf_str(&t));
+	strbuf_release(&t);
+}
+
+/* "row metric" with the row muted; a one-number row is named by the row alone. */
+static void metric_heading(struct page *pg, const struct compare_metric *cm)
+{
+	if (!strcmp(cm->metric, "value")) {
+		esc(pg, cm->row);
+		return;
+	}
+	put(pg, "<span class=\"rowname\">");
+	esc(pg, cm->row);
+	put(pg, "</span> ");
+	esc(pg, cm->metric);
+}
+
+static void metric_sub(struct page *pg, const struct compare_metric *cm)
+{
+	esc(pg, cm->unit);
+	put(pg, *cm->unit ? ", " : "");
+	put(pg, stat_kind_name(cm->stat));
+	put(pg, cm->better == BETTER_LOWER ? ", lower is better" : ", higher is better");
+	if (cm->by_run)
+		put(pg, ", run by run");
+}
+
+static void summary_table(struct page *pg)
+{
+	const struct compare_result *res = pg->res;
+
+	put(pg, "<section id=\"summary\">\n<h2>Summary</h2>\n");
+	if (res->n_repeats == 0) {
+		put(pg, "<div class=\"callout\">No repeat of <b>");
+		esc(pg, res->sides[0].label);
+		put(pg, "</b>: no drift was measured, nothing is judged.</div>\n");
+	}
+	for (size_t i = 0; i < res->n_versions; i++) {
+		const struct compare_version *v = &res->versions[i];
+
+		put(pg, "<div class=\"callout\">Versions differ: <code>");
+		esc(pg, v->name);
+		put(pg, "</code>:");
+		for (size_t k = 0; k < res->n_sides; k++) {
+			put(pg, " ");
+			esc(pg, res->sides[k].label);
+			put(pg, "=<code>");
+			esc(pg, v->values[k] ? v->values[k] : "(not recorded)");
+			put(pg, "</code>");
+		}
+		put(pg, "</div>\n");
+	}
+	put(pg, "<div class=\"scroll\"><table class=\"summary\">\n<thead><tr><th>side</th><th class=\"num\">value</th>"
+		"<th class=\"num\">± spread</th><th class=\"num\">spread</th><th class=\"num\">n</th>"
+		"<th class=\"num\">delta</th><th class=\"num\">drift</th><th class=\"num\">q</th><th class=\"num\">p</th>"
+		"<th>verdict</th></tr></thead>\n");
+	for (size_t i = 0; i < res->n_metrics; i++) {
+		const struct compare_metric *cm = &res->metrics[i];
+
+		if (!metric_shown(res, cm))
+			continue;
+		put(pg, "<tbody class=\"metric\"><tr class=\"head\"><td colspan=\"10\"><a href=\"#");
+		metric_anchor(pg, i);
+		put(pg, "\">");
+		metric_heading(pg, cm);
+		put(pg, "</a><span class=\"sub\">");
+		metric_sub(pg, cm);
+		put(pg, "</span></td></tr>\n");
+		for (size_t k = 0; k < res->n_sides; k++) {
+			const struct compare_cell *c = &cm->cells[k];
+			struct strbuf t = STRBUF_INIT;
+
+			putf(pg, "<tr><td><span class=\"sw\" style=\"background:%s\"></span>", mode_color(pg, k));
+			esc(pg, res->sides[k].label);
+			put(pg, "</td>");
+			if (!c->present) {
+				put(pg, "<td class=\"num\">-</td><td></td><td></td><td></td><td></td><td></td><td></td><td></td>");
+			} else {
+				report_add_value(&t, c->value, c->value);
+				put(pg, "<td class=\"num\">");
+				esc(pg, strbuf_str(&t));
+				strbuf_truncate(&t, 0);
+				report_add_value(&t, c->spread, c->value);
+				put(pg, "</td><td class=\"num\">± ");
+				esc(pg, strbuf_str(&t));
+				put(pg, "</td><td class=\"num\">");
+				if (!isnan(c->spread_pct))
+					putf(pg, "%.1f%%", c->spread_pct);
+				putf(pg, "</td><td class=\"num\">%zu</td><td class=\"num\">", c->n);
+				cell_text(pg, report_add_delta, cm, c);
+				put(pg, "</td><td class=\"num\">");
+				cell_text(pg, report_add_drift, cm, c);
+				strbuf_truncate(&t, 0);
+				report_add_q(&t, c->q);
+				put(pg, "</td><td class=\"num\">");
+				esc(pg, strbuf_str(&t));
+				strbuf_truncate(&t, 0);
+				report_add_p(&t, c->p);
+				put(pg, "</td><td class=\"num\">");
+				esc(pg, strbuf_str(&t));
+				put(pg, "</td>");
+			}
+			putf(pg, "<td class=\"verdict %s\"", verdict_class(c));
+			verdict_attrs(pg, cm, k);
+			put(pg, ">");
+			put(pg, c->present ? report_verdict_words(c->verdict) : "missing");
+			if (c->present && c->pairs >= 2)
+				putf(pg, "; sign agrees in %zu of %zu pairs", c->pairs_agree, c->pairs);
+			put(pg, "</td></tr>\n");
+			strbuf_release(&t);
+		}
+		put(pg, "</tbody>\n");
+	}
+	put(pg, "</table></div>\n</section>\n");
+}
+
+/* ---- gains and costs ---- */
+
+static void gains_and_costs(struct page *pg)
+{
+	const struct compare_result *res = pg->res;
+
+	put(pg, "<section id=\"gains-costs\">\n<h2>Gains and costs</h2>\n<div class=\"scroll\"><table class=\"gc\">\n"
+		"<thead><tr><th>side</th><th>mode</th><th>counts: better</th><th>counts: worse</th>"
+		"<th>costs (failed checks)</th></tr></thead>\n<tbody>\n");
+	for (size_t k = 0; k < res->n_sides; k++) {
+		struct strbuf note = STRBUF_INIT;
+		size_t n_gain = 0, n_loss = 0, n_cost = 0;
+
+		putf(pg, "<tr data-side=\"");
+		esc(pg, res->sides[k].label);
+		putf(pg, "\"><td><span class=\"sw\" style=\"background:%s\"></span><b>", mode_color(pg, k));
+		esc(pg, res->sides[k].label);
+		put(pg, "</b></td><td>");
+		esc(pg, res->sides[k].mode);
+		put(pg, "</td>");
+		for (int want_gain = 1; want_gain >= 0; want_gain--) {
+			size_t *count = want_gain ? &n_gain : &n_loss;
+
+			put(pg, "<td class=\"wrap\">");
+			for (size_t i = 0; i < res->n_metrics; i++) {
+				const struct compare_metric *cm = &res->metrics[i];
+				const struct compare_cell *c = &cm->cells[k];
+				char *title;
+
+				if (c->verdict != VERDICT_COUNTS || (c->delta_pct >= 0) != (want_gain == 1))
+					continue;
+				title = report_metric_title(cm);
+				putf(pg, "%s<span class=\"%s\">", (*count)++ ? "<br>" : "", want_gain ? "g" : "l");
+				cell_text(pg, report_add_delta, cm, c);
+				put(pg, "</span> ");
+				esc(pg, title);
+				free(title);
+			}
+			if (*count == 0)
+				put(pg, k == 0 ? "<span class=\"note\">first side</span>" : "-");
+			put(pg, "</td>");
+		}
+		put(pg, "<td class=\"wrap\">");
+		for (size_t i = 0; i < res->n_costs; i++) {
+			const struct compare_cost *c = &res->costs[i];
+
+			if (c->side != k)
+				continue;
+			put(pg, n_cost++ ? "<br>" : "");
+			put(pg, "<span class=\"c\">");
+			esc(pg, c->row);
+			putf(pg, " failed, rc=%d</span>", c->rc);
+			if (k != 0 && c->fails_on_first)
+				put(pg, " (fails on the first side too)");
+		}
+		if (n_cost == 0)
+			put(pg, "none");
+		put(pg, "</td></tr>\n");
+		strbuf_release(&note);
+	}
+	put(pg, "</tbody></table></div>\n<p class=\"note\">A gain or loss is listed only where the delta counts: "
+		"at least twice the drift and above the first side's spread.</p>\n</section>\n");
+}
+
+/* ---- one chart per metric ---- */
+
+#define CHART_W 640.0
+#define CHART_H 270.0
+#define CHART_LEFT 62.0
+#define CHART_RIGHT 64.0
+#define CHART_TOP 22.0
+#define CHART_BOTTOM 52.0
+
+/* The drift the verdict is judged against, as a fraction of the first side's value; NaN if none. */
+static double metric_drift_fraction(const struct compare_result *res, const struct compare_metric *cm)
+{
+	for (size_t k = 1; k < res->n_sides; k++) {
+		const struct compare_cell *c = &cm->cells[k];
+
+		if (!c->present || c->verdict == VERDICT_MISSING)
+			continue;
+		/* By-run rows are judged against the largest per-run drift. */
+		if (cm->by_run && c->runs && !isnan(c->drift_lo) && !isnan(c->drift_hi))
+			return fmax(fabs(c->drift_lo), fabs(c->drift_hi)) / 100;
+		if (!isnan(c->drift_pct))
+			return fabs(c->drift_pct) / 100;
+	}
+	return NAN;
+}
+
+static void chart_num(struct page *pg, const char *attr, double v)
+{
+	putf(pg, " %s=\"%.1f\"", attr, v);
+}
+
+static void metric_chart(struct page *pg, size_t i)
+{
+	const struct compare_result *res = pg->res;
+	const struct compare_metric *cm = &res->metrics[i];
+	const struct compare_cell *base = &cm->cells[0];
+	double lo = INFINITY, hi = -INFINITY, f = metric_drift_fraction(res, cm);
+	double x0 = CHART_LEFT, x1 = CHART_W - CHART_RIGHT, y0 = CHART_H - CHART_BOTTOM, y1 = CHART_TOP;
+	struct chart_axis axis;
+	size_t n_points = 0;
+	char *title = report_metric_title(cm);
+
+	for (size_t k = 0; k < res->n_sides; k++) {
+		const struct compare_cell *c = &cm->cells[k];
+		double s = isnan(c->spread) ? 0 : c->spread;
+
+		if (!c->present)
+			continue;
+		n_points++;
+		lo = fmin(lo, c->value - s);
+		hi = fmax(hi, c->value + s);
+	}
+	if (base->present && !isnan(f)) {
+		lo = fmin(lo, base->value * (1 - 2 * f));
+		hi = fmax(hi, base->value * (1 + 2 * f));
+	}
+	if (chart_axis_nice(lo, hi, 5, &axis) < 0)
+		axis = (struct chart_axis){ .lo = 0, .hi = 1, .step = 1, .n_ticks = 2 };
+
+	put(pg, "<svg class=\"chart\" viewBox=\"0 0 640 270\" role=\"img\" data-metric=\"");
+	esc(pg, cm->row);
+	put(pg, " ");
+	esc(pg, cm->metric);
+	putf(pg, "\" data-points=\"%zu\" aria-label=\"", n_points);
+	esc(pg, title);
+	put(pg, ": every boot's value and within-boot spread\"><title>");
+	esc(pg, title);
+	put(pg, "</title>\n");
+	free(title);
+
+	/* Grid and value axis. */
+	for (size_t t = 0; t < axis.n_ticks; t++) {
+		double v = axis.lo + (double)t * axis.step, y = chart_axis_map(&axis, v, y0, y1);
+		struct strbuf label = STRBUF_INIT;
+
+		chart_tick_label(&label, v, axis.step);
+		putf(pg, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>", x0, x1, y, y);
+		putf(pg, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" dominant-baseline=\"middle\">", x0 - 8, y);
+		esc(pg, strbuf_str(&label));
+		put(pg, "</text>\n");
+		strbuf_release(&label);
+	}
+	putf(pg, "<line class=\"axis\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>\n", x0, x1, y0, y0);
+	putf(pg, "<text class=\"dir\" x=\"%.1f\" y=\"12\" text-anchor=\"start\">", x0 - 52);
+	esc(pg, cm->unit);
+	put(pg, cm->better == BETTER_LOWER ? " · lower is better ↓</text>\n" : " · higher is better ↑</text>\n");
+
+	/* The drift band around the first side: a delta inside it is noise, one beyond twice it may count. */
+	if (base->present && !isnan(f) && f > 0) {
+		double ya = chart_axis_map(&axis, base->value * (1 + f), y0, y1);
+		double yb = chart_axis_map(&axis, base->value * (1 - f), y0, y1);
+		double y2a = chart_axis_map(&axis, base->value * (1 + 2 * f), y0, y1);
+		double y2b = chart_axis_map(&axis, base->value * (1 - 2 * f), y0, y1);
+
+		putf(pg, "<rect class=\"band2\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>2 × drift: "
+			 "a delta must leave this to count</title></rect>\n", x0, y2a, x1 - x0, y2b - y2a);
+		putf(pg, "<rect class=\"band\" data-drift=\"%.4f\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\">"
+			 "<title>drift ±%.1f%%: the first side against its repeat</title></rect>\n",
+		     f * 100, x0, ya, x1 - x0, yb - ya, f * 100);
+		/* Labels in the right margin, clear of the boots; pushed apart when the band is thin. */
+		putf(pg, "<text class=\"bandlab\" x=\"%.1f\" y=\"%.1f\" dominant-baseline=\"middle\">±%.1f%%</text>\n",
+		     x1 + 6, fmin(ya, (ya + yb) / 2 - 7), f * 100);
+		putf(pg, "<text class=\"bandlab\" x=\"%.1f\" y=\"%.1f\" dominant-baseline=\"middle\">2×</text>\n",
+		     x1 + 6, fmin(y2a, (ya + yb) / 2 - 21));
+	}
+	if (base->present) {
+		double yb = chart_axis_map(&axis, base->value, y0, y1);
+
+		putf(pg, "<line class=\"base\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>\n", x0, x1, yb, yb);
+		putf(pg, "<text class=\"bandlab\" x=\"%.1f\" y=\"%.1f\" dominant-baseline=\"middle\">", x1 + 6, yb + 1);
+		esc(pg, res->sides[0].label);
+		put(pg, "</text>\n");
+	}
+
+	/* One slot per boot, in campaign order. */
+	for (size_t k = 0; k < res->n_sides; k++) {
+		const struct compare_cell *c = &cm->cells[k];
+		double x = chart_slot_center(k, res->n_sides, x0, x1);
+		const char *color = mode_color(pg, k);
+		struct strbuf v = STRBUF_INIT;
+
+		putf(pg, "<text class=\"lab\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x, y0 + 18);
+		esc(pg, res->sides[k].label);
+		put(pg, "</text>");
+		if (!c->present) {
+			putf(pg, "<text class=\"val\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">no value</text>\n", x,
+			     y0 + 34);
+			continue;
+		}
+		report_add_value(&v, c->value, c->value);
+		strbuf_addstr(&v, " ± ");
+		report_add_value(&v, c->spread, c->value);
+		putf(pg, "<text class=\"val\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x, y0 + 34);
+		if (k == 0)
+			put(pg, "first side");
+		else
+			cell_text(pg, report_add_delta, cm, c);
+		put(pg, "</text>\n<g>");
+		if (!isnan(c->spread) && c->spread > 0) {
+			double ya = chart_axis_map(&axis, c->value + c->spread, y0, y1);
+			double yb = chart_axis_map(&axis, c->value - c->spread, y0, y1);
+
+			putf(pg, "<line class=\"bar\" stroke=\"%s\"", color);
+			chart_num(pg, "x1", x);
+			chart_num(pg, "x2", x);
+			chart_num(pg, "y1", ya);
+			chart_num(pg, "y2", yb);
+			putf(pg, "/><line class=\"bar\" stroke=\"%s\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
+				 "<line class=\"bar\" stroke=\"%s\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>",
+			     color, x - 7, x + 7, ya, ya, color, x - 7, x + 7, yb, yb);
+		}
+		putf(pg, "<circle class=\"pt\" data-side=\"");
+		esc(pg, res->sides[k].label);
+		putf(pg, "\" cx=\"%.1f\" cy=\"%.1f\" r=\"6\" fill=\"%s\"><title>", x,
+		     chart_axis_map(&axis, c->value, y0, y1), color);
+		esc(pg, res->sides[k].label);
+		put(pg, " (");
+		esc(pg, res->sides[k].mode);
+		put(pg, "): ");
+		esc(pg, strbuf_str(&v));
+		putf(pg, ", n=%zu</title></circle></g>\n", c->n);
+		strbuf_release(&v);
+	}
+	put(pg, "</svg>\n");
+}
+
+static void metric_aside(struct page *pg, size_t i)
+{
+	const struct compare_result *res = pg->res;
+	const struct compare_metric *cm = &res->metrics[i];
+
+	put(pg, "<ul class=\"verdicts\">\n");
+	for (size_t k = 0; k < res->n_sides; k++) {
+		const struct compare_cell *c = &cm->cells[k];
+
+		putf(pg, "<li><span class=\"who\"><span class=\"sw\" style=\"background:%s\"></span>", mode_color(pg, k));
+		esc(pg, res->sides[k].label);
+		putf(pg, "</span><span class=\"pill %s\"", verdict_class(c));
+		verdict_attrs(pg, cm, k);
+		put(pg, ">");
+		put(pg, c->present ? verdict_label(c) : "missing");
+		put(pg, "</span>");
+		if (c->present && k > 0) {
+			put(pg, "<span class=\"d\">delta ");
+			cell_text(pg, report_add_delta, cm, c);
+			if (c->verdict != VERDICT_DRIFT && c->verdict != VERDICT_NO_DRIFT) {
+				struct strbuf t = STRBUF_INIT;
+
+				put(pg, " vs drift ");
+				cell_text(pg, report_add_drift, cm, c);
+				report_add_p(&t, c->p);
+				if (t.len) {
+					put(pg, ", p ");
+					esc(pg, strbuf_str(&t));
+				}
+				strbuf_release(&t);
+			}
+			put(pg, "</span>");
+		} else if (k == 0) {
+			put(pg, "<span class=\"d\">the yardstick</span>");
+		}
+		for (size_t j = 0; j < res->n_costs; j++) {
+			if (res->costs[j].side != k)
+				continue;
+			put(pg, "<span class=\"cost\">cost: ");
+			esc(pg, res->costs[j].row);
+			putf(pg, " failed, rc=%d</span>", res->costs[j].rc);
+		}
+		put(pg, "</li>\n");
+	}
+	put(pg, "</ul>\n");
+}
+
+static void metric_figures(struct page *pg)
+{
+	const struct compare_result *res = pg->res;
+
+	put(pg, "<section id=\"metrics\">\n<h2>Every boot, metric by metric</h2>\n<p class=\"note\">Dots: each boot's ");
+	put(pg, "statistic, in campaign order and coloured by mode; bars: its within-boot spread (± one standard "
+		"deviation of the reps); shaded band: the first side's value ± the drift measured by its repeat; "
+		"dashed box (2×): twice the drift, which a delta must leave to count.</p>\n");
+	for (size_t i = 0; i < res->n_metrics; i++) {
+		const struct compare_metric *cm = &res->metrics[i];
+
+		if (!metric_shown(res, cm))
+			continue;
+		put(pg, "<div class=\"figure\" id=\"");
+		metric_anchor(pg, i);
+		put(pg, "\"><div class=\"head\"><h3>");
+		metric_heading(pg, cm);
+		put(pg, "<span class=\"sub\">");
+		metric_sub(pg, cm);
+		put(pg, "</span></h3></div>\n<div class=\"plot\">");
+		metric_chart(pg, i);
+		put(pg, "</div>\n<div class=\"aside\">");
+		metric_aside(pg, i);
+		put(pg, "</div></div>\n");
+	}
+	put(pg, "<div class=\"legend\">");
+	for (size_t k = 0; k < res->n_sides; k++) {
+		size_t m = 0;
+
+		for (; m < k; m++)
+			if (pg->sides[m].mode_index == pg->sides[k].mode_index)
+				break;
+		if (m < k)
+			continue;
+		putf(pg, "<span><i style=\"background:%s\"></i>", mode_color(pg, k));
+		esc(pg, res->sides[k].mode);
+		put(pg, "</span>");
+	}
+	put(pg, "</div>\n</section>\n");
+}
+
+/* ---- boots, IOMMU map, versions ---- */
+
+static const char *type_class(const char *type)
+{
+	if (!type)
+		return "";
+	if (!strcmp(type, "DMA") || !strcmp(type, "DMA-FQ"))
+		return "t-translated";
+	if (!strcmp(type, "identity"))
+		return "t-identity";
+	return "t-other";
+}
+
+static void boots_table(struct page *pg)
+{
+	const struct compare_result *res = pg->res;
+	const char *watch = pg->o->watch;
+
+	put(pg, "<section id=\"boots\">\n<h2>Boots</h2>\n<div class=\"scroll\"><table>\n<thead><tr><th class=\"num\">#</th>"
+		"<th>side</th><th>mode</th><th>kernel</th><th>verify</th><th class=\"num\">reboot</th><th>IOMMU groups</th>");
+	if (watch) {
+		put(pg, "<th>");
+		esc(pg, watch);
+		put(pg, "</th>");
+	}
+	put(pg, "<th>note</th></tr></thead>\n<tbody>\n");
+	for (size_t k = 0; k < res->n_sides; k++) {
+		const struct html_side *hs = &pg->sides[k];
+		json_t *reboot = hs->meta ? json_object_get(hs->meta, "reboot_s") : NULL;
+		struct strbuf note = STRBUF_INIT;
+
+		putf(pg, "<tr><td class=\"num\">%zu</td><td><span class=\"sw\" style=\"background:%s\"></span><b>", k + 1,
+		     mode_color(pg, k));
+		esc(pg, res->sides[k].label);
+		put(pg, "</b></td><td>");
+		esc(pg, res->sides[k].mode);
+		put(pg, "</td><td class=\"mono\">");
+		esc(pg, meta_string(hs, "kernel") ? meta_string(hs, "kernel") : "-");
+		put(pg, "</td><td>");
+		esc(pg, meta_string(hs, "verify") ? meta_string(hs, "verify") : "-");
+		put(pg, "</td><td class=\"num\">");
+		if (json_is_number(reboot))
+			putf(pg, "%.1f s", json_number_value(reboot));
+		else
+			put(pg, "-");
+		put(pg, "</td><td>");
+		if (hs->has_iommu) {
+			char *summary = iommu_map_summary(&hs->iommu);
+
+			esc(pg, summary);
+			free(summary);
+		} else {
+			put(pg, "(not recorded)");
+		}
+		put(pg, "</td>");
+		if (watch) {
+			const char *type = hs->has_iommu ? iommu_map_device_type(&hs->iommu, watch) : NULL;
+
+			putf(pg, "<td class=\"%s\">", type_class(type));
+			esc(pg, type ? type : !hs->has_iommu ? "(not recorded)" : hs->iommu.n_groups ? "in no group"
+												       : "no IOMMU groups");
+			put(pg, "</td>");
+		}
+		report_side_note(&note, res, k);
+		if (hs->meta_problem) {
+			strbuf_addstr(&note, note.len ? "; " : "");
+			strbuf_addstr(&note, hs->meta_problem);
+		}
+		put(pg, "<td class=\"wrap\">");
+		esc(pg, strbuf_str(&note));
+		put(pg, "</td></tr>\n");
+		strbuf_release(&note);
+	}
+	put(pg, "</tbody></table></div>\n");
+	{
+		bool any_cmdline = false;
+
+		for (size_t k = 0; k < res->n_sides; k++)
+			any_cmdline |= meta_string(&pg->sides[k], "cmdline") != NULL;
+		if (any_cmdline) {
+			put(pg, "<details><summary class=\"note\">kernel command lines</summary><div class=\"scroll\"><table>");
+			for (size_t k = 0; k < res->n_sides; k++) {
+				put(pg, "<tr><td>");
+				esc(pg, res->sides[k].label);
+				put(pg, "</td><td class=\"mono\">");
+				esc(pg, meta_string(&pg->sides[k], "cmdline") ? meta_string(&pg->sides[k], "cmdline") : "-");
+				put(pg, "</td></tr>");
+			}
+			put(pg, "</table></div></details>\n");
+		}
+	}
+	put(pg, "</section>\n");
+}
+
+struct device_row {
+	const char *name;               /* borrowed from one of the maps */
+	const struct iommu_device *any; /* the first side's record of it */
+	bool changed;
+};
+
+static int device_row_cmp(const void *a, const void *b)
+{
+	const struct device_row *x = a, *y = b;
+
+	if (x->any->group != y->any->group)
+		return x->any->group < y->any->group ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static void iommu_section(struct page *pg)
+{
+	const struct compare_result *res = pg->res;
+	const char *watch = pg->o->watch;
+	struct device_row *rows = NULL;
+	size_t n_rows = 0, alloc_rows = 0, n_changed = 0, n_maps = 0;
+	const char *watch_first = NULL;
+	bool watch_seen = false, watch_same = true;
+
+	for (size_t k = 0; k < res->n_sides; k++) {
+		const struct iommu_map *m = &pg->sides[k].iommu;
+
+		if (!pg->sides[k].has_iommu)
+			continue;
+		n_maps++;
+		for (size_t d = 0; d < m->n_devices; d++) {
+			size_t r = 0;
+
+			for (; r < n_rows; r++)
+				if (!strcmp(rows[r].name, m->devices[d].name))
+					break;
+			if (r < n_rows)
+				continue;
+			GROW(rows, alloc_rows, n_rows + 1);
+			rows[n_rows++] = (struct device_row){ .name = m->devices[d].name, .any = &m->devices[d] };
+		}
+	}
+	put(pg, "<section id=\"iommu\">\n<h2>IOMMU groups</h2>\n");
+	if (n_maps == 0) {
+		put(pg, "<p class=\"note\">No side recorded an IOMMU map.</p>\n</section>\n");
+		free(rows);
+		return;
+	}
+	/* A device changed when its group's type differs between two sides that recorded a map. */
+	for (size_t r = 0; r < n_rows; r++) {
+		const char *first = NULL;
+		bool seen = false;
+
+		for (size_t k = 0; k < res->n_sides; k++) {
+			const char *t;
+
+			if (!pg->sides[k].has_iommu)
+				continue;
+			t = iommu_map_device_type(&pg->sides[k].iommu, rows[r].name);
+			if (!seen) {
+				first = t;
+				seen = true;
+			} else if ((t == NULL) != (first == NULL) || (t && strcmp(t, first))) {
+				rows[r].changed = true;
+			}
+		}
+		n_changed += rows[r].changed;
+	}
+	if (n_rows > 1)
+		qsort(rows, n_rows, sizeof(*rows), device_row_cmp);
+
+	if (watch) {
+		for (size_t k = 0; k < res->n_sides; k++) {
+			const char *t;
+
+			if (!pg->sides[k].has_iommu)
+				continue;
+			t = iommu_map_device_type(&pg->sides[k].iommu, watch);
+			if (t)
+				watch_seen = true;
+			if (!watch_first)
+				watch_first = t ? t : "";
+			else if (strcmp(watch_first, t ? t : ""))
+				watch_same = false;
+		}
+		if (!watch_seen) {
+			put(pg, "<div class=\"callout bad\">The watched device <code>");
+			esc(pg, watch);
+			put(pg, "</code> is in no IOMMU group on any boot.</div>\n");
+		} else if (watch_same && n_maps > 1) {
+			put(pg, "<div class=\"callout bad\">The watched device <code>");
+			esc(pg, watch);
+			put(pg, "</code> is ");
+			esc(pg, watch_first);
+			put(pg, " in every mode: the setting did not change this device's DMA path; a gain needs another "
+				"explanation.</div>\n");
+		} else {
+			put(pg, "<div class=\"callout info\">The watched device <code>");
+			esc(pg, watch);
+			put(pg, "</code>:");
+			for (size_t k = 0; k < res->n_sides; k++) {
+				const char *t;
+
+				if (!pg->sides[k].has_iommu)
+					continue;
+				t = iommu_map_device_type(&pg->sides[k].iommu, watch);
+				put(pg, " ");
+				esc(pg, res->sides[k].label);
+				put(pg, " <b>");
+				esc(pg, t ? t : "in no group");
+				put(pg, "</b>");
+			}
+			put(pg, ".</div>\n");
+		}
+	}
+	putf(pg, "<p class=\"note\">%zu device%s in %zu map%s; %zu changed type between boots (highlighted).</p>\n",
+	     n_rows, n_rows == 1 ? "" : "s", n_maps, n_maps == 1 ? "" : "s", n_changed);
+	put(pg, "<div class=\"scroll\"><table class=\"iommu\">\n<thead><tr><th class=\"num\">group</th><th>device</th>"
+		"<th>driver</th>");
+	for (size_t k = 0; k < res->n_sides; k++) {
+		if (!pg->sides[k].has_iommu)
+			continue;
+		putf(pg, "<th><span class=\"sw\" style=\"background:%s\"></span>", mode_color(pg, k));
+		esc(pg, res->sides[k].label);
+		put(pg, "</th>");
+	}
+	put(pg, "</tr></thead>\n<tbody>\n");
+	for (size_t r = 0; r < n_rows; r++) {
+		const struct iommu_device *d = rows[r].any;
+		bool watched = watch && !strcmp(watch, rows[r].name);
+		const char *driver = NULL;
+
+		for (size_t k = 0; k < res->n_sides && !driver; k++) {
+			const struct iommu_device *dk = pg->sides[k].has_iommu
+				? iommu_map_device(&pg->sides[k].iommu, rows[r].name) : NULL;
+
+			if (dk && dk->driver)
+				driver = dk->driver;
+		}
+		put(pg, "<tr");
+		if (rows[r].changed || watched)
+			putf(pg, " class=\"%s%s\"", rows[r].changed ? "changed" : "",
+			     watched ? (rows[r].changed ? " watch" : "watch") : "");
+		put(pg, " data-device=\"");
+		esc(pg, rows[r].name);
+		putf(pg, "\"><td class=\"num\">%u</td><td><span class=\"mono\">", d->group);
+		esc(pg, rows[r].name);
+		put(pg, "</span>");
+		if (watched)
+			put(pg, "<span class=\"tag watch\">watched</span>");
+		if (rows[r].changed)
+			put(pg, "<span class=\"tag chg\">changed</span>");
+		if (d->description) {
+			put(pg, "<br><span class=\"note\">");
+			esc(pg, d->description);
+			put(pg, "</span>");
+		}
+		put(pg, "</td><td class=\"mono\">");
+		esc(pg, driver ? driver : "-");
+		put(pg, "</td>");
+		for (size_t k = 0; k < res->n_sides; k++) {
+			const struct iommu_device *dk;
+			const struct iommu_group *g;
+
+			if (!pg->sides[k].has_iommu)
+				continue;
+			dk = iommu_map_device(&pg->sides[k].iommu, rows[r].name);
+			g = dk ? iommu_map_group(&pg->sides[k].iommu, dk->group) : NULL;
+			if (!g) {
+				put(pg, "<td class=\"t-other\">absent</td>");
+				continue;
+			}
+			putf(pg, "<td class=\"%s\">", type_class(g->type));
+			esc(pg, g->type);
+			if (dk->group != d->group)
+				putf(pg, " <span class=\"note\">group %u</span>", dk->group);
+			put(pg, "</td>");
+		}
+		put(pg, "</tr>\n");
+	}
+	put(pg, "</tbody></table></div>\n<p class=\"note\">Types are the kernel's default domain of each group "
+		"(/sys/kernel/iommu_groups/N/type): DMA and DMA-FQ translate, identity passes through.</p>\n</section>\n");
+	free(rows);
+}
+
+static void versions_section(struct page *pg)
+{
+	const struct compare_result *res = pg->res;
+	const char **names = NULL;
+	size_t n = 0, alloc = 0;
+
+	for (size_t k = 0; k < res->n_sides; k++)
+		for (size_t v = 0; v < res->sides[k].n_versions; v++) {
+			size_t j = 0;
+
+			for (; j < n; j++)
+				if (!strcmp(names[j], res->sides[k].versions[v].name))
+					break;
+			if (j < n)
+				continue;
+			GROW(names, alloc, n + 1);
+			names[n++] = res->sides[k].versions[v].name;
+		}
+	put(pg, "<section id=\"versions\">\n<h2>Versions</h2>\n");
+	if (n == 0) {
+		put(pg, "<p class=\"note\">No versions were recorded.</p>\n</section>\n");
+		free(names);
+		return;
+	}
+	put(pg, "<div class=\"scroll\"><table>\n<thead><tr><th>software</th>");
+	for (size_t k = 0; k < res->n_sides; k++) {
+		put(pg, "<th>");
+		esc(pg, res->sides[k].label);
+		put(pg, "</th>");
+	}
+	put(pg, "</tr></thead>\n<tbody>\n");
+	for (size_t j = 0; j < n; j++) {
+		const char *first = side_version(&res->sides[0], names[j]);
+		bool differs = false;
+
+		for (size_t k = 1; k < res->n_sides; k++) {
+			const char *v = side_version(&res->sides[k], names[j]);
+
+			if ((v == NULL) != (first == NULL) || (v && strcmp(v, first)))
+				differs = true;
+		}
+		putf(pg, "<tr%s><td><b>", differs ? " class=\"changed\"" : "");
+		esc(pg, names[j]);
+		put(pg, "</b>");
+		if (differs)
+			put(pg, "<span class=\"tag chg\">differs</span>");
+		put(pg, "</td>");
+		for (size_t k = 0; k < res->n_sides; k++) {
+			const char *v = side_version(&res->sides[k], names[j]);
+
+			put(pg, "<td class=\"mono\">");
+			esc(pg, v ? v : "(not recorded)");
+			put(pg, "</td>");
+		}
+		put(pg, "</tr>\n");
+	}
+	put(pg, "</tbody></table></div>\n</section>\n");
+	free(names);
+}
+
+/* ---- timeline ---- */
+
+#define TL_W 960.0
+#define TL_LEFT 14.0
+#define TL_RIGHT 14.0
+#define TL_BAR_Y 44.0
+#define TL_BAR_H 30.0
+
+static const char *timeline_fill(const struct page *pg, size_t k, const struct timeline_span *s)
+{
+	switch (s->kind) {
+	case TIMELINE_REBOOT:
+		return "#57606a";
+	case TIMELINE_SETUP:
+		return "#afb8c1";
+	case TIMELINE_GATE:
+		return "#d4a72c";
+	case TIMELINE_ROW:
+		return mode_color(pg, k);
+	case TIMELINE_CHECK:
+		return s->rc ? "#cf222e" : "#2da44e";
+	case TIMELINE_FETCH:
+	default:
+		return "#d0d7de";
+	}
+}
+
+static void span_seconds(struct page *pg, double s)
+{
+	if (s >= 90)
+		putf(pg, "%.1f min", s / 60);
+	else
+		putf(pg, "%.0f s", s);
+}
+
+static void timeline_section(struct page *pg)
+{
+	const struct compare_result *res = pg->res;
+	double t0 = INFINITY, t1 = -INFINITY, x0 = TL_LEFT, x1 = TL_W - TL_RIGHT;
+	struct chart_axis axis;
+	size_t n_spans = 0;
+
+	for (size_t k = 0; k < res->n_sides; k++) {
+		double a, b;
+
+		if (timeline_lane_bounds(&pg->sides[k].lane, &a, &b)) {
+			t0 = fmin(t0, a);
+			t1 = fmax(t1, b);
+		}
+		n_spans += pg->sides[k].lane.n_spans;
+	}
+	put(pg, "<section id=\"timeline\">\n<h2>Timeline</h2>\n");
+	if (n_spans == 0 || !(t1 > t0)) {
+		put(pg, "<p class=\"note\">No times were recorded.</p>\n</section>\n");
+		return;
+	}
+	if (chart_axis_nice(0, (t1 - t0) / 60, 8, &axis) < 0 || axis.lo != 0)
+		axis = (struct chart_axis){ .lo = 0, .hi = (t1 - t0) / 60, .step = (t1 - t0) / 60, .n_ticks = 2 };
+	putf(pg, "<svg class=\"timeline\" viewBox=\"0 0 960 108\" role=\"img\" data-spans=\"%zu\" "
+		 "aria-label=\"timeline of the campaign\"><title>timeline of the campaign</title>\n", n_spans);
+	for (size_t t = 0; t < axis.n_ticks; t++) {
+		double v = axis.lo + (double)t * axis.step, x = chart_axis_map(&axis, v, x0, x1);
+		struct strbuf label = STRBUF_INIT;
+
+		chart_tick_label(&label, v, axis.step);
+		putf(pg, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>", x, x, TL_BAR_Y - 6,
+		     TL_BAR_Y + TL_BAR_H + 6);
+		putf(pg, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">", x, TL_BAR_Y + TL_BAR_H + 22,
+		     t == 0 ? "start" : t + 1 == axis.n_ticks ? "end" : "middle");
+		esc(pg, strbuf_str(&label));
+		put(pg, t == 0 ? " min" : "");
+		put(pg, "</text>\n");
+		strbuf_release(&label);
+	}
+	for (size_t k = 0; k < res->n_sides; k++) {
+		const struct timeline_lane *lane = &pg->sides[k].lane;
+		double a, b, xa, xb;
+
+		if (!timeline_lane_bounds(lane, &a, &b))
+			continue;
+		xa = chart_axis_map(&axis, (a - t0) / 60, x0, x1);
+		xb = chart_axis_map(&axis, (b - t0) / 60, x0, x1);
+		/* The boot's bracket and name above the bar. */
+		putf(pg, "<path d=\"M%.1f %.1f V%.1f H%.1f V%.1f\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/>", xa,
+		     TL_BAR_Y - 4, TL_BAR_Y - 12, xb, TL_BAR_Y - 4, mode_color(pg, k));
+		putf(pg, "<text class=\"lab\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", (xa + xb) / 2,
+		     TL_BAR_Y - 18);
+		esc(pg, res->sides[k].label);
+		put(pg, "</text>\n");
+		for (size_t i = 0; i < lane->n_spans; i++) {
+			const struct timeline_span *s = &lane->spans[i];
+			double sa = chart_axis_map(&axis, (s->start - t0) / 60, x0, x1);
+			double sb = chart_axis_map(&axis, (s->end - t0) / 60, x0, x1);
+
+			putf(pg, "<rect class=\"span\" data-kind=\"%s\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" "
+				 "fill=\"%s\"><title>",
+			     timeline_kind_name(s->kind), sa, TL_BAR_Y, fmax(sb - sa, 0.8), TL_BAR_H,
+			     timeline_fill(pg, k, s));
+			esc(pg, res->sides[k].label);
+			put(pg, ": ");
+			put(pg, timeline_kind_name(s->kind));
+			if (s->row) {
+				put(pg, " ");
+				esc(pg, s->row);
+			}
+			if (s->kind == TIMELINE_ROW || s->kind == TIMELINE_CHECK)
+				putf(pg, " (rc=%d)", s->rc);
+			put(pg, ", ");
+			span_seconds(pg, s->end - s->start);
+			put(pg, "</title></rect>");
+			for (size_t r = 0; r < s->n_reps; r++) {
+				double xr = chart_axis_map(&axis, (s->reps[r] - t0) / 60, x0, x1);
+
+				putf(pg, "<line x1=\"%.2f\" x2=\"%.2f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#fff\" stroke-width=\"1\"/>",
+				     xr, xr, TL_BAR_Y + 4, TL_BAR_Y + TL_BAR_H - 4);
+			}
+			put(pg, "\n");
+		}
+	}
+	put(pg, "</svg>\n<div class=\"legend\"><span><i style=\"background:#57606a\"></i>reboot</span>"
+		"<span><i style=\"background:#afb8c1\"></i>verify and start</span>"
+		"<span><i style=\"background:#d4a72c\"></i>idle gate</span>"
+		"<span><i style=\"background:linear-gradient(90deg,#0072b2,#e69f00)\"></i>bench rows (mode colour; "
+		"white ticks: reps)</span><span><i style=\"background:#2da44e\"></i>check passed</span>"
+		"<span><i style=\"background:#cf222e\"></i>check failed</span>"
+		"<span><i style=\"background:#d0d7de\"></i>fetch</span></div>\n");
+
+	/* The same times as numbers, per boot. */
+	put(pg, "<div class=\"scroll\"><table class=\"times\">\n<thead><tr><th>side</th><th class=\"num\">reboot</th>"
+		"<th class=\"num\">verify and start</th><th class=\"num\">idle gates</th><th class=\"num\">rows</th>"
+		"<th class=\"num\">checks</th><th class=\"num\">fetch</th><th class=\"num\">boot total</th></tr></thead>\n<tbody>\n");
+	for (size_t k = 0; k < res->n_sides; k++) {
+		const struct timeline_lane *lane = &pg->sides[k].lane;
+		double sum[TIMELINE_FETCH + 1] = { 0 }, a, b;
+
+		if (!timeline_lane_bounds(lane, &a, &b))
+			continue;
+		for (size_t i = 0; i < lane->n_spans; i++)
+			sum[lane->spans[i].kind] += lane->spans[i].end - lane->spans[i].start;
+		put(pg, "<tr><td>");
+		esc(pg, res->sides[k].label);
+		put(pg, "</td>");
+		for (int kind = TIMELINE_REBOOT; kind <= TIMELINE_FETCH; kind++) {
+			put(pg, "<td class=\"num\">");
+			span_seconds(pg, sum[kind]);
+			put(pg, "</td>");
+		}
+		put(pg, "<td class=\"num\">");
+		span_seconds(pg, b - a);
+		put(pg, "</td></tr>\n");
+	}
+	put(pg, "</tbody></table></div>\n<p class=\"note\">Campaign span ");
+	span_seconds(pg, t1 - t0);
+	put(pg, ". Times are the target's clock; a reboot is drawn ending at the boot's snapshot, and the fetch "
+		"ends on the controller's clock.</p>\n</section>\n");
+}
+
+/* ---- the rest ---- */
+
+static void warnings_section(struct page *pg)
+{
+	const struct strlist *w = pg->o->warnings;
+
+	if (!w || w->n == 0)
+		return;
+	putf(pg, "<section id=\"warnings\">\n<h2>Warnings <span class=\"sub note\">%zu</span></h2>\n<ul class=\"warn\">\n",
+	     w->n);
+	for (size_t i = 0; i < w->n; i++) {
+		put(pg, "<li>");
+		esc(pg, w->items[i]);
+		put(pg, "</li>\n");
+	}
+	put(pg, "</ul>\n</section>\n");
+}
+
+static void rule_section(struct page *pg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	put(pg, "<section id=\"rule\">\n<h2>How to read the verdicts</h2>\n<pre class=\"rule\">");
+	if (f) {
+		report_legend(f, pg->res, pg->o, "");
+		fclose(f);
+		esc(pg, buf);
+		free(buf);
+	}
+	put(pg, "</pre>\n</section>\n");
+}
+
+int report_html(FILE *out, const struct compare_result *res, const struct report_options *o)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct page pg = { .sb = &sb, .res = res, .o = o };
+
+	sides_load(&pg);
+	page_head(&pg);
+	page_header(&pg);
+	summary_table(&pg);
+	gains_and_costs(&pg);
+	metric_figures(&pg);
+	boots_table(&pg);
+	iommu_section(&pg);
+	versions_section(&pg);
+	timeline_section(&pg);
+	warnings_section(&pg);
+	rule_section(&pg);
+	put(&pg, "<footer>Written by bootab " BOOTAB_VERSION ". One file: no scripts, fonts or images from "
+		 "elsewhere.</footer>\n</main>\n</body>\n</html>\n");
+	sides_release(&pg);
+	fwrite(sb.buf, 1, sb.len, out);
+	strbuf_release(&sb);
+	if (fflush(out) != 0 || ferror(out))
+		return -EIO;
+	return 0;
+}

@@ -1,0 +1,39 @@
+#ifndef BOOTAB_REPORT_HTML_H
+#define BOOTAB_REPORT_HTML_H
+
+#include <stdio.h>
+
+#include "compare.h"
+#include "lib/strbuf.h"
+#include "report/compare-report.h"
+
+/*
+ * report.html: one self-contained page (inline CSS and SVG, no script, no
+ * network) with the summary table, a chart per metric, gains and costs,
+ * the IOMMU map, versions and a timeline of the campaign. The numbers come
+ * from the comparison; the facts of each boot (IOMMU map, times) from
+ * meta.json in each side's directory, where there is one. Every string
+ * from a file is escaped.
+ *
+ * Hooks for tools that read the page: every metric's chart is
+ * <svg data-metric="ROW METRIC" data-points="N"> with one
+ * <circle class="pt" data-side="LABEL"> per boot that has a value; every
+ * verdict is shown in an element with data-verdict (verdict_name()),
+ * data-row, data-metric and data-side: in the summary table (class
+ * "verdict") and beside each chart (class "pill").
+ */
+
+/*
+ * Writes the page to out. Returns 0, or -EIO when out reports a write
+ * error.
+ */
+int report_html(FILE *out, const struct compare_result *result, const struct report_options *options);
+
+/*
+ * Appends s escaped for HTML text and attribute values: & < > " ' become
+ * references; bytes that are not UTF-8, and control characters other than
+ * tab, newline and carriage return, become U+FFFD.
+ */
+void html_escape(struct strbuf *sb, const char *s);
+
+#endif

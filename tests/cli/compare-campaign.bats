@@ -1,0 +1,138 @@
+#!/usr/bin/env bats
+# bootab compare on a campaign with several boots per mode (three rounds of
+# pt translated off, then pt: tests/fixtures/campaign-abca, made by its
+# generate.sh): the boot-level verdict, its CI, sigma_b, sigma_w and the boots
+# an effect needs; calibration histories; options.
+bats_require_minimum_version 1.5.0
+
+setup() {
+	c="$BATS_TEST_DIRNAME/../fixtures/campaign-abca"
+	all="$c/pt $c/translated $c/off $c/pt2 $c/translated2 $c/off2 $c/pt3 $c/translated3 $c/off3 $c/pt4"
+	# Never the user's own history.
+	export XDG_DATA_HOME="$BATS_TEST_TMPDIR/data"
+	h="$BATS_TEST_TMPDIR/history.json"
+}
+
+# field ROW SIDE COLUMN: one column of compare's CSV
+field() {
+	awk -F, -v r="$1" -v s="$2" -v c="$3" '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$1 == r && $3 == s { print $(col[c]) }' "$BATS_TEST_TMPDIR/out.csv"
+}
+
+rounded() {
+	field "$@" | awk '{ printf "%.1f\n", $1 }'
+}
+
+@test "three rounds: the whole text report" {
+	# shellcheck disable=SC2086
+	run "$BOOTAB" compare --color never $all
+	[ "$status" -eq 0 ]
+	diff -u "$BATS_TEST_DIRNAME/expected/campaign-abca.txt" <(printf '%s\n' "$output")
+}
+
+@test "three rounds: off counts at the boot level with its CI; translated does not" {
+	# shellcheck disable=SC2086
+	"$BOOTAB" compare --format csv $all > "$BATS_TEST_TMPDIR/out.csv"
+	[ "$(field prefill off test_method)" = boot ]
+	[ "$(field prefill off test_verdict)" = counts ]
+	[ "$(field prefill off test_boots)" = 3 ]
+	[ "$(field prefill off test_boots_first)" = 4 ]
+	[ "$(rounded prefill off test_delta_pct)" = 3.8 ]
+	[ "$(rounded prefill off ci_lo_pct)" = 2.3 ]
+	[ "$(rounded prefill off ci_hi_pct)" = 5.3 ]
+	[ "$(field prefill off test_df)" = 7 ]
+	[ "$(rounded prefill off sigma_b_pct)" = 0.8 ]
+	[ "$(rounded prefill off sigma_w_pct)" = 0.4 ]
+	[ "$(field prefill off boots_needed)" = 2 ]
+	[ "$(field prefill translated test_verdict)" = within-noise ]
+	[ "$(field prefill translated boots_needed)" = 27 ]
+	# Later sides of a mode carry no test of their own.
+	[ "$(field prefill off2 test_method)" = "" ]
+	# The seed rule is still there, with its p.
+	[ "$(field prefill off verdict)" = counts ]
+	[ "$(field prefill off p | cut -c1-5)" = 0.173 ]
+}
+
+@test "three rounds: json carries the tests, rounds from meta.json, and the FDR summary" {
+	# shellcheck disable=SC2086
+	run "$BOOTAB" compare --json $all
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'"rounds_inferred": false'* ]]
+	[[ "$output" == *'"method": "boot"'* ]]
+	[[ "$output" == *'"survives_fdr": true'* ]]
+	[[ "$output" == *'"paired": {'* ]]
+	[[ "$output" == *'"boot_level_summary": {
+    "tests": 4,
+    "claims": 1,
+    "survive_fdr": 1,
+    "unusual": 0
+  }'* ]]
+}
+
+@test "--alpha and --fdr change the level, the CI and the claims" {
+	# shellcheck disable=SC2086
+	run "$BOOTAB" compare --color never --alpha 0.01 --fdr 0.05 $all
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"99% CI"* ]]
+	[[ "$output" == *"boot level: 4 tests at alpha = 0.01, 1 claim; 1 survives Benjamini-Hochberg at q = 0.05"* ]]
+	run "$BOOTAB" compare --alpha 0.7 $all
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "bootab: --alpha: '0.7' is not a level between 0 and 0.5" ]
+	run "$BOOTAB" compare --fdr x $all
+	[ "$status" -eq 2 ]
+}
+
+@test "history: an A/A campaign recorded, then a one-repeat campaign tested against it" {
+	run --separate-stderr "$BOOTAB" compare --history "$h" --record-history "$c/pt" "$c/pt2" "$c/pt3" "$c/pt4"
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "bootab: recorded 4 boots of pt in $h (1 entries)" ]
+	[[ "$output" == *"boot level: every side is pt (an A/A campaign): nothing to test; its boots measure the"* ]]
+	grep -q '"kind": "aa"' "$h"
+	grep -q '"machine_id": "4c4c4544004a3610804bb7c04f395032"' "$h"
+	# Recording the same boots again replaces the entry.
+	"$BOOTAB" compare --history "$h" --record-history "$c/pt" "$c/pt2" "$c/pt3" "$c/pt4" > /dev/null 2>&1
+	[ "$(grep -c '"key"' "$h")" = 1 ]
+	"$BOOTAB" compare --format csv --history "$h" "$c/pt3" "$c/translated3" "$c/off3" "$c/pt4" > "$BATS_TEST_TMPDIR/out.csv"
+	[ "$(field prefill off3 test_method)" = history ]
+	[ "$(field prefill off3 test_df)" = 4 ]
+	[ "$(field prefill off3 test_verdict)" = counts ]
+	[ "$(field prefill translated3 test_verdict)" = within-noise ]
+	run "$BOOTAB" compare --color never --history "$h" "$c/pt3" "$c/translated3" "$c/off3" "$c/pt4"
+	[[ "$output" == *"  history: 1 entries, 3 df, boot-to-boot sd 0.79%; this campaign's variance is 1.2x it (p 0.362)"* ]]
+}
+
+@test "history: the default file of the machine, a directory, and --no-history" {
+	mkdir -p "$XDG_DATA_HOME/bootab/history"
+	"$BOOTAB" compare --history "$XDG_DATA_HOME/bootab/history" --record-history \
+		"$c/pt" "$c/pt2" "$c/pt3" "$c/pt4" > /dev/null 2>&1
+	[ -f "$XDG_DATA_HOME/bootab/history/4c4c4544004a3610804bb7c04f395032.json" ]
+	"$BOOTAB" compare --format csv "$c/pt3" "$c/off3" "$c/pt4" > "$BATS_TEST_TMPDIR/out.csv"
+	[ "$(field prefill off3 test_method)" = history ]
+	"$BOOTAB" compare --format csv --no-history "$c/pt3" "$c/off3" "$c/pt4" > "$BATS_TEST_TMPDIR/out.csv"
+	[ "$(field prefill off3 test_method)" = none ]
+}
+
+@test "history: bad files and impossible requests are one-line errors" {
+	printf '{"format": "bootab-history",\n "entries": [}\n' > "$h"
+	run "$BOOTAB" compare --history "$h" "$c/pt" "$c/off" "$c/pt2"
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "bootab: $h:2:14: unexpected token near '}'" ]
+	printf '{"format": "bootab-history", "format_version": 1, "machine_id": "00ff", "entries": []}\n' > "$h"
+	run "$BOOTAB" compare --history "$h" "$c/pt" "$c/off" "$c/pt2"
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "bootab: $h is the history of machine 00ff, but the sides ran on 4c4c4544004a3610804bb7c04f395032" ]
+	run "$BOOTAB" compare --no-history --record-history "$c/pt" "$c/pt2"
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "bootab: --no-history cannot go with --history or --record-history" ]
+	# Plain directories do not say which machine they ran on.
+	mkdir -p "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/a2"
+	printf '1\n2\n' > "$BATS_TEST_TMPDIR/a/x.txt"
+	printf '1\n2\n' > "$BATS_TEST_TMPDIR/a2/x.txt"
+	run "$BOOTAB" compare --record-history "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/a2"
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "bootab: --record-history: the sides do not name their machine (meta.json machine_id); give --history FILE" ]
+	run "$BOOTAB" compare --history "$BATS_TEST_TMPDIR" "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/a2"
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "bootab: --history $BATS_TEST_TMPDIR: a directory needs the sides' machine_id (meta.json); name a file instead" ]
+}

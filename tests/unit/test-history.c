@@ -1,0 +1,227 @@
+/* Unit tests for src/history.c and the meta.json fields side_load reads for it. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "history.h"
+#include "lib/alloc.h"
+#include "lib/file.h"
+#include "side.h"
+
+static char *make_tmpdir(void)
+{
+	char *d = xstrdup("/tmp/bootab-test-XXXXXX");
+
+	assert_non_null(mkdtemp(d));
+	return d;
+}
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+	char *p = path_join(dir, name);
+
+	assert_int_equal(file_write_atomic(p, text, strlen(text), 0644), 0);
+	free(p);
+}
+
+static void test_default_path(void **state)
+{
+	char *p;
+
+	(void)state;
+	setenv("XDG_DATA_HOME", "/data", 1);
+	setenv("HOME", "/home/u", 1);
+	p = history_default_path("0123abcd");
+	assert_string_equal(p, "/data/bootab/history/0123abcd.json");
+	free(p);
+	/* A relative XDG_DATA_HOME is ignored, as the XDG spec says. */
+	setenv("XDG_DATA_HOME", "rel", 1);
+	p = history_default_path("0123abcd");
+	assert_string_equal(p, "/home/u/.local/share/bootab/history/0123abcd.json");
+	free(p);
+	unsetenv("XDG_DATA_HOME");
+	unsetenv("HOME");
+	assert_null(history_default_path("0123abcd"));
+}
+
+static void test_roundtrip(void **state)
+{
+	char *dir = make_tmpdir(), *path = path_join(dir, "sub/dir/m.json");
+	struct history h = HISTORY_INIT, back = HISTORY_INIT;
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct history_entry e = { .key = xstrdup("b1,b2"), .recorded = xstrdup("2025-03-01T10:00:00Z"),
+				   .kind = xstrdup("aa") };
+
+	(void)state;
+	h.machine_id = xstrdup("0123abcd");
+	e.metrics = xcalloc(2, sizeof(*e.metrics));
+	e.n_metrics = 2;
+	e.metrics[0] = (struct history_metric){ xstrdup("llama"), xstrdup("pp512"), NULL, 2 };
+	e.metrics[0].boots = xcalloc(2, sizeof(struct stats_boot));
+	e.metrics[0].boots[0] = (struct stats_boot){ 6.123456789012345, 5, 1.5e-5 };
+	e.metrics[0].boots[1] = (struct stats_boot){ 6.13, 4, 0 };
+	/* A metric with one boot is dropped. */
+	e.metrics[1] = (struct history_metric){ xstrdup("llama"), xstrdup("tg128"), NULL, 1 };
+	e.metrics[1].boots = xcalloc(1, sizeof(struct stats_boot));
+	assert_int_equal(history_add(&h, &e), 0);
+	assert_int_equal(history_save(&h, path), 0);
+	assert_int_equal(history_load(path, &back, &err), 0);
+	assert_string_equal(back.machine_id, "0123abcd");
+	assert_int_equal(back.n_entries, 1);
+	assert_int_equal(back.entries[0].n_metrics, 1);
+	assert_string_equal(back.entries[0].key, "b1,b2");
+	assert_string_equal(back.entries[0].kind, "aa");
+	assert_int_equal(back.entries[0].metrics[0].n_boots, 2);
+	assert_true(back.entries[0].metrics[0].boots[0].mean == 6.123456789012345);
+	assert_int_equal(back.entries[0].metrics[0].boots[1].n, 4);
+	{
+		struct stats_group *g;
+
+		assert_int_equal(history_groups(&back, "llama", "pp512", NULL, &g), 1);
+		assert_int_equal(g[0].n, 2);
+		free(g);
+		assert_int_equal(history_groups(&back, "llama", "pp512", "b1,b2", &g), 0);
+		free(g);
+		assert_int_equal(history_groups(&back, "llama", "tg128", NULL, &g), 0);
+		free(g);
+	}
+	history_release(&h);
+	history_release(&back);
+	unlink(path);
+	free(path);
+	path = path_join(dir, "nothing.json");
+	back.n_entries = 77;
+	assert_int_equal(history_load(path, &back, &err), -ENOENT);
+	assert_int_equal(back.n_entries, 77);
+	parse_error_release(&err);
+	free(path);
+	free(dir);
+}
+
+static void test_add_without_boots(void **state)
+{
+	struct history h = HISTORY_INIT;
+	struct history_entry e = { .key = xstrdup("k"), .recorded = xstrdup(""), .kind = xstrdup("repeat") };
+
+	(void)state;
+	assert_int_equal(history_add(&h, &e), -ENODATA);
+	assert_int_equal(h.n_entries, 0);
+	assert_null(e.key);
+	history_release(&h);
+}
+
+static void test_bad_files(void **state)
+{
+	static const struct {
+		const char *text;
+		const char *message;
+	} cases[] = {
+		{ "{\"format\": \"bootab-history\",\n \"entries\": [}", "F:2:14: unexpected token near '}'" },
+		{ "{\"format\": \"other\"}", "F: format: not a bootab history (\"bootab-history\")" },
+		{ "{\"format\": \"bootab-history\", \"format_version\": 2}", "F: format_version: only version 1 is known" },
+		{ "{\"format\": \"bootab-history\", \"format_version\": 1, \"entries\": {}}", "F: entries: not an array" },
+		{ "{\"format\": \"bootab-history\", \"format_version\": 1, \"entries\": [{\"metrics\": []}]}",
+		  "F: entries[0].key: missing or not a string" },
+		{ "{\"format\": \"bootab-history\", \"format_version\": 1, \"entries\": [{\"key\": \"k\", \"metrics\": "
+		  "[{\"row\": \"r\", \"metric\": \"m\", \"boots\": [{\"mean_log\": 1, \"n\": 0, \"ss_log\": 0}]}]}]}",
+		  "F: entries[0].metrics[0].boots[0]: needs mean_log (number), n (integer >= 1) and ss_log (number >= 0)" },
+	};
+	char *dir = make_tmpdir(), *path = path_join(dir, "h.json");
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct history h = { .n_entries = 99 };
+		struct parse_error err = PARSE_ERROR_INIT;
+		char *msg, *want;
+
+		write_file(dir, "h.json", cases[i].text);
+		assert_int_equal(history_load(path, &h, &err), -EINVAL);
+		assert_int_equal(h.n_entries, 99);
+		msg = parse_error_format(&err);
+		want = xasprintf("%s%s", path, cases[i].message + 1);
+		assert_string_equal(msg, want);
+		free(msg);
+		free(want);
+		parse_error_release(&err);
+	}
+	unlink(path);
+	rmdir(dir);
+	free(path);
+	free(dir);
+}
+
+static void test_side_meta_fields(void **state)
+{
+	char *dir = make_tmpdir();
+	struct strlist w = STRLIST_INIT;
+	struct side s;
+	const struct row *r;
+
+	(void)state;
+	write_file(dir, "meta.json",
+		   "{\"mode\": \"pt\", \"round\": 3, \"machine_id\": \"0123abcd\", \"boot_id\": \"9f1c-77\",\n"
+		   " \"reboot_s\": 84.5, \"rows\": [{\"name\": \"r\", \"idle_wait_s\": 60,\n"
+		   " \"metrics\": [{\"name\": \"x\", \"samples\": [1, 2]}],\n"
+		   " \"reps\": [{\"rc\": 0, \"start\": \"2025-03-01T10:00:00Z\", \"end\": \"2025-03-01T10:00:12.5Z\"},\n"
+		   "          {\"rc\": 0, \"start\": \"2025-03-01T11:00:13+01:00\", \"end\": \"2025-03-01T10:00:25Z\"}]},\n"
+		   " {\"name\": \"bad\", \"metrics\": [{\"name\": \"x\", \"samples\": [1]}],\n"
+		   "  \"reps\": [{\"start\": \"yesterday\", \"end\": \"2025-03-01T10:00:25Z\"}]}]}\n");
+	assert_int_equal(side_load(dir, &s, &w), 0);
+	assert_int_equal(s.round, 3);
+	assert_string_equal(s.machine_id, "0123abcd");
+	assert_string_equal(s.boot_id, "9f1c-77");
+	assert_true(s.has_reboot);
+	assert_true(s.reboot_s == 84.5);
+	r = side_find_row(&s, "r");
+	assert_int_equal(r->n_rep_s, 2);
+	assert_true(fabs(r->rep_s[0] - 12.5) < 1e-9);
+	assert_true(fabs(r->rep_s[1] - 12) < 1e-9);
+	assert_true(r->has_idle_wait && r->idle_wait_s == 60);
+	assert_int_equal(side_find_row(&s, "bad")->n_rep_s, 0);
+	assert_int_equal(w.n, 1);
+	assert_true(strstr(w.items[0], "meta.json: rows[1].reps[0]: start/end are not RFC 3339 times in order, ignoring them"));
+	side_release(&s);
+	strlist_release(&w);
+
+	/* Bad ids and rounds are named and ignored. */
+	write_file(dir, "meta.json", "{\"round\": 0, \"machine_id\": \"../etc\", \"reboot_s\": \"slow\", \"rows\": []}");
+	assert_int_equal(side_load(dir, &s, &w), 0);
+	assert_int_equal(s.round, 0);
+	assert_null(s.machine_id);
+	assert_false(s.has_reboot);
+	assert_int_equal(w.n, 4);
+	assert_true(strstr(w.items[0], "meta.json: round: not a positive integer, ignoring it"));
+	assert_true(strstr(w.items[1], "meta.json: reboot_s: not a number of seconds, ignoring it"));
+	assert_true(strstr(w.items[2], "meta.json: machine_id: not a hexadecimal id, ignoring it"));
+	side_release(&s);
+	strlist_release(&w);
+	{
+		char *p = path_join(dir, "meta.json");
+
+		unlink(p);
+		free(p);
+	}
+	rmdir(dir);
+	free(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_default_path),
+		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_add_without_boots),
+		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_side_meta_fields),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
