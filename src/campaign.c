@@ -149,6 +149,7 @@ static int journal_step(struct campaign *c, size_t k, enum step step, const char
 
 	if (r < 0) {
 		say(c, CAMPAIGN_ERROR, "cannot write the journal %s: %s", c->journal, strerror(-r));
+		c->res->data_error = true;
 		return r;
 	}
 	c->progress[k].step = step;
@@ -160,8 +161,12 @@ static int journal_step(struct campaign *c, size_t k, enum step step, const char
 	return 0;
 }
 
-/* Room to record a boot's results: checked before every reboot. */
-static int check_data_dir(struct campaign *c)
+/*
+ * Room to record a boot's results: checked when the campaign starts (before
+ * anything on the target changes) and before every reboot, so a full or
+ * read-only disk stops the campaign while the box is on a known boot.
+ */
+static int check_data_dir(struct campaign *c, const char *when)
 {
 	struct statvfs st;
 	char *probe = path_join(c->dir, ".write-test");
@@ -170,14 +175,16 @@ static int check_data_dir(struct campaign *c)
 	unlink(probe);
 	free(probe);
 	if (r < 0) {
-		say(c, CAMPAIGN_ERROR, "the data directory %s is not writable (%s): stopping before the reboot",
-		    c->dir, strerror(-r));
+		say(c, CAMPAIGN_ERROR, "the data directory %s is not writable (%s): stopping %s",
+		    c->dir, strerror(-r), when);
+		c->res->data_error = true;
 		return r;
 	}
 	if (statvfs(c->dir, &st) == 0 &&
 	    (unsigned long long)st.f_bavail * st.f_frsize < MIN_FREE_BYTES) {
-		say(c, CAMPAIGN_ERROR, "the data directory %s has less than 64 MiB free: stopping before the reboot",
-		    c->dir);
+		c->res->data_error = true;
+		say(c, CAMPAIGN_ERROR, "the data directory %s has %.1f MiB free, less than the 64 MiB a boot's results may need: stopping %s",
+		    c->dir, (double)st.f_bavail * (double)st.f_frsize / (1 << 20), when);
 		return -ENOSPC;
 	}
 	return 0;
@@ -371,7 +378,7 @@ static int step_reboot(struct campaign *c, size_t k)
 
 	if (boot_is_oneshot(c, k))
 		ro.oneshot_entry = ONESHOT_ENTRY;
-	r = check_data_dir(c);
+	r = check_data_dir(c, "before the reboot");
 	if (r < 0)
 		return r;
 	progress(c, k, "rebooting into mode %s", c->plan.modes[c->boots[k].mode].name);
@@ -638,6 +645,22 @@ static void add_times(struct campaign *c, const struct fetch *f)
 	}
 }
 
+static void set_aside(struct campaign *c, size_t k);
+
+/* Whether the complete side in dir (its meta.json) was recorded on boot boot_id. */
+static bool side_is_of_boot(const char *dir, const char *boot_id)
+{
+	char *path = path_join(dir, "meta.json");
+	json_error_t jerr;
+	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	const char *id = json_string_value(json_object_get(root, "boot_id"));
+	bool same = id && boot_id && !strcmp(id, boot_id);
+
+	json_decref(root);
+	free(path);
+	return same;
+}
+
 static int step_fetch(struct campaign *c, size_t k, const struct snapshot *snap, const char *verify_summary)
 {
 	char *dir = remote_dir(c, k), *side = path_join(c->dir, c->boots[k].label), *now;
@@ -685,14 +708,25 @@ static int step_fetch(struct campaign *c, size_t k, const struct snapshot *snap,
 		.snapshot_time = now, .snapshot = snap, .fetch = &f, .verify_summary = verify_summary,
 	};
 	r = side_write(side, &rec, &warnings);
+	if (r == -EEXIST) {
+		/* The campaign stopped after the side was written, before the journal said so. */
+		if (side_is_of_boot(side, c->progress[k].boot_id)) {
+			progress(c, k, "results already in %s (written before the campaign stopped)", side);
+			r = 0;
+		} else {
+			set_aside(c, k);
+			r = side_write(side, &rec, &warnings);
+		}
+	}
 	free(now);
 	for (size_t i = 0; i < warnings.n; i++)
 		say(c, CAMPAIGN_WARNING, "%s", warnings.items[i]);
 	strlist_release(&warnings);
 	fetch_release(&f);
 	if (r < 0) {
-		say(c, CAMPAIGN_ERROR, "boot %zu %s: cannot write %s: %s", k + 1, c->boots[k].label, side,
-		    strerror(-r));
+		say(c, CAMPAIGN_ERROR, "boot %zu %s: cannot write %s: %s (its rows are done; fetched again on --resume)",
+		    k + 1, c->boots[k].label, side, strerror(-r));
+		c->res->data_error = true;
 		goto out;
 	}
 	progress(c, k, "results in %s", side);
@@ -716,7 +750,7 @@ static void set_aside(struct campaign *c, size_t k)
 			char *to = xasprintf("%s.abandoned-%d", side, i);
 
 			if (!path_exists(to)) {
-				if (rename(side, to) == 0)
+				if (file_rename(side, to) == 0)
 					say(c, CAMPAIGN_WARNING, "an unfinished %s was moved to %s", side, to);
 				free(to);
 				break;
@@ -758,6 +792,10 @@ static int run_boot(struct campaign *c, size_t k)
 	if (bp->step < STEP_SET) {
 		if (interrupted(c))
 			return -EINTR;
+		/* Before the entries change: a box left set for a mode it never booted is a trap. */
+		r = check_data_dir(c, "before the boot entries change");
+		if (r < 0)
+			return r;
 		progress(c, k, "setting mode %s (%s)", c->plan.modes[c->boots[k].mode].name,
 			 *c->plan.modes[c->boots[k].mode].args_text ? c->plan.modes[c->boots[k].mode].args_text
 								     : "standing kernel defaults");
@@ -997,6 +1035,7 @@ static int setup(struct campaign *c)
 		}
 		if (r < 0) {
 			say(c, CAMPAIGN_ERROR, "cannot create the campaign directory %s: %s", c->dir, strerror(-r));
+			c->res->data_error = true;
 			free(resume_plan);
 			return r;
 		}
@@ -1012,6 +1051,7 @@ static int setup(struct campaign *c)
 		r = journal_appendf(c->journal, "bootab-journal 1 campaign %s boots %zu", c->name, c->n_boots);
 		if (r < 0) {
 			say(c, CAMPAIGN_ERROR, "cannot write the journal %s: %s", c->journal, strerror(-r));
+			c->res->data_error = true;
 			free(resume_plan);
 			return r;
 		}
@@ -1038,6 +1078,11 @@ int campaign_run(const struct campaign_options *o, struct campaign_result *ret)
 	if (!c.plan.target) {
 		say(&c, CAMPAIGN_ERROR, "%s: [campaign] target is not set", c.plan.file);
 		r = -EINVAL;
+		goto out;
+	}
+	r = check_data_dir(&c, "before anything on the target changes");
+	if (r < 0) {
+		ret->resumable = true;
 		goto out;
 	}
 	if (!strcmp(c.plan.target, "local")) {
@@ -1073,6 +1118,8 @@ int campaign_run(const struct campaign_options *o, struct campaign_result *ret)
 		if (r == 0) {
 			journal_append(c.journal, "finished");
 			ret->finished = true;
+		} else {
+			ret->data_error = r == -ENOSPC || r == -EDQUOT || r == -EROFS;
 		}
 	} else if (r == -EINTR) {
 		ret->resumable = true;
@@ -1222,12 +1269,16 @@ int campaign_report(const char *dir, const struct campaign_options *o)
 		char *txt = path_join(dir, "report.txt");
 
 		r = file_write_atomic(txt, head.buf, head.len, 0644);
+		if (r < 0)
+			say(&c, CAMPAIGN_ERROR, "cannot write %s: %s", txt, strerror(-r));
 		free(txt);
 		goto out;
 	}
 	r = compare_sides(sides, n_sides, &co, &res, &warnings);
-	if (r < 0)
+	if (r < 0) {
+		say(&c, CAMPAIGN_ERROR, "%s: cannot compare the sides: %s", dir, strerror(-r));
 		goto out;
+	}
 	for (size_t i = 0; i < warnings.n; i++)
 		say(&c, CAMPAIGN_WARNING, "%s", warnings.items[i]);
 	r = write_report(dir, "report.txt", &res, REPORT_TEXT, &warnings, head.buf, &plan);
@@ -1239,7 +1290,8 @@ int campaign_report(const char *dir, const struct campaign_options *o)
 		r = write_report(dir, "report.html", &res, REPORT_HTML, &warnings, NULL, &plan);
 	compare_result_release(&res);
 	if (r < 0)
-		say(&c, CAMPAIGN_ERROR, "cannot write the report in %s: %s", dir, strerror(-r));
+		say(&c, CAMPAIGN_ERROR, "cannot write the report in %s: %s (the reports there before are kept whole)",
+		    dir, strerror(-r));
 out:
 	for (size_t k = 0; k < n_sides; k++)
 		side_release(&sides[k]);

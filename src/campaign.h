@@ -37,6 +37,8 @@ struct campaign_result {
 	char *dir;                    /* the campaign directory */
 	bool finished;                /* every boot done and the report written */
 	bool resumable;               /* stopped part-way; campaign_resume() continues */
+	bool data_error;              /* stopped because the data directory could not be
+					 written (full, read-only); nothing recorded was lost */
 	double total_s, reboot_s, gate_s, rows_s;   /* wall time and its parts, this run */
 };
 

@@ -37,7 +37,9 @@ const char cmd_run_usage[] =
 	"  --dry-run      print every command and per-boot script; change nothing\n"
 	"  --resume DIR   continue the campaign in DIR\n"
 	"\n"
-	"exit status: 0 finished, 1 stopped (resumable), 2 usage or plan error\n";
+	"exit status: 0 finished, 1 stopped (resumable), 2 usage or plan error, or\n"
+	"the data directory cannot be written (full, read-only; checked before\n"
+	"every reboot, and nothing already recorded is lost)\n";
 
 static volatile sig_atomic_t stop_requested;
 
@@ -125,10 +127,11 @@ int cmd_run(int argc, char **argv)
 		rc = EXIT_OK;
 	} else if (res.resumable) {
 		log_error("the campaign stopped%s; continue it with: bootab run --resume %s",
-			  r == -EINTR ? " as asked" : "", res.dir);
-		rc = EXIT_NOTHING;
+			  r == -EINTR ? " as asked" : res.data_error ? " (make room in its data directory first)" : "",
+			  res.dir);
+		rc = res.data_error ? EXIT_USAGE : EXIT_NOTHING;
 	} else {
-		rc = r == -EINVAL || r == -ENOENT ? EXIT_USAGE : EXIT_NOTHING;
+		rc = r == -EINVAL || r == -ENOENT || res.data_error ? EXIT_USAGE : EXIT_NOTHING;
 	}
 	campaign_result_release(&res);
 	return rc;
