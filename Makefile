@@ -138,18 +138,16 @@ check-asan:
 
 lint:
 	$(MAKE) WERROR=-Werror BUILD=build-lint bootab $(TEST_BIN:$(BUILD)/%=build-lint/%) build-lint/bench/method
-	shellcheck -s sh $(SCRIPTS) tools/*.sh
+	shellcheck -s sh $(SCRIPTS) tools/*.sh tests/cli/helpers/*.sh
 	shellcheck -s bash completion/bootab.bash
 	shellcheck .ci/run $(wildcard lab/*.sh)
 	shellcheck -s sh $(wildcard lab/guest/*.sh)
 
-# The main job. Until a campaign can run against the lab, it compares the
-# case study's recorded boots.
+# The main job: a whole campaign (examples/lab-iommu.ini) against the QEMU
+# lab, from lab up to the printed report and lab down (tools/demo.sh).
 demo: deps
 	$(MAKE) bootab
-	./bootab compare --by-run strata-prefill --by-run strata-decode \
-	    examples/case-study/round2/pt examples/case-study/round2/translated \
-	    examples/case-study/round2/off examples/case-study/round2/pt2
+	sh tools/demo.sh
 
 bench: bootab
 	sh bench/compare.sh ./bootab 5

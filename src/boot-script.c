@@ -159,7 +159,7 @@ char *boot_script_generate(const struct plan *plan, const struct boot_script_opt
 		for (unsigned rep = 1; rep <= r->reps; rep++) {
 			strbuf_addf(&sb, "\tstatus \"%s %s %u/%u\"\n", r->check ? "check" : "row", r->name, rep, r->reps);
 			strbuf_addf(&sb, "\trun_rep %s %u %s ", r->name, rep, timeout);
-			shell_quote_append(&sb, r->user ? r->user : "");
+			shell_quote_append(&sb, r->user ? r->user : o->default_user ? o->default_user : "");
 			strbuf_addstr(&sb, " \"$cmd\"\n");
 		}
 		strbuf_addf(&sb, "else\n\trecord \"skip %s gate-timeout\"\nfi\n", r->name);

@@ -35,6 +35,7 @@ struct boot_script_options {
 	const char *mode;
 	bool park;                /* run [park] before the first row */
 	bool unpark;              /* run [unpark] after the last row */
+	const char *default_user; /* rows without a user run as this one; NULL: as the script runs */
 };
 
 /* The script text; the caller's. */

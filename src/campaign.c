@@ -26,6 +26,7 @@
 #include "lib/strbuf.h"
 #include "plan.h"
 #include "reboot.h"
+#include "resume-unit.h"
 #include "report/compare-report.h"
 #include "side-write.h"
 #include "side.h"
@@ -42,6 +43,7 @@ enum step {
 	STEP_NONE,
 	STEP_BEGIN,
 	STEP_SET,
+	STEP_REBOOTING,         /* target = local: the reboot is issued, bootab resumes after it */
 	STEP_REBOOTED,
 	STEP_VERIFIED,
 	STEP_STARTED,
@@ -51,6 +53,7 @@ enum step {
 
 static const char *const step_names[] = {
 	[STEP_NONE] = "none", [STEP_BEGIN] = "begin", [STEP_SET] = "set",
+	[STEP_REBOOTING] = "rebooting",
 	[STEP_REBOOTED] = "rebooted", [STEP_VERIFIED] = "verified", [STEP_STARTED] = "started",
 	[STEP_DONE] = "done", [STEP_FAILED] = "failed",
 };
@@ -60,6 +63,8 @@ struct boot_progress {
 	char *boot_id;          /* from "rebooted" */
 	double reboot_s;
 	char *boot_id_before;
+	char *rebooting_from;   /* from "rebooting": the boot_id the reboot left */
+	double rebooting_at;    /* and the wall-clock time it was issued */
 };
 
 struct campaign {
@@ -78,6 +83,11 @@ struct campaign {
 	bool oneshot;              /* test modes boot one-shot (systemd-boot) */
 	double done_at;            /* when the last boot of this run finished */
 	size_t done_this_run;
+	bool local;                /* target = local: bootab runs on the box it reboots */
+	char *rows_user;           /* local: who bench rows run as when the plan does not say */
+	bool reboot_issued;        /* local: this process asked the box to reboot */
+	char *abs_dir;             /* local: the campaign directory, absolute (the unit names it) */
+	char *exe;                 /* local: this program, absolute (the unit runs it) */
 };
 
 static void say(const struct campaign *c, enum campaign_level level, const char *fmt, ...)
@@ -149,6 +159,7 @@ static int journal_step(struct campaign *c, size_t k, enum step step, const char
 
 	if (r < 0) {
 		say(c, CAMPAIGN_ERROR, "cannot write the journal %s: %s", c->journal, strerror(-r));
+		c->res->data_error = true;
 		return r;
 	}
 	c->progress[k].step = step;
@@ -160,8 +171,12 @@ static int journal_step(struct campaign *c, size_t k, enum step step, const char
 	return 0;
 }
 
-/* Room to record a boot's results: checked before every reboot. */
-static int check_data_dir(struct campaign *c)
+/*
+ * Room to record a boot's results: checked when the campaign starts (before
+ * anything on the target changes) and before every reboot, so a full or
+ * read-only disk stops the campaign while the box is on a known boot.
+ */
+static int check_data_dir(struct campaign *c, const char *when)
 {
 	struct statvfs st;
 	char *probe = path_join(c->dir, ".write-test");
@@ -170,14 +185,16 @@ static int check_data_dir(struct campaign *c)
 	unlink(probe);
 	free(probe);
 	if (r < 0) {
-		say(c, CAMPAIGN_ERROR, "the data directory %s is not writable (%s): stopping before the reboot",
-		    c->dir, strerror(-r));
+		say(c, CAMPAIGN_ERROR, "the data directory %s is not writable (%s): stopping %s",
+		    c->dir, strerror(-r), when);
+		c->res->data_error = true;
 		return r;
 	}
 	if (statvfs(c->dir, &st) == 0 &&
 	    (unsigned long long)st.f_bavail * st.f_frsize < MIN_FREE_BYTES) {
-		say(c, CAMPAIGN_ERROR, "the data directory %s has less than 64 MiB free: stopping before the reboot",
-		    c->dir);
+		c->res->data_error = true;
+		say(c, CAMPAIGN_ERROR, "the data directory %s has %.1f MiB free, less than the 64 MiB a boot's results may need: stopping %s",
+		    c->dir, (double)st.f_bavail * (double)st.f_frsize / (1 << 20), when);
 		return -ENOSPC;
 	}
 	return 0;
@@ -185,7 +202,10 @@ static int check_data_dir(struct campaign *c)
 
 static char *remote_dir(const struct campaign *c, size_t k)
 {
-	return xasprintf("/var/tmp/bootab/%s/%s", c->name, c->boots[k].label);
+	/* A local target in a tree (--root) keeps the run directories in the tree too. */
+	const char *root = c->local && c->o->root ? c->o->root : "";
+
+	return xasprintf("%s/var/tmp/bootab/%s/%s", root, c->name, c->boots[k].label);
 }
 
 #define ONESHOT_ENTRY "bootab-oneshot.conf"
@@ -320,6 +340,99 @@ static int step_set(struct campaign *c, size_t k, size_t mode)
 	return r;
 }
 
+static double wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * target = local: asks the box to reboot. In a tree (--root) nothing can
+ * reboot: tests stand in for the firmware and boot loader with the command
+ * in BOOTAB_TEST_LOCAL_REBOOT (it ends with SIGTERM to bootab, as a
+ * shutdown does).
+ */
+static int local_issue_reboot(struct campaign *c)
+{
+	struct process_result res;
+	int r;
+
+	if (c->o->root) {
+		const char *hook = getenv("BOOTAB_TEST_LOCAL_REBOOT");
+		const char *argv[] = { "sh", "-c", hook, NULL };
+		struct process_options po = { .timeout_ms = 60000 };
+
+		if (!hook || !*hook) {
+			say(c, CAMPAIGN_ERROR, "--root %s: a tree cannot reboot", c->o->root);
+			return -EOPNOTSUPP;
+		}
+		c->reboot_issued = true;
+		r = process_run(argv, &po, &res);
+	} else {
+		const char *args[] = { !strcmp(c->plan.backend, "kexec") ? "kexec" : "reboot", NULL };
+
+		c->reboot_issued = true;
+		r = target_run_script(c->target, "reboot", args, NULL, 0, true, 60000, &res);
+	}
+	if (r < 0) {
+		say(c, CAMPAIGN_ERROR, "cannot reboot: %s", c->o->root ? strerror(-r) : target_error(c->target));
+		c->reboot_issued = false;
+		return r;
+	}
+	if (res.exit_code != 0 && !interrupted(c)) {
+		say(c, CAMPAIGN_ERROR, "the reboot command failed (exit %d): %.*s", res.exit_code,
+		    (int)strcspn(res.err, "\n"), res.err);
+		process_result_release(&res);
+		c->reboot_issued = false;
+		return -EIO;
+	}
+	process_result_release(&res);
+	return 0;
+}
+
+/*
+ * After asking for the reboot: this process ends with the boot (systemd
+ * stops it). Returns -ERESTART when it was stopped, -ETIMEDOUT when the
+ * box is still up after the boot timeout.
+ */
+static int local_await_shutdown(struct campaign *c)
+{
+	double end = clock_now_s() + (c->plan.boot_timeout_s ? c->plan.boot_timeout_s : 300);
+
+	while (clock_now_s() < end) {
+		if (interrupted(c))
+			return -ERESTART;
+		clock_sleep_s(0.2);
+	}
+	c->reboot_issued = false;
+	say(c, CAMPAIGN_ERROR, "the box did not go down within %u s of the reboot command",
+	    c->plan.boot_timeout_s);
+	return -ETIMEDOUT;
+}
+
+/*
+ * A local campaign that stops on a failure reboots into the standing
+ * config without resuming: the unit goes first.
+ */
+static void local_unit_remove(struct campaign *c)
+{
+	int r = resume_unit_remove(c->o->root, c->abs_dir);
+
+	if (r < 0)
+		say(c, CAMPAIGN_WARNING, "cannot remove the systemd unit %s: %s", RESUME_UNIT_NAME, strerror(-r));
+}
+
+static void local_restore_reboot(struct campaign *c)
+{
+	local_unit_remove(c);
+	say(c, CAMPAIGN_WARNING, "rebooting into the standing config; the campaign does not resume by itself (bootab run --resume %s)",
+	    c->abs_dir);
+	if (local_issue_reboot(c) == 0)
+		(void)local_await_shutdown(c);
+}
+
 /* Back to the first mode (the standing config) and into it, after a failure. */
 static void restore_standing(struct campaign *c, size_t k)
 {
@@ -331,6 +444,10 @@ static void restore_standing(struct campaign *c, size_t k)
 	if (step_set(c, k, 0) < 0) {
 		say(c, CAMPAIGN_ERROR, "could not restore the standing config: the box keeps mode %s's entries",
 		    c->plan.modes[c->boots[k].mode].name);
+		return;
+	}
+	if (c->local) {
+		local_restore_reboot(c);
 		return;
 	}
 	ro.kexec = !strcmp(c->plan.backend, "kexec");
@@ -350,12 +467,137 @@ static void restore_oneshot(struct campaign *c, size_t k)
 
 	say(c, CAMPAIGN_WARNING, "rebooting into the standing config (mode %s): its entries were never changed",
 	    c->plan.modes[0].name);
+	if (c->local) {
+		local_restore_reboot(c);
+		return;
+	}
 	if (reboot_and_wait(c->target, &ro, &rr) == 0)
 		say(c, CAMPAIGN_INFO, "the box is back on the standing config (boot_id %s)", rr.after);
 	else
 		say(c, CAMPAIGN_ERROR, "the box did not come back: %s", rr.error ? rr.error : "no answer");
 	reboot_result_release(&rr);
 	(void)k;
+}
+
+/* Installs the unit that runs bootab run --resume after the reboot. */
+static int local_unit_install(struct campaign *c)
+{
+	const char *argv[8], *env[3];
+	char *home = NULL, *xdg = NULL, *other = NULL;
+	struct resume_unit u = { .argv = argv, .env = env, .campaign_dir = c->abs_dir, .campaign_name = c->name };
+	size_t n = 0, ne = 0;
+	int r;
+
+	argv[n++] = c->exe;
+	argv[n++] = "run";
+	if (c->o->root) {
+		argv[n++] = "--root";
+		argv[n++] = c->o->root;
+	}
+	argv[n++] = "--resume";
+	argv[n++] = c->abs_dir;
+	argv[n] = NULL;
+	/* Where the calibration history and the user's settings live. */
+	if (getenv("HOME"))
+		env[ne++] = home = xasprintf("HOME=%s", getenv("HOME"));
+	if (getenv("XDG_DATA_HOME"))
+		env[ne++] = xdg = xasprintf("XDG_DATA_HOME=%s", getenv("XDG_DATA_HOME"));
+	env[ne] = NULL;
+	r = resume_unit_install(c->o->root, &u, &other);
+	if (r == -EBUSY)
+		say(c, CAMPAIGN_ERROR, "another campaign (%s) is set to resume on this box (%s): finish or stop it first",
+		    other, RESUME_UNIT_NAME);
+	else if (r == -EINVAL)
+		say(c, CAMPAIGN_ERROR, "the campaign directory %s or the program %s cannot be named in a systemd unit (control characters)",
+		    c->abs_dir, c->exe);
+	else if (r == -EEXIST)
+		say(c, CAMPAIGN_ERROR, "/etc/systemd/system/%s exists and is not bootab's: not replacing it",
+		    RESUME_UNIT_NAME);
+	else if (r < 0)
+		say(c, CAMPAIGN_ERROR, "cannot install the systemd unit %s: %s", RESUME_UNIT_NAME, strerror(-r));
+	free(other);
+	free(home);
+	free(xdg);
+	return r;
+}
+
+/*
+ * target = local: journal the boot being left, install the resume unit,
+ * reboot. bootab ends with the boot; the unit starts bootab run --resume
+ * in the new boot, which takes it from "rebooting".
+ */
+static int step_reboot_local(struct campaign *c, size_t k)
+{
+	char *before = NULL, extra[128];
+	int r;
+
+	r = target_boot_id(c->target, false, 30000, &before);
+	if (r < 0) {
+		say(c, CAMPAIGN_ERROR, "boot %zu %s: cannot read this boot's id: %s", k + 1, c->boots[k].label,
+		    target_error(c->target));
+		return r;
+	}
+	r = local_unit_install(c);
+	if (r < 0) {
+		free(before);
+		return r;
+	}
+	snprintf(extra, sizeof(extra), "%s %.3f", before, wall_now());
+	free(c->progress[k].rebooting_from);
+	c->progress[k].rebooting_from = before;
+	c->progress[k].rebooting_at = wall_now();
+	r = journal_step(c, k, STEP_REBOOTING, extra);
+	if (r < 0)
+		return r;
+	progress(c, k, "rebooting into mode %s; bootab continues after the boot (systemd unit %s, journalctl -u %s)",
+		 c->plan.modes[c->boots[k].mode].name, RESUME_UNIT_NAME, RESUME_UNIT_NAME);
+	r = local_issue_reboot(c);
+	if (r < 0)
+		return r;
+	r = local_await_shutdown(c);
+	c->res->rebooting = r == -ERESTART;
+	return r;
+}
+
+/*
+ * target = local, resumed after "rebooting": the boot came (a new
+ * boot_id: journal it as rebooted) or the reboot never happened (do it
+ * again). The reboot's length is wall-clock time on the box across its
+ * own reboot: the firmware and boot loader included.
+ */
+static int local_after_reboot(struct campaign *c, size_t k)
+{
+	struct boot_progress *bp = &c->progress[k];
+	char *now = NULL, extra[200];
+	double secs;
+	int r = target_boot_id(c->target, false, 30000, &now);
+
+	if (r < 0) {
+		say(c, CAMPAIGN_ERROR, "boot %zu %s: cannot read this boot's id: %s", k + 1, c->boots[k].label,
+		    target_error(c->target));
+		return r;
+	}
+	if (!bp->rebooting_from || !strcmp(now, bp->rebooting_from)) {
+		say(c, CAMPAIGN_WARNING, "boot %zu %s: the box did not reboot since bootab asked it to: asking again",
+		    k + 1, c->boots[k].label);
+		bp->step = STEP_SET;
+		free(now);
+		return 0;
+	}
+	if (boot_is_oneshot(c, k))
+		remove_oneshot_entry(c);
+	secs = wall_now() - bp->rebooting_at;
+	if (secs < 0 || !isfinite(secs))
+		secs = 0;
+	free(bp->boot_id);
+	free(bp->boot_id_before);
+	bp->boot_id = now;
+	bp->boot_id_before = xstrdup(bp->rebooting_from);
+	bp->reboot_s = secs;
+	c->res->reboot_s += secs;
+	progress(c, k, "up after %.1f s, boot_id %s", secs, now);
+	snprintf(extra, sizeof(extra), "%s %.1f %s", now, secs, bp->rebooting_from);
+	return journal_step(c, k, STEP_REBOOTED, extra);
 }
 
 static int step_reboot(struct campaign *c, size_t k)
@@ -371,9 +613,11 @@ static int step_reboot(struct campaign *c, size_t k)
 
 	if (boot_is_oneshot(c, k))
 		ro.oneshot_entry = ONESHOT_ENTRY;
-	r = check_data_dir(c);
+	r = check_data_dir(c, "before the reboot");
 	if (r < 0)
 		return r;
+	if (c->local)
+		return step_reboot_local(c, k);
 	progress(c, k, "rebooting into mode %s", c->plan.modes[c->boots[k].mode].name);
 	r = reboot_and_wait(c->target, &ro, &rr);
 	if (rr.power_cycled)
@@ -495,7 +739,7 @@ static int step_start(struct campaign *c, size_t k)
 	struct boot_script_options so = {
 		.campaign = c->name, .boot_index = k, .n_boots = c->n_boots,
 		.label = c->boots[k].label, .mode = c->plan.modes[c->boots[k].mode].name,
-		.park = k == 0, .unpark = k + 1 == c->n_boots,
+		.park = k == 0, .unpark = k + 1 == c->n_boots, .default_user = c->rows_user,
 	};
 	char *script = boot_script_generate(&c->plan, &so);
 	char *dir = remote_dir(c, k), *unit = xasprintf("bootab-%s-%s", c->name, c->boots[k].label);
@@ -638,6 +882,22 @@ static void add_times(struct campaign *c, const struct fetch *f)
 	}
 }
 
+static void set_aside(struct campaign *c, size_t k);
+
+/* Whether the complete side in dir (its meta.json) was recorded on boot boot_id. */
+static bool side_is_of_boot(const char *dir, const char *boot_id)
+{
+	char *path = path_join(dir, "meta.json");
+	json_error_t jerr;
+	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	const char *id = json_string_value(json_object_get(root, "boot_id"));
+	bool same = id && boot_id && !strcmp(id, boot_id);
+
+	json_decref(root);
+	free(path);
+	return same;
+}
+
 static int step_fetch(struct campaign *c, size_t k, const struct snapshot *snap, const char *verify_summary)
 {
 	char *dir = remote_dir(c, k), *side = path_join(c->dir, c->boots[k].label), *now;
@@ -685,14 +945,25 @@ static int step_fetch(struct campaign *c, size_t k, const struct snapshot *snap,
 		.snapshot_time = now, .snapshot = snap, .fetch = &f, .verify_summary = verify_summary,
 	};
 	r = side_write(side, &rec, &warnings);
+	if (r == -EEXIST) {
+		/* The campaign stopped after the side was written, before the journal said so. */
+		if (side_is_of_boot(side, c->progress[k].boot_id)) {
+			progress(c, k, "results already in %s (written before the campaign stopped)", side);
+			r = 0;
+		} else {
+			set_aside(c, k);
+			r = side_write(side, &rec, &warnings);
+		}
+	}
 	free(now);
 	for (size_t i = 0; i < warnings.n; i++)
 		say(c, CAMPAIGN_WARNING, "%s", warnings.items[i]);
 	strlist_release(&warnings);
 	fetch_release(&f);
 	if (r < 0) {
-		say(c, CAMPAIGN_ERROR, "boot %zu %s: cannot write %s: %s", k + 1, c->boots[k].label, side,
-		    strerror(-r));
+		say(c, CAMPAIGN_ERROR, "boot %zu %s: cannot write %s: %s (its rows are done; fetched again on --resume)",
+		    k + 1, c->boots[k].label, side, strerror(-r));
+		c->res->data_error = true;
 		goto out;
 	}
 	progress(c, k, "results in %s", side);
@@ -716,7 +987,7 @@ static void set_aside(struct campaign *c, size_t k)
 			char *to = xasprintf("%s.abandoned-%d", side, i);
 
 			if (!path_exists(to)) {
-				if (rename(side, to) == 0)
+				if (file_rename(side, to) == 0)
 					say(c, CAMPAIGN_WARNING, "an unfinished %s was moved to %s", side, to);
 				free(to);
 				break;
@@ -735,6 +1006,12 @@ static int run_boot(struct campaign *c, size_t k)
 	bool have_snap = false;
 	int r = 0;
 
+	/* Resuming after the reboot a local campaign asked for. */
+	if (bp->step == STEP_REBOOTING) {
+		r = local_after_reboot(c, k);
+		if (r < 0)
+			return r;
+	}
 	/* Resuming: a boot that got as far as "rebooted" continues only on that very boot. */
 	if (bp->step >= STEP_REBOOTED && bp->step < STEP_DONE) {
 		r = target_boot_id(c->target, true, 30000, &id);
@@ -758,6 +1035,10 @@ static int run_boot(struct campaign *c, size_t k)
 	if (bp->step < STEP_SET) {
 		if (interrupted(c))
 			return -EINTR;
+		/* Before the entries change: a box left set for a mode it never booted is a trap. */
+		r = check_data_dir(c, "before the boot entries change");
+		if (r < 0)
+			return r;
 		progress(c, k, "setting mode %s (%s)", c->plan.modes[c->boots[k].mode].name,
 			 *c->plan.modes[c->boots[k].mode].args_text ? c->plan.modes[c->boots[k].mode].args_text
 								     : "standing kernel defaults");
@@ -776,7 +1057,7 @@ static int run_boot(struct campaign *c, size_t k)
 			return -EINTR;
 		r = step_reboot(c, k);
 		if (r < 0) {
-			if (r != -EINTR)
+			if (r != -EINTR && r != -ERESTART)
 				journal_step(c, k, STEP_FAILED, "reboot");
 			return r;
 		}
@@ -828,6 +1109,20 @@ out:
 	return r;
 }
 
+/* A login name as useradd(8) takes it, to run rows as. */
+static bool user_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n > 32 || s[0] == '-')
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+		      *s == '_' || *s == '-' || *s == '.'))
+			return false;
+	return true;
+}
+
 /* Reads the journal into c->progress. */
 static int load_journal(struct campaign *c)
 {
@@ -849,6 +1144,12 @@ static int load_journal(struct campaign *c)
 		double s = -1;
 		int n = sscanf(j.lines[i], "boot %zu %199s %31s %63s %lf %63s", &k, label, step, a, &s, b);
 
+		if (!strncmp(j.lines[i], "local rows-as ", 14) && user_name_ok(j.lines[i] + 14)) {
+			free(c->rows_user);
+			c->rows_user = xstrdup(j.lines[i] + 14);
+			continue;
+		}
+
 		if (n < 3 || k < 1 || k > c->n_boots || strcmp(label, c->boots[k - 1].label))
 			continue;
 		k--;
@@ -862,6 +1163,11 @@ static int load_journal(struct campaign *c)
 				continue;
 			}
 			c->progress[k].step = (enum step)st;
+			if (st == STEP_REBOOTING && n >= 5) {
+				free(c->progress[k].rebooting_from);
+				c->progress[k].rebooting_from = xstrdup(a);
+				c->progress[k].rebooting_at = s;
+			}
 			if (st == STEP_REBOOTED && n >= 4) {
 				free(c->progress[k].boot_id);
 				c->progress[k].boot_id = xstrdup(a);
@@ -997,6 +1303,7 @@ static int setup(struct campaign *c)
 		}
 		if (r < 0) {
 			say(c, CAMPAIGN_ERROR, "cannot create the campaign directory %s: %s", c->dir, strerror(-r));
+			c->res->data_error = true;
 			free(resume_plan);
 			return r;
 		}
@@ -1012,11 +1319,54 @@ static int setup(struct campaign *c)
 		r = journal_appendf(c->journal, "bootab-journal 1 campaign %s boots %zu", c->name, c->n_boots);
 		if (r < 0) {
 			say(c, CAMPAIGN_ERROR, "cannot write the journal %s: %s", c->journal, strerror(-r));
+			c->res->data_error = true;
 			free(resume_plan);
 			return r;
 		}
 	}
 	free(resume_plan);
+	return 0;
+}
+
+/*
+ * target = local: bootab runs on the box as root, rows as the user who
+ * started it (sudo's SUDO_USER, kept in the journal for the resumed runs
+ * that systemd starts), and a systemd unit carries it across its reboots.
+ */
+static int local_setup(struct campaign *c)
+{
+	char buf[4096];
+	ssize_t n;
+
+	c->local = true;
+	if (!c->o->root && geteuid() != 0) {
+		say(c, CAMPAIGN_ERROR, "target = local sets boot entries and reboots this box: run bootab as root (sudo bootab run ...)");
+		return -EPERM;
+	}
+	if (c->plan.power_cycle)
+		say(c, CAMPAIGN_WARNING, "target = local: power_cycle is not used (nothing else is there to run it); a one-shot boot that hangs comes back on the standing config at the next reset");
+	c->abs_dir = realpath(c->dir, NULL);
+	n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	if (!c->abs_dir || n <= 0) {
+		say(c, CAMPAIGN_ERROR, "cannot name %s for the resume unit: %s", !c->abs_dir ? c->dir : "this program",
+		    strerror(errno));
+		return -errno;
+	}
+	buf[n] = '\0';
+	c->exe = xstrdup(buf);
+	if (!c->o->resume_dir) {
+		const char *user = getenv("SUDO_USER");
+
+		if (user && strcmp(user, "root") && user_name_ok(user)) {
+			int r = journal_appendf(c->journal, "local rows-as %s", user);
+
+			if (r < 0) {
+				say(c, CAMPAIGN_ERROR, "cannot write the journal %s: %s", c->journal, strerror(-r));
+				return r;
+			}
+			c->rows_user = xstrdup(user);
+		}
+	}
 	return 0;
 }
 
@@ -1040,12 +1390,21 @@ int campaign_run(const struct campaign_options *o, struct campaign_result *ret)
 		r = -EINVAL;
 		goto out;
 	}
-	if (!strcmp(c.plan.target, "local")) {
-		say(&c, CAMPAIGN_ERROR, "target = local is not supported by bootab run yet: run the campaign from another machine over SSH");
-		r = -EOPNOTSUPP;
+	r = check_data_dir(&c, "before anything on the target changes");
+	if (r < 0) {
+		ret->resumable = true;
 		goto out;
 	}
-	r = target_open_default(c.plan.target, NULL, 0, &c.target, &error);
+	if (!strcmp(c.plan.target, "local")) {
+		r = local_setup(&c);
+		if (r < 0)
+			goto out;
+	} else if (o->root) {
+		say(&c, CAMPAIGN_ERROR, "--root works with target = local only, not '%s'", c.plan.target);
+		r = -EINVAL;
+		goto out;
+	}
+	r = target_open_default(c.plan.target, o->root, 0, &c.target, &error);
 	if (r < 0) {
 		say(&c, CAMPAIGN_ERROR, "%s", error);
 		free(error);
@@ -1073,20 +1432,29 @@ int campaign_run(const struct campaign_options *o, struct campaign_result *ret)
 		if (r == 0) {
 			journal_append(c.journal, "finished");
 			ret->finished = true;
+		} else {
+			ret->data_error = r == -ENOSPC || r == -EDQUOT || r == -EROFS;
 		}
 	} else if (r == -EINTR) {
 		ret->resumable = true;
 	} else {
 		ret->resumable = true;
 	}
+	/* A local campaign resumes by itself only across the reboots it makes. */
+	if (c.local && !ret->rebooting)
+		local_unit_remove(&c);
 out:
 	ret->total_s = clock_now_s() - c.started;
 	target_close(c.target);
 	for (size_t k = 0; k < c.n_boots; k++) {
 		free(c.progress[k].boot_id);
 		free(c.progress[k].boot_id_before);
+		free(c.progress[k].rebooting_from);
 	}
 	free(c.progress);
+	free(c.rows_user);
+	free(c.abs_dir);
+	free(c.exe);
 	if (c.boots)
 		plan_boots_free(c.boots, c.n_boots);
 	strv_free(c.managed);
@@ -1222,12 +1590,16 @@ int campaign_report(const char *dir, const struct campaign_options *o)
 		char *txt = path_join(dir, "report.txt");
 
 		r = file_write_atomic(txt, head.buf, head.len, 0644);
+		if (r < 0)
+			say(&c, CAMPAIGN_ERROR, "cannot write %s: %s", txt, strerror(-r));
 		free(txt);
 		goto out;
 	}
 	r = compare_sides(sides, n_sides, &co, &res, &warnings);
-	if (r < 0)
+	if (r < 0) {
+		say(&c, CAMPAIGN_ERROR, "%s: cannot compare the sides: %s", dir, strerror(-r));
 		goto out;
+	}
 	for (size_t i = 0; i < warnings.n; i++)
 		say(&c, CAMPAIGN_WARNING, "%s", warnings.items[i]);
 	r = write_report(dir, "report.txt", &res, REPORT_TEXT, &warnings, head.buf, &plan);
@@ -1239,7 +1611,8 @@ int campaign_report(const char *dir, const struct campaign_options *o)
 		r = write_report(dir, "report.html", &res, REPORT_HTML, &warnings, NULL, &plan);
 	compare_result_release(&res);
 	if (r < 0)
-		say(&c, CAMPAIGN_ERROR, "cannot write the report in %s: %s", dir, strerror(-r));
+		say(&c, CAMPAIGN_ERROR, "cannot write the report in %s: %s (the reports there before are kept whole)",
+		    dir, strerror(-r));
 out:
 	for (size_t k = 0; k < n_sides; k++)
 		side_release(&sides[k]);

@@ -23,6 +23,7 @@ struct campaign_options {
 	const char *plan_path;        /* new campaign */
 	const char *resume_dir;       /* or: continue this one */
 	const char *data_dir;         /* overrides [campaign] data */
+	const char *root;             /* target = local in a tree (tests, images): paths inside it */
 	bool dry_run;                 /* print what would run; touch nothing */
 	/* Progress and problems, one line each (the command prints them). */
 	void (*say)(void *ctx, enum campaign_level level, const char *line);
@@ -37,6 +38,9 @@ struct campaign_result {
 	char *dir;                    /* the campaign directory */
 	bool finished;                /* every boot done and the report written */
 	bool resumable;               /* stopped part-way; campaign_resume() continues */
+	bool data_error;              /* stopped because the data directory could not be
+					 written (full, read-only); nothing recorded was lost */
+	bool rebooting;               /* target = local: the box is rebooting; the unit resumes */
 	double total_s, reboot_s, gate_s, rows_s;   /* wall time and its parts, this run */
 };
 

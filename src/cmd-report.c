@@ -20,7 +20,11 @@ const char cmd_report_usage[] =
 	"\n"
 	"Writes report.txt, report.md, report.json and report.html of a finished\n"
 	"(or partial) campaign from its side directories again, and prints one of\n"
-	"them. report.html is one self-contained page with a chart per metric.\n";
+	"them. report.html is one self-contained page with a chart per metric.\n"
+	"Each is replaced whole or not at all: on a full disk the old reports stay.\n"
+	"\n"
+	"exit status: 0 written, 2 usage error, not a campaign directory, or a\n"
+	"report could not be written\n";
 
 int cmd_report(int argc, char **argv)
 {
@@ -49,7 +53,7 @@ int cmd_report(int argc, char **argv)
 	}
 	r = campaign_report(argv[optind], &o);
 	if (r < 0)
-		return EXIT_NOTHING;
+		return EXIT_USAGE;
 	name = xasprintf("report.%s", format);
 	path = path_join(argv[optind], name);
 	r = file_read(path, FILE_READ_MAX, &data, &len);

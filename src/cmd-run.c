@@ -17,8 +17,8 @@ static void say_line(void *ctx, enum campaign_level level, const char *line)
 }
 
 const char cmd_run_usage[] =
-	"usage: bootab run [--data DIR] [--dry-run] PLAN.ini\n"
-	"       bootab run --resume CAMPAIGN_DIR\n"
+	"usage: bootab run [--data DIR] [--dry-run] [--root DIR] PLAN.ini\n"
+	"       bootab run [--root DIR] --resume CAMPAIGN_DIR\n"
 	"\n"
 	"Runs the campaign PLAN.ini describes (bootab-plan(5)): for every boot, sets\n"
 	"the mode's kernel args, reboots, proves from sysfs that the boot is the one\n"
@@ -36,8 +36,18 @@ const char cmd_run_usage[] =
 	"  --data DIR     where campaigns are written (default: the plan's data, else runs)\n"
 	"  --dry-run      print every command and per-boot script; change nothing\n"
 	"  --resume DIR   continue the campaign in DIR\n"
+	"  --root DIR     target = local in a tree: every /proc, /sys, /boot and /etc\n"
+	"                 path inside DIR (for tests and images; a tree cannot reboot)\n"
 	"\n"
-	"exit status: 0 finished, 1 stopped (resumable), 2 usage or plan error\n";
+	"With target = local bootab runs on the box it reboots, as root: before each\n"
+	"reboot it installs the systemd unit bootab-resume.service, which runs\n"
+	"bootab run --resume after the boot (progress: journalctl -u bootab-resume);\n"
+	"the unit is removed when the campaign ends or stops. Rows run as the user\n"
+	"who started it with sudo unless the plan names one.\n"
+	"\n"
+	"exit status: 0 finished, 1 stopped (resumable), 2 usage or plan error, or\n"
+	"the data directory cannot be written (full, read-only; checked before\n"
+	"every reboot, and nothing already recorded is lost)\n";
 
 static volatile sig_atomic_t stop_requested;
 
@@ -70,6 +80,7 @@ int cmd_run(int argc, char **argv)
 		{ "data", required_argument, NULL, 'd' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "resume", required_argument, NULL, 'r' },
+		{ "root", required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct campaign_options o = { .say = say_line, .interrupted = &stop_requested };
@@ -89,6 +100,9 @@ int cmd_run(int argc, char **argv)
 		case 'r':
 			o.resume_dir = optarg;
 			break;
+		case 'R':
+			o.root = optarg;
+			break;
 		default:
 			fputs(cmd_run_usage, stderr);
 			return EXIT_USAGE;
@@ -100,6 +114,10 @@ int cmd_run(int argc, char **argv)
 	}
 	if (o.resume_dir && (o.dry_run || o.data_dir)) {
 		log_error("--resume takes no --dry-run or --data: the campaign directory has its plan");
+		return EXIT_USAGE;
+	}
+	if (o.root && !path_is_dir(o.root)) {
+		log_error("--root: '%s' is not a directory", o.root);
 		return EXIT_USAGE;
 	}
 	if (o.resume_dir && !path_is_dir(o.resume_dir)) {
@@ -123,12 +141,16 @@ int cmd_run(int argc, char **argv)
 			print_report(res.dir);
 		}
 		rc = EXIT_OK;
+	} else if (res.rebooting) {
+		log_info("the box is rebooting; bootab continues the campaign in %s after the boot", res.dir);
+		rc = EXIT_OK;
 	} else if (res.resumable) {
 		log_error("the campaign stopped%s; continue it with: bootab run --resume %s",
-			  r == -EINTR ? " as asked" : "", res.dir);
-		rc = EXIT_NOTHING;
+			  r == -EINTR ? " as asked" : res.data_error ? " (make room in its data directory first)" : "",
+			  res.dir);
+		rc = res.data_error ? EXIT_USAGE : EXIT_NOTHING;
 	} else {
-		rc = r == -EINVAL || r == -ENOENT ? EXIT_USAGE : EXIT_NOTHING;
+		rc = r == -EINVAL || r == -ENOENT || res.data_error ? EXIT_USAGE : EXIT_NOTHING;
 	}
 	campaign_result_release(&res);
 	return rc;

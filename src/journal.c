@@ -63,7 +63,8 @@ int journal_append(const char *path, const char *line)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct stat st;
-	size_t n = strlen(line);
+	size_t n = strlen(line), first;
+	off_t end = 0;
 	int fd, r = 0;
 
 	if (!line_valid(line, n))
@@ -77,23 +78,23 @@ int journal_append(const char *path, const char *line)
 	}
 	if (st.st_size > 0) {
 		/* Cut an incomplete last line (a crash mid-append) before adding to it. */
-		off_t end = st.st_size;
-		bool found = false;
+		char tail[4096];
 
-		/* Backwards a block at a time: a long torn line costs few reads. */
-		while (end > 0 && !found) {
-			char block[65536];
-			size_t want = end < (off_t)sizeof(block) ? (size_t)end : sizeof(block);
+		end = st.st_size;
+		while (end > 0) {
+			size_t chunk = (size_t)end < sizeof(tail) ? (size_t)end : sizeof(tail);
+			const char *nl;
 
-			if (pread(fd, block, want, end - (off_t)want) != (ssize_t)want) {
+			if (pread(fd, tail, chunk, end - (off_t)chunk) != (ssize_t)chunk) {
 				r = -EIO;
 				goto out;
 			}
-			while (want > 0 && block[want - 1] != '\n') {
-				want--;
-				end--;
+			nl = memrchr(tail, '\n', chunk);
+			if (nl) {
+				end -= (off_t)(chunk - (size_t)(nl - tail) - 1);
+				break;
 			}
-			found = want > 0;
+			end -= (off_t)chunk;
 		}
 		if (end != st.st_size && ftruncate(fd, end) < 0) {
 			r = -errno;
@@ -102,19 +103,27 @@ int journal_append(const char *path, const char *line)
 	}
 	strbuf_add(&sb, line, n);
 	strbuf_addch(&sb, '\n');
+	/* Tests split the line to let a kill land between its halves. */
+	first = file_test_write_delay_on() ? sb.len / 2 : sb.len;
 	for (size_t done = 0; done < sb.len;) {
-		ssize_t w = write(fd, sb.buf + done, sb.len - done);
+		size_t stop = done < first ? first : sb.len;
+		ssize_t w = write(fd, sb.buf + done, stop - done);
 
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
 			r = -errno;
-			goto out;
+			break;
 		}
 		done += (size_t)w;
+		if (done == first && first < sb.len)
+			file_test_write_delay();
 	}
-	if (fsync(fd) < 0)
+	if (r == 0 && fsync(fd) < 0)
 		r = -errno;
+	/* A failed append (a full disk) takes back what it wrote: whole lines only. */
+	if (r < 0 && ftruncate(fd, end) == 0)
+		(void)fsync(fd);
 out:
 	strbuf_release(&sb);
 	close(fd);

@@ -31,7 +31,8 @@ int journal_read(const char *path, struct journal *ret, struct parse_error *err)
 /*
  * Appends line (printable text, no newline) and fsyncs the file (created
  * with mode 0600 when new). Returns 0 or -errno; -EINVAL for a line that
- * is not one printable line.
+ * is not one printable line. When the write or the sync fails (-ENOSPC on
+ * a full disk) the file is cut back to the whole lines it held before.
  */
 int journal_append(const char *path, const char *line);
 

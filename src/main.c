@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -96,6 +97,7 @@ static int cmd_version(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	const struct command *c;
+	int rc;
 
 	if (argc < 2) {
 		print_overview(stderr);
@@ -116,5 +118,12 @@ int main(int argc, char **argv)
 		fputs(c->usage, stdout);
 		return EXIT_OK;
 	}
-	return c->run(argc - 1, argv + 1);
+	rc = c->run(argc - 1, argv + 1);
+	/* Results go to stdout: a full disk under them is an I/O error (said once). */
+	errno = 0;
+	if ((fflush(stdout) != 0 || ferror(stdout)) && rc != EXIT_USAGE) {
+		log_error("cannot write the output: %s", strerror(errno ? errno : EIO));
+		return EXIT_USAGE;
+	}
+	return rc;
 }

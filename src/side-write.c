@@ -31,6 +31,13 @@ static int write_text(const char *dir, const char *name, const char *data, size_
 	return r;
 }
 
+/* Keeps the first failure: a side with a missing file must not get its meta.json. */
+static void keep_error(int *first, int r)
+{
+	if (r < 0 && *first == 0)
+		*first = r;
+}
+
 static bool word_is(const char *line, size_t n, const char *word)
 {
 	size_t wl = strlen(word);
@@ -134,7 +141,7 @@ static json_t *metrics_json(const struct metric_set *set)
 }
 
 static json_t *row_json(const char *dir, const struct side_record *rec, const struct plan_row *row,
-			struct strbuf *txt, struct strlist *warnings)
+			struct strbuf *txt, struct strlist *warnings, int *write_error)
 {
 	const struct fetched_file *results = fetch_find(rec->fetch, "results");
 	struct metric_set set = METRIC_SET_INIT;
@@ -148,7 +155,7 @@ static json_t *row_json(const char *dir, const struct side_record *rec, const st
 
 	rel = xasprintf("rows/%s", row->name);
 	rowdir = path_join(dir, rel);
-	dir_create_all(rowdir, 0755);
+	keep_error(write_error, dir_create_all(rowdir, 0755));
 	json_object_set_new(jr, "name", json_string(row->name));
 	json_object_set_new(jr, "kind", json_string(row->check ? "check" : "bench"));
 	if (!row->check) {
@@ -178,7 +185,7 @@ static json_t *row_json(const char *dir, const struct side_record *rec, const st
 
 		snprintf(name, sizeof(name), "%s/rep-%u.out", rel, reps[i].rep);
 		if (out)
-			write_text(dir, name, out->data, out->len);
+			keep_error(write_error, write_text(dir, name, out->data, out->len));
 		json_object_set_new(jrep, "rep", json_integer(reps[i].rep));
 		json_object_set_new(jrep, "rc", json_integer(reps[i].rc));
 		json_object_set_new(jrep, "start", json_string(reps[i].start));
@@ -189,7 +196,7 @@ static json_t *row_json(const char *dir, const struct side_record *rec, const st
 			json_object_set_new(jrep, "timed_out", json_true());
 		if (err) {
 			snprintf(name, sizeof(name), "%s/rep-%u.err", rel, reps[i].rep);
-			write_text(dir, name, err->data, err->len);
+			keep_error(write_error, write_text(dir, name, err->data, err->len));
 			json_object_set_new(jrep, "err", json_string(name));
 		}
 		if (reps[i].rc != 0) {
@@ -265,7 +272,7 @@ int side_write(const char *dir, const struct side_record *rec, struct strlist *w
 	char *path, *text, *dump;
 	const char *field;
 	size_t flen;
-	int r;
+	int r, write_error = 0;
 
 	path = path_join(dir, "meta.json");
 	if (path_exists(path)) {
@@ -325,7 +332,7 @@ int side_write(const char *dir, const struct side_record *rec, struct strlist *w
 		strbuf_addf(&txt, "start %.*s\n", (int)flen, field);
 	}
 	for (size_t i = 0; i < rec->plan->n_rows; i++)
-		json_array_append_new(rows, row_json(dir, rec, &rec->plan->rows[i], &txt, warnings));
+		json_array_append_new(rows, row_json(dir, rec, &rec->plan->rows[i], &txt, warnings, &write_error));
 	json_object_set_new(meta, "rows", rows);
 	field = results_field(results, "end", &flen);
 	if (field) {
@@ -336,13 +343,15 @@ int side_write(const char *dir, const struct side_record *rec, struct strlist *w
 	}
 
 	path = path_join(dir, "scripts");
-	dir_create_all(path, 0755);
+	keep_error(&write_error, dir_create_all(path, 0755));
 	free(path);
 	if (script)
-		write_text(dir, "scripts/run.sh", script->data, script->len);
+		keep_error(&write_error, write_text(dir, "scripts/run.sh", script->data, script->len));
 	if (results)
-		write_text(dir, "scripts/results", results->data, results->len);
-	r = write_text(dir, "meta.txt", txt.buf, txt.len);
+		keep_error(&write_error, write_text(dir, "scripts/results", results->data, results->len));
+	r = write_error;
+	if (r == 0)
+		r = write_text(dir, "meta.txt", txt.buf, txt.len);
 	if (r == 0) {
 		struct strbuf js = STRBUF_INIT;
 

@@ -37,9 +37,12 @@ struct side_record {
  * Writes dir (created; must not hold a meta.json yet: a side is never
  * overwritten). Row problems (an output no parser accepts, a rep that
  * failed or timed out, a gate timeout) are recorded in meta.json and
- * appended to warnings, one line each. meta.json is written last, so its
- * presence means the side is complete. Returns 0 or -errno (-EEXIST: the
- * side exists already).
+ * appended to warnings, one line each. meta.json is written last, and
+ * only when every other file was written, so its presence means the side
+ * is complete. A directory without meta.json (a crash or a failed write
+ * part-way) is written again in place. Returns 0 or -errno (-EEXIST: the
+ * side exists already; -ENOSPC and the like: a file could not be written,
+ * and there is no meta.json).
  */
 int side_write(const char *dir, const struct side_record *record, struct strlist *warnings);
 

@@ -149,7 +149,7 @@ static int local_rename_file(struct boot_io *io, const char *from, const char *t
 	if (r == 0)
 		r = local_path(io, to, false, &t);
 	if (r == 0)
-		r = rename(f, t) < 0 ? -errno : 0;
+		r = file_rename(f, t);
 	free(f);
 	free(t);
 	return r;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lib/alloc.h"
@@ -81,10 +82,54 @@ static int fsync_dir_of(const char *path)
 	return r;
 }
 
+/* Read at every write: a test sets it in a child after fork(). */
+static long test_write_delay_us(void)
+{
+	const char *v = getenv("BOOTAB_TEST_WRITE_DELAY_US");
+	char *end;
+	long n;
+
+	if (!v || !*v)
+		return 0;
+	n = strtol(v, &end, 10);
+	return !*end && n > 0 && n <= 10000000 ? n : 0;
+}
+
+bool file_test_write_delay_on(void)
+{
+	return test_write_delay_us() > 0;
+}
+
+void file_test_write_delay(void)
+{
+	long us = test_write_delay_us();
+	struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };
+
+	if (us > 0)
+		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+			;
+}
+
+static int write_all(int fd, const char *p, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 int file_write_atomic(const char *path, const void *data, size_t len, mode_t mode)
 {
 	char *tmp = xasprintf("%s.tmp-XXXXXX", path);
-	const char *p = data;
+	size_t first = file_test_write_delay_on() ? len / 2 : len;
 	int fd, r = 0;
 
 	fd = mkostemp(tmp, O_CLOEXEC);
@@ -97,18 +142,13 @@ int file_write_atomic(const char *path, const void *data, size_t len, mode_t mod
 		r = -errno;
 		goto fail;
 	}
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			r = -errno;
-			goto fail;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
+	r = write_all(fd, data, first);
+	if (r < 0)
+		goto fail;
+	file_test_write_delay();
+	r = write_all(fd, (const char *)data + first, len - first);
+	if (r < 0)
+		goto fail;
 	if (fsync(fd) < 0) {
 		r = -errno;
 		goto fail;
@@ -119,11 +159,13 @@ int file_write_atomic(const char *path, const void *data, size_t len, mode_t mod
 		goto fail;
 	}
 	fd = -1;
+	file_test_write_delay();
 	if (rename(tmp, path) < 0) {
 		r = -errno;
 		goto fail;
 	}
 	free(tmp);
+	file_test_write_delay();
 	return fsync_dir_of(path);
 fail:
 	if (fd >= 0)
@@ -131,6 +173,14 @@ fail:
 	unlink(tmp);
 	free(tmp);
 	return r;
+}
+
+int file_rename(const char *from, const char *to)
+{
+	if (rename(from, to) < 0)
+		return -errno;
+	file_test_write_delay();
+	return fsync_dir_of(to);
 }
 
 int dir_create_all(const char *path, mode_t mode)

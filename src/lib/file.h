@@ -26,6 +26,24 @@ int file_read(const char *path, size_t max, char **ret_data, size_t *ret_len);
  */
 int file_write_atomic(const char *path, const void *data, size_t len, mode_t mode);
 
+/*
+ * For tests only: with BOOTAB_TEST_WRITE_DELAY_US=N in the environment,
+ * sleeps N microseconds (N up to 10 s); otherwise returns at once. file_write_atomic() and journal_append() call it between the parts
+ * of a write (half the data, the rest, the rename) so that a test's
+ * SIGKILL lands inside a write. Never set it outside tests.
+ */
+void file_test_write_delay(void);
+
+/* Whether BOOTAB_TEST_WRITE_DELAY_US is in effect (writes are then split in two). */
+bool file_test_write_delay_on(void);
+
+/*
+ * rename(2), then fsync of the directory of to, so the new name survives a
+ * power loss. Returns 0 or -errno (-errno of the sync when only that failed:
+ * the rename is done then).
+ */
+int file_rename(const char *from, const char *to);
+
 /* mkdir -p with the given mode for new directories. Returns 0 or -errno. */
 int dir_create_all(const char *path, mode_t mode);
 

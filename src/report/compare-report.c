@@ -952,8 +952,10 @@ int report_compare(FILE *out, const struct compare_result *res, const struct rep
 		text_report(out, res, o);
 		break;
 	}
+	/* The buffered part fails again here and says why (ENOSPC on a full disk). */
+	errno = 0;
 	if (fflush(out) != 0 || ferror(out))
-		return -EIO;
+		return errno ? -errno : -EIO;
 	return r;
 }
 

@@ -74,6 +74,8 @@ rename)
 	inroot_dir "$ROOT$1"
 	inroot_dir "$ROOT$2"
 	mv -f "$ROOT$1" "$ROOT$2" || exit 4
+	# On the boot partition (often FAT) the new name must be on disk before a power cycle.
+	sync
 	;;
 remove)
 	[ $# -eq 1 ] || exit 2

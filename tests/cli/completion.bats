@@ -121,8 +121,10 @@ EOF
 	run complete_line "$BOOTAB" run ""
 	[ "$output" = $'lab.ini\nruns' ]
 	run complete_line "$BOOTAB" run --
-	[ "$output" = "$(printf '%s\n' --data --dry-run --help --resume)" ]
+	[ "$output" = "$(printf '%s\n' --data --dry-run --help --resume --root)" ]
 	run complete_line "$BOOTAB" run --resume ""
+	[ "$output" = "runs" ]
+	run complete_line "$BOOTAB" run --root r
 	[ "$output" = "runs" ]
 	run complete_line "$BOOTAB" run --data r
 	[ "$output" = "runs" ]

@@ -1,7 +1,11 @@
 #!/usr/bin/env bats
 # bootab run against the real QEMU lab: a whole campaign from a plan, the
-# controller killed with SIGKILL while a row runs and the campaign resumed,
-# and a boot whose verify fails. Skipped only when QEMU cannot start.
+# controller killed with SIGKILL at each step (after verify, during the
+# fetch, while the side is written, before the journal says done, while a
+# row runs) and the campaign resumed, a data disk that fills up between two
+# boots, a full or read-only data directory at the start, a boot whose
+# verify fails, a kernel that never comes up. Skipped only when QEMU
+# cannot start.
 
 bats_require_minimum_version 1.5.0
 load helpers/lab
@@ -67,22 +71,116 @@ campaign_dir() {
 	done
 }
 
-@test "a campaign survives SIGKILL of the controller while a row runs, and --resume finishes it" {
+# Waits (at most $1 seconds, polling every $2) until the command after
+# them holds, while bootab ($pid) runs.
+wait_until() {
+	local end=$((SECONDS + $1)) step=$2
+	shift 2
+	until "$@"; do
+		if ! kill -0 "$pid" 2>/dev/null; then
+			"$@" && return 0
+			echo "bootab ended before: $*"
+			return 1
+		fi
+		[ "$SECONDS" -lt "$end" ] || { echo "waited in vain for: $*"; return 1; }
+		sleep "$step"
+	done
+}
+
+# The journal holds whole lines of bootab's own, but for a last line a
+# kill may have cut short (the reader drops it; the next append cuts it).
+journal_sane() { # DIR
+	local j=$1/journal bad
+	bad=$(head -n "$(wc -l <"$j")" "$j" |
+		grep -v -E '^(bootab-journal 1 campaign [^ ]+ boots [0-9]+|boot [0-9]+ [a-z0-9]+ (begin|set|rebooted [0-9a-f-]+ [0-9.]+ [0-9a-f-]+|verified|started /var/tmp/bootab/[^ ]+|done|failed [a-z-]+)|finished)$' || true)
+	[ -z "$bad" ] || { echo "not a journal line: $bad"; return 1; }
+}
+
+# Starts bootab run --resume DIR in the background (stderr to $2), sets pid.
+resume_bg() { # DIR ERRFILE [ENV=VALUE...]
+	local dir=$1 err=$2
+	shift 2
+	env "$@" "$BOOTAB" run --resume "$dir" >/dev/null 2>"$err" &
+	pid=$!
+}
+
+# kill -9 of $pid, and the journal still reads.
+kill_controller() {
+	kill -9 "$pid"
+	wait "$pid" || true
+	journal_sane "$dir"
+}
+
+teardown() {
+	if [ -n "${SMALL_DATA-}" ]; then
+		umount "$SMALL_DATA"
+		SMALL_DATA=
+	fi
+}
+
+@test "a campaign survives SIGKILL of the controller at each step, and a full disk between boots; --resume finishes it" {
 	write_plan "$BATS_TEST_TMPDIR/aba.ini" "translated passthrough translated"
+	# The data on an 80 MiB tmpfs (when root may mount one), to fill it between two boots.
+	mkdir -p "$data"
+	if mount -t tmpfs -o size=80m tmpfs "$data" 2>/dev/null; then
+		SMALL_DATA=$data
+	fi
 	"$BOOTAB" run --data "$data" "$BATS_TEST_TMPDIR/aba.ini" >"$BATS_TEST_TMPDIR/run1.out" 2>"$BATS_TEST_TMPDIR/run1.err" &
 	pid=$!
-	# Kill it once the second boot's rows have started on the target.
-	for _ in $(seq 600); do
-		dir=$(campaign_dir aba)
-		if [ -n "$dir" ] && grep -q '^boot 2 passthrough started' "$dir/journal" 2>/dev/null; then
-			break
-		fi
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 1
-	done
-	run kill -9 "$pid"
-	[ "$status" -eq 0 ]
-	wait "$pid" || true
+
+	# 1. Right after the first boot is verified, before its rows start.
+	wait_until 1200 1 eval 'dir=$(campaign_dir aba); [ -n "$dir" ] && grep -q "^boot 1 translated verified$" "$dir/journal" 2>/dev/null'
+	kill_controller
+	[ ! -e "$dir/translated/meta.json" ]
+
+	# 2. While the results are fetched (writes paused, so the kill lands in them).
+	resume_bg "$dir" "$BATS_TEST_TMPDIR/run2.err" BOOTAB_TEST_WRITE_DELAY_US=300000
+	wait_until 900 0.2 grep -q 'boot 1/3 translated: fetching results' "$BATS_TEST_TMPDIR/run2.err"
+	kill_controller
+	[ ! -e "$dir/translated/meta.json" ]
+
+	# 3. While the side directory is written, before its meta.json.
+	resume_bg "$dir" "$BATS_TEST_TMPDIR/run3.err" BOOTAB_TEST_WRITE_DELAY_US=300000
+	wait_until 300 0.1 test -d "$dir/translated/rows/randread"
+	kill_controller
+	[ ! -e "$dir/translated/meta.json" ]
+	grep -q 'resuming on the same boot' "$BATS_TEST_TMPDIR/run3.err"
+
+	# 4. After meta.json, before the journal says the boot is done.
+	resume_bg "$dir" "$BATS_TEST_TMPDIR/run4.err" BOOTAB_TEST_WRITE_DELAY_US=300000
+	wait_until 300 0.1 test -e "$dir/translated/meta.json"
+	kill_controller
+	jq -e .boot_id "$dir/translated/meta.json" >/dev/null
+	grep -q '^boot 1 translated done$' "$dir/journal" && landed=no || landed=yes
+	echo "kill 4 before the journal said done: $landed" >&3
+
+	# 5. The resume takes the side as it is (it is whole) and stops once boot 1 is done.
+	run --separate-stderr env BOOTAB_TEST_STOP_AFTER="boot 1 done" "$BOOTAB" run --resume "$dir"
+	[ "$status" -eq 1 ]
+	if [ "$landed" = yes ]; then
+		[[ "$stderr" == *"boot 1/3 translated: results already in $dir/translated (written before the campaign stopped)"* ]]
+	fi
+	grep -q '^boot 1 translated done$' "$dir/journal"
+	journal_sane "$dir"
+	boot1=$(jq -r .boot_id "$dir/translated/meta.json")
+
+	# 6. The data disk fills up between two boots: a clear stop before anything changes on the box.
+	if [ -n "${SMALL_DATA-}" ]; then
+		dd if=/dev/zero of="$data/filler" bs=1M count=30 2>/dev/null
+		cp "$dir/journal" "$BATS_TEST_TMPDIR/journal.before"
+		run --separate-stderr "$BOOTAB" run --resume "$dir"
+		[ "$status" -eq 2 ]
+		[[ "$stderr" == *"the data directory $dir has "*" MiB free, less than the 64 MiB a boot's results may need: stopping before anything on the target changes"* ]]
+		cmp "$dir/journal" "$BATS_TEST_TMPDIR/journal.before"
+		run -0 lab_ssh cat /proc/sys/kernel/random/boot_id
+		[ "$output" = "$boot1" ]
+		rm "$data/filler"
+	fi
+
+	# 7. While a row of the second boot runs.
+	resume_bg "$dir" "$BATS_TEST_TMPDIR/run7.err"
+	wait_until 1200 1 grep -q '^boot 2 passthrough started' "$dir/journal"
+	kill_controller
 	[ -f "$dir/translated/meta.json" ]
 	[ ! -f "$dir/passthrough/meta.json" ]
 
@@ -91,7 +189,8 @@ campaign_dir() {
 	[ "$status" -eq 0 ]
 	[[ "$stderr" == *"boot 2/3 passthrough: resuming on the same boot"* ]]
 	grep -qx finished "$dir/journal"
-	# Three boots, each rebooted once: the resume did not reboot again.
+	journal_sane "$dir"
+	# Three boots, each rebooted once: no resume rebooted again.
 	[ "$(grep -c ' rebooted ' "$dir/journal")" -eq 3 ]
 	# Every side is a different boot, proven and recorded.
 	ids=$(for s in translated passthrough translated2; do
@@ -104,6 +203,8 @@ campaign_dir() {
 		[ -f "$dir/$s/rows/randread/rep-2.out" ]
 		[ -f "$dir/$s/scripts/run.sh" ]
 	done
+	# Nothing was set aside: every resume continued on the boot it found.
+	[ "$(cd "$dir" && echo *)" = "journal passthrough plan.ini report.json report.md report.txt translated translated2" ]
 	# The report shows each side's verified IOMMU types and compares the rows.
 	grep -q '^  translated     5 DMA-FQ; 0000:00:02.0: DMA-FQ$' "$dir/report.txt"
 	grep -q '^  passthrough    5 identity; 0000:00:02.0: identity$' "$dir/report.txt"
@@ -116,6 +217,34 @@ campaign_dir() {
 	# The box is back on its standing config.
 	run -0 lab_ssh cat /proc/cmdline
 	[ "$output" = 'initrd=\initrd console=ttyS0 no_timer_check' ]
+}
+
+@test "a full or read-only data directory: bootab run stops before the box changes or reboots" {
+	local small="$BATS_TEST_TMPDIR/small"
+	mkdir -p "$small"
+	mount -t tmpfs -o size=2m tmpfs "$small" 2>/dev/null || skip "cannot mount a tmpfs (needs root)"
+	SMALL_DATA=$small
+	write_plan "$BATS_TEST_TMPDIR/full.ini" "translated passthrough"
+	run -0 lab_ssh cat /proc/sys/kernel/random/boot_id
+	boot=$output
+	run -0 lab_ssh cat /boot/loader/entries/lab.conf
+	entry=$output
+
+	run --separate-stderr "$BOOTAB" run --data "$small" "$BATS_TEST_TMPDIR/full.ini"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "bootab: the data directory $small/full-"*" has 2.0 MiB free, less than the 64 MiB a boot's results may need: stopping before anything on the target changes"* ]]
+	mount -o remount,ro "$small"
+	run --separate-stderr "$BOOTAB" run --data "$small" "$BATS_TEST_TMPDIR/full.ini"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "bootab: cannot create the campaign directory $small/full-"*": Read-only file system" ]]
+
+	# The box did not reboot and its entries are as they were.
+	run -0 lab_ssh cat /proc/sys/kernel/random/boot_id
+	[ "$output" = "$boot" ]
+	run -0 lab_ssh cat /boot/loader/entries/lab.conf
+	[ "$output" = "$entry" ]
+	run -0 lab_ssh ls /boot/loader/entries
+	[ "$output" = "lab.conf" ]
 }
 
 @test "SSH cut while a row runs: the row completes and its data arrives; a boot whose verify fails benchmarks nothing" {

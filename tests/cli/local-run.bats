@@ -1,0 +1,228 @@
+#!/usr/bin/env bats
+# bootab run with target = local: bootab runs on the box it reboots, and a
+# systemd unit carries the campaign across each reboot. The box here is a
+# --root tree; tests/cli/helpers/fake-boot.sh stands in for the firmware,
+# boot loader and kernel (it boots the tree's default BLS entry into the
+# sysfs captured on the QEMU lab with the same args, then stops bootab with
+# SIGTERM as a shutdown does), and the test plays systemd: after each
+# "boot" it runs the ExecStart= of the unit bootab left enabled in the
+# tree, as long as one is enabled. systemd-analyze verify (the real
+# systemd) checks the unit itself.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	tree="$BATS_TEST_TMPDIR/tree"
+	data="$BATS_TEST_TMPDIR/data"
+	fixtures="$BATS_TEST_DIRNAME/../fixtures/sysfs"
+	mkdir -p "$tree/boot/loader/entries" "$tree/etc" "$data"
+	cp -R "$fixtures/lab-translated/." "$tree/"
+	printf 'default lab.conf\ntimeout 0\n' >"$tree/boot/loader/loader.conf"
+	printf 'title bootab lab\nlinux /vmlinuz\ninitrd /initrd\noptions console=ttyS0 no_timer_check\n' \
+		>"$tree/boot/loader/entries/lab.conf"
+	unit="$tree/etc/systemd/system/bootab-resume.service"
+	link="$tree/etc/systemd/system/multi-user.target.wants/bootab-resume.service"
+	export BOOTAB_TEST_LOCAL_REBOOT="exec sh '$BATS_TEST_DIRNAME/helpers/fake-boot.sh' '$tree' '$fixtures'"
+	export XDG_DATA_HOME="$BATS_TEST_TMPDIR/xdg"
+	unset SUDO_USER
+}
+
+# write_plan FILE ORDER [EXTRA]
+write_plan() {
+	cat >"$1" <<-EOF
+	[campaign]
+	target = local
+	backend = bls
+	oneshot = off
+	order = $2
+	boot_timeout = ${BOOT_TIMEOUT:-30}
+	poll = 1
+
+	[mode "translated"]
+	args =
+	expect = iommu.type(0000:00:02.0)=DMA-FQ
+
+	[mode "passthrough"]
+	args = iommu=pt
+	expect = iommu.type(0000:00:02.0)=identity
+
+	[idle]
+	load = 100
+	checks = 1
+	interval = 1
+
+	[row "answer"]
+	command = echo 42
+	parser = number
+	reps = 2
+	$3
+	EOF
+}
+
+# The words of the unit's ExecStart= (every one in double quotes, none
+# with a quote, backslash, % or $ in these tests).
+exec_start() {
+	sed -n 's/^ExecStart=//p' "$unit" | tr -d '"'
+}
+
+@test "a local campaign: each reboot through the resume unit, every boot proven, the unit gone at the end" {
+	write_plan "$BATS_TEST_TMPDIR/p.ini" "translated passthrough translated"
+	run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/p.ini"
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	dir=$(echo "$data"/p-*)
+	[[ "$stderr" == *"boot 1/3 translated: rebooting into mode translated; bootab continues after the boot (systemd unit bootab-resume.service"* ]]
+	[[ "${stderr_lines[-1]}" == "bootab: the box is rebooting; bootab continues the campaign in $dir after the boot" ]]
+	# The unit is enabled as systemctl enable does it, names its campaign, and systemd takes it.
+	[ "$(readlink "$link")" = /etc/systemd/system/bootab-resume.service ]
+	grep -qx "X-Bootab-Campaign=$dir" "$unit"
+	grep -qx "WantedBy=multi-user.target" "$unit"
+	[ "$(exec_start)" = "$BOOTAB run --root $tree --resume $dir" ]
+	if command -v systemd-analyze >/dev/null; then
+		cp "$unit" "$BATS_TEST_TMPDIR/bootab-resume.service"
+		run systemd-analyze verify "$BATS_TEST_TMPDIR/bootab-resume.service"
+		echo "$output"
+		[ "$status" -eq 0 ]
+		[ -z "$output" ]
+	fi
+
+	# systemd's part: after each boot, the enabled unit's command.
+	boots=0
+	while [ -L "$link" ] && [ "$boots" -lt 6 ]; do
+		read -r -a cmd <<<"$(exec_start)"
+		run --separate-stderr "${cmd[@]}"
+		echo "$stderr"
+		[ "$status" -eq 0 ]
+		boots=$((boots + 1))
+	done
+	# Three resumed runs: after boot 1's and boot 2's reboots (each ends in the
+	# next reboot), and after boot 3's (it finishes and removes the unit).
+	[ "$boots" -eq 3 ]
+	[ ! -e "$unit" ] && [ ! -L "$link" ]
+	grep -qx finished "$dir/journal"
+	[ "$(grep -c ' rebooting ' "$dir/journal")" -eq 3 ]
+	[ "$(grep -c ' rebooted ' "$dir/journal")" -eq 3 ]
+	# Each side is the boot the tree booted for it, proven from its sysfs.
+	[ "$(cut -d' ' -f1 "$tree/boots.log" | tr '\n' ' ')" = "translated passthrough translated " ]
+	i=1
+	for s in translated passthrough translated2; do
+		[ "$(jq -r .boot_id "$dir/$s/meta.json")" = "$(sed -n "${i}p" "$tree/boots.log" | cut -d' ' -f2)" ]
+		i=$((i + 1))
+	done
+	grep -q '^  translated     5 DMA-FQ$' "$dir/report.txt"
+	grep -q '^  passthrough    5 identity$' "$dir/report.txt"
+	# The rows ran in each boot and were fetched; the tree is back on the standing config.
+	[ "$(jq -r '.rows[0].metrics[0].samples | length' "$dir/passthrough/meta.json")" -eq 2 ]
+	grep -qx 'options console=ttyS0 no_timer_check' "$tree/boot/loader/entries/lab.conf"
+	[ "$(cat "$tree/proc/cmdline")" = 'initrd=\initrd console=ttyS0 no_timer_check' ]
+}
+
+@test "a boot whose verify fails: the unit goes before the reboot into the standing config, and nothing resumes" {
+	write_plan "$BATS_TEST_TMPDIR/bad.ini" "translated wrong" '[mode "wrong"]
+args = iommu=pt
+expect = iommu.type(0000:00:02.0)=DMA'
+	run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/bad.ini"
+	[ "$status" -eq 0 ]
+	read -r -a cmd <<<"$(exec_start)"
+	# Boot 1 runs, then reboots into "wrong".
+	run --separate-stderr "${cmd[@]}"
+	[ "$status" -eq 0 ]
+	[ -L "$link" ]
+	# Boot 2 is not the boot asked for: back to the standing config, no unit left.
+	run --separate-stderr "${cmd[@]}"
+	echo "$stderr"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"boot 2 wrong is not the boot asked for"* ]]
+	[[ "$stderr" == *"rebooting into the standing config; the campaign does not resume by itself"* ]]
+	[[ "$stderr" != *"the box is rebooting; bootab continues"* ]]
+	[ ! -e "$unit" ] && [ ! -L "$link" ]
+	[ "$(cut -d' ' -f1 "$tree/boots.log" | tr '\n' ' ')" = "translated passthrough translated " ]
+	grep -qx 'options console=ttyS0 no_timer_check' "$tree/boot/loader/entries/lab.conf"
+	dir=$(echo "$data"/bad-*)
+	[ -f "$dir/translated/meta.json" ]
+	[ ! -e "$dir/wrong/meta.json" ]
+}
+
+@test "a box that does not go down after the reboot command: a clear stop, the unit removed" {
+	BOOT_TIMEOUT=10 write_plan "$BATS_TEST_TMPDIR/p.ini" "translated passthrough"
+	BOOTAB_TEST_LOCAL_REBOOT=true run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/p.ini"
+	echo "$stderr"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"bootab: the box did not go down within 10 s of the reboot command"* ]]
+	[ ! -e "$unit" ] && [ ! -L "$link" ]
+	# The journal says where it stopped: --resume (by hand) asks for the reboot again.
+	dir=$(echo "$data"/p-*)
+	grep -q '^boot 1 translated failed reboot$' "$dir/journal"
+}
+
+@test "one local campaign at a time; a unit that is not bootab's is never replaced" {
+	write_plan "$BATS_TEST_TMPDIR/p.ini" "translated passthrough"
+	run -0 "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/p.ini"
+	first=$(echo "$data"/p-*)
+	cp "$unit" "$BATS_TEST_TMPDIR/unit.before"
+	write_plan "$BATS_TEST_TMPDIR/q.ini" "passthrough translated"
+	run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/q.ini"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"bootab: another campaign ($first) is set to resume on this box (bootab-resume.service): finish or stop it first"* ]]
+	cmp "$unit" "$BATS_TEST_TMPDIR/unit.before"
+
+	# Someone else's unit of that name.
+	rm "$link"
+	printf '[Service]\nExecStart=/bin/true\n' >"$unit"
+	rm -rf "$data"/*
+	run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/q.ini"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"bootab: /etc/systemd/system/bootab-resume.service exists and is not bootab's: not replacing it"* ]]
+	[ "$(cat "$unit")" = "$(printf '[Service]\nExecStart=/bin/true')" ]
+}
+
+@test "--root is for target = local only; a tree cannot reboot without a stand-in" {
+	write_plan "$BATS_TEST_TMPDIR/p.ini" "translated passthrough"
+	sed -i 's/^target = local/target = box.invalid/' "$BATS_TEST_TMPDIR/p.ini"
+	run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/p.ini"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"bootab: --root works with target = local only, not 'box.invalid'"* ]]
+	write_plan "$BATS_TEST_TMPDIR/p.ini" "translated passthrough"
+	BOOTAB_TEST_LOCAL_REBOOT= run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/p.ini"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"bootab: --root $tree: a tree cannot reboot"* ]]
+	[ ! -e "$unit" ]
+}
+
+# The words of ExecStart= decoded as systemd does: quotes, \-escapes, %% and $$.
+exec_start_words() {
+	perl -ne 'next unless s/^ExecStart=//;
+		while (/"((?:[^"\\]|\\.)*)"/g) { my $w = $1; $w =~ s/\\(.)/$1/g; $w =~ s/%%/%/g; $w =~ s/\$\$/\$/g; print "$w\0" }' "$unit"
+}
+
+@test "a program and a campaign directory with spaces, % and \$ in their names: the unit names them exactly" {
+	bin="$BATS_TEST_TMPDIR/bin 100%"
+	mkdir -p "$bin" "$BATS_TEST_TMPDIR/da ta\$HOME%n"
+	cp "$BOOTAB" "$bin/bootab"
+	data="$BATS_TEST_TMPDIR/da ta\$HOME%n"
+	write_plan "$BATS_TEST_TMPDIR/p.ini" "translated passthrough"
+	run --separate-stderr "$bin/bootab" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/p.ini"
+	[ "$status" -eq 0 ]
+	dir=$(echo "$data"/p-*)
+	grep -qxF "X-Bootab-Campaign=$dir" "$unit"
+	grep -qF 'ExecStart="'"$BATS_TEST_TMPDIR"'/bin 100%%/bootab" "run"' "$unit"
+	grep -qF '/da ta$$HOME%%n/p-' "$unit"
+	# systemd finds the program under its quoted, %-escaped name.
+	if command -v systemd-analyze >/dev/null; then
+		cp "$unit" "$BATS_TEST_TMPDIR/bootab-resume.service"
+		run systemd-analyze verify "$BATS_TEST_TMPDIR/bootab-resume.service"
+		echo "$output"
+		[ "$status" -eq 0 ]
+	fi
+	mapfile -d '' cmd < <(exec_start_words)
+	[ "${#cmd[@]}" -eq 6 ]
+	[ "${cmd[0]}" = "$bin/bootab" ]
+	[ "${cmd[5]}" = "$dir" ]
+	for _ in 1 2 3; do
+		[ -L "$link" ] || break
+		run --separate-stderr "${cmd[@]}"
+		[ "$status" -eq 0 ]
+	done
+	[ ! -L "$link" ]
+	grep -qx finished "$dir/journal"
+}
