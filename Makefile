@@ -163,14 +163,14 @@ bench-method-quick: $(BUILD)/bench/method
 	$(BUILD)/bench/method --quick
 
 # The unit tests and the CLI tests (but the QEMU lab's, which run once in
-# the plain pass) under valgrind, with fewer random kills (40 per kill
+# the plain pass) under valgrind, with fewer random kills (15 per kill
 # test): a memory error or a leak fails the test. `make test` runs it.
 VALGRIND     := valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,possible
 VALGRIND_CLI := $(filter-out tests/cli/lab.bats,$(sort $(wildcard tests/cli/*.bats)))
 
 check-valgrind: bootab $(TEST_BIN)
 	@command -v valgrind >/dev/null || { echo "check-valgrind needs valgrind: install it with 'apt-get install valgrind'" >&2; exit 2; }
-	@export BOOTAB_TEST_NO_LAB=check-valgrind BOOTAB_TEST_KILL_ITERATIONS=40; \
+	@export BOOTAB_TEST_NO_LAB=check-valgrind BOOTAB_TEST_KILL_ITERATIONS=15; \
 	fail=0; for t in $(TEST_BIN); do echo "== valgrind $$t"; $(VALGRIND) $$t > /dev/null || fail=1; done; \
 	BOOTAB_VALGRIND_BIN="$(CURDIR)/$(BUILD)/bootab" BOOTAB="$(CURDIR)/tools/valgrind-bootab.sh" \
 	    bats $(VALGRIND_CLI) || fail=1; exit $$fail
