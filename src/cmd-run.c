@@ -70,6 +70,8 @@ static void print_report(const char *dir)
 		fwrite(data, 1, len, stdout);
 		free(data);
 	}
+	/* The report first, whole, when stdout and stderr share a file. */
+	fflush(stdout);
 	log_info("report: %s (also report.md, report.json, report.html)", path);
 	free(path);
 }
