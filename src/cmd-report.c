@@ -20,7 +20,9 @@ const char cmd_report_usage[] =
 	"\n"
 	"Writes report.txt, report.md, report.json and report.html of a finished\n"
 	"(or partial) campaign from its side directories again, and prints one of\n"
-	"them. report.html is one self-contained page with a chart per metric.\n";
+	"them. report.html is one self-contained page with a chart per metric.\n"
+	"The machine's calibration history judges it when there is one; nothing\n"
+	"is recorded into it.\n";
 
 int cmd_report(int argc, char **argv)
 {
