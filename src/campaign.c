@@ -1203,8 +1203,15 @@ static void report_history_record(const struct campaign *c, const struct plan *p
 		return;
 	}
 	if (!have_history) {
-		say(c, CAMPAIGN_WARNING, "calibration history of machine %s not recorded: %s", machine,
-		    plan->history ? "its file cannot be used" : "neither XDG_DATA_HOME nor HOME is an absolute path");
+		char *default_path = plan->history ? NULL : history_default_path(machine);
+
+		if (plan->history || default_path)
+			say(c, CAMPAIGN_WARNING, "calibration history of machine %s not recorded: %s cannot be used",
+			    machine, plan->history ? plan->history : default_path);
+		else
+			say(c, CAMPAIGN_WARNING, "calibration history of machine %s not recorded: neither XDG_DATA_HOME nor HOME is an absolute path",
+			    machine);
+		free(default_path);
 		return;
 	}
 	r = compare_history_record(res, history, path, &boots);
