@@ -14,6 +14,8 @@
 # into the guest, this builder's own files, the public keys) is unchanged.
 # Keys are generated once and kept: the host key, so the lab's known_hosts
 # entry never changes; the controller key, so the guest always admits it.
+# So is the guest's machine-id(5), kept on the ESP: the lab is one machine
+# across reboots and rebuilds, with one calibration history.
 # No loop devices, no mounts, no root needed except for apt-get download.
 set -euo pipefail
 
@@ -73,6 +75,14 @@ if [ ! -s "$lab/keys/id_ed25519" ]; then
 	mv "$lab/keys/id_ed25519.tmp.pub" "$lab/keys/id_ed25519.pub"
 	mv "$lab/keys/id_ed25519.tmp" "$lab/keys/id_ed25519"
 fi
+# machine-id(5): 32 lowercase hex digits, random, made once.
+machineid=$lab/keys/machine-id
+if ! grep -qxE '[0-9a-f]{32}' "$machineid" 2>/dev/null; then
+	od -An -tx1 -N16 /dev/urandom | tr -d ' \n' >"$machineid.tmp"
+	echo >>"$machineid.tmp"
+	grep -qxE '[0-9a-f]{32}' "$machineid.tmp" || die "cannot make a machine id from /dev/urandom"
+	mv "$machineid.tmp" "$machineid"
+fi
 hostpub=$(dropbearkey -y -f "$hostkey" | grep '^ssh-ed25519 ' | cut -d' ' -f1,2)
 [ -n "$hostpub" ] || die "cannot read the public half of $hostkey"
 printf 'bootab-lab %s\n' "$hostpub" >"$lab/known_hosts.tmp"
@@ -104,6 +114,7 @@ stamp_new=$( {
 	(cd "$here" && sha256sum build.sh guest/*)
 	cat "$lab/keys/id_ed25519.pub"
 	echo "$hostpub"
+	cat "$machineid"
 } | sha256sum | cut -d' ' -f1)
 
 outputs="vmlinuz initrd esp.img vars.fd data.img"
@@ -235,6 +246,8 @@ mcopy -i "$work/esp.img" "$SDBOOT" ::/EFI/BOOT/BOOTX64.EFI
 mcopy -i "$work/esp.img" "$work/kernel/boot/vmlinuz-$kver" ::/vmlinuz
 mcopy -i "$work/esp.img" "$work/initrd" ::/initrd
 mcopy -i "$work/esp.img" "$work/fio.tar" ::/fio.tar
+# The guest's /init installs it as /etc/machine-id on every boot.
+mcopy -i "$work/esp.img" "$machineid" ::/machine-id
 mcopy -i "$work/esp.img" "$work/loader.conf" ::/loader/loader.conf
 mcopy -i "$work/esp.img" "$work/lab.conf" ::/loader/entries/lab.conf
 

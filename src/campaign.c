@@ -18,6 +18,7 @@
 #include "boot/set.h"
 #include "compare.h"
 #include "fetch.h"
+#include "history.h"
 #include "journal.h"
 #include "lib/alloc.h"
 #include "lib/clock.h"
@@ -92,6 +93,7 @@ struct campaign {
 
 static void say(const struct campaign *c, enum campaign_level level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+static int report(const char *dir, const struct campaign_options *o, bool record);
 
 static void say(const struct campaign *c, enum campaign_level level, const char *fmt, ...)
 {
@@ -1428,7 +1430,7 @@ int campaign_run(const struct campaign_options *o, struct campaign_result *ret)
 			break;
 	}
 	if (r == 0) {
-		r = campaign_report(c.dir, o);
+		r = report(c.dir, o, true);
 		if (r == 0) {
 			journal_append(c.journal, "finished");
 			ret->finished = true;
@@ -1526,7 +1528,76 @@ static int write_report(const char *dir, const char *name, const struct compare_
 	return r;
 }
 
-int campaign_report(const char *dir, const struct campaign_options *o)
+/*
+ * The machine's calibration history for the report: the plan's history
+ * (a file or a directory), else the sides' machine's default file. A
+ * history that cannot be used is a warning: it never stops the report.
+ * Returns 1 with *ret and *ret_path, else 0.
+ */
+static int report_history_open(const struct plan *plan, const struct side *sides, size_t n_sides,
+			       char **ret_path, struct history *ret, struct strlist *warnings)
+{
+	char *error = NULL;
+	int r;
+
+	if (plan->history_off)
+		return 0;
+	r = history_open(sides, n_sides, plan->history, false, ret_path, ret, &error, warnings);
+	if (r < 0) {
+		strlist_addf(warnings, "%s: [campaign] history %s: %s, ignoring the history", plan->file,
+			     plan->history ? plan->history : "(default)", error);
+		free(error);
+		return 0;
+	}
+	return r;
+}
+
+/*
+ * Adds the campaign's boots of its first mode (A and its repeats, or
+ * every boot of an A/A campaign) to the machine's history, when every side
+ * names the same machine. Every problem is a warning: the campaign is done.
+ */
+static void report_history_record(const struct campaign *c, const struct plan *plan, const struct compare_result *res,
+				  bool have_history, const char *path, struct history *history)
+{
+	const char *machine = history_sides_machine(res->sides, res->n_sides, NULL);
+	size_t boots;
+	int r;
+
+	if (plan->history_off)
+		return;
+	if (!machine) {
+		say(c, CAMPAIGN_WARNING, "calibration history not recorded: the sides do not all name one machine (meta.json machine_id)");
+		return;
+	}
+	if (!have_history) {
+		char *default_path = plan->history ? NULL : history_default_path(machine);
+
+		if (plan->history || default_path)
+			say(c, CAMPAIGN_WARNING, "calibration history of machine %s not recorded: %s cannot be used",
+			    machine, plan->history ? plan->history : default_path);
+		else
+			say(c, CAMPAIGN_WARNING, "calibration history of machine %s not recorded: neither XDG_DATA_HOME nor HOME is an absolute path",
+			    machine);
+		free(default_path);
+		return;
+	}
+	r = compare_history_record(res, history, path, &boots);
+	if (r == -ENODATA) {
+		say(c, CAMPAIGN_INFO, "calibration history: no metric has two boots of %s, nothing recorded in %s",
+		    res->sides[0].mode, path);
+		return;
+	}
+	if (r < 0) {
+		say(c, CAMPAIGN_WARNING, "cannot write the calibration history '%s': %s, ignoring", path, strerror(-r));
+		return;
+	}
+	say(c, CAMPAIGN_INFO, "calibration history: recorded %zu boots of %s in %s (%zu entries)", boots,
+	    res->sides[0].mode, path, history->n_entries);
+}
+
+/* campaign_report(); record: also add the first mode's boots to the history. */
+static int report(const char *dir, const struct campaign_options *o, bool record)
 {
 	struct campaign c = { .o = o };
 	struct parse_error err = PARSE_ERROR_INIT;
@@ -1538,8 +1609,9 @@ int campaign_report(const char *dir, const struct campaign_options *o)
 	struct compare_options co = { .stat = STAT_MEAN, .loud_pct = COMPARE_LOUD_PCT_DEFAULT,
 				      .boots_needed = true };
 	struct compare_result res;
-	char *plan_path = path_join(dir, "plan.ini"), *first_watch = NULL;
-	bool watch_differs = false;
+	struct history history = HISTORY_INIT;
+	char *plan_path = path_join(dir, "plan.ini"), *first_watch = NULL, *history_path = NULL;
+	bool watch_differs = false, have_history = false;
 	size_t n, n_sides = 0;
 	int r;
 
@@ -1595,6 +1667,9 @@ int campaign_report(const char *dir, const struct campaign_options *o)
 		free(txt);
 		goto out;
 	}
+	/* As bootab compare does: the machine's noise floor judges a campaign with few repeats. */
+	have_history = report_history_open(&plan, sides, n_sides, &history_path, &history, &warnings) > 0;
+	co.history = have_history ? &history : NULL;
 	r = compare_sides(sides, n_sides, &co, &res, &warnings);
 	if (r < 0) {
 		say(&c, CAMPAIGN_ERROR, "%s: cannot compare the sides: %s", dir, strerror(-r));
@@ -1609,11 +1684,15 @@ int campaign_report(const char *dir, const struct campaign_options *o)
 		r = write_report(dir, "report.json", &res, REPORT_JSON, &warnings, NULL, &plan);
 	if (r == 0)
 		r = write_report(dir, "report.html", &res, REPORT_HTML, &warnings, NULL, &plan);
+	if (r == 0 && record)
+		report_history_record(&c, &plan, &res, have_history, history_path, &history);
 	compare_result_release(&res);
 	if (r < 0)
 		say(&c, CAMPAIGN_ERROR, "cannot write the report in %s: %s (the reports there before are kept whole)",
 		    dir, strerror(-r));
 out:
+	history_release(&history);
+	free(history_path);
 	for (size_t k = 0; k < n_sides; k++)
 		side_release(&sides[k]);
 	free(sides);
@@ -1623,4 +1702,9 @@ out:
 	plan_boots_free(boots, n);
 	plan_release(&plan);
 	return r;
+}
+
+int campaign_report(const char *dir, const struct campaign_options *o)
+{
+	return report(dir, o, false);
 }

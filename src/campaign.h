@@ -45,7 +45,11 @@ struct campaign_result {
 };
 
 /*
- * Runs (or resumes) a campaign. Returns 0 when it finished, -EINTR when
+ * Runs (or resumes) a campaign. When it finishes, after the report, the
+ * boots of its first mode go into the machine's calibration history
+ * (history_default_path(), or the plan's [campaign] history; not with
+ * history = off) if every side names the same machine_id; a history that
+ * cannot be written is a warning. Returns 0 when it finished, -EINTR when
  * interrupted (resumable), other -errno when it stopped on a problem
  * (say() told which, and which config the box is on); *ret is filled in
  * every case and released with campaign_result_release().
@@ -56,7 +60,11 @@ void campaign_result_release(struct campaign_result *result);
 
 /*
  * Writes report.txt, report.md, report.json and report.html of the campaign
- * in dir from its side directories. Returns 0 or -errno; problems go to say().
+ * in dir from its side directories, judged with the machine's calibration
+ * history when there is one (the plan's [campaign] history, else the
+ * sides' machine's default file; none with history = off). It records
+ * nothing into the history: campaign_run() does that once, when the
+ * campaign finishes. Returns 0 or -errno; problems go to say().
  */
 int campaign_report(const char *dir, const struct campaign_options *options);
 

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -56,117 +55,41 @@ static int parse_fraction(const char *s, double max, double *ret)
 	return 0;
 }
 
-/* The machine every side ran on, from meta.json; NULL when unknown or mixed. */
-static const char *sides_machine(const struct side *sides, size_t n, struct strlist *warnings)
-{
-	const char *id = sides[0].machine_id;
-
-	for (size_t k = 1; k < n; k++) {
-		if (!sides[k].machine_id || !id) {
-			id = NULL;
-			continue;
-		}
-		if (strcmp(sides[k].machine_id, id)) {
-			strlist_addf(warnings, "%s and %s ran on different machines (%s, %s): no history is used",
-				     sides[0].label, sides[k].label, id, sides[k].machine_id);
-			return NULL;
-		}
-	}
-	return id;
-}
-
 /*
- * Finds and loads the history: --history FILE or DIR/<machine-id>.json,
- * else the default file of the sides' machine. Returns 1 with *history
- * (maybe empty: a file that does not exist yet) and *ret_path, 0 when
- * there is none, or -EINVAL after logging why not.
+ * The history to judge with (and record into): --history FILE or
+ * DIR/<machine-id>.json, else the default file of the sides' machine.
+ * Returns 1 with *history and *ret_path, 0 when there is none, or -EINVAL
+ * after logging why not.
  */
-static int history_open(const struct side *sides, size_t n, const char *arg, bool record, char **ret_path,
-			struct history *history, struct strlist *warnings)
+static int compare_history_open(const struct side *sides, size_t n, const char *arg, bool record,
+				char **ret_path, struct history *history, struct strlist *warnings)
 {
-	struct parse_error err = PARSE_ERROR_INIT;
-	const char *machine = sides_machine(sides, n, warnings);
-	char *path = NULL;
-	int r;
+	char *error = NULL;
+	int r = history_open(sides, n, arg, record, ret_path, history, &error, warnings);
 
-	if (arg && path_is_dir(arg)) {
-		char *name;
-
-		if (!machine) {
-			log_error("--history %s: a directory needs the sides' machine_id (meta.json); name a file instead", arg);
-			return -EINVAL;
-		}
-		name = xasprintf("%s.json", machine);
-		path = path_join(arg, name);
-		free(name);
-	} else if (arg) {
-		path = xstrdup(arg);
-	} else if (machine) {
-		path = history_default_path(machine);
-	}
-	if (!path) {
-		if (record) {
-			log_error("--record-history: the sides do not name their machine (meta.json machine_id); give --history FILE");
-			return -EINVAL;
-		}
-		return 0;
-	}
-	r = history_load(path, history, &err);
-	if (r == -ENOENT) {
-		*history = (struct history)HISTORY_INIT;
-		history->machine_id = machine ? xstrdup(machine) : NULL;
-		r = 0;
-	}
-	if (r < 0) {
-		char *msg = parse_error_format(&err);
-
-		parse_error_release(&err);
-		/* A broken default file does not stop a comparison that did not ask for it. */
-		if (!arg && !record) {
-			strlist_addf(warnings, "%s, ignoring the history", msg);
-			free(msg);
-			free(path);
-			return 0;
-		}
-		log_error("%s", msg);
-		free(msg);
-		free(path);
-		return -EINVAL;
-	}
-	parse_error_release(&err);
-	if (machine && history->machine_id && strcmp(machine, history->machine_id)) {
-		log_error("%s is the history of machine %s, but the sides ran on %s", path, history->machine_id,
-			  machine);
-		history_release(history);
-		free(path);
-		return -EINVAL;
-	}
-	if (!history->machine_id && machine)
-		history->machine_id = xstrdup(machine);
-	*ret_path = path;
-	return 1;
+	if (r >= 0)
+		return r;
+	if (arg && path_is_dir(arg))
+		log_error("--history %s: %s", arg, error);
+	else if (!arg)
+		log_error("--record-history: %s%s", error,
+			  history_sides_machine(sides, n, NULL) ? "" : "; give --history FILE");
+	else
+		log_error("%s", error);
+	free(error);
+	return r;
 }
 
 /* Adds this comparison's first-mode boots to the history file. */
-static int history_record(const struct compare_result *res, const char *path, struct history *history)
+static int compare_history_save(const struct compare_result *res, const char *path, struct history *history)
 {
-	struct history_entry e;
-	char now[32];
-	time_t t = time(NULL);
-	struct tm tm;
 	size_t boots;
-	int r;
+	int r = compare_history_record(res, history, path, &boots);
 
-	gmtime_r(&t, &tm);
-	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	compare_history_entry(res, now, &e);
-	boots = e.n_metrics ? e.metrics[0].n_boots : 0;
-	r = history_add(history, &e);
 	if (r == -ENODATA) {
 		log_warning("--record-history: no metric has two boots of %s, nothing recorded", res->sides[0].mode);
 		return 0;
 	}
-	r = history_save(history, path);
 	if (r < 0) {
 		log_error("cannot write the history '%s': %s", path, errno_string(r));
 		return r;
@@ -316,7 +239,7 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	if (!no_history) {
-		r = history_open(sides, n_sides, history_arg, record, &history_path, &history, &warnings);
+		r = compare_history_open(sides, n_sides, history_arg, record, &history_path, &history, &warnings);
 		if (r < 0)
 			goto out;
 		have_history = r > 0;
@@ -344,7 +267,7 @@ int cmd_compare(int argc, char **argv)
 		log_error("failed to write the report: %s", errno_string(r));
 		goto out;
 	}
-	if (record && history_record(&res, history_path, &history) < 0) {
+	if (record && compare_history_save(&res, history_path, &history) < 0) {
 		compare_result_release(&res);
 		goto out;
 	}

@@ -363,6 +363,9 @@ int cmd_plan(int argc, char **argv)
 	       plan.oneshot == ONESHOT_ON ? "on" : plan.oneshot == ONESHOT_OFF ? "off" : "auto");
 	if (plan.watch)
 		printf("watch: %s\n", plan.watch);
+	printf("history: %s\n", plan.history_off ? "off (none read, none recorded)"
+			       : plan.history ? plan.history
+			       : "$XDG_DATA_HOME/bootab/history/MACHINE_ID.json (the machine's default)");
 	managed = plan_managed_args(&plan);
 	printf("managed args:");
 	for (char **a = managed; *a; a++)

@@ -21,7 +21,9 @@ const char cmd_report_usage[] =
 	"Writes report.txt, report.md, report.json and report.html of a finished\n"
 	"(or partial) campaign from its side directories again, and prints one of\n"
 	"them. report.html is one self-contained page with a chart per metric.\n"
-	"Each is replaced whole or not at all: on a full disk the old reports stay.\n"
+	"The machine's calibration history judges it when there is one; nothing\n"
+	"is recorded into it. Each report is replaced whole or not at all: on a\n"
+	"full disk the old reports stay.\n"
 	"\n"
 	"exit status: 0 written, 2 usage error, not a campaign directory, or a\n"
 	"report could not be written\n";

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "lib/alloc.h"
 
@@ -822,6 +823,30 @@ void compare_history_entry(const struct compare_result *res, const char *recorde
 		e.n_metrics++;
 	}
 	*ret = e;
+}
+
+int compare_history_record(const struct compare_result *res, struct history *history, const char *path,
+			   size_t *ret_boots)
+{
+	struct history_entry e;
+	char now[32];
+	time_t t = time(NULL);
+	struct tm tm;
+	size_t boots;
+	int r;
+
+	gmtime_r(&t, &tm);
+	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	compare_history_entry(res, now, &e);
+	boots = e.n_metrics ? e.metrics[0].n_boots : 0;
+	r = history_add(history, &e);
+	if (r < 0)
+		return r;
+	r = history_save(history, path);
+	if (r < 0)
+		return r;
+	*ret_boots = boots;
+	return 0;
 }
 
 size_t compare_result_compared(const struct compare_result *res)

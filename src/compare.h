@@ -205,6 +205,16 @@ bool compare_rounds(const struct side *sides, size_t n_sides, unsigned *ret_roun
 void compare_history_entry(const struct compare_result *result, const char *recorded,
 			   struct history_entry *ret);
 
+/*
+ * Adds result's boots of its first mode to history, as one entry recorded
+ * now (replacing an entry of the same boots), and writes the history to
+ * path (history_save()). Returns 0 with *ret_boots (boots recorded of the
+ * first metric); -ENODATA when no metric has two boots of the first mode
+ * (history and path untouched); -errno when path cannot be written.
+ */
+int compare_history_record(const struct compare_result *result, struct history *history, const char *path,
+			   size_t *ret_boots);
+
 /* Number of (metric, side) cells that could be compared with the first side. */
 size_t compare_result_compared(const struct compare_result *result);
 

@@ -35,6 +35,92 @@ char *history_default_path(const char *machine_id)
 	return path;
 }
 
+const char *history_sides_machine(const struct side *sides, size_t n, struct strlist *warnings)
+{
+	const char *id = n ? sides[0].machine_id : NULL;
+
+	for (size_t k = 1; k < n; k++) {
+		if (!sides[k].machine_id || !id) {
+			id = NULL;
+			continue;
+		}
+		if (strcmp(sides[k].machine_id, id)) {
+			if (warnings)
+				strlist_addf(warnings, "%s and %s ran on different machines (%s, %s): no history is used",
+					     sides[0].label, sides[k].label, id, sides[k].machine_id);
+			return NULL;
+		}
+	}
+	return id;
+}
+
+int history_open(const struct side *sides, size_t n, const char *arg, bool required, char **ret_path,
+		 struct history *ret, char **ret_error, struct strlist *warnings)
+{
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct history history = HISTORY_INIT;
+	const char *machine = history_sides_machine(sides, n, warnings);
+	char *path = NULL;
+	int r;
+
+	if (arg && path_is_dir(arg)) {
+		char *name;
+
+		if (!machine) {
+			*ret_error = xstrdup("a directory needs the sides' machine_id (meta.json); name a file instead");
+			return -EINVAL;
+		}
+		name = xasprintf("%s.json", machine);
+		path = path_join(arg, name);
+		free(name);
+	} else if (arg) {
+		path = xstrdup(arg);
+	} else if (machine) {
+		path = history_default_path(machine);
+	}
+	if (!path) {
+		if (required) {
+			*ret_error = xstrdup(machine ? "neither XDG_DATA_HOME nor HOME is an absolute path"
+						     : "the sides do not name their machine (meta.json machine_id)");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	r = history_load(path, &history, &err);
+	if (r == -ENOENT) {
+		history = (struct history)HISTORY_INIT;
+		history.machine_id = machine ? xstrdup(machine) : NULL;
+		r = 0;
+	}
+	if (r < 0) {
+		char *msg = parse_error_format(&err);
+
+		parse_error_release(&err);
+		free(path);
+		/* A broken default file does not stop the work that did not ask for it. */
+		if (!arg && !required) {
+			strlist_addf(warnings, "%s, ignoring the history", msg);
+			free(msg);
+			return 0;
+		}
+		*ret_error = msg;
+		return -EINVAL;
+	}
+	parse_error_release(&err);
+	if (machine && history.machine_id && strcmp(machine, history.machine_id)) {
+		*ret_error = xasprintf("%s is the history of machine %s, but the sides ran on %s", path,
+				       history.machine_id, machine);
+		history_release(&history);
+		free(path);
+		return -EINVAL;
+	}
+	if (!history.machine_id && machine)
+		history.machine_id = xstrdup(machine);
+	*ret = history;
+	*ret_path = path;
+	return 1;
+}
+
 void history_entry_release(struct history_entry *e)
 {
 	for (size_t i = 0; i < e->n_metrics; i++) {

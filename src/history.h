@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "lib/parse-error.h"
+#include "lib/strlist.h"
 #include "side.h"
 #include "stats.h"
 
@@ -47,6 +48,32 @@ struct history {
  * NULL when neither variable is set. The result is the caller's.
  */
 char *history_default_path(const char *machine_id);
+
+/*
+ * The machine every side ran on (meta.json machine_id), borrowed from
+ * sides: NULL when a side does not name its machine, or when two sides
+ * name different machines (then one line in warnings, unless NULL).
+ */
+const char *history_sides_machine(const struct side *sides, size_t n_sides, struct strlist *warnings);
+
+/*
+ * Finds and loads the calibration history of the sides' machine: path (a
+ * file, or a directory holding MACHINE-ID.json), or when path is NULL the
+ * default file of the machine (history_default_path()). required: the
+ * caller records into it, so a history it cannot name or read is an error
+ * even where it was not asked for by path.
+ *
+ * Returns 1 with *ret and *ret_path (the caller's): the history, empty
+ * (with the sides' machine) when its file does not exist yet. Returns 0
+ * when there is none to use: no path, no machine named, not required; or
+ * the default file is broken and not required (one line in warnings).
+ * Returns -EINVAL with *ret_error (one line, the caller's) when the
+ * history cannot be used: a directory or required history and no machine
+ * named, a file that does not parse, or the history of another machine.
+ * *ret and *ret_path are untouched unless 1 is returned.
+ */
+int history_open(const struct side *sides, size_t n_sides, const char *path, bool required,
+		 char **ret_path, struct history *ret, char **ret_error, struct strlist *warnings);
 
 /*
  * Loads the history in file path. Returns 0 and *ret (history_release()),

@@ -252,6 +252,19 @@ static int campaign_key(struct parse_state *s, const char *key, const char *v)
 	}
 	if (!strcmp(key, "watch"))
 		return set_string(s, key, &p->watch, v);
+	if (!strcmp(key, "history")) {
+		if (p->history || p->history_off)
+			return fail(s, key, "given twice in [campaign]");
+		if (!strcmp(v, "off")) {
+			p->history_off = true;
+			return 1;
+		}
+		/* A path on the controller: no control characters. */
+		for (const char *c = v; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				return fail(s, key, "'%s' is not a path or off", v);
+		return set_string(s, key, &p->history, v);
+	}
 	if (!strcmp(key, "reps"))
 		return parse_uint(s, key, v, 1, 10000, &p->default_reps);
 	if (!strcmp(key, "poll"))
@@ -787,6 +800,10 @@ char *plan_format(const struct plan *p)
 	format_string(&sb, "power_cycle", p->power_cycle);
 	strbuf_addf(&sb, "oneshot = %s\n", oneshot_name(p->oneshot));
 	format_string(&sb, "watch", p->watch);
+	if (p->history_off)
+		strbuf_addstr(&sb, "history = off\n");
+	else
+		format_string(&sb, "history", p->history);
 	strbuf_addf(&sb, "reps = %u\n", p->default_reps);
 
 	/* %.17g: every double reads back as the same double. */
@@ -863,6 +880,7 @@ void plan_release(struct plan *p)
 	free(p->target);
 	free(p->backend);
 	free(p->data_dir);
+	free(p->history);
 	free(p->power_cycle);
 	free(p->watch);
 	strlist_release(&p->order_list);

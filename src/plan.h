@@ -82,6 +82,8 @@ struct plan {
 	char *power_cycle;             /* the user's command, run on the controller */
 	enum plan_oneshot oneshot;
 	char *watch;                   /* device address of the hypothesis, e.g. 0000:c6:00.0 */
+	char *history;                 /* calibration history: a file or a directory; NULL: the machine's default */
+	bool history_off;              /* history = off: no history is read or recorded */
 	unsigned default_reps;
 	unsigned poll_s;               /* seconds between status reads while rows run */
 	struct plan_mode *modes;

@@ -28,6 +28,17 @@ bool boot_id_valid(const char *s)
 	return true;
 }
 
+bool machine_id_valid(const char *s)
+{
+	/* machine-id(5): "a single newline-terminated, hexadecimal, 32-character, lowercase ID". */
+	if (strlen(s) != 32)
+		return false;
+	for (int i = 0; i < 32; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return true;
+}
+
 /* Length of the valid UTF-8 sequence at s, or 0. */
 static size_t utf8_sequence(const unsigned char *s)
 {
@@ -215,6 +226,7 @@ void snapshot_release(struct snapshot *snap)
 	free(snap->boot_id);
 	free(snap->kernel);
 	free(snap->hostname);
+	free(snap->machine_id);
 	free(snap->cmdline);
 	free(snap->loadavg);
 	entries_release(&snap->governors);
@@ -255,7 +267,7 @@ struct parser {
 	unsigned line;
 	char *fields[MAX_FIELDS];
 	size_t n_fields;
-	bool saw_log_source, saw_log_count;
+	bool saw_log_source, saw_log_count, saw_machine_id;
 };
 
 static int fail(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -298,7 +310,7 @@ static int parse_record(struct parser *p)
 		{ "cmdline", 2 }, { "loadavg", 2 }, { "governor", 3 }, { "thermal", 4 },
 		{ "vuln", 3 }, { "param", 3 }, { "param_absent", 2 }, { "file", 3 },
 		{ "file_absent", 2 }, { "iommu_class", 2 }, { "group", 3 }, { "device", 8 },
-		{ "log_source", 2 }, { "log", 2 }, { "log_count", 2 },
+		{ "log_source", 2 }, { "log", 2 }, { "log_count", 2 }, { "machine_id", 2 },
 	};
 	size_t want = 0;
 
@@ -332,6 +344,19 @@ static int parse_record(struct parser *p)
 		if (!word_valid(f[1], 64, "._-"))
 			return fail(p, "hostname '%s' is not a host name", f[1]);
 		return set_scalar(p, &s->hostname, f[1]);
+	}
+	if (!strcmp(key, "machine_id")) {
+		if (p->saw_machine_id)
+			return fail(p, "record '%s' repeated", key);
+		p->saw_machine_id = true;
+		/*
+		 * A file that holds no id ("uninitialized" on a first boot, an
+		 * empty file, anything else) names no machine: recorded as absent,
+		 * because the id names the history file on the controller.
+		 */
+		if (machine_id_valid(f[1]))
+			s->machine_id = xstrdup(f[1]);
+		return 0;
 	}
 	if (!strcmp(key, "cmdline"))
 		return set_scalar(p, &s->cmdline, f[1]);
@@ -656,6 +681,7 @@ json_t *snapshot_to_json(const struct snapshot *snap, const struct snapshot_cont
 	json_object_set_new(o, "target", nullable(ctx ? ctx->target : NULL));
 	json_object_set_new(o, "target_time", nullable(snap->target_time));
 	json_object_set_new(o, "hostname", nullable(snap->hostname));
+	json_object_set_new(o, "machine_id", nullable(snap->machine_id));
 	json_object_set_new(o, "kernel", json_string(snap->kernel));
 	json_object_set_new(o, "cmdline", json_string(snap->cmdline));
 	json_object_set_new(o, "boot_id", json_string(snap->boot_id));
@@ -692,6 +718,8 @@ char *snapshot_to_text(const struct snapshot *snap, const struct snapshot_contex
 			    snap->hostname ? snap->hostname : "");
 	if (snap->target_time)
 		strbuf_addf(&sb, "target clock %s\n", snap->target_time);
+	if (snap->machine_id)
+		strbuf_addf(&sb, "machine_id %s\n", snap->machine_id);
 	strbuf_addf(&sb, "iommu group types: %s\n", summary);
 	strbuf_addf(&sb, "iommu units: %zu", snap->n_iommu_classes);
 	for (size_t i = 0; i < snap->n_iommu_classes; i++)
@@ -783,6 +811,11 @@ int snapshot_from_json(const json_t *json, struct snapshot *ret, struct parse_er
 	snap.kernel = json_dup_string(json, "kernel");
 	snap.cmdline = json_dup_string(json, "cmdline");
 	snap.hostname = json_dup_string(json, "hostname");
+	snap.machine_id = json_dup_string(json, "machine_id");
+	if (snap.machine_id && !machine_id_valid(snap.machine_id)) {
+		free(snap.machine_id);
+		snap.machine_id = NULL;
+	}
 	*ret = snap;
 	return 0;
 }

@@ -47,6 +47,7 @@ struct snapshot {
 	char *boot_id;        /* validated: 36-character lowercase UUID */
 	char *kernel;         /* kernel release */
 	char *hostname;       /* may be NULL */
+	char *machine_id;     /* machine-id(5): 32 lowercase hex digits; NULL when absent or not an id */
 	char *cmdline;        /* /proc/cmdline */
 	char *loadavg;        /* /proc/loadavg; may be NULL */
 	struct snapshot_entries governors;      /* policyN → governor */
@@ -90,6 +91,9 @@ const char *snapshot_log_source_name(enum snapshot_log_source source);
 /* Whether s is a boot_id as the kernel prints it (lowercase UUID). */
 bool boot_id_valid(const char *s);
 
+/* Whether s is a machine id as machine-id(5) defines it: 32 lowercase hex digits. */
+bool machine_id_valid(const char *s);
+
 /*
  * Extra facts recorded with a snapshot, from the controller's side.
  */
@@ -105,7 +109,8 @@ json_t *snapshot_to_json(const struct snapshot *snap, const struct snapshot_cont
 char *snapshot_to_text(const struct snapshot *snap, const struct snapshot_context *ctx);
 
 /*
- * Reads the IOMMU map (and the cmdline, boot_id, kernel when present)
+ * Reads the IOMMU map (and the cmdline, boot_id, kernel, hostname and a
+ * valid machine_id when present)
  * from a meta.json written by snapshot_to_json(). On error returns -EINVAL
  * with err set and *ret untouched.
  */

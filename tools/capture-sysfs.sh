@@ -13,6 +13,7 @@
 #
 # What the tree holds (nothing else):
 #   proc/cmdline, proc/loadavg, proc/sys/kernel/{random/boot_id,osrelease,hostname}
+#   etc/machine-id, var/lib/dbus/machine-id (those that exist)
 #   sys/devices/system/cpu/cpufreq/policy*/scaling_governor
 #   sys/class/thermal/thermal_zone* (links) and their type and temp
 #   sys/devices/system/cpu/vulnerabilities/*
@@ -86,7 +87,8 @@ target_side() {
 	stage=$(mktemp -d)
 	trap 'rm -rf "$stage"' EXIT
 	for f in proc/cmdline proc/loadavg proc/sys/kernel/random/boot_id \
-		proc/sys/kernel/osrelease proc/sys/kernel/hostname; do
+		proc/sys/kernel/osrelease proc/sys/kernel/hostname \
+		etc/machine-id var/lib/dbus/machine-id; do
 		copy "$f"
 	done
 	for p in "$ROOT"/sys/devices/system/cpu/cpufreq/policy*; do

@@ -1,6 +1,7 @@
 #!/bin/sh
 # /init of the lab guest (busybox): mounts the kernel file systems, loads
-# the modules, mounts the ESP read-write at /boot and efivarfs, brings up
+# the modules, mounts the ESP read-write at /boot and efivarfs, installs
+# the lab's /etc/machine-id from the ESP, brings up
 # the static network of QEMU's user-mode net, then hands over to busybox
 # init, which respawns dropbear (/etc/inittab).
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
@@ -51,6 +52,15 @@ if [ -n "$esp" ]; then
 	# modules (cp437, iso8859-1) this initramfs loads explicitly.
 	mount -t vfat -o rw,codepage=437,iocharset=iso8859-1 "$esp" /boot ||
 		echo "bootab-lab: cannot mount $esp at /boot"
+fi
+# machine-id(5): the lab's id, made once by the builder and kept on the
+# ESP, so every boot is the same machine. Anything but 32 lowercase hex
+# digits is not installed.
+if id=$(head -c 64 /boot/machine-id 2>/dev/null | head -n 1) &&
+	printf '%s\n' "$id" | grep -qxE '[0-9a-f]{32}'; then
+	printf '%s\n' "$id" >/etc/machine-id
+else
+	echo "bootab-lab: no machine id on the ESP (/boot/machine-id)"
 fi
 if data=$(disk_by_serial bootab-data); then
 	ln -sf "$data" /dev/lab-data

@@ -2,8 +2,8 @@
 #
 # Usage: sh snapshot.sh [nolog] [param:MODULE.PARAM]... [file:/sys/PATH]...
 # nolog: leave the kernel log out (log_source skipped).
-# ROOT (default empty) is prefixed to every /proc and /sys path, so the
-# same script reads a captured tree.
+# ROOT (default empty) is prefixed to every path read (/proc, /sys, /etc,
+# /var), so the same script reads a captured tree.
 #
 # Output: one record per line, fields separated by one TAB, the first
 # field naming the record. Values never hold a TAB, a newline or another
@@ -12,6 +12,8 @@
 #   bootab-snapshot 1              format version, always first
 #   time VALUE                     the target's clock (date +%Y-%m-%dT%H:%M:%S%z)
 #   boot_id VALUE | kernel VALUE | hostname VALUE | cmdline VALUE | loadavg VALUE
+#   machine_id VALUE               /etc/machine-id, else /var/lib/dbus/machine-id
+#                                  (first line, as read; absent when neither is readable)
 #   governor POLICY VALUE          one per cpufreq policy
 #   thermal ZONE TYPE MILLIDEGREES one per thermal zone
 #   vuln NAME VALUE                one per /sys/devices/system/cpu/vulnerabilities entry
@@ -72,6 +74,14 @@ for key in boot_id:sys/kernel/random/boot_id kernel:sys/kernel/osrelease \
 	path="$ROOT/proc/${key#*:}"
 	if [ -r "$path" ]; then
 		rec "${key%%:*}" "$(first_line "$path")"
+	fi
+done
+# machine-id(5): systemd's file, else the older D-Bus one. The value is
+# passed on as read; the controller decides whether it is an id.
+for path in "$ROOT/etc/machine-id" "$ROOT/var/lib/dbus/machine-id"; do
+	if [ -r "$path" ] && [ ! -d "$path" ]; then
+		rec machine_id "$(first_line "$path")"
+		break
 	fi
 done
 

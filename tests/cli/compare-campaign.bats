@@ -136,3 +136,55 @@ rounded() {
 	[ "$status" -eq 2 ]
 	[ "${lines[0]}" = "bootab: --history $BATS_TEST_TMPDIR: a directory needs the sides' machine_id (meta.json); name a file instead" ]
 }
+
+# A one-round campaign directory from the fixture's third round (pt translated off pt2).
+one_round_campaign() { # DIR [PLAN LINE]
+	mkdir -p "$1"
+	{ grep -v '^rounds' "$c/plan.ini" | sed '/^\[campaign\]$/q'; [ -n "${2-}" ] && echo "$2"
+	  grep -v '^rounds' "$c/plan.ini" | sed '1,/^\[campaign\]$/d'; } >"$1/plan.ini"
+	cp -r "$c/pt3" "$1/pt"
+	cp -r "$c/translated3" "$1/translated"
+	cp -r "$c/off3" "$1/off"
+	cp -r "$c/pt4" "$1/pt2"
+}
+
+@test "bootab report: a one-repeat campaign judged with the machine's history; report records nothing" {
+	d="$BATS_TEST_TMPDIR/campaign"
+	one_round_campaign "$d"
+	mf="$XDG_DATA_HOME/bootab/history/4c4c4544004a3610804bb7c04f395032.json"
+	# No history yet: nothing tested at the boot level, and none is made.
+	run -0 "$BOOTAB" report "$d"
+	[[ "$output" == *"boot level: nothing tested: a mode has one boot and there is no history"* ]]
+	[ ! -e "$XDG_DATA_HOME/bootab" ]
+	# The machine's history, from other boots of it (the first round's pt and its repeat).
+	"$BOOTAB" compare --record-history "$c/pt" "$c/translated" "$c/off" "$c/pt2" >/dev/null 2>&1
+	[ -f "$mf" ]
+	sum=$(sha256sum <"$mf")
+	run -0 "$BOOTAB" report "$d"
+	[[ "$output" == *"  off             1/2    +3.9%       -0.4 to +8.5%   0.061  history t, df 2    within noise;"* ]]
+	[[ "$output" == *"boot level: 4 tests at alpha = 0.05, 0 claims"* ]]
+	[ "$(grep -c '"method": "history"' "$d/report.json")" -eq 4 ]
+	# bootab report recorded nothing: recording is bootab run's, once.
+	[ "$(sha256sum <"$mf")" = "$sum" ]
+	[ "$(ls "$XDG_DATA_HOME/bootab/history")" = 4c4c4544004a3610804bb7c04f395032.json ]
+}
+
+@test "bootab report: [campaign] history = off uses none, history = FILE that one, a bad one is a warning" {
+	"$BOOTAB" compare --history "$h" --record-history "$c/pt" "$c/translated" "$c/off" "$c/pt2" >/dev/null 2>&1
+	one_round_campaign "$BATS_TEST_TMPDIR/file" "history = $h"
+	run -0 "$BOOTAB" report "$BATS_TEST_TMPDIR/file"
+	[ "$(grep -c '"method": "history"' "$BATS_TEST_TMPDIR/file/report.json")" -eq 4 ]
+	# The same history as the machine's default: off leaves it unread.
+	mkdir -p "$XDG_DATA_HOME/bootab/history"
+	cp "$h" "$XDG_DATA_HOME/bootab/history/4c4c4544004a3610804bb7c04f395032.json"
+	one_round_campaign "$BATS_TEST_TMPDIR/off" "history = off"
+	run -0 "$BOOTAB" report "$BATS_TEST_TMPDIR/off"
+	[ "$(grep -c '"method": "history"' "$BATS_TEST_TMPDIR/off/report.json")" -eq 0 ]
+	[[ "$output" == *"boot level: nothing tested"* ]]
+	# A history file that does not parse: the report is written without it.
+	printf '{"format": "bootab-history",\n "entries": [}\n' >"$BATS_TEST_TMPDIR/bad.json"
+	one_round_campaign "$BATS_TEST_TMPDIR/bad" "history = $BATS_TEST_TMPDIR/bad.json"
+	run -0 --separate-stderr "$BOOTAB" report "$BATS_TEST_TMPDIR/bad"
+	[[ "$stderr" == *"bootab: warning: $BATS_TEST_TMPDIR/bad/plan.ini: [campaign] history $BATS_TEST_TMPDIR/bad.json: $BATS_TEST_TMPDIR/bad.json:2:"*", ignoring the history"* ]]
+	[ "$(grep -c '"method": "history"' "$BATS_TEST_TMPDIR/bad/report.json")" -eq 0 ]
+}

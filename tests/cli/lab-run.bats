@@ -184,12 +184,29 @@ teardown() {
 	[ -f "$dir/translated/meta.json" ]
 	[ ! -f "$dir/passthrough/meta.json" ]
 
+	[ ! -e "$XDG_DATA_HOME/bootab" ]
 	run --separate-stderr "$BOOTAB" run --resume "$dir"
 	echo "$stderr" >&3
 	[ "$status" -eq 0 ]
 	[[ "$stderr" == *"boot 2/3 passthrough: resuming on the same boot"* ]]
 	grep -qx finished "$dir/journal"
 	journal_sane "$dir"
+	# Every side names the guest's machine, the one id the lab keeps across reboots.
+	mid=$(lab_ssh cat /etc/machine-id)
+	[[ "$mid" =~ ^[0-9a-f]{32}$ ]]
+	for s in translated passthrough translated2; do
+		grep -qF "\"machine_id\": \"$mid\"" "$dir/$s/meta.json"
+		grep -qx "machine_id $mid" "$dir/$s/meta.txt"
+	done
+	# The finished campaign recorded its first mode's boots in the machine's history.
+	hist="$XDG_DATA_HOME/bootab/history/$mid.json"
+	[[ "$stderr" == *"calibration history: recorded 2 boots of translated in $hist (1 entries)"* ]]
+	grep -q '"kind": "repeat"' "$hist"
+	grep -qF "\"machine_id\": \"$mid\"" "$hist"
+	# bootab report reads it and records nothing more.
+	sum=$(sha256sum <"$hist")
+	"$BOOTAB" report "$dir" >/dev/null 2>&1
+	[ "$(sha256sum <"$hist")" = "$sum" ]
 	# Three boots, each rebooted once: no resume rebooted again.
 	[ "$(grep -c ' rebooted ' "$dir/journal")" -eq 3 ]
 	# Every side is a different boot, proven and recorded.

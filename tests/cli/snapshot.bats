@@ -20,6 +20,7 @@ stable() {
 BOOT_IMAGE=(hd0,gpt2)/vmlinuz-7.2.9-300.fc45.x86_64 root=UUID=4d1c7f2a-6a3e-4b8e-9a51-0c2f3e5d7b19 ro rootflags=subvol=root rhgb quiet ttm.pages_limit=31457280 ttm.page_pool_size=31457280 amdgpu.lockup_timeout=10000,60000,10000,10000 amd_iommu=off
 boot_id 79060c21-363e-4a3a-aa1b-4c3911e5e399
 target local host a9-mega
+machine_id 4c4c4544004a3610804bb7c04f395032
 iommu group types: no IOMMU groups
 iommu units: 0
 iommu log lines: 3 (file; evidence, not proof)
@@ -44,6 +45,7 @@ TXT
 	j="$BATS_TEST_TMPDIR/s/meta.json"
 	grep -q '"summary": "1 DMA, 32 DMA-FQ, 2 identity"' "$j"
 	grep -q '"boot_id": "3f6c2a1e-58b7-4d0e-9c41-7a2b9e0d4c11"' "$j"
+	grep -q '"machine_id": "4c4c4544004a3610804bb7c04f395032"' "$j"
 	grep -q '"kernel": "7.2.9-300.fc45.x86_64"' "$j"
 	grep -q '"name": "MSFT0201:00"' "$j"
 	grep -q '"source": "file"' "$j"

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "lib/alloc.h"
 #include "lib/file.h"
 #include "plan.h"
 
@@ -20,6 +21,7 @@ static const char full_plan[] =
 	"boot_timeout = 300\n"
 	"power_cycle = bootab lab power-cycle\n"
 	"watch = 0000:00:04.0\n"
+	"history = /srv/bootab/history\n"
 	"\n"
 	"[mode \"translated\"]\n"
 	"args =\n"
@@ -140,6 +142,7 @@ static void test_format(void **state)
 		"power_cycle = bootab lab power-cycle\n"
 		"oneshot = auto\n"
 		"watch = 0000:00:04.0\n"
+		"history = /srv/bootab/history\n"
 		"reps = 5\n"
 		"\n[idle]\nload = 1.5\ngpu = 5\nchecks = 2\ninterval = 1\ntimeout = 0\n"
 		"\n[park]\ncommand = echo park\n"
@@ -274,6 +277,10 @@ static const struct error_case errors[] = {
 	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nparser = json results[\n", 4, "parser: " },
 	{ "[mode \"a\"]\n[campaign]\nwatch = $(reboot)\n", 0, "watch: '$(reboot)' is not a device address" },
 	{ "[mode \"a\"]\n[campaign]\ntarget = a\ntarget = b\n", 4, "target: given twice in [campaign]" },
+	{ "[mode \"a\"]\n[campaign]\nhistory = off\nhistory = /h.json\n", 4, "history: given twice in [campaign]" },
+	{ "[mode \"a\"]\n[campaign]\nhistory = /h.json\nhistory = off\n", 4, "history: given twice in [campaign]" },
+	{ "[mode \"a\"]\n[campaign]\nhistory =\n", 3, "history: empty" },
+	{ "[mode \"a\"]\n[campaign]\nhistory = a\tb\n", 3, "history: 'a\tb' is not a path or off" },
 };
 
 static void test_errors(void **state)
@@ -291,6 +298,48 @@ static void test_errors(void **state)
 		assert_non_null(err.message);
 		if (strncmp(err.message, errors[i].message, strlen(errors[i].message)))
 			fail_msg("got '%s', expected '%s...'", err.message, errors[i].message);
+		parse_error_release(&err);
+	}
+}
+
+/* [campaign] history: unset is the machine's default file; off reads and records none. */
+static void test_history_key(void **state)
+{
+	static const struct {
+		const char *value;      /* NULL: no history line */
+		const char *path;
+		bool off;
+		const char *formatted;  /* plan_format()'s line, or NULL */
+	} cases[] = {
+		{ NULL, NULL, false, NULL },
+		{ "off", NULL, true, "history = off\n" },
+		{ "./off", "./off", false, "history = ./off\n" },
+		{ "~/h.json", "~/h.json", false, "history = ~/h.json\n" },
+		{ "/srv/history dir/", "/srv/history dir/", false, "history = /srv/history dir/\n" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct parse_error err = PARSE_ERROR_INIT;
+		struct plan p;
+		char *text, *formatted;
+
+		text = cases[i].value ? xasprintf("[campaign]\nhistory = %s\n[mode \"a\"]\n", cases[i].value)
+				      : xstrdup("[mode \"a\"]\n");
+		assert_int_equal(plan_parse("h.ini", text, &p, &err), 0);
+		if (cases[i].path)
+			assert_string_equal(p.history, cases[i].path);
+		else
+			assert_null(p.history);
+		assert_int_equal(p.history_off, cases[i].off);
+		formatted = plan_format(&p);
+		if (cases[i].formatted)
+			assert_non_null(strstr(formatted, cases[i].formatted));
+		else
+			assert_null(strstr(formatted, "history"));
+		free(formatted);
+		free(text);
+		plan_release(&p);
 		parse_error_release(&err);
 	}
 }
@@ -319,6 +368,7 @@ int main(void)
 		cmocka_unit_test(test_random_order_is_seeded),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_load),
+		cmocka_unit_test(test_history_key),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

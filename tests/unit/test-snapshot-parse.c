@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -45,6 +46,7 @@ static void check_seed_translated(const struct snapshot *s)
 	assert_string_equal(s->boot_id, "3f6c2a1e-58b7-4d0e-9c41-7a2b9e0d4c11");
 	assert_string_equal(s->kernel, "7.2.9-300.fc45.x86_64");
 	assert_string_equal(s->hostname, "a9-mega");
+	assert_string_equal(s->machine_id, "4c4c4544004a3610804bb7c04f395032");
 	assert_non_null(strstr(s->cmdline, "ttm.pages_limit=31457280"));
 	assert_int_equal(s->iommu.n_groups, 35);
 	assert_int_equal(s->iommu.n_devices, 44);
@@ -193,6 +195,11 @@ static const struct {
 	{ HEAD "thermal\tthermal_zone0\tacpitz\thot\n", 2, "not millidegrees" },
 	{ HEAD "governor\tpolicy0\tperf ormance\n", 2, "malformed" },
 	{ HEAD "vuln\tmeltdown\tx\nvuln\tmeltdown\ty\n", 3, "repeated" },
+	{ HEAD "machine_id\tnot-an-id\nmachine_id\t4c4c4544004a3610804bb7c04f395032\n", 3,
+	  "record 'machine_id' repeated" },
+	{ HEAD "machine_id\t4c4c4544004a3610804bb7c04f395032\textra\n", 2,
+	  "record 'machine_id': 3 fields, expected 2" },
+	{ HEAD "machine_id\t4c4c4544\x1b" "004a3610804bb7c04f395032\n", 2, "control character 0x1b" },
 };
 
 static void test_parse_rejects(void **state)
@@ -263,6 +270,114 @@ static void test_parse_minimal_and_log_sanitised(void **state)
 	snapshot_release(&s);
 }
 
+/* machine-id(5) holds an id or it names no machine: anything else is absent, never an error. */
+static const struct {
+	const char *record;     /* the machine_id record's line, or "" for none */
+	const char *want;       /* NULL: absent */
+} machine_ids[] = {
+	{ "machine_id\t4c4c4544004a3610804bb7c04f395032\n", "4c4c4544004a3610804bb7c04f395032" },
+	{ "", NULL },
+	{ "machine_id\t\n", NULL },
+	{ "machine_id\tuninitialized\n", NULL },
+	{ "machine_id\t4C4C4544004A3610804BB7C04F395032\n", NULL },
+	{ "machine_id\t4c4c4544004a3610804bb7c04f39503\n", NULL },
+	{ "machine_id\t4c4c4544004a3610804bb7c04f3950321\n", NULL },
+	{ "machine_id\t4c4c4544-004a-3610-804b-b7c04f395032\n", NULL },
+	{ "machine_id\t../../../etc/passwd0123456789abcdef\n", NULL },
+	{ "machine_id\t4c4c4544004a3610804bb7c04f39503 \n", NULL },
+	{ "machine_id\t\xc3\xa9" "c4c4544004a3610804bb7c04f39503\n", NULL },
+};
+
+static void test_parse_machine_id(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(machine_ids) / sizeof(machine_ids[0]); i++) {
+		struct parse_error err = PARSE_ERROR_INIT;
+		struct snapshot s = { 0 };
+		char *in = xasprintf(HEAD BOOT "%s" TAIL, machine_ids[i].record);
+		json_t *j;
+
+		if (snapshot_parse(in, strlen(in), &s, &err) < 0)
+			fail_msg("case %zu: %u: %s", i, err.line, err.message);
+		if (machine_ids[i].want)
+			assert_string_equal(s.machine_id, machine_ids[i].want);
+		else if (s.machine_id)
+			fail_msg("case %zu: machine_id '%s' accepted", i, s.machine_id);
+		/* meta.json says null for an absent id, never the file's text */
+		j = snapshot_to_json(&s, NULL);
+		if (machine_ids[i].want)
+			assert_string_equal(json_string_value(json_object_get(j, "machine_id")), machine_ids[i].want);
+		else
+			assert_true(json_is_null(json_object_get(j, "machine_id")));
+		json_decref(j);
+		snapshot_release(&s);
+		free(in);
+	}
+	assert_true(machine_id_valid("0123456789abcdef0123456789abcdef"));
+	assert_false(machine_id_valid(""));
+	assert_false(machine_id_valid("0123456789abcdef0123456789abcdeg"));
+}
+
+/* Writes text (a line) to tree/rel, creating its directories. */
+static void tree_put(const char *tree, const char *rel, const char *text)
+{
+	char *path = xasprintf("%s/%s", tree, rel), *cmd;
+	FILE *f;
+
+	cmd = xasprintf("mkdir -p \"$(dirname '%s')\"", path);
+	assert_int_equal(system(cmd), 0);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	free(cmd);
+	free(path);
+}
+
+/* snapshot.sh reads /etc/machine-id, else the D-Bus copy; a present /etc file decides. */
+static void test_script_machine_id_sources(void **state)
+{
+	static const struct {
+		const char *etc, *dbus;   /* file contents; NULL: no such file */
+		const char *want;
+	} cases[] = {
+		{ "0123456789abcdef0123456789abcdef\n", "fedcba9876543210fedcba9876543210\n",
+		  "0123456789abcdef0123456789abcdef" },
+		{ NULL, "fedcba9876543210fedcba9876543210\n", "fedcba9876543210fedcba9876543210" },
+		{ NULL, NULL, NULL },
+		{ "uninitialized\n", "fedcba9876543210fedcba9876543210\n", NULL },
+		{ "", NULL, NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char dir[] = "/tmp/bootab-test-XXXXXX", *out, *cmd;
+		struct parse_error err = PARSE_ERROR_INIT;
+		struct snapshot s = { 0 };
+
+		assert_non_null(mkdtemp(dir));
+		tree_put(dir, "proc/sys/kernel/random/boot_id", "79060c21-363e-4a3a-aa1b-4c3911e5e399\n");
+		tree_put(dir, "proc/sys/kernel/osrelease", "6.1.0-57-amd64\n");
+		tree_put(dir, "proc/cmdline", "ro quiet\n");
+		if (cases[i].etc)
+			tree_put(dir, "etc/machine-id", cases[i].etc);
+		if (cases[i].dbus)
+			tree_put(dir, "var/lib/dbus/machine-id", cases[i].dbus);
+		out = run_snapshot(dir, "dash", NULL);
+		if (snapshot_parse(out, strlen(out), &s, &err) < 0)
+			fail_msg("case %zu: %u: %s", i, err.line, err.message);
+		if (cases[i].want)
+			assert_string_equal(s.machine_id, cases[i].want);
+		else if (s.machine_id)
+			fail_msg("case %zu: machine_id '%s' accepted", i, s.machine_id);
+		snapshot_release(&s);
+		free(out);
+		cmd = xasprintf("rm -rf '%s'", dir);
+		assert_int_equal(system(cmd), 0);
+		free(cmd);
+	}
+}
+
 static void test_json_and_text(void **state)
 {
 	const char *args[] = { "param:ttm.pages_limit", NULL };
@@ -287,6 +402,8 @@ static void test_json_and_text(void **state)
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "iommu_log"), "count")), 3);
 	assert_int_equal(snapshot_from_json(j, &back, &err), 0);
 	assert_string_equal(back.boot_id, s.boot_id);
+	assert_string_equal(back.machine_id, "4c4c4544004a3610804bb7c04f395032");
+	assert_non_null(strstr(text, "\nmachine_id 4c4c4544004a3610804bb7c04f395032\n"));
 	assert_int_equal(back.iommu.n_groups, 0);
 	json_decref(j);
 	snapshot_release(&back);
@@ -315,6 +432,8 @@ int main(void)
 		cmocka_unit_test(test_parse_rejects),
 		cmocka_unit_test(test_parse_bounds),
 		cmocka_unit_test(test_parse_minimal_and_log_sanitised),
+		cmocka_unit_test(test_parse_machine_id),
+		cmocka_unit_test(test_script_machine_id_sources),
 		cmocka_unit_test(test_json_and_text),
 		cmocka_unit_test(test_time_format),
 	};

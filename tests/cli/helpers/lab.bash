@@ -6,6 +6,9 @@
 # the user's own lab. The kernel package download is shared through
 # ${XDG_CACHE_HOME:-$HOME/.cache}/bootab/deb-cache.
 #
+# Every test gets a private XDG_DATA_HOME: a campaign that finishes records
+# the machine's calibration history there, never in the user's home.
+#
 # A file uses it as
 #   load helpers/lab
 #   setup_file()    { lab_setup_file; }
@@ -92,6 +95,7 @@ lab_setup() {
 	if [ -n "${LAB_SKIP-}" ]; then
 		skip "$LAB_SKIP"
 	fi
-	export BOOTAB_LAB_DIR
+	export BOOTAB_LAB_DIR XDG_DATA_HOME
 	BOOTAB_LAB_DIR=$(lab_dir)
+	XDG_DATA_HOME=$BATS_TEST_TMPDIR/data
 }
