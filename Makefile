@@ -172,7 +172,7 @@ VALGRIND     := valgrind -q --error-exitcode=99 --leak-check=full --errors-for-l
 VALGRIND_CLI := $(filter-out tests/cli/lab.bats tests/cli/crash.bats tests/cli/bench-method.bats,\
                   $(sort $(wildcard tests/cli/*.bats)))
 
-check-valgrind: bootab $(TEST_BIN)
+check-valgrind: bootab man $(TEST_BIN)
 	@command -v valgrind >/dev/null || { echo "check-valgrind needs valgrind: install it with 'apt-get install valgrind'" >&2; exit 2; }
 	@export BOOTAB_TEST_NO_LAB=check-valgrind BOOTAB_TEST_KILL_ITERATIONS=15; \
 	fail=0; for t in $(TEST_BIN); do echo "== valgrind $$t"; $(VALGRIND) $$t > /dev/null || fail=1; done; \

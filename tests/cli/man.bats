@@ -5,7 +5,7 @@
 
 setup() {
 	src=$BATS_TEST_DIRNAME/../..
-	page1=$(dirname "$BOOTAB")/man/bootab.1
+	page1=$(dirname "${BOOTAB_VALGRIND_BIN:-$BOOTAB}")/man/bootab.1
 	tmp=$(mktemp -d)
 }
 

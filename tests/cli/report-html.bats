@@ -166,7 +166,7 @@ expect_self_contained() {
 	[ "$(head -c 8 "$png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
 	[ "$(od -An -tu1 -j16 -N8 "$png" | awk '{ print $1*16777216 + $2*65536 + $3*256 + $4, $5*16777216 + $6*65536 + $7*256 + $8 }')" = "1280 $height" ]
 	[ "$(stat -c %s "$png")" -gt 50000 ]
-	cp "$png" "$(dirname "$BOOTAB")/report-html.png"
+	cp "$png" "$(dirname "${BOOTAB_VALGRIND_BIN:-$BOOTAB}")/report-html.png"
 }
 
 @test "report.html of the case study: counts, within noise, loud and drift, and the cost beside the gains" {
