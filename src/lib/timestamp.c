@@ -32,6 +32,11 @@ static bool expect(const char **p, const char *any)
 
 int timestamp_parse_rfc3339(const char *s, double *ret)
 {
+	return timestamp_parse(s, 0, ret);
+}
+
+int timestamp_parse(const char *s, unsigned flags, double *ret)
+{
 	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
 	int year, mon, day, hour, min, sec, oh = 0, om = 0, sign = 0;
 	double frac = 0, scale = 0.1;
@@ -55,13 +60,17 @@ int timestamp_parse_rfc3339(const char *s, double *ret)
 		sign = 0;
 	} else if (*p == '+' || *p == '-') {
 		sign = *p++ == '-' ? -1 : 1;
-		if (!digits(&p, 2, &oh) || !expect(&p, ":") || !digits(&p, 2, &om) || oh > 23 || om > 59)
+		if (!digits(&p, 2, &oh))
+			return -EINVAL;
+		if (!((flags & TIMESTAMP_BASIC_OFFSET) && isdigit((unsigned char)*p)) && !expect(&p, ":"))
+			return -EINVAL;
+		if (!digits(&p, 2, &om) || oh > 23 || om > 59)
 			return -EINVAL;
 	} else {
 		return -EINVAL;
 	}
 	/* A leap second (60) is accepted as RFC 3339 allows. */
-	if (*p || mon < 1 || mon > 12 || day < 1 || day > mdays[mon - 1] || hour > 23 || min > 59 || sec > 60)
+	if ((*p && !((flags & TIMESTAMP_TRAILING) && *p == ' ')) || mon < 1 || mon > 12 || day < 1 || day > mdays[mon - 1] || hour > 23 || min > 59 || sec > 60)
 		return -EINVAL;
 	tm.tm_year = year - 1900;
 	tm.tm_mon = mon - 1;

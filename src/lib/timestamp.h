@@ -9,4 +9,12 @@
  */
 int timestamp_parse_rfc3339(const char *s, double *ret);
 
+enum {
+	TIMESTAMP_BASIC_OFFSET = 1 << 0,   /* also "+0100", as date +%z prints it */
+	TIMESTAMP_TRAILING = 1 << 1,       /* a blank and anything after it may follow */
+};
+
+/* timestamp_parse_rfc3339() with the TIMESTAMP_* leniencies in flags. */
+int timestamp_parse(const char *s, unsigned flags, double *ret);
+
 #endif

@@ -1,91 +1,20 @@
 #include "report/timeline.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "lib/alloc.h"
+#include "lib/timestamp.h"
 
 /* A span longer than this is a clock that jumped, not a boot. */
 #define TIMELINE_MAX_SPAN_S (7 * 24 * 3600.0)
 
-static bool digits(const char *s, size_t n, int *ret)
-{
-	int v = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (!isdigit((unsigned char)s[i]))
-			return false;
-		v = v * 10 + (s[i] - '0');
-	}
-	*ret = v;
-	return true;
-}
-
 int timeline_time_parse(const char *s, double *ret)
 {
-	int year, mon, day, hour, min, sec, oh = 0, om = 0;
-	double frac = 0;
-	struct tm tm = { 0 };
-	const char *p;
-	time_t t;
-
-	if (!s || strlen(s) < 20 || !digits(s, 4, &year) || s[4] != '-' || !digits(s + 5, 2, &mon) ||
-	    s[7] != '-' || !digits(s + 8, 2, &day) || (s[10] != 'T' && s[10] != ' ') ||
-	    !digits(s + 11, 2, &hour) || s[13] != ':' || !digits(s + 14, 2, &min) || s[16] != ':' ||
-	    !digits(s + 17, 2, &sec))
-		return -EINVAL;
-	if (mon < 1 || mon > 12 || day < 1 || day > 31 || hour > 23 || min > 59 || sec > 60)
-		return -EINVAL;
-	p = s + 19;
-	if (*p == '.') {
-		double scale = 0.1;
-
-		if (!isdigit((unsigned char)p[1]))
-			return -EINVAL;
-		for (p++; isdigit((unsigned char)*p); p++, scale /= 10)
-			frac += (*p - '0') * scale;
-	}
-	if (*p == 'Z' || *p == 'z') {
-		p++;
-	} else if (*p == '+' || *p == '-') {
-		int sign = *p == '-' ? -1 : 1;
-
-		if (!digits(p + 1, 2, &oh))
-			return -EINVAL;
-		if (p[3] == ':') {
-			if (!digits(p + 4, 2, &om))
-				return -EINVAL;
-			p += 6;
-		} else {
-			if (!digits(p + 3, 2, &om))
-				return -EINVAL;
-			p += 5;
-		}
-		if (oh > 23 || om > 59)
-			return -EINVAL;
-		oh *= sign;
-		om *= sign;
-	} else {
-		return -EINVAL;
-	}
-	if (*p && *p != ' ')
-		return -EINVAL;
-	tm.tm_year = year - 1900;
-	tm.tm_mon = mon - 1;
-	tm.tm_mday = day;
-	tm.tm_hour = hour;
-	tm.tm_min = min;
-	tm.tm_sec = sec;
-	t = timegm(&tm);
-	if (t == (time_t)-1)
-		return -EINVAL;
-	*ret = (double)t + frac - oh * 3600.0 - om * 60.0;
-	return 0;
+	return timestamp_parse(s, TIMESTAMP_BASIC_OFFSET | TIMESTAMP_TRAILING, ret);
 }
 
 static bool time_of(const json_t *obj, const char *key, double *ret)
