@@ -342,14 +342,6 @@ static int step_set(struct campaign *c, size_t k, size_t mode)
 	return r;
 }
 
-static double wall_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /*
  * target = local: asks the box to reboot. In a tree (--root) nothing can
  * reboot: tests stand in for the firmware and boot loader with the command
@@ -426,21 +418,35 @@ static void local_unit_remove(struct campaign *c)
 		say(c, CAMPAIGN_WARNING, "cannot remove the systemd unit %s: %s", RESUME_UNIT_NAME, strerror(-r));
 }
 
-static void local_restore_reboot(struct campaign *c)
+/*
+ * The reboot into the standing config after a failure. A local campaign
+ * removes its unit first: it stops here and does not resume by itself.
+ */
+static void reboot_to_standing(struct campaign *c)
 {
-	local_unit_remove(c);
-	say(c, CAMPAIGN_WARNING, "rebooting into the standing config; the campaign does not resume by itself (bootab run --resume %s)",
-	    c->abs_dir);
-	if (local_issue_reboot(c) == 0)
-		(void)local_await_shutdown(c);
+	struct reboot_options ro = { .timeout_s = c->plan.boot_timeout_s, .power_cycle = c->plan.power_cycle,
+				     .kexec = !strcmp(c->plan.backend, "kexec") };
+	struct reboot_result rr;
+
+	if (c->local) {
+		local_unit_remove(c);
+		say(c, CAMPAIGN_WARNING, "rebooting into the standing config; the campaign does not resume by itself (bootab run --resume %s)",
+		    c->abs_dir);
+		if (local_issue_reboot(c) == 0)
+			(void)local_await_shutdown(c);
+		return;
+	}
+	if (reboot_and_wait(c->target, &ro, &rr) == 0)
+		say(c, CAMPAIGN_INFO, "the box is back on the standing config (boot_id %s)", rr.after);
+	else
+		say(c, CAMPAIGN_ERROR, "the box did not come back on the standing config: %s",
+		    rr.error ? rr.error : "no answer");
+	reboot_result_release(&rr);
 }
 
 /* Back to the first mode (the standing config) and into it, after a failure. */
 static void restore_standing(struct campaign *c, size_t k)
 {
-	struct reboot_options ro = { .timeout_s = c->plan.boot_timeout_s, .power_cycle = c->plan.power_cycle };
-	struct reboot_result rr;
-
 	say(c, CAMPAIGN_WARNING, "restoring the standing config (mode %s) and rebooting into it",
 	    c->plan.modes[0].name);
 	if (step_set(c, k, 0) < 0) {
@@ -448,37 +454,31 @@ static void restore_standing(struct campaign *c, size_t k)
 		    c->plan.modes[c->boots[k].mode].name);
 		return;
 	}
-	if (c->local) {
-		local_restore_reboot(c);
-		return;
-	}
-	ro.kexec = !strcmp(c->plan.backend, "kexec");
-	if (reboot_and_wait(c->target, &ro, &rr) == 0)
-		say(c, CAMPAIGN_INFO, "the box is back on the standing config (boot_id %s)", rr.after);
-	else
-		say(c, CAMPAIGN_ERROR, "the box did not come back after restoring: %s",
-		    rr.error ? rr.error : "no answer");
-	reboot_result_release(&rr);
+	reboot_to_standing(c);
 }
 
 /* After a one-shot boot failed verify: the standing entries are intact, a plain reboot returns to them. */
-static void restore_oneshot(struct campaign *c, size_t k)
+static void restore_oneshot(struct campaign *c)
 {
-	struct reboot_options ro = { .timeout_s = c->plan.boot_timeout_s, .power_cycle = c->plan.power_cycle };
-	struct reboot_result rr;
-
 	say(c, CAMPAIGN_WARNING, "rebooting into the standing config (mode %s): its entries were never changed",
 	    c->plan.modes[0].name);
-	if (c->local) {
-		local_restore_reboot(c);
-		return;
-	}
-	if (reboot_and_wait(c->target, &ro, &rr) == 0)
-		say(c, CAMPAIGN_INFO, "the box is back on the standing config (boot_id %s)", rr.after);
-	else
-		say(c, CAMPAIGN_ERROR, "the box did not come back: %s", rr.error ? rr.error : "no answer");
-	reboot_result_release(&rr);
-	(void)k;
+	reboot_to_standing(c);
+}
+
+/* A boot came up: keep its ids and the reboot's length, and journal it. */
+static int record_rebooted(struct campaign *c, size_t k, const char *before, const char *after, double secs)
+{
+	struct boot_progress *bp = &c->progress[k];
+	char extra[200];
+
+	free(bp->boot_id);
+	free(bp->boot_id_before);
+	bp->boot_id = xstrdup(after);
+	bp->boot_id_before = xstrdup(before);
+	bp->reboot_s = secs;
+	progress(c, k, "up in %.1f s, boot_id %s", secs, after);
+	snprintf(extra, sizeof(extra), "%s %.1f %s", after, secs, before);
+	return journal_step(c, k, STEP_REBOOTED, extra);
 }
 
 /* Installs the unit that runs bootab run --resume after the reboot. */
@@ -544,10 +544,10 @@ static int step_reboot_local(struct campaign *c, size_t k)
 		free(before);
 		return r;
 	}
-	snprintf(extra, sizeof(extra), "%s %.3f", before, wall_now());
+	snprintf(extra, sizeof(extra), "%s %.3f", before, clock_wall_s());
 	free(c->progress[k].rebooting_from);
 	c->progress[k].rebooting_from = before;
-	c->progress[k].rebooting_at = wall_now();
+	c->progress[k].rebooting_at = clock_wall_s();
 	r = journal_step(c, k, STEP_REBOOTING, extra);
 	if (r < 0)
 		return r;
@@ -570,7 +570,7 @@ static int step_reboot_local(struct campaign *c, size_t k)
 static int local_after_reboot(struct campaign *c, size_t k)
 {
 	struct boot_progress *bp = &c->progress[k];
-	char *now = NULL, extra[200];
+	char *now = NULL;
 	double secs;
 	int r = target_boot_id(c->target, false, 30000, &now);
 
@@ -588,18 +588,13 @@ static int local_after_reboot(struct campaign *c, size_t k)
 	}
 	if (boot_is_oneshot(c, k))
 		remove_oneshot_entry(c);
-	secs = wall_now() - bp->rebooting_at;
+	secs = clock_wall_s() - bp->rebooting_at;
 	if (secs < 0 || !isfinite(secs))
 		secs = 0;
-	free(bp->boot_id);
-	free(bp->boot_id_before);
-	bp->boot_id = now;
-	bp->boot_id_before = xstrdup(bp->rebooting_from);
-	bp->reboot_s = secs;
 	c->res->reboot_s += secs;
-	progress(c, k, "up after %.1f s, boot_id %s", secs, now);
-	snprintf(extra, sizeof(extra), "%s %.1f %s", now, secs, bp->rebooting_from);
-	return journal_step(c, k, STEP_REBOOTED, extra);
+	r = record_rebooted(c, k, bp->rebooting_from, now, secs);
+	free(now);
+	return r;
 }
 
 static int step_reboot(struct campaign *c, size_t k)
@@ -610,7 +605,6 @@ static int step_reboot(struct campaign *c, size_t k)
 		.kexec = !strcmp(c->plan.backend, "kexec"),
 	};
 	struct reboot_result rr;
-	char extra[128];
 	int r;
 
 	if (boot_is_oneshot(c, k))
@@ -643,15 +637,9 @@ static int step_reboot(struct campaign *c, size_t k)
 		reboot_result_release(&rr);
 		return -EHOSTDOWN;
 	}
-	free(c->progress[k].boot_id);
-	free(c->progress[k].boot_id_before);
-	c->progress[k].boot_id = xstrdup(rr.after);
-	c->progress[k].boot_id_before = xstrdup(rr.before);
-	c->progress[k].reboot_s = rr.seconds;
-	progress(c, k, "up in %.1f s, boot_id %s", rr.seconds, rr.after);
-	snprintf(extra, sizeof(extra), "%s %.1f %s", rr.after, rr.seconds, rr.before);
+	r = record_rebooted(c, k, rr.before, rr.after, rr.seconds);
 	reboot_result_release(&rr);
-	return journal_step(c, k, STEP_REBOOTED, extra);
+	return r;
 }
 
 /* Snapshot and verify. Returns the snapshot in *ret (when verify passed or failed: both keep it). */
@@ -889,14 +877,15 @@ static void set_aside(struct campaign *c, size_t k);
 /* Whether the complete side in dir (its meta.json) was recorded on boot boot_id. */
 static bool side_is_of_boot(const char *dir, const char *boot_id)
 {
-	char *path = path_join(dir, "meta.json");
-	json_error_t jerr;
-	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
-	const char *id = json_string_value(json_object_get(root, "boot_id"));
-	bool same = id && boot_id && !strcmp(id, boot_id);
+	struct strlist warnings = STRLIST_INIT;
+	struct side side;
+	bool same = false;
 
-	json_decref(root);
-	free(path);
+	if (side_load(dir, &side, &warnings) == 0) {
+		same = side.boot_id && boot_id && !strcmp(side.boot_id, boot_id);
+		side_release(&side);
+	}
+	strlist_release(&warnings);
 	return same;
 }
 
@@ -1073,7 +1062,7 @@ static int run_boot(struct campaign *c, size_t k)
 			say(c, CAMPAIGN_ERROR, "boot %zu %s is not the boot asked for (%s): nothing is benchmarked on it",
 			    k + 1, c->boots[k].label, summary);
 			if (boot_is_oneshot(c, k))
-				restore_oneshot(c, k);
+				restore_oneshot(c);
 			else
 				restore_standing(c, k);
 			goto out;

@@ -6,6 +6,8 @@
  * durations only, never compared across machines or boots.
  */
 double clock_now_s(void);
+/* Wall-clock seconds since the epoch (CLOCK_REALTIME): for times that span a reboot. */
+double clock_wall_s(void);
 /* Sleeps s seconds (restarting after signals only if the full time is wanted). */
 void clock_sleep_s(double s);
 
