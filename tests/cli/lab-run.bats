@@ -141,6 +141,8 @@ teardown() {
 
 	# 3. While the side directory is written, before its meta.json.
 	resume_bg "$dir" "$BATS_TEST_TMPDIR/run3.err" BOOTAB_TEST_WRITE_DELAY_US=300000
+	# This run's own writes: the kill of step 2 may have left the rows directory.
+	wait_until 300 0.1 grep -q 'boot 1/3 translated: fetching results' "$BATS_TEST_TMPDIR/run3.err"
 	wait_until 300 0.1 test -d "$dir/translated/rows/randread"
 	kill_controller
 	[ ! -e "$dir/translated/meta.json" ]
