@@ -38,8 +38,7 @@ override LDFLAGS += $(SAN)
 
 # Every .c file below src/ except main.c and cmd-*.c goes into the library
 # that unit tests link against; new modules need no Makefile edit.
-LIB_SRC  := $(sort $(wildcard src/lib/*.c src/parsers/*.c src/boot/*.c src/report/*.c) \
-            $(filter-out src/main.c src/cmd-%.c,$(wildcard src/*.c)))
+LIB_SRC  := $(sort $(wildcard src/*/*.c) $(filter-out src/main.c src/cmd-%.c,$(wildcard src/*.c)))
 CMD_SRC  := $(sort $(wildcard src/cmd-*.c)) src/main.c
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CMD_OBJ  := $(CMD_SRC:%.c=$(BUILD)/%.o)

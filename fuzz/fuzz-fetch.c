@@ -6,7 +6,7 @@
  */
 #include "fuzz-common.h"
 
-#include "fetch.h"
+#include "campaign/fetch.h"
 #include "lib/strbuf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

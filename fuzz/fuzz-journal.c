@@ -12,7 +12,7 @@
 #include <errno.h>
 #include <unistd.h>
 
-#include "journal.h"
+#include "campaign/journal.h"
 
 static char *dir;
 

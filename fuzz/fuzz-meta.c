@@ -9,8 +9,8 @@
 
 #include <jansson.h>
 
-#include "side.h"
-#include "stats.h"
+#include "results/side.h"
+#include "stats/stats.h"
 
 static json_t *side_to_json(const struct side *side)
 {

@@ -21,7 +21,7 @@
 
 #include "fuzz-common.h"
 #include "lib/strbuf.h"
-#include "metric.h"
+#include "stats/metric.h"
 #include "parsers/parser.h"
 
 static const char *unit_of(const struct metric *m)

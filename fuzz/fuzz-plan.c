@@ -7,7 +7,7 @@
  */
 #include "fuzz-common.h"
 
-#include "plan.h"
+#include "campaign/plan.h"
 
 #define SAME(field) FUZZ_ASSERT(a->field == b->field, "%s differs", #field)
 #define SAME_STR(field) FUZZ_ASSERT(fuzz_str_equal(a->field, b->field), "%s differs", #field)

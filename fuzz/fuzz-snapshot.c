@@ -11,7 +11,7 @@
 
 #include <jansson.h>
 
-#include "snapshot.h"
+#include "kernel/snapshot.h"
 
 static void same_map(const struct iommu_map *a, const struct iommu_map *b)
 {

@@ -7,14 +7,14 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "compare.h"
-#include "history.h"
+#include "judge/compare.h"
+#include "judge/history.h"
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "lib/strlist.h"
 #include "log.h"
 #include "report/compare-report.h"
-#include "side.h"
+#include "results/side.h"
 
 const char cmd_compare_usage[] =
 	"usage: bootab compare [OPTIONS] SIDE_DIR...\n"

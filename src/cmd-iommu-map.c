@@ -8,12 +8,12 @@
 #include <jansson.h>
 
 #include "commands.h"
-#include "iommu.h"
+#include "kernel/iommu.h"
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "log.h"
-#include "snapshot.h"
-#include "target.h"
+#include "kernel/snapshot.h"
+#include "target/target.h"
 
 const char cmd_iommu_map_usage[] =
 	"usage: bootab iommu-map [--target T] [--root DIR] [--json] [--device ADDR]\n"

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "lab.h"
+#include "lab/lab.h"
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
 #include "log.h"

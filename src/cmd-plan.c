@@ -7,12 +7,12 @@
 #include <time.h>
 
 #include "commands.h"
-#include "compare.h"
-#include "history.h"
+#include "judge/compare.h"
+#include "judge/history.h"
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "log.h"
-#include "plan.h"
+#include "campaign/plan.h"
 
 const char cmd_plan_usage[] =
 	"usage: bootab plan [--effect PCT [--from CAMPAIGN_DIR | --history FILE]] PLAN.ini\n"

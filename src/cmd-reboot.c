@@ -10,8 +10,8 @@
 #include "lib/alloc.h"
 #include "lib/process.h"
 #include "log.h"
-#include "reboot.h"
-#include "target.h"
+#include "target/reboot.h"
+#include "target/target.h"
 
 const char cmd_reboot_usage[] =
 	"usage: bootab reboot [--target T] [--timeout S] [--power-cycle CMD] [--oneshot ENTRY]\n"

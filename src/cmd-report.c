@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "campaign.h"
+#include "campaign/campaign.h"
 #include "commands.h"
 #include "lib/alloc.h"
 #include "lib/file.h"

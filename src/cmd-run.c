@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "campaign.h"
+#include "campaign/campaign.h"
 #include "commands.h"
 #include "lib/file.h"
 #include "log.h"

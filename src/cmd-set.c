@@ -13,14 +13,14 @@
 
 #include "boot/boot.h"
 #include "boot/set.h"
-#include "cmdline.h"
+#include "kernel/cmdline.h"
 #include "commands.h"
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "lib/strbuf.h"
-#include "boot-io-target.h"
+#include "target/boot-io-target.h"
 #include "log.h"
-#include "target.h"
+#include "target/target.h"
 
 const char cmd_set_usage[] =
 	"usage: bootab set --managed ARGS --args ARGS [--target T] [--backend NAME]\n"

@@ -7,16 +7,16 @@
 
 #include <jansson.h>
 
-#include "cmdline.h"
+#include "kernel/cmdline.h"
 #include "commands.h"
-#include "iommu.h"
+#include "kernel/iommu.h"
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "lib/strbuf.h"
 #include "log.h"
-#include "snapshot.h"
-#include "target.h"
-#include "verify.h"
+#include "kernel/snapshot.h"
+#include "target/target.h"
+#include "kernel/verify.h"
 
 const char cmd_snapshot_usage[] =
 	"usage: bootab snapshot [--target T] [--root DIR] [--managed \"ARGS\"]\n"

@@ -7,14 +7,14 @@
 
 #include <jansson.h>
 
-#include "cmdline.h"
+#include "kernel/cmdline.h"
 #include "commands.h"
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "log.h"
-#include "snapshot.h"
-#include "target.h"
-#include "verify.h"
+#include "kernel/snapshot.h"
+#include "target/target.h"
+#include "kernel/verify.h"
 
 const char cmd_verify_usage[] =
 	"usage: bootab verify [--target T] [--root DIR] --args \"ARGS\" [--managed \"ARGS\"]\n"

@@ -4,7 +4,7 @@
 
 #include "commands.h"
 #include "log.h"
-#include "version.h"
+#include "lib/version.h"
 
 static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);

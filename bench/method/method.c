@@ -33,11 +33,11 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "compare.h"
-#include "history.h"
+#include "judge/compare.h"
+#include "judge/history.h"
 #include "lib/alloc.h"
-#include "side.h"
-#include "stats.h"
+#include "results/side.h"
+#include "stats/stats.h"
 
 #define METRICS_PER_CALL 16       /* independent draws per compare_sides() call */
 #define HISTORY_ENTRIES 10        /* A/A pairs in the simulated history */

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "boot/boot.h"
-#include "cmdline.h"
+#include "kernel/cmdline.h"
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "lib/strbuf.h"

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "boot/bls.h"
-#include "cmdline.h"
+#include "kernel/cmdline.h"
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "lib/strbuf.h"

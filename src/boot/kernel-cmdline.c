@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "boot/bls.h"
-#include "cmdline.h"
+#include "kernel/cmdline.h"
 #include "lib/alloc.h"
 #include "lib/file.h"
 

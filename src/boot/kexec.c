@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "boot/boot.h"
-#include "cmdline.h"
+#include "kernel/cmdline.h"
 #include "lib/alloc.h"
 
 static const char *const kexec_paths[] = { "/usr/sbin/kexec", "/sbin/kexec", "/usr/bin/kexec", NULL };

@@ -16,7 +16,7 @@
 #include <stddef.h>
 
 #include "lib/parse-error.h"
-#include "metric.h"
+#include "stats/metric.h"
 
 int llama_bench_parse(const char *data, size_t len, struct metric_set *set,
 		      struct parse_error *err, struct parse_error *warning);

@@ -4,7 +4,7 @@
 #include <stddef.h>
 
 #include "lib/parse-error.h"
-#include "metric.h"
+#include "stats/metric.h"
 
 /*
  * Parsers turn a benchmark's own output into metrics. They take bytes and

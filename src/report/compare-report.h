@@ -4,7 +4,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "compare.h"
+#include "judge/compare.h"
 #include "lib/strbuf.h"
 
 enum report_format {

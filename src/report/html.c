@@ -8,13 +8,13 @@
 
 #include <jansson.h>
 
-#include "iommu.h"
+#include "kernel/iommu.h"
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "lib/parse-error.h"
 #include "report/chart.h"
 #include "report/timeline.h"
-#include "version.h"
+#include "lib/version.h"
 
 /* Colour-blind-safe mode colours (Okabe and Ito's palette, yellow left out: it fades on white). */
 static const char *const mode_colors[] = {

@@ -3,7 +3,7 @@
 
 #include <stdio.h>
 
-#include "compare.h"
+#include "judge/compare.h"
 #include "lib/strbuf.h"
 #include "report/compare-report.h"
 

@@ -14,7 +14,7 @@
 #include "boot/bls.h"
 #include "boot/boot.h"
 #include "boot/grub.h"
-#include "cmdline.h"
+#include "kernel/cmdline.h"
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "lib/process.h"

@@ -17,14 +17,14 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "boot-io-target.h"
-#include "journal.h"
+#include "target/boot-io-target.h"
+#include "campaign/journal.h"
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "lib/process.h"
-#include "side.h"
-#include "snapshot.h"
-#include "target.h"
+#include "results/side.h"
+#include "kernel/snapshot.h"
+#include "target/target.h"
 
 static char *make_tmpdir(void)
 {

@@ -1,4 +1,4 @@
-/* Unit tests for src/cmdline.c: the kernel's tokenizer, the toggle, arg checks, verify's rules. */
+/* Unit tests for src/kernel/cmdline.c: the kernel's tokenizer, the toggle, arg checks, verify's rules. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cmdline.h"
+#include "kernel/cmdline.h"
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "lib/strbuf.h"

@@ -1,4 +1,4 @@
-/* Unit tests for src/compare.c: the seed rule's verdicts, drift, by-run rows, pairs, costs. */
+/* Unit tests for src/judge/compare.c: the seed rule's verdicts, drift, by-run rows, pairs, costs. */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "compare.h"
+#include "judge/compare.h"
 #include "lib/alloc.h"
 
 #define NEAR(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))

@@ -33,16 +33,16 @@
 
 #include <jansson.h>
 
-#include "fetch.h"
-#include "journal.h"
+#include "campaign/fetch.h"
+#include "campaign/journal.h"
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "lib/strbuf.h"
 #include "lib/strlist.h"
-#include "plan.h"
-#include "side-write.h"
-#include "side.h"
-#include "snapshot.h"
+#include "campaign/plan.h"
+#include "campaign/side-write.h"
+#include "results/side.h"
+#include "kernel/snapshot.h"
 
 static uint64_t seed;
 static uint64_t rng_state;

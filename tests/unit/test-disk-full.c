@@ -23,16 +23,16 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "fetch.h"
-#include "journal.h"
+#include "campaign/fetch.h"
+#include "campaign/journal.h"
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "lib/strbuf.h"
 #include "lib/strlist.h"
-#include "plan.h"
-#include "side-write.h"
-#include "side.h"
-#include "snapshot.h"
+#include "campaign/plan.h"
+#include "campaign/side-write.h"
+#include "results/side.h"
+#include "kernel/snapshot.h"
 
 static char mnt[] = "/tmp/bootab-full-XXXXXX";
 static const char *no_mount; /* why the tests cannot run, or NULL */

@@ -1,4 +1,4 @@
-/* Unit tests for src/history.c and the meta.json fields side_load reads for it. */
+/* Unit tests for src/judge/history.c and the meta.json fields side_load reads for it. */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -11,10 +11,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "history.h"
+#include "judge/history.h"
 #include "lib/alloc.h"
 #include "lib/file.h"
-#include "side.h"
+#include "results/side.h"
 
 static char *make_tmpdir(void)
 {

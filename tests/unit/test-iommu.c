@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "iommu.h"
+#include "kernel/iommu.h"
 #include "lib/alloc.h"
 
 #define ABSENT IOMMU_ID_ABSENT

@@ -1,4 +1,4 @@
-/* Unit tests for src/lab.c: the parts that do not need a running QEMU
+/* Unit tests for src/lab/lab.c: the parts that do not need a running QEMU
  * (tests/cli/lab.bats boots the real one). */
 #include <errno.h>
 #include <setjmp.h>
@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "lab.h"
+#include "lab/lab.h"
 #include "lib/alloc.h"
 #include "lib/file.h"
 

@@ -17,7 +17,7 @@
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "lib/parse-error.h"
-#include "metric.h"
+#include "stats/metric.h"
 #include "parsers/parser.h"
 
 #define MAX_SAMPLES 16

@@ -13,7 +13,7 @@
 
 #include <jansson.h>
 
-#include "compare.h"
+#include "judge/compare.h"
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "lib/strbuf.h"

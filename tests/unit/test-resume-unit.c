@@ -17,7 +17,7 @@
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "lib/process.h"
-#include "resume-unit.h"
+#include "campaign/resume-unit.h"
 
 static void test_quote(void **state)
 {

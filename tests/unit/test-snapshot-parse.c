@@ -12,8 +12,8 @@
 
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
-#include "snapshot.h"
-#include "target.h"
+#include "kernel/snapshot.h"
+#include "target/target.h"
 
 #define HEAD "bootab-snapshot\t1\n"
 #define BOOT "boot_id\t79060c21-363e-4a3a-aa1b-4c3911e5e399\nkernel\t6.1.0-57-amd64\ncmdline\tro quiet\n"

@@ -1,4 +1,4 @@
-/* Unit tests for src/stats.c against hand-computed values and GSL's distributions. */
+/* Unit tests for src/stats/stats.c against hand-computed values and GSL's distributions. */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -9,7 +9,7 @@
 
 #include <gsl/gsl_cdf.h>
 
-#include "stats.h"
+#include "stats/stats.h"
 
 #define NEAR(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
 

@@ -1,0 +1,44 @@
+#ifndef BOOTAB_BOOT_SCRIPT_H
+#define BOOTAB_BOOT_SCRIPT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "campaign/plan.h"
+
+/*
+ * The per-boot script: one POSIX sh script, generated from the plan for one
+ * boot, that runs on the target detached from SSH. It runs in the
+ * directory it sits in and writes there:
+ *   status                 one line, replaced as it goes: starting, versions,
+ *                          park, gate ROW, row ROW REP/N, check ROW, unpark, done
+ *   results                one record per line, appended:
+ *                            start TIME LOADAVG...
+ *                            version NAME RC
+ *                            park|unpark INDEX RC
+ *                            gate ROW ok|timeout SECONDS
+ *                            rep ROW REP RC START END SECONDS
+ *                            skip ROW gate-timeout
+ *                            end TIME
+ *   ROW.REP.out, ROW.REP.err   each rep's stdout and stderr
+ *   version.NAME               each version command's output
+ * Times are the target's UTC clock (RFC 3339); SECONDS are elapsed seconds
+ * within this boot, never compared across boots. The script is readable
+ * and can be rerun by hand in an empty directory.
+ */
+
+struct boot_script_options {
+	const char *campaign;     /* the campaign's name, for the header */
+	size_t boot_index;        /* 0-based */
+	size_t n_boots;
+	const char *label;
+	const char *mode;
+	bool park;                /* run [park] before the first row */
+	bool unpark;              /* run [unpark] after the last row */
+	const char *default_user; /* rows without a user run as this one; NULL: as the script runs */
+};
+
+/* The script text; the caller's. */
+char *boot_script_generate(const struct plan *plan, const struct boot_script_options *options);
+
+#endif

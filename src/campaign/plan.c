@@ -1,0 +1,890 @@
+#include "campaign/plan.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_rng.h>
+#include <ini.h>
+
+#include "kernel/cmdline.h"
+#include "lib/alloc.h"
+#include "lib/file.h"
+#include "lib/strbuf.h"
+#include "kernel/verify.h"
+
+#define PLAN_MAX_BYTES ((size_t)1 << 20)
+#define PLAN_MAX_LINE 65536
+
+struct parse_state {
+	struct plan *plan;
+	struct parse_error *err;
+	const char *name;
+	/* The reader's position: the line the handler is being called for. */
+	const char *text;
+	const char *p;
+	unsigned line;
+	bool line_done;
+	bool failed;
+	/* The section being read. */
+	char *section;
+	char *kind;
+	char *title;
+	unsigned section_line;
+	void *current;            /* the mode, row or version of this section */
+	char *last_key;           /* for continuation lines */
+};
+
+static int open_section(struct parse_state *s, const char *section);
+
+/*
+ * inih calls the handler only for keys, so a section without keys would go
+ * unseen; the reader sees every header line and opens its section itself.
+ */
+static void reader_see_header(struct parse_state *s, const char *line)
+{
+	const char *start = line, *end;
+	char *name;
+
+	while (*start == ' ' || *start == '\t')
+		start++;
+	if (*start != '[')
+		return;
+	end = strchr(start, ']');
+	if (!end)
+		return;
+	name = xstrndup(start + 1, (size_t)(end - start - 1));
+	if (!s->failed)
+		open_section(s, name);
+	free(name);
+}
+
+static char *reader(char *str, int num, void *stream)
+{
+	struct parse_state *s = stream;
+	bool line_start;
+	size_t n = 0;
+
+	if (!*s->p || num < 2)
+		return NULL;
+	line_start = s->line_done || s->p == s->text;
+	if (s->line_done) {
+		s->line++;
+		s->line_done = false;
+	}
+	while (*s->p && n < (size_t)num - 1) {
+		char c = *s->p++;
+
+		str[n++] = c;
+		if (c == '\n') {
+			s->line_done = true;
+			break;
+		}
+	}
+	str[n] = '\0';
+	if (line_start)
+		reader_see_header(s, str);
+	return str;
+}
+
+static int fail(struct parse_state *s, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct parse_state *s, const char *key, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	if (s->failed)
+		return 0;
+	s->failed = true;
+	if (key)
+		strbuf_addf(&sb, "%s: ", key);
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	parse_error_set(s->err, s->line, 0, "%s", strbuf_str(&sb));
+	strbuf_release(&sb);
+	return 0;
+}
+
+static bool name_valid(const char *n)
+{
+	if (!*n || strlen(n) > 64)
+		return false;
+	for (; *n; n++)
+		if (!isalnum((unsigned char)*n) && !strchr("_-.", *n))
+			return false;
+	return true;
+}
+
+static int parse_uint(struct parse_state *s, const char *key, const char *v, unsigned min,
+		      unsigned max, unsigned *ret)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	/* A duration may carry an "s" suffix. */
+	if (end != v && *end == 's' && end[1] == '\0')
+		end++;
+	if (errno || end == v || *end || v[0] == '-' || n < min || n > max)
+		return fail(s, key, "'%s' is not a whole number from %u to %u", v, min, max);
+	*ret = (unsigned)n;
+	return 1;
+}
+
+static int parse_double(struct parse_state *s, const char *key, const char *v, double min,
+			double max, double *ret)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(v, &end);
+	if (end != v && *end == '%' && end[1] == '\0')
+		end++;
+	if (errno || end == v || *end || !isfinite(d) || d < min || d > max)
+		return fail(s, key, "'%s' is not a number from %g to %g", v, min, max);
+	*ret = d;
+	return 1;
+}
+
+static int parse_bool(struct parse_state *s, const char *key, const char *v, bool *ret)
+{
+	if (!strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "on") || !strcmp(v, "1"))
+		*ret = true;
+	else if (!strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "off") || !strcmp(v, "0"))
+		*ret = false;
+	else
+		return fail(s, key, "'%s' is not yes or no", v);
+	return 1;
+}
+
+static int set_string(struct parse_state *s, const char *key, char **field, const char *v)
+{
+	if (*field)
+		return fail(s, key, "given twice in [%s]", s->section);
+	if (!*v)
+		return fail(s, key, "empty");
+	*field = xstrdup(v);
+	return 1;
+}
+
+/* A command's continuation lines join it as further lines of one script. */
+static void append_command(char **field, const char *v)
+{
+	char *joined;
+
+	if (!*field) {
+		*field = xstrdup(v);
+		return;
+	}
+	joined = xasprintf("%s\n%s", *field, v);
+	free(*field);
+	*field = joined;
+}
+
+static int campaign_key(struct parse_state *s, const char *key, const char *v)
+{
+	struct plan *p = s->plan;
+
+	if (!strcmp(key, "target"))
+		return set_string(s, key, &p->target, v);
+	if (!strcmp(key, "backend")) {
+		static const char *const known[] = { "auto", "bls", "grub", "grubby", "kernel-cmdline", "kexec", NULL };
+
+		for (size_t i = 0; known[i]; i++)
+			if (!strcmp(v, known[i])) {
+				free(p->backend);
+				p->backend = xstrdup(v);
+				return 1;
+			}
+		return fail(s, key, "unknown backend '%s' (auto, bls, grub, grubby, kernel-cmdline, kexec)", v);
+	}
+	if (!strcmp(key, "order")) {
+		if (p->order_list.n || p->order_kind != ORDER_DEFAULT)
+			return fail(s, key, "given twice in [campaign]");
+		if (!strcmp(v, "default") || !strcmp(v, "abca"))
+			p->order_kind = ORDER_DEFAULT;
+		else if (!strcmp(v, "abba"))
+			p->order_kind = ORDER_ABBA;
+		else if (!strcmp(v, "random"))
+			p->order_kind = ORDER_RANDOM;
+		else if (!strcmp(v, "aa"))
+			p->order_kind = ORDER_AA;
+		else {
+			p->order_kind = ORDER_LIST;
+			strlist_split(&p->order_list, v, " \t,");
+		}
+		return 1;
+	}
+	if (!strcmp(key, "rounds"))
+		return parse_uint(s, key, v, 1, 100, &p->rounds);
+	if (!strcmp(key, "seed")) {
+		unsigned seed;
+
+		if (!parse_uint(s, key, v, 0, 0xffffffffu, &seed))
+			return 0;
+		p->seed = seed;
+		p->has_seed = true;
+		return 1;
+	}
+	if (!strcmp(key, "data"))
+		return set_string(s, key, &p->data_dir, v);
+	if (!strcmp(key, "boot_timeout"))
+		return parse_uint(s, key, v, 10, 86400, &p->boot_timeout_s);
+	if (!strcmp(key, "power_cycle"))
+		return set_string(s, key, &p->power_cycle, v);
+	if (!strcmp(key, "oneshot")) {
+		if (!strcmp(v, "auto"))
+			p->oneshot = ONESHOT_AUTO;
+		else if (!strcmp(v, "on") || !strcmp(v, "yes"))
+			p->oneshot = ONESHOT_ON;
+		else if (!strcmp(v, "off") || !strcmp(v, "no"))
+			p->oneshot = ONESHOT_OFF;
+		else
+			return fail(s, key, "'%s' is not auto, on or off", v);
+		return 1;
+	}
+	if (!strcmp(key, "watch"))
+		return set_string(s, key, &p->watch, v);
+	if (!strcmp(key, "history")) {
+		if (p->history || p->history_off)
+			return fail(s, key, "given twice in [campaign]");
+		if (!strcmp(v, "off")) {
+			p->history_off = true;
+			return 1;
+		}
+		/* A path on the controller: no control characters. */
+		for (const char *c = v; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				return fail(s, key, "'%s' is not a path or off", v);
+		return set_string(s, key, &p->history, v);
+	}
+	if (!strcmp(key, "reps"))
+		return parse_uint(s, key, v, 1, 10000, &p->default_reps);
+	if (!strcmp(key, "poll"))
+		return parse_uint(s, key, v, 1, 3600, &p->poll_s);
+	return fail(s, key, "unknown key in [campaign]");
+}
+
+static int mode_key(struct parse_state *s, struct plan_mode *m, const char *key, const char *v)
+{
+	if (!strcmp(key, "args")) {
+		struct parse_error e = PARSE_ERROR_INIT;
+		char **args = NULL;
+
+		if (m->args_text)
+			return fail(s, key, "given twice in [%s]", s->section);
+		if (cmdline_args_parse(v, &args, &e) < 0) {
+			fail(s, key, "%s", e.message ? e.message : "not valid kernel command-line syntax");
+			parse_error_release(&e);
+			return 0;
+		}
+		m->args_text = xstrdup(v);
+		m->args = args;
+		return 1;
+	}
+	if (!strcmp(key, "expect")) {
+		struct verify_expect e;
+		char *error = NULL;
+
+		if (!*v)
+			return 1;
+		if (verify_expect_parse(v, &e, &error) < 0) {
+			fail(s, key, "%s", error ? error : "not an expectation bootab knows");
+			free(error);
+			return 0;
+		}
+		verify_expect_release(&e);
+		strlist_add(&m->expects, v);
+		return 1;
+	}
+	return fail(s, key, "unknown key in [%s]", s->section);
+}
+
+static int row_key(struct parse_state *s, struct plan_row *r, const char *key, const char *v)
+{
+	if (!strcmp(key, "command")) {
+		append_command(&r->command, v);
+		return 1;
+	}
+	if (!strcmp(key, "timeout"))
+		return parse_uint(s, key, v, 1, 7 * 86400, &r->timeout_s);
+	if (!strcmp(key, "user"))
+		return set_string(s, key, &r->user, v);
+	if (r->check)
+		return fail(s, key, "unknown key in [%s] (a check has command, timeout, user)", s->section);
+	if (!strcmp(key, "reps"))
+		return parse_uint(s, key, v, 1, 10000, &r->reps);
+	if (!strcmp(key, "parser")) {
+		struct parse_error e = PARSE_ERROR_INIT;
+
+		free(r->selector);   /* a later parser line replaces an earlier one */
+		r->selector = NULL;
+		if (parser_spec_parse(v, &r->parser, &r->selector) < 0)
+			return fail(s, key, "'%s' is not a parser (auto, llama-bench, fio, hyperfine, number, json SELECTOR)", v);
+		if (r->parser == PARSER_JSON && parser_selector_check(r->selector, &e) < 0) {
+			fail(s, key, "%s", e.message ? e.message : "bad selector");
+			parse_error_release(&e);
+			return 0;
+		}
+		return 1;
+	}
+	if (!strcmp(key, "stat")) {
+		if (stat_kind_from_name(v, &r->stat) < 0)
+			return fail(s, key, "'%s' is not mean, median, min or max", v);
+		r->has_stat = true;
+		return 1;
+	}
+	if (!strcmp(key, "by_run") || !strcmp(key, "by-run"))
+		return parse_bool(s, key, v, &r->by_run);
+	if (!strcmp(key, "better")) {
+		if (strcmp(v, "higher") && strcmp(v, "lower"))
+			return fail(s, key, "'%s' is not higher or lower", v);
+		r->has_better = true;
+		r->better_lower = !strcmp(v, "lower");
+		return 1;
+	}
+	return fail(s, key, "unknown key in [%s]", s->section);
+}
+
+static int idle_key(struct parse_state *s, const char *key, const char *v)
+{
+	struct plan_idle *i = &s->plan->idle;
+
+	if (!strcmp(key, "load"))
+		return parse_double(s, key, v, 0, 1e6, &i->load);
+	if (!strcmp(key, "gpu"))
+		return parse_double(s, key, v, 0, 100, &i->gpu_pct);
+	if (!strcmp(key, "checks"))
+		return parse_uint(s, key, v, 1, 1000, &i->checks);
+	if (!strcmp(key, "interval"))
+		return parse_uint(s, key, v, 1, 3600, &i->interval_s);
+	if (!strcmp(key, "timeout"))
+		return parse_uint(s, key, v, 0, 7 * 86400, &i->timeout_s);
+	return fail(s, key, "unknown key in [idle] (load, gpu, checks, interval, timeout)");
+}
+
+/* [kind] or [kind "title"] */
+static int open_section(struct parse_state *s, const char *section)
+{
+	struct plan *p = s->plan;
+	const char *q = strchr(section, '"');
+
+	free(s->section);
+	free(s->kind);
+	free(s->title);
+	s->section = xstrdup(section);
+	s->title = NULL;
+	s->current = NULL;
+	s->section_line = s->line;
+	if (q) {
+		const char *end = strrchr(section, '"');
+		size_t klen = (size_t)(q - section);
+
+		while (klen > 0 && section[klen - 1] == ' ')
+			klen--;
+		s->kind = xstrndup(section, klen);
+		if (end == q || end[1] != '\0')
+			return fail(s, NULL, "section [%s]: expected [%s \"NAME\"]", section, s->kind);
+		s->title = xstrndup(q + 1, (size_t)(end - q - 1));
+		if (!name_valid(s->title))
+			return fail(s, NULL, "section [%s]: the name must be 1-64 letters, digits, '_', '-' or '.'", section);
+	} else {
+		s->kind = xstrdup(section);
+	}
+
+	if (!strcmp(s->kind, "mode")) {
+		struct plan_mode *m;
+
+		if (!s->title)
+			return fail(s, NULL, "section [mode] needs a name: [mode \"NAME\"]");
+		if (plan_find_mode(p, s->title))
+			return fail(s, NULL, "section [%s]: mode '%s' is defined twice", section, s->title);
+		GROW(p->modes, p->alloc_modes, p->n_modes + 1);
+		m = &p->modes[p->n_modes++];
+		memset(m, 0, sizeof(*m));
+		m->name = xstrdup(s->title);
+		m->line = s->line;
+		s->current = m;
+	} else if (!strcmp(s->kind, "row") || !strcmp(s->kind, "check")) {
+		struct plan_row *r;
+
+		if (!s->title)
+			return fail(s, NULL, "section [%s] needs a name: [%s \"NAME\"]", s->kind, s->kind);
+		for (size_t i = 0; i < p->n_rows; i++)
+			if (!strcmp(p->rows[i].name, s->title))
+				return fail(s, NULL, "section [%s]: the name '%s' is used twice", section, s->title);
+		GROW(p->rows, p->alloc_rows, p->n_rows + 1);
+		r = &p->rows[p->n_rows++];
+		memset(r, 0, sizeof(*r));
+		r->name = xstrdup(s->title);
+		r->check = !strcmp(s->kind, "check");
+		r->line = s->line;
+		s->current = r;
+	} else if (!strcmp(s->kind, "version")) {
+		struct plan_version *v;
+
+		if (!s->title)
+			return fail(s, NULL, "section [version] needs a name: [version \"NAME\"]");
+		for (size_t i = 0; i < p->n_versions; i++)
+			if (!strcmp(p->versions[i].name, s->title))
+				return fail(s, NULL, "section [%s]: version '%s' is defined twice", section, s->title);
+		GROW(p->versions, p->alloc_versions, p->n_versions + 1);
+		v = &p->versions[p->n_versions++];
+		memset(v, 0, sizeof(*v));
+		v->name = xstrdup(s->title);
+		v->line = s->line;
+		s->current = v;
+	} else if (!strcmp(s->kind, "campaign") || !strcmp(s->kind, "idle") ||
+		   !strcmp(s->kind, "park") || !strcmp(s->kind, "unpark")) {
+		if (s->title)
+			return fail(s, NULL, "section [%s] takes no name", s->kind);
+	} else {
+		return fail(s, NULL, "unknown section [%s] (campaign, mode, row, check, version, idle, park, unpark)",
+			    section);
+	}
+	return 1;
+}
+
+static int handler(void *user, const char *section, const char *key, const char *value)
+{
+	struct parse_state *s = user;
+
+	if (s->failed)
+		return 0;
+	if (!*section)
+		return fail(s, key, "outside any section");
+	if (!s->section || strcmp(s->section, section))
+		return fail(s, key, "in a section bootab could not read");
+	if (!key)
+		return 1;
+	if (!strcmp(s->kind, "campaign"))
+		return campaign_key(s, key, value);
+	if (!strcmp(s->kind, "mode"))
+		return mode_key(s, s->current, key, value);
+	if (!strcmp(s->kind, "row") || !strcmp(s->kind, "check"))
+		return row_key(s, s->current, key, value);
+	if (!strcmp(s->kind, "version")) {
+		struct plan_version *v = s->current;
+
+		if (strcmp(key, "command"))
+			return fail(s, key, "unknown key in [%s] (command)", s->section);
+		append_command(&v->command, value);
+		return 1;
+	}
+	if (!strcmp(s->kind, "idle"))
+		return idle_key(s, key, value);
+	if (!strcmp(s->kind, "park") || !strcmp(s->kind, "unpark")) {
+		if (strcmp(key, "command"))
+			return fail(s, key, "unknown key in [%s] (command)", s->kind);
+		strlist_add(!strcmp(s->kind, "park") ? &s->plan->park : &s->plan->unpark, value);
+		return 1;
+	}
+	return fail(s, key, "unexpected");
+}
+
+static int validate(struct parse_state *s)
+{
+	struct plan *p = s->plan;
+
+	s->line = 0;
+	if (p->n_modes == 0)
+		return fail(s, NULL, "no [mode \"NAME\"] section: a campaign needs at least one mode");
+	for (size_t i = 0; i < p->n_modes; i++)
+		if (!p->modes[i].args) {
+			/* An empty or absent args: the standing kernel defaults. */
+			p->modes[i].args = xcalloc(1, sizeof(char *));
+			p->modes[i].args_text = xstrdup("");
+		}
+	for (size_t i = 0; i < p->n_rows; i++) {
+		struct plan_row *r = &p->rows[i];
+
+		if (!r->command) {
+			s->line = r->line;
+			return fail(s, "command", "missing in [%s \"%s\"]", r->check ? "check" : "row", r->name);
+		}
+		if (!r->reps)
+			r->reps = r->check ? 1 : p->default_reps;
+		if (!r->timeout_s)
+			r->timeout_s = 3600;
+		if (r->has_better && r->parser != PARSER_NUMBER && r->parser != PARSER_JSON) {
+			s->line = r->line;
+			return fail(s, "better", "only number and json rows take 'better'; other parsers know their metrics");
+		}
+	}
+	for (size_t i = 0; i < p->n_versions; i++)
+		if (!p->versions[i].command) {
+			s->line = p->versions[i].line;
+			return fail(s, "command", "missing in [version \"%s\"]", p->versions[i].name);
+		}
+	if (p->order_kind == ORDER_LIST) {
+		if (p->order_list.n < 2)
+			return fail(s, "order", "an explicit order needs at least two boots");
+		for (size_t i = 0; i < p->order_list.n; i++)
+			if (!plan_find_mode(p, p->order_list.items[i]))
+				return fail(s, "order", "'%s' is not a mode of this plan", p->order_list.items[i]);
+		if (p->rounds > 1)
+			return fail(s, "rounds", "an explicit order is the whole campaign; rounds does not apply");
+	}
+	if (p->watch) {
+		for (const char *c = p->watch; *c; c++)
+			if (!isalnum((unsigned char)*c) && !strchr(":._-", *c))
+				return fail(s, "watch", "'%s' is not a device address", p->watch);
+	}
+	return 1;
+}
+
+int plan_parse(const char *name, const char *text, struct plan *ret, struct parse_error *err)
+{
+	struct plan plan = { 0 };
+	struct parse_state s = { .plan = &plan, .err = err, .name = name, .text = text, .p = text, .line = 1 };
+	int r;
+
+	plan.file = xstrdup(name);
+	plan.rounds = 1;
+	plan.default_reps = 5;
+	plan.poll_s = 60;
+	plan.boot_timeout_s = 600;
+	plan.backend = xstrdup("auto");
+	plan.idle = (struct plan_idle){ .load = 1.0, .gpu_pct = 5, .checks = 6, .interval_s = 10 };
+
+	/* Shell commands carry ';' and long lines: no inline comments, a generous line limit. */
+	ini_allow_inline_comments = false;
+	ini_allow_multiline = true;
+	ini_use_stack = false;
+	ini_allow_realloc = true;
+	ini_max_line = PLAN_MAX_LINE;
+	ini_stop_on_first_error = true;
+	ini_allow_no_value = false;
+
+	parse_error_set_file(err, name);
+	r = ini_parse_stream(reader, &s, handler, &s);
+	if (r > 0 && !s.failed) {
+		s.line = (unsigned)r;
+		fail(&s, NULL, "not a key = value line or a [section] header");
+	}
+	if (r < 0 && !s.failed)
+		fail(&s, NULL, "cannot parse (out of memory)");
+	if (!s.failed)
+		validate(&s);
+	free(s.section);
+	free(s.kind);
+	free(s.title);
+	if (s.failed) {
+		plan_release(&plan);
+		return -EINVAL;
+	}
+	*ret = plan;
+	return 0;
+}
+
+int plan_load(const char *path, struct plan *ret, struct parse_error *err)
+{
+	char *data;
+	size_t len;
+	int r;
+
+	parse_error_set_file(err, path);
+	r = file_read(path, PLAN_MAX_BYTES, &data, &len);
+	if (r < 0) {
+		parse_error_set(err, 0, 0, "%s", r == -EFBIG ? "larger than 1 MiB" : strerror(-r));
+		return r;
+	}
+	if (memchr(data, '\0', len)) {
+		parse_error_set(err, 0, 0, "contains a NUL byte: not a plan file");
+		free(data);
+		return -EINVAL;
+	}
+	r = plan_parse(path, data, ret, err);
+	free(data);
+	return r;
+}
+
+const struct plan_mode *plan_find_mode(const struct plan *plan, const char *name)
+{
+	for (size_t i = 0; i < plan->n_modes; i++)
+		if (!strcmp(plan->modes[i].name, name))
+			return &plan->modes[i];
+	return NULL;
+}
+
+static size_t mode_index(const struct plan *plan, const char *name)
+{
+	return (size_t)(plan_find_mode(plan, name) - plan->modes);
+}
+
+static void push(struct plan_boot **boots, size_t *n, size_t *alloc, size_t mode, unsigned round)
+{
+	GROW(*boots, *alloc, *n + 1);
+	(*boots)[*n] = (struct plan_boot){ .mode = mode, .round = round };
+	(*n)++;
+}
+
+size_t plan_boots(const struct plan *plan, struct plan_boot **ret_boots)
+{
+	struct plan_boot *boots = NULL;
+	size_t n = 0, alloc = 0, m = plan->n_modes;
+	unsigned *seen;
+
+	switch (plan->order_kind) {
+	case ORDER_LIST:
+		for (size_t i = 0; i < plan->order_list.n; i++)
+			push(&boots, &n, &alloc, mode_index(plan, plan->order_list.items[i]), 1);
+		break;
+	case ORDER_AA:
+		/* rounds + 1 boots of the first mode: rounds boot-to-boot differences. */
+		for (unsigned r = 1; r <= plan->rounds + 1; r++)
+			push(&boots, &n, &alloc, 0, r);
+		break;
+	case ORDER_ABBA:
+		for (unsigned r = 1; r <= plan->rounds; r++) {
+			for (size_t i = 0; i < m; i++)
+				push(&boots, &n, &alloc, i, r);
+			for (size_t i = m; i-- > 0;)
+				push(&boots, &n, &alloc, i, r);
+		}
+		break;
+	case ORDER_RANDOM: {
+		gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+		size_t *perm = xmalloc(m * sizeof(*perm));
+
+		gsl_rng_set(rng, plan->seed);
+		for (unsigned r = 1; r <= plan->rounds; r++) {
+			for (size_t i = 0; i < m; i++)
+				perm[i] = i;
+			/* Fisher-Yates with the recorded seed. */
+			for (size_t i = m; i > 1; i--) {
+				size_t j = gsl_rng_uniform_int(rng, i);
+				size_t t = perm[i - 1];
+
+				perm[i - 1] = perm[j];
+				perm[j] = t;
+			}
+			for (size_t i = 0; i < m; i++)
+				push(&boots, &n, &alloc, perm[i], r);
+		}
+		/* The first mode also opens and closes the campaign, for the drift. */
+		if (n == 0 || boots[0].mode != 0) {
+			GROW(boots, alloc, n + 1);
+			memmove(boots + 1, boots, n * sizeof(*boots));
+			boots[0] = (struct plan_boot){ .mode = 0, .round = 1 };
+			n++;
+		}
+		push(&boots, &n, &alloc, 0, plan->rounds);
+		free(perm);
+		gsl_rng_free(rng);
+		break;
+	}
+	case ORDER_DEFAULT:
+	default:
+		for (unsigned r = 1; r <= plan->rounds; r++)
+			for (size_t i = 0; i < m; i++)
+				push(&boots, &n, &alloc, i, r);
+		push(&boots, &n, &alloc, 0, plan->rounds);
+		break;
+	}
+	seen = xcalloc(m, sizeof(*seen));
+	for (size_t i = 0; i < n; i++) {
+		unsigned k = ++seen[boots[i].mode];
+
+		boots[i].label = k == 1 ? xstrdup(plan->modes[boots[i].mode].name)
+					: xasprintf("%s%u", plan->modes[boots[i].mode].name, k);
+	}
+	free(seen);
+	*ret_boots = boots;
+	return n;
+}
+
+void plan_boots_free(struct plan_boot *boots, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(boots[i].label);
+	free(boots);
+}
+
+char **plan_managed_args(const struct plan *plan)
+{
+	char **out = NULL;
+	size_t n = 0, alloc = 0;
+
+	for (size_t i = 0; i < plan->n_modes; i++)
+		for (char **a = plan->modes[i].args; a && *a; a++) {
+			size_t nl = strcspn(*a, "=");
+			bool known = false;
+
+			for (size_t j = 0; j < n && !known; j++) {
+				size_t ml = strcspn(out[j], "=");
+				char *x = xstrndup(*a, nl), *y = xstrndup(out[j], ml);
+
+				known = cmdline_name_equal(x, y);
+				free(x);
+				free(y);
+			}
+			if (known)
+				continue;
+			GROW(out, alloc, n + 2);
+			out[n++] = xstrdup(*a);
+		}
+	GROW(out, alloc, n + 1);
+	out[n] = NULL;
+	return out;
+}
+
+static const char *order_name(enum plan_order_kind kind)
+{
+	switch (kind) {
+	case ORDER_ABBA:
+		return "abba";
+	case ORDER_RANDOM:
+		return "random";
+	case ORDER_AA:
+		return "aa";
+	case ORDER_DEFAULT:
+	case ORDER_LIST:
+	default:
+		return "default";
+	}
+}
+
+static const char *oneshot_name(enum plan_oneshot oneshot)
+{
+	return oneshot == ONESHOT_ON ? "on" : oneshot == ONESHOT_OFF ? "off" : "auto";
+}
+
+static void format_string(struct strbuf *sb, const char *key, const char *value)
+{
+	if (value)
+		strbuf_addf(sb, "%s = %s\n", key, value);
+}
+
+/* A command's lines, one key each: repeated keys join as continuation lines do. */
+static void format_lines(struct strbuf *sb, const char *key, const char *text)
+{
+	for (const char *p = text;;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		strbuf_addf(sb, "%s = %.*s\n", key, (int)len, p);
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+}
+
+char *plan_format(const struct plan *p)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "[campaign]\n");
+	format_string(&sb, "target", p->target);
+	format_string(&sb, "backend", p->backend);
+	if (p->order_kind == ORDER_LIST) {
+		strbuf_addstr(&sb, "order =");
+		for (size_t i = 0; i < p->order_list.n; i++)
+			strbuf_addf(&sb, " %s", p->order_list.items[i]);
+		strbuf_addch(&sb, '\n');
+	} else {
+		strbuf_addf(&sb, "order = %s\n", order_name(p->order_kind));
+	}
+	strbuf_addf(&sb, "rounds = %u\n", p->rounds);
+	if (p->has_seed)
+		strbuf_addf(&sb, "seed = %lu\n", p->seed);
+	format_string(&sb, "data", p->data_dir);
+	strbuf_addf(&sb, "boot_timeout = %u\n", p->boot_timeout_s);
+	format_string(&sb, "power_cycle", p->power_cycle);
+	strbuf_addf(&sb, "oneshot = %s\n", oneshot_name(p->oneshot));
+	format_string(&sb, "watch", p->watch);
+	if (p->history_off)
+		strbuf_addstr(&sb, "history = off\n");
+	else
+		format_string(&sb, "history", p->history);
+	strbuf_addf(&sb, "reps = %u\n", p->default_reps);
+
+	/* %.17g: every double reads back as the same double. */
+	strbuf_addf(&sb, "\n[idle]\nload = %.17g\ngpu = %.17g\nchecks = %u\ninterval = %u\ntimeout = %u\n",
+		    p->idle.load, p->idle.gpu_pct, p->idle.checks, p->idle.interval_s, p->idle.timeout_s);
+	if (p->park.n) {
+		strbuf_addstr(&sb, "\n[park]\n");
+		for (size_t i = 0; i < p->park.n; i++)
+			format_string(&sb, "command", p->park.items[i]);
+	}
+	if (p->unpark.n) {
+		strbuf_addstr(&sb, "\n[unpark]\n");
+		for (size_t i = 0; i < p->unpark.n; i++)
+			format_string(&sb, "command", p->unpark.items[i]);
+	}
+
+	for (size_t i = 0; i < p->n_modes; i++) {
+		const struct plan_mode *m = &p->modes[i];
+
+		strbuf_addf(&sb, "\n[mode \"%s\"]\n", m->name);
+		if (m->args_text && *m->args_text)
+			format_string(&sb, "args", m->args_text);
+		for (size_t k = 0; k < m->expects.n; k++)
+			format_string(&sb, "expect", m->expects.items[k]);
+	}
+	for (size_t i = 0; i < p->n_rows; i++) {
+		const struct plan_row *r = &p->rows[i];
+
+		strbuf_addf(&sb, "\n[%s \"%s\"]\n", r->check ? "check" : "row", r->name);
+		format_lines(&sb, "command", r->command);
+		if (!r->check) {
+			strbuf_addf(&sb, "reps = %u\n", r->reps);
+			strbuf_addf(&sb, "parser = %s%s%s\n", parser_kind_name(r->parser),
+				    r->selector ? " " : "", r->selector ? r->selector : "");
+			if (r->has_stat)
+				strbuf_addf(&sb, "stat = %s\n", stat_kind_name(r->stat));
+			if (r->by_run)
+				strbuf_addstr(&sb, "by_run = yes\n");
+			if (r->has_better)
+				strbuf_addf(&sb, "better = %s\n", r->better_lower ? "lower" : "higher");
+		}
+		strbuf_addf(&sb, "timeout = %u\n", r->timeout_s);
+		format_string(&sb, "user", r->user);
+	}
+	for (size_t i = 0; i < p->n_versions; i++) {
+		strbuf_addf(&sb, "\n[version \"%s\"]\n", p->versions[i].name);
+		format_lines(&sb, "command", p->versions[i].command);
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+void plan_release(struct plan *p)
+{
+	for (size_t i = 0; i < p->n_modes; i++) {
+		free(p->modes[i].name);
+		free(p->modes[i].args_text);
+		strv_free(p->modes[i].args);
+		strlist_release(&p->modes[i].expects);
+	}
+	for (size_t i = 0; i < p->n_rows; i++) {
+		free(p->rows[i].name);
+		free(p->rows[i].command);
+		free(p->rows[i].selector);
+		free(p->rows[i].user);
+	}
+	for (size_t i = 0; i < p->n_versions; i++) {
+		free(p->versions[i].name);
+		free(p->versions[i].command);
+	}
+	free(p->modes);
+	free(p->rows);
+	free(p->versions);
+	free(p->file);
+	free(p->target);
+	free(p->backend);
+	free(p->data_dir);
+	free(p->history);
+	free(p->power_cycle);
+	free(p->watch);
+	strlist_release(&p->order_list);
+	strlist_release(&p->park);
+	strlist_release(&p->unpark);
+	memset(p, 0, sizeof(*p));
+}

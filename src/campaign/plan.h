@@ -1,0 +1,141 @@
+#ifndef BOOTAB_PLAN_H
+#define BOOTAB_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lib/parse-error.h"
+#include "lib/strlist.h"
+#include "parsers/parser.h"
+#include "stats/stats.h"
+
+/*
+ * A campaign plan: an INI file with git-config-like sections
+ * ([campaign], [mode "NAME"], [row "NAME"], [check "NAME"],
+ * [version "NAME"], [idle], [park], [unpark]); docs/plan.md is its manual.
+ */
+
+enum plan_oneshot {
+	ONESHOT_AUTO,       /* one-shot where the bootloader allows it */
+	ONESHOT_ON,         /* required: stop if the bootloader cannot */
+	ONESHOT_OFF,
+};
+
+struct plan_mode {
+	char *name;
+	char *args_text;          /* as written */
+	char **args;              /* validated kernel args, NULL-terminated */
+	struct strlist expects;   /* "iommu.groups=0", "iommu.type(ADDR)=identity", ... */
+	unsigned line;
+};
+
+struct plan_row {
+	char *name;
+	bool check;               /* [check]: only the exit code is kept */
+	char *command;            /* POSIX sh, the user's own */
+	unsigned reps;            /* times the command runs (1 when the tool repeats itself) */
+	enum parser_kind parser;
+	char *selector;           /* for parser json */
+	bool has_better;
+	bool better_lower;        /* for number and json parsers */
+	bool has_stat;
+	enum stat_kind stat;
+	bool by_run;
+	unsigned timeout_s;
+	char *user;               /* run as; NULL: the SSH user ("root" to run as root) */
+	unsigned line;
+};
+
+struct plan_version {
+	char *name;
+	char *command;
+	unsigned line;
+};
+
+struct plan_idle {
+	double load;              /* load1 below this */
+	double gpu_pct;           /* every GPU busy below this */
+	unsigned checks;          /* consecutive idle checks */
+	unsigned interval_s;
+	unsigned timeout_s;       /* 0: wait as long as it takes */
+};
+
+enum plan_order_kind {
+	ORDER_DEFAULT,            /* every mode once per round, then the first again */
+	ORDER_ABBA,               /* each round forward, then backward */
+	ORDER_RANDOM,             /* shuffled within each round (seeded), first mode at both ends */
+	ORDER_AA,                 /* every boot the first mode: a do-nothing A/A campaign */
+	ORDER_LIST,               /* an explicit list of mode names */
+};
+
+struct plan {
+	char *file;
+	char *target;
+	char *backend;
+	enum plan_order_kind order_kind;
+	struct strlist order_list;     /* ORDER_LIST: as written */
+	unsigned rounds;
+	unsigned long seed;
+	bool has_seed;
+	char *data_dir;
+	unsigned boot_timeout_s;
+	char *power_cycle;             /* the user's command, run on the controller */
+	enum plan_oneshot oneshot;
+	char *watch;                   /* device address of the hypothesis, e.g. 0000:c6:00.0 */
+	char *history;                 /* calibration history: a file or a directory; NULL: the machine's default */
+	bool history_off;              /* history = off: no history is read or recorded */
+	unsigned default_reps;
+	unsigned poll_s;               /* seconds between status reads while rows run */
+	struct plan_mode *modes;
+	size_t n_modes;
+	struct plan_row *rows;         /* rows and checks, in file order */
+	size_t n_rows;
+	struct plan_version *versions;
+	size_t n_versions;
+	struct plan_idle idle;
+	struct strlist park;
+	struct strlist unpark;
+	size_t alloc_modes, alloc_rows, alloc_versions;
+};
+
+/* One boot of the campaign. */
+struct plan_boot {
+	size_t mode;                   /* index into plan->modes */
+	char *label;                   /* mode name, then name2, name3 ... */
+	unsigned round;                /* 1-based */
+};
+
+/*
+ * Parses plan text (name: the file name for errors). Every error names
+ * file, line and key. Returns 0 and *ret (plan_release()), or -EINVAL with
+ * err filled; *ret untouched then.
+ */
+int plan_parse(const char *name, const char *text, struct plan *ret, struct parse_error *err);
+
+/* Reads and parses a plan file. -errno for I/O errors (err says which file). */
+int plan_load(const char *path, struct plan *ret, struct parse_error *err);
+
+/*
+ * The boot order: *ret_boots (free with plan_boots_free()). The random
+ * order uses plan->seed. Returns the number of boots.
+ */
+size_t plan_boots(const struct plan *plan, struct plan_boot **ret_boots);
+void plan_boots_free(struct plan_boot *boots, size_t n);
+
+/* The union of every mode's args, by name, first spelling kept (NULL-terminated, strv_free()). */
+char **plan_managed_args(const struct plan *plan);
+
+/* The mode called name, or NULL. */
+const struct plan_mode *plan_find_mode(const struct plan *plan, const char *name);
+
+/*
+ * The plan as plan file text, every setting spelled out (defaults
+ * included, in the order docs/plan.md lists them; a command's lines as
+ * repeated `command =` keys). plan_parse() of the result gives back an
+ * equal plan, line numbers aside. The caller's.
+ */
+char *plan_format(const struct plan *plan);
+
+void plan_release(struct plan *plan);
+
+#endif

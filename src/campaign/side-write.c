@@ -1,0 +1,369 @@
+#include "campaign/side-write.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "lib/alloc.h"
+#include "lib/file.h"
+#include "lib/strbuf.h"
+#include "parsers/parser.h"
+
+/* One "rep ROW REP RC START END SECONDS" record of the results file. */
+struct rep_record {
+	unsigned rep;
+	int rc;
+	char start[40];
+	char end[40];
+	long seconds;
+};
+
+static int write_text(const char *dir, const char *name, const char *data, size_t len)
+{
+	char *path = path_join(dir, name);
+	int r = file_write_atomic(path, data, len, 0644);
+
+	free(path);
+	return r;
+}
+
+/* Keeps the first failure: a side with a missing file must not get its meta.json. */
+static void keep_error(int *first, int r)
+{
+	if (r < 0 && *first == 0)
+		*first = r;
+}
+
+static bool word_is(const char *line, size_t n, const char *word)
+{
+	size_t wl = strlen(word);
+
+	return n > wl && !strncmp(line, word, wl) && line[wl] == ' ';
+}
+
+/* The results file's records for row, parsed; malformed lines are skipped. */
+static size_t row_reps(const struct fetched_file *results, const char *row, struct rep_record **ret,
+		       char *gate, size_t gate_size, long *gate_s, bool *skipped)
+{
+	struct rep_record *reps = NULL;
+	size_t n = 0, alloc = 0;
+	const char *p = results ? results->data : "";
+
+	*skipped = false;
+	*gate_s = -1;
+	snprintf(gate, gate_size, "%s", "");
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char buf[512], name[200], rest[40];
+
+		if (len < sizeof(buf)) {
+			memcpy(buf, p, len);
+			buf[len] = '\0';
+			if (word_is(buf, len, "rep")) {
+				struct rep_record r = { 0 };
+
+				if (sscanf(buf, "rep %199s %u %d %39s %39s %ld", name, &r.rep, &r.rc, r.start,
+					   r.end, &r.seconds) == 6 && !strcmp(name, row)) {
+					GROW(reps, alloc, n + 1);
+					reps[n++] = r;
+				}
+			} else if (word_is(buf, len, "gate")) {
+				long s;
+
+				if (sscanf(buf, "gate %199s %39s %ld", name, rest, &s) == 3 && !strcmp(name, row)) {
+					snprintf(gate, gate_size, "%s", rest);
+					*gate_s = s;
+				}
+			} else if (word_is(buf, len, "skip")) {
+				if (sscanf(buf, "skip %199s", name) == 1 && !strcmp(name, row))
+					*skipped = true;
+			}
+		}
+		p += len + (nl ? 1 : 0);
+	}
+	*ret = reps;
+	return n;
+}
+
+static const char *results_field(const struct fetched_file *results, const char *word, size_t *ret_len)
+{
+	const char *p = results ? results->data : "";
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (word_is(p, len, word)) {
+			*ret_len = len - strlen(word) - 1;
+			return p + strlen(word) + 1;
+		}
+		p += len + (nl ? 1 : 0);
+	}
+	return NULL;
+}
+
+static json_t *json_string_n(const char *s, size_t n)
+{
+	json_t *j = json_stringn(s, n);
+
+	/* Target output that is not UTF-8 is kept in the raw files, not here. */
+	return j ? j : json_null();
+}
+
+static void metric_better_override(struct metric_set *set, const struct plan_row *row)
+{
+	if (!row->has_better)
+		return;
+	for (size_t i = 0; i < set->n_metrics; i++)
+		set->metrics[i].better = row->better_lower ? BETTER_LOWER : BETTER_HIGHER;
+}
+
+static json_t *metrics_json(const struct metric_set *set)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; i < set->n_metrics; i++) {
+		const struct metric *m = &set->metrics[i];
+		json_t *samples = json_array();
+
+		for (size_t k = 0; k < m->n_samples; k++)
+			json_array_append_new(samples, json_real(m->samples[k]));
+		json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:o}", "name", m->name, "better",
+						     m->better == BETTER_LOWER ? "lower" : "higher", "unit",
+						     m->unit, "samples", samples));
+	}
+	return arr;
+}
+
+static json_t *row_json(const char *dir, const struct side_record *rec, const struct plan_row *row,
+			struct strbuf *txt, struct strlist *warnings, int *write_error)
+{
+	const struct fetched_file *results = fetch_find(rec->fetch, "results");
+	struct metric_set set = METRIC_SET_INIT;
+	struct rep_record *reps;
+	json_t *jr = json_object(), *jreps = json_array(), *problems = json_array();
+	char gate[40], *rowdir, *rel;
+	long gate_s;
+	bool skipped;
+	size_t n = row_reps(results, row->name, &reps, gate, sizeof(gate), &gate_s, &skipped);
+	int rc = 0;
+
+	rel = xasprintf("rows/%s", row->name);
+	rowdir = path_join(dir, rel);
+	keep_error(write_error, dir_create_all(rowdir, 0755));
+	json_object_set_new(jr, "name", json_string(row->name));
+	json_object_set_new(jr, "kind", json_string(row->check ? "check" : "bench"));
+	if (!row->check) {
+		json_object_set_new(jr, "parser", json_string(parser_kind_name(row->parser)));
+		if (row->selector)
+			json_object_set_new(jr, "selector", json_string(row->selector));
+		json_object_set_new(jr, "stat", json_string(stat_kind_name(row->has_stat ? row->stat : STAT_MEAN)));
+		json_object_set_new(jr, "by_run", json_boolean(row->by_run));
+	}
+	json_object_set_new(jr, "reps_planned", json_integer(row->reps));
+	if (gate_s >= 0) {
+		json_object_set_new(jr, "idle_gate", json_string(gate));
+		json_object_set_new(jr, "idle_wait_s", json_integer(gate_s));
+	}
+	if (skipped) {
+		strlist_addf(warnings, "%s: row %s skipped: the idle gate timed out", rec->label, row->name);
+		json_array_append_new(problems, json_string("skipped: the idle gate timed out"));
+	}
+	for (size_t i = 0; i < n; i++) {
+		char name[300], *out_name = xasprintf("%s.%u.out", row->name, reps[i].rep);
+		char *err_name = xasprintf("%s.%u.err", row->name, reps[i].rep);
+		const struct fetched_file *out = fetch_find(rec->fetch, out_name);
+		const struct fetched_file *err = fetch_find(rec->fetch, err_name);
+		bool timed_out = (reps[i].rc == 124 || reps[i].rc == 143 || reps[i].rc == 137) &&
+				 reps[i].seconds >= (long)row->timeout_s;
+		json_t *jrep = json_object();
+
+		snprintf(name, sizeof(name), "%s/rep-%u.out", rel, reps[i].rep);
+		if (out)
+			keep_error(write_error, write_text(dir, name, out->data, out->len));
+		json_object_set_new(jrep, "rep", json_integer(reps[i].rep));
+		json_object_set_new(jrep, "rc", json_integer(reps[i].rc));
+		json_object_set_new(jrep, "start", json_string(reps[i].start));
+		json_object_set_new(jrep, "end", json_string(reps[i].end));
+		json_object_set_new(jrep, "seconds", json_integer(reps[i].seconds));
+		json_object_set_new(jrep, "out", json_string(name));
+		if (timed_out)
+			json_object_set_new(jrep, "timed_out", json_true());
+		if (err) {
+			snprintf(name, sizeof(name), "%s/rep-%u.err", rel, reps[i].rep);
+			keep_error(write_error, write_text(dir, name, err->data, err->len));
+			json_object_set_new(jrep, "err", json_string(name));
+		}
+		if (reps[i].rc != 0) {
+			rc = reps[i].rc;
+			strlist_addf(warnings, "%s: %s %s rep %u %s (rc=%d)", rec->label,
+				     row->check ? "check" : "row", row->name, reps[i].rep,
+				     timed_out ? "timed out" : "failed", reps[i].rc);
+		}
+		if (!row->check && out && reps[i].rc == 0) {
+			struct parse_error perr = PARSE_ERROR_INIT, pwarn = PARSE_ERROR_INIT;
+			int r = parser_parse(row->parser, row->selector, out->data, out->len, &set, &perr, &pwarn);
+
+			if (r < 0) {
+				char *msg;
+
+				parse_error_set_file(&perr, name);
+				msg = parse_error_format(&perr);
+				strlist_addf(warnings, "%s: row %s rep %u: %s (raw output kept)", rec->label,
+					     row->name, reps[i].rep, msg);
+				json_object_set_new(jrep, "parse_error", json_string(msg));
+				free(msg);
+			} else if (pwarn.message) {
+				char *msg;
+
+				parse_error_set_file(&pwarn, name);
+				msg = parse_error_format(&pwarn);
+				json_object_set_new(jrep, "parse_warning", json_string(msg));
+				free(msg);
+			}
+			parse_error_release(&perr);
+			parse_error_release(&pwarn);
+		}
+		json_array_append_new(jreps, jrep);
+		free(out_name);
+		free(err_name);
+	}
+	if (n == 0 && !skipped) {
+		strlist_addf(warnings, "%s: row %s has no recorded rep", rec->label, row->name);
+		json_array_append_new(problems, json_string("no rep was recorded"));
+	}
+	/* A one-number output's metric is the row itself. */
+	metric_better_override(&set, row);
+	if (n) {
+		json_object_set_new(jr, "rc", json_integer(rc));
+		json_object_set_new(jr, "start", json_string(reps[0].start));
+		json_object_set_new(jr, "end", json_string(reps[n - 1].end));
+	}
+	if (!row->check)
+		json_object_set_new(jr, "metrics", metrics_json(&set));
+	json_object_set_new(jr, "reps", jreps);
+	if (json_array_size(problems))
+		json_object_set_new(jr, "problems", problems);
+	else
+		json_decref(problems);
+	if (n)
+		strbuf_addf(txt, "%s rc=%d %s\n", row->name, rc, reps[n - 1].end);
+	else
+		strbuf_addf(txt, "%s %s\n", row->name, skipped ? "skipped (idle gate timed out)" : "not run");
+	metric_set_release(&set);
+	free(reps);
+	free(rowdir);
+	free(rel);
+	return jr;
+}
+
+int side_write(const char *dir, const struct side_record *rec, struct strlist *warnings)
+{
+	const struct snapshot_context ctx = { .time = rec->snapshot_time, .target = rec->target };
+	const struct fetched_file *results = fetch_find(rec->fetch, "results");
+	const struct fetched_file *script = fetch_find(rec->fetch, "run.sh");
+	struct strbuf txt = STRBUF_INIT;
+	json_t *meta, *rows = json_array(), *versions = json_object();
+	char *path, *text, *dump;
+	const char *field;
+	size_t flen;
+	int r, write_error = 0;
+
+	path = path_join(dir, "meta.json");
+	if (path_exists(path)) {
+		free(path);
+		json_decref(rows);
+		json_decref(versions);
+		return -EEXIST;
+	}
+	free(path);
+	r = dir_create_all(dir, 0755);
+	if (r < 0) {
+		json_decref(rows);
+		json_decref(versions);
+		return r;
+	}
+
+	meta = snapshot_to_json(rec->snapshot, &ctx);
+	json_object_set_new(meta, "format", json_string("bootab-results"));
+	json_object_set_new(meta, "format_version", json_integer(1));
+	json_object_set_new(meta, "campaign", json_string(rec->campaign));
+	json_object_set_new(meta, "label", json_string(rec->label));
+	json_object_set_new(meta, "mode", json_string(rec->mode));
+	json_object_set_new(meta, "boot_index", json_integer((json_int_t)rec->boot_index + 1));
+	json_object_set_new(meta, "boots", json_integer((json_int_t)rec->n_boots));
+	json_object_set_new(meta, "round", json_integer(rec->round));
+	if (rec->boot_id_before)
+		json_object_set_new(meta, "boot_id_before", json_string(rec->boot_id_before));
+	if (rec->reboot_s >= 0)
+		json_object_set_new(meta, "reboot_s", json_real(round(rec->reboot_s * 10) / 10));
+	json_object_set_new(meta, "verify", json_string(rec->verify_summary ? rec->verify_summary : "not run"));
+
+	text = snapshot_to_text(rec->snapshot, &ctx);
+	strbuf_addstr(&txt, text);
+	free(text);
+	strbuf_addf(&txt, "mode %s (boot %zu of %zu, %s)\nverify %s\n", rec->mode, rec->boot_index + 1,
+		    rec->n_boots, rec->label, rec->verify_summary ? rec->verify_summary : "not run");
+
+	for (size_t i = 0; i < rec->plan->n_versions; i++) {
+		const char *name = rec->plan->versions[i].name;
+		char *fname = xasprintf("version.%s", name);
+		const struct fetched_file *v = fetch_find(rec->fetch, fname);
+
+		if (v) {
+			size_t n = strcspn(v->data, "\n");
+
+			json_object_set_new(versions, name, json_string_n(v->data, n));
+			strbuf_addf(&txt, "version %s %.*s\n", name, (int)n, v->data);
+		} else {
+			strlist_addf(warnings, "%s: version %s was not recorded", rec->label, name);
+		}
+		free(fname);
+	}
+	json_object_set_new(meta, "versions", versions);
+	field = results_field(results, "start", &flen);
+	if (field) {
+		json_object_set_new(meta, "rows_start", json_string_n(field, flen));
+		strbuf_addf(&txt, "start %.*s\n", (int)flen, field);
+	}
+	for (size_t i = 0; i < rec->plan->n_rows; i++)
+		json_array_append_new(rows, row_json(dir, rec, &rec->plan->rows[i], &txt, warnings, &write_error));
+	json_object_set_new(meta, "rows", rows);
+	field = results_field(results, "end", &flen);
+	if (field) {
+		json_object_set_new(meta, "rows_end", json_string_n(field, flen));
+		strbuf_addf(&txt, "end %.*s\n", (int)flen, field);
+	} else {
+		strlist_addf(warnings, "%s: the per-boot script did not record its end", rec->label);
+	}
+
+	path = path_join(dir, "scripts");
+	keep_error(&write_error, dir_create_all(path, 0755));
+	free(path);
+	if (script)
+		keep_error(&write_error, write_text(dir, "scripts/run.sh", script->data, script->len));
+	if (results)
+		keep_error(&write_error, write_text(dir, "scripts/results", results->data, results->len));
+	r = write_error;
+	if (r == 0)
+		r = write_text(dir, "meta.txt", txt.buf, txt.len);
+	if (r == 0) {
+		struct strbuf js = STRBUF_INIT;
+
+		dump = json_dumps(meta, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		strbuf_addstr(&js, dump ? dump : "{}");
+		strbuf_addch(&js, '\n');
+		/* meta.json last: its presence says the side is complete. */
+		r = write_text(dir, "meta.json", js.buf, js.len);
+		strbuf_release(&js);
+		free(dump);
+	}
+	json_decref(meta);
+	strbuf_release(&txt);
+	return r;
+}

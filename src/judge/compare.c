@@ -1,0 +1,886 @@
+#include "judge/compare.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lib/alloc.h"
+
+const char *verdict_name(enum verdict v)
+{
+	switch (v) {
+	case VERDICT_BASELINE:
+		return "baseline";
+	case VERDICT_COUNTS:
+		return "counts";
+	case VERDICT_WITHIN_NOISE:
+		return "within-noise";
+	case VERDICT_LOUD:
+		return "loud";
+	case VERDICT_NO_DRIFT:
+		return "no-drift";
+	case VERDICT_DRIFT:
+		return "drift";
+	case VERDICT_UNTESTED:
+		return "untested";
+	case VERDICT_MISSING:
+	default:
+		return "missing";
+	}
+}
+
+const char *compare_method_name(enum compare_method m)
+{
+	switch (m) {
+	case METHOD_BOOT:
+		return "boot";
+	case METHOD_HISTORY:
+		return "history";
+	case METHOD_NONE:
+	default:
+		return "none";
+	}
+}
+
+bool compare_rounds(const struct side *sides, size_t n_sides, unsigned *ret)
+{
+	bool recorded = true;
+	unsigned r = 1;
+
+	for (size_t k = 0; k < n_sides; k++)
+		recorded &= sides[k].round > 0;
+	if (recorded) {
+		for (size_t k = 0; k < n_sides; k++)
+			ret[k] = sides[k].round;
+		return false;
+	}
+	for (size_t k = 0; k < n_sides; k++) {
+		if (k > 0 && !strcmp(sides[k].mode, sides[0].mode))
+			r++;
+		ret[k] = r;
+	}
+	return true;
+}
+
+/* Percent change of value against base, signed so that + is better. */
+static double delta_pct(double value, double base, enum metric_better better)
+{
+	return (value / base - 1) * 100 * (double)better;
+}
+
+/* How warnings name a metric: a one-number row is named by the row alone. */
+static char *metric_label(const char *row, const char *metric)
+{
+	if (!strcmp(metric, "value"))
+		return xasprintf("row '%s'", row);
+	return xasprintf("row '%s' metric '%s'", row, metric);
+}
+
+static const struct metric *find_metric(const struct side *side, const char *row,
+					const struct row **ret_row, const char *metric)
+{
+	const struct row *r = side_find_row(side, row);
+
+	if (ret_row)
+		*ret_row = r;
+	if (!r || r->kind != ROW_BENCH)
+		return NULL;
+	return metric_set_find(&r->metrics, metric);
+}
+
+static bool metric_known(const struct compare_metric *ms, size_t n, const char *row,
+			 const char *metric)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(ms[i].row, row) && !strcmp(ms[i].metric, metric))
+			return true;
+	return false;
+}
+
+static int row_stat_override(const struct compare_options *o, const char *row,
+			     enum stat_kind *ret)
+{
+	size_t len = strlen(row);
+
+	if (!o->row_stats)
+		return 0;
+	for (size_t i = 0; i < o->row_stats->n; i++) {
+		const char *s = o->row_stats->items[i];
+
+		if (!strncmp(s, row, len) && s[len] == '=')
+			return stat_kind_from_name(s + len + 1, ret) == 0 ? 1 : -EINVAL;
+	}
+	return 0;
+}
+
+static void fill_cell(struct compare_cell *c, const struct metric *m, enum stat_kind stat)
+{
+	double mean = stats_mean(m->samples, m->n_samples);
+
+	c->present = true;
+	c->n = m->n_samples;
+	c->value = stats_of(stat, m->samples, m->n_samples);
+	c->spread = stats_stddev(m->samples, m->n_samples);
+	c->spread_pct = c->spread / mean * 100;
+	c->delta_pct = c->drift_pct = c->q = c->p = NAN;
+	c->delta_lo = c->delta_hi = c->drift_lo = c->drift_hi = NAN;
+}
+
+/* Per-run deltas of side metric m against base b over their common runs. */
+static size_t run_deltas(const struct metric *m, const struct metric *b, double *lo, double *hi,
+			 double *min_abs, int *sign)
+{
+	size_t runs = m->n_samples < b->n_samples ? m->n_samples : b->n_samples;
+
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	*min_abs = INFINITY;
+	*sign = 0;
+	for (size_t i = 0; i < runs; i++) {
+		double d = delta_pct(m->samples[i], b->samples[i], m->better);
+		int s = (d > 0) - (d < 0);
+
+		*lo = fmin(*lo, d);
+		*hi = fmax(*hi, d);
+		*min_abs = fmin(*min_abs, fabs(d));
+		if (i == 0)
+			*sign = s;
+		else if (s != *sign)
+			*sign = 0;
+	}
+	return runs;
+}
+
+static void judge_metric(const struct side *sides, size_t n_sides, struct compare_metric *cm,
+			 const struct compare_options *o, struct strlist *warnings)
+{
+	struct compare_cell *base = &cm->cells[0];
+	const struct metric *bm = find_metric(&sides[0], cm->row, NULL, cm->metric);
+	double drift = NAN, drift_spread_pct = NAN, run_drift_lo = INFINITY, run_drift_hi = -INFINITY;
+	double run_drift_max_abs = 0;
+	bool have_drift = false;
+
+	base->verdict = base->present ? VERDICT_BASELINE : VERDICT_MISSING;
+
+	/* The drift: the largest |delta| among the repeats of the first side's mode. */
+	for (size_t k = 1; k < n_sides; k++) {
+		struct compare_cell *c = &cm->cells[k];
+
+		if (!c->present || !base->present)
+			continue;
+		c->delta_pct = delta_pct(c->value, base->value, cm->better);
+		if (strcmp(sides[k].mode, sides[0].mode))
+			continue;
+		if (!have_drift || fabs(c->delta_pct) > fabs(drift)) {
+			drift = c->delta_pct;
+			drift_spread_pct = c->spread_pct;
+		}
+		have_drift = true;
+		if (cm->by_run) {
+			const struct metric *m = find_metric(&sides[k], cm->row, NULL, cm->metric);
+			double lo, hi, min_abs;
+			int sign;
+
+			if (run_deltas(m, bm, &lo, &hi, &min_abs, &sign) == 0)
+				continue;
+			run_drift_lo = fmin(run_drift_lo, lo);
+			run_drift_hi = fmax(run_drift_hi, hi);
+			run_drift_max_abs = fmax(run_drift_max_abs, fmax(fabs(lo), fabs(hi)));
+		}
+	}
+
+	for (size_t k = 1; k < n_sides; k++) {
+		struct compare_cell *c = &cm->cells[k];
+		bool repeat = !strcmp(sides[k].mode, sides[0].mode);
+		double bar;
+
+		if (!c->present || !base->present) {
+			c->verdict = VERDICT_MISSING;
+			continue;
+		}
+		if (have_drift)
+			c->drift_pct = drift;
+		if (cm->by_run) {
+			const struct metric *m = find_metric(&sides[k], cm->row, NULL, cm->metric);
+			double min_abs;
+			int sign;
+
+			if (m->n_samples != bm->n_samples) {
+				char *what = metric_label(cm->row, cm->metric);
+
+				strlist_addf(warnings, "%s: %zu runs on %s but %zu on %s; comparing the first %zu run by run",
+					     what, m->n_samples, sides[k].label, bm->n_samples, sides[0].label,
+					     m->n_samples < bm->n_samples ? m->n_samples : bm->n_samples);
+				free(what);
+			}
+			c->runs = run_deltas(m, bm, &c->delta_lo, &c->delta_hi, &min_abs, &sign);
+			if (have_drift && run_drift_lo <= run_drift_hi) {
+				c->drift_lo = run_drift_lo;
+				c->drift_hi = run_drift_hi;
+			}
+			if (repeat) {
+				c->verdict = VERDICT_DRIFT;
+				continue;
+			}
+			if (!have_drift) {
+				c->verdict = VERDICT_NO_DRIFT;
+				continue;
+			}
+			/* Every run must move the same way, each by twice the largest per-run drift. */
+			c->q = run_drift_max_abs > 0 ? min_abs / run_drift_max_abs : INFINITY;
+			c->p = stats_drift_rule_p(c->q);
+			c->verdict = sign != 0 && c->q >= 2 ? VERDICT_COUNTS : VERDICT_WITHIN_NOISE;
+			continue;
+		}
+		if (repeat) {
+			c->verdict = VERDICT_DRIFT;
+			continue;
+		}
+		if (!have_drift) {
+			c->verdict = VERDICT_NO_DRIFT;
+			continue;
+		}
+		c->q = drift != 0 ? fabs(c->delta_pct) / fabs(drift) : (c->delta_pct != 0 ? INFINITY : 0);
+		c->p = stats_drift_rule_p(c->q);
+		if (base->spread_pct > o->loud_pct || drift_spread_pct > o->loud_pct) {
+			c->verdict = VERDICT_LOUD;
+			continue;
+		}
+		/* With a single rep the spread is unknown and only the drift bar applies. */
+		bar = isnan(base->spread_pct) ? 0 : base->spread_pct;
+		c->verdict = fabs(c->delta_pct) >= 2 * fabs(drift) && fabs(c->delta_pct) > bar
+			     ? VERDICT_COUNTS : VERDICT_WITHIN_NOISE;
+	}
+}
+
+/*
+ * Sign across pairs: each side of a mode is paired with the nearest side
+ * of the first side's mode before it (after it when there is none before).
+ */
+static long pair_partner(const struct side *sides, size_t n_sides, size_t k)
+{
+	for (size_t i = k; i-- > 0;)
+		if (!strcmp(sides[i].mode, sides[0].mode))
+			return (long)i;
+	for (size_t i = k + 1; i < n_sides; i++)
+		if (!strcmp(sides[i].mode, sides[0].mode))
+			return (long)i;
+	return -1;
+}
+
+static void count_pairs(const struct side *sides, size_t n_sides, const long *partner,
+			struct compare_metric *cm)
+{
+	for (size_t k = 1; k < n_sides; k++) {
+		struct compare_cell *c = &cm->cells[k];
+		int sign;
+
+		if (!c->present || !strcmp(sides[k].mode, sides[0].mode) || isnan(c->delta_pct))
+			continue;
+		sign = (c->delta_pct > 0) - (c->delta_pct < 0);
+		for (size_t j = 1; j < n_sides; j++) {
+			long p = partner[j];
+			double d;
+			int s;
+
+			if (strcmp(sides[j].mode, sides[k].mode) || !cm->cells[j].present)
+				continue;
+			if (p < 0 || !cm->cells[p].present)
+				continue;
+			d = delta_pct(cm->cells[j].value, cm->cells[p].value, cm->better);
+			s = (d > 0) - (d < 0);
+			c->pairs++;
+			if (s == sign)
+				c->pairs_agree++;
+		}
+	}
+}
+
+/* A log difference as a percentage: exp(x) - 1. */
+static double log_pct(double x)
+{
+	return expm1(x) * 100;
+}
+
+/*
+ * Each present cell as a boot in log space. A sample that is zero or
+ * negative has no log: then no boot-level statistic is computed for the
+ * metric at all, rather than on the boots that happen to be positive.
+ */
+static void summarise_boots(const struct side *sides, size_t n_sides, struct compare_metric *cm,
+			    struct strlist *warnings)
+{
+	for (size_t k = 0; k < n_sides; k++) {
+		struct compare_cell *c = &cm->cells[k];
+		const struct metric *m;
+		size_t skip;
+
+		if (!c->present)
+			continue;
+		m = find_metric(&sides[k], cm->row, NULL, cm->metric);
+		/* By-run rows have a cold first run: the boot is its warm runs. */
+		skip = cm->by_run && m->n_samples >= 2 ? 1 : 0;
+		if (stats_boot_summarise(m->samples, m->n_samples, skip, &c->boot) < 0) {
+			char *what = metric_label(cm->row, cm->metric);
+
+			strlist_addf(warnings, "%s on %s: a sample is zero or negative, so no boot-level statistics for it",
+				     what, sides[k].label);
+			free(what);
+			for (size_t j = 0; j < n_sides; j++)
+				cm->cells[j].has_boot = false;
+			return;
+		}
+		c->has_boot = true;
+	}
+}
+
+/* A test on +-is-better log values into percentages. */
+static void test_pct(const struct stats_test *t, double *ret_lo, double *ret_hi)
+{
+	*ret_lo = log_pct(t->lo);
+	*ret_hi = log_pct(t->hi);
+}
+
+/* Flips a test of (b - a) into + is better. */
+static void test_better(struct stats_test *t, enum metric_better better)
+{
+	double lo = -t->hi;
+
+	if (better == BETTER_HIGHER)
+		return;
+	t->estimate = -t->estimate;
+	t->t = -t->t;
+	t->hi = -t->lo;
+	t->lo = lo;
+}
+
+/* The naive pair: each mode's first side against the first side, rep by rep. */
+static void rep_tests(const struct side *sides, size_t n_sides, struct compare_metric *cm, double alpha)
+{
+	const struct compare_cell *base = &cm->cells[0];
+
+	for (size_t k = 0; k < n_sides; k++) {
+		struct compare_cell *c = &cm->cells[k];
+		struct stats_test t;
+		bool first_of_mode = true;
+
+		c->rep_p = c->rep_lo_pct = c->rep_hi_pct = NAN;
+		for (size_t j = 0; j < k && first_of_mode; j++)
+			first_of_mode = strcmp(sides[j].mode, sides[k].mode) != 0;
+		if (k == 0 || !first_of_mode || !c->has_boot || !base->has_boot || c->boot.n < 2 || base->boot.n < 2)
+			continue;
+		if (stats_welch_test(base->boot.mean, base->boot.ss / (double)(base->boot.n - 1), base->boot.n,
+				     c->boot.mean, c->boot.ss / (double)(c->boot.n - 1), c->boot.n, alpha, &t) < 0)
+			continue;
+		test_better(&t, cm->better);
+		c->rep_p = t.p;
+		test_pct(&t, &c->rep_lo_pct, &c->rep_hi_pct);
+	}
+}
+
+/* The paired-by-round estimate: rounds holding both modes, one difference each. */
+static bool paired_test(const struct compare_metric *cm, const struct side *sides, size_t n_sides,
+			const unsigned *rounds, const char *mode, double alpha, size_t *ret_rounds,
+			struct stats_test *ret)
+{
+	unsigned max_round = 0;
+	double *d;
+	size_t nd = 0;
+	bool ok = false;
+
+	for (size_t k = 0; k < n_sides; k++)
+		if (rounds[k] > max_round)
+			max_round = rounds[k];
+	d = xcalloc(max_round + 1, sizeof(*d));
+	for (unsigned r = 1; r <= max_round; r++) {
+		double sa = 0, sm = 0;
+		size_t na = 0, nm = 0;
+
+		for (size_t k = 0; k < n_sides; k++) {
+			if (rounds[k] != r || !cm->cells[k].has_boot)
+				continue;
+			if (!strcmp(sides[k].mode, sides[0].mode)) {
+				sa += cm->cells[k].boot.mean;
+				na++;
+			} else if (!strcmp(sides[k].mode, mode)) {
+				sm += cm->cells[k].boot.mean;
+				nm++;
+			}
+		}
+		if (na && nm)
+			d[nd++] = (sm / (double)nm - sa / (double)na) * (double)cm->better;
+	}
+	if (nd >= 2) {
+		double sd = stats_stddev(d, nd);
+
+		ok = stats_t_test(stats_mean(d, nd), sd / sqrt((double)nd), (double)(nd - 1), alpha, ret) == 0;
+		*ret_rounds = nd;
+	}
+	free(d);
+	return ok;
+}
+
+static double group_mean(const struct stats_group *g)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < g->n; i++)
+		s += g->boots[i].mean;
+	return s / (double)g->n;
+}
+
+static double group_var(const struct stats_group *g)
+{
+	double m = group_mean(g), ss = 0;
+
+	for (size_t i = 0; i < g->n; i++)
+		ss += (g->boots[i].mean - m) * (g->boots[i].mean - m);
+	return g->n >= 2 ? ss / (double)(g->n - 1) : NAN;
+}
+
+static void boot_level(const struct side *sides, size_t n_sides, const unsigned *rounds,
+		       struct compare_metric *cm, const struct compare_options *o, double alpha,
+		       const char *history_key)
+{
+	struct stats_boot *boots = xcalloc(n_sides, sizeof(*boots));
+	struct stats_group *groups = xcalloc(n_sides, sizeof(*groups));
+	size_t *group_side = xcalloc(n_sides, sizeof(*group_side));
+	struct stats_group *hist = NULL;
+	struct stats_components hc;
+	size_t n_groups = 0, used = 0, n_hist;
+	bool any_repeat = false;
+
+	/* One group per mode, in first-seen order; the first side's mode first. */
+	for (size_t k = 0; k < n_sides; k++) {
+		bool seen = false;
+
+		for (size_t j = 0; j < k; j++)
+			seen |= !strcmp(sides[j].mode, sides[k].mode);
+		if (seen)
+			continue;
+		group_side[n_groups] = k;
+		groups[n_groups].boots = boots + used;
+		for (size_t j = k; j < n_sides; j++)
+			if (!strcmp(sides[j].mode, sides[k].mode) && cm->cells[j].has_boot)
+				boots[used++] = cm->cells[j].boot;
+		groups[n_groups].n = (size_t)(boots + used - groups[n_groups].boots);
+		any_repeat |= groups[n_groups].n >= 2;
+		n_groups++;
+	}
+	stats_variance_components(groups, n_groups, &cm->components);
+	cm->has_components = any_repeat;
+
+	n_hist = history_groups(o->history, cm->row, cm->metric, history_key, &hist);
+	if (n_hist) {
+		stats_variance_components(hist, n_hist, &hc);
+		cm->has_history = hc.boot_df > 0;
+		cm->history = (struct compare_history){ .entries = n_hist, .df = hc.boot_df,
+							.var = hc.boot_var, .ratio = NAN, .p = NAN };
+		if (cm->has_history && cm->components.boot_df > 0 && hc.boot_var > 0) {
+			cm->history.ratio = cm->components.boot_var / hc.boot_var;
+			cm->history.p = stats_f_upper_p(cm->history.ratio, cm->components.boot_df, hc.boot_df);
+			cm->history.unusual = cm->history.p < COMPARE_UNUSUAL_P;
+		}
+	}
+
+	cm->tests = xcalloc(n_groups, sizeof(*cm->tests));
+	for (size_t g = 1; g < n_groups; g++) {
+		const struct stats_group *a = &groups[0], *b = &groups[g];
+		struct compare_test *t = &cm->tests[cm->n_tests];
+		double var = NAN, df = 0;
+
+		if (!cm->cells[0].present)
+			break;
+		*t = (struct compare_test){ .mode = sides[group_side[g]].mode, .side = group_side[g],
+					    .boots_first = a->n, .boots = b->n, .method = METHOD_NONE,
+					    .verdict = VERDICT_UNTESTED, .estimate = NAN, .delta_pct = NAN,
+					    .lo_pct = NAN, .hi_pct = NAN, .fdr_q = NAN };
+		/* A mode with no boot of this metric is not a test at all. */
+		if (a->n == 0 || b->n == 0)
+			continue;
+		cm->n_tests++;
+		t->estimate = (group_mean(b) - group_mean(a)) * (double)cm->better;
+		t->delta_pct = log_pct(t->estimate);
+		if (a->n >= 2 && b->n >= 2 && cm->components.boot_var > 0) {
+			t->method = METHOD_BOOT;
+			var = cm->components.boot_var;
+			df = cm->components.boot_df;
+		} else if (cm->has_history && hc.boot_var > 0) {
+			/* The history's boot-to-boot variance pooled with this campaign's own. */
+			double own_ss = cm->components.boot_df > 0 ? cm->components.boot_ss : 0;
+
+			t->method = METHOD_HISTORY;
+			df = hc.boot_df + cm->components.boot_df;
+			var = (hc.boot_ss + own_ss) / df;
+		}
+		if (t->method != METHOD_NONE &&
+		    stats_t_test(t->estimate, sqrt(var * (1.0 / (double)a->n + 1.0 / (double)b->n)), df, alpha,
+				 &t->test) == 0) {
+			t->verdict = t->test.lo > 0 || t->test.hi < 0 ? VERDICT_COUNTS : VERDICT_WITHIN_NOISE;
+			test_pct(&t->test, &t->lo_pct, &t->hi_pct);
+		} else {
+			t->method = METHOD_NONE;
+		}
+		if (a->n >= 2 && b->n >= 2 &&
+		    stats_welch_test(group_mean(a), group_var(a), a->n, group_mean(b), group_var(b), b->n, alpha,
+				     &t->welch) == 0) {
+			t->has_welch = true;
+			test_better(&t->welch, cm->better);
+		}
+		t->has_paired = paired_test(cm, sides, n_sides, rounds, t->mode, alpha, &t->paired_rounds,
+					    &t->paired);
+		if (o->boots_needed) {
+			/*
+			 * The boot-mean variance from the components (sigma_w has many
+			 * degrees of freedom), else from boot means alone, else the history.
+			 */
+			double reps = (double)cm->components.samples / (double)cm->components.boots;
+			double v = cm->components.sigma_b2 + cm->components.sigma_w2 / reps;
+
+			if (!(v > 0))
+				v = cm->components.boot_var > 0 ? cm->components.boot_var
+				    : cm->has_history ? hc.boot_var : NAN;
+
+			if (v > 0 && t->estimate != 0) {
+				t->has_boots_needed = true;
+				t->boots_needed = stats_boots_needed(t->estimate, v, n_groups, alpha, COMPARE_POWER, 1000);
+			}
+		}
+	}
+	free(hist);
+	free(boots);
+	free(groups);
+	free(group_side);
+}
+
+/* Benjamini-Hochberg over every test of the report. */
+static void control_fdr(struct compare_result *res)
+{
+	size_t n = 0, i = 0;
+	double *p;
+
+	for (size_t m = 0; m < res->n_metrics; m++)
+		n += res->metrics[m].n_tests;
+	p = xcalloc(n + 1, sizeof(*p));
+	for (size_t m = 0; m < res->n_metrics; m++)
+		for (size_t t = 0; t < res->metrics[m].n_tests; t++) {
+			const struct compare_test *ct = &res->metrics[m].tests[t];
+
+			p[i++] = ct->method != METHOD_NONE ? ct->test.p : NAN;
+		}
+	stats_bh_adjust(p, n, p);
+	i = 0;
+	for (size_t m = 0; m < res->n_metrics; m++) {
+		struct compare_metric *cm = &res->metrics[m];
+
+		res->n_unusual += cm->has_history && cm->history.unusual;
+		for (size_t t = 0; t < cm->n_tests; t++) {
+			struct compare_test *ct = &cm->tests[t];
+
+			ct->fdr_q = p[i++];
+			if (ct->method == METHOD_NONE)
+				continue;
+			res->n_tests++;
+			if (ct->verdict != VERDICT_COUNTS)
+				continue;
+			res->n_claims++;
+			ct->survives = ct->fdr_q <= res->fdr_q;
+			res->n_survive += ct->survives;
+		}
+	}
+	free(p);
+}
+
+static void collect_costs(const struct side *sides, size_t n_sides, struct compare_result *res)
+{
+	size_t alloc = 0;
+
+	for (size_t k = 0; k < n_sides; k++) {
+		for (size_t i = 0; i < sides[k].n_rows; i++) {
+			const struct row *r = &sides[k].rows[i];
+			const struct row *first;
+			struct compare_cost *c;
+
+			if (!r->has_rc || r->rc == 0)
+				continue;
+			first = side_find_row(&sides[0], r->name);
+			GROW(res->costs, alloc, res->n_costs + 1);
+			c = &res->costs[res->n_costs++];
+			c->side = k;
+			c->row = xstrdup(r->name);
+			c->rc = r->rc;
+			c->fails_on_first = first && first->has_rc && first->rc != 0;
+		}
+	}
+}
+
+static void collect_versions(const struct side *sides, size_t n_sides, struct compare_result *res)
+{
+	struct strlist names = STRLIST_INIT;
+	size_t alloc = 0;
+
+	for (size_t k = 0; k < n_sides; k++)
+		for (size_t i = 0; i < sides[k].n_versions; i++)
+			if (strlist_find(&names, sides[k].versions[i].name) < 0)
+				strlist_add(&names, sides[k].versions[i].name);
+	for (size_t i = 0; i < names.n; i++) {
+		const char *first = side_version(&sides[0], names.items[i]);
+		bool differ = false;
+		struct compare_version *v;
+
+		for (size_t k = 1; k < n_sides; k++) {
+			const char *val = side_version(&sides[k], names.items[i]);
+
+			if (!val != !first || (val && strcmp(val, first)))
+				differ = true;
+		}
+		if (!differ)
+			continue;
+		GROW(res->versions, alloc, res->n_versions + 1);
+		v = &res->versions[res->n_versions++];
+		v->name = xstrdup(names.items[i]);
+		v->values = xcalloc(n_sides, sizeof(*v->values));
+		for (size_t k = 0; k < n_sides; k++) {
+			const char *val = side_version(&sides[k], names.items[i]);
+
+			v->values[k] = val ? xstrdup(val) : NULL;
+		}
+	}
+	strlist_release(&names);
+}
+
+int compare_sides(const struct side *sides, size_t n_sides, const struct compare_options *o,
+		  struct compare_result *ret, struct strlist *warnings)
+{
+	struct compare_result res = { .sides = sides, .n_sides = n_sides };
+	long *partner;
+	double alpha = o->alpha != 0 ? o->alpha : COMPARE_ALPHA_DEFAULT;
+	double fdr_q = o->fdr_q != 0 ? o->fdr_q : COMPARE_FDR_Q_DEFAULT;
+	size_t alloc = 0;
+
+	if (n_sides < 2 || !(o->loud_pct >= 0) || !(alpha > 0 && alpha < 1) || !(fdr_q > 0 && fdr_q < 1))
+		return -EINVAL;
+	if (o->row_stats)
+		for (size_t i = 0; i < o->row_stats->n; i++) {
+			const char *eq = strchr(o->row_stats->items[i], '=');
+			enum stat_kind k;
+
+			if (!eq || eq == o->row_stats->items[i] || stat_kind_from_name(eq + 1, &k) < 0)
+				return -EINVAL;
+		}
+	for (size_t k = 1; k < n_sides; k++)
+		if (!strcmp(sides[k].mode, sides[0].mode))
+			res.n_repeats++;
+	res.alpha = alpha;
+	res.fdr_q = fdr_q;
+	/* Pairs depend on the modes only: each side's partner, once. */
+	partner = xcalloc(n_sides, sizeof(*partner));
+	for (size_t k = 0; k < n_sides; k++)
+		partner[k] = pair_partner(sides, n_sides, k);
+	res.rounds = xcalloc(n_sides, sizeof(*res.rounds));
+	res.rounds_inferred = compare_rounds(sides, n_sides, res.rounds);
+	if (o->history)
+		res.history_key = history_campaign_key(sides, n_sides);
+
+	/* Metrics in first-seen order, the first side's first. */
+	for (size_t k = 0; k < n_sides; k++) {
+		for (size_t i = 0; i < sides[k].n_rows; i++) {
+			const struct row *r = &sides[k].rows[i];
+
+			if (r->kind != ROW_BENCH)
+				continue;
+			for (size_t j = 0; j < r->metrics.n_metrics; j++) {
+				const struct metric *m = &r->metrics.metrics[j];
+				struct compare_metric *cm;
+
+				if (metric_known(res.metrics, res.n_metrics, r->name, m->name))
+					continue;
+				GROW(res.metrics, alloc, res.n_metrics + 1);
+				cm = &res.metrics[res.n_metrics++];
+				memset(cm, 0, sizeof(*cm));
+				cm->row = xstrdup(r->name);
+				cm->metric = xstrdup(m->name);
+				cm->better = m->better;
+				cm->unit = xstrdup(m->unit);
+				cm->stat = o->stat;
+				cm->cells = xcalloc(n_sides, sizeof(*cm->cells));
+			}
+		}
+	}
+
+	for (size_t i = 0; i < res.n_metrics; i++) {
+		struct compare_metric *cm = &res.metrics[i];
+		char *what = metric_label(cm->row, cm->metric);
+		bool stat_from_row = false;
+		size_t present = 0;
+
+		if (o->by_run && strlist_find(o->by_run, cm->row) >= 0)
+			cm->by_run = true;
+		for (size_t k = 0; k < n_sides; k++) {
+			const struct row *r;
+
+			find_metric(&sides[k], cm->row, &r, cm->metric);
+			if (!r)
+				continue;
+			cm->by_run |= r->by_run;
+			if (r->has_stat && !stat_from_row) {
+				cm->stat = r->stat;
+				stat_from_row = true;
+			}
+		}
+		row_stat_override(o, cm->row, &cm->stat);
+		for (size_t k = 0; k < n_sides; k++) {
+			const struct metric *m = find_metric(&sides[k], cm->row, NULL, cm->metric);
+			struct compare_cell *c = &cm->cells[k];
+
+			c->delta_pct = c->drift_pct = c->q = c->p = NAN;
+			if (!m)
+				continue;
+			if (m->better != cm->better) {
+				strlist_addf(warnings, "%s on %s: the direction of 'better' differs from the other sides, ignoring it there",
+					     what, sides[k].label);
+				continue;
+			}
+			fill_cell(c, m, cm->stat);
+			if (!(c->value > 0) || !(stats_mean(m->samples, m->n_samples) > 0)) {
+				strlist_addf(warnings, "%s on %s: %s is zero or negative, no percentage can be computed, ignoring it there",
+					     what, sides[k].label, stat_kind_name(cm->stat));
+				memset(c, 0, sizeof(*c));
+				c->delta_pct = c->drift_pct = c->q = c->p = NAN;
+				continue;
+			}
+			present++;
+		}
+		if (present == 1)
+			for (size_t k = 0; k < n_sides; k++)
+				if (cm->cells[k].present)
+					strlist_addf(warnings, "%s is present on %s only", what, sides[k].label);
+		if (!cm->cells[0].present && present > 1)
+			strlist_addf(warnings, "%s is missing on the first side %s, nothing to compare it with",
+				     what, sides[0].label);
+		free(what);
+		judge_metric(sides, n_sides, cm, o, warnings);
+		count_pairs(sides, n_sides, partner, cm);
+		summarise_boots(sides, n_sides, cm, warnings);
+		rep_tests(sides, n_sides, cm, alpha);
+		boot_level(sides, n_sides, res.rounds, cm, o, alpha, res.history_key);
+		for (size_t k = 1; k < n_sides; k++) {
+			switch (cm->cells[k].verdict) {
+			case VERDICT_COUNTS:
+				res.n_counts++;
+				break;
+			case VERDICT_WITHIN_NOISE:
+				res.n_within_noise++;
+				break;
+			case VERDICT_LOUD:
+				res.n_loud++;
+				break;
+			case VERDICT_NO_DRIFT:
+				res.n_no_drift++;
+				break;
+			default:
+				break;
+			}
+		}
+	}
+	free(partner);
+	control_fdr(&res);
+	collect_costs(sides, n_sides, &res);
+	collect_versions(sides, n_sides, &res);
+	*ret = res;
+	return 0;
+}
+
+void compare_history_entry(const struct compare_result *res, const char *recorded,
+			   struct history_entry *ret)
+{
+	struct history_entry e = { 0 };
+	bool aa = true;
+
+	for (size_t k = 1; k < res->n_sides; k++)
+		aa &= !strcmp(res->sides[k].mode, res->sides[0].mode);
+	e.key = res->history_key ? xstrdup(res->history_key) : history_campaign_key(res->sides, res->n_sides);
+	e.recorded = xstrdup(recorded);
+	e.kind = xstrdup(aa ? "aa" : "repeat");
+	e.metrics = xcalloc(res->n_metrics + 1, sizeof(*e.metrics));
+	for (size_t i = 0; i < res->n_metrics; i++) {
+		const struct compare_metric *cm = &res->metrics[i];
+		struct history_metric *hm = &e.metrics[e.n_metrics];
+
+		hm->boots = xcalloc(res->n_sides, sizeof(*hm->boots));
+		for (size_t k = 0; k < res->n_sides; k++)
+			if (cm->cells[k].has_boot && !strcmp(res->sides[k].mode, res->sides[0].mode))
+				hm->boots[hm->n_boots++] = cm->cells[k].boot;
+		if (hm->n_boots < 2) {
+			free(hm->boots);
+			memset(hm, 0, sizeof(*hm));
+			continue;
+		}
+		hm->row = xstrdup(cm->row);
+		hm->metric = xstrdup(cm->metric);
+		e.n_metrics++;
+	}
+	*ret = e;
+}
+
+int compare_history_record(const struct compare_result *res, struct history *history, const char *path,
+			   size_t *ret_boots)
+{
+	struct history_entry e;
+	char now[32];
+	time_t t = time(NULL);
+	struct tm tm;
+	size_t boots;
+	int r;
+
+	gmtime_r(&t, &tm);
+	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	compare_history_entry(res, now, &e);
+	boots = e.n_metrics ? e.metrics[0].n_boots : 0;
+	r = history_add(history, &e);
+	if (r < 0)
+		return r;
+	r = history_save(history, path);
+	if (r < 0)
+		return r;
+	*ret_boots = boots;
+	return 0;
+}
+
+size_t compare_result_compared(const struct compare_result *res)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < res->n_metrics; i++)
+		for (size_t k = 1; k < res->n_sides; k++)
+			if (res->metrics[i].cells[k].verdict != VERDICT_MISSING)
+				n++;
+	return n;
+}
+
+void compare_result_release(struct compare_result *res)
+{
+	for (size_t i = 0; i < res->n_metrics; i++) {
+		free(res->metrics[i].row);
+		free(res->metrics[i].metric);
+		free(res->metrics[i].unit);
+		free(res->metrics[i].cells);
+		free(res->metrics[i].tests);
+	}
+	for (size_t i = 0; i < res->n_costs; i++)
+		free(res->costs[i].row);
+	for (size_t i = 0; i < res->n_versions; i++) {
+		for (size_t k = 0; k < res->n_sides; k++)
+			free(res->versions[i].values[k]);
+		free(res->versions[i].values);
+		free(res->versions[i].name);
+	}
+	free(res->metrics);
+	free(res->costs);
+	free(res->versions);
+	free(res->rounds);
+	free(res->history_key);
+	memset(res, 0, sizeof(*res));
+}

@@ -1,0 +1,223 @@
+#ifndef BOOTAB_COMPARE_H
+#define BOOTAB_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "judge/history.h"
+#include "lib/strlist.h"
+#include "results/side.h"
+#include "stats/stats.h"
+
+/*
+ * Every side against the first, metric by metric, judged with the seed
+ * rule: a delta counts when |delta| >= 2 |drift| and |delta| > the first
+ * side's within-boot spread (as % of its mean), where the drift is the
+ * delta of a repeat of the first side's mode against the first side.
+ *
+ * Next to it, boot-level statistics (docs/statistics.md): each boot is
+ * summarised by the mean of the logs of its samples; the variance
+ * components sigma_b (boot to boot) and sigma_w (rep to rep) are estimated
+ * from the campaign; every other mode is tested against the first mode by
+ * a pooled t-test on boot means when both have two or more boots, else by
+ * a t-test with the boot-to-boot variance of the machine's history; the
+ * tests of a report are corrected for false discoveries (Benjamini-Hochberg).
+ */
+
+enum verdict {
+	VERDICT_BASELINE,       /* the first side itself */
+	VERDICT_COUNTS,
+	VERDICT_WITHIN_NOISE,
+	VERDICT_LOUD,           /* spread too loud for one repeat boot: reported, not judged */
+	VERDICT_NO_DRIFT,       /* no repeat of the first side: nothing judged */
+	VERDICT_DRIFT,          /* this side is a repeat of the first: its delta is the drift */
+	VERDICT_MISSING,        /* the metric is absent (or unusable) on this side */
+	VERDICT_UNTESTED,       /* boot-level: too few boots and no history */
+};
+
+/* "counts", "within-noise", "loud", "no-drift", "drift", "baseline", "missing", "untested". */
+const char *verdict_name(enum verdict v);
+
+struct compare_cell {
+	bool present;
+	double value;           /* the row's statistic */
+	double spread;          /* sample stddev of the samples; NaN for n < 2 */
+	double spread_pct;      /* spread as % of the mean */
+	size_t n;
+	double delta_pct;       /* vs the first side, sign so that + is better */
+	double drift_pct;       /* the drift this delta is judged against */
+	double q;               /* |delta| / |drift| */
+	double p;               /* stats_drift_rule_p(q) */
+	enum verdict verdict;
+	/* By-run rows: ranges of the per-run deltas and drifts. */
+	double delta_lo, delta_hi, drift_lo, drift_hi;
+	size_t runs;
+	/* Sign across pairs of this side's mode with the first side's mode. */
+	size_t pairs;
+	size_t pairs_agree;     /* pairs whose delta has this cell's sign */
+	/* This boot in log space (by-run rows: without run 1 when there are more). */
+	bool has_boot;
+	struct stats_boot boot;
+	/*
+	 * The naive pair, on the first side of each other mode: Welch's t-test
+	 * on this boot's log reps against the first side's, as if reps were
+	 * independent. For comparison only: reps of one boot share its
+	 * offset, so it over-claims. NaN elsewhere.
+	 */
+	double rep_p, rep_lo_pct, rep_hi_pct;
+};
+
+enum compare_method {
+	METHOD_NONE,            /* not tested */
+	METHOD_BOOT,            /* pooled t on this campaign's boot means */
+	METHOD_HISTORY,         /* t with the boot variance pooled with the machine's history */
+};
+
+/* "none", "boot", "history". */
+const char *compare_method_name(enum compare_method m);
+
+/* One mode against the first side's mode, for one metric. */
+struct compare_test {
+	const char *mode;       /* borrowed from the sides */
+	size_t side;            /* the mode's first side */
+	size_t boots_first;     /* boots of the first mode with this metric */
+	size_t boots;           /* boots of this mode with this metric */
+	enum compare_method method;
+	enum verdict verdict;   /* COUNTS (CI excludes 0), WITHIN_NOISE or UNTESTED */
+	double estimate;        /* mode mean - first mode mean of boot means, log, + is better */
+	struct stats_test test; /* METHOD_BOOT/HISTORY: log units, + is better */
+	double delta_pct, lo_pct, hi_pct;   /* exp(...) - 1 in %; lo/hi NaN untested */
+	bool has_welch;         /* Welch's test on the two modes' boot means, as a check */
+	struct stats_test welch;
+	bool has_paired;        /* by round: mean of per-round differences */
+	size_t paired_rounds;
+	struct stats_test paired;
+	double fdr_q;           /* Benjamini-Hochberg adjusted p; NaN untested */
+	bool survives;          /* counts, and fdr_q <= the report's q */
+	bool has_boots_needed;  /* computed (options.boots_needed and a boot variance known) */
+	/*
+	 * Per mode for 80 % power at the estimate, with boot means varying by
+	 * sigma_b2 + sigma_w2 / reps (else the boot or history variance);
+	 * 0: more than 1000.
+	 */
+	unsigned boots_needed;
+};
+
+/* How the machine's history bears on one metric. */
+struct compare_history {
+	size_t entries;         /* history entries with this metric */
+	double df;              /* their boot-level degrees of freedom */
+	double var;             /* their pooled boot-mean variance (log^2) */
+	bool unusual;           /* this campaign's boot variance is far above it */
+	double ratio;           /* campaign / history boot variance */
+	double p;               /* upper F-test p of ratio */
+};
+
+struct compare_metric {
+	char *row;
+	char *metric;
+	enum metric_better better;
+	char *unit;
+	enum stat_kind stat;
+	bool by_run;
+	struct compare_cell *cells;   /* one per side */
+	bool has_components;          /* a mode has two or more boots */
+	struct stats_components components;   /* over this campaign's modes */
+	struct compare_test *tests;   /* one per mode other than the first's */
+	size_t n_tests;
+	bool has_history;
+	struct compare_history history;
+};
+
+struct compare_cost {
+	size_t side;
+	char *row;
+	int rc;
+	bool fails_on_first;    /* the check fails on the first side too */
+};
+
+struct compare_version {
+	char *name;
+	char **values;          /* one per side, NULL where not recorded */
+};
+
+struct compare_options {
+	enum stat_kind stat;          /* default statistic */
+	double loud_pct;              /* spread above this % of the mean: loud */
+	const struct strlist *by_run; /* rows compared run by run */
+	const struct strlist *row_stats; /* "ROW=STAT" overrides */
+	double alpha;                 /* boot-level tests' level; 0: 0.05 */
+	double fdr_q;                 /* Benjamini-Hochberg level; 0: 0.10 */
+	const struct history *history;   /* the machine's history, or NULL */
+	bool boots_needed;            /* fill compare_test.boots_needed (numerical, slower) */
+};
+
+#define COMPARE_LOUD_PCT_DEFAULT 5.0
+#define COMPARE_ALPHA_DEFAULT 0.05
+#define COMPARE_FDR_Q_DEFAULT 0.10
+#define COMPARE_POWER 0.80
+#define COMPARE_UNUSUAL_P 0.01
+
+struct compare_result {
+	const struct side *sides;     /* borrowed */
+	size_t n_sides;
+	size_t n_repeats;             /* sides after the first with the first's mode */
+	struct compare_metric *metrics;
+	size_t n_metrics;
+	struct compare_cost *costs;
+	size_t n_costs;
+	struct compare_version *versions;   /* only those that differ */
+	size_t n_versions;
+	size_t n_counts, n_within_noise, n_loud, n_no_drift;
+	unsigned *rounds;             /* per side: meta.json's round, else inferred */
+	bool rounds_inferred;
+	double alpha, fdr_q;
+	char *history_key;            /* this campaign in the history (history_campaign_key()) */
+	size_t n_tests;               /* boot-level and history tests */
+	size_t n_claims;              /* of those, the ones whose CI excludes 0 */
+	size_t n_survive;             /* claims that survive Benjamini-Hochberg at fdr_q */
+	size_t n_unusual;             /* metrics whose boot noise is far above their history */
+};
+
+/*
+ * Compares sides[1..n-1] with sides[0]. Problems that leave a metric
+ * unjudged (present on one side only, a non-positive mean, unequal run
+ * counts in a by-run row) are appended to warnings. Returns 0, or -EINVAL
+ * for fewer than two sides or a bad option. *ret is written only on 0 and
+ * released with compare_result_release().
+ */
+int compare_sides(const struct side *sides, size_t n_sides, const struct compare_options *options,
+		  struct compare_result *ret, struct strlist *warnings);
+
+/*
+ * The sides' rounds: meta.json's round when every side has one, else
+ * inferred from the order: the first side opens round 1 and every later
+ * side of the first side's mode opens the next round (A B C A B C A:
+ * 1 1 1 2 2 2 3). Writes n_sides values; returns whether they were inferred.
+ */
+bool compare_rounds(const struct side *sides, size_t n_sides, unsigned *ret_rounds);
+
+/*
+ * A history entry from a comparison: every metric's boots of the first
+ * side's mode (kind "aa" when every side has that mode, else "repeat").
+ * recorded: an RFC 3339 time. Release with history_entry_release().
+ */
+void compare_history_entry(const struct compare_result *result, const char *recorded,
+			   struct history_entry *ret);
+
+/*
+ * Adds result's boots of its first mode to history, as one entry recorded
+ * now (replacing an entry of the same boots), and writes the history to
+ * path (history_save()). Returns 0 with *ret_boots (boots recorded of the
+ * first metric); -ENODATA when no metric has two boots of the first mode
+ * (history and path untouched); -errno when path cannot be written.
+ */
+int compare_history_record(const struct compare_result *result, struct history *history, const char *path,
+			   size_t *ret_boots);
+
+/* Number of (metric, side) cells that could be compared with the first side. */
+size_t compare_result_compared(const struct compare_result *result);
+
+void compare_result_release(struct compare_result *result);
+
+#endif

@@ -1,0 +1,117 @@
+#ifndef BOOTAB_HISTORY_H
+#define BOOTAB_HISTORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lib/parse-error.h"
+#include "lib/strlist.h"
+#include "results/side.h"
+#include "stats/stats.h"
+
+/*
+ * A machine's calibration history: boots of one mode from do-nothing
+ * (A/A) campaigns and from every campaign's repeats of its first mode,
+ * kept per (row, metric) as boot summaries in log space. Boot-to-boot
+ * differences within an entry measure the machine's noise floor; entries
+ * are never compared with each other. docs/statistics.md describes the
+ * file ($XDG_DATA_HOME/bootab/history/<machine-id>.json).
+ */
+
+struct history_metric {
+	char *row;
+	char *metric;
+	struct stats_boot *boots;
+	size_t n_boots;
+};
+
+struct history_entry {
+	char *key;              /* which boots: see history_campaign_key() */
+	char *recorded;         /* RFC 3339 time of recording */
+	char *kind;             /* "aa" (every boot one mode) or "repeat" */
+	struct history_metric *metrics;
+	size_t n_metrics;
+};
+
+struct history {
+	char *machine_id;       /* NULL: not known */
+	struct history_entry *entries;
+	size_t n_entries;
+	size_t alloc_entries;
+};
+
+#define HISTORY_INIT { NULL, NULL, 0, 0 }
+
+/*
+ * The default history file of a machine:
+ * ${XDG_DATA_HOME:-$HOME/.local/share}/bootab/history/<machine_id>.json.
+ * NULL when neither variable is set. The result is the caller's.
+ */
+char *history_default_path(const char *machine_id);
+
+/*
+ * The machine every side ran on (meta.json machine_id), borrowed from
+ * sides: NULL when a side does not name its machine, or when two sides
+ * name different machines (then one line in warnings, unless NULL).
+ */
+const char *history_sides_machine(const struct side *sides, size_t n_sides, struct strlist *warnings);
+
+/*
+ * Finds and loads the calibration history of the sides' machine: path (a
+ * file, or a directory holding MACHINE-ID.json), or when path is NULL the
+ * default file of the machine (history_default_path()). required: the
+ * caller records into it, so a history it cannot name or read is an error
+ * even where it was not asked for by path.
+ *
+ * Returns 1 with *ret and *ret_path (the caller's): the history, empty
+ * (with the sides' machine) when its file does not exist yet. Returns 0
+ * when there is none to use: no path, no machine named, not required; or
+ * the default file is broken and not required (one line in warnings).
+ * Returns -EINVAL with *ret_error (one line, the caller's) when the
+ * history cannot be used: a directory or required history and no machine
+ * named, a file that does not parse, or the history of another machine.
+ * *ret and *ret_path are untouched unless 1 is returned.
+ */
+int history_open(const struct side *sides, size_t n_sides, const char *path, bool required,
+		 char **ret_path, struct history *ret, char **ret_error, struct strlist *warnings);
+
+/*
+ * Loads the history in file path. Returns 0 and *ret (history_release()),
+ * -ENOENT when the file does not exist, -errno for other I/O errors, or
+ * -EINVAL with err naming the file, line and column or the field.
+ * *ret untouched on error.
+ */
+int history_load(const char *path, struct history *ret, struct parse_error *err);
+
+/* Writes the history to path atomically, creating its directory. 0 or -errno. */
+int history_save(const struct history *history, const char *path);
+
+/*
+ * The key of a campaign's first-mode boots: their boot_ids joined with
+ * ",", or (when a boot_id is missing) their directories. Recording the same
+ * campaign twice replaces its entry, and a comparison never calibrates
+ * against its own boots. The result is the caller's.
+ */
+char *history_campaign_key(const struct side *sides, size_t n_sides);
+
+/*
+ * Adds entry, taking ownership of what it holds (*entry is zeroed); an
+ * entry with the same key is replaced. Metrics with fewer than two boots
+ * are dropped; an entry left with none is not added (-ENODATA, entry
+ * released). Returns 0.
+ */
+int history_add(struct history *history, struct history_entry *entry);
+
+void history_entry_release(struct history_entry *entry);
+
+/*
+ * The groups (one per entry, skipping the entry whose key is skip_key)
+ * that hold row/metric with at least two boots. *ret_groups points into
+ * history; free() the array only. Returns the number of groups.
+ */
+size_t history_groups(const struct history *history, const char *row, const char *metric,
+		      const char *skip_key, struct stats_group **ret_groups);
+
+void history_release(struct history *history);
+
+#endif

@@ -1,0 +1,821 @@
+#include "kernel/snapshot.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lib/alloc.h"
+#include "lib/strbuf.h"
+
+#define MAX_FIELDS 8
+
+bool boot_id_valid(const char *s)
+{
+	/* /proc/sys/kernel/random/boot_id: 8-4-4-4-12 lowercase hex digits. */
+	if (strlen(s) != 36)
+		return false;
+	for (int i = 0; i < 36; i++) {
+		if (i == 8 || i == 13 || i == 18 || i == 23) {
+			if (s[i] != '-')
+				return false;
+		} else if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f'))) {
+			return false;
+		}
+	}
+	return true;
+}
+
+bool machine_id_valid(const char *s)
+{
+	/* machine-id(5): "a single newline-terminated, hexadecimal, 32-character, lowercase ID". */
+	if (strlen(s) != 32)
+		return false;
+	for (int i = 0; i < 32; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return true;
+}
+
+/* Length of the valid UTF-8 sequence at s, or 0. */
+static size_t utf8_sequence(const unsigned char *s)
+{
+	size_t n;
+	unsigned cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0) {
+		n = 2;
+		cp = s[0] & 0x1f;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		n = 3;
+		cp = s[0] & 0x0f;
+	} else if ((s[0] & 0xf8) == 0xf0) {
+		n = 4;
+		cp = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+static bool utf8_valid(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		size_t n = utf8_sequence(p);
+
+		if (!n)
+			return false;
+		p += n;
+	}
+	return true;
+}
+
+/* A copy of s with every byte that is not part of valid UTF-8 replaced by '?'. */
+static char *utf8_sanitize(const char *s)
+{
+	char *copy = xstrdup(s);
+
+	for (unsigned char *p = (unsigned char *)copy; *p;) {
+		size_t n = utf8_sequence(p);
+
+		if (!n) {
+			*p++ = '?';
+			continue;
+		}
+		p += n;
+	}
+	return copy;
+}
+
+static bool word_valid(const char *s, size_t max, const char *extra)
+{
+	size_t n = 0;
+
+	for (const char *p = s; *p; p++, n++) {
+		char c = *p;
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || strchr(extra, c)))
+			return false;
+	}
+	return n > 0 && n <= max;
+}
+
+/* MODULE.PARAM as the kernel names module parameters. */
+static bool param_name_valid(const char *s)
+{
+	const char *dot = strchr(s, '.');
+	char *mod;
+	bool ok;
+
+	if (!dot || strchr(dot + 1, '.'))
+		return false;
+	mod = xstrndup(s, (size_t)(dot - s));
+	ok = word_valid(mod, 64, "_-") && word_valid(dot + 1, 64, "_-");
+	free(mod);
+	return ok;
+}
+
+/* Parses a decimal number in [min, max]. */
+static bool parse_long(const char *s, long min, long max, long *ret)
+{
+	char *end;
+	long v;
+
+	if (!*s || strlen(s) > 20)
+		return false;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < min || v > max || (s[0] == '+') || (s[0] == ' '))
+		return false;
+	*ret = v;
+	return true;
+}
+
+/* "0x1002" (hex digits, at most max) or "-" for absent. */
+static bool parse_id(const char *s, unsigned max, unsigned *ret)
+{
+	char *end;
+	unsigned long v;
+
+	if (!strcmp(s, "-")) {
+		*ret = IOMMU_ID_ABSENT;
+		return true;
+	}
+	if (strncmp(s, "0x", 2) || !s[2] || strlen(s) > 10)
+		return false;
+	for (const char *p = s + 2; *p; p++)
+		if (!strchr("0123456789abcdefABCDEF", *p))
+			return false;
+	v = strtoul(s + 2, &end, 16);
+	if (*end || v > max)
+		return false;
+	*ret = (unsigned)v;
+	return true;
+}
+
+static const char *dash_null(const char *s)
+{
+	return strcmp(s, "-") ? s : NULL;
+}
+
+static void entries_add(struct snapshot_entries *e, const char *name, const char *value)
+{
+	GROW(e->v, e->alloc, e->n + 1);
+	e->v[e->n++] = (struct snapshot_entry){ xstrdup(name), value ? xstrdup(value) : NULL };
+}
+
+static bool entries_has(const struct snapshot_entries *e, const char *name)
+{
+	for (size_t i = 0; i < e->n; i++)
+		if (!strcmp(e->v[i].name, name))
+			return true;
+	return false;
+}
+
+const char *snapshot_entry_get(const struct snapshot_entries *entries, const char *name,
+			       bool *ret_found)
+{
+	for (size_t i = 0; i < entries->n; i++) {
+		if (!strcmp(entries->v[i].name, name)) {
+			if (ret_found)
+				*ret_found = true;
+			return entries->v[i].value;
+		}
+	}
+	if (ret_found)
+		*ret_found = false;
+	return NULL;
+}
+
+static void entries_release(struct snapshot_entries *e)
+{
+	for (size_t i = 0; i < e->n; i++) {
+		free(e->v[i].name);
+		free(e->v[i].value);
+	}
+	free(e->v);
+	e->v = NULL;
+	e->n = e->alloc = 0;
+}
+
+static void strv_release(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void snapshot_release(struct snapshot *snap)
+{
+	if (!snap)
+		return;
+	free(snap->target_time);
+	free(snap->boot_id);
+	free(snap->kernel);
+	free(snap->hostname);
+	free(snap->machine_id);
+	free(snap->cmdline);
+	free(snap->loadavg);
+	entries_release(&snap->governors);
+	entries_release(&snap->vulnerabilities);
+	entries_release(&snap->params);
+	entries_release(&snap->files);
+	for (size_t i = 0; i < snap->n_thermal; i++) {
+		free(snap->thermal[i].zone);
+		free(snap->thermal[i].type);
+	}
+	free(snap->thermal);
+	strv_release(snap->iommu_classes, snap->n_iommu_classes);
+	iommu_map_release(&snap->iommu);
+	strv_release(snap->log_lines, snap->n_log_lines);
+	memset(snap, 0, sizeof(*snap));
+}
+
+const char *snapshot_log_source_name(enum snapshot_log_source source)
+{
+	switch (source) {
+	case SNAPSHOT_LOG_JOURNALCTL:
+		return "journalctl";
+	case SNAPSHOT_LOG_DMESG:
+		return "dmesg";
+	case SNAPSHOT_LOG_FILE:
+		return "file";
+	case SNAPSHOT_LOG_SKIPPED:
+		return "skipped";
+	case SNAPSHOT_LOG_ABSENT:
+		break;
+	}
+	return "absent";
+}
+
+struct parser {
+	struct snapshot *snap;
+	struct parse_error *err;
+	unsigned line;
+	char *fields[MAX_FIELDS];
+	size_t n_fields;
+	bool saw_log_source, saw_log_count, saw_machine_id;
+};
+
+static int fail(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int fail(struct parser *p, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	parse_error_set(p->err, p->line, 0, "%s", strbuf_str(&sb));
+	strbuf_release(&sb);
+	return -EINVAL;
+}
+
+static int set_scalar(struct parser *p, char **slot, const char *value)
+{
+	if (*slot)
+		return fail(p, "record '%s' repeated", p->fields[0]);
+	if (!utf8_valid(value))
+		return fail(p, "record '%s': value is not UTF-8", p->fields[0]);
+	*slot = xstrdup(value);
+	return 0;
+}
+
+/* One record, its fields split; checks count and content, stores it. */
+static int parse_record(struct parser *p)
+{
+	struct snapshot *s = p->snap;
+	const char *key = p->fields[0];
+	char **f = p->fields;
+	size_t nf = p->n_fields;
+	static const struct {
+		const char *key;
+		size_t fields;
+	} arity[] = {
+		{ "time", 2 }, { "boot_id", 2 }, { "kernel", 2 }, { "hostname", 2 },
+		{ "cmdline", 2 }, { "loadavg", 2 }, { "governor", 3 }, { "thermal", 4 },
+		{ "vuln", 3 }, { "param", 3 }, { "param_absent", 2 }, { "file", 3 },
+		{ "file_absent", 2 }, { "iommu_class", 2 }, { "group", 3 }, { "device", 8 },
+		{ "log_source", 2 }, { "log", 2 }, { "log_count", 2 }, { "machine_id", 2 },
+	};
+	size_t want = 0;
+
+	for (size_t i = 0; i < sizeof(arity) / sizeof(arity[0]); i++)
+		if (!strcmp(arity[i].key, key))
+			want = arity[i].fields;
+	if (!want)
+		return fail(p, "unknown record '%s'", key);
+	if (nf != want) {
+		parse_error_set(p->err, p->line, 0, "record '%s': %zu fields, expected %zu",
+				key, nf, want);
+		return -EINVAL;
+	}
+
+	if (!strcmp(key, "time")) {
+		if (strlen(f[1]) > 64)
+			return fail(p, "record '%s': value too long", key);
+		return set_scalar(p, &s->target_time, f[1]);
+	}
+	if (!strcmp(key, "boot_id")) {
+		if (!boot_id_valid(f[1]))
+			return fail(p, "boot_id '%s' is not a boot id (a lowercase UUID)", f[1]);
+		return set_scalar(p, &s->boot_id, f[1]);
+	}
+	if (!strcmp(key, "kernel")) {
+		if (!word_valid(f[1], 128, "._+~-"))
+			return fail(p, "kernel release '%s' is not a kernel release", f[1]);
+		return set_scalar(p, &s->kernel, f[1]);
+	}
+	if (!strcmp(key, "hostname")) {
+		if (!word_valid(f[1], 64, "._-"))
+			return fail(p, "hostname '%s' is not a host name", f[1]);
+		return set_scalar(p, &s->hostname, f[1]);
+	}
+	if (!strcmp(key, "machine_id")) {
+		if (p->saw_machine_id)
+			return fail(p, "record '%s' repeated", key);
+		p->saw_machine_id = true;
+		/*
+		 * A file that holds no id ("uninitialized" on a first boot, an
+		 * empty file, anything else) names no machine: recorded as absent,
+		 * because the id names the history file on the controller.
+		 */
+		if (machine_id_valid(f[1]))
+			s->machine_id = xstrdup(f[1]);
+		return 0;
+	}
+	if (!strcmp(key, "cmdline"))
+		return set_scalar(p, &s->cmdline, f[1]);
+	if (!strcmp(key, "loadavg"))
+		return set_scalar(p, &s->loadavg, f[1]);
+	if (!strcmp(key, "governor")) {
+		if (!word_valid(f[1], 32, "_") || !word_valid(f[2], 32, "_-"))
+			return fail(p, "governor record for '%s' is malformed", f[1]);
+		if (entries_has(&s->governors, f[1]))
+			return fail(p, "governor for '%s' repeated", f[1]);
+		entries_add(&s->governors, f[1], f[2]);
+		return 0;
+	}
+	if (!strcmp(key, "thermal")) {
+		struct snapshot_thermal t = { 0 };
+		long temp = 0;
+
+		if (!word_valid(f[1], 64, "_-") ||
+		    (strcmp(f[2], "-") && !word_valid(f[2], 64, "_.:-")))
+			return fail(p, "thermal zone '%s' is malformed", f[1]);
+		if (strcmp(f[3], "-") && !parse_long(f[3], -1000000, 10000000, &temp))
+			return fail(p, "thermal zone temperature '%s' is not millidegrees", f[3]);
+		t.zone = xstrdup(f[1]);
+		t.type = dash_null(f[2]) ? xstrdup(f[2]) : NULL;
+		t.has_temp = strcmp(f[3], "-") != 0;
+		t.millidegrees = temp;
+		GROW(s->thermal, s->alloc_thermal, s->n_thermal + 1);
+		s->thermal[s->n_thermal++] = t;
+		return 0;
+	}
+	if (!strcmp(key, "vuln")) {
+		if (!word_valid(f[1], 64, "_-") || !utf8_valid(f[2]))
+			return fail(p, "vulnerability '%s' is malformed", f[1]);
+		if (entries_has(&s->vulnerabilities, f[1]))
+			return fail(p, "vulnerability '%s' repeated", f[1]);
+		entries_add(&s->vulnerabilities, f[1], f[2]);
+		return 0;
+	}
+	if (!strcmp(key, "param") || !strcmp(key, "param_absent")) {
+		if (!param_name_valid(f[1]))
+			return fail(p, "module parameter name '%s' is not MODULE.PARAM", f[1]);
+		if (nf == 3 && !utf8_valid(f[2]))
+			return fail(p, "module parameter '%s': value is not UTF-8", f[1]);
+		if (entries_has(&s->params, f[1]))
+			return fail(p, "module parameter '%s' repeated", f[1]);
+		entries_add(&s->params, f[1], nf == 3 ? f[2] : NULL);
+		return 0;
+	}
+	if (!strcmp(key, "file") || !strcmp(key, "file_absent")) {
+		if (f[1][0] != '/' || strlen(f[1]) > 4096 || !utf8_valid(f[1]))
+			return fail(p, "file record path '%s' is not an absolute path", f[1]);
+		if (nf == 3 && !utf8_valid(f[2]))
+			return fail(p, "file '%s': value is not UTF-8", f[1]);
+		if (entries_has(&s->files, f[1]))
+			return fail(p, "file '%s' repeated", f[1]);
+		entries_add(&s->files, f[1], nf == 3 ? f[2] : NULL);
+		return 0;
+	}
+	if (!strcmp(key, "iommu_class")) {
+		if (!iommu_device_name_valid(f[1]) || !utf8_valid(f[1]))
+			return fail(p, "iommu class entry '%s' is malformed", f[1]);
+		GROW(s->iommu_classes, s->alloc_iommu_classes, s->n_iommu_classes + 1);
+		s->iommu_classes[s->n_iommu_classes++] = xstrdup(f[1]);
+		return 0;
+	}
+	if (!strcmp(key, "group")) {
+		long n;
+		const char *type = strcmp(f[2], "-") ? f[2] : "unknown";
+		int r;
+
+		if (!parse_long(f[1], 0, 1000000, &n))
+			return fail(p, "group number '%s' is not a number", f[1]);
+		if (!iommu_type_valid(type))
+			return fail(p, "group type '%s' is not a group type", type);
+		r = iommu_map_add_group(&s->iommu, (unsigned)n, type);
+		if (r == -EEXIST)
+			return fail(p, "group %s repeated", f[1]);
+		return r;
+	}
+	if (!strcmp(key, "device")) {
+		unsigned vendor, device, cls;
+		long n;
+		int r;
+
+		if (!parse_long(f[1], 0, 1000000, &n))
+			return fail(p, "device record: group '%s' is not a number", f[1]);
+		if (!iommu_device_name_valid(f[2]) || !utf8_valid(f[2]))
+			return fail(p, "device name '%s' is not a sysfs device name", f[2]);
+		if (dash_null(f[3]) && !iommu_driver_name_valid(f[3]))
+			return fail(p, "device bus '%s' is malformed", f[3]);
+		if (!parse_id(f[4], 0xffff, &vendor))
+			return fail(p, "device vendor id '%s' is not 0xHHHH", f[4]);
+		if (!parse_id(f[5], 0xffff, &device))
+			return fail(p, "device id '%s' is not 0xHHHH", f[5]);
+		if (!parse_id(f[6], 0xffffff, &cls))
+			return fail(p, "device class '%s' is not 0xHHHHHH", f[6]);
+		if (dash_null(f[7]) && !iommu_driver_name_valid(f[7]))
+			return fail(p, "driver name '%s' is malformed", f[7]);
+		r = iommu_map_add_device(&s->iommu, (unsigned)n, f[2], dash_null(f[3]), vendor,
+					 device, cls, dash_null(f[7]));
+		if (r == -ENOENT)
+			return fail(p, "device record before its group %s", f[1]);
+		if (r == -EEXIST)
+			return fail(p, "device %s repeated", f[2]);
+		return r;
+	}
+	if (!strcmp(key, "log_source")) {
+		static const struct {
+			const char *name;
+			enum snapshot_log_source source;
+		} sources[] = {
+			{ "absent", SNAPSHOT_LOG_ABSENT }, { "journalctl", SNAPSHOT_LOG_JOURNALCTL },
+			{ "dmesg", SNAPSHOT_LOG_DMESG }, { "file", SNAPSHOT_LOG_FILE },
+			{ "skipped", SNAPSHOT_LOG_SKIPPED },
+		};
+
+		if (p->saw_log_source)
+			return fail(p, "record '%s' repeated", key);
+		for (size_t i = 0; i < sizeof(sources) / sizeof(sources[0]); i++) {
+			if (!strcmp(sources[i].name, f[1])) {
+				s->log_source = sources[i].source;
+				p->saw_log_source = true;
+				return 0;
+			}
+		}
+		return fail(p, "log source '%s' is not journalctl, dmesg, file, absent or skipped", f[1]);
+	}
+	if (!strcmp(key, "log")) {
+		if (!p->saw_log_source || s->log_source == SNAPSHOT_LOG_ABSENT ||
+		    s->log_source == SNAPSHOT_LOG_SKIPPED)
+			return fail(p, "record '%s' without a log source", key);
+		if (s->n_log_lines >= SNAPSHOT_MAX_LOG_LINES)
+			return fail(p, "more than %d log lines", SNAPSHOT_MAX_LOG_LINES);
+		GROW(s->log_lines, s->alloc_log_lines, s->n_log_lines + 1);
+		/* Kernel messages may carry any bytes; keep them readable in JSON. */
+		s->log_lines[s->n_log_lines++] = utf8_sanitize(f[1]);
+		return 0;
+	}
+	/* log_count */
+	{
+		long n;
+
+		if (p->saw_log_count)
+			return fail(p, "record '%s' repeated", key);
+		if (!parse_long(f[1], 0, LONG_MAX / 2, &n))
+			return fail(p, "log_count '%s' is not a number", f[1]);
+		if ((unsigned long)n < s->n_log_lines)
+			return fail(p, "log_count %s is less than the log lines given", f[1]);
+		s->log_count = (unsigned long)n;
+		p->saw_log_count = true;
+		return 0;
+	}
+}
+
+int snapshot_parse(const char *data, size_t len, struct snapshot *ret, struct parse_error *err)
+{
+	struct snapshot snap = { 0 };
+	struct parser p = { .snap = &snap, .err = err };
+	size_t pos = 0;
+	bool header = false, end = false;
+	int r = 0;
+
+	if (len > SNAPSHOT_MAX_BYTES) {
+		parse_error_set(err, 0, 0, "snapshot output longer than %zu bytes", SNAPSHOT_MAX_BYTES);
+		return -EFBIG;
+	}
+	while (pos < len) {
+		const char *line = data + pos, *nl = memchr(line, '\n', len - pos);
+		size_t llen;
+		char *copy, *cur;
+
+		p.line++;
+		if (!nl) {
+			parse_error_set(err, p.line, 0, "output cut off: last line has no newline");
+			r = -EINVAL;
+			goto fail;
+		}
+		llen = (size_t)(nl - line);
+		pos += llen + 1;
+		if (llen > SNAPSHOT_MAX_LINE) {
+			parse_error_set(err, p.line, 0, "line longer than %d bytes", SNAPSHOT_MAX_LINE);
+			r = -EINVAL;
+			goto fail;
+		}
+		for (size_t i = 0; i < llen; i++) {
+			unsigned char c = (unsigned char)line[i];
+
+			if ((c < 0x20 && c != '\t') || c == 0x7f) {
+				parse_error_set(err, p.line, (unsigned)i + 1,
+						"control character 0x%02x in record", c);
+				r = -EINVAL;
+				goto fail;
+			}
+		}
+		if (end) {
+			parse_error_set(err, p.line, 0, "record after 'end'");
+			r = -EINVAL;
+			goto fail;
+		}
+		copy = xstrndup(line, llen);
+		p.n_fields = 0;
+		cur = copy;
+		for (;;) {
+			char *tab = strchr(cur, '\t');
+
+			if (p.n_fields == MAX_FIELDS) {
+				parse_error_set(err, p.line, 0, "too many fields");
+				free(copy);
+				r = -EINVAL;
+				goto fail;
+			}
+			p.fields[p.n_fields++] = cur;
+			if (!tab)
+				break;
+			*tab = '\0';
+			cur = tab + 1;
+		}
+		if (!header) {
+			if (p.n_fields != 2 || strcmp(p.fields[0], "bootab-snapshot") ||
+			    strcmp(p.fields[1], "1")) {
+				parse_error_set(err, p.line, 0,
+						"not snapshot output (expected 'bootab-snapshot<TAB>1' first)");
+				r = -EINVAL;
+			}
+			header = true;
+		} else if (!strcmp(p.fields[0], "end") && p.n_fields == 1) {
+			end = true;
+		} else {
+			r = parse_record(&p);
+		}
+		free(copy);
+		if (r < 0)
+			goto fail;
+	}
+	if (!header) {
+		parse_error_set(err, 1, 0, "empty snapshot output");
+		r = -EINVAL;
+		goto fail;
+	}
+	if (!end) {
+		parse_error_set(err, p.line, 0, "output cut off: no 'end' record");
+		r = -EINVAL;
+		goto fail;
+	}
+	if (!snap.boot_id || !snap.kernel || !snap.cmdline) {
+		parse_error_set(err, p.line, 0, "missing record '%s'",
+				!snap.boot_id ? "boot_id" : !snap.kernel ? "kernel" : "cmdline");
+		r = -EINVAL;
+		goto fail;
+	}
+	if (!p.saw_log_source) {
+		parse_error_set(err, p.line, 0, "missing record 'log_source'");
+		r = -EINVAL;
+		goto fail;
+	}
+	if (snap.log_source != SNAPSHOT_LOG_ABSENT && snap.log_source != SNAPSHOT_LOG_SKIPPED &&
+	    !p.saw_log_count) {
+		parse_error_set(err, p.line, 0, "missing record 'log_count'");
+		r = -EINVAL;
+		goto fail;
+	}
+	iommu_map_sort(&snap.iommu);
+	*ret = snap;
+	return 0;
+fail:
+	snapshot_release(&snap);
+	return r;
+}
+
+char *time_now_iso8601(void)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	char buf[64];
+	size_t n;
+
+	localtime_r(&now, &tm);
+	n = strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S%z", &tm);
+	/* strftime's %z is +0300; ISO 8601 extended form wants +03:00. */
+	if (n >= 5 && n + 1 < sizeof(buf)) {
+		memmove(buf + n - 1, buf + n - 2, 3);
+		buf[n - 2] = ':';
+	}
+	return xstrdup(buf);
+}
+
+static json_t *entries_json(const struct snapshot_entries *e)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; i < e->n; i++)
+		json_object_set_new(o, e->v[i].name,
+				    e->v[i].value ? json_string(e->v[i].value) : json_null());
+	return o;
+}
+
+static json_t *nullable(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+json_t *snapshot_to_json(const struct snapshot *snap, const struct snapshot_context *ctx)
+{
+	json_t *o = json_object(), *thermal = json_array(), *classes = json_array();
+	json_t *lines = json_array();
+	char *summary = iommu_map_summary(&snap->iommu);
+
+	for (size_t i = 0; i < snap->n_thermal; i++) {
+		const struct snapshot_thermal *t = &snap->thermal[i];
+
+		json_array_append_new(thermal, json_pack("{s:s, s:o, s:o}", "zone", t->zone,
+			"type", nullable(t->type),
+			"celsius", t->has_temp ? json_real((double)t->millidegrees / 1000.0) : json_null()));
+	}
+	for (size_t i = 0; i < snap->n_iommu_classes; i++)
+		json_array_append_new(classes, json_string(snap->iommu_classes[i]));
+	for (size_t i = 0; i < snap->n_log_lines; i++)
+		json_array_append_new(lines, json_string(snap->log_lines[i]));
+
+	json_object_set_new(o, "bootab_snapshot", json_integer(1));
+	json_object_set_new(o, "time", nullable(ctx ? ctx->time : NULL));
+	json_object_set_new(o, "target", nullable(ctx ? ctx->target : NULL));
+	json_object_set_new(o, "target_time", nullable(snap->target_time));
+	json_object_set_new(o, "hostname", nullable(snap->hostname));
+	json_object_set_new(o, "machine_id", nullable(snap->machine_id));
+	json_object_set_new(o, "kernel", json_string(snap->kernel));
+	json_object_set_new(o, "cmdline", json_string(snap->cmdline));
+	json_object_set_new(o, "boot_id", json_string(snap->boot_id));
+	json_object_set_new(o, "iommu", json_pack("{s:s, s:o, s:o}", "summary", summary,
+		"classes", classes, "groups", iommu_map_to_json(&snap->iommu)));
+	json_object_set_new(o, "iommu_log", json_pack("{s:s, s:o, s:o}",
+		"source", snapshot_log_source_name(snap->log_source),
+		"count", snap->log_source == SNAPSHOT_LOG_ABSENT ||
+			 snap->log_source == SNAPSHOT_LOG_SKIPPED ? json_null()
+								  : json_integer((json_int_t)snap->log_count),
+		"lines", lines));
+	json_object_set_new(o, "vulnerabilities", entries_json(&snap->vulnerabilities));
+	json_object_set_new(o, "governors", entries_json(&snap->governors));
+	json_object_set_new(o, "thermal", thermal);
+	json_object_set_new(o, "loadavg", nullable(snap->loadavg));
+	json_object_set_new(o, "module_parameters", entries_json(&snap->params));
+	json_object_set_new(o, "files", entries_json(&snap->files));
+	free(summary);
+	return o;
+}
+
+char *snapshot_to_text(const struct snapshot *snap, const struct snapshot_context *ctx)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *summary = iommu_map_summary(&snap->iommu);
+	size_t affected = 0;
+
+	strbuf_addf(&sb, "%s\n", ctx && ctx->time ? ctx->time : "-");
+	strbuf_addf(&sb, "%s\n", snap->kernel);
+	strbuf_addf(&sb, "%s\n", snap->cmdline);
+	strbuf_addf(&sb, "boot_id %s\n", snap->boot_id);
+	if (ctx && ctx->target)
+		strbuf_addf(&sb, "target %s%s%s\n", ctx->target, snap->hostname ? " host " : "",
+			    snap->hostname ? snap->hostname : "");
+	if (snap->target_time)
+		strbuf_addf(&sb, "target clock %s\n", snap->target_time);
+	if (snap->machine_id)
+		strbuf_addf(&sb, "machine_id %s\n", snap->machine_id);
+	strbuf_addf(&sb, "iommu group types: %s\n", summary);
+	strbuf_addf(&sb, "iommu units: %zu", snap->n_iommu_classes);
+	for (size_t i = 0; i < snap->n_iommu_classes; i++)
+		strbuf_addf(&sb, " %s", snap->iommu_classes[i]);
+	strbuf_addch(&sb, '\n');
+	if (snap->log_source == SNAPSHOT_LOG_ABSENT) {
+		strbuf_addstr(&sb, "iommu log lines: absent (no journalctl or dmesg output)\n");
+	} else if (snap->log_source == SNAPSHOT_LOG_SKIPPED) {
+		strbuf_addstr(&sb, "iommu log lines: not read\n");
+	} else {
+		strbuf_addf(&sb, "iommu log lines: %lu (%s; evidence, not proof)\n", snap->log_count,
+			    snapshot_log_source_name(snap->log_source));
+		for (size_t i = 0; i < snap->n_log_lines; i++)
+			if (strstr(snap->log_lines[i], "Default domain type"))
+				strbuf_addf(&sb, "%s\n", snap->log_lines[i]);
+	}
+	if (snap->loadavg)
+		strbuf_addf(&sb, "load %s\n", snap->loadavg);
+	if (snap->governors.n) {
+		bool same = true;
+
+		for (size_t i = 1; i < snap->governors.n; i++)
+			same &= !strcmp(snap->governors.v[i].value, snap->governors.v[0].value);
+		if (same) {
+			strbuf_addf(&sb, "governor %s (%zu cpufreq %s)\n", snap->governors.v[0].value,
+				    snap->governors.n, snap->governors.n == 1 ? "policy" : "policies");
+		} else {
+			strbuf_addstr(&sb, "governor");
+			for (size_t i = 0; i < snap->governors.n; i++)
+				strbuf_addf(&sb, "%s %s %s", i ? "," : "", snap->governors.v[i].name,
+					    snap->governors.v[i].value);
+			strbuf_addch(&sb, '\n');
+		}
+	}
+	for (size_t i = 0; i < snap->n_thermal; i++) {
+		const struct snapshot_thermal *t = &snap->thermal[i];
+
+		strbuf_addf(&sb, "%s%s", i ? ", " : "temperatures ", t->type ? t->type : t->zone);
+		if (t->has_temp)
+			strbuf_addf(&sb, " %ld.%ld C", t->millidegrees / 1000,
+				    labs(t->millidegrees % 1000) / 100);
+		else
+			strbuf_addstr(&sb, " -");
+		if (i + 1 == snap->n_thermal)
+			strbuf_addch(&sb, '\n');
+	}
+	for (size_t i = 0; i < snap->vulnerabilities.n; i++)
+		if (strcmp(snap->vulnerabilities.v[i].value, "Not affected"))
+			affected++;
+	if (snap->vulnerabilities.n)
+		strbuf_addf(&sb, "cpu vulnerabilities: %zu affected of %zu\n", affected,
+			    snap->vulnerabilities.n);
+	for (size_t i = 0; i < snap->vulnerabilities.n; i++)
+		if (strcmp(snap->vulnerabilities.v[i].value, "Not affected"))
+			strbuf_addf(&sb, "  %s: %s\n", snap->vulnerabilities.v[i].name,
+				    snap->vulnerabilities.v[i].value);
+	for (size_t i = 0; i < snap->params.n; i++)
+		strbuf_addf(&sb, "param %s=%s\n", snap->params.v[i].name,
+			    snap->params.v[i].value ? snap->params.v[i].value : "(absent)");
+	free(summary);
+	return strbuf_detach(&sb, NULL);
+}
+
+static char *json_dup_string(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? xstrdup(s) : NULL;
+}
+
+int snapshot_from_json(const json_t *json, struct snapshot *ret, struct parse_error *err)
+{
+	struct snapshot snap = { 0 };
+	const json_t *iommu = json_object_get(json, "iommu");
+	int r;
+
+	if (!json_is_object(json) || !json_is_integer(json_object_get(json, "bootab_snapshot"))) {
+		parse_error_set(err, 0, 0, "not a bootab snapshot (no \"bootab_snapshot\" key)");
+		return -EINVAL;
+	}
+	if (!json_is_object(iommu)) {
+		parse_error_set(err, 0, 0, "no \"iommu\" object");
+		return -EINVAL;
+	}
+	r = iommu_map_from_json(json_object_get(iommu, "groups"), &snap.iommu, err);
+	if (r < 0)
+		return r;
+	snap.boot_id = json_dup_string(json, "boot_id");
+	snap.kernel = json_dup_string(json, "kernel");
+	snap.cmdline = json_dup_string(json, "cmdline");
+	snap.hostname = json_dup_string(json, "hostname");
+	snap.machine_id = json_dup_string(json, "machine_id");
+	if (snap.machine_id && !machine_id_valid(snap.machine_id)) {
+		free(snap.machine_id);
+		snap.machine_id = NULL;
+	}
+	*ret = snap;
+	return 0;
+}

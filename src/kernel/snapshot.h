@@ -1,0 +1,122 @@
+#ifndef BOOTAB_SNAPSHOT_H
+#define BOOTAB_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "kernel/iommu.h"
+#include "lib/parse-error.h"
+
+/*
+ * What one boot is, as the target script snapshot.sh reports it: kernel,
+ * command line, boot_id, IOMMU map, kernel-log evidence and the state a
+ * benchmark depends on (load, governor, temperatures, CPU vulnerabilities,
+ * module parameters). docs/target.md describes the record format.
+ */
+
+/* A named value; value NULL means the target reported it absent. */
+struct snapshot_entry {
+	char *name;
+	char *value;
+};
+
+struct snapshot_entries {
+	struct snapshot_entry *v;
+	size_t n, alloc;
+};
+
+struct snapshot_thermal {
+	char *zone;           /* "thermal_zone0" */
+	char *type;           /* "acpitz"; NULL when the zone has no type */
+	long millidegrees;
+	bool has_temp;
+};
+
+enum snapshot_log_source {
+	SNAPSHOT_LOG_ABSENT,      /* neither journalctl nor dmesg gave a kernel log */
+	SNAPSHOT_LOG_JOURNALCTL,
+	SNAPSHOT_LOG_DMESG,
+	SNAPSHOT_LOG_FILE,        /* a captured tree's var/log/dmesg */
+	SNAPSHOT_LOG_SKIPPED,     /* not asked for (snapshot.sh nolog) */
+};
+
+struct snapshot {
+	char *target_time;    /* the target's clock, as it printed it */
+	char *boot_id;        /* validated: 36-character lowercase UUID */
+	char *kernel;         /* kernel release */
+	char *hostname;       /* may be NULL */
+	char *machine_id;     /* machine-id(5): 32 lowercase hex digits; NULL when absent or not an id */
+	char *cmdline;        /* /proc/cmdline */
+	char *loadavg;        /* /proc/loadavg; may be NULL */
+	struct snapshot_entries governors;      /* policyN → governor */
+	struct snapshot_entries vulnerabilities;/* name → text */
+	struct snapshot_entries params;         /* MODULE.PARAM → value or NULL */
+	struct snapshot_entries files;          /* path → first line or NULL */
+	struct snapshot_thermal *thermal;
+	size_t n_thermal, alloc_thermal;
+	char **iommu_classes;                   /* /sys/class/iommu entries */
+	size_t n_iommu_classes, alloc_iommu_classes;
+	struct iommu_map iommu;
+	enum snapshot_log_source log_source;
+	char **log_lines;                       /* IOMMU kernel-log lines (at most 2000) */
+	size_t n_log_lines, alloc_log_lines;
+	unsigned long log_count;                /* how many the log held */
+};
+
+/* Bounds on what snapshot_parse() accepts. */
+#define SNAPSHOT_MAX_BYTES ((size_t)8 << 20)
+#define SNAPSHOT_MAX_LINE 8192
+#define SNAPSHOT_MAX_LOG_LINES 2000
+
+/*
+ * Parses snapshot.sh output. The input is untrusted: every line is bounded,
+ * every field checked (count, characters, numbers, ids), and the output
+ * must start with the format header and end with "end". On error returns
+ * -EINVAL (-EFBIG past SNAPSHOT_MAX_BYTES), sets err's line, column and
+ * message, and leaves *ret untouched. *ret is released with
+ * snapshot_release().
+ */
+int snapshot_parse(const char *data, size_t len, struct snapshot *ret, struct parse_error *err);
+
+void snapshot_release(struct snapshot *snap);
+
+/* The value of name in entries (NULL when absent or reported absent); *ret_found says which. */
+const char *snapshot_entry_get(const struct snapshot_entries *entries, const char *name,
+			       bool *ret_found);
+
+const char *snapshot_log_source_name(enum snapshot_log_source source);
+
+/* Whether s is a boot_id as the kernel prints it (lowercase UUID). */
+bool boot_id_valid(const char *s);
+
+/* Whether s is a machine id as machine-id(5) defines it: 32 lowercase hex digits. */
+bool machine_id_valid(const char *s);
+
+/*
+ * Extra facts recorded with a snapshot, from the controller's side.
+ */
+struct snapshot_context {
+	const char *time;     /* the controller's time, ISO 8601 */
+	const char *target;   /* the --target given */
+};
+
+/* meta.json's object for snap. New reference. */
+json_t *snapshot_to_json(const struct snapshot *snap, const struct snapshot_context *ctx);
+
+/* meta.txt: the case study's layout (time, kernel, cmdline, iommu group types, ...). The result is the caller's. */
+char *snapshot_to_text(const struct snapshot *snap, const struct snapshot_context *ctx);
+
+/*
+ * Reads the IOMMU map (and the cmdline, boot_id, kernel, hostname and a
+ * valid machine_id when present)
+ * from a meta.json written by snapshot_to_json(). On error returns -EINVAL
+ * with err set and *ret untouched.
+ */
+int snapshot_from_json(const json_t *json, struct snapshot *ret, struct parse_error *err);
+
+/* The local time now as "2026-10-14T20:34:09+03:00"; the result is the caller's. */
+char *time_now_iso8601(void);
+
+#endif

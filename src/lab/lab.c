@@ -1,0 +1,802 @@
+#include "lab/lab.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/alloc.h"
+#include "lib/file.h"
+#include "lib/process.h"
+#include "lib/strbuf.h"
+
+extern char **environ;
+
+#define OVMF_CODE "/usr/share/OVMF/OVMF_CODE_4M.fd"
+#define QEMU_BINARY "qemu-system-x86_64"
+/* How long QEMU's daemonizing parent may take to set the machine up. */
+#define QEMU_START_TIMEOUT_MS 60000
+#define MONITOR_TIMEOUT_MS 5000
+#define SSH_ATTEMPT_TIMEOUT_MS 12000
+#define SSH_RETRY_MS 10000
+#define SSH_RETRY_AFTER_MARKER_MS 1000
+
+static const char *const built_files[] = {
+	"vmlinuz", "initrd", "esp.img", "vars.fd", "data.img", "stamp",
+	"keys/id_ed25519", "known_hosts", NULL,
+};
+
+/* Files in run/ that only mean something while QEMU runs. */
+static const char *const run_files[] = {
+	"qemu.pid", "monitor.sock", "serial.sock", "ssh_config", "port", "started", NULL,
+};
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	/* An interrupting signal ends the nap early; callers re-check. */
+	nanosleep(&ts, NULL);
+}
+
+static char *run_path(const char *dir, const char *name)
+{
+	return xasprintf("%s/run/%s", dir, name);
+}
+
+int lab_dir_resolve(char **ret_dir)
+{
+	const char *v = getenv("BOOTAB_LAB_DIR");
+
+	if (v && *v) {
+		*ret_dir = xstrdup(v);
+		return 0;
+	}
+	v = getenv("XDG_CACHE_HOME");
+	if (v && *v) {
+		*ret_dir = xasprintf("%s/bootab/lab", v);
+		return 0;
+	}
+	v = getenv("HOME");
+	if (v && *v) {
+		*ret_dir = xasprintf("%s/.cache/bootab/lab", v);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+char *lab_ssh_config_path(const char *dir)
+{
+	return run_path(dir, "ssh_config");
+}
+
+static bool is_regular_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int lab_builder_find(const char *exe, char **ret_path)
+{
+	static const char *const relative[] = {
+		"../lab/build.sh", "lab/build.sh", "../share/bootab/lab/build.sh", NULL,
+	};
+	const char *source = getenv("BOOTAB_LAB_SOURCE");
+	char resolved[PATH_MAX], *slash;
+
+	if (source && *source) {
+		char *p = path_join(source, "build.sh");
+
+		if (!is_regular_file(p)) {
+			free(p);
+			return -ENOENT;
+		}
+		*ret_path = p;
+		return 0;
+	}
+	if (!realpath(exe ? exe : "/proc/self/exe", resolved))
+		return -errno;
+	slash = strrchr(resolved, '/');
+	if (!slash)
+		return -ENOENT;
+	*slash = '\0';
+	for (size_t i = 0; relative[i]; i++) {
+		char *p = path_join(resolved, relative[i]), canonical[PATH_MAX];
+
+		if (is_regular_file(p) && realpath(p, canonical)) {
+			free(p);
+			*ret_path = xstrdup(canonical);
+			return 0;
+		}
+		free(p);
+	}
+	return -ENOENT;
+}
+
+int lab_build(const char *dir, const char *builder, bool force, int *ret_exit)
+{
+	const char *argv[] = { "bash", builder, force ? "--force" : NULL, NULL };
+	char **envp;
+	size_t n = 0, k = 0;
+	pid_t pid;
+	int status, r;
+
+	while (environ[n])
+		n++;
+	envp = xcalloc(n + 2, sizeof(*envp));
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], "BOOTAB_LAB_DIR=", 15))
+			envp[k++] = environ[i];
+	envp[k++] = xasprintf("BOOTAB_LAB_DIR=%s", dir);
+	envp[k] = NULL;
+	/* posix_spawn keeps the child in our process group: Ctrl-C ends both. */
+	r = posix_spawnp(&pid, "bash", NULL, NULL, (char *const *)argv, envp);
+	free(envp[k - 1]);
+	free(envp);
+	if (r)
+		return -r;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (WIFEXITED(status))
+		*ret_exit = WEXITSTATUS(status);
+	else
+		*ret_exit = 128 + WTERMSIG(status);
+	return 0;
+}
+
+bool lab_is_built(const char *dir)
+{
+	for (size_t i = 0; built_files[i]; i++) {
+		char *p = path_join(dir, built_files[i]);
+		bool ok = path_exists(p);
+
+		free(p);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+bool lab_cmdline_is_ours(const char *cmdline, size_t len, const char *run_dir)
+{
+	const char *end = cmdline + len, *arg = cmdline, *base;
+	char *pidfile;
+	bool prev_pidfile = false, found = false;
+
+	if (len == 0 || cmdline[len - 1] != '\0')
+		return false;
+	base = strrchr(arg, '/');
+	base = base ? base + 1 : arg;
+	if (strncmp(base, "qemu-system-", 12))
+		return false;
+	pidfile = xasprintf("%s/qemu.pid", run_dir);
+	for (; arg < end; arg += strlen(arg) + 1) {
+		if (prev_pidfile && !strcmp(arg, pidfile)) {
+			found = true;
+			break;
+		}
+		prev_pidfile = !strcmp(arg, "-pidfile");
+	}
+	free(pidfile);
+	return found;
+}
+
+/* Whether pid is alive and is the QEMU this lab started (a zombie is not). */
+static bool pid_is_ours(pid_t pid, const char *dir)
+{
+	char path[64], *data = NULL, *run;
+	size_t len = 0;
+	bool ours;
+
+	if (pid <= 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	if (file_read(path, 1 << 20, &data, &len) < 0)
+		return false;
+	run = path_join(dir, "run");
+	ours = lab_cmdline_is_ours(data, len, run);
+	free(run);
+	free(data);
+	return ours;
+}
+
+/* A positive decimal number from a small file; 0 when absent or malformed. */
+static long read_number_file(const char *path)
+{
+	char *data = NULL, *end;
+	size_t len;
+	long v;
+
+	if (file_read(path, 64, &data, &len) < 0)
+		return 0;
+	errno = 0;
+	v = strtol(data, &end, 10);
+	if (errno || end == data || (*end && *end != '\n') || v <= 0 || v > INT_MAX)
+		v = 0;
+	free(data);
+	return v;
+}
+
+int lab_status_read(const char *dir, struct lab_status *ret)
+{
+	char *pidfile = run_path(dir, "qemu.pid"), *portfile = run_path(dir, "port");
+	struct lab_status st = { 0 };
+
+	st.pid = (pid_t)read_number_file(pidfile);
+	st.port = (int)read_number_file(portfile);
+	st.running = pid_is_ours(st.pid, dir);
+	free(pidfile);
+	free(portfile);
+	*ret = st;
+	return 0;
+}
+
+char *lab_ssh_config_format(const char *dir, int port)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	/*
+	 * -F with this file replaces ~/.ssh/config and /etc/ssh/ssh_config, so
+	 * the block says everything: the lab's own key and known_hosts, under
+	 * an alias that does not depend on the random port.
+	 */
+	strbuf_addf(&sb,
+		    "# Written by 'bootab lab up'; valid while the lab runs.\n"
+		    "Host %s\n"
+		    "\tHostName 127.0.0.1\n"
+		    "\tPort %d\n"
+		    "\tUser root\n"
+		    "\tIdentityFile \"%s/keys/id_ed25519\"\n"
+		    "\tIdentitiesOnly yes\n"
+		    "\tUserKnownHostsFile \"%s/known_hosts\"\n"
+		    "\tGlobalKnownHostsFile /dev/null\n"
+		    "\tHostKeyAlias %s\n"
+		    "\tStrictHostKeyChecking yes\n"
+		    "\tBatchMode yes\n"
+		    "\tConnectTimeout 5\n"
+		    "\tLogLevel ERROR\n",
+		    LAB_SSH_HOST, port, dir, dir, LAB_SSH_HOST);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* A free TCP port on 127.0.0.1, as the kernel hands it out for port 0. */
+static int free_loopback_port(void)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	socklen_t len = sizeof(sa);
+	int fd, port;
+
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&sa, &len) < 0) {
+		port = -errno;
+		close(fd);
+		return port;
+	}
+	port = ntohs(sa.sin_port);
+	close(fd);
+	return port;
+}
+
+/* QEMU's option syntax: a comma inside a value is written twice. */
+static char *qemu_escape(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (; *s; s++) {
+		strbuf_addch(&sb, *s);
+		if (*s == ',')
+			strbuf_addch(&sb, ',');
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+struct argv_builder {
+	char **v;
+	size_t n, alloc;
+};
+
+static void argv_add(struct argv_builder *a, char *owned)
+{
+	GROW(a->v, a->alloc, a->n + 2);
+	a->v[a->n++] = owned;
+	a->v[a->n] = NULL;
+}
+
+static void argv_free(struct argv_builder *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		free(a->v[i]);
+	free(a->v);
+}
+
+static void qemu_argv(struct argv_builder *a, const char *dir, int port)
+{
+	char *d = qemu_escape(dir);
+	static const char *const fixed[] = {
+		QEMU_BINARY, "-name", "bootab-lab",
+		/* /dev/kvm does not work on every host (nested, no MSR
+		 * access): TCG is slower but always there. kernel-irqchip=split
+		 * is what intel-iommu's interrupt remapping needs. */
+		"-machine", "q35,accel=tcg,kernel-irqchip=split",
+		"-cpu", "max", "-smp", "2", "-m", "1024",
+		/* Before the PCI devices, so they sit behind it. */
+		"-device", "intel-iommu,intremap=on",
+		"-drive", "if=pflash,format=raw,unit=0,readonly=on,file=" OVMF_CODE,
+		NULL,
+	};
+
+	for (size_t i = 0; fixed[i]; i++)
+		argv_add(a, xstrdup(fixed[i]));
+	argv_add(a, xstrdup("-drive"));
+	argv_add(a, xasprintf("if=pflash,format=raw,unit=1,file=%s/vars.fd", d));
+	argv_add(a, xstrdup("-drive"));
+	argv_add(a, xasprintf("if=none,id=esp,format=raw,file=%s/esp.img", d));
+	argv_add(a, xstrdup("-device"));
+	argv_add(a, xstrdup("virtio-blk-pci,drive=esp,serial=bootab-esp,bootindex=0"));
+	/* The DMA-path disk: only a virtio device with iommu_platform=on has
+	 * its DMA translated by the emulated IOMMU. */
+	argv_add(a, xstrdup("-drive"));
+	argv_add(a, xasprintf("if=none,id=data,format=raw,file=%s/data.img,cache=none,aio=native", d));
+	argv_add(a, xstrdup("-device"));
+	argv_add(a, xstrdup("virtio-blk-pci,drive=data,serial=bootab-data,"
+			    "iommu_platform=on,disable-legacy=on"));
+	argv_add(a, xstrdup("-netdev"));
+	argv_add(a, xasprintf("user,id=n0,hostfwd=tcp:127.0.0.1:%d-:22", port));
+	/* romfile= : no option ROM, so OVMF does not try a network boot. */
+	argv_add(a, xstrdup("-device"));
+	argv_add(a, xstrdup("virtio-net-pci,netdev=n0,romfile="));
+	argv_add(a, xstrdup("-display"));
+	argv_add(a, xstrdup("none"));
+	argv_add(a, xstrdup("-vga"));
+	argv_add(a, xstrdup("none"));
+	/* Sockets by relative path (QEMU runs in run/): a unix socket path is
+	 * limited to 107 bytes and lab directories can be longer. */
+	argv_add(a, xstrdup("-chardev"));
+	argv_add(a, xasprintf("socket,id=serial0,path=serial.sock,server=on,wait=off,"
+			      "logfile=%s/run/serial.log,logappend=on", d));
+	argv_add(a, xstrdup("-serial"));
+	argv_add(a, xstrdup("chardev:serial0"));
+	argv_add(a, xstrdup("-monitor"));
+	argv_add(a, xstrdup("unix:monitor.sock,server=on,wait=off"));
+	argv_add(a, xstrdup("-pidfile"));
+	argv_add(a, xasprintf("%s/run/qemu.pid", dir));
+	argv_add(a, xstrdup("-daemonize"));
+	free(d);
+}
+
+static void remove_run_files(const char *dir)
+{
+	for (size_t i = 0; run_files[i]; i++) {
+		char *p = run_path(dir, run_files[i]);
+
+		unlink(p);
+		free(p);
+	}
+}
+
+/* Ends pid (only if it is our QEMU): SIGTERM, then SIGKILL. */
+static int kill_ours(pid_t pid, const char *dir)
+{
+	static const int signals[] = { SIGTERM, SIGKILL };
+
+	for (size_t s = 0; s < 2; s++) {
+		if (!pid_is_ours(pid, dir))
+			return 0;
+		kill(pid, signals[s]);
+		for (int i = 0; i < 50 && pid_is_ours(pid, dir); i++)
+			sleep_ms(100);
+	}
+	return pid_is_ours(pid, dir) ? -EBUSY : 0;
+}
+
+static int write_text(const char *dir, const char *name, const char *text)
+{
+	char *p = run_path(dir, name);
+	int r = file_write_atomic(p, text, strlen(text), 0600);
+
+	free(p);
+	return r;
+}
+
+int lab_start(const char *dir, struct lab_status *ret, char **ret_err)
+{
+	struct lab_status st;
+	char *run = NULL, *err_text = NULL;
+	int r, port = 0;
+
+	if (ret_err)
+		*ret_err = NULL;
+	r = lab_status_read(dir, &st);
+	if (r < 0)
+		return r;
+	if (st.running)
+		return -EALREADY;
+	if (!lab_is_built(dir))
+		return -ENOENT;
+	run = path_join(dir, "run");
+	r = dir_create_all(run, 0700);
+	if (r < 0)
+		goto out;
+	remove_run_files(dir);
+	{
+		/* One log per QEMU process: a fresh start begins an empty one. */
+		char *log = run_path(dir, "serial.log");
+
+		unlink(log);
+		free(log);
+	}
+
+	/* A port can be taken between our probe and QEMU's bind: retry. */
+	for (int attempt = 0; attempt < 3; attempt++) {
+		struct argv_builder a = { 0 };
+		struct process_options o = { .timeout_ms = QEMU_START_TIMEOUT_MS, .cwd = run };
+		struct process_result res;
+		char *config, *port_text, *started;
+		struct timespec wall;
+
+		port = free_loopback_port();
+		if (port < 0) {
+			r = port;
+			goto out;
+		}
+		config = lab_ssh_config_format(dir, port);
+		port_text = xasprintf("%d\n", port);
+		clock_gettime(CLOCK_REALTIME, &wall);
+		started = xasprintf("%lld.%03ld\n", (long long)wall.tv_sec, wall.tv_nsec / 1000000);
+		r = write_text(dir, "ssh_config", config);
+		if (r == 0)
+			r = write_text(dir, "port", port_text);
+		if (r == 0)
+			r = write_text(dir, "started", started);
+		free(config);
+		free(port_text);
+		free(started);
+		if (r < 0)
+			goto out;
+
+		qemu_argv(&a, dir, port);
+		r = process_run((const char *const *)a.v, &o, &res);
+		argv_free(&a);
+		if (r < 0)
+			goto out;
+		if (res.exit_code == 0 && !res.timed_out) {
+			process_result_release(&res);
+			r = 0;
+			break;
+		}
+		{
+			bool timed_out = res.timed_out;
+			bool port_clash = !timed_out && strstr(res.err, "forward") != NULL;
+
+			free(err_text);
+			err_text = timed_out ? xstrdup("QEMU did not finish starting in time\n")
+					     : xstrdup(res.err);
+			r = timed_out ? -ETIMEDOUT : -EIO;
+			process_result_release(&res);
+			if (!port_clash)
+				break;
+		}
+	}
+	if (r < 0)
+		goto out;
+	r = lab_status_read(dir, &st);
+	if (r == 0 && !st.running) {
+		err_text = xstrdup("QEMU exited right after starting; see run/serial.log\n");
+		r = -ESRCH;
+	}
+	if (r == 0)
+		*ret = st;
+out:
+	if (r < 0) {
+		/* Whatever got started under our pid file ends here. */
+		lab_status_read(dir, &st);
+		kill_ours(st.pid, dir);
+		remove_run_files(dir);
+		if (ret_err)
+			*ret_err = err_text;
+		else
+			free(err_text);
+		err_text = NULL;
+	}
+	free(err_text);
+	free(run);
+	return r;
+}
+
+static bool is_boot_id(const char *s, size_t len)
+{
+	/* /proc/sys/kernel/random/boot_id: a UUID, 8-4-4-4-12 lowercase hex. */
+	if (len != 36)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+
+		if (dash ? s[i] != '-' : !strchr("0123456789abcdef", s[i]))
+			return false;
+	}
+	return true;
+}
+
+int lab_boot_id(const char *dir, int timeout_ms, char **ret_boot_id)
+{
+	char *config = lab_ssh_config_path(dir);
+	const char *argv[] = {
+		"ssh", "-F", config, LAB_SSH_HOST, "cat /proc/sys/kernel/random/boot_id", NULL,
+	};
+	struct process_options o = { .timeout_ms = timeout_ms, .max_output = 4096 };
+	struct process_result res;
+	size_t len;
+	int r;
+
+	r = process_run(argv, &o, &res);
+	free(config);
+	if (r < 0)
+		return r;
+	len = res.out_len;
+	while (len && (res.out[len - 1] == '\n' || res.out[len - 1] == '\r'))
+		len--;
+	if (res.exit_code != 0 || res.timed_out)
+		r = -EHOSTUNREACH;
+	else if (!is_boot_id(res.out, len))
+		r = -EBADMSG;
+	else
+		*ret_boot_id = xstrndup(res.out, len);
+	process_result_release(&res);
+	return r;
+}
+
+/*
+ * Whether the serial log grew a LAB_READY_MARKER line past *offset; moves
+ * *offset to the last complete line read.
+ */
+static bool serial_marker_seen(const char *dir, off_t *offset)
+{
+	char *log = run_path(dir, "serial.log"), buf[65536];
+	bool seen = false;
+	int fd = open(log, O_RDONLY | O_CLOEXEC);
+
+	free(log);
+	if (fd < 0)
+		return false;
+	for (;;) {
+		ssize_t n = pread(fd, buf, sizeof(buf) - 1, *offset);
+		char *last_nl;
+
+		if (n <= 0)
+			break;
+		buf[n] = '\0';
+		last_nl = memrchr(buf, '\n', (size_t)n);
+		if (!last_nl) {
+			if ((size_t)n < sizeof(buf) - 1)
+				break;
+			/* A line longer than the buffer: skip it. */
+			*offset += n;
+			continue;
+		}
+		*last_nl = '\0';
+		if (memmem(buf, (size_t)(last_nl - buf), LAB_READY_MARKER, strlen(LAB_READY_MARKER)))
+			seen = true;
+		*offset += last_nl - buf + 1;
+	}
+	close(fd);
+	return seen;
+}
+
+int lab_wait_ready(const char *dir, const char *not_boot_id, int timeout_ms,
+		   const volatile sig_atomic_t *cancel, char **ret_boot_id)
+{
+	long long start = now_ms(), deadline = start + timeout_ms;
+	long long next_ssh = start + SSH_RETRY_MS;
+	off_t offset = 0;
+	bool marker = false;
+
+	if (not_boot_id) {
+		/* Only markers printed from now on count. */
+		char *log = run_path(dir, "serial.log");
+		struct stat st;
+
+		if (stat(log, &st) == 0)
+			offset = st.st_size;
+		free(log);
+	}
+	for (;;) {
+		struct lab_status st;
+		long long now = now_ms();
+
+		if (cancel && *cancel)
+			return -ECANCELED;
+		if (lab_status_read(dir, &st) < 0 || !st.running)
+			return -ESRCH;
+		if (serial_marker_seen(dir, &offset)) {
+			marker = true;
+			next_ssh = now;
+		}
+		if (now >= next_ssh || now >= deadline) {
+			long long left = deadline - now;
+			char *boot_id = NULL;
+			int r = lab_boot_id(dir, left < SSH_ATTEMPT_TIMEOUT_MS && left > 1000
+						 ? (int)left : SSH_ATTEMPT_TIMEOUT_MS, &boot_id);
+
+			if (r == 0 && (!not_boot_id || strcmp(boot_id, not_boot_id))) {
+				*ret_boot_id = boot_id;
+				return 0;
+			}
+			free(boot_id);
+			now = now_ms();
+			next_ssh = now + (marker ? SSH_RETRY_AFTER_MARKER_MS : SSH_RETRY_MS);
+		}
+		if (now >= deadline)
+			return -ETIMEDOUT;
+		sleep_ms(200);
+	}
+}
+
+/* Reads from fd until the buffer ends with the HMP prompt, EOF or timeout. */
+static int monitor_read_prompt(int fd, struct strbuf *sb, bool eof_ok)
+{
+	static const char prompt[] = "(qemu) ";
+	long long deadline = now_ms() + MONITOR_TIMEOUT_MS;
+
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		long long left = deadline - now_ms();
+		char buf[4096];
+		ssize_t n;
+
+		if (sb->len >= sizeof(prompt) - 1 &&
+		    !memcmp(sb->buf + sb->len - (sizeof(prompt) - 1), prompt, sizeof(prompt) - 1))
+			return 0;
+		if (left <= 0)
+			return -ETIMEDOUT;
+		if (poll(&p, 1, (int)left) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0) {
+			if (errno == EINTR || errno == EAGAIN)
+				continue;
+			return eof_ok && errno == ECONNRESET ? 0 : -errno;
+		}
+		if (n == 0)
+			return eof_ok ? 0 : -ECONNRESET;
+		if (sb->len < 1 << 20)
+			strbuf_add(sb, buf, (size_t)n);
+	}
+}
+
+int lab_monitor_command(const char *dir, const char *command, char **ret_reply)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct strbuf sb = STRBUF_INIT;
+	char *run = path_join(dir, "run"), *line = NULL;
+	int dfd, fd = -1, r;
+	size_t off = 0;
+
+	if (strchr(command, '\n')) {
+		free(run);
+		return -EINVAL;
+	}
+	/*
+	 * Through /proc/self/fd/N: sun_path holds 107 bytes, a lab directory
+	 * can be longer.
+	 */
+	dfd = open(run, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	free(run);
+	if (dfd < 0)
+		return -errno;
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "/proc/self/fd/%d/monitor.sock", dfd);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		r = -errno;
+		goto out;
+	}
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		r = -errno;
+		goto out;
+	}
+	r = monitor_read_prompt(fd, &sb, false);
+	if (r < 0)
+		goto out;
+	strbuf_release(&sb);
+	line = xasprintf("%s\n", command);
+	while (off < strlen(line)) {
+		ssize_t n = write(fd, line + off, strlen(line) - off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			r = -errno;
+			goto out;
+		}
+		off += (size_t)n;
+	}
+	/* "quit" closes the connection instead of prompting again. */
+	r = monitor_read_prompt(fd, &sb, true);
+	if (r < 0)
+		goto out;
+	if (ret_reply)
+		*ret_reply = strbuf_detach(&sb, NULL);
+out:
+	strbuf_release(&sb);
+	free(line);
+	if (fd >= 0)
+		close(fd);
+	close(dfd);
+	return r;
+}
+
+int lab_power_cycle(const char *dir)
+{
+	struct lab_status st;
+	int r = lab_status_read(dir, &st);
+
+	if (r < 0)
+		return r;
+	if (!st.running)
+		return -ESRCH;
+	return lab_monitor_command(dir, "system_reset", NULL);
+}
+
+int lab_stop(const char *dir, int timeout_ms, bool *ret_was_running)
+{
+	struct lab_status st;
+	long long deadline = now_ms() + timeout_ms;
+	int r = lab_status_read(dir, &st);
+
+	if (r < 0)
+		return r;
+	if (!st.running) {
+		remove_run_files(dir);
+		*ret_was_running = false;
+		return 0;
+	}
+	{
+		/* The guest's page cache holds what bootab wrote to /boot. */
+		char *config = lab_ssh_config_path(dir);
+		const char *argv[] = { "ssh", "-F", config, "-o", "ConnectTimeout=2",
+				       LAB_SSH_HOST, "sync", NULL };
+		struct process_options o = { .timeout_ms = 5000, .max_output = 4096 };
+		struct process_result res;
+
+		if (path_exists(config) && process_run(argv, &o, &res) == 0)
+			process_result_release(&res);
+		free(config);
+	}
+	lab_monitor_command(dir, "quit", NULL);
+	while (pid_is_ours(st.pid, dir) && now_ms() < deadline)
+		sleep_ms(100);
+	r = kill_ours(st.pid, dir);
+	if (r < 0)
+		return r;
+	remove_run_files(dir);
+	*ret_was_running = true;
+	return 0;
+}

@@ -1,0 +1,499 @@
+#include "results/side.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "lib/alloc.h"
+#include "lib/file.h"
+#include "lib/parse-error.h"
+#include "lib/timestamp.h"
+#include "parsers/parser.h"
+
+char *side_mode_from_label(const char *label)
+{
+	size_t n = strlen(label);
+
+	while (n > 0 && isdigit((unsigned char)label[n - 1]))
+		n--;
+	/* A label made only of digits is its own mode. */
+	return n ? xstrndup(label, n) : xstrdup(label);
+}
+
+struct row *side_find_row(const struct side *side, const char *name)
+{
+	for (size_t i = 0; i < side->n_rows; i++)
+		if (!strcmp(side->rows[i].name, name))
+			return &side->rows[i];
+	return NULL;
+}
+
+const char *side_version(const struct side *side, const char *name)
+{
+	for (size_t i = 0; i < side->n_versions; i++)
+		if (!strcmp(side->versions[i].name, name))
+			return side->versions[i].value;
+	return NULL;
+}
+
+static struct row *side_add_row(struct side *side, const char *name, const char *source)
+{
+	struct row *r;
+
+	GROW(side->rows, side->alloc_rows, side->n_rows + 1);
+	r = &side->rows[side->n_rows++];
+	memset(r, 0, sizeof(*r));
+	r->name = xstrdup(name);
+	r->source = xstrdup(source);
+	return r;
+}
+
+static void row_release(struct row *r)
+{
+	free(r->name);
+	free(r->source);
+	free(r->rep_s);
+	metric_set_release(&r->metrics);
+}
+
+/* Row names travel into tables, file names and JSON: keep them printable. */
+static bool row_name_valid(const char *name)
+{
+	if (!*name || strlen(name) > 200)
+		return false;
+	for (const char *p = name; *p; p++)
+		if (!isprint((unsigned char)*p))
+			return false;
+	return true;
+}
+
+/* A version is printed in reports: printable, one line, not a novel. */
+static bool version_value_valid(const char *value)
+{
+	if (strlen(value) > 1024)
+		return false;
+	for (const char *p = value; *p; p++)
+		if (!isprint((unsigned char)*p))
+			return false;
+	return true;
+}
+
+static int load_meta_metrics(const char *file, size_t ri, json_t *jmetrics, struct row *row,
+			     struct strlist *warnings)
+{
+	struct metric_set set = METRIC_SET_INIT;
+	size_t mi;
+	json_t *jm;
+
+	if (!json_is_array(jmetrics)) {
+		strlist_addf(warnings, "%s: rows[%zu].metrics: not an array, ignoring the row", file, ri);
+		return -EINVAL;
+	}
+	json_array_foreach(jmetrics, mi, jm) {
+		const char *name = json_string_value(json_object_get(jm, "name"));
+		const char *better = json_string_value(json_object_get(jm, "better"));
+		const char *unit = json_string_value(json_object_get(jm, "unit"));
+		json_t *samples = json_object_get(jm, "samples"), *js;
+		enum metric_better b = BETTER_HIGHER;
+		size_t si;
+
+		if (!name || !row_name_valid(name)) {
+			strlist_addf(warnings, "%s: rows[%zu].metrics[%zu].name: missing or not a printable string, ignoring the row",
+				     file, ri, mi);
+			goto fail;
+		}
+		if (better && !strcmp(better, "lower"))
+			b = BETTER_LOWER;
+		else if (better && strcmp(better, "higher")) {
+			strlist_addf(warnings, "%s: rows[%zu].metrics[%zu].better: '%s' is not 'higher' or 'lower', ignoring the row",
+				     file, ri, mi, better);
+			goto fail;
+		}
+		if (!json_is_array(samples) || json_array_size(samples) == 0) {
+			strlist_addf(warnings, "%s: rows[%zu].metrics[%zu].samples: missing or empty, ignoring the row",
+				     file, ri, mi);
+			goto fail;
+		}
+		json_array_foreach(samples, si, js) {
+			double v = json_number_value(js);
+
+			if (!json_is_number(js) || !isfinite(v)) {
+				strlist_addf(warnings, "%s: rows[%zu].metrics[%zu].samples[%zu]: not a number, ignoring the row",
+					     file, ri, mi, si);
+				goto fail;
+			}
+			metric_set_add_sample(&set, name, b, unit, v);
+		}
+	}
+	metric_set_merge(&row->metrics, &set);
+	metric_set_release(&set);
+	return 0;
+fail:
+	metric_set_release(&set);
+	return -EINVAL;
+}
+
+/* Rep durations and the idle wait: what `bootab plan --from` costs a rep and a boot at. */
+static void load_meta_times(const char *file, size_t ri, json_t *jr, struct row *row,
+			    struct strlist *warnings)
+{
+	json_t *reps = json_object_get(jr, "reps"), *rep;
+	json_t *idle = json_object_get(jr, "idle_wait_s");
+	size_t i;
+
+	if (json_is_number(idle) && json_number_value(idle) >= 0) {
+		row->has_idle_wait = true;
+		row->idle_wait_s = json_number_value(idle);
+	} else if (idle && !json_is_null(idle)) {
+		strlist_addf(warnings, "%s: rows[%zu].idle_wait_s: not a number of seconds, ignoring it", file, ri);
+	}
+	if (!json_is_array(reps))
+		return;
+	row->rep_s = xcalloc(json_array_size(reps) ? json_array_size(reps) : 1, sizeof(*row->rep_s));
+	json_array_foreach(reps, i, rep) {
+		json_t *js = json_object_get(rep, "start"), *je = json_object_get(rep, "end");
+		double start, end;
+
+		if (!js && !je)
+			continue;
+		if (timestamp_parse_rfc3339(json_string_value(js), &start) < 0 ||
+		    timestamp_parse_rfc3339(json_string_value(je), &end) < 0 || end < start) {
+			strlist_addf(warnings, "%s: rows[%zu].reps[%zu]: start/end are not RFC 3339 times in order, ignoring them",
+				     file, ri, i);
+			continue;
+		}
+		row->rep_s[row->n_rep_s++] = end - start;
+	}
+}
+
+static void load_meta_rows(const char *file, json_t *jrows, struct side *side,
+			   struct strlist *warnings)
+{
+	size_t ri;
+	json_t *jr;
+
+	if (!json_is_array(jrows)) {
+		strlist_addf(warnings, "%s: rows: not an array, ignoring", file);
+		return;
+	}
+	json_array_foreach(jrows, ri, jr) {
+		const char *name = json_string_value(json_object_get(jr, "name"));
+		const char *kind = json_string_value(json_object_get(jr, "kind"));
+		const char *stat = json_string_value(json_object_get(jr, "stat"));
+		json_t *rc = json_object_get(jr, "rc");
+		json_t *metrics = json_object_get(jr, "metrics");
+		struct row *row;
+
+		if (!name || !row_name_valid(name)) {
+			strlist_addf(warnings, "%s: rows[%zu].name: missing or not a printable string, ignoring the row",
+				     file, ri);
+			continue;
+		}
+		if (side_find_row(side, name)) {
+			strlist_addf(warnings, "%s: rows[%zu]: row '%s' appears twice, ignoring the second",
+				     file, ri, name);
+			continue;
+		}
+		if (kind && strcmp(kind, "bench") && strcmp(kind, "check")) {
+			strlist_addf(warnings, "%s: rows[%zu].kind: '%s' is not 'bench' or 'check', ignoring the row",
+				     file, ri, kind);
+			continue;
+		}
+		row = side_add_row(side, name, file);
+		row->kind = kind && !strcmp(kind, "check") ? ROW_CHECK : ROW_BENCH;
+		if (json_is_integer(rc)) {
+			row->has_rc = true;
+			row->rc = (int)json_integer_value(rc);
+		} else if (rc && !json_is_null(rc)) {
+			strlist_addf(warnings, "%s: rows[%zu].rc: not an integer, ignoring it", file, ri);
+		}
+		row->by_run = json_is_true(json_object_get(jr, "by_run"));
+		if (stat) {
+			if (stat_kind_from_name(stat, &row->stat) == 0)
+				row->has_stat = true;
+			else
+				strlist_addf(warnings, "%s: rows[%zu].stat: unknown statistic '%s', using the default",
+					     file, ri, stat);
+		}
+		if (metrics && load_meta_metrics(file, ri, metrics, row, warnings) < 0)
+			metric_set_release(&row->metrics);
+		load_meta_times(file, ri, jr, row, warnings);
+	}
+}
+
+/* What says which boot and machine this was, and how long its reboot took. */
+static void load_meta_boot(const char *file, json_t *root, struct side *side, struct strlist *warnings)
+{
+	json_t *round = json_object_get(root, "round"), *reboot = json_object_get(root, "reboot_s");
+	static const char *const ids[] = { "machine_id", "boot_id" };
+
+	if (json_is_integer(round) && json_integer_value(round) >= 1 && json_integer_value(round) <= 100000)
+		side->round = (unsigned)json_integer_value(round);
+	else if (round && !json_is_null(round))
+		strlist_addf(warnings, "%s: round: not a positive integer, ignoring it", file);
+	if (json_is_number(reboot) && json_number_value(reboot) >= 0) {
+		side->has_reboot = true;
+		side->reboot_s = json_number_value(reboot);
+	} else if (reboot && !json_is_null(reboot)) {
+		strlist_addf(warnings, "%s: reboot_s: not a number of seconds, ignoring it", file);
+	}
+	for (size_t i = 0; i < 2; i++) {
+		json_t *v = json_object_get(root, ids[i]);
+		char **dst = i == 0 ? &side->machine_id : &side->boot_id;
+		const char *s = json_string_value(v);
+		bool ok = s && *s && strlen(s) <= 64;
+
+		/* /etc/machine-id and boot_id are hex, boot_id with dashes; they name files. */
+		for (const char *p = s; ok && *p; p++)
+			ok = isxdigit((unsigned char)*p) || *p == '-';
+		if (ok)
+			*dst = xstrdup(s);
+		else if (v && !json_is_null(v))
+			strlist_addf(warnings, "%s: %s: not a hexadecimal id, ignoring it", file, ids[i]);
+	}
+}
+
+void side_meta_parse(const char *file, const char *data, size_t len, struct side *side,
+		     struct strlist *warnings)
+{
+	json_error_t jerr;
+	json_t *root, *mode, *versions, *v;
+	const char *key;
+
+	root = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root) {
+		strlist_addf(warnings, "%s:%d:%d: %s, ignoring the file", file, jerr.line, jerr.column,
+			     jerr.text);
+		return;
+	}
+	if (!json_is_object(root)) {
+		strlist_addf(warnings, "%s: not a JSON object, ignoring the file", file);
+		goto out;
+	}
+	mode = json_object_get(root, "mode");
+	if (json_is_string(mode) && row_name_valid(json_string_value(mode))) {
+		free(side->mode);
+		side->mode = xstrdup(json_string_value(mode));
+	} else if (mode) {
+		strlist_addf(warnings, "%s: mode: not a printable string, using '%s'", file,
+			     side->mode ? side->mode : "");
+	}
+	load_meta_boot(file, root, side, warnings);
+	versions = json_object_get(root, "versions");
+	if (json_is_object(versions)) {
+		json_object_foreach(versions, key, v) {
+			if (!row_name_valid(key)) {
+				strlist_addf(warnings, "%s: versions: a name is not a printable string, ignoring it",
+					     file);
+				continue;
+			}
+			if (!json_is_string(v) || !version_value_valid(json_string_value(v))) {
+				strlist_addf(warnings, "%s: versions.%s: not a printable string, ignoring", file,
+					     key);
+				continue;
+			}
+			GROW(side->versions, side->alloc_versions, side->n_versions + 1);
+			side->versions[side->n_versions].name = xstrdup(key);
+			side->versions[side->n_versions].value = xstrdup(json_string_value(v));
+			side->n_versions++;
+		}
+	} else if (versions) {
+		strlist_addf(warnings, "%s: versions: not an object, ignoring", file);
+	}
+	if (json_object_get(root, "rows"))
+		load_meta_rows(file, json_object_get(root, "rows"), side, warnings);
+out:
+	json_decref(root);
+}
+
+static void load_meta(const char *dir, struct side *side, struct strlist *warnings)
+{
+	char *file = path_join(dir, "meta.json"), *data = NULL;
+	size_t len;
+	int r;
+
+	r = file_read(file, FILE_READ_MAX, &data, &len);
+	if (r == -ENOENT)
+		goto out;
+	if (r < 0) {
+		strlist_addf(warnings, "%s: %s, ignoring", file,
+			     r == -EINVAL ? "not a regular file" : strerror(-r));
+		goto out;
+	}
+	side_meta_parse(file, data, len, side, warnings);
+out:
+	free(data);
+	free(file);
+}
+
+/* Files bootab writes into a side that are not benchmark output. */
+static bool is_bootab_file(const char *name)
+{
+	static const char *const own[] = { "meta.json", "meta.txt", "iommu.txt", "journal", NULL };
+
+	if (name[0] == '.' || strstr(name, ".tmp-"))
+		return true;
+	for (size_t i = 0; own[i]; i++)
+		if (!strcmp(name, own[i]))
+			return true;
+	return false;
+}
+
+static char *row_name_from_file(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+
+	return dot && dot != name ? xstrndup(name, (size_t)(dot - name)) : xstrdup(name);
+}
+
+static void load_check_file(const char *file, const char *data, const char *row_name,
+			    struct side *side, struct strlist *warnings)
+{
+	char *end;
+	long rc;
+	struct row *row;
+
+	errno = 0;
+	rc = strtol(data, &end, 10);
+	while (*end == '\n' || *end == ' ' || *end == '\t' || *end == '\r')
+		end++;
+	if (end == data || *end || errno || rc < 0 || rc > 255) {
+		strlist_addf(warnings, "%s:1: expected an exit code (0-255), ignoring the file", file);
+		return;
+	}
+	row = side_find_row(side, row_name);
+	if (row && (row->has_rc || row->metrics.n_metrics)) {
+		strlist_addf(warnings, "%s: row '%s' is already recorded in meta.json, ignoring the file",
+			     file, row_name);
+		return;
+	}
+	if (!row)
+		row = side_add_row(side, row_name, file);
+	row->kind = ROW_CHECK;
+	row->has_rc = true;
+	row->rc = (int)rc;
+}
+
+static void load_plain_file(const char *dir, const char *name, struct side *side,
+			    struct strlist *warnings)
+{
+	char *file = path_join(dir, name), *data = NULL, *row_name = row_name_from_file(name);
+	struct metric_set set = METRIC_SET_INIT;
+	struct parse_error err = PARSE_ERROR_INIT, warning = PARSE_ERROR_INIT;
+	struct row *row;
+	const char *ext = strrchr(name, '.');
+	size_t len;
+	int r;
+
+	r = file_read(file, FILE_READ_MAX, &data, &len);
+	if (r < 0) {
+		strlist_addf(warnings, "%s: %s, ignoring", file,
+			     r == -EINVAL ? "not a regular file" : strerror(-r));
+		goto out;
+	}
+	if (!row_name_valid(row_name)) {
+		strlist_addf(warnings, "%s: the file name is not a usable row name, ignoring", file);
+		goto out;
+	}
+	if (ext && !strcmp(ext, ".rc")) {
+		load_check_file(file, data, row_name, side, warnings);
+		goto out;
+	}
+	if (memchr(data, '\0', len)) {
+		strlist_addf(warnings, "%s: binary data, not a benchmark output bootab recognises, ignoring", file);
+		goto out;
+	}
+	r = parser_parse(PARSER_AUTO, NULL, data, len, &set, &err, &warning);
+	if (r == -ENOMSG) {
+		strlist_addf(warnings, "%s: not a benchmark output bootab recognises, ignoring", file);
+		goto out;
+	}
+	if (r < 0) {
+		char *msg;
+
+		parse_error_set_file(&err, file);
+		msg = parse_error_format(&err);
+		strlist_addf(warnings, "%s, ignoring the file", msg);
+		free(msg);
+		goto out;
+	}
+	if (warning.message) {
+		char *msg;
+
+		parse_error_set_file(&warning, file);
+		msg = parse_error_format(&warning);
+		strlist_addf(warnings, "%s, ignoring", msg);
+		free(msg);
+	}
+	row = side_find_row(side, row_name);
+	if (row && row->metrics.n_metrics) {
+		strlist_addf(warnings, "%s: row '%s' is already recorded in meta.json, ignoring the file",
+			     file, row_name);
+		goto out;
+	}
+	if (!row)
+		row = side_add_row(side, row_name, file);
+	free(row->source);
+	row->source = xstrdup(file);
+	metric_set_merge(&row->metrics, &set);
+out:
+	parse_error_release(&err);
+	parse_error_release(&warning);
+	metric_set_release(&set);
+	free(row_name);
+	free(data);
+	free(file);
+}
+
+int side_load(const char *dir, struct side *ret, struct strlist *warnings)
+{
+	struct side side = { 0 };
+	char **names = NULL;
+	int r;
+
+	r = dir_list(dir, &names, NULL);
+	if (r < 0)
+		return r;
+	side.dir = xstrdup(dir);
+	side.label = path_basename(dir);
+	side.mode = side_mode_from_label(side.label);
+	load_meta(dir, &side, warnings);
+	for (char **n = names; *n; n++) {
+		char *path;
+
+		if (is_bootab_file(*n))
+			continue;
+		path = path_join(dir, *n);
+		/* Subdirectories hold bootab's raw outputs and scripts, not rows. */
+		if (!path_is_dir(path))
+			load_plain_file(dir, *n, &side, warnings);
+		free(path);
+	}
+	strv_free(names);
+	if (side.n_rows == 0)
+		strlist_addf(warnings, "%s: no results in this directory", dir);
+	*ret = side;
+	return 0;
+}
+
+void side_release(struct side *side)
+{
+	for (size_t i = 0; i < side->n_rows; i++)
+		row_release(&side->rows[i]);
+	for (size_t i = 0; i < side->n_versions; i++) {
+		free(side->versions[i].name);
+		free(side->versions[i].value);
+	}
+	free(side->rows);
+	free(side->versions);
+	free(side->dir);
+	free(side->label);
+	free(side->mode);
+	free(side->machine_id);
+	free(side->boot_id);
+	memset(side, 0, sizeof(*side));
+}

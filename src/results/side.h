@@ -1,0 +1,88 @@
+#ifndef BOOTAB_SIDE_H
+#define BOOTAB_SIDE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lib/strlist.h"
+#include "stats/metric.h"
+#include "stats/stats.h"
+
+/*
+ * A side is the results of one boot: a directory holding bootab's own
+ * results (meta.json, see docs/results-format.md) and/or plain benchmark
+ * output files, one file per row, recognised by content.
+ */
+
+enum row_kind {
+	ROW_BENCH,
+	ROW_CHECK,          /* a functional test: only its exit code counts */
+};
+
+struct row {
+	char *name;
+	enum row_kind kind;
+	bool has_rc;
+	int rc;
+	bool by_run;        /* cold first run: compare run i with run i */
+	bool has_stat;
+	enum stat_kind stat;
+	char *source;       /* the file the data came from, for messages */
+	struct metric_set metrics;
+	double *rep_s;      /* meta.json reps[].end - start, seconds, where both are recorded */
+	size_t n_rep_s;
+	bool has_idle_wait;
+	double idle_wait_s; /* meta.json idle_wait_s */
+};
+
+struct side_version {
+	char *name;
+	char *value;
+};
+
+struct side {
+	char *dir;
+	char *label;        /* the directory's name */
+	char *mode;         /* meta.json's mode, else label without trailing digits */
+	unsigned round;     /* meta.json's round (1-based); 0: not recorded */
+	char *machine_id;   /* meta.json's machine_id, or NULL */
+	char *boot_id;      /* meta.json's boot_id, or NULL */
+	bool has_reboot;
+	double reboot_s;    /* meta.json's reboot_s: seconds from reboot to the new boot answering */
+	struct row *rows;
+	size_t n_rows;
+	size_t alloc_rows;
+	struct side_version *versions;
+	size_t n_versions;
+	size_t alloc_versions;
+};
+
+/*
+ * Loads the side in directory dir into *ret. Problems with single files
+ * (a JSON error, an unrecognised file, a bad field) are appended to
+ * warnings as one line each, naming the file (and line, column or field),
+ * and the rest still loads. Returns 0, or -errno when the directory
+ * itself cannot be read (*ret untouched).
+ */
+int side_load(const char *dir, struct side *ret, struct strlist *warnings);
+
+/*
+ * Reads meta.json's content (len bytes; file names it in warnings) into
+ * side: its mode (when valid), versions and rows, added to what side
+ * holds. Like side_load(), a bad field is one line in warnings and the
+ * rest still loads; nothing is ever trusted to be well formed.
+ */
+void side_meta_parse(const char *file, const char *data, size_t len, struct side *side,
+		     struct strlist *warnings);
+
+/* The row called name, or NULL (borrowed). */
+struct row *side_find_row(const struct side *side, const char *name);
+/* The value of version name, or NULL (borrowed). */
+const char *side_version(const struct side *side, const char *name);
+
+/* The label with trailing digits removed ("pt2" -> "pt"); the caller's. */
+char *side_mode_from_label(const char *label);
+
+void side_release(struct side *side);
+
+#endif

@@ -1,0 +1,416 @@
+#include "stats/stats.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_integration.h>
+#include <gsl/gsl_randist.h>
+
+#include "lib/alloc.h"
+
+static const char *const stat_names[] = {
+	[STAT_MEAN] = "mean",
+	[STAT_MEDIAN] = "median",
+	[STAT_MIN] = "min",
+	[STAT_MAX] = "max",
+};
+
+const char *stat_kind_name(enum stat_kind kind)
+{
+	return (size_t)kind < sizeof(stat_names) / sizeof(stat_names[0]) ? stat_names[kind] : "?";
+}
+
+int stat_kind_from_name(const char *name, enum stat_kind *ret)
+{
+	for (size_t i = 0; i < sizeof(stat_names) / sizeof(stat_names[0]); i++)
+		if (!strcmp(stat_names[i], name)) {
+			*ret = (enum stat_kind)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+double stats_mean(const double *x, size_t n)
+{
+	double sum = 0;
+
+	if (n == 0)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		sum += x[i];
+	return sum / (double)n;
+}
+
+double stats_stddev(const double *x, size_t n)
+{
+	double mean, ss = 0;
+
+	if (n < 2)
+		return NAN;
+	mean = stats_mean(x, n);
+	/* Two-pass: accurate for samples with a large common offset. */
+	for (size_t i = 0; i < n; i++)
+		ss += (x[i] - mean) * (x[i] - mean);
+	return sqrt(ss / (double)(n - 1));
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double stats_median(const double *x, size_t n)
+{
+	double *s, m;
+
+	if (n == 0)
+		return NAN;
+	s = xmalloc(n * sizeof(*s));
+	memcpy(s, x, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	free(s);
+	return m;
+}
+
+double stats_min(const double *x, size_t n)
+{
+	double m;
+
+	if (n == 0)
+		return NAN;
+	m = x[0];
+	for (size_t i = 1; i < n; i++)
+		if (x[i] < m)
+			m = x[i];
+	return m;
+}
+
+double stats_max(const double *x, size_t n)
+{
+	double m;
+
+	if (n == 0)
+		return NAN;
+	m = x[0];
+	for (size_t i = 1; i < n; i++)
+		if (x[i] > m)
+			m = x[i];
+	return m;
+}
+
+double stats_of(enum stat_kind kind, const double *x, size_t n)
+{
+	switch (kind) {
+	case STAT_MEDIAN:
+		return stats_median(x, n);
+	case STAT_MIN:
+		return stats_min(x, n);
+	case STAT_MAX:
+		return stats_max(x, n);
+	case STAT_MEAN:
+	default:
+		return stats_mean(x, n);
+	}
+}
+
+double stats_drift_rule_p(double q)
+{
+	if (isnan(q))
+		return NAN;
+	if (isinf(q))
+		return 0;
+	return 1 - (2 / M_PI) * atan(fabs(q) / sqrt(0.75));
+}
+
+double stats_t_quantile(double p, double df)
+{
+	return gsl_cdf_tdist_Pinv(p, df);
+}
+
+double stats_t_two_sided_p(double t, double df)
+{
+	return 2 * gsl_cdf_tdist_Q(fabs(t), df);
+}
+
+double stats_f_upper_p(double f, double df1, double df2)
+{
+	if (isnan(f) || !(df1 > 0) || !(df2 > 0))
+		return NAN;
+	if (f <= 0)
+		return 1;
+	return gsl_cdf_fdist_Q(f, df1, df2);
+}
+
+int stats_boot_summarise(const double *x, size_t n, size_t skip, struct stats_boot *ret)
+{
+	double sum = 0, mean, ss = 0;
+
+	if (skip >= n)
+		return -EINVAL;
+	for (size_t i = skip; i < n; i++) {
+		if (!(x[i] > 0) || !isfinite(x[i]))
+			return -EINVAL;
+		sum += log(x[i]);
+	}
+	mean = sum / (double)(n - skip);
+	for (size_t i = skip; i < n; i++) {
+		double d = log(x[i]) - mean;
+
+		ss += d * d;
+	}
+	*ret = (struct stats_boot){ .mean = mean, .n = n - skip, .ss = ss };
+	return 0;
+}
+
+void stats_variance_components(const struct stats_group *groups, size_t n_groups,
+			       struct stats_components *ret)
+{
+	double ssw = 0, ssb = 0, sum_n2_over = 0, boot_ss = 0;
+	size_t boots = 0, samples = 0, used_groups = 0;
+	struct stats_components c;
+
+	for (size_t g = 0; g < n_groups; g++) {
+		const struct stats_group *gr = &groups[g];
+		double wsum = 0, usum = 0, wmean, umean, n2 = 0;
+		size_t ng = 0;
+
+		if (gr->n == 0)
+			continue;
+		used_groups++;
+		for (size_t b = 0; b < gr->n; b++) {
+			const struct stats_boot *bt = &gr->boots[b];
+
+			ng += bt->n;
+			wsum += (double)bt->n * bt->mean;
+			usum += bt->mean;
+			n2 += (double)bt->n * (double)bt->n;
+			ssw += bt->ss;
+		}
+		wmean = wsum / (double)ng;
+		umean = usum / (double)gr->n;
+		for (size_t b = 0; b < gr->n; b++) {
+			const struct stats_boot *bt = &gr->boots[b];
+
+			ssb += (double)bt->n * (bt->mean - wmean) * (bt->mean - wmean);
+			boot_ss += (bt->mean - umean) * (bt->mean - umean);
+		}
+		sum_n2_over += n2 / (double)ng;
+		boots += gr->n;
+		samples += ng;
+	}
+	c = (struct stats_components){
+		.sigma_w2 = NAN, .sigma_b2 = NAN, .icc = NAN,
+		.df_within = (double)samples - (double)boots,
+		.df_between = (double)boots - (double)used_groups,
+		.boots = boots, .samples = samples,
+		.boot_ss = boot_ss, .boot_df = (double)boots - (double)used_groups, .boot_var = NAN,
+	};
+	if (c.boot_df > 0)
+		c.boot_var = boot_ss / c.boot_df;
+	if (c.df_within > 0)
+		c.sigma_w2 = ssw / c.df_within;
+	if (c.df_between > 0) {
+		double msb = ssb / c.df_between;
+		double n0 = ((double)samples - sum_n2_over) / c.df_between;
+
+		/* With one sample per boot, boots and reps cannot be told apart. */
+		if (c.df_within > 0) {
+			/* Truncated at 0: a negative estimate means "no boot effect seen". */
+			c.sigma_b2 = fmax(0, (msb - c.sigma_w2) / n0);
+			c.icc = c.sigma_b2 + c.sigma_w2 > 0 ? c.sigma_b2 / (c.sigma_b2 + c.sigma_w2) : NAN;
+		}
+	}
+	*ret = c;
+}
+
+int stats_t_test(double estimate, double se, double df, double alpha, struct stats_test *ret)
+{
+	double tq;
+
+	if (!(se > 0) || !isfinite(se) || !(df > 0) || !isfinite(estimate) || !(alpha > 0 && alpha < 1))
+		return -EINVAL;
+	tq = stats_t_quantile(1 - alpha / 2, df);
+	*ret = (struct stats_test){
+		.estimate = estimate, .se = se, .df = df, .t = estimate / se,
+		.p = stats_t_two_sided_p(estimate / se, df),
+		.lo = estimate - tq * se, .hi = estimate + tq * se,
+	};
+	return 0;
+}
+
+int stats_welch_test(double mean_a, double var_a, size_t n_a, double mean_b, double var_b,
+		     size_t n_b, double alpha, struct stats_test *ret)
+{
+	double va, vb, df;
+
+	if (n_a < 2 || n_b < 2 || !(var_a >= 0) || !(var_b >= 0))
+		return -EINVAL;
+	va = var_a / (double)n_a;
+	vb = var_b / (double)n_b;
+	if (!(va + vb > 0))
+		return -EINVAL;
+	df = (va + vb) * (va + vb) /
+	     (va * va / (double)(n_a - 1) + vb * vb / (double)(n_b - 1));
+	return stats_t_test(mean_b - mean_a, sqrt(va + vb), df, alpha, ret);
+}
+
+struct index_p {
+	size_t i;
+	double p;
+};
+
+static int cmp_index_p(const void *a, const void *b)
+{
+	const struct index_p *x = a, *y = b;
+
+	if (x->p != y->p)
+		return x->p < y->p ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+void stats_bh_adjust(const double *p, size_t n, double *ret_q)
+{
+	struct index_p *v = xmalloc((n ? n : 1) * sizeof(*v));
+	double running = 1;
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(p[i]))
+			v[m++] = (struct index_p){ i, p[i] };
+	qsort(v, m, sizeof(*v), cmp_index_p);
+	for (size_t i = 0; i < n; i++)
+		if (isnan(p[i]))
+			ret_q[i] = NAN;
+	/* From the largest p down: q_(k) = min over j >= k of m p_(j) / j. */
+	for (size_t k = m; k-- > 0;) {
+		double q = v[k].p * (double)m / (double)(k + 1);
+
+		running = fmin(running, q);
+		ret_q[v[k].i] = running;
+	}
+	free(v);
+}
+
+struct nct_params {
+	double t, df, ncp;
+};
+
+/*
+ * T = (Z + ncp) / S with S = sqrt(V / df), V chi-square with df degrees
+ * of freedom: P(T > t) = E[P(Z > t S - ncp)]. Integrating over S keeps the
+ * integrand bounded at 0 even for df = 1.
+ */
+static double nct_integrand(double s, void *arg)
+{
+	const struct nct_params *np = arg;
+	double v = np->df * s * s;
+	double density = gsl_ran_chisq_pdf(v, np->df) * 2 * np->df * s;
+
+	return density * gsl_cdf_ugaussian_Q(np->t * s - np->ncp);
+}
+
+double stats_nct_upper(double t, double df, double ncp)
+{
+	struct nct_params np = { t, df, ncp };
+	gsl_function f = { nct_integrand, &np };
+	gsl_integration_workspace *w;
+	double result, abserr;
+	int r;
+
+	if (isnan(t) || isnan(ncp) || !(df > 0))
+		return NAN;
+	if (isinf(df))
+		return gsl_cdf_ugaussian_Q(t - ncp);
+	/* Integration problems are reported by the return value, not by aborting. */
+	gsl_set_error_handler_off();
+	w = gsl_integration_workspace_alloc(200);
+	if (df <= 50) {
+		r = gsl_integration_qagiu(&f, 0, 1e-10, 1e-8, 200, w, &result, &abserr);
+	} else {
+		/* S has sd about 1/sqrt(2 df): outside 1 -/+ 15 sd its density is nil. */
+		double half = 15 / sqrt(2 * df);
+
+		r = gsl_integration_qag(&f, fmax(0, 1 - half), 1 + half, 1e-10, 1e-8, 200,
+					GSL_INTEG_GAUSS41, w, &result, &abserr);
+	}
+	gsl_integration_workspace_free(w);
+	if (r != GSL_SUCCESS && abserr > 1e-6)
+		return NAN;
+	return fmin(1, fmax(0, result));
+}
+
+double stats_t_power(double ncp, double df, double alpha)
+{
+	double c;
+
+	if (!(df > 0) || !(alpha > 0 && alpha < 1) || isnan(ncp))
+		return NAN;
+	c = stats_t_quantile(1 - alpha / 2, df);
+	return stats_nct_upper(c, df, ncp) + stats_nct_upper(c, df, -ncp);
+}
+
+static double boots_power(unsigned n, double effect, double boot_var, size_t n_modes, double alpha)
+{
+	double se = sqrt(boot_var * 2 / n);
+
+	return stats_t_power(fabs(effect) / se, (double)n_modes * (n - 1), alpha);
+}
+
+unsigned stats_boots_needed(double effect_log, double boot_var, size_t n_modes, double alpha,
+			    double power, unsigned max)
+{
+	unsigned lo, hi;
+	double z, guess;
+
+	if (!(fabs(effect_log) > 0) || !isfinite(effect_log) || !(boot_var >= 0) || n_modes < 2 ||
+	    !(power > 0 && power < 1) || !(alpha > 0 && alpha < 1) || max < 2)
+		return 0;
+	if (boot_var == 0)
+		return 2;
+	/* The normal approximation is a lower bound; the exact power decides. */
+	z = gsl_cdf_ugaussian_Pinv(1 - alpha / 2) + gsl_cdf_ugaussian_Pinv(power);
+	guess = 2 * boot_var * z * z / (effect_log * effect_log);
+	if (guess > max)
+		return boots_power(max, effect_log, boot_var, n_modes, alpha) >= power ? max : 0;
+	lo = guess > 2 ? (unsigned)guess : 2;
+	if (boots_power(lo, effect_log, boot_var, n_modes, alpha) >= power)
+		return lo;
+	/* Power grows with n: find the first n that reaches it. */
+	hi = lo;
+	do {
+		lo = hi;
+		hi = hi * 2 > max ? max : hi * 2;
+		if (boots_power(hi, effect_log, boot_var, n_modes, alpha) >= power)
+			break;
+		if (hi == max)
+			return 0;
+	} while (1);
+	while (hi - lo > 1) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (boots_power(mid, effect_log, boot_var, n_modes, alpha) >= power)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return hi;
+}
+
+double stats_best_reps(double c_boot, double c_rep, double sigma_w2, double sigma_b2, double max)
+{
+	double r;
+
+	if (!(c_boot >= 0) || !(c_rep > 0) || !(sigma_w2 >= 0) || !(sigma_b2 >= 0) || !(max >= 1))
+		return NAN;
+	if (sigma_b2 == 0)
+		return max;
+	r = round(sqrt(c_boot / c_rep * sigma_w2 / sigma_b2));
+	return fmin(max, fmax(1, r));
+}

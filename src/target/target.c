@@ -1,0 +1,784 @@
+#include "target/target.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/alloc.h"
+#include "lib/file.h"
+#include "lib/shell-quote.h"
+#include "lib/strbuf.h"
+#include "lib/tty.h"
+#include "kernel/snapshot.h"
+#include "target-scripts.h"
+
+/* How scripts get root on the target. */
+enum root_method {
+	ROOT_UNKNOWN,
+	ROOT_NOT_NEEDED,    /* local target on a captured tree */
+	ROOT_DIRECT,        /* uid 0 already */
+	ROOT_SUDO,          /* sudo -n */
+	ROOT_SUDO_PASSWORD, /* sudo -S, password on stdin */
+	ROOT_UNAVAILABLE,
+};
+
+struct target {
+	enum target_kind kind;
+	char *spec;
+	char *root;                /* local --root, or NULL */
+	char *shell;
+	char **ssh_base;           /* "ssh" and the options every call shares */
+	size_t n_ssh_base;
+	char *destination;
+	char *control_dir;         /* private 0700 directory of the master's socket */
+	char *control_path;
+	bool master;               /* a master was started and not stopped */
+	bool no_master;
+	int connect_timeout_s;
+	target_ask_password_fn ask_password;
+	enum root_method root_method;
+	char *password;            /* sudo's, only with ROOT_SUDO_PASSWORD; wiped at close */
+	char *error;
+};
+
+/*
+ * A script run under a password sudo reads its stdin only after this
+ * line: should sudo not consume the password line (cached credentials,
+ * NOPASSWD), the password is skipped here and never reaches the script.
+ */
+#define STDIN_MARKER "bootab:stdin"
+
+static void set_error(struct target *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void set_error(struct target *t, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	free(t->error);
+	t->error = strbuf_detach(&sb, NULL);
+}
+
+enum target_kind target_kind(const struct target *t)
+{
+	return t->kind;
+}
+
+const char *target_name(const struct target *t)
+{
+	return t->spec;
+}
+
+const char *target_error(const struct target *t)
+{
+	return t->error ? t->error : "";
+}
+
+const char *target_script_text(const char *name)
+{
+	for (size_t i = 0; target_scripts[i].name; i++)
+		if (!strcmp(target_scripts[i].name, name))
+			return target_scripts[i].text;
+	return NULL;
+}
+
+char *target_script_render(const struct target *t, const char *name)
+{
+	const char *text = target_script_text(name);
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!text)
+		return NULL;
+	strbuf_addstr(&sb, "ROOT=");
+	shell_quote_append(&sb, t->root ? t->root : "");
+	strbuf_addch(&sb, '\n');
+	strbuf_addstr(&sb, text);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* The last line of ssh's stderr, trimmed: what a user needs to see. */
+static char *last_line(const char *s)
+{
+	const char *end = s + strlen(s), *start;
+
+	while (end > s && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
+		end--;
+	start = end;
+	while (start > s && start[-1] != '\n')
+		start--;
+	return xstrndup(start, (size_t)(end - start));
+}
+
+static void argv_push(char ***v, size_t *n, size_t *alloc, const char *s)
+{
+	GROW(*v, *alloc, *n + 2);
+	(*v)[(*n)++] = xstrdup(s);
+	(*v)[*n] = NULL;
+}
+
+/* Refuses what ssh could read as an option or that no host name holds. */
+static bool destination_acceptable(const char *s)
+{
+	if (!*s || s[0] == '-')
+		return false;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p <= ' ' || *p == 0x7f)
+			return false;
+	return true;
+}
+
+static char *lab_ssh_config(const char *lab_dir)
+{
+	const char *env = getenv("BOOTAB_LAB_DIR"), *cache = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	char *dir, *path;
+
+	if (lab_dir)
+		dir = xstrdup(lab_dir);
+	else if (env && *env)
+		dir = xstrdup(env);
+	else if (cache && *cache)
+		dir = xasprintf("%s/bootab/lab", cache);
+	else
+		dir = xasprintf("%s/.cache/bootab/lab", home ? home : "");
+	path = xasprintf("%s/run/ssh_config", dir);
+	free(dir);
+	return path;
+}
+
+/* Common ssh argv prefix. ControlPath is added per call. */
+static void build_ssh_base(struct target *t, const char *config)
+{
+	size_t alloc = 0;
+	char *timeout = xasprintf("ConnectTimeout=%d", t->connect_timeout_s);
+
+	argv_push(&t->ssh_base, &t->n_ssh_base, &alloc, "ssh");
+	if (config) {
+		argv_push(&t->ssh_base, &t->n_ssh_base, &alloc, "-F");
+		argv_push(&t->ssh_base, &t->n_ssh_base, &alloc, config);
+	}
+	/*
+	 * BatchMode: never stop to ask (a password prompt from ssh would hang
+	 * an unattended campaign). ServerAlive: a master whose box went away
+	 * notices within 15 s. Nothing here touches host-key checking.
+	 */
+	static const char *const opts[] = {
+		"-o", "BatchMode=yes", "-o", "ServerAliveInterval=5",
+		"-o", "ServerAliveCountMax=3", "-o", "LogLevel=ERROR", "-T",
+	};
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+		argv_push(&t->ssh_base, &t->n_ssh_base, &alloc, opts[i]);
+	argv_push(&t->ssh_base, &t->n_ssh_base, &alloc, "-o");
+	argv_push(&t->ssh_base, &t->n_ssh_base, &alloc, timeout);
+	free(timeout);
+}
+
+/* ssh base + control options + "--" + destination; caller appends the command. */
+static void ssh_argv(const struct target *t, bool fresh, char ***v, size_t *n, size_t *alloc)
+{
+	for (size_t i = 0; i < t->n_ssh_base; i++)
+		argv_push(v, n, alloc, t->ssh_base[i]);
+	if (fresh || !t->master) {
+		argv_push(v, n, alloc, "-o");
+		argv_push(v, n, alloc, "ControlPath=none");
+	} else {
+		char *cp = xasprintf("ControlPath=%s", t->control_path);
+
+		argv_push(v, n, alloc, "-o");
+		argv_push(v, n, alloc, cp);
+		argv_push(v, n, alloc, "-o");
+		argv_push(v, n, alloc, "ControlMaster=no");
+		free(cp);
+	}
+	argv_push(v, n, alloc, "--");
+	argv_push(v, n, alloc, t->destination);
+}
+
+static int start_master(struct target *t)
+{
+	char **argv = NULL, *cp;
+	size_t n = 0, alloc = 0;
+	struct process_result res;
+	struct process_options po = { .timeout_ms = (t->connect_timeout_s + 30) * 1000 };
+	int r;
+
+	if (!t->control_dir) {
+		const char *tmp = getenv("TMPDIR");
+		/* A unix socket path must fit in sun_path (108 bytes). */
+		char *tmpl = xasprintf("%s/bootab-ssh-XXXXXX",
+				       tmp && *tmp && strlen(tmp) < 60 ? tmp : "/tmp");
+
+		if (!mkdtemp(tmpl)) {
+			r = -errno;
+			set_error(t, "cannot create a private directory for the ssh control socket: %s",
+				  strerror(errno));
+			free(tmpl);
+			return r;
+		}
+		t->control_dir = tmpl;
+		t->control_path = path_join(tmpl, "master");
+	}
+	for (size_t i = 0; i < t->n_ssh_base; i++)
+		argv_push(&argv, &n, &alloc, t->ssh_base[i]);
+	cp = xasprintf("ControlPath=%s", t->control_path);
+	/*
+	 * -N: no command; ControlPersist makes ssh put the master in the
+	 * background once connected, and ends it a while after its last use
+	 * should bootab die without stopping it.
+	 */
+	static const char *const opts[] = { "-o", "ControlMaster=yes", "-o", "ControlPersist=120", "-N" };
+	argv_push(&argv, &n, &alloc, "-o");
+	argv_push(&argv, &n, &alloc, cp);
+	free(cp);
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+		argv_push(&argv, &n, &alloc, opts[i]);
+	argv_push(&argv, &n, &alloc, "--");
+	argv_push(&argv, &n, &alloc, t->destination);
+	r = process_run((const char *const *)argv, &po, &res);
+	strv_free(argv);
+	if (r < 0) {
+		set_error(t, "cannot run ssh: %s", strerror(-r));
+		return r;
+	}
+	if (res.timed_out || res.exit_code != 0) {
+		char *why = last_line(res.err);
+
+		set_error(t, "ssh to '%s' failed: %s", t->spec,
+			  res.timed_out ? "timed out" : *why ? why : "no reason given");
+		free(why);
+		process_result_release(&res);
+		return -EHOSTUNREACH;
+	}
+	process_result_release(&res);
+	t->master = true;
+	return 0;
+}
+
+static void stop_master(struct target *t)
+{
+	char **argv = NULL, *cp;
+	size_t n = 0, alloc = 0;
+	struct process_result res;
+	struct process_options po = { .timeout_ms = 10000 };
+
+	if (!t->master)
+		return;
+	for (size_t i = 0; i < t->n_ssh_base; i++)
+		argv_push(&argv, &n, &alloc, t->ssh_base[i]);
+	cp = xasprintf("ControlPath=%s", t->control_path);
+	argv_push(&argv, &n, &alloc, "-o");
+	argv_push(&argv, &n, &alloc, cp);
+	argv_push(&argv, &n, &alloc, "-O");
+	argv_push(&argv, &n, &alloc, "exit");
+	argv_push(&argv, &n, &alloc, "--");
+	argv_push(&argv, &n, &alloc, t->destination);
+	if (process_run((const char *const *)argv, &po, &res) == 0)
+		process_result_release(&res);
+	strv_free(argv);
+	free(cp);
+	t->master = false;
+}
+
+void target_drop_connection(struct target *t)
+{
+	if (t && t->kind == TARGET_SSH)
+		stop_master(t);
+}
+
+int target_open(const char *spec, const struct target_options *options,
+		struct target **ret_target, char **ret_error)
+{
+	static const struct target_options defaults = { 0 };
+	const struct target_options *o = options ? options : &defaults;
+	struct target *t;
+	char *config = NULL;
+	int r;
+
+	if (!spec || !*spec) {
+		*ret_error = xstrdup("no target given");
+		return -EINVAL;
+	}
+	t = xcalloc(1, sizeof(*t));
+	t->spec = xstrdup(spec);
+	t->shell = xstrdup(o->shell && *o->shell ? o->shell : "sh");
+	t->connect_timeout_s = o->connect_timeout_s > 0 ? o->connect_timeout_s : 5;
+	t->ask_password = o->ask_password;
+	t->no_master = o->no_master;
+	if (!strcmp(spec, "local")) {
+		t->kind = TARGET_LOCAL;
+		if (o->root) {
+			if (!path_is_dir(o->root)) {
+				*ret_error = xasprintf("--root '%s' is not a directory", o->root);
+				r = -ENOTDIR;
+				goto fail;
+			}
+			t->root = xstrdup(o->root);
+			t->root_method = ROOT_NOT_NEEDED;
+		}
+		*ret_target = t;
+		return 0;
+	}
+	t->kind = TARGET_SSH;
+	if (o->root) {
+		*ret_error = xasprintf("--root works with --target local only, not '%s'", spec);
+		r = -EINVAL;
+		goto fail;
+	}
+	if (!strcmp(spec, "lab")) {
+		config = lab_ssh_config(o->lab_dir);
+		if (!path_exists(config)) {
+			*ret_error = xasprintf("the lab is not running (no '%s'); start it with 'bootab lab up'",
+					       config);
+			free(config);
+			r = -ENOENT;
+			goto fail;
+		}
+		t->destination = xstrdup("bootab-lab");
+	} else {
+		if (!destination_acceptable(spec)) {
+			*ret_error = xasprintf("refusing target '%s': an SSH destination may not start with '-' or hold spaces or control characters",
+					       spec);
+			r = -EINVAL;
+			goto fail;
+		}
+		t->destination = xstrdup(spec);
+	}
+	build_ssh_base(t, config);
+	free(config);
+	if (!t->no_master) {
+		r = start_master(t);
+		if (r < 0) {
+			*ret_error = xstrdup(t->error);
+			goto fail;
+		}
+	}
+	*ret_target = t;
+	return 0;
+fail:
+	target_close(t);
+	return r;
+}
+
+void target_close(struct target *t)
+{
+	if (!t)
+		return;
+	stop_master(t);
+	if (t->control_dir) {
+		unlink(t->control_path);
+		rmdir(t->control_dir);
+	}
+	if (t->password) {
+		explicit_bzero(t->password, strlen(t->password));
+		free(t->password);
+	}
+	free(t->control_dir);
+	free(t->control_path);
+	strv_free(t->ssh_base);
+	free(t->destination);
+	free(t->spec);
+	free(t->root);
+	free(t->shell);
+	free(t->error);
+	free(t);
+}
+
+/* The words that run the script: [sudo ...] sh -c TEXT NAME ARGS... */
+static void command_words(const struct target *t, const char *text, const char *name,
+			  const char *const *args, enum root_method how,
+			  char ***v, size_t *n, size_t *alloc)
+{
+	char *label = xasprintf("bootab-%s", name);
+
+	if (how == ROOT_SUDO) {
+		argv_push(v, n, alloc, "sudo");
+		argv_push(v, n, alloc, "-n");
+		argv_push(v, n, alloc, "--");
+	} else if (how == ROOT_SUDO_PASSWORD) {
+		/* -k: always read the password, never a cached ticket; -p '': no prompt text. */
+		static const char *const sudo[] = { "sudo", "-k", "-S", "-p", "", "--" };
+
+		for (size_t i = 0; i < sizeof(sudo) / sizeof(sudo[0]); i++)
+			argv_push(v, n, alloc, sudo[i]);
+	}
+	argv_push(v, n, alloc, t->shell);
+	argv_push(v, n, alloc, "-c");
+	argv_push(v, n, alloc, text);
+	argv_push(v, n, alloc, label);
+	for (size_t i = 0; args && args[i]; i++)
+		argv_push(v, n, alloc, args[i]);
+	free(label);
+}
+
+/* Full argv for process_run: local words, or ssh ... -- DEST 'quoted line'. */
+static char **full_argv(const struct target *t, const char *text, const char *name,
+			const char *const *args, enum root_method how, bool fresh)
+{
+	char **words = NULL, **argv = NULL;
+	size_t nw = 0, aw = 0, n = 0, alloc = 0;
+	struct strbuf line = STRBUF_INIT;
+
+	command_words(t, text, name, args, how, &words, &nw, &aw);
+	if (t->kind == TARGET_LOCAL)
+		return words;
+	ssh_argv(t, fresh, &argv, &n, &alloc);
+	/* ssh joins its arguments into one line for the remote shell: quote every word. */
+	shell_quote_argv_append(&line, (const char *const *)words);
+	argv_push(&argv, &n, &alloc, strbuf_str(&line));
+	strbuf_release(&line);
+	strv_free(words);
+	return argv;
+}
+
+static char *script_text(const struct target *t, const char *name, enum root_method how)
+{
+	char *rendered = target_script_render(t, name), *text;
+
+	if (!rendered || how != ROOT_SUDO_PASSWORD)
+		return rendered;
+	text = xasprintf("while IFS= read -r bootab_line; do [ \"$bootab_line\" = '%s' ] && break; done\n%s",
+			 STDIN_MARKER, rendered);
+	free(rendered);
+	return text;
+}
+
+/* Runs text as name with how; a low-level step shared by probing and scripts. */
+static int run_raw(struct target *t, const char *name, const char *const *args,
+		   const char *stdin_data, size_t stdin_len, enum root_method how,
+		   bool fresh, int timeout_ms, struct process_result *ret)
+{
+	char *text = script_text(t, name, how), **argv;
+	struct process_options po = { .timeout_ms = timeout_ms };
+	struct strbuf in = STRBUF_INIT;
+	struct process_result res;
+	int r;
+
+	if (!text) {
+		set_error(t, "no embedded script '%s'", name);
+		return -ENOENT;
+	}
+	if (t->kind == TARGET_SSH && fresh && timeout_ms <= 0)
+		po.timeout_ms = (t->connect_timeout_s + 10) * 1000;
+	argv = full_argv(t, text, name, args, how, fresh || t->no_master);
+	if (how == ROOT_SUDO_PASSWORD) {
+		/* One allocation of the final size: growing would free a copy
+		 * of the password without wiping it. */
+		GROW(in.buf, in.alloc, strlen(t->password) + sizeof(STDIN_MARKER "\n") + 1 +
+		     (stdin_data ? stdin_len : 0));
+		in.buf[0] = '\0';
+		strbuf_addstr(&in, t->password);
+		strbuf_addch(&in, '\n');
+		strbuf_addstr(&in, STDIN_MARKER "\n");
+		if (stdin_data)
+			strbuf_add(&in, stdin_data, stdin_len);
+		po.stdin_data = in.buf;
+		po.stdin_len = in.len;
+	} else if (stdin_data) {
+		po.stdin_data = stdin_data;
+		po.stdin_len = stdin_len;
+	}
+	r = process_run((const char *const *)argv, &po, &res);
+	if (in.buf)
+		explicit_bzero(in.buf, in.len);
+	strbuf_release(&in);
+	strv_free(argv);
+	free(text);
+	if (r < 0) {
+		set_error(t, "cannot run %s: %s", t->kind == TARGET_SSH ? "ssh" : t->shell,
+			  strerror(-r));
+		return r;
+	}
+	if (res.timed_out) {
+		set_error(t, "%s on '%s' did not finish within %d s", name, t->spec,
+			  po.timeout_ms / 1000);
+		process_result_release(&res);
+		return -ETIMEDOUT;
+	}
+	if (t->kind == TARGET_SSH && res.exit_code == 255) {
+		char *why = last_line(res.err);
+
+		set_error(t, "ssh to '%s' failed: %s", t->spec, *why ? why : "connection lost");
+		free(why);
+		process_result_release(&res);
+		return -EHOSTUNREACH;
+	}
+	*ret = res;
+	return 0;
+}
+
+static int ask_password(struct target *t)
+{
+	char *password = NULL;
+	int r;
+
+	if (!t->ask_password)
+		return -ENOTTY;
+	r = t->ask_password(t->spec, &password);
+	if (r < 0)
+		return r;
+	t->password = password;
+	return 0;
+}
+
+int target_probe_root(struct target *t)
+{
+	struct process_result res;
+	char *uid = NULL;
+	int r;
+
+	if (t->root_method != ROOT_UNKNOWN && t->root_method != ROOT_UNAVAILABLE)
+		return 0;
+	if (t->kind == TARGET_LOCAL && geteuid() == 0) {
+		t->root_method = ROOT_DIRECT;
+		return 0;
+	}
+	r = run_raw(t, "probe", NULL, NULL, 0, ROOT_UNKNOWN, false, 60000, &res);
+	if (r < 0)
+		return r;
+	for (char *line = res.out; line && *line;) {
+		char *nl = strchr(line, '\n');
+
+		if (nl)
+			*nl = '\0';
+		if (!strncmp(line, "uid\t", 4))
+			uid = line + 4;
+		if (!strcmp(line, "sudo\tok") && t->root_method == ROOT_UNKNOWN)
+			t->root_method = ROOT_SUDO;
+		line = nl ? nl + 1 : NULL;
+	}
+	if (uid && !strcmp(uid, "0")) {
+		t->root_method = ROOT_DIRECT;
+	} else if (t->root_method != ROOT_SUDO) {
+		bool has_sudo = strstr(res.out, "sudo\tpassword") != NULL;
+
+		t->root_method = ROOT_UNAVAILABLE;
+		if (!has_sudo) {
+			set_error(t, "root is needed on '%s': the login user is not root and sudo is not available",
+				  t->spec);
+			process_result_release(&res);
+			return -EACCES;
+		}
+		r = ask_password(t);
+		if (r < 0) {
+			set_error(t, "root is needed on '%s': sudo -n wants a password and there is no terminal to ask (log in as root, or allow sudo without a password)",
+				  t->spec);
+			process_result_release(&res);
+			return -EACCES;
+		}
+		process_result_release(&res);
+		t->root_method = ROOT_SUDO_PASSWORD;
+		r = run_raw(t, "probe", NULL, NULL, 0, ROOT_SUDO_PASSWORD, false, 60000, &res);
+		if (r < 0)
+			return r;
+		if (res.exit_code != 0 || !strstr(res.out, "uid\t0\n")) {
+			t->root_method = ROOT_UNAVAILABLE;
+			explicit_bzero(t->password, strlen(t->password));
+			free(t->password);
+			t->password = NULL;
+			set_error(t, "sudo on '%s' refused the password", t->spec);
+			process_result_release(&res);
+			return -EACCES;
+		}
+	}
+	process_result_release(&res);
+	return 0;
+}
+
+const char *target_root_method(const struct target *t)
+{
+	switch (t->root_method) {
+	case ROOT_NOT_NEEDED:
+		return "none needed (captured tree)";
+	case ROOT_DIRECT:
+		return "root login";
+	case ROOT_SUDO:
+		return "sudo -n";
+	case ROOT_SUDO_PASSWORD:
+		return "sudo with password";
+	case ROOT_UNKNOWN:
+	case ROOT_UNAVAILABLE:
+		break;
+	}
+	return NULL;
+}
+
+static enum root_method method_for(const struct target *t, bool as_root)
+{
+	if (!as_root || t->root_method == ROOT_NOT_NEEDED || t->root_method == ROOT_DIRECT)
+		return ROOT_UNKNOWN;
+	return t->root_method;
+}
+
+char **target_script_argv(struct target *t, const char *name, const char *const *args, bool as_root)
+{
+	enum root_method how = method_for(t, as_root);
+	char *text;
+	char **argv;
+
+	if (as_root && how == ROOT_UNKNOWN && t->root_method == ROOT_UNKNOWN)
+		how = ROOT_SUDO;
+	text = script_text(t, name, how);
+	if (!text)
+		return NULL;
+	argv = full_argv(t, text, name, args, how, t->no_master);
+	free(text);
+	return argv;
+}
+
+int target_run_script(struct target *t, const char *name, const char *const *args,
+		      const char *stdin_data, size_t stdin_len, bool as_root, int timeout_ms,
+		      struct process_result *ret)
+{
+	int r;
+
+	if (!target_script_text(name)) {
+		set_error(t, "no embedded script '%s'", name);
+		return -ENOENT;
+	}
+	if (as_root) {
+		r = target_probe_root(t);
+		if (r < 0)
+			return r;
+	}
+	return run_raw(t, name, args, stdin_data, stdin_len, method_for(t, as_root), false,
+		       timeout_ms, ret);
+}
+
+int target_read_file(struct target *t, const char *path, size_t max, bool as_root,
+		     char **ret_data, size_t *ret_len)
+{
+	struct process_result res;
+	char *limit = xasprintf("%zu", max + 1);
+	const char *args[] = { path, limit, NULL };
+	int r;
+
+	r = target_run_script(t, "read-file", args, NULL, 0, as_root, 60000, &res);
+	free(limit);
+	if (r < 0)
+		return r;
+	switch (res.exit_code) {
+	case 0:
+		break;
+	case 3:
+		set_error(t, "'%s' does not exist on '%s'", path, t->spec);
+		process_result_release(&res);
+		return -ENOENT;
+	case 4:
+		set_error(t, "'%s' on '%s' is not a regular file", path, t->spec);
+		process_result_release(&res);
+		return -EINVAL;
+	default: {
+		char *why = last_line(res.err);
+
+		set_error(t, "cannot read '%s' on '%s': %s", path, t->spec, *why ? why : "failed");
+		free(why);
+		process_result_release(&res);
+		return -EIO;
+	}
+	}
+	/* Cut by the capture (PROCESS_OUTPUT_MAX) is as long as cut by the script. */
+	if (res.out_len > max || res.out_truncated) {
+		set_error(t, "'%s' on '%s' is longer than %zu bytes", path, t->spec,
+			  res.out_truncated && res.out_len < max ? res.out_len : max);
+		process_result_release(&res);
+		return -EFBIG;
+	}
+	*ret_data = res.out;
+	*ret_len = res.out_len;
+	free(res.err);
+	return 0;
+}
+
+int target_boot_id(struct target *t, bool fresh_connection, int timeout_ms, char **ret_boot_id)
+{
+	struct process_result res;
+	char *id;
+	int r;
+
+	r = run_raw(t, "boot-id", NULL, NULL, 0, ROOT_UNKNOWN, fresh_connection, timeout_ms, &res);
+	if (r < 0)
+		return r;
+	id = last_line(res.out);
+	if (res.exit_code != 0 || !boot_id_valid(id)) {
+		set_error(t, "'%s' gave no boot id (exit %d): '%.64s'", t->spec, res.exit_code, id);
+		free(id);
+		process_result_release(&res);
+		return -EPROTO;
+	}
+	process_result_release(&res);
+	*ret_boot_id = id;
+	return 0;
+}
+
+int target_snapshot(struct target *t, const char *const *args, bool as_root,
+		    struct snapshot *ret, char **ret_raw, struct parse_error *err)
+{
+	struct process_result res;
+	int r;
+
+	r = target_run_script(t, "snapshot", args, NULL, 0, as_root, 120000, &res);
+	if (r < 0)
+		return r;
+	if (res.exit_code != 0) {
+		char *why = last_line(res.err);
+
+		set_error(t, "snapshot on '%s' failed (exit %d): %s", t->spec, res.exit_code,
+			  *why ? why : "no message");
+		free(why);
+		process_result_release(&res);
+		return -EIO;
+	}
+	if (res.out_truncated) {
+		set_error(t, "snapshot output from '%s' is too long", t->spec);
+		process_result_release(&res);
+		return -EFBIG;
+	}
+	r = snapshot_parse(res.out, res.out_len, ret, err);
+	if (r < 0) {
+		char *name = xasprintf("snapshot output from '%s'", t->spec);
+
+		parse_error_set_file(err, name);
+		free(name);
+		process_result_release(&res);
+		return r;
+	}
+	if (ret_raw) {
+		*ret_raw = res.out;
+		res.out = NULL;
+	}
+	process_result_release(&res);
+	return 0;
+}
+
+int target_ask_password_tty(const char *target, char **ret_password)
+{
+	char *prompt = xasprintf("bootab: sudo password on %s: ", target);
+	int r;
+
+	if (!isatty(STDIN_FILENO)) {
+		free(prompt);
+		return -ENOTTY;
+	}
+	r = tty_read_secret(prompt, ret_password);
+	free(prompt);
+	return r;
+}
+
+int target_open_default(const char *spec, const char *root, int connect_timeout_s,
+			struct target **ret_target, char **ret_error)
+{
+	struct target_options o = {
+		.root = root,
+		.connect_timeout_s = connect_timeout_s,
+		.shell = getenv("BOOTAB_TARGET_SH"),
+		.ask_password = target_ask_password_tty,
+	};
+
+	return target_open(spec, &o, ret_target, ret_error);
+}
