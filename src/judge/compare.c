@@ -670,6 +670,15 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 			if (!eq || eq == o->row_stats->items[i] || stat_kind_from_name(eq + 1, &k) < 0)
 				return -EINVAL;
 		}
+	if (o->ignore)
+		for (size_t i = 0; i < o->ignore->n; i++) {
+			char *error = NULL;
+
+			if (costs_pattern_check(o->ignore->items[i], &error) < 0) {
+				free(error);
+				return -EINVAL;
+			}
+		}
 	for (size_t k = 1; k < n_sides; k++)
 		if (!strcmp(sides[k].mode, sides[0].mode))
 			res.n_repeats++;
@@ -788,6 +797,7 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 	free(partner);
 	control_fdr(&res);
 	collect_costs(sides, n_sides, &res);
+	costs_find(sides, n_sides, o->ignore, &res.found);
 	collect_versions(sides, n_sides, &res);
 	*ret = res;
 	return 0;
@@ -879,6 +889,7 @@ void compare_result_release(struct compare_result *res)
 	}
 	free(res->metrics);
 	free(res->costs);
+	costs_result_release(&res->found);
 	free(res->versions);
 	free(res->rounds);
 	free(res->history_key);

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "kernel/inventory.h"
 #include "lib/strlist.h"
 #include "stats/metric.h"
 #include "stats/stats.h"
@@ -55,6 +56,7 @@ struct side {
 	struct side_version *versions;
 	size_t n_versions;
 	size_t alloc_versions;
+	struct inventory inventory;  /* meta.json's devices, kernel_log, failed_units (each may be unrecorded) */
 };
 
 /*

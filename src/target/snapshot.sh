@@ -27,6 +27,19 @@
 #   log_source journalctl|dmesg|file|absent|skipped
 #   log LINE                       kernel-log lines about the IOMMU (at most 2000)
 #   log_count N                    how many such lines the log held
+#   inventory 1                    the device inventory follows:
+#   pci ADDRESS VENDOR DEVICE CLASS DRIVER GROUP   one per /sys/bus/pci/devices entry
+#                                  ("-" where absent: no driver bound, no IOMMU group)
+#   node CLASS NAME DEVNAME DEVICE one per /sys/class/{accel,drm,nvme,block} entry
+#                                  that has a device node (its uevent's DEVNAME);
+#                                  DEVICE: the parent device, or "-"
+#   netif NAME OPERSTATE CARRIER DEVICE  one per /sys/class/net entry (CARRIER 1, 0 or "-")
+#   klog_source dmesg|journalctl|file|absent|skipped
+#   klog LEVEL TIME TEXT           kernel-log lines at error and warning level (printk
+#                                  levels 0-4), TIME seconds since boot or "-" (at most 2000)
+#   klog_count N                   how many such lines the log held
+#   units_source systemctl|file|absent
+#   unit_failed NAME               one per failed systemd unit
 #   end                            always last: the output is complete
 set -u
 ROOT=${ROOT-}
@@ -196,7 +209,7 @@ else
 fi
 rec log_source "$source"
 if [ "$source" != absent ] && [ "$source" != skipped ]; then
-	lines=$(printf '%s\n' "$klog" | grep -i -E 'iommu|AMD-Vi|DMAR|Default domain type' |
+	lines=$(printf '%s\n' "$klog" | sed 's/^<[0-9]*>//' | grep -i -E 'iommu|AMD-Vi|DMAR|Default domain type' |
 		grep -v -E '(Kernel c|C)ommand line: ' | tr -d '\000-\011\013-\037\177')
 	count=0
 	if [ -n "$lines" ]; then
@@ -206,5 +219,102 @@ if [ "$source" != absent ] && [ "$source" != skipped ]; then
 		done
 	fi
 	rec log_count "$((count + 0))"
+fi
+
+# The device inventory: what users of this boot depend on, read so that a
+# device that lost its driver, a node or an interface that went away shows.
+rec inventory 1
+for d in "$ROOT"/sys/bus/pci/devices/*; do
+	[ -e "$d" ] || [ -L "$d" ] || continue
+	group=$(link_name "$d/iommu_group")
+	rec pci "${d##*/}" "$(field "$d/vendor")" "$(field "$d/device")" \
+		"$(field "$d/class")" "$(link_name "$d/driver")" "$group"
+done
+# Device nodes, from the class entries udev makes them from (DEVNAME in
+# uevent, Documentation/ABI/testing/sysfs-uevent). Loop, RAM and zram disks
+# and network block devices come and go with their users: left out.
+for class in accel drm nvme block; do
+	for e in "$ROOT/sys/class/$class"/*; do
+		[ -d "$e" ] || continue
+		case $class:${e##*/} in
+		block:loop* | block:ram* | block:zram* | block:nbd*) continue ;;
+		esac
+		devname=$(head -c 4096 "$e/uevent" 2>/dev/null | sed -n 's/^DEVNAME=//p' | head -n 1 |
+			tr -d '\000-\037\177')
+		[ -n "$devname" ] || continue
+		rec node "$class" "${e##*/}" "$devname" "$(link_name "$e/device")"
+	done
+done
+for e in "$ROOT"/sys/class/net/*; do
+	[ -d "$e" ] || continue
+	# carrier cannot be read on an interface that is down (EINVAL).
+	carrier=$(first_line "$e/carrier")
+	case $carrier in
+	0 | 1) ;;
+	*) carrier=- ;;
+	esac
+	rec netif "${e##*/}" "$(field "$e/operstate")" "$carrier" "$(link_name "$e/device")"
+done
+
+# Kernel-log lines at error and warning level, with the kernel's own
+# priorities: dmesg -r prints each record as "<LEVEL>[SECONDS] TEXT"
+# (facility 0 only: userspace writes to /dev/kmsg with another facility).
+# Without dmesg (or its permission), journalctl's priorities stand in: levels
+# 0-3 are recorded as 3 (err), 4 as warning.
+tab=$(printf '\t')
+ksource=absent
+kraw=
+if [ -n "$nolog" ]; then
+	ksource=skipped
+elif [ -n "$ROOT" ]; then
+	if [ -r "$ROOT/var/log/dmesg" ]; then
+		kraw=$(head -c 16777216 "$ROOT/var/log/dmesg")
+		ksource=file
+	fi
+else
+	if command -v dmesg >/dev/null 2>&1; then
+		kraw=$(dmesg -r 2>/dev/null | head -c 67108864) || kraw=
+		[ -n "$kraw" ] && ksource=dmesg
+	fi
+	if [ "$ksource" = absent ] && command -v journalctl >/dev/null 2>&1; then
+		# "[    9.872102] host kernel: TEXT" -> "<L>[    9.872102] TEXT"
+		kraw=$( { journalctl -k -b -q --no-pager -o short-monotonic -p 0..3 2>/dev/null |
+				sed 's/^\(\[ *[0-9]*\.[0-9]*\]\) [^ ]* kernel: /<3>\1 /'
+			journalctl -k -b -q --no-pager -o short-monotonic -p 4..4 2>/dev/null |
+				sed 's/^\(\[ *[0-9]*\.[0-9]*\]\) [^ ]* kernel: /<4>\1 /'; } | head -c 67108864)
+		[ -n "$kraw" ] && ksource=journalctl
+	fi
+fi
+rec klog_source "$ksource"
+if [ "$ksource" != absent ] && [ "$ksource" != skipped ]; then
+	klines=$(printf '%s\n' "$kraw" | tr '\011' ' ' | tr -d '\000-\010\013-\037\177' |
+		sed -n -e "s/^<\([0-4]\)>\[ *\([0-9][0-9]*\.[0-9][0-9]*\)\] \{0,1\}/klog$tab\1$tab\2$tab/p" \
+			-e "t" -e "s/^<\([0-4]\)>/klog$tab\1$tab-$tab/p")
+	kcount=0
+	if [ -n "$klines" ]; then
+		kcount=$(printf '%s\n' "$klines" | wc -l)
+		printf '%s\n' "$klines" | head -n 2000
+	fi
+	rec klog_count "$((kcount + 0))"
+fi
+
+# Failed units (systemctl(1) list-units --failed), where systemd runs
+# (sd_booted(3): /run/systemd/system exists).
+usource=absent
+if [ -n "$ROOT" ]; then
+	if [ -r "$ROOT/var/log/failed-units" ]; then
+		usource=file
+		units=$(head -c 1048576 "$ROOT/var/log/failed-units")
+	fi
+elif [ -d /run/systemd/system ] && command -v systemctl >/dev/null 2>&1; then
+	usource=systemctl
+	units=$(systemctl list-units --failed --plain --no-legend --no-pager --full 2>/dev/null |
+		head -c 1048576)
+fi
+rec units_source "$usource"
+if [ "$usource" != absent ]; then
+	printf '%s\n' "$units" | tr -d '\000-\010\013-\037\177' | while read -r unit rest; do
+		[ -n "$unit" ] && rec unit_failed "$unit"
+	done
 fi
 rec end
