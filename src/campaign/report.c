@@ -213,6 +213,7 @@ int campaign_write_report(const char *dir, const struct campaign_options *o, boo
 	/* As bootab compare does: the machine's noise floor judges a campaign with few repeats. */
 	have_history = report_history_open(&plan, sides, n_sides, &history_path, &history, &warnings) > 0;
 	co.history = have_history ? &history : NULL;
+	co.ignore = &plan.ignore;
 	r = compare_sides(sides, n_sides, &co, &res, &warnings);
 	if (r < 0) {
 		campaign_say(&c, CAMPAIGN_ERROR, "%s: cannot compare the sides: %s", dir, strerror(-r));

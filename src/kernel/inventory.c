@@ -250,14 +250,21 @@ int inventory_add_netif(struct inventory *inv, const char *name, const char *ope
 
 int inventory_add_klog(struct inventory *inv, int level, double time, const char *text)
 {
+	char *copy;
+
 	if (level < 0 || level > 4 || !(isnan(time) || (time >= 0 && time < 1e10)) ||
 	    strlen(text) > 8192 || inv->n_klog >= INVENTORY_MAX_KLOG)
 		return -EINVAL;
 	for (const unsigned char *p = (const unsigned char *)text; *p; p++)
 		if (*p < ' ' || *p == 0x7f)
 			return -EINVAL;
+	copy = xstrdup(text);
+	/* C1 controls (U+0080-U+009F) can drive a terminal too: never kept. */
+	for (unsigned char *p = (unsigned char *)copy; *p; p++)
+		if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+			p[0] = p[1] = '?';
 	GROW(inv->klog, inv->alloc_klog, inv->n_klog + 1);
-	inv->klog[inv->n_klog++] = (struct klog_line){ level, time, xstrdup(text), klog_normalize(text) };
+	inv->klog[inv->n_klog++] = (struct klog_line){ level, time, copy, klog_normalize(copy) };
 	return 0;
 }
 
