@@ -192,7 +192,7 @@ int cmd_snapshot(int argc, char **argv)
 		}
 		goto out;
 	}
-	r = iommu_map_describe(&snap.iommu, getenv("BOOTAB_PCI_IDS"));
+	r = snapshot_describe(&snap, getenv("BOOTAB_PCI_IDS"));
 	if (r < 0)
 		log_warning("cannot read pci.ids (%s): devices are named by number", errno_string(r));
 	{

@@ -349,6 +349,10 @@ int side_write(const char *dir, const struct side_record *rec, struct strlist *w
 		keep_error(&write_error, write_text(dir, "scripts/run.sh", script->data, script->len));
 	if (results)
 		keep_error(&write_error, write_text(dir, "scripts/results", results->data, results->len));
+	/* The source of meta.json's boot facts: inventory, kernel-log lines, units. */
+	if (rec->snapshot->raw)
+		keep_error(&write_error, write_text(dir, "snapshot.out", rec->snapshot->raw,
+						    strlen(rec->snapshot->raw)));
 	r = write_error;
 	if (r == 0)
 		r = write_text(dir, "meta.txt", txt.buf, txt.len);

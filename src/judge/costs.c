@@ -122,10 +122,18 @@ static char *device_title(const struct search *s, size_t side, const char *addre
 		if (b && (b->name || !d))
 			d = b;
 	}
+	for (size_t i = 0; (!d || !d->class_name) && i < s->n_base_dev; i++) {
+		const struct inventory_pci *b = inventory_find_pci(&s->sides[s->base[i]].inventory, address);
+
+		if (b && b->class_name && !(d && d->name))
+			d = b;
+	}
 	if (d && d->name)
 		return xasprintf("%s %s", address, d->name);
+	/* A device newer than pci.ids: its class and numbers, as lspci prints them. */
 	if (d && d->vendor != IOMMU_ID_ABSENT && d->device != IOMMU_ID_ABSENT)
-		return xasprintf("%s [%04x:%04x]", address, d->vendor, d->device);
+		return xasprintf("%s %s%s[%04x:%04x]", address, d->class_name ? d->class_name : "",
+				 d->class_name ? " " : "", d->vendor, d->device);
 	return xstrdup(address);
 }
 

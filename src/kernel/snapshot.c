@@ -235,6 +235,7 @@ void snapshot_release(struct snapshot *snap)
 	entries_release(&snap->params);
 	entries_release(&snap->files);
 	inventory_release(&snap->inventory);
+	free(snap->raw);
 	for (size_t i = 0; i < snap->n_thermal; i++) {
 		free(snap->thermal[i].zone);
 		free(snap->thermal[i].type);

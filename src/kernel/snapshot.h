@@ -65,6 +65,7 @@ struct snapshot {
 	size_t n_log_lines, alloc_log_lines;
 	unsigned long log_count;                /* how many the log held */
 	struct inventory inventory;             /* devices, kernel errors, failed units */
+	char *raw;                              /* the snapshot.sh output it came from, when kept; may be NULL */
 };
 
 /* Bounds on what snapshot_parse() accepts. */

@@ -269,7 +269,7 @@ if [ -n "$nolog" ]; then
 elif [ -n "$ROOT" ]; then
 	if [ -r "$ROOT/var/log/dmesg" ]; then
 		kraw=$(head -c 16777216 "$ROOT/var/log/dmesg")
-		ksource=file
+		ksource='file'
 	fi
 else
 	if command -v dmesg >/dev/null 2>&1; then
@@ -303,7 +303,7 @@ fi
 usource=absent
 if [ -n "$ROOT" ]; then
 	if [ -r "$ROOT/var/log/failed-units" ]; then
-		usource=file
+		usource='file'
 		units=$(head -c 1048576 "$ROOT/var/log/failed-units")
 	fi
 elif [ -d /run/systemd/system ] && command -v systemctl >/dev/null 2>&1; then

@@ -748,6 +748,8 @@ int target_snapshot(struct target *t, const char *const *args, bool as_root,
 		process_result_release(&res);
 		return r;
 	}
+	/* The raw output is kept with the boot's results (snapshot.out). */
+	ret->raw = xstrndup(res.out, res.out_len);
 	if (ret_raw) {
 		*ret_raw = res.out;
 		res.out = NULL;

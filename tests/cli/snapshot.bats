@@ -33,6 +33,9 @@ cpu vulnerabilities: 3 affected of 14
   spectre_v1: Mitigation: usercopy/swapgs barriers and __user pointer sanitization
   spectre_v2: Mitigation: Enhanced / Automatic IBRS; IBPB: conditional; STIBP: always-on; RSB filling; PBRSB-eIBRS: Not affected; BHI: Not affected
 param ttm.pages_limit=31457280
+devices: 43 PCI (15 without a driver), 8 device nodes, 3 network interfaces
+kernel errors and warnings: 6 (file)
+failed units: 0
 TXT
 )
 		# first line: the controller's time, ISO 8601
