@@ -273,7 +273,6 @@ static void find_klog(struct search *s, size_t k)
 {
 	const struct inventory *inv = &s->sides[k].inventory;
 	bool base_truncated = false;
-	char *on;
 
 	for (size_t b = 0; b < s->n_base_klog; b++)
 		base_truncated |= klog_truncated(&s->sides[s->base_klog[b]].inventory);
@@ -312,6 +311,14 @@ static void find_klog(struct search *s, size_t k)
 			}
 		}
 	}
+}
+
+/* Lines every baseline boot printed and the side did not: the mode made them go away. */
+static void find_klog_gone(struct search *s, size_t k)
+{
+	const struct inventory *inv = &s->sides[k].inventory;
+	char *on;
+
 	if (klog_truncated(inv))
 		return;
 	on = labels_of(s, s->base_klog, s->n_base_klog);
@@ -503,6 +510,8 @@ int costs_find(const struct side *sides, size_t n_sides, const struct strlist *i
 			find_units(&s, k);
 			any = true;
 		}
+		if (inv->has_klog && s.n_base_klog)
+			find_klog_gone(&s, k);
 		res.judged[k] = any;
 		if (!any && (inv->has_devices || inv->has_klog || inv->has_units))
 			strlist_addf(&res.notes, "%s: no boot of %s recorded devices, a kernel log or units to compare it with",
