@@ -23,7 +23,7 @@
 #     iommu_group links; the directories those links point to exist too
 #   sys/module/M/parameters/P for every --param
 #   sys/bus/pci/devices/* (links) to the device directories, as above
-#   sys/class/{accel,drm,nvme,block,net}/* (links) and the directories they
+#   sys/class/{accel,drm,nvme,block,vfio,net}/* (links) and the directories they
 #     point to, with uevent, operstate, carrier and the device link
 #   var/log/dmesg: the kernel-log lines about the IOMMU (the same filter as
 #     snapshot.sh, plus the kernel's command-line echo, which snapshot.sh
@@ -153,7 +153,7 @@ target_side() {
 		d=$(dir_of_link "${dev#"$ROOT"/}") || continue
 		device_dir "$d"
 	done
-	for class in accel drm nvme block net; do
+	for class in accel drm nvme block vfio net; do
 		for e in "$ROOT/sys/class/$class"/*; do
 			[ -e "$e" ] || [ -L "$e" ] || continue
 			rel=${e#"$ROOT"/}

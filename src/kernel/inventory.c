@@ -80,6 +80,19 @@ static bool pci_address_at(const char *p)
 	return !word_char((unsigned char)p[sizeof(shape) - 1]);
 }
 
+/* Whether a digit follows a letter in [p, q): "0c0a", "1af4", not "91ms". */
+static bool hex_run_then_digit(const char *p, const char *q)
+{
+	bool letter = false;
+
+	for (; p < q; p++) {
+		if (isdigit((unsigned char)*p) && letter)
+			return true;
+		letter |= isalpha((unsigned char)*p) != 0 || *p == '_';
+	}
+	return false;
+}
+
 char *klog_normalize(const char *text)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -139,9 +152,15 @@ char *klog_normalize(const char *text)
 				any_digit |= isdigit((unsigned char)*q) != 0;
 				q++;
 			}
-			if (digits)
+			if (digits) {
 				strbuf_addch(&sb, 'N');
-			else if (hex && any_digit && q - p >= 8)
+			} else if (isdigit(c) && !hex_run_then_digit(p, q)) {
+				/* A number with its unit: "91ms", "4096kB". */
+				while (isdigit((unsigned char)*p))
+					p++;
+				strbuf_addch(&sb, 'N');
+				strbuf_add(&sb, p, (size_t)(q - p));
+			} else if (hex && any_digit && q - p >= 8)
 				strbuf_addch(&sb, 'H');
 			else
 				strbuf_add(&sb, p, (size_t)(q - p));

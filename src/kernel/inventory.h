@@ -12,7 +12,7 @@
 /*
  * What a boot gives its users, as snapshot.sh reads it: every PCI device
  * with its bound driver and IOMMU group, the device nodes users open
- * (under /dev/accel, /dev/dri, /dev/nvme and the disks), the
+ * (under /dev/accel, /dev/dri, /dev/nvme, /dev/vfio and the disks), the
  * network interfaces with their link state, the kernel's error and warning
  * lines, and the systemd units that failed. Comparing these between boots
  * is how bootab finds what a setting broke (judge/costs.h).
@@ -32,7 +32,7 @@ struct inventory_pci {
 
 /* A device node, from its sysfs class entry: /sys/class/accel/accel0 is /dev/accel/accel0. */
 struct inventory_node {
-	char *class_name;    /* "accel", "drm", "nvme", "block" */
+	char *class_name;    /* "accel", "drm", "nvme", "block", "vfio" */
 	char *name;          /* "accel0" */
 	char *dev;           /* "/dev/accel/accel0" (the uevent's DEVNAME) */
 	char *device;        /* the parent device ("0000:c7:00.1"), or NULL */
@@ -92,8 +92,9 @@ const char *klog_level_name(int level);
 
 /*
  * The form of a kernel message that matches the same message on another
- * boot: every number that is not part of a name is replaced by "N", hex
- * numbers (0x...) by "0xN", and long hex words (addresses, hashes) by "H";
+ * boot: every number that is not part of a name is replaced by "N" (also
+ * before a unit: "91ms" is "Nms"), hex numbers (0x...) by "0xN", and long
+ * hex words (addresses, hashes) by "H";
  * a negative decimal (an errno: "-22") is kept, as are PCI addresses
  * (0000:c7:00.1) and names that hold digits (nvme0n1, eth0, ivhd0). Runs of
  * blanks become one. The result is the caller's.

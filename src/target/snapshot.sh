@@ -30,7 +30,7 @@
 #   inventory 1                    the device inventory follows:
 #   pci ADDRESS VENDOR DEVICE CLASS DRIVER GROUP   one per /sys/bus/pci/devices entry
 #                                  ("-" where absent: no driver bound, no IOMMU group)
-#   node CLASS NAME DEVNAME DEVICE one per /sys/class/{accel,drm,nvme,block} entry
+#   node CLASS NAME DEVNAME DEVICE one per /sys/class/{accel,drm,nvme,block,vfio} entry
 #                                  that has a device node (its uevent's DEVNAME);
 #                                  DEVICE: the parent device, or "-"
 #   netif NAME OPERSTATE CARRIER DEVICE  one per /sys/class/net entry (CARRIER 1, 0 or "-")
@@ -233,7 +233,7 @@ done
 # Device nodes, from the class entries udev makes them from (DEVNAME in
 # uevent, Documentation/ABI/testing/sysfs-uevent). Loop, RAM and zram disks
 # and network block devices come and go with their users: left out.
-for class in accel drm nvme block; do
+for class in accel drm nvme block vfio; do
 	for e in "$ROOT/sys/class/$class"/*; do
 		[ -d "$e" ] || continue
 		case $class:${e##*/} in

@@ -98,7 +98,22 @@ char *target_script_render(const struct target *t, const char *name)
 	strbuf_addstr(&sb, "ROOT=");
 	shell_quote_append(&sb, t->root ? t->root : "");
 	strbuf_addch(&sb, '\n');
-	strbuf_addstr(&sb, text);
+	/*
+	 * The script travels as one argument of the ssh command line, and
+	 * dropbear refuses a command longer than 9000 bytes (MAX_CMD_LEN):
+	 * lines that hold only a comment are left out. No script here has a
+	 * here-document or a quoted string that spans lines.
+	 */
+	for (const char *p = text; *p;) {
+		const char *nl = strchr(p, '\n'), *q = p;
+		size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
+
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (*q != '#')
+			strbuf_add(&sb, p, len);
+		p += len;
+	}
 	return strbuf_detach(&sb, NULL);
 }
 

@@ -72,7 +72,9 @@ const char *target_error(const struct target *t);
 const char *target_script_text(const char *name);
 
 /*
- * The script as it runs on t: "ROOT=..." then the embedded text, so it can
+ * The script as it runs on t: "ROOT=..." then the embedded text without its
+ * comment-only lines (the ssh command line carries it; dropbear takes at
+ * most 9000 bytes), so it can
  * be stored with the results and rerun by hand. NULL for an unknown name.
  * The result is the caller's.
  */

@@ -36,6 +36,10 @@ static void test_normalize(void **state)
 		{ "kworker/3:1[1234]: segfault at 7f12ab34 ip 0000563412ab9c10 sp 00007ffd1b2c error 4",
 		  "kworker/N:N[N]: segfault at H ip H sp H error N" },
 		{ "hrtimer: interrupt took 12345 ns", "hrtimer: interrupt took N ns" },
+		/* a number with its unit is a number; a word that mixes them is a name */
+		{ "APIC calibration not consistent with PM-Timer: 91ms instead of 100ms",
+		  "APIC calibration not consistent with PM-Timer: Nms instead of Nms" },
+		{ "virtio_net virtio2 eth0: 64bit 1af4 0c0a 3rd", "virtio_net virtio2 eth0: Nbit 1af4 0c0a Nrd" },
 		{ "err=-110  (timed out)", "err=-110 (timed out)" },
 		{ "  leading and   inner blanks  ", "leading and inner blanks" },
 		/* names with digits stay names */

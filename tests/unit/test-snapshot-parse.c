@@ -13,6 +13,7 @@
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
 #include "kernel/snapshot.h"
+#include "lib/shell-quote.h"
 #include "target/target.h"
 
 #define HEAD "bootab-snapshot\t1\n"
@@ -244,6 +245,36 @@ static void test_parse_inventory(void **state)
 	unlink(busybox_sh);
 	rmdir(dir);
 	free(busybox_sh);
+}
+
+/*
+ * Every script travels as one quoted argument of the ssh command line, and
+ * the lab's dropbear refuses a command past 9000 bytes: what is sent stays
+ * well under it, with the sudo wrapper and a long --root's worth of margin.
+ */
+static void test_scripts_fit_a_command_line(void **state)
+{
+	static const char *const names[] = { "boot-id", "io", "oneshot", "probe", "read-file", "reboot",
+					     "run-fetch", "run-start", "run-status", "snapshot", NULL };
+	struct target_options o = { .root = NULL };
+	struct target *t = NULL;
+	char *error = NULL;
+
+	(void)state;
+	assert_int_equal(target_open("local", &o, &t, &error), 0);
+	for (size_t i = 0; names[i]; i++) {
+		char *text = target_script_render(t, names[i]), *quoted;
+
+		assert_non_null(text);
+		quoted = shell_quote(text);
+		if (strlen(quoted) > 8000)
+			fail_msg("%s: %zu bytes on the command line", names[i], strlen(quoted));
+		/* comment lines are left out; the code is all there */
+		assert_null(strstr(text, "\n#"));
+		free(quoted);
+		free(text);
+	}
+	target_close(t);
 }
 
 static const struct {
@@ -553,6 +584,7 @@ int main(void)
 		cmocka_unit_test(test_parse_fixture_dash_and_busybox),
 		cmocka_unit_test(test_parse_off_box),
 		cmocka_unit_test(test_parse_inventory),
+		cmocka_unit_test(test_scripts_fit_a_command_line),
 		cmocka_unit_test(test_parse_rejects),
 		cmocka_unit_test(test_parse_bounds),
 		cmocka_unit_test(test_parse_minimal_and_log_sanitised),
