@@ -26,7 +26,9 @@ const char cmd_compare_usage[] =
 	"side last (A B C A2): its delta is the drift every other delta is judged by.\n"
 	"\n"
 	"options:\n"
-	"  --stat [ROW=]STAT    mean (default), median, min or max; ROW= sets one row's\n"
+	"  --stat [ROW=]STAT    mean (default), median, min or max, or several, each\n"
+	"                       with its own delta and verdict (mean,min); ROW= sets\n"
+	"                       one row's\n"
 	"  --by-run ROW         compare run i with run i (rows with a cold first run)\n"
 	"  --loud PCT           spread above PCT % of the mean is too loud to judge (5)\n"
 	"  --format FMT         txt (default), md, csv, json or html (one self-contained page)\n"
@@ -120,6 +122,7 @@ int cmd_compare(int argc, char **argv)
 					.by_run = &by_run, .row_stats = &row_stats,
 					.alpha = COMPARE_ALPHA_DEFAULT, .fdr_q = COMPARE_FDR_Q_DEFAULT,
 					.boots_needed = true };
+	enum stat_kind stats[STAT_KINDS];
 	struct history history = HISTORY_INIT;
 	const char *history_arg = NULL;
 	char *history_path = NULL;
@@ -137,16 +140,20 @@ int cmd_compare(int argc, char **argv)
 		switch (opt) {
 		case 's': {
 			const char *eq = strchr(optarg, '=');
-			enum stat_kind k;
+			int k = stat_list_parse(eq ? eq + 1 : optarg, stats);
 
-			if (stat_kind_from_name(eq ? eq + 1 : optarg, &k) < 0 || eq == optarg) {
-				log_error("--stat: '%s' is not mean, median, min or max (or ROW=STAT)", optarg);
+			if (k < 0 || eq == optarg) {
+				log_error("--stat: '%s' is not mean, median, min or max, a list of them such as mean,min, "
+					  "or ROW=STAT", optarg);
 				goto out;
 			}
-			if (eq)
+			if (eq) {
 				strlist_add(&row_stats, optarg);
-			else
-				copt.stat = k;
+			} else {
+				copt.stat = stats[0];
+				copt.stats = stats;
+				copt.n_stats = (size_t)k;
+			}
 			break;
 		}
 		case 'b':

@@ -35,7 +35,8 @@
 
 #define KTAP_DEPTH_MAX 32
 #define KTAP_TESTS_MAX 1000000UL
-#define KTAP_NAME_MAX 200
+#define KTAP_NAME_MAX 100
+#define KTAP_PATH_MAX 200
 
 struct level {
 	size_t indent;
@@ -217,8 +218,19 @@ static void finish_document(struct ktap *k)
 		k->set->has_checks = true;
 		k->set->checks[o] += root->counts[o];
 	}
-	for (size_t i = 0; i < root->failed.n; i++)
-		metric_set_add_check(k->set, CHECK_FAILED, root->failed.items[i]);
+	for (size_t i = 0; i < root->failed.n; i++) {
+		const char *name = root->failed.items[i];
+
+		/* A path of long names is cut, as results files keep names of at most 200 bytes. */
+		if (strlen(name) > KTAP_PATH_MAX) {
+			char *cut = xasprintf("%.*s...", KTAP_PATH_MAX - 3, name);
+
+			metric_set_add_check(k->set, CHECK_FAILED, cut);
+			free(cut);
+		} else {
+			metric_set_add_check(k->set, CHECK_FAILED, name);
+		}
+	}
 	k->set->has_checks = true;
 	level_release(root);
 	k->depth = 0;
@@ -373,10 +385,7 @@ static int on_result(struct ktap *k, size_t indent, size_t begin, size_t end)
 	if (name_begin == name_end) {
 		name = xasprintf("test %lu", n);
 	} else {
-		char *q = text_quote(data, name_begin, name_end > name_begin + KTAP_NAME_MAX
-						       ? name_begin + KTAP_NAME_MAX : name_end);
-
-		name = q;
+		name = text_quote_max(data, name_begin, name_end, KTAP_NAME_MAX);
 	}
 	if (k->has_pending && k->pending.indent > indent) {
 		struct level *child = &k->pending;
@@ -421,7 +430,7 @@ static int on_subtest_header(struct ktap *k, size_t indent, size_t begin, size_t
 	while (p < end && (k->data[p] == ' ' || k->data[p] == '\t'))
 		p++;
 	free(top->header_name);
-	top->header_name = text_quote(k->data, p, end > p + KTAP_NAME_MAX ? p + KTAP_NAME_MAX : end);
+	top->header_name = text_quote_max(k->data, p, end, KTAP_NAME_MAX);
 	return 0;
 }
 

@@ -58,6 +58,8 @@ bool text_starts(const char *data, size_t begin, size_t end, const char *prefix)
 int text_decimal(const char *data, size_t begin, size_t end, double *ret);
 /* [begin, end) fit for a message: at most 40 bytes, others as \xNN. The caller's. */
 char *text_quote(const char *data, size_t begin, size_t end);
+/* The same with at most max bytes of the input. */
+char *text_quote_max(const char *data, size_t begin, size_t end, size_t max);
 
 /* Offset of the first line that starts with '{' (fio may print text before its JSON), or len. */
 size_t fio_json_start(const char *data, size_t len);

@@ -72,8 +72,13 @@ int text_decimal(const char *data, size_t begin, size_t end, double *ret)
 
 char *text_quote(const char *data, size_t begin, size_t end)
 {
+	return text_quote_max(data, begin, end, 40);
+}
+
+char *text_quote_max(const char *data, size_t begin, size_t end, size_t max)
+{
 	struct strbuf sb = STRBUF_INIT;
-	size_t n = end - begin > 40 ? 40 : end - begin;
+	size_t n = end - begin > max ? max : end - begin;
 
 	for (size_t i = begin; i < begin + n; i++) {
 		unsigned char c = (unsigned char)data[i];

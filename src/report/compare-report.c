@@ -161,6 +161,26 @@ static char *metric_title(const struct compare_metric *cm)
 	return xasprintf("%s  %s", cm->row, cm->metric);
 }
 
+/* "cost: kunit: 1 of 3 tests failed (dma_map.unmap_partial)", at most three named. */
+static void cost_tests(struct strbuf *sb, const struct compare_cost *c, bool against_first)
+{
+	size_t named = c->tests_failed < 3 ? c->tests_failed : 3;
+
+	strbuf_addf(sb, "cost: %s: %zu of %zu test%s failed (", c->row, c->tests_failed, c->tests_total,
+		    c->tests_total == 1 ? "" : "s");
+	for (size_t f = 0; f < named; f++)
+		strbuf_addf(sb, "%s%s", f ? ", " : "", c->failures[f]);
+	if (c->tests_failed > named)
+		strbuf_addf(sb, " and %zu more", c->tests_failed - named);
+	strbuf_addch(sb, ')');
+	if (against_first && c->fails_on_first)
+		strbuf_addstr(sb, " (all fail on the first side too)");
+	else if (against_first && c->tests_new < c->tests_failed)
+		strbuf_addf(sb, " (%zu new)", c->tests_new);
+	if (c->rc)
+		strbuf_addf(sb, ", rc=%d", c->rc);
+}
+
 static void side_note(struct strbuf *sb, const struct compare_result *res, size_t k)
 {
 	const struct side *s = &res->sides[k];
@@ -178,9 +198,15 @@ static void side_note(struct strbuf *sb, const struct compare_result *res, size_
 
 		if (c->side != k)
 			continue;
-		strbuf_addf(sb, "%scost: %s failed, rc=%d%s", first_note ? "" : "; ", c->row, c->rc,
-			    k != 0 && c->fails_on_first ? " (fails on the first side too)" : "");
+		if (!first_note)
+			strbuf_addstr(sb, "; ");
 		first_note = false;
+		if (c->has_tests) {
+			cost_tests(sb, c, k != 0);
+			continue;
+		}
+		strbuf_addf(sb, "cost: %s failed, rc=%d%s", c->row, c->rc,
+			    k != 0 && c->fails_on_first ? " (fails on the first side too)" : "");
 	}
 }
 
@@ -411,11 +437,20 @@ static void legend_boot_level(FILE *out, const struct compare_result *res, const
 	fprintf(out, "%s  most %.0f%% are false in expectation.\n", prefix, 100 * res->fdr_q);
 }
 
+/* "mean", or "mean and min", "mean, median and min". */
+static void stats_words(struct strbuf *sb, const struct compare_metric *cm)
+{
+	for (size_t j = 0; j < cm->n_stats; j++)
+		strbuf_addf(sb, "%s%s", j == 0 ? "" : j + 1 == cm->n_stats ? " and " : ", ", stat_kind_name(cm->stats[j]));
+	if (!cm->n_stats)
+		strbuf_addstr(sb, stat_kind_name(cm->stat));
+}
+
 static void text_report(FILE *out, const struct compare_result *res, const struct report_options *o)
 {
 	const char *reset = o->color ? "\033[0m" : "";
-	size_t label_w = 4;
-	struct strbuf sb = STRBUF_INIT;
+	size_t label_w = 4, stat_w = 8;
+	struct strbuf sb = STRBUF_INIT, words = STRBUF_INIT;
 
 	for (size_t k = 0; k < res->n_sides; k++)
 		if (strlen(res->sides[k].label) > label_w)
@@ -455,11 +490,16 @@ static void text_report(FILE *out, const struct compare_result *res, const struc
 			continue;
 		title = metric_title(cm);
 
+		strbuf_truncate(&words, 0);
+		stats_words(&words, cm);
 		fprintf(out, "\n%s  (%s%s%s, %s%s)\n", title, cm->unit, *cm->unit ? ", " : "",
-			stat_kind_name(cm->stat), better_words(cm->better), cm->by_run ? ", run by run" : "");
+			strbuf_str(&words), better_words(cm->better), cm->by_run ? ", run by run" : "");
+		strbuf_truncate(&words, 0);
+		if (cm->n_stats > 1)
+			strbuf_addf(&words, "%-*s", (int)stat_w, "stat");
 		/* The value column holds "±", two bytes in UTF-8, in header and rows alike. */
-		fprintf(out, "  %-*s  %22s %6s %3s  %16s  %16s %5s %6s  %s\n", (int)label_w, "side",
-			"value ± spread", "", "n", "delta", "drift", "q", "p", "verdict");
+		fprintf(out, "  %-*s  %s%22s %6s %3s  %16s  %16s %5s %6s  %s\n", (int)label_w, "side",
+			strbuf_str(&words), "value ± spread", "", "n", "delta", "drift", "q", "p", "verdict");
 		for (size_t k = 0; k < res->n_sides; k++) {
 			const struct compare_cell *c = &cm->cells[k];
 			struct strbuf v = STRBUF_INIT, d = STRBUF_INIT, dr = STRBUF_INIT;
@@ -479,13 +519,44 @@ static void text_report(FILE *out, const struct compare_result *res, const struc
 			add_drift(&dr, cm, c);
 			add_q(&q, c->q);
 			add_p(&p, c->p);
-			strbuf_addf(&sb, "  %-*s  %22s %6s %3zu  %16s  %16s %5s %6s  %s%s%s", (int)label_w,
-				    res->sides[k].label, strbuf_str(&v), strbuf_str(&sp), c->n, strbuf_str(&d),
-				    strbuf_str(&dr), strbuf_str(&q), strbuf_str(&p), color_of(c, o->color),
+			strbuf_truncate(&words, 0);
+			if (cm->n_stats > 1)
+				strbuf_addf(&words, "%-*s", (int)stat_w, stat_kind_name(cm->stats[0]));
+			strbuf_addf(&sb, "  %-*s  %s%22s %6s %3zu  %16s  %16s %5s %6s  %s%s%s", (int)label_w,
+				    res->sides[k].label, strbuf_str(&words), strbuf_str(&v), strbuf_str(&sp), c->n,
+				    strbuf_str(&d), strbuf_str(&dr), strbuf_str(&q), strbuf_str(&p), color_of(c, o->color),
 				    verdict_words(c->verdict), *color_of(c, o->color) ? reset : "");
 			if (c->pairs >= 2)
 				strbuf_addf(&sb, "; sign agrees in %zu of %zu pairs", c->pairs_agree, c->pairs);
 			put_line(out, &sb);
+			/* The other statistics: one line each, judged alike (the spread is the samples'). */
+			for (size_t j = 1; j < cm->n_stats; j++) {
+				const struct compare_stat *st = &c->stats[j];
+				struct compare_cell as = { .verdict = st->verdict, .delta_pct = st->delta_pct };
+				const char *color = color_of(&as, o->color);
+
+				strbuf_truncate(&v, 0);
+				strbuf_truncate(&d, 0);
+				strbuf_truncate(&dr, 0);
+				strbuf_truncate(&q, 0);
+				strbuf_truncate(&p, 0);
+				if (st->verdict == VERDICT_MISSING && !(st->value > 0))
+					strbuf_addstr(&v, "-");
+				else
+					add_value_as(&v, st->value, c->value);
+				/* The value column's "±" takes two bytes: pad by one more. */
+				strbuf_addstr(&v, "         ");
+				add_pct(&d, st->delta_pct);
+				if (st->verdict != VERDICT_DRIFT && st->verdict != VERDICT_MISSING)
+					add_pct(&dr, st->drift_pct);
+				add_q(&q, st->q);
+				add_p(&p, st->p);
+				strbuf_addf(&sb, "  %-*s  %-*s%23s %6s %3s  %16s  %16s %5s %6s  %s%s%s", (int)label_w, "",
+					    (int)stat_w, stat_kind_name(cm->stats[j]), strbuf_str(&v), "", "", strbuf_str(&d),
+					    strbuf_str(&dr), strbuf_str(&q), strbuf_str(&p), color,
+					    k == 0 ? "" : verdict_words(st->verdict), *color ? reset : "");
+				put_line(out, &sb);
+			}
 			strbuf_release(&v);
 			strbuf_release(&d);
 			strbuf_release(&dr);
@@ -502,6 +573,7 @@ static void text_report(FILE *out, const struct compare_result *res, const struc
 	legend(out, res, o, "");
 	legend_boot_level(out, res, "");
 	strbuf_release(&sb);
+	strbuf_release(&words);
 }
 
 /* Markdown table cells: escape the pipe and backslash. */
