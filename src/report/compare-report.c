@@ -161,12 +161,12 @@ static char *metric_title(const struct compare_metric *cm)
 	return xasprintf("%s  %s", cm->row, cm->metric);
 }
 
-/* "cost: kunit: 1 of 3 tests failed (dma_map.unmap_partial)", at most three named. */
+/* "kunit: 1 of 3 tests failed (dma_map.unmap_partial)", at most three named. */
 static void cost_tests(struct strbuf *sb, const struct compare_cost *c, bool against_first)
 {
 	size_t named = c->tests_failed < 3 ? c->tests_failed : 3;
 
-	strbuf_addf(sb, "cost: %s: %zu of %zu test%s failed (", c->row, c->tests_failed, c->tests_total,
+	strbuf_addf(sb, "%s: %zu of %zu test%s failed (", c->row, c->tests_failed, c->tests_total,
 		    c->tests_total == 1 ? "" : "s");
 	for (size_t f = 0; f < named; f++)
 		strbuf_addf(sb, "%s%s", f ? ", " : "", c->failures[f]);
@@ -201,12 +201,8 @@ static void side_note(struct strbuf *sb, const struct compare_result *res, size_
 		if (!first_note)
 			strbuf_addstr(sb, "; ");
 		first_note = false;
-		if (c->has_tests) {
-			cost_tests(sb, c, k != 0);
-			continue;
-		}
-		strbuf_addf(sb, "cost: %s failed, rc=%d%s", c->row, c->rc,
-			    k != 0 && c->fails_on_first ? " (fails on the first side too)" : "");
+		strbuf_addstr(sb, "cost: ");
+		report_cost_words(sb, c, k != 0);
 	}
 }
 
@@ -646,6 +642,7 @@ static void md_boot_level(FILE *out, const struct compare_result *res)
 static void md_report(FILE *out, const struct compare_result *res, const struct report_options *o)
 {
 	struct strbuf sb = STRBUF_INIT;
+	bool multi = false;
 
 	fputs("| side | mode | note |\n|---|---|---|\n", out);
 	for (size_t k = 0; k < res->n_sides; k++) {
@@ -670,8 +667,11 @@ static void md_report(FILE *out, const struct compare_result *res, const struct 
 				res->versions[i].values[k] ? res->versions[i].values[k] : "(not recorded)");
 		fputc('\n', out);
 	}
-	fputs("\n| row | metric | side | value | ± | spread | n | delta | drift | q | p | verdict |\n"
-	      "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n", out);
+	/* A stat column only when some metric is compared by several statistics. */
+	for (size_t i = 0; i < res->n_metrics; i++)
+		multi |= res->metrics[i].n_stats > 1;
+	fprintf(out, "\n| row | metric | side |%s value | ± | spread | n | delta | drift | q | p | verdict |\n"
+		"|---|---|---|%s---:|---:|---:|---:|---:|---:|---:|---:|---|\n", multi ? " stat |" : "", multi ? "---|" : "");
 	for (size_t i = 0; i < res->n_metrics; i++) {
 		const struct compare_metric *cm = &res->metrics[i];
 
@@ -686,6 +686,8 @@ static void md_report(FILE *out, const struct compare_result *res, const struct 
 			strbuf_addstr(&sb, " | ");
 			md_cell(&sb, res->sides[k].label);
 			strbuf_addstr(&sb, " | ");
+			if (multi)
+				strbuf_addf(&sb, "%s | ", stat_kind_name(cm->stat));
 			if (c->present) {
 				add_value(&sb, c->value);
 				strbuf_addstr(&sb, " | ");
@@ -707,6 +709,31 @@ static void md_report(FILE *out, const struct compare_result *res, const struct 
 				strbuf_addstr(&sb, " |\n");
 			} else {
 				strbuf_addstr(&sb, "- | | | | | | | | missing |\n");
+			}
+			for (size_t j = 1; c->present && j < cm->n_stats; j++) {
+				const struct compare_stat *st = &c->stats[j];
+
+				strbuf_addstr(&sb, "| ");
+				md_cell(&sb, cm->row);
+				strbuf_addstr(&sb, " | ");
+				md_cell(&sb, cm->metric);
+				strbuf_addstr(&sb, " | ");
+				md_cell(&sb, res->sides[k].label);
+				strbuf_addf(&sb, " | %s | ", stat_kind_name(cm->stats[j]));
+				if (st->value > 0)
+					add_value_as(&sb, st->value, c->value);
+				else
+					strbuf_addstr(&sb, "-");
+				strbuf_addstr(&sb, " | | | | ");
+				add_pct(&sb, st->delta_pct);
+				strbuf_addstr(&sb, " | ");
+				if (st->verdict != VERDICT_DRIFT && st->verdict != VERDICT_MISSING)
+					add_pct(&sb, st->drift_pct);
+				strbuf_addstr(&sb, " | ");
+				add_q(&sb, st->q);
+				strbuf_addstr(&sb, " | ");
+				add_p(&sb, st->p);
+				strbuf_addf(&sb, " | %s |\n", verdict_words(st->verdict));
 			}
 			fputs(strbuf_str(&sb), out);
 		}
@@ -821,6 +848,30 @@ static void csv_report(FILE *out, const struct compare_result *res)
 			csv_number(out, c->p, false);
 			csv_field(out, verdict_name(c->verdict), false);
 			csv_boot_level(out, cm, c, k);
+			/* The other statistics: a row each, its stat column naming it; no boot level (it is the metric's). */
+			for (size_t j = 1; c->present && j < cm->n_stats; j++) {
+				const struct compare_stat *st = &c->stats[j];
+
+				csv_field(out, cm->row, false);
+				csv_field(out, cm->metric, false);
+				csv_field(out, res->sides[k].label, false);
+				csv_field(out, res->sides[k].mode, false);
+				csv_field(out, stat_kind_name(cm->stats[j]), false);
+				csv_field(out, cm->unit, false);
+				csv_field(out, cm->better == BETTER_LOWER ? "lower" : "higher", false);
+				csv_number(out, st->value, false);
+				csv_number(out, c->spread, false);
+				csv_number(out, c->spread_pct, false);
+				snprintf(n, sizeof(n), "%zu", c->n);
+				csv_field(out, n, false);
+				csv_number(out, st->delta_pct, false);
+				csv_number(out, st->drift_pct, false);
+				fputs(",,,,", out);
+				csv_number(out, st->q, false);
+				csv_number(out, st->p, false);
+				csv_field(out, verdict_name(st->verdict), false);
+				fputs(",,,,,,,,,,,,,,\n", out);
+			}
 		}
 	}
 }
@@ -945,6 +996,17 @@ static int json_report(FILE *out, const struct compare_result *res, const struct
 				json_object_set_new(j, "drift_lo_pct", json_num(c->drift_lo));
 				json_object_set_new(j, "drift_hi_pct", json_num(c->drift_hi));
 			}
+			if (cm->n_stats > 1 && c->present) {
+				json_t *stats = json_array();
+
+				for (size_t st = 0; st < cm->n_stats; st++)
+					json_array_append_new(stats, json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:s}",
+						"stat", stat_kind_name(cm->stats[st]), "value", json_num(c->stats[st].value),
+						"delta_pct", json_num(c->stats[st].delta_pct),
+						"drift_pct", json_num(c->stats[st].drift_pct), "q", json_num(c->stats[st].q),
+						"p", json_num(c->stats[st].p), "verdict", verdict_name(c->stats[st].verdict)));
+				json_object_set_new(j, "stats", stats);
+			}
 			json_object_set_new(j, "round", json_integer(res->rounds[k]));
 			if (!isnan(c->rep_p)) {
 				json_object_set_new(j, "rep_p", json_num(c->rep_p));
@@ -965,6 +1027,15 @@ static int json_report(FILE *out, const struct compare_result *res, const struct
 		json_object_set_new(c, "row", json_string(res->costs[i].row));
 		json_object_set_new(c, "rc", json_integer(res->costs[i].rc));
 		json_object_set_new(c, "fails_on_first", json_boolean(res->costs[i].fails_on_first));
+		if (res->costs[i].has_tests) {
+			json_t *failed = json_array();
+
+			for (size_t f = 0; f < res->costs[i].tests_failed; f++)
+				json_array_append_new(failed, json_string(res->costs[i].failures[f]));
+			json_object_set_new(c, "tests_total", json_integer((json_int_t)res->costs[i].tests_total));
+			json_object_set_new(c, "tests_new", json_integer((json_int_t)res->costs[i].tests_new));
+			json_object_set_new(c, "tests_failed", failed);
+		}
 		json_array_append_new(costs, c);
 	}
 	for (size_t i = 0; i < res->n_versions; i++) {
@@ -1059,6 +1130,15 @@ void report_add_p(struct strbuf *sb, double p)
 const char *report_verdict_words(enum verdict v)
 {
 	return verdict_words(v);
+}
+
+void report_cost_words(struct strbuf *sb, const struct compare_cost *c, bool against_first)
+{
+	if (c->has_tests)
+		cost_tests(sb, c, against_first);
+	else
+		strbuf_addf(sb, "%s failed, rc=%d%s", c->row, c->rc,
+			    against_first && c->fails_on_first ? " (fails on the first side too)" : "");
 }
 
 void report_side_note(struct strbuf *sb, const struct compare_result *res, size_t k)
