@@ -31,7 +31,8 @@ const char cmd_compare_usage[] =
 	"                       one row's\n"
 	"  --by-run ROW         compare run i with run i (rows with a cold first run)\n"
 	"  --loud PCT           spread above PCT % of the mean is too loud to judge (5)\n"
-	"  --format FMT         txt (default), md, csv, json or html (one self-contained page)\n"
+	"  --format FMT         txt (default), md, csv, json, html (one self-contained\n"
+	"                       page) or mail (72 columns of ASCII for a list reply)\n"
 	"  --json               the same as --format json\n"
 	"  --color WHEN         auto (default), always or never; NO_COLOR is honoured\n"
 	"  --alpha A            level of the boot-level tests (0.05): their CI is 1 - A\n"
@@ -172,7 +173,7 @@ int cmd_compare(int argc, char **argv)
 		}
 		case 'f':
 			if (report_format_from_name(optarg, &ropt.format) < 0) {
-				log_error("--format: '%s' is not txt, md, csv, json or html", optarg);
+				log_error("--format: '%s' is not txt, md, csv, json, html or mail", optarg);
 				goto out;
 			}
 			break;

@@ -10,6 +10,7 @@
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
 #include "report/html.h"
+#include "report/mail.h"
 
 int report_format_from_name(const char *name, enum report_format *ret)
 {
@@ -23,6 +24,8 @@ int report_format_from_name(const char *name, enum report_format *ret)
 		*ret = REPORT_JSON;
 	else if (!strcmp(name, "html"))
 		*ret = REPORT_HTML;
+	else if (!strcmp(name, "mail"))
+		*ret = REPORT_MAIL;
 	else
 		return -EINVAL;
 	return 0;
@@ -540,14 +543,21 @@ static void text_report(FILE *out, const struct compare_result *res, const struc
 					strbuf_addstr(&v, "-");
 				else
 					add_value_as(&v, st->value, c->value);
-				/* The value column's "±" takes two bytes: pad by one more. */
-				strbuf_addstr(&v, "         ");
+				/* Under the first line's value: as wide as its " ± SPREAD" in columns. */
+				{
+					struct strbuf w = STRBUF_INIT;
+
+					add_value_as(&w, c->spread, c->value);
+					for (size_t pad = 0; pad < w.len + 3; pad++)
+						strbuf_addch(&v, ' ');
+					strbuf_release(&w);
+				}
 				add_pct(&d, st->delta_pct);
 				if (st->verdict != VERDICT_DRIFT && st->verdict != VERDICT_MISSING)
 					add_pct(&dr, st->drift_pct);
 				add_q(&q, st->q);
 				add_p(&p, st->p);
-				strbuf_addf(&sb, "  %-*s  %-*s%23s %6s %3s  %16s  %16s %5s %6s  %s%s%s", (int)label_w, "",
+				strbuf_addf(&sb, "  %-*s  %-*s%21s %6s %3s  %16s  %16s %5s %6s  %s%s%s", (int)label_w, "",
 					    (int)stat_w, stat_kind_name(cm->stats[j]), strbuf_str(&v), "", "", strbuf_str(&d),
 					    strbuf_str(&dr), strbuf_str(&q), strbuf_str(&p), color,
 					    k == 0 ? "" : verdict_words(st->verdict), *color ? reset : "");
@@ -1089,6 +1099,9 @@ int report_compare(FILE *out, const struct compare_result *res, const struct rep
 		break;
 	case REPORT_HTML:
 		r = report_html(out, res, o);
+		break;
+	case REPORT_MAIL:
+		r = report_mail(out, res, o);
 		break;
 	case REPORT_TEXT:
 	default:

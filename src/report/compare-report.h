@@ -13,9 +13,10 @@ enum report_format {
 	REPORT_CSV,
 	REPORT_JSON,
 	REPORT_HTML,
+	REPORT_MAIL,            /* plain text for a mailing-list reply (report/mail.h) */
 };
 
-/* Returns 0 and sets *ret for "txt"/"text", "md", "csv", "json", "html", else -EINVAL. */
+/* Returns 0 and sets *ret for "txt"/"text", "md", "csv", "json", "html", "mail", else -EINVAL. */
 int report_format_from_name(const char *name, enum report_format *ret);
 
 struct report_options {
