@@ -10,6 +10,7 @@
 #include "judge/compare.h"
 #include "judge/history.h"
 #include "lib/alloc.h"
+#include "lib/parse-number.h"
 #include "lib/file.h"
 #include "lib/strlist.h"
 #include "log.h"
@@ -49,12 +50,9 @@ const char cmd_compare_usage[] =
 
 static int parse_fraction(const char *s, double max, double *ret)
 {
-	char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v > 0 && v < max))
+	if (number_parse_double(s, 0, max, &v) < 0 || v == 0 || v == max)
 		return -EINVAL;
 	*ret = v;
 	return 0;
@@ -162,17 +160,12 @@ int cmd_compare(int argc, char **argv)
 		case 'b':
 			strlist_add(&by_run, optarg);
 			break;
-		case 'l': {
-			char *end;
-
-			errno = 0;
-			copt.loud_pct = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(copt.loud_pct >= 0) || isinf(copt.loud_pct)) {
+		case 'l':
+			if (number_parse_double(optarg, 0, HUGE_VAL, &copt.loud_pct) < 0) {
 				log_error("--loud: '%s' is not a percentage", optarg);
 				goto out;
 			}
 			break;
-		}
 		case 'f':
 			if (report_format_from_name(optarg, &ropt.format) < 0) {
 				log_error("--format: '%s' is not txt, md, csv, json, html or mail", optarg);

@@ -11,6 +11,7 @@
 
 #include "kernel/cmdline.h"
 #include "lib/alloc.h"
+#include "lib/parse-number.h"
 #include "lib/file.h"
 #include "lib/strbuf.h"
 #include "lib/strvec.h"
@@ -135,15 +136,11 @@ static bool printable_name(const char *n)
 static int parse_uint(struct parse_state *s, const char *key, const char *v, unsigned min,
 		      unsigned max, unsigned *ret)
 {
-	char *end;
-	unsigned long n;
+	const char *end = v;
+	long n;
 
-	errno = 0;
-	n = strtoul(v, &end, 10);
 	/* A duration may carry an "s" suffix. */
-	if (end != v && *end == 's' && end[1] == '\0')
-		end++;
-	if (errno || end == v || *end || v[0] == '-' || n < min || n > max)
+	if (number_scan_long(v, 10, min, max, &n, &end) < 0 || (*end == 's' ? end[1] : *end) || v[0] == '-')
 		return fail(s, key, "'%s' is not a whole number from %u to %u", v, min, max);
 	*ret = (unsigned)n;
 	return 1;
@@ -152,14 +149,10 @@ static int parse_uint(struct parse_state *s, const char *key, const char *v, uns
 static int parse_double(struct parse_state *s, const char *key, const char *v, double min,
 			double max, double *ret)
 {
-	char *end;
+	const char *end;
 	double d;
 
-	errno = 0;
-	d = strtod(v, &end);
-	if (end != v && *end == '%' && end[1] == '\0')
-		end++;
-	if (errno || end == v || *end || !isfinite(d) || d < min || d > max)
+	if (number_scan_double(v, min, max, &d, &end) < 0 || (*end == '%' ? end[1] : *end))
 		return fail(s, key, "'%s' is not a number from %g to %g", v, min, max);
 	*ret = d;
 	return 1;

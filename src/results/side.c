@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "lib/alloc.h"
+#include "lib/parse-number.h"
 #include "lib/file.h"
 #include "lib/parse-error.h"
 #include "lib/timestamp.h"
@@ -422,15 +423,17 @@ static char *row_name_from_file(const char *name)
 static void load_check_file(const char *file, const char *data, const char *row_name,
 			    struct side *side, struct strlist *warnings)
 {
-	char *end;
-	long rc;
+	const char *end = data;
+	long rc = -1;
 	struct row *row;
 
-	errno = 0;
-	rc = strtol(data, &end, 10);
-	while (*end == '\n' || *end == ' ' || *end == '\t' || *end == '\r')
-		end++;
-	if (end == data || *end || errno || rc < 0 || rc > 255) {
+	/* Blanks around the number, as `echo $? > FILE` and editors leave them. */
+	while (*data == ' ' || *data == '\t')
+		data++;
+	if (number_scan_long(data, 10, 0, 255, &rc, &end) == 0)
+		while (*end == '\n' || *end == ' ' || *end == '\t' || *end == '\r')
+			end++;
+	if (rc < 0 || *end) {
 		strlist_addf(warnings, "%s:1: expected an exit code (0-255), ignoring the file", file);
 		return;
 	}
