@@ -85,6 +85,10 @@ TXT
 	[[ "$output" == *'<span class="c" data-found="driver" data-side="off">cost: 0000:c7:00.1 Signal processing controller [1022:17f0]: no driver (amdxdna bound on pt, pt2)</span>'* ]]
 	[[ "$output" == *'<span class="cost">cost found by bootab: /dev/accel/accel0 gone (present on pt, pt2)</span>'* ]]
 	[ "$(grep -o 'data-found="kernel-log"' <<<"$output" | wc -l)" -eq 3 ]
+	# shellcheck disable=SC2046
+	run -0 "$BOOTAB" compare --format mail $(sides)
+	[[ "$output" == *"cost found by bootab: /dev/accel/accel0 gone (present on pt, pt2)"* ]]
+	[ "$(grep -c '^cost found by bootab: ' <<<"$output")" -eq 5 ]
 }
 
 @test "a check row's failure stays a check row's: both are printed, each marked" {
