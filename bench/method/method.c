@@ -17,7 +17,7 @@
  * delta = 0, power otherwise), wrong-sign rate among claims, exaggeration
  * among right-sign claims (mean |estimate| / |delta|) and CI coverage, as CSV.
  *
- *   usage: method [--quick] [--stress-only|--normal-only] [--draws N]
+ *   usage: method [--quick] [--stress-only|--normal-only|--stress KIND] [--draws N]
  *                 [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--skip CSV]
  *                 [--cell SB,SW,REPS,BOOTS,DELTA]
  * --skip CSV (repeatable) leaves out the cells a CSV already holds, to resume
@@ -54,10 +54,20 @@ enum stress {
 	S_COLD,         /* rep 1 of every boot 10 % slower, row not marked by-run */
 	S_COLD_BY_RUN,  /* the same, row marked by-run (boots are their warm reps) */
 	S_DRIFT,        /* +0.25 % per boot over the campaign */
+	S_NOISIER2,     /* the history was recorded with sigma_b / 2 (the machine got noisier) */
+	S_NOISIER3,     /* the history was recorded with sigma_b / 3 */
+	S_QUIETER,      /* the history was recorded with 2 sigma_b (the machine got quieter) */
 	N_STRESS,
 };
 static const char *const stress_names[N_STRESS] = { "normal", "heavy-tailed", "bad-boots", "cold-first-rep",
-						    "cold-first-rep-by-run", "linear-drift" };
+						    "cold-first-rep-by-run", "linear-drift", "history-2x-quieter",
+						    "history-3x-quieter", "history-2x-noisier" };
+
+/* The history's sigma_b against the campaign's. */
+static double history_sb_factor(enum stress s)
+{
+	return s == S_NOISIER2 ? 0.5 : s == S_NOISIER3 ? 1.0 / 3 : s == S_QUIETER ? 2 : 1;
+}
 
 struct cell {
 	enum stress stress;
@@ -82,9 +92,9 @@ struct sim {
 	struct strlist by_run;
 };
 
-static double boot_effect(struct sim *s)
+static double boot_effect_sd(struct sim *s, double sb)
 {
-	double sb = s->c.sb / 100, u;
+	double u;
 
 	if (sb == 0)
 		return 0;
@@ -105,12 +115,17 @@ static double rep_position(const struct sim *s, unsigned r)
 	return -0.5 * (s->c.sw / 100) * exp(-(double)r);
 }
 
-static void fill_boot(struct sim *s, double *x, double mu, double extra)
+static void fill_boot_sd(struct sim *s, double *x, double mu, double extra, double sb)
 {
-	double u = boot_effect(s) + extra;
+	double u = boot_effect_sd(s, sb) + extra;
 
 	for (unsigned r = 0; r < s->c.reps; r++)
 		x[r] = 100 * exp(mu + u + rep_position(s, r) + gsl_ran_gaussian_ziggurat(s->rng, s->c.sw / 100));
+}
+
+static void fill_boot(struct sim *s, double *x, double mu, double extra)
+{
+	fill_boot_sd(s, x, mu, extra, s->c.sb / 100);
 }
 
 static void sim_init(struct sim *s, const struct cell *c, unsigned long seed)
@@ -204,7 +219,7 @@ static void sim_run(struct sim *s, struct tally *t)
 	for (unsigned e = 0; s->use_history && e < HISTORY_ENTRIES; e++)
 		for (unsigned m = 0; m < METRICS_PER_CALL; m++)
 			for (unsigned b = 0; b < 2; b++) {
-				fill_boot(s, x, 0, 0);
+				fill_boot_sd(s, x, 0, 0, s->c.sb / 100 * history_sb_factor(s->c.stress));
 				stats_boot_summarise(x, s->c.reps, 0, &s->history.entries[e].metrics[m].boots[b]);
 			}
 	if (compare_sides(s->sides, s->n_sides, &o, &res, &w) < 0) {
@@ -222,9 +237,10 @@ static void sim_run(struct sim *s, struct tally *t)
 			[M_NAIVE] = { !isnan(c->rep_p), c->rep_p < COMPARE_ALPHA_DEFAULT, true, c->delta_pct,
 				      c->rep_lo_pct, c->rep_hi_pct },
 			[M_SEED] = { true, c->verdict == VERDICT_COUNTS, false, c->delta_pct, NAN, NAN },
-			[M_BOOT] = { ct->method == METHOD_BOOT, ct->verdict == VERDICT_COUNTS, true, ct->delta_pct,
+			[M_BOOT] = { !s->use_history && ct->method == METHOD_BOOT, ct->verdict == VERDICT_COUNTS, true, ct->delta_pct,
 				     ct->lo_pct, ct->hi_pct },
-			[M_HISTORY] = { ct->method == METHOD_HISTORY, ct->verdict == VERDICT_COUNTS, true,
+			/* One boot per mode with a history: what bootab says, by whichever test judged it. */
+			[M_HISTORY] = { s->use_history && ct->method != METHOD_NONE, ct->verdict == VERDICT_COUNTS, true,
 					ct->delta_pct, ct->lo_pct, ct->hi_pct },
 		};
 
@@ -351,6 +367,13 @@ static const unsigned stress_reps[] = { 5 };
 static const unsigned stress_boots[] = { 1, 3, 6 };
 static const double stress_delta[] = { 0, 5 };
 
+/* A history recorded while the machine was quieter (or noisier): one boot per mode. */
+static const double shift_sb[] = { 0.5, 1, 2, 3, 6 };
+static const double shift_sw[] = { 0.5, 2 };
+static const unsigned shift_reps[] = { 5 };
+static const unsigned shift_boots[] = { 1 };
+static const double shift_delta[] = { 0, 5 };
+
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 struct grid {
@@ -463,17 +486,30 @@ int main(int argc, char **argv)
 			      N(quick_sb), N(quick_sw), N(quick_reps), N(quick_boots), N(quick_delta) };
 	struct grid stress = { stress_sb, stress_sw, stress_delta, stress_reps, stress_boots,
 			       N(stress_sb), N(stress_sw), N(stress_reps), N(stress_boots), N(stress_delta) };
+	struct grid shift = { shift_sb, shift_sw, shift_delta, shift_reps, shift_boots,
+			      N(shift_sb), N(shift_sw), N(shift_reps), N(shift_boots), N(shift_delta) };
 	unsigned long null_draws = 10000, draws = 10000, seed = 1;
 	bool do_normal = true, do_stress = true, one = false, reverse = false;
 	struct cell cell = { 0 };
 	struct cell_list cells = { 0 };
 	unsigned long shard = 0, shards = 1;
 	struct done done = { 0 };
+	int only_stress = -1;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--quick")) {
 			normal = quick;
 			null_draws = draws = 2000;
+		} else if (!strcmp(argv[i], "--stress") && i + 1 < argc) {
+			/* One stress kind only; with --cell, the cell's kind. */
+			i++;
+			for (int k = 0; k < N_STRESS; k++)
+				if (!strcmp(argv[i], stress_names[k]))
+					only_stress = k;
+			if (only_stress < 0) {
+				fprintf(stderr, "method: --stress: '%s' is not a stress kind\n", argv[i]);
+				return 2;
+			}
 		} else if (!strcmp(argv[i], "--stress-only")) {
 			do_normal = false;
 		} else if (!strcmp(argv[i], "--normal-only")) {
@@ -503,12 +539,14 @@ int main(int argc, char **argv)
 			}
 			one = true;
 		} else {
-			fprintf(stderr, "usage: method [--quick] [--stress-only|--normal-only] [--draws N] [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--skip CSV] [--cell SB,SW,REPS,BOOTS,DELTA]\n");
+			fprintf(stderr, "usage: method [--quick] [--stress-only|--normal-only|--stress KIND] [--draws N] [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--skip CSV] [--cell SB,SW,REPS,BOOTS,DELTA]\n");
 			return 2;
 		}
 	}
 	printf("stress,sigma_b_pct,sigma_w_pct,reps,boots,delta_pct,method,draws,claim_rate,mc_se,power,wrong_sign,exaggeration,ci_coverage\n");
 	if (one) {
+		if (only_stress >= 0)
+			cell.stress = (enum stress)only_stress;
 		run_one(&cell, null_draws, draws, seed);
 		return 0;
 	}
@@ -516,10 +554,12 @@ int main(int argc, char **argv)
 		add_grid(&cells, &normal, S_NONE);
 	if (do_stress)
 		for (int s = S_HEAVY; s < N_STRESS; s++)
-			add_grid(&cells, &stress, (enum stress)s);
+			add_grid(&cells, s >= S_NOISIER2 ? &shift : &stress, (enum stress)s);
 	for (size_t i = 0; i < cells.n; i++) {
 		size_t k = reverse ? cells.n - 1 - i : i;
 
+		if (only_stress >= 0 && cells.cells[k].stress != (enum stress)only_stress)
+			continue;
 		if (k % shards == shard && !done_has(&done, &cells.cells[k]))
 			run_one(&cells.cells[k], null_draws, draws, seed);
 	}

@@ -442,7 +442,7 @@ static double group_var(const struct stats_group *g)
 
 static void boot_level(const struct side *sides, size_t n_sides, const unsigned *rounds,
 		       struct compare_metric *cm, const struct compare_options *o, double alpha,
-		       const char *history_key)
+		       const struct strlist *history_ids)
 {
 	struct stats_boot *boots = xcalloc(n_sides, sizeof(*boots));
 	struct stats_group *groups = xcalloc(n_sides, sizeof(*groups));
@@ -472,16 +472,23 @@ static void boot_level(const struct side *sides, size_t n_sides, const unsigned 
 	stats_variance_components(groups, n_groups, &cm->components);
 	cm->has_components = any_repeat;
 
-	n_hist = history_groups(o->history, cm->row, cm->metric, history_key, &hist);
+	n_hist = history_groups(o->history, cm->row, cm->metric, history_ids, &hist);
 	if (n_hist) {
 		stats_variance_components(hist, n_hist, &hc);
 		cm->has_history = hc.boot_df > 0;
 		cm->history = (struct compare_history){ .entries = n_hist, .df = hc.boot_df,
 							.var = hc.boot_var, .ratio = NAN, .p = NAN };
 		if (cm->has_history && cm->components.boot_df > 0 && hc.boot_var > 0) {
+			cm->history.checked = true;
 			cm->history.ratio = cm->components.boot_var / hc.boot_var;
 			cm->history.p = stats_f_upper_p(cm->history.ratio, cm->components.boot_df, hc.boot_df);
 			cm->history.unusual = cm->history.p < COMPARE_UNUSUAL_P;
+			/*
+			 * The campaign's own boots are its only witness that the
+			 * machine is still the one the history measured: when they
+			 * vary more than the gate allows, the history is not trusted.
+			 */
+			cm->history.drift = cm->history.ratio > COMPARE_HISTORY_DRIFT_RATIO;
 		}
 	}
 
@@ -504,6 +511,11 @@ static void boot_level(const struct side *sides, size_t n_sides, const unsigned 
 		t->estimate = (group_mean(b) - group_mean(a)) * (double)cm->better;
 		t->delta_pct = log_pct(t->estimate);
 		if (a->n >= 2 && b->n >= 2 && cm->components.boot_var > 0) {
+			t->method = METHOD_BOOT;
+			var = cm->components.boot_var;
+			df = cm->components.boot_df;
+		} else if (cm->history.drift && cm->components.boot_var > 0) {
+			/* The history does not describe this campaign: its own boots judge it. */
 			t->method = METHOD_BOOT;
 			var = cm->components.boot_var;
 			df = cm->components.boot_df;
@@ -539,6 +551,13 @@ static void boot_level(const struct side *sides, size_t n_sides, const unsigned 
 			double reps = (double)cm->components.samples / (double)cm->components.boots;
 			double v = cm->components.sigma_b2 + cm->components.sigma_w2 / reps;
 
+			/*
+			 * Judged by the history: its variance, with its degrees of
+			 * freedom, is the one a next campaign will be judged by
+			 * (bootab plan --effect --history gives the same number).
+			 */
+			if (t->method == METHOD_HISTORY)
+				v = hc.boot_var;
 			if (!(v > 0))
 				v = cm->components.boot_var > 0 ? cm->components.boot_var
 				    : cm->has_history ? hc.boot_var : NAN;
@@ -576,6 +595,7 @@ static void control_fdr(struct compare_result *res)
 		struct compare_metric *cm = &res->metrics[m];
 
 		res->n_unusual += cm->has_history && cm->history.unusual;
+		res->n_drift += cm->has_history && cm->history.drift;
 		for (size_t t = 0; t < cm->n_tests; t++) {
 			struct compare_test *ct = &cm->tests[t];
 
@@ -681,8 +701,10 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 		partner[k] = pair_partner(sides, n_sides, k);
 	res.rounds = xcalloc(n_sides, sizeof(*res.rounds));
 	res.rounds_inferred = compare_rounds(sides, n_sides, res.rounds);
-	if (o->history)
+	if (o->history) {
 		res.history_key = history_campaign_key(sides, n_sides);
+		history_campaign_ids(sides, n_sides, &res.history_ids);
+	}
 
 	/* Metrics in first-seen order, the first side's first. */
 	for (size_t k = 0; k < n_sides; k++) {
@@ -765,7 +787,7 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 		count_pairs(sides, n_sides, partner, cm);
 		summarise_boots(sides, n_sides, cm, warnings);
 		rep_tests(sides, n_sides, cm, alpha);
-		boot_level(sides, n_sides, res.rounds, cm, o, alpha, res.history_key);
+		boot_level(sides, n_sides, res.rounds, cm, o, alpha, &res.history_ids);
 		for (size_t k = 1; k < n_sides; k++) {
 			switch (cm->cells[k].verdict) {
 			case VERDICT_COUNTS:
@@ -882,5 +904,6 @@ void compare_result_release(struct compare_result *res)
 	free(res->versions);
 	free(res->rounds);
 	free(res->history_key);
+	strlist_release(&res->history_ids);
 	memset(res, 0, sizeof(*res));
 }

@@ -111,6 +111,13 @@ struct compare_history {
 	bool unusual;           /* this campaign's boot variance is far above it */
 	double ratio;           /* campaign / history boot variance */
 	double p;               /* upper F-test p of ratio */
+	bool checked;           /* the campaign has boot-to-boot df of its own to check it with */
+	/*
+	 * ratio > COMPARE_HISTORY_DRIFT_RATIO: this campaign's boots vary more
+	 * than the history lets one trust; the history does not judge it, its
+	 * own boots do.
+	 */
+	bool drift;
 };
 
 struct compare_metric {
@@ -157,6 +164,16 @@ struct compare_options {
 #define COMPARE_FDR_Q_DEFAULT 0.10
 #define COMPARE_POWER 0.80
 #define COMPARE_UNUSUAL_P 0.01
+/*
+ * The history judges a campaign only while the campaign's own boot-mean
+ * variance is at most this multiple of the history's. A campaign with one
+ * repeat has one degree of freedom to show that the machine changed, so the
+ * gate must be tight: at 0.6, a campaign whose sigma_b is 3x its history's
+ * claims falsely at most 10 % of the time (bench/method, docs/statistics.md).
+ */
+#define COMPARE_HISTORY_DRIFT_RATIO 0.6
+/* History entries used per metric: the newest ones (older ones age out). */
+#define COMPARE_HISTORY_MAX_ENTRIES 20
 
 struct compare_result {
 	const struct side *sides;     /* borrowed */
@@ -173,10 +190,12 @@ struct compare_result {
 	bool rounds_inferred;
 	double alpha, fdr_q;
 	char *history_key;            /* this campaign in the history (history_campaign_key()) */
+	struct strlist history_ids;   /* its boots, left out of the history it is judged with */
 	size_t n_tests;               /* boot-level and history tests */
 	size_t n_claims;              /* of those, the ones whose CI excludes 0 */
 	size_t n_survive;             /* claims that survive Benjamini-Hochberg at fdr_q */
 	size_t n_unusual;             /* metrics whose boot noise is far above their history */
+	size_t n_drift;               /* metrics the history did not judge: their boots vary more */
 };
 
 /*

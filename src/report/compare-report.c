@@ -316,8 +316,15 @@ static void text_boot_level(FILE *out, const struct compare_result *res, const s
 			strbuf_addf(&sb, "; this campaign's variance is %.1fx it (p ", cm->history.ratio);
 			add_p(&sb, cm->history.p);
 			strbuf_addf(&sb, ")%s", cm->history.unusual ? ": unusual, check the machine" : "");
+		} else if (!cm->history.checked) {
+			strbuf_addstr(&sb, "; no repeat boot to check it against");
 		}
 		put_line(out, &sb);
+		if (cm->history.drift) {
+			strbuf_addf(&sb, "  history not used: this campaign's boots vary more than %.1fx the history's;"
+				    " its own boots judge it", COMPARE_HISTORY_DRIFT_RATIO);
+			put_line(out, &sb);
+		}
 	}
 	if (cm->n_tests == 0)
 		goto out;
@@ -384,6 +391,9 @@ static void boot_level_summary(FILE *out, const struct compare_result *res, cons
 	if (res->n_unusual)
 		fprintf(out, "%sunusual: %zu metric%s with boot-to-boot noise far above this machine's history\n",
 			prefix, res->n_unusual, res->n_unusual == 1 ? "" : "s");
+	if (res->n_drift)
+		fprintf(out, "%shistory not used for %zu metric%s: the campaign's own boots vary more than it predicts\n",
+			prefix, res->n_drift, res->n_drift == 1 ? "" : "s");
 }
 
 static void legend_boot_level(FILE *out, const struct compare_result *res, const char *prefix)
@@ -400,7 +410,9 @@ static void legend_boot_level(FILE *out, const struct compare_result *res, const
 	fprintf(out, "%s  over all modes (df = sum over modes of boots - 1); CI = exp(delta -/+ t SE); needs two\n", prefix);
 	fprintf(out, "%s  boots of both. Welch and paired-by-round estimates are shown as checks.\n", prefix);
 	fprintf(out, "%shistory t: the same with the variance pooled from this machine's A/A history (df =\n", prefix);
-	fprintf(out, "%s  history + campaign), for campaigns with one boot per mode.\n", prefix);
+	fprintf(out, "%s  history + campaign), for campaigns with one boot per mode, while the campaign's own\n", prefix);
+	fprintf(out, "%s  boots vary at most %.1fx the history's; else its own boots judge it (boot t).\n", prefix,
+		COMPARE_HISTORY_DRIFT_RATIO);
 	fprintf(out, "%sA boot or history t claims (counts) when its %.0f%% CI excludes 0: with independent boots it\n",
 		prefix, 100 * (1 - res->alpha));
 	fprintf(out, "%s  claims falsely %.0f%% of the time (alpha); at alpha 0.05, simulated campaigns gave\n",
@@ -788,10 +800,11 @@ static json_t *json_boot_level(const struct compare_result *res)
 			      "boot_sd_pct", json_num(sd_pct(cm->components.boot_var)),
 			      "boot_df", json_num(cm->components.boot_df));
 		if (cm->has_history)
-			json_object_set_new(m, "history", json_pack("{s:I,s:o,s:o,s:o,s:o,s:b}",
+			json_object_set_new(m, "history", json_pack("{s:I,s:o,s:o,s:o,s:o,s:b,s:b,s:b}",
 				"entries", (json_int_t)cm->history.entries, "df", json_num(cm->history.df),
 				"boot_sd_pct", json_num(sd_pct(cm->history.var)), "ratio", json_num(cm->history.ratio),
-				"p", json_num(cm->history.p), "unusual", cm->history.unusual));
+				"p", json_num(cm->history.p), "unusual", cm->history.unusual,
+				"checked", cm->history.checked, "drift", cm->history.drift));
 		for (size_t t = 0; t < cm->n_tests; t++) {
 			const struct compare_test *ct = &cm->tests[t];
 			json_t *j = json_pack("{s:s,s:s,s:I,s:I,s:s,s:o,s:s}", "mode", ct->mode,
@@ -920,9 +933,10 @@ static int json_report(FILE *out, const struct compare_result *res, const struct
 	json_object_set_new(root, "fdr_q", json_real(res->fdr_q));
 	json_object_set_new(root, "rounds_inferred", json_boolean(res->rounds_inferred));
 	json_object_set_new(root, "boot_level", json_boot_level(res));
-	json_object_set_new(root, "boot_level_summary", json_pack("{s:I,s:I,s:I,s:I}",
+	json_object_set_new(root, "boot_level_summary", json_pack("{s:I,s:I,s:I,s:I,s:I}",
 		"tests", (json_int_t)res->n_tests, "claims", (json_int_t)res->n_claims,
-		"survive_fdr", (json_int_t)res->n_survive, "unusual", (json_int_t)res->n_unusual));
+		"survive_fdr", (json_int_t)res->n_survive, "unusual", (json_int_t)res->n_unusual,
+		"history_drift", (json_int_t)res->n_drift));
 	json_object_set_new(root, "warnings", warnings);
 	r = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
 	fputc('\n', out);

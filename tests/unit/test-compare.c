@@ -522,9 +522,10 @@ static void history_entry_init(struct history *h, const char *key, const double 
 
 static void test_history(void **state)
 {
-	static const double e1[] = { 0.1, 0.12, 0.08 }, e2[] = { 0.5, 0.52 }, own[] = { 9, 1 };
+	static const double e1[] = { 0.1, 0.13, 0.07 }, e2[] = { 0.5, 0.52 }, own[] = { 9, 1 };
 	static const double tight[] = { 0, 0.0001, 0, 0.0001, 0 };
-	struct history h = HISTORY_INIT, h2 = HISTORY_INIT;
+	static const double near[] = { 0, 0.021081851067789197 };      /* sqrt(4e-4 / 0.9) */
+	struct history h = HISTORY_INIT, h2 = HISTORY_INIT, h3 = HISTORY_INIT;
 	struct side s[7];
 	struct compare_result res;
 	struct strlist w = STRLIST_INIT;
@@ -535,9 +536,11 @@ static void test_history(void **state)
 
 	(void)state;
 	/*
-	 * History SS 8e-4 (2 df) + 2e-4 (1 df); the campaign's A/A2 adds 2e-4
-	 * (1 df): variance 1.2e-3 / 4 on df = H + 1 = 4. B - mean(A, A2) = 0.04,
-	 * SE sqrt(3e-4 (1/2 + 1)). The entry with this campaign's key is skipped.
+	 * History SS 1.8e-3 (2 df) + 2e-4 (1 df): variance 2e-3 / 3; the
+	 * campaign's A/A2 has 2e-4 (1 df), 0.3 times it: inside the drift gate,
+	 * so the history judges, pooled: 2.2e-3 / 4 on df = H + 1 = 4.
+	 * B - mean(A, A2) = 0.04, SE sqrt(5.5e-4 (1/2 + 1)). The entry holding
+	 * this campaign's boots is skipped.
 	 */
 	history_entry_init(&h, "e1", e1, 3);
 	history_entry_init(&h, "e2", e2, 2);
@@ -546,24 +549,31 @@ static void test_history(void **state)
 	s[0].boot_id = xstrdup("boot-a");
 	s[2].boot_id = xstrdup("boot-a2");
 	o.history = &h;
+	o.boots_needed = true;
 	assert_int_equal(compare_sides(s, 3, &o, &res, &w), 0);
 	assert_string_equal(res.history_key, "boot-a,boot-a2");
 	m = find(&res, "r", "x");
 	assert_true(m->has_history);
 	assert_int_equal(m->history.entries, 2);
 	NEAR(m->history.df, 3, 0);
-	NEAR(m->history.var, 1e-3 / 3, 1e-15);
-	NEAR(m->history.ratio, 2e-4 / (1e-3 / 3), 1e-9);
+	NEAR(m->history.var, 2e-3 / 3, 1e-15);
+	NEAR(m->history.ratio, 0.3, 1e-9);
+	assert_true(m->history.checked);
 	assert_false(m->history.unusual);
+	assert_false(m->history.drift);
 	t = &m->tests[0];
 	assert_int_equal(t->method, METHOD_HISTORY);
 	NEAR(t->test.df, 4, 0);
-	NEAR(t->test.se, sqrt(3e-4 * 1.5), 1e-12);
+	NEAR(t->test.se, sqrt(5.5e-4 * 1.5), 1e-12);
 	NEAR(t->test.estimate, 0.04, 1e-12);
-	NEAR(t->test.p, stats_t_two_sided_p(0.04 / sqrt(4.5e-4), 4), 1e-12);
+	NEAR(t->test.p, stats_t_two_sided_p(0.04 / sqrt(5.5e-4 * 1.5), 4), 1e-12);
 	assert_int_equal(t->verdict, VERDICT_WITHIN_NOISE);
+	/* Boots needed from the history's variance, as bootab plan --effect --history computes it. */
+	assert_true(t->has_boots_needed);
+	assert_int_equal(t->boots_needed, stats_boots_needed(0.04, 2e-3 / 3, 2, 0.05, COMPARE_POWER, 1000));
 	assert_int_equal(res.n_tests, 1);
 	assert_int_equal(res.n_claims, 0);
+	assert_int_equal(res.n_drift, 0);
 
 	/* The campaign's own entry: its two A boots; recording it again replaces it. */
 	compare_history_entry(&res, "2025-03-01T10:00:00Z", &e);
@@ -577,17 +587,56 @@ static void test_history(void **state)
 	NEAR(h.entries[2].metrics[0].boots[1].mean, log(100) + 0.02, 1e-12);
 	compare_result_release(&res);
 
-	/* A history far quieter than this campaign's A/A2: unusual. */
+	/*
+	 * A subset of the recorded campaign (A B): its key is "boot-a", but the
+	 * entry "boot-a,boot-a2" holds boot-a: it is left out all the same.
+	 */
+	assert_int_equal(compare_sides(s, 2, &o, &res, &w), 0);
+	assert_string_equal(res.history_key, "boot-a");
+	m = find(&res, "r", "x");
+	assert_int_equal(m->history.entries, 2);
+	/* No repeat of A: nothing to check the history with. */
+	assert_false(m->history.checked);
+	assert_int_equal(m->tests[0].method, METHOD_HISTORY);
+	compare_result_release(&res);
+
+	/*
+	 * A history far quieter than this campaign's A/A2: unusual, and outside
+	 * the drift gate: the campaign's own boots judge it (df 1, variance 2e-4).
+	 */
 	history_entry_init(&h2, "quiet", tight, 5);
 	o.history = &h2;
 	assert_int_equal(compare_sides(s, 3, &o, &res, &w), 0);
 	m = find(&res, "r", "x");
 	assert_true(m->history.unusual);
 	assert_true(m->history.p < 0.01);
+	assert_true(m->history.drift);
+	t = &m->tests[0];
+	assert_int_equal(t->method, METHOD_BOOT);
+	NEAR(t->test.df, 1, 0);
+	NEAR(t->test.se, sqrt(2e-4 * 1.5), 1e-12);
 	assert_int_equal(res.n_unusual, 1);
+	assert_int_equal(res.n_drift, 1);
+	compare_result_release(&res);
+
+	/*
+	 * A history whose variance is 2e-4 / 0.9: the campaign's is 0.9 times it,
+	 * nothing unusual for an F-test, but above the gate: not judged by it.
+	 */
+	history_entry_init(&h3, "close", near, 2);
+	NEAR(h3.entries[0].metrics[0].boots[1].mean - h3.entries[0].metrics[0].boots[0].mean,
+	     sqrt(4e-4 / 0.9), 1e-12);
+	o.history = &h3;
+	assert_int_equal(compare_sides(s, 3, &o, &res, &w), 0);
+	m = find(&res, "r", "x");
+	NEAR(m->history.ratio, 0.9, 1e-9);
+	assert_false(m->history.unusual);
+	assert_true(m->history.drift);
+	assert_int_equal(m->tests[0].method, METHOD_BOOT);
 	compare_result_release(&res);
 	history_release(&h);
 	history_release(&h2);
+	history_release(&h3);
 	release_sides(s, 7);
 	assert_int_equal(w.n, 0);
 }
