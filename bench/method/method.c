@@ -11,8 +11,10 @@
  *   naive    Welch's t on the reps of the first A and first B boot (cell rep_p)
  *   seed     the seed rule on the first B side (counts / not)
  *   boot     the boot-level pooled t (compare_test, METHOD_BOOT)
- *   history  the history-calibrated t (METHOD_HISTORY), with a history of
- *            HISTORY_ENTRIES simulated A/A pairs from the same machine
+ *   history  the history-calibrated t (METHOD_HISTORY) behind its drift gate,
+ *            with a history of HISTORY_ENTRIES simulated A/A pairs
+ *   equiv    "same within -/+ 2 %" (two one-sided tests), by whichever test
+ *            judged; a claim of it is false when |delta| >= 2 %
  * For each method and cell it prints the claim rate (false-claim rate when
  * delta = 0, power otherwise), wrong-sign rate among claims, exaggeration
  * among right-sign claims (mean |estimate| / |delta|) and CI coverage, as CSV.
@@ -44,8 +46,11 @@
 #define BATCH 1024
 #define MC_SE_TARGET 0.005        /* 0.5 percentage points */
 
-enum method { M_NAIVE, M_SEED, M_BOOT, M_HISTORY, N_METHODS };
-static const char *const method_names[N_METHODS] = { "naive", "seed", "boot", "history" };
+enum method { M_NAIVE, M_SEED, M_BOOT, M_HISTORY, M_EQUIV, N_METHODS };
+static const char *const method_names[N_METHODS] = { "naive", "seed", "boot", "history", "equiv" };
+
+/* The equivalence margin every simulated campaign is judged with (%). */
+#define EQUIV_MARGIN 2.0
 
 enum stress {
 	S_NONE,
@@ -202,7 +207,8 @@ static void sim_run(struct sim *s, struct tally *t)
 	double mu_b = log1p(s->c.delta / 100), truth = s->c.delta;
 	double *x = xcalloc(s->c.reps, sizeof(*x));
 	struct compare_options o = { .stat = STAT_MEAN, .loud_pct = COMPARE_LOUD_PCT_DEFAULT,
-				     .by_run = &s->by_run, .history = s->use_history ? &s->history : NULL };
+				     .by_run = &s->by_run, .history = s->use_history ? &s->history : NULL,
+				     .equivalence_pct = EQUIV_MARGIN };
 	struct compare_result res;
 	struct strlist w = STRLIST_INIT;
 
@@ -242,6 +248,13 @@ static void sim_run(struct sim *s, struct tally *t)
 			/* One boot per mode with a history: what bootab says, by whichever test judged it. */
 			[M_HISTORY] = { s->use_history && ct->method != METHOD_NONE, ct->verdict == VERDICT_COUNTS, true,
 					ct->delta_pct, ct->lo_pct, ct->hi_pct },
+			/*
+			 * "Same within -/+ 2 %" by whichever test judged: a claim of
+			 * equivalence, false when |delta| >= the margin. Its CI is the
+			 * 1 - 2 alpha one.
+			 */
+			[M_EQUIV] = { ct->method != METHOD_NONE && ct->has_equivalence, ct->equivalent, true,
+				      ct->delta_pct, ct->eq_lo_pct, ct->eq_hi_pct },
 		};
 
 		for (int m = 0; m < N_METHODS; m++) {
@@ -400,7 +413,7 @@ static void add_grid(struct cell_list *l, const struct grid *g, enum stress stre
 					}
 }
 
-/* Cells a CSV already holds complete (all three of their methods), to resume a run. */
+/* Cells a CSV already holds complete (four rows: every method that applies), to resume a run. */
 struct done {
 	char **keys;
 	size_t n, alloc;
@@ -431,7 +444,7 @@ static void done_load(struct done *d, const char *file)
 			continue;
 		*p = '\0';
 		if (prev && !strcmp(prev, line)) {
-			if (++count == 3) {
+			if (++count == 4) {
 				GROW(d->keys, d->alloc, d->n + 1);
 				d->keys[d->n++] = xstrdup(line);
 			}

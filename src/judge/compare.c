@@ -25,6 +25,10 @@ const char *verdict_name(enum verdict v)
 		return "drift";
 	case VERDICT_UNTESTED:
 		return "untested";
+	case VERDICT_SAME:
+		return "same";
+	case VERDICT_UNDECIDED:
+		return "undecided";
 	case VERDICT_MISSING:
 	default:
 		return "missing";
@@ -42,6 +46,36 @@ const char *compare_method_name(enum compare_method m)
 	default:
 		return "none";
 	}
+}
+
+int compare_parse_margin(const char *s, double *ret)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end != s && *end == '%')
+		end++;
+	if (errno || end == s || *end || !(v > 0 && v <= COMPARE_MARGIN_MAX))
+		return -EINVAL;
+	*ret = v;
+	return 0;
+}
+
+/* The margin of a row: "ROW=PCT" in the options, else the default. */
+static double row_margin(const struct compare_options *o, const char *row)
+{
+	size_t len = strlen(row);
+	double v;
+
+	for (size_t i = 0; o->row_equivalence && i < o->row_equivalence->n; i++) {
+		const char *s = o->row_equivalence->items[i];
+
+		if (!strncmp(s, row, len) && s[len] == '=' && compare_parse_margin(s + len + 1, &v) == 0)
+			return v;
+	}
+	return o->equivalence_pct > 0 ? o->equivalence_pct : 0;
 }
 
 bool compare_rounds(const struct side *sides, size_t n_sides, unsigned *ret)
@@ -440,6 +474,25 @@ static double group_var(const struct stats_group *g)
 	return g->n >= 2 ? ss / (double)(g->n - 1) : NAN;
 }
 
+/*
+ * Equivalence by two one-sided tests at alpha (Schuirmann 1987): the mode
+ * is the same within -/+ margin when the 1 - 2 alpha CI of the difference
+ * lies inside it. A difference that counts stays a claim (and may be inside
+ * the margin too); otherwise the verdict is same or undecided.
+ */
+static void judge_equivalence(struct compare_test *t, double margin_pct, double df, double alpha)
+{
+	struct stats_test tost;
+
+	if (stats_t_test(t->estimate, t->test.se, df, 2 * alpha, &tost) < 0)
+		return;
+	t->has_equivalence = true;
+	test_pct(&tost, &t->eq_lo_pct, &t->eq_hi_pct);
+	t->equivalent = tost.lo > log1p(-margin_pct / 100) && tost.hi < log1p(margin_pct / 100);
+	if (t->verdict != VERDICT_COUNTS)
+		t->verdict = t->equivalent ? VERDICT_SAME : VERDICT_UNDECIDED;
+}
+
 static void boot_level(const struct side *sides, size_t n_sides, const unsigned *rounds,
 		       struct compare_metric *cm, const struct compare_options *o, double alpha,
 		       const struct strlist *history_ids)
@@ -532,6 +585,8 @@ static void boot_level(const struct side *sides, size_t n_sides, const unsigned 
 				 &t->test) == 0) {
 			t->verdict = t->test.lo > 0 || t->test.hi < 0 ? VERDICT_COUNTS : VERDICT_WITHIN_NOISE;
 			test_pct(&t->test, &t->lo_pct, &t->hi_pct);
+			if (cm->margin_pct > 0)
+				judge_equivalence(t, cm->margin_pct, df, alpha);
 		} else {
 			t->method = METHOD_NONE;
 		}
@@ -565,6 +620,15 @@ static void boot_level(const struct side *sides, size_t n_sides, const unsigned 
 			if (v > 0 && t->estimate != 0) {
 				t->has_boots_needed = true;
 				t->boots_needed = stats_boots_needed(t->estimate, v, n_groups, alpha, COMPARE_POWER, 1000);
+			}
+			if (v > 0 && t->verdict == VERDICT_UNDECIDED) {
+				unsigned eq = stats_tost_boots_needed(t->estimate, log1p(-cm->margin_pct / 100),
+								      log1p(cm->margin_pct / 100), v, n_groups, alpha,
+								      COMPARE_POWER, 1000);
+				unsigned diff = t->has_boots_needed ? t->boots_needed : 0;
+
+				t->has_boots_to_decide = true;
+				t->boots_to_decide = !eq ? diff : !diff ? eq : eq < diff ? eq : diff;
 			}
 		}
 	}
@@ -603,6 +667,8 @@ static void control_fdr(struct compare_result *res)
 			if (ct->method == METHOD_NONE)
 				continue;
 			res->n_tests++;
+			res->n_same += ct->verdict == VERDICT_SAME;
+			res->n_undecided += ct->verdict == VERDICT_UNDECIDED;
 			if (ct->verdict != VERDICT_COUNTS)
 				continue;
 			res->n_claims++;
@@ -690,6 +756,16 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 			if (!eq || eq == o->row_stats->items[i] || stat_kind_from_name(eq + 1, &k) < 0)
 				return -EINVAL;
 		}
+	if (!(o->equivalence_pct >= 0 && o->equivalence_pct <= COMPARE_MARGIN_MAX))
+		return -EINVAL;
+	if (o->row_equivalence)
+		for (size_t i = 0; i < o->row_equivalence->n; i++) {
+			const char *eq = strchr(o->row_equivalence->items[i], '=');
+			double v;
+
+			if (!eq || eq == o->row_equivalence->items[i] || compare_parse_margin(eq + 1, &v) < 0)
+				return -EINVAL;
+		}
 	for (size_t k = 1; k < n_sides; k++)
 		if (!strcmp(sides[k].mode, sides[0].mode))
 			res.n_repeats++;
@@ -753,6 +829,7 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 			}
 		}
 		row_stat_override(o, cm->row, &cm->stat);
+		cm->margin_pct = row_margin(o, cm->row);
 		for (size_t k = 0; k < n_sides; k++) {
 			const struct metric *m = find_metric(&sides[k], cm->row, NULL, cm->metric);
 			struct compare_cell *c = &cm->cells[k];

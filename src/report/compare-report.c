@@ -255,10 +255,46 @@ static void add_ci(struct strbuf *sb, double lo, double hi)
 	strbuf_addf(sb, "%+.1f to %+.1f%%", lo, hi);
 }
 
+/* A test's verdict in words: "counts", "same within ±2%", "undecided", ... */
+static void add_test_verdict(struct strbuf *sb, const struct compare_metric *cm, const struct compare_test *t)
+{
+	switch (t->verdict) {
+	case VERDICT_UNTESTED:
+		strbuf_addstr(sb, "not tested");
+		break;
+	case VERDICT_SAME:
+		strbuf_addf(sb, "same within ±%g%%", cm->margin_pct);
+		break;
+	case VERDICT_UNDECIDED:
+		strbuf_addstr(sb, "undecided");
+		break;
+	case VERDICT_COUNTS:
+		strbuf_addstr(sb, "counts");
+		if (t->equivalent)
+			strbuf_addf(sb, ", but within ±%g%%", cm->margin_pct);
+		break;
+	default:
+		strbuf_addstr(sb, verdict_words(t->verdict));
+		break;
+	}
+}
+
 /* The notes after a test's verdict: FDR, the checks, the boots it needs. */
 static void test_notes(struct strbuf *sb, const struct compare_result *res, const struct compare_test *t)
 {
 	const char *sep = "";
+
+	if (t->has_equivalence) {
+		strbuf_addf(sb, "%.0f%% CI ", 100 * (1 - 2 * res->alpha));
+		add_ci(sb, t->eq_lo_pct, t->eq_hi_pct);
+		sep = "; ";
+		if (t->verdict == VERDICT_UNDECIDED && t->has_boots_to_decide) {
+			if (t->boots_to_decide)
+				strbuf_addf(sb, "%sabout %u boots per mode would decide it", sep, t->boots_to_decide);
+			else
+				strbuf_addf(sb, "%smore than 1000 boots per mode would be needed to decide it", sep);
+		}
+	}
 
 	if (t->method == METHOD_NONE) {
 		if (t->boots < 2 || t->boots_first < 2)
@@ -267,7 +303,7 @@ static void test_notes(struct strbuf *sb, const struct compare_result *res, cons
 			strbuf_addstr(sb, "the boot means do not vary");
 		sep = "; ";
 	} else if (t->verdict == VERDICT_COUNTS) {
-		strbuf_addf(sb, "%s FDR (q %.3f)", t->survives ? "survives" : "does not survive", t->fdr_q);
+		strbuf_addf(sb, "%s%s FDR (q %.3f)", sep, t->survives ? "survives" : "does not survive", t->fdr_q);
 		sep = "; ";
 	}
 	if (t->has_welch) {
@@ -281,6 +317,9 @@ static void test_notes(struct strbuf *sb, const struct compare_result *res, cons
 		add_p(sb, t->paired.p);
 		sep = "; ";
 	}
+	/* Decided alike, or undecided with its own count above: no second count. */
+	if (t->verdict == VERDICT_SAME || t->verdict == VERDICT_UNDECIDED)
+		return;
 	if (t->has_boots_needed && t->boots_needed)
 		strbuf_addf(sb, "%s%u boots per mode for %.0f%% power at %+.1f%%", sep, t->boots_needed,
 			    COMPARE_POWER * 100, t->delta_pct);
@@ -339,7 +378,7 @@ static void text_boot_level(FILE *out, const struct compare_result *res, const s
 	for (size_t t = 0; t < cm->n_tests; t++) {
 		const struct compare_test *ct = &cm->tests[t];
 		struct strbuf b = STRBUF_INIT, d = STRBUF_INIT, ci = STRBUF_INIT, p = STRBUF_INIT;
-		struct strbuf m = STRBUF_INIT, notes = STRBUF_INIT;
+		struct strbuf m = STRBUF_INIT, notes = STRBUF_INIT, v = STRBUF_INIT;
 		struct compare_cell fake = { .verdict = ct->verdict, .delta_pct = ct->delta_pct };
 		const char *color = ct->verdict == VERDICT_COUNTS ? color_of(&fake, o->color) : "";
 
@@ -353,10 +392,10 @@ static void text_boot_level(FILE *out, const struct compare_result *res, const s
 			strbuf_addstr(&m, "-");
 		}
 		test_notes(&notes, res, ct);
+		add_test_verdict(&v, cm, ct);
 		strbuf_addf(&sb, "  %-*s  %7s  %7s  %18s  %6s  %-17s  %s%s%s%s%s", (int)label_w, ct->mode,
 			    strbuf_str(&b), strbuf_str(&d), strbuf_str(&ci), strbuf_str(&p), strbuf_str(&m), color,
-			    ct->verdict == VERDICT_UNTESTED ? "not tested" : verdict_words(ct->verdict),
-			    *color ? reset : "", notes.len ? "; " : "", strbuf_str(&notes));
+			    strbuf_str(&v), *color ? reset : "", notes.len ? "; " : "", strbuf_str(&notes));
 		put_line(out, &sb);
 		strbuf_release(&b);
 		strbuf_release(&d);
@@ -364,6 +403,7 @@ static void text_boot_level(FILE *out, const struct compare_result *res, const s
 		strbuf_release(&p);
 		strbuf_release(&m);
 		strbuf_release(&notes);
+		strbuf_release(&v);
 	}
 out:
 	strbuf_release(&sb);
@@ -388,12 +428,24 @@ static void boot_level_summary(FILE *out, const struct compare_result *res, cons
 		fprintf(out, "%sboot level: %zu test%s at alpha = %.2f, %zu claim%s; %zu survive%s Benjamini-Hochberg at q = %.2f\n",
 		prefix, res->n_tests, res->n_tests == 1 ? "" : "s", res->alpha, res->n_claims,
 		res->n_claims == 1 ? "" : "s", res->n_survive, res->n_survive == 1 ? "s" : "", res->fdr_q);
+	if (res->n_same || res->n_undecided)
+		fprintf(out, "%sequivalence: %zu the same within their margin, %zu undecided\n", prefix, res->n_same,
+			res->n_undecided);
 	if (res->n_unusual)
 		fprintf(out, "%sunusual: %zu metric%s with boot-to-boot noise far above this machine's history\n",
 			prefix, res->n_unusual, res->n_unusual == 1 ? "" : "s");
 	if (res->n_drift)
 		fprintf(out, "%shistory not used for %zu metric%s: the campaign's own boots vary more than it predicts\n",
 			prefix, res->n_drift, res->n_drift == 1 ? "" : "s");
+}
+
+static bool any_margin(const struct compare_result *res)
+{
+	for (size_t i = 0; i < res->n_metrics; i++)
+		for (size_t t = 0; t < res->metrics[i].n_tests; t++)
+			if (res->metrics[i].tests[t].has_equivalence)
+				return true;
+	return false;
 }
 
 static void legend_boot_level(FILE *out, const struct compare_result *res, const char *prefix)
@@ -421,6 +473,13 @@ static void legend_boot_level(FILE *out, const struct compare_result *res, const
 	fprintf(out, "%sFDR: Benjamini-Hochberg over this report's tests at q = %.2f: among surviving claims, at\n",
 		prefix, res->fdr_q);
 	fprintf(out, "%s  most %.0f%% are false in expectation.\n", prefix, 100 * res->fdr_q);
+	if (any_margin(res)) {
+		fprintf(out, "%ssame within ±M%%: a row's equivalence margin M; two one-sided tests at alpha %.2f, that is\n",
+			prefix, res->alpha);
+		fprintf(out, "%s  its %.0f%% CI lies inside -M to +M%%. undecided: neither a claim nor inside the margin;\n",
+			prefix, 100 * (1 - 2 * res->alpha));
+		fprintf(out, "%s  the boots that would decide it have 80%% power at the estimate.\n", prefix);
+	}
 }
 
 static void text_report(FILE *out, const struct compare_result *res, const struct report_options *o)
@@ -569,7 +628,9 @@ static void md_boot_level(FILE *out, const struct compare_result *res)
 				} else {
 					strbuf_addstr(&sb, " | -");
 				}
-				strbuf_addf(&sb, " | %s | ", ct->verdict == VERDICT_UNTESTED ? "not tested" : verdict_words(ct->verdict));
+				strbuf_addstr(&sb, " | ");
+				add_test_verdict(&sb, cm, ct);
+				strbuf_addstr(&sb, " | ");
 				test_notes(&notes, res, ct);
 				md_cell(&sb, strbuf_str(&notes));
 				strbuf_addstr(&sb, " |\n");
@@ -706,7 +767,7 @@ static void csv_boot_level(FILE *out, const struct compare_metric *cm, const str
 	csv_number(out, cm->has_components ? cm->components.icc : NAN, false);
 	csv_number(out, c->rep_p, false);
 	if (!t) {
-		fputs(",,,,,,,,,,\n", out);
+		fputs(",,,,,,,,,,,,,,\n", out);
 		return;
 	}
 	csv_field(out, compare_method_name(t->method), false);
@@ -723,6 +784,12 @@ static void csv_boot_level(FILE *out, const struct compare_metric *cm, const str
 	csv_field(out, verdict_name(t->verdict), false);
 	if (t->has_boots_needed)
 		fprintf(out, "%u", t->boots_needed);
+	fputc(',', out);
+	csv_number(out, t->has_equivalence ? cm->margin_pct : NAN, false);
+	csv_number(out, t->has_equivalence ? t->eq_lo_pct : NAN, false);
+	csv_number(out, t->has_equivalence ? t->eq_hi_pct : NAN, false);
+	if (t->has_boots_to_decide)
+		fprintf(out, "%u", t->boots_to_decide);
 	fputc('\n', out);
 }
 
@@ -731,7 +798,8 @@ static void csv_report(FILE *out, const struct compare_result *res)
 	fputs("row,metric,side,mode,stat,unit,better,value,spread,spread_pct,n,delta_pct,drift_pct,"
 	      "delta_lo_pct,delta_hi_pct,drift_lo_pct,drift_hi_pct,q,p,verdict,"
 	      "sigma_b_pct,sigma_w_pct,icc,rep_p,test_method,test_boots,test_boots_first,test_delta_pct,"
-	      "ci_lo_pct,ci_hi_pct,test_p,test_df,fdr_q,test_verdict,boots_needed\n", out);
+	      "ci_lo_pct,ci_hi_pct,test_p,test_df,fdr_q,test_verdict,boots_needed,"
+	      "margin_pct,equiv_ci_lo_pct,equiv_ci_hi_pct,boots_to_decide\n", out);
 	for (size_t i = 0; i < res->n_metrics; i++) {
 		const struct compare_metric *cm = &res->metrics[i];
 
@@ -832,6 +900,14 @@ static json_t *json_boot_level(const struct compare_result *res)
 			if (ct->has_boots_needed)
 				json_object_set_new(j, "boots_needed", ct->boots_needed ? json_integer(ct->boots_needed)
 											 : json_string(">1000"));
+			if (ct->has_equivalence)
+				json_object_set_new(j, "equivalence", json_pack("{s:o,s:o,s:o,s:o,s:b}",
+					"margin_pct", json_num(cm->margin_pct), "level", json_num(1 - 2 * res->alpha),
+					"ci_lo_pct", json_num(ct->eq_lo_pct), "ci_hi_pct", json_num(ct->eq_hi_pct),
+					"equivalent", ct->equivalent));
+			if (ct->has_boots_to_decide)
+				json_object_set_new(j, "boots_to_decide", ct->boots_to_decide ? json_integer(ct->boots_to_decide)
+											      : json_string(">1000"));
 			json_array_append_new(tests, j);
 		}
 		json_object_set_new(m, "tests", tests);
@@ -933,10 +1009,11 @@ static int json_report(FILE *out, const struct compare_result *res, const struct
 	json_object_set_new(root, "fdr_q", json_real(res->fdr_q));
 	json_object_set_new(root, "rounds_inferred", json_boolean(res->rounds_inferred));
 	json_object_set_new(root, "boot_level", json_boot_level(res));
-	json_object_set_new(root, "boot_level_summary", json_pack("{s:I,s:I,s:I,s:I,s:I}",
+	json_object_set_new(root, "boot_level_summary", json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
 		"tests", (json_int_t)res->n_tests, "claims", (json_int_t)res->n_claims,
 		"survive_fdr", (json_int_t)res->n_survive, "unusual", (json_int_t)res->n_unusual,
-		"history_drift", (json_int_t)res->n_drift));
+		"history_drift", (json_int_t)res->n_drift, "same", (json_int_t)res->n_same,
+		"undecided", (json_int_t)res->n_undecided));
 	json_object_set_new(root, "warnings", warnings);
 	r = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
 	fputc('\n', out);

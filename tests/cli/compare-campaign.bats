@@ -67,7 +67,9 @@ rounded() {
     "claims": 1,
     "survive_fdr": 1,
     "unusual": 0,
-    "history_drift": 0
+    "history_drift": 0,
+    "same": 0,
+    "undecided": 0
   }'* ]]
 }
 
@@ -99,7 +101,7 @@ rounded() {
 	"$BOOTAB" compare --format csv --history "$h" "$c/pt3" "$c/translated3" "$c/off3" "$c/pt4" > "$BATS_TEST_TMPDIR/out.csv"
 	[ "$(field prefill off3 test_method)" = none ]
 	# A history of other boots (pt and pt2): the campaign's own A/A (pt3, pt4)
-	# varies 1.2x it, above the drift gate (0.6x): the history does not judge,
+	# varies 1.2x it, above the drift gate (0.5x): the history does not judge,
 	# the campaign's own boots do, on their one degree of freedom.
 	"$BOOTAB" compare --history "$h" --record-history "$c/pt" "$c/pt2" > /dev/null 2>&1
 	"$BOOTAB" compare --format csv --history "$h" "$c/pt3" "$c/translated3" "$c/off3" "$c/pt4" > "$BATS_TEST_TMPDIR/out.csv"
@@ -108,7 +110,7 @@ rounded() {
 	[ "$(field prefill off3 test_verdict)" = within-noise ]
 	run "$BOOTAB" compare --color never --history "$h" "$c/pt3" "$c/translated3" "$c/off3" "$c/pt4"
 	[[ "$output" == *"  history: 1 entries, 1 df, boot-to-boot sd 0.77%; this campaign's variance is 1.2x it (p 0.470)"* ]]
-	[[ "$output" == *"  history not used: this campaign's boots vary more than 0.6x the history's; its own boots judge it"* ]]
+	[[ "$output" == *"  history not used: this campaign's boots vary more than 0.5x the history's; its own boots judge it"* ]]
 	[[ "$output" == *"history not used for 2 metrics: the campaign's own boots vary more than it predicts"* ]]
 	# A noisier history (three A/A pairs 3 % apart in logs): the campaign's
 	# variance is well inside it, and the history t judges, df = 3 + 1.
@@ -218,4 +220,41 @@ one_round_campaign() { # DIR [PLAN LINE]
 	run -0 --separate-stderr "$BOOTAB" report "$BATS_TEST_TMPDIR/bad"
 	[[ "$stderr" == *"bootab: warning: $BATS_TEST_TMPDIR/bad/plan.ini: [campaign] history $BATS_TEST_TMPDIR/bad.json: $BATS_TEST_TMPDIR/bad.json:2:"*", ignoring the history"* ]]
 	[ "$(grep -c '"history": {' "$BATS_TEST_TMPDIR/bad/report.json")" -eq 0 ]
+}
+
+@test "equivalence: --equivalence, per row, and the plan's keys in bootab report" {
+	# shellcheck disable=SC2086
+	run -0 "$BOOTAB" compare --color never --equivalence 1% $all
+	# translated: its 90% CI lies inside -/+ 1 % on latency; off counts on prefill.
+	[[ "$output" == *"  translated       3/4    -0.3%       -1.0 to +0.4%   0.298  boot t, df 7       same within ±1%; 90% CI -0.9 to +0.2%;"* ]]
+	[[ "$output" == *"  translated       3/4    -0.6%       -2.1 to +0.8%   0.341  boot t, df 7       undecided; 90% CI -1.8 to +0.6%; about 27 boots per mode would decide it;"* ]]
+	[[ "$output" == *"  off              3/4    +3.8%       +2.3 to +5.3%  <0.001  boot t, df 7       counts; 90% CI +2.6 to +5.0%; survives FDR"* ]]
+	[[ "$output" == *"equivalence: 2 the same within their margin, 1 undecided"* ]]
+	[[ "$output" == *"same within ±M%: a row's equivalence margin M; two one-sided tests at alpha 0.05, that is"* ]]
+	# A row's own margin; the others have none.
+	# shellcheck disable=SC2086
+	"$BOOTAB" compare --format csv --equivalence latency=0.5% $all > "$BATS_TEST_TMPDIR/out.csv"
+	[ "$(field latency translated test_verdict)" = undecided ]
+	[ "$(field latency translated margin_pct)" = 0.5 ]
+	[ -n "$(field latency translated boots_to_decide)" ]
+	[ "$(field prefill translated test_verdict)" = within-noise ]
+	[ -z "$(field prefill translated margin_pct)" ]
+	# shellcheck disable=SC2086
+	run -0 "$BOOTAB" compare --json --equivalence 1 $all
+	[[ "$output" == *'"equivalence": {
+            "margin_pct": 1.0,
+            "level": 0.90000000000000002,'* ]]
+	# shellcheck disable=SC2086
+	run -2 "$BOOTAB" compare --equivalence 0 $all
+	[ "${lines[0]}" = "bootab: --equivalence: '0' is not a margin in % above 0 and at most 50 (or ROW=PCT)" ]
+	# shellcheck disable=SC2086
+	run -2 "$BOOTAB" compare --equivalence =2 $all
+	# The plan: equivalence in [campaign], and a row's own.
+	d="$BATS_TEST_TMPDIR/campaign"
+	cp -r "$c" "$d"
+	sed -i 's/^reps = 5$/reps = 5\nequivalence = 1%/; s/^reps = 3$/reps = 3\nequivalence = 0.5/' "$d/plan.ini"
+	run -0 "$BOOTAB" report "$d"
+	[[ "$output" == *"equivalence: 0 the same within their margin, 3 undecided"* ]]
+	[ "$(grep -c '"margin_pct": 1.0' "$d/report.json")" -eq 2 ]
+	[ "$(grep -c '"margin_pct": 0.5' "$d/report.json")" -eq 2 ]
 }

@@ -641,6 +641,90 @@ static void test_history(void **state)
 	assert_int_equal(w.n, 0);
 }
 
+/*
+ * Equivalence: A boots 0, .02, -.02, 0 and B boots .005, -.005, .003 (logs).
+ * The TOST CI is estimate -/+ t(0.95, df) SE; inside the margin: the same.
+ */
+static void test_equivalence(void **state)
+{
+	static const double a[4] = { 0, 0.02, -0.02, 0 }, b[3] = { 0.005, -0.005, 0.003 };
+	static const char *const labels[7] = { "a", "b", "a2", "b2", "a3", "b3", "a4" };
+	struct side s[7];
+	struct compare_result res;
+	struct strlist w = STRLIST_INIT, rows = STRLIST_INIT;
+	struct compare_options o = default_options;
+	const struct compare_test *t;
+	double est, se, tq, lo, hi;
+	double margin;
+
+	(void)state;
+	for (int k = 0; k < 7; k++) {
+		side_init(&s[k], labels[k], k % 2 ? "b" : "a");
+		add_boot(&s[k], "r", BETTER_HIGHER, k % 2 ? b[k / 2] : a[k / 2]);
+		add_boot(&s[k], "q", BETTER_HIGHER, k % 2 ? b[k / 2] : a[k / 2]);
+	}
+	est = 0.001 - 0;
+	/* Boot variance: A SS 8e-4, B SS (.004^2 + .006^2 + .002^2) = 5.6e-5; 5 df. */
+	se = sqrt((8e-4 + 5.6e-5) / 5 * (0.25 + 1.0 / 3));
+	tq = stats_t_quantile(0.95, 5);
+	lo = expm1(est - tq * se) * 100;
+	hi = expm1(est + tq * se) * 100;
+	margin = ceil(fmax(-lo, hi) * 10) / 10 + 0.1;
+	o.equivalence_pct = margin;
+	o.boots_needed = true;
+	/* Row q with a margin too narrow for its CI. */
+	strlist_add(&rows, "q=0.5%");
+	o.row_equivalence = &rows;
+	assert_int_equal(compare_sides(s, 7, &o, &res, &w), 0);
+	t = &find(&res, "r", "x")->tests[0];
+	NEAR(t->test.estimate, est, 1e-12);
+	NEAR(t->test.se, se, 1e-12);
+	assert_true(t->has_equivalence);
+	NEAR(t->eq_lo_pct, lo, 1e-9);
+	NEAR(t->eq_hi_pct, hi, 1e-9);
+	assert_true(t->equivalent);
+	assert_int_equal(t->verdict, VERDICT_SAME);
+	assert_false(t->has_boots_to_decide);
+	NEAR(find(&res, "r", "x")->margin_pct, margin, 1e-12);
+	/* q: the same data, margin 0.5 %: undecided, with the boots that would decide it. */
+	t = &find(&res, "q", "x")->tests[0];
+	NEAR(find(&res, "q", "x")->margin_pct, 0.5, 1e-12);
+	assert_false(t->equivalent);
+	assert_int_equal(t->verdict, VERDICT_UNDECIDED);
+	assert_true(t->has_boots_to_decide);
+	assert_true(t->boots_to_decide >= 2);
+	assert_int_equal(t->boots_to_decide,
+			 stats_tost_boots_needed(est, log1p(-0.005), log1p(0.005),
+						 find(&res, "q", "x")->components.sigma_b2 +
+						 find(&res, "q", "x")->components.sigma_w2 / 2, 2, 0.05, COMPARE_POWER, 1000));
+	assert_int_equal(res.n_same, 1);
+	assert_int_equal(res.n_undecided, 1);
+	assert_int_equal(verdict_name(VERDICT_SAME)[0], 's');
+	compare_result_release(&res);
+
+	/* No margin: within noise, as before. */
+	o.equivalence_pct = 0;
+	o.row_equivalence = NULL;
+	assert_int_equal(compare_sides(s, 7, &o, &res, &w), 0);
+	t = &find(&res, "r", "x")->tests[0];
+	assert_false(t->has_equivalence);
+	assert_int_equal(t->verdict, VERDICT_WITHIN_NOISE);
+	compare_result_release(&res);
+
+	/* Bad margins. */
+	o.equivalence_pct = 60;
+	assert_int_equal(compare_sides(s, 7, &o, &res, &w), -EINVAL);
+	assert_int_equal(compare_parse_margin("2%", &margin), 0);
+	NEAR(margin, 2, 0);
+	assert_int_equal(compare_parse_margin("0.5", &margin), 0);
+	assert_int_equal(compare_parse_margin("0", &margin), -EINVAL);
+	assert_int_equal(compare_parse_margin("2%%", &margin), -EINVAL);
+	assert_int_equal(compare_parse_margin("x", &margin), -EINVAL);
+	strlist_release(&rows);
+	release_sides(s, 7);
+	assert_int_equal(w.n, 0);
+}
+
 static void test_fdr_across_metrics(void **state)
 {
 	struct side s[7];
@@ -711,6 +795,7 @@ int main(void)
 		cmocka_unit_test(test_boot_level),
 		cmocka_unit_test(test_boot_level_recorded_rounds_and_untested),
 		cmocka_unit_test(test_history),
+		cmocka_unit_test(test_equivalence),
 		cmocka_unit_test(test_fdr_across_metrics),
 		cmocka_unit_test(test_nonpositive_sample_no_boot_level),
 	};
