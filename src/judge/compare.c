@@ -332,10 +332,14 @@ static void count_pairs(const struct side *sides, size_t n_sides, const long *pa
 	}
 }
 
-/* A log difference as a percentage: exp(x) - 1. */
-static double log_pct(double x)
+double compare_log_pct(double x, enum metric_better better)
 {
-	return expm1(x) * 100;
+	return better == BETTER_LOWER ? -expm1(-x) * 100 : expm1(x) * 100;
+}
+
+double compare_pct_log(double pct, enum metric_better better)
+{
+	return better == BETTER_LOWER ? -log1p(-pct / 100) : log1p(pct / 100);
 }
 
 /*
@@ -371,10 +375,10 @@ static void summarise_boots(const struct side *sides, size_t n_sides, struct com
 }
 
 /* A test on +-is-better log values into percentages. */
-static void test_pct(const struct stats_test *t, double *ret_lo, double *ret_hi)
+static void test_pct(const struct stats_test *t, enum metric_better better, double *ret_lo, double *ret_hi)
 {
-	*ret_lo = log_pct(t->lo);
-	*ret_hi = log_pct(t->hi);
+	*ret_lo = compare_log_pct(t->lo, better);
+	*ret_hi = compare_log_pct(t->hi, better);
 }
 
 /* Flips a test of (b - a) into + is better. */
@@ -410,7 +414,7 @@ static void rep_tests(const struct side *sides, size_t n_sides, struct compare_m
 			continue;
 		test_better(&t, cm->better);
 		c->rep_p = t.p;
-		test_pct(&t, &c->rep_lo_pct, &c->rep_hi_pct);
+		test_pct(&t, cm->better, &c->rep_lo_pct, &c->rep_hi_pct);
 	}
 }
 
@@ -480,15 +484,17 @@ static double group_var(const struct stats_group *g)
  * lies inside it. A difference that counts stays a claim (and may be inside
  * the margin too); otherwise the verdict is same or undecided.
  */
-static void judge_equivalence(struct compare_test *t, double margin_pct, double df, double alpha)
+static void judge_equivalence(struct compare_test *t, enum metric_better better, double margin_pct, double df,
+			      double alpha)
 {
 	struct stats_test tost;
 
 	if (stats_t_test(t->estimate, t->test.se, df, 2 * alpha, &tost) < 0)
 		return;
 	t->has_equivalence = true;
-	test_pct(&tost, &t->eq_lo_pct, &t->eq_hi_pct);
-	t->equivalent = tost.lo > log1p(-margin_pct / 100) && tost.hi < log1p(margin_pct / 100);
+	test_pct(&tost, better, &t->eq_lo_pct, &t->eq_hi_pct);
+	/* The margin is on the report's delta: -M % < delta < +M % at both ends of the CI. */
+	t->equivalent = t->eq_lo_pct > -margin_pct && t->eq_hi_pct < margin_pct;
 	if (t->verdict != VERDICT_COUNTS)
 		t->verdict = t->equivalent ? VERDICT_SAME : VERDICT_UNDECIDED;
 }
@@ -562,7 +568,7 @@ static void boot_level(const struct side *sides, size_t n_sides, const unsigned 
 			continue;
 		cm->n_tests++;
 		t->estimate = (group_mean(b) - group_mean(a)) * (double)cm->better;
-		t->delta_pct = log_pct(t->estimate);
+		t->delta_pct = compare_log_pct(t->estimate, cm->better);
 		if (a->n >= 2 && b->n >= 2 && cm->components.boot_var > 0) {
 			t->method = METHOD_BOOT;
 			var = cm->components.boot_var;
@@ -584,9 +590,9 @@ static void boot_level(const struct side *sides, size_t n_sides, const unsigned 
 		    stats_t_test(t->estimate, sqrt(var * (1.0 / (double)a->n + 1.0 / (double)b->n)), df, alpha,
 				 &t->test) == 0) {
 			t->verdict = t->test.lo > 0 || t->test.hi < 0 ? VERDICT_COUNTS : VERDICT_WITHIN_NOISE;
-			test_pct(&t->test, &t->lo_pct, &t->hi_pct);
+			test_pct(&t->test, cm->better, &t->lo_pct, &t->hi_pct);
 			if (cm->margin_pct > 0)
-				judge_equivalence(t, cm->margin_pct, df, alpha);
+				judge_equivalence(t, cm->better, cm->margin_pct, df, alpha);
 		} else {
 			t->method = METHOD_NONE;
 		}
@@ -622,9 +628,10 @@ static void boot_level(const struct side *sides, size_t n_sides, const unsigned 
 				t->boots_needed = stats_boots_needed(t->estimate, v, n_groups, alpha, COMPARE_POWER, 1000);
 			}
 			if (v > 0 && t->verdict == VERDICT_UNDECIDED) {
-				unsigned eq = stats_tost_boots_needed(t->estimate, log1p(-cm->margin_pct / 100),
-								      log1p(cm->margin_pct / 100), v, n_groups, alpha,
-								      COMPARE_POWER, 1000);
+				unsigned eq = stats_tost_boots_needed(t->estimate,
+								      compare_pct_log(-cm->margin_pct, cm->better),
+								      compare_pct_log(cm->margin_pct, cm->better), v,
+								      n_groups, alpha, COMPARE_POWER, 1000);
 				unsigned diff = t->has_boots_needed ? t->boots_needed : 0;
 
 				t->has_boots_to_decide = true;

@@ -181,6 +181,17 @@ struct compare_options {
 	const struct strlist *row_equivalence; /* "ROW=PCT" margins for one row */
 };
 
+/*
+ * The one delta convention of every report: + is better, and for a
+ * higher-is-better metric the change b / a - 1, for a lower-is-better one
+ * 1 - b / a (a time 10 % shorter is +10 %). compare_log_pct() turns a
+ * + is better log difference (better * (log b - log a)) into that
+ * percentage; it is increasing, so a CI maps end to end.
+ * compare_pct_log() is its inverse.
+ */
+double compare_log_pct(double x, enum metric_better better);
+double compare_pct_log(double pct, enum metric_better better);
+
 /* Margins are percentages in (0, 50]. */
 #define COMPARE_MARGIN_MAX 50.0
 

@@ -50,8 +50,8 @@ rounded() {
 	# Later sides of a mode carry no test of their own.
 	[ "$(field prefill off2 test_method)" = "" ]
 	# The seed rule is still there, with its p.
-	[ "$(field prefill off verdict)" = counts ]
-	[ "$(field prefill off p | cut -c1-5)" = 0.173 ]
+	[ "$(field prefill off screen_verdict)" = counts ]
+	[ "$(field prefill off screen_p | cut -c1-5)" = 0.173 ]
 }
 
 @test "three rounds: json carries the tests, rounds from meta.json, and the FDR summary" {
@@ -62,7 +62,7 @@ rounded() {
 	[[ "$output" == *'"method": "boot"'* ]]
 	[[ "$output" == *'"survives_fdr": true'* ]]
 	[[ "$output" == *'"paired": {'* ]]
-	[[ "$output" == *'"boot_level_summary": {
+	[[ "$output" == *'"test_summary": {
     "tests": 4,
     "claims": 1,
     "survive_fdr": 1,

@@ -454,12 +454,17 @@ static void test_boot_level(void **state)
 	compare_result_release(&res);
 	release_sides(s, 7);
 
-	/* Lower is better: the same numbers, the sign turned. */
+	/*
+	 * Lower is better: the same numbers, the sign turned, and the percentage
+	 * is 1 - b/a, as in the screen's table: the one convention everywhere.
+	 */
 	build_rounds(s, BETTER_LOWER);
 	assert_int_equal(compare_sides(s, 7, &default_options, &res, &w), 0);
 	t = &find(&res, "r", "x")->tests[0];
 	NEAR(t->test.estimate, -0.06, 1e-12);
-	NEAR(t->hi_pct, (exp(-0.06 + tq * se) - 1) * 100, 1e-4);
+	NEAR(t->delta_pct, (1 - exp(0.06)) * 100, 1e-9);
+	NEAR(t->hi_pct, (1 - exp(0.06 - tq * se)) * 100, 1e-4);
+	NEAR(t->lo_pct, (1 - exp(0.06 + tq * se)) * 100, 1e-4);
 	NEAR(t->paired.estimate, -0.06, 1e-12);
 	NEAR(t->welch.estimate, -0.06, 1e-12);
 	assert_int_equal(t->boots_needed, 0);
