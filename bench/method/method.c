@@ -19,7 +19,7 @@
  * delta = 0, power otherwise), wrong-sign rate among claims, exaggeration
  * among right-sign claims (mean |estimate| / |delta|) and CI coverage, as CSV.
  *
- *   usage: method [--quick] [--stress-only|--normal-only|--stress KIND] [--draws N]
+ *   usage: method [--quick] [--stress-only|--normal-only|--stress KIND] [--boots B,...] [--draws N]
  *                 [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--skip CSV]
  *                 [--cell SB,SW,REPS,BOOTS,DELTA]
  * --skip CSV (repeatable) leaves out the cells a CSV already holds, to resume
@@ -508,6 +508,7 @@ int main(int argc, char **argv)
 	unsigned long shard = 0, shards = 1;
 	struct done done = { 0 };
 	int only_stress = -1;
+	unsigned long only_boots = 0;     /* bit b: cells with b boots per mode; 0: all */
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--quick")) {
@@ -523,6 +524,20 @@ int main(int argc, char **argv)
 				fprintf(stderr, "method: --stress: '%s' is not a stress kind\n", argv[i]);
 				return 2;
 			}
+		} else if (!strcmp(argv[i], "--boots") && i + 1 < argc) {
+			/* Only the cells with these boots per mode: "1" or "2,4,8". */
+			char *list = argv[++i], *end;
+
+			do {
+				unsigned long b = strtoul(list, &end, 10);
+
+				if (end == list || b < 1 || b > 63 || (*end && *end != ',')) {
+					fprintf(stderr, "method: --boots: expected a list of boots per mode, such as 1,2,4\n");
+					return 2;
+				}
+				only_boots |= 1UL << b;
+				list = end + (*end == ',');
+			} while (*end);
 		} else if (!strcmp(argv[i], "--stress-only")) {
 			do_normal = false;
 		} else if (!strcmp(argv[i], "--normal-only")) {
@@ -552,7 +567,7 @@ int main(int argc, char **argv)
 			}
 			one = true;
 		} else {
-			fprintf(stderr, "usage: method [--quick] [--stress-only|--normal-only|--stress KIND] [--draws N] [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--skip CSV] [--cell SB,SW,REPS,BOOTS,DELTA]\n");
+			fprintf(stderr, "usage: method [--quick] [--stress-only|--normal-only|--stress KIND] [--boots B,...] [--draws N] [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--skip CSV] [--cell SB,SW,REPS,BOOTS,DELTA]\n");
 			return 2;
 		}
 	}
@@ -572,6 +587,8 @@ int main(int argc, char **argv)
 		size_t k = reverse ? cells.n - 1 - i : i;
 
 		if (only_stress >= 0 && cells.cells[k].stress != (enum stress)only_stress)
+			continue;
+		if (only_boots && !(only_boots & (1UL << cells.cells[k].boots)))
 			continue;
 		if (k % shards == shard && !done_has(&done, &cells.cells[k]))
 			run_one(&cells.cells[k], null_draws, draws, seed);

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -326,7 +327,8 @@ static void count_pairs(const struct side *sides, size_t n_sides, const long *pa
 			d = delta_pct(cm->cells[j].value, cm->cells[p].value, cm->better);
 			s = (d > 0) - (d < 0);
 			c->pairs++;
-			if (s == sign)
+			/* A delta of exactly 0 has no sign: it agrees with nothing. */
+			if (s == sign && sign != 0)
 				c->pairs_agree++;
 		}
 	}
@@ -340,6 +342,34 @@ double compare_log_pct(double x, enum metric_better better)
 double compare_pct_log(double pct, enum metric_better better)
 {
 	return better == BETTER_LOWER ? -log1p(-pct / 100) : log1p(pct / 100);
+}
+
+/*
+ * Boots of one metric with different rep counts: the boot-level test weighs
+ * every boot alike (the variance of a boot mean is taken to be the same
+ * for all), so a boot of 1 rep counts as much as one of 5. Said once.
+ */
+static void reps_warning(const struct side *sides, size_t n_sides, const struct compare_metric *cm,
+			 struct strlist *warnings)
+{
+	size_t lo = SIZE_MAX, hi = 0, k_lo = 0;
+	char *what;
+
+	for (size_t k = 0; k < n_sides; k++) {
+		if (!cm->cells[k].has_boot)
+			continue;
+		if (cm->cells[k].boot.n < lo) {
+			lo = cm->cells[k].boot.n;
+			k_lo = k;
+		}
+		hi = cm->cells[k].boot.n > hi ? cm->cells[k].boot.n : hi;
+	}
+	if (hi == 0 || lo == hi)
+		return;
+	what = metric_label(cm->row, cm->metric);
+	strlist_addf(warnings, "%s: its boots have %zu to %zu reps (%zu on %s); the boot-level test weighs every boot alike, as if each had the same reps",
+		     what, lo, hi, lo, sides[k_lo].label);
+	free(what);
 }
 
 /*
@@ -372,6 +402,7 @@ static void summarise_boots(const struct side *sides, size_t n_sides, struct com
 		}
 		c->has_boot = true;
 	}
+	reps_warning(sides, n_sides, cm, warnings);
 }
 
 /* A test on +-is-better log values into percentages. */
@@ -557,8 +588,10 @@ static void boot_level(const struct side *sides, size_t n_sides, const unsigned 
 		struct compare_test *t = &cm->tests[cm->n_tests];
 		double var = NAN, df = 0;
 
-		if (!cm->cells[0].present)
-			break;
+		/*
+		 * The first side lacks the metric but its mode's repeats have it:
+		 * the boot level tests against those (the screen cannot judge it).
+		 */
 		*t = (struct compare_test){ .mode = sides[group_side[g]].mode, .side = group_side[g],
 					    .boots_first = a->n, .boots = b->n, .method = METHOD_NONE,
 					    .verdict = VERDICT_UNTESTED, .estimate = NAN, .delta_pct = NAN,
@@ -863,9 +896,18 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 			for (size_t k = 0; k < n_sides; k++)
 				if (cm->cells[k].present)
 					strlist_addf(warnings, "%s is present on %s only", what, sides[k].label);
-		if (!cm->cells[0].present && present > 1)
-			strlist_addf(warnings, "%s is missing on the first side %s, nothing to compare it with",
-				     what, sides[0].label);
+		if (!cm->cells[0].present && present > 1) {
+			bool repeat_has = false;
+
+			for (size_t k = 1; k < n_sides; k++)
+				repeat_has |= cm->cells[k].present && !strcmp(sides[k].mode, sides[0].mode);
+			if (repeat_has)
+				strlist_addf(warnings, "%s is missing on the first side %s: the screen cannot judge it; the boot level compares with the other boots of %s",
+					     what, sides[0].label, sides[0].mode);
+			else
+				strlist_addf(warnings, "%s is missing on the first side %s, nothing to compare it with",
+					     what, sides[0].label);
+		}
 		free(what);
 		judge_metric(sides, n_sides, cm, o, warnings);
 		count_pairs(sides, n_sides, partner, cm);

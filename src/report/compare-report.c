@@ -300,7 +300,8 @@ static void test_notes(struct strbuf *sb, const struct compare_result *res, cons
 		if (t->boots < 2 || t->boots_first < 2)
 			strbuf_addf(sb, "one boot of %s and no history", t->boots < 2 ? t->mode : res->sides[0].mode);
 		else
-			strbuf_addstr(sb, "the boot means do not vary");
+			strbuf_addf(sb, "the boot means do not vary (a constant shift of %+.1f%%): no test can bound it",
+				    t->delta_pct);
 		sep = "; ";
 	} else if (t->verdict == VERDICT_COUNTS) {
 		strbuf_addf(sb, "%s%s FDR (q %.3f)", sep, t->survives ? "survives" : "does not survive", t->fdr_q);

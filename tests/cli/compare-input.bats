@@ -134,3 +134,23 @@ setup() {
 	run "$BOOTAB" compare --color always "$d/a" "$d/b" "$d/a2"
 	[[ "$output" == *$'\033[32mcounts\033[0m'* ]]
 }
+
+@test "edge cases: a constant shift with no boot-to-boot variance; a row only on the first side's repeats" {
+	mkdir -p "$d/c/a" "$d/c/b" "$d/c/a2" "$d/c/b2"
+	for s in a a2; do printf '100\n100\n' > "$d/c/$s/x.txt"; done
+	for s in b b2; do printf '110\n110\n' > "$d/c/$s/x.txt"; done
+	run -0 "$BOOTAB" compare "$d/c/a" "$d/c/b" "$d/c/a2" "$d/c/b2"
+	[[ "$output" == *"  b               110.0 ± 0.0   0.0%   2            +10.0%             +0.0%   inf <0.001  counts"* ]]
+	[[ "$output" == *"not tested; the boot means do not vary (a constant shift of +10.0%): no test can bound it"* ]]
+	[[ "$output" == *"summary: no test ran; screen (seed rule): 2 count"* ]]
+	# y is missing on the first side: the screen cannot judge it, the test still runs.
+	printf '50\n51\n' > "$d/c/a2/y.txt"
+	printf '50.5\n51.5\n' > "$d/c/b/y.txt"
+	printf '50.2\n51.2\n' > "$d/c/b2/y.txt"
+	mkdir -p "$d/c/a3"
+	printf '100\n100\n' > "$d/c/a3/x.txt"
+	printf '50.1\n51.1\n' > "$d/c/a3/y.txt"
+	run -0 --separate-stderr "$BOOTAB" compare "$d/c/a" "$d/c/b" "$d/c/a2" "$d/c/b2" "$d/c/a3"
+	[[ "$stderr" == *"bootab: warning: row 'y' is missing on the first side a: the screen cannot judge it; the boot level compares with the other boots of a"* ]]
+	[[ "$output" == *"  b         2/2    +0.6%       -0.7 to +1.9%   0.198  boot t, df 2       within noise;"* ]]
+}

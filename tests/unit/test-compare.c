@@ -730,6 +730,102 @@ static void test_equivalence(void **state)
 	assert_int_equal(w.n, 0);
 }
 
+/* The audit's edge cases, each with its defined behaviour. */
+static void test_edge_cases(void **state)
+{
+	static const char *const labels[7] = { "a", "b", "a2", "b2", "a3", "b3", "a4" };
+	struct side s[7];
+	struct compare_result res;
+	struct strlist w = STRLIST_INIT;
+	const struct compare_metric *m;
+	const struct compare_test *t;
+	bool said;
+
+	(void)state;
+	/*
+	 * A row missing on the first side but present on its repeats: the
+	 * screen cannot judge it, the boot level tests B against A2, A3, A4.
+	 */
+	for (int k = 0; k < 7; k++) {
+		side_init(&s[k], labels[k], k % 2 ? "b" : "a");
+		add_boot(&s[k], "o", BETTER_HIGHER, 0);
+		if (k > 0)
+			add_boot(&s[k], "r", BETTER_HIGHER, k % 2 ? mb[k / 2] : ma[k / 2]);
+	}
+	assert_int_equal(compare_sides(s, 7, &default_options, &res, &w), 0);
+	m = find(&res, "r", "x");
+	assert_int_equal(m->n_tests, 1);
+	t = &m->tests[0];
+	assert_int_equal(t->boots_first, 3);
+	assert_int_equal(t->boots, 3);
+	assert_int_equal(t->method, METHOD_BOOT);
+	NEAR(t->estimate, 0.06 - (0.02 - 0.02 + 0) / 3, 1e-12);
+	assert_int_equal(m->cells[1].verdict, VERDICT_MISSING);
+	said = false;
+	for (size_t i = 0; i < w.n; i++)
+		said |= strstr(w.items[i], "row 'r' metric 'x' is missing on the first side a: the screen cannot judge it; "
+					    "the boot level compares with the other boots of a") != NULL;
+	assert_true(said);
+	compare_result_release(&res);
+	release_sides(s, 7);
+	strlist_release(&w);
+
+	/*
+	 * No boot-to-boot variance and a constant shift: the test has nothing
+	 * to bound it with (not tested, the shift still given); the screen's
+	 * drift is 0, so its q is infinite.
+	 */
+	for (int k = 0; k < 5; k++) {
+		side_init(&s[k], labels[k], k % 2 ? "b" : "a");
+		for (int i = 0; i < 2; i++)
+			metric_set_add_sample(&get_row(&s[k], "z")->metrics, "x", BETTER_HIGHER, "", k % 2 ? 110 : 100);
+	}
+	assert_int_equal(compare_sides(s, 5, &default_options, &res, &w), 0);
+	m = find(&res, "z", "x");
+	t = &m->tests[0];
+	assert_int_equal(t->method, METHOD_NONE);
+	assert_int_equal(t->verdict, VERDICT_UNTESTED);
+	NEAR(t->delta_pct, 10, 1e-9);
+	NEAR(m->cells[1].delta_pct, 10, 1e-9);
+	assert_true(isinf(m->cells[1].q));
+	assert_int_equal(res.n_tests, 0);
+	compare_result_release(&res);
+	release_sides(s, 5);
+	assert_int_equal(w.n, 0);
+
+	/*
+	 * A delta of exactly 0 has no sign: B equals A and B2 equals A2, so no
+	 * pair agrees with it (it used to read "sign agrees in 2 of 2 pairs").
+	 */
+	for (int k = 0; k < 5; k++) {
+		side_init(&s[k], labels[k], k % 2 ? "b" : "a");
+		add_boot(&s[k], "e", BETTER_HIGHER, k < 2 ? 0 : 0.01);
+	}
+	assert_int_equal(compare_sides(s, 5, &default_options, &res, &w), 0);
+	m = find(&res, "e", "x");
+	NEAR(m->cells[1].delta_pct, 0, 0);
+	assert_int_equal(m->cells[1].pairs, 2);
+	assert_int_equal(m->cells[1].pairs_agree, 0);
+	compare_result_release(&res);
+	release_sides(s, 5);
+
+	/* A boot of 1 rep beside boots of 2: said, since the test weighs them alike. */
+	for (int k = 0; k < 5; k++) {
+		side_init(&s[k], labels[k], k % 2 ? "b" : "a");
+		if (k == 3)
+			metric_set_add_sample(&get_row(&s[k], "r")->metrics, "x", BETTER_HIGHER, "", 101);
+		else
+			add_boot(&s[k], "r", BETTER_HIGHER, 0.01 * k);
+	}
+	assert_int_equal(compare_sides(s, 5, &default_options, &res, &w), 0);
+	assert_int_equal(w.n, 1);
+	assert_string_equal(w.items[0], "row 'r' metric 'x': its boots have 1 to 2 reps (1 on b2); the boot-level test "
+					"weighs every boot alike, as if each had the same reps");
+	compare_result_release(&res);
+	release_sides(s, 5);
+	strlist_release(&w);
+}
+
 static void test_fdr_across_metrics(void **state)
 {
 	struct side s[7];
@@ -801,6 +897,7 @@ int main(void)
 		cmocka_unit_test(test_boot_level_recorded_rounds_and_untested),
 		cmocka_unit_test(test_history),
 		cmocka_unit_test(test_equivalence),
+		cmocka_unit_test(test_edge_cases),
 		cmocka_unit_test(test_fdr_across_metrics),
 		cmocka_unit_test(test_nonpositive_sample_no_boot_level),
 	};
