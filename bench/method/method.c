@@ -19,7 +19,7 @@
  * delta = 0, power otherwise), wrong-sign rate among claims, exaggeration
  * among right-sign claims (mean |estimate| / |delta|) and CI coverage, as CSV.
  *
- *   usage: method [--quick] [--stress-only|--normal-only|--stress KIND] [--boots B,...] [--draws N]
+ *   usage: method [--quick] [--equiv-grid] [--stress-only|--normal-only|--stress KIND] [--boots B,...] [--draws N]
  *                 [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--skip CSV]
  *                 [--cell SB,SW,REPS,BOOTS,DELTA]
  * --skip CSV (repeatable) leaves out the cells a CSV already holds, to resume
@@ -380,6 +380,13 @@ static const unsigned stress_reps[] = { 5 };
 static const unsigned stress_boots[] = { 1, 3, 6 };
 static const double stress_delta[] = { 0, 5 };
 
+/* Equivalence within -/+ 2 %: deltas inside, at and beyond the margin. */
+static const double equiv_sb[] = { 0.5, 1, 2, 3 };
+static const double equiv_sw[] = { 0.5, 2 };
+static const unsigned equiv_reps[] = { 5 };
+static const unsigned equiv_boots[] = { 1, 2, 3, 4, 6, 8, 12 };
+static const double equiv_delta[] = { 0, 1, 2, 3 };
+
 /* A history recorded while the machine was quieter (or noisier): one boot per mode. */
 static const double shift_sb[] = { 0.5, 1, 2, 3, 6 };
 static const double shift_sw[] = { 0.5, 2 };
@@ -499,6 +506,8 @@ int main(int argc, char **argv)
 			      N(quick_sb), N(quick_sw), N(quick_reps), N(quick_boots), N(quick_delta) };
 	struct grid stress = { stress_sb, stress_sw, stress_delta, stress_reps, stress_boots,
 			       N(stress_sb), N(stress_sw), N(stress_reps), N(stress_boots), N(stress_delta) };
+	struct grid equiv = { equiv_sb, equiv_sw, equiv_delta, equiv_reps, equiv_boots,
+			      N(equiv_sb), N(equiv_sw), N(equiv_reps), N(equiv_boots), N(equiv_delta) };
 	struct grid shift = { shift_sb, shift_sw, shift_delta, shift_reps, shift_boots,
 			      N(shift_sb), N(shift_sw), N(shift_reps), N(shift_boots), N(shift_delta) };
 	unsigned long null_draws = 10000, draws = 10000, seed = 1;
@@ -514,6 +523,10 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "--quick")) {
 			normal = quick;
 			null_draws = draws = 2000;
+		} else if (!strcmp(argv[i], "--equiv-grid")) {
+			/* The normal cells that the equivalence table is read from. */
+			normal = equiv;
+			do_stress = false;
 		} else if (!strcmp(argv[i], "--stress") && i + 1 < argc) {
 			/* One stress kind only; with --cell, the cell's kind. */
 			i++;
@@ -567,7 +580,7 @@ int main(int argc, char **argv)
 			}
 			one = true;
 		} else {
-			fprintf(stderr, "usage: method [--quick] [--stress-only|--normal-only|--stress KIND] [--boots B,...] [--draws N] [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--skip CSV] [--cell SB,SW,REPS,BOOTS,DELTA]\n");
+			fprintf(stderr, "usage: method [--quick] [--equiv-grid] [--stress-only|--normal-only|--stress KIND] [--boots B,...] [--draws N] [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--skip CSV] [--cell SB,SW,REPS,BOOTS,DELTA]\n");
 			return 2;
 		}
 	}

@@ -19,7 +19,8 @@ NR == 1 { next }
 	stress = $1; sb = $2; sw = $3; reps = $4; b = $5; delta = $6; method = $7; rate = $9
 	seen[method] = 1
 	if (method == "equiv") {
-		if (stress == "normal") {
+		# The equivalence grid (method --equiv-grid): 5 reps, sigma_w 0.5 or 2 %, sigma_b 0.5-3 %.
+		if (stress == "normal" && reps == 5 && (sw == 0.5 || sw == 2) && (sb == 0.5 || sb == 1 || sb == 2 || sb == 3)) {
 			key = b SUBSEP delta
 			eqs[key] += rate; eqn[key]++
 			if (!(key in eqmax) || rate > eqmax[key]) eqmax[key] = rate
@@ -111,7 +112,7 @@ END {
 			printf "| %s | %s | %s-%s | %s |\n", ss[s], ms[i], pct(slo[key]), pct(shi[key]), \
 			       (key in spn) ? pct(spw[key] / spn[key]) : "-"
 		}
-	print "\n### Equivalence within -/+ 2 % (normal cells): how often \"same\" is the verdict\n"
+	print "\n### Equivalence within -/+ 2 % (normal cells, 5 reps, sigma_w 0.5 or 2 %, sigma_b 0.5-3 %): how often \"same\" is the verdict\n"
 	print "| b | delta 0 (mean) | delta 1 % (mean) | delta 2 %: false (mean) | delta 2 %: false (max) | delta 3 %: false (max) | delta >= 5 %: false (max) |"
 	print "|---:|---:|---:|---:|---:|---:|---:|"
 	for (j = 1; j <= 7; j++) {
