@@ -688,12 +688,15 @@ static void boot_level(const struct side *sides, size_t n_sides, const unsigned 
 			double v = cm->components.sigma_b2 + cm->components.sigma_w2 / reps;
 
 			/*
-			 * Judged by the history: its variance, with its degrees of
-			 * freedom, is the one a next campaign will be judged by
+			 * Judged by the history: its boot-mean variance at this
+			 * campaign's reps is the one a next campaign will be judged by
 			 * (bootab plan --effect --history gives the same number).
 			 */
-			if (t->method == METHOD_HISTORY)
-				v = hc.boot_var;
+			if (t->method == METHOD_HISTORY) {
+				v = hc.sigma_b2 + hc.sigma_w2 / reps;
+				if (!(v > 0))
+					v = hc.boot_var;
+			}
 			if (!(v > 0))
 				v = cm->components.boot_var > 0 ? cm->components.boot_var
 				    : cm->has_history ? hc.boot_var : NAN;

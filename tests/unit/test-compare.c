@@ -692,9 +692,22 @@ static void test_history(void **state)
 	NEAR(t->test.estimate, 0.04, 1e-12);
 	NEAR(t->test.p, stats_t_two_sided_p(0.04 / sqrt(5.5e-4 * 1.5), 4), 1e-12);
 	assert_int_equal(t->verdict, VERDICT_WITHIN_NOISE);
-	/* Boots needed from the history's variance, as bootab plan --effect --history computes it. */
+	/*
+	 * Boots needed from the history's variance at this campaign's 2 reps,
+	 * as bootab plan --effect --history computes it (not from the
+	 * campaign's own one degree of freedom).
+	 */
 	assert_true(t->has_boots_needed);
-	assert_int_equal(t->boots_needed, stats_boots_needed(0.04, 2e-3 / 3, 2, 0.05, COMPARE_POWER, 1000));
+	{
+		struct stats_group g[2] = { { h.entries[0].metrics[0].boots, 3 }, { h.entries[1].metrics[0].boots, 2 } };
+		struct stats_components hc;
+
+		stats_variance_components(g, 2, &hc);
+		assert_true(hc.sigma_b2 + hc.sigma_w2 / 2 > 0);
+		assert_int_equal(t->boots_needed, stats_boots_needed(0.04, hc.sigma_b2 + hc.sigma_w2 / 2, 2, 0.05,
+								     COMPARE_POWER, 1000));
+		assert_true(t->boots_needed != stats_boots_needed(0.04, 2e-4, 2, 0.05, COMPARE_POWER, 1000));
+	}
 	assert_int_equal(res.n_tests, 1);
 	assert_int_equal(res.n_claims, 0);
 	assert_int_equal(res.n_drift, 0);
