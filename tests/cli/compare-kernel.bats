@@ -139,3 +139,13 @@ mail_shaped() {
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "bootab: --stat: 'mean,avg' is not mean, median, min or max, a list of them such as mean,min, or ROW=STAT" ]
 }
+
+@test "README's mail excerpt is what compare prints on tests/fixtures/kernel-patch" {
+	readme="$BATS_TEST_DIRNAME/../../README.md"
+	sed -n '/^\$ bootab compare --stat mean,min --format mail old new old2$/,/^```$/p' "$readme" |
+		sed '1d;$d' | grep -vx '\.\.\.' > "$d/excerpt.txt"
+	[ "$(wc -l < "$d/excerpt.txt")" -ge 8 ]
+	while IFS= read -r line; do
+		grep -qxF -- "$line" "$expected/kernel-patch-mail.txt" || { echo "not in the output: $line"; false; }
+	done < "$d/excerpt.txt"
+}
