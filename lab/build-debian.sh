@@ -198,13 +198,20 @@ build_image() {
 	install -m 440 "$g/sudoers-benchnp" "$tree/etc/sudoers.d/benchnp"
 	printf 'bootab-lab\n' >"$tree/etc/hostname"
 	printf '127.0.0.1 localhost\n10.0.2.15 bootab-lab\n' >"$tree/etc/hosts"
-	printf 'UUID=%s / ext4 errors=remount-ro 0 1\nUUID=%s-%s /boot/efi vfat umask=0077 0 2\n' \
+	# The ESP is not needed to boot or to run (GRUB's image is only read by
+	# the firmware): mounted on demand, never a reason for emergency mode.
+	printf 'UUID=%s / ext4 errors=remount-ro 0 1\nUUID=%s-%s /boot/efi vfat umask=0077,noauto,nofail 0 0\n' \
 		"$ROOT_UUID" "${ESP_ID:0:4}" "${ESP_ID:4:4}" >"$tree/etc/fstab"
 	mkdir -p "$tree/boot/efi"
 	: >"$tree/etc/machine-id"
 	chroot "$tree" systemctl enable -q systemd-networkd bootab-lab-firstboot.service bootab-lab-ready.service
+	chroot "$tree" systemctl set-default -q multi-user.target
+	# Less to start on every boot under TCG; kexec-tools' own scripts
+	# (kexec on reboot) are off: bootab runs kexec itself.
 	chroot "$tree" systemctl mask -q apt-daily.timer apt-daily-upgrade.timer man-db.timer \
-		e2scrub_all.timer fstrim.timer systemd-timesyncd.service 2>/dev/null || true
+		e2scrub_all.timer e2scrub_reap.service fstrim.timer systemd-timesyncd.service \
+		systemd-binfmt.service proc-sys-fs-binfmt_misc.automount kexec.service kexec-load.service
+	install -m 644 "$g/modprobe-lab.conf" "$tree/etc/modprobe.d/lab.conf"
 	chroot "$tree" useradd -m -s /bin/bash -G sudo bench
 	chroot "$tree" useradd -m -s /bin/bash benchnp
 	chroot "$tree" usermod -p '*' benchnp
