@@ -831,7 +831,7 @@ static int read_tail(const char *path, size_t max, char **ret_data, size_t *ret_
 	return 0;
 }
 
-/* A console line without terminal control sequences (ESC [ ... final byte) and CRs. */
+/* A console line without terminal control sequences (ESC [ ... final byte, ESC + one byte) and CRs. */
 static char *console_line(const char *s, size_t len)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -841,6 +841,10 @@ static char *console_line(const char *s, size_t len)
 			i += 2;
 			while (i < len && !(s[i] >= 0x40 && s[i] <= 0x7e))
 				i++;
+			continue;
+		}
+		if (s[i] == '\x1b' && i + 1 < len && s[i + 1] >= 0x40 && s[i + 1] <= 0x5f) {
+			i++;    /* a two-byte escape, ESC M (reverse line feed) and the like */
 			continue;
 		}
 		if (s[i] != '\r')
