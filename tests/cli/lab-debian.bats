@@ -213,11 +213,11 @@ poll = 2
 
 [mode "translated"]
 args =
-expect = iommu.type(0000:00:03.0)=DMA-FQ
+expect = iommu.type(0000:00:02.0)=DMA-FQ
 
 [mode "passthrough"]
 args = iommu=pt
-expect = iommu.type(0000:00:03.0)=identity
+expect = iommu.type(0000:00:02.0)=identity
 
 [idle]
 load = 100
