@@ -65,8 +65,24 @@ exec_start() {
 	sed -n 's/^ExecStart=//p' "$unit" | tr -d '"'
 }
 
+# Rows read by a pattern (two statistics) and by the KTAP parser, whose suite fails.
+kernel_rows='
+[row "dma"]
+command = printf "dma mapping benchmark: threads:1\naverage map latency(us):1.4 standard deviation:0.3\n"
+parser = regex
+metric = map latency
+pattern = ^average map latency\(us\):([0-9.]+)
+unit = us
+better = lower
+stat = mean,min
+
+[row "kunit"]
+command = printf "KTAP version 1\n1..2\nok 1 a\nnot ok 2 b\n"; exit 1
+parser = ktap
+reps = 1'
+
 @test "a local campaign: each reboot through the resume unit, every boot proven, the unit gone at the end" {
-	write_plan "$BATS_TEST_TMPDIR/p.ini" "translated passthrough translated"
+	write_plan "$BATS_TEST_TMPDIR/p.ini" "translated passthrough translated" "$kernel_rows"
 	run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/p.ini"
 	echo "$stderr"
 	[ "$status" -eq 0 ]
@@ -121,6 +137,12 @@ exec_start() {
 	[ "$(jq -c keys_unsorted "$BATS_TEST_TMPDIR/snap/meta.json")" = "$(jq -c "keys_unsorted[0:$n]" "$dir/passthrough/meta.json")" ]
 	# The rows ran in each boot and were fetched; the tree is back on the standing config.
 	[ "$(jq -r '.rows[0].metrics[0].samples | length' "$dir/passthrough/meta.json")" -eq 2 ]
+	# A regex row keeps its pattern and statistics; a failing suite's output is read all the same.
+	[ "$(jq -c '.rows[1] | [.parser, .pattern, .stats, .metrics[0].name, .metrics[0].unit, .metrics[0].better, .metrics[0].samples]' \
+		"$dir/passthrough/meta.json")" = '["regex","^average map latency\\(us\\):([0-9.]+)",["mean","min"],"map latency","us","lower",[1.4,1.4,1.4,1.4,1.4]]' ]
+	[ "$(jq -c '.rows[2] | [.rc, .checks]' "$dir/passthrough/meta.json")" = '[1,{"passed":1,"failed":1,"skipped":0,"xfail":0,"failures":["b"]}]' ]
+	grep -q '^dma  map latency  (us, mean and min, lower is better)$' "$dir/report.txt"
+	grep -q 'cost: kunit: 1 of 2 tests failed (b), rc=1' "$dir/report.txt"
 	grep -qx 'options console=ttyS0 no_timer_check' "$tree/boot/loader/entries/lab.conf"
 	[ "$(cat "$tree/proc/cmdline")" = 'initrd=\initrd console=ttyS0 no_timer_check' ]
 }
@@ -233,4 +255,56 @@ exec_start_words() {
 	done
 	[ ! -L "$link" ]
 	grep -qx finished "$dir/journal"
+}
+
+# The words a shell makes of one printed line (it is parsed, never run).
+shell_words() {
+	sh -n -c "$1" || return 1
+	sh -c 'eval "set -- $1"; printf "%s\n" "$@"' sh "$1"
+}
+
+@test "run --dry-run prints each step as a line a shell splits back into the campaign's words" {
+	cat >"$BATS_TEST_TMPDIR/d.ini" <<-'EOF'
+	[campaign]
+	target = me@box
+	backend = bls
+	boot_timeout = 120
+	power_cycle = ipmitool -H 'bmc 1' -P "$PW" chassis power cycle; echo done
+	order = pt off
+
+	[mode "pt"]
+	args = iommu=pt
+	expect = iommu.type(0000:00:02.0)=identity
+
+	[mode "off"]
+	args = amd_iommu=off iommu.strict=1
+
+	[row "answer"]
+	command = echo 42
+	parser = number
+	EOF
+	run --separate-stderr "$BOOTAB" run --dry-run --data "$data" "$BATS_TEST_TMPDIR/d.ini"
+	[ "$status" -eq 0 ]
+	mapfile -t cmds < <(grep '^bootab ' <<<"$output")
+	[ "${#cmds[@]}" -eq 8 ]
+	managed='iommu=pt amd_iommu=off iommu.strict=1'
+	power="ipmitool -H 'bmc 1' -P \"\$PW\" chassis power cycle; echo done"
+	expected=(
+		"$(printf '%s\n' bootab set --target me@box --backend bls --managed "$managed" --args iommu=pt)"
+		"$(printf '%s\n' bootab reboot --target me@box --timeout 120 --power-cycle "$power")"
+		"$(printf '%s\n' bootab verify --target me@box --managed "$managed" --args iommu=pt \
+			--expect 'iommu.type(0000:00:02.0)=identity')"
+		"$(printf '%s\n' bootab snapshot --target me@box)"
+		"$(printf '%s\n' bootab set --target me@box --backend bls --managed "$managed" --args 'amd_iommu=off iommu.strict=1')"
+		"$(printf '%s\n' bootab reboot --target me@box --timeout 120 --power-cycle "$power")"
+		"$(printf '%s\n' bootab verify --target me@box --managed "$managed" --args 'amd_iommu=off iommu.strict=1')"
+		"$(printf '%s\n' bootab snapshot --target me@box)"
+	)
+	for i in "${!cmds[@]}"; do
+		echo "line: ${cmds[$i]}"
+		words=$(shell_words "${cmds[$i]}")
+		diff -u <(printf '%s\n' "${expected[$i]}") <(printf '%s\n' "$words")
+	done
+	# Nothing was created: a dry run touches nothing.
+	[ -z "$(ls -A "$data")" ]
 }
