@@ -33,23 +33,7 @@ int report_format_from_name(const char *name, enum report_format *ret)
 
 static const char *verdict_words(enum verdict v)
 {
-	switch (v) {
-	case VERDICT_COUNTS:
-		return "counts";
-	case VERDICT_WITHIN_NOISE:
-		return "within noise";
-	case VERDICT_LOUD:
-		return "loud: not judged";
-	case VERDICT_NO_DRIFT:
-		return "no drift measured";
-	case VERDICT_DRIFT:
-		return "drift";
-	case VERDICT_MISSING:
-		return "missing";
-	case VERDICT_BASELINE:
-	default:
-		return "";
-	}
+	return verdict_text(v)->words;
 }
 
 /* Decimals a value of this size deserves; its spread is printed alike. */
@@ -92,11 +76,6 @@ static void put_line(FILE *out, struct strbuf *sb)
 	fputs(strbuf_str(sb), out);
 	fputc('\n', out);
 	strbuf_truncate(sb, 0);
-}
-
-static double log_pct_of(double x)
-{
-	return expm1(x) * 100;
 }
 
 static void add_pct(struct strbuf *sb, double v)
@@ -301,7 +280,7 @@ static void test_notes(struct strbuf *sb, const struct compare_result *res, cons
 		sep = "; ";
 	}
 	if (t->has_paired) {
-		strbuf_addf(sb, "%spaired %+.1f%% over %zu rounds, p ", sep, log_pct_of(t->paired.estimate),
+		strbuf_addf(sb, "%spaired %+.1f%% over %zu rounds, p ", sep, log_pct(t->paired.estimate),
 			    t->paired_rounds);
 		add_p(sb, t->paired.p);
 		sep = "; ";
@@ -373,7 +352,7 @@ static void text_boot_level(FILE *out, const struct compare_result *res, const s
 		test_notes(&notes, res, ct);
 		strbuf_addf(&sb, "  %-*s  %7s  %7s  %18s  %6s  %-17s  %s%s%s%s%s", (int)label_w, ct->mode,
 			    strbuf_str(&b), strbuf_str(&d), strbuf_str(&ci), strbuf_str(&p), strbuf_str(&m), color,
-			    ct->verdict == VERDICT_UNTESTED ? "not tested" : verdict_words(ct->verdict),
+			    verdict_words(ct->verdict),
 			    *color ? reset : "", notes.len ? "; " : "", strbuf_str(&notes));
 		put_line(out, &sb);
 		strbuf_release(&b);
@@ -635,7 +614,7 @@ static void md_boot_level(FILE *out, const struct compare_result *res)
 				} else {
 					strbuf_addstr(&sb, " | -");
 				}
-				strbuf_addf(&sb, " | %s | ", ct->verdict == VERDICT_UNTESTED ? "not tested" : verdict_words(ct->verdict));
+				strbuf_addf(&sb, " | %s | ", verdict_words(ct->verdict));
 				test_notes(&notes, res, ct);
 				md_cell(&sb, strbuf_str(&notes));
 				strbuf_addstr(&sb, " |\n");
@@ -897,8 +876,8 @@ static json_t *json_num(double v)
 
 static json_t *json_test(const struct stats_test *t)
 {
-	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "delta_pct", json_num(log_pct_of(t->estimate)),
-			 "ci_lo_pct", json_num(log_pct_of(t->lo)), "ci_hi_pct", json_num(log_pct_of(t->hi)),
+	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "delta_pct", json_num(log_pct(t->estimate)),
+			 "ci_lo_pct", json_num(log_pct(t->lo)), "ci_hi_pct", json_num(log_pct(t->hi)),
 			 "p", json_num(t->p), "df", json_num(t->df), "se_log", json_num(t->se));
 }
 

@@ -449,3 +449,8 @@ double stats_best_reps(double c_boot, double c_rep, double sigma_w2, double sigm
 	r = round(sqrt(c_boot / c_rep * sigma_w2 / sigma_b2));
 	return fmin(max, fmax(1, r));
 }
+
+double log_pct(double x)
+{
+	return expm1(x) * 100;
+}

@@ -170,4 +170,7 @@ unsigned stats_boots_needed(double effect_log, double boot_var, size_t n_modes, 
  */
 double stats_best_reps(double c_boot, double c_rep, double sigma_w2, double sigma_b2, double max);
 
+/* A difference of natural logs as a percentage: (exp(x) - 1) * 100. */
+double log_pct(double x);
+
 #endif
