@@ -118,3 +118,34 @@ mail_shaped() {
 	[ "$status" -eq 0 ]
 	[ "$stderr" = "bootab: warning: $d/b/dma.txt:2:25: average map latency '1.x' is not a number of microseconds, ignoring the file" ]
 }
+
+@test "bootab report --format mail --stat mean,min: the campaign as a list reply, every row by both statistics" {
+	cp -r "$BATS_TEST_DIRNAME/../fixtures/campaign-abca" "$d/camp"
+	run --separate-stderr "$BOOTAB" report --format mail --stat mean,min "$d/camp"
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" > "$d/mail.txt"
+	mail_shaped "$d/mail.txt"
+	[ "$(grep -c '^bootab: pt -> ' "$d/mail.txt")" -eq 6 ]
+	grep -q '^  pt3, pt4 (pt booted again; the largest), or the spread of pt$' "$d/mail.txt"
+	grep -Eq '^prefill pp512 \(t/s\) min +398\.0 +411\.6 +\+3\.42 +2\.21  counts$' "$d/mail.txt"
+	[ ! -e "$d/camp/report.mail" ]
+	# the reports written again carry both statistics
+	grep -q '  side         stat           value' "$d/camp/report.txt"
+	run --separate-stderr "$BOOTAB" report --stat prefill=min "$d/camp"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"prefill  pp512  (t/s, min, higher is better)"* ]]
+	[[ "$output" == *"latency  p99_ms  (ms, mean, lower is better)"* ]]
+	run --separate-stderr "$BOOTAB" report --stat mean,avg "$d/camp"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "bootab: --stat: 'mean,avg' is not mean, median, min or max, a list of them such as mean,min, or ROW=STAT" ]
+}
+
+@test "README's mail excerpt is what compare prints on tests/fixtures/kernel-patch" {
+	readme="$BATS_TEST_DIRNAME/../../README.md"
+	sed -n '/^\$ bootab compare --stat mean,min --format mail old new old2$/,/^```$/p' "$readme" |
+		sed '1d;$d' | grep -vx '\.\.\.' > "$d/excerpt.txt"
+	[ "$(wc -l < "$d/excerpt.txt")" -ge 8 ]
+	while IFS= read -r line; do
+		grep -qxF -- "$line" "$expected/kernel-patch-mail.txt" || { echo "not in the output: $line"; false; }
+	done < "$d/excerpt.txt"
+}

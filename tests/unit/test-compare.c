@@ -435,6 +435,37 @@ static void test_several_stats(void **state)
 		side_release(&s[k]);
 }
 
+/* The same samples in another order are no drift, not a drift of one ulp (q was 2e15). */
+static void test_equal_means_no_drift(void **state)
+{
+	struct side s[3];
+	struct compare_result res;
+	struct strlist w = STRLIST_INIT;
+	const double a[3] = { 0.1, 0.2, 0.3 }, b[3] = { 0.2, 0.3, 0.4 }, a2[3] = { 0.3, 0.2, 0.1 };
+	struct compare_options o = default_options;
+	const struct compare_metric *m;
+
+	(void)state;
+	/* The premise: summed in these orders, the two means differ in their last bit. */
+	assert_true((a[0] + a[1] + a[2]) / 3 != (a2[0] + a2[1] + a2[2]) / 3);
+	side_init(&s[0], "a", "a");
+	side_init(&s[1], "b", "b");
+	side_init(&s[2], "a2", "a");
+	add_runs(&s[0], "r", a, 3);
+	add_runs(&s[1], "r", b, 3);
+	add_runs(&s[2], "r", a2, 3);
+	o.loud_pct = 100;
+	assert_int_equal(compare_sides(s, 3, &o, &res, &w), 0);
+	m = find(&res, "r", "value");
+	assert_true(m->cells[2].delta_pct == 0 && !signbit(m->cells[2].delta_pct));
+	assert_true(m->cells[1].drift_pct == 0);
+	assert_true(isinf(m->cells[1].q));
+	compare_result_release(&res);
+	strlist_release(&w);
+	for (int k = 0; k < 3; k++)
+		side_release(&s[k]);
+}
+
 /* A test suite's failures are a cost of its side, each compared with the first side's. */
 static void test_test_suite_costs(void **state)
 {
@@ -803,6 +834,7 @@ int main(void)
 		cmocka_unit_test(test_row_stat),
 		cmocka_unit_test(test_several_stats),
 		cmocka_unit_test(test_test_suite_costs),
+		cmocka_unit_test(test_equal_means_no_drift),
 		cmocka_unit_test(test_boot_level),
 		cmocka_unit_test(test_boot_level_recorded_rounds_and_untested),
 		cmocka_unit_test(test_history),
