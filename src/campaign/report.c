@@ -189,7 +189,7 @@ int campaign_write_report(const char *dir, const struct campaign_options *o, boo
 	struct plan plan;
 	struct plan_boot *boots;
 	struct side *sides;
-	struct strlist warnings = STRLIST_INIT;
+	struct strlist warnings = STRLIST_INIT, row_margins = STRLIST_INIT;
 	struct strbuf head = STRBUF_INIT;
 	struct compare_options co = { .stat = STAT_MEAN, .loud_pct = COMPARE_LOUD_PCT_DEFAULT,
 				      .boots_needed = true };
@@ -262,6 +262,12 @@ int campaign_write_report(const char *dir, const struct campaign_options *o, boo
 	/* As bootab compare does: the machine's noise floor judges a campaign with few repeats. */
 	have_history = report_history_open(&plan, sides, n_sides, &history_path, &history, &warnings) > 0;
 	co.history = have_history ? &history : NULL;
+	/* The plan's equivalence margins: the campaign's, and each row's own. */
+	co.equivalence_pct = plan.equivalence_pct;
+	for (size_t i = 0; i < plan.n_rows; i++)
+		if (plan.rows[i].equivalence_pct > 0)
+			strlist_addf(&row_margins, "%s=%.17g", plan.rows[i].name, plan.rows[i].equivalence_pct);
+	co.row_equivalence = &row_margins;
 	r = compare_sides(sides, n_sides, &co, &res, &warnings);
 	if (r < 0) {
 		campaign_say(&c, CAMPAIGN_ERROR, "%s: cannot compare the sides: %s", dir, strerror(-r));
@@ -293,6 +299,7 @@ out:
 	free(first_watch);
 	strbuf_release(&head);
 	strlist_release(&warnings);
+	strlist_release(&row_margins);
 	strlist_release(&row_stats);
 	plan_boots_free(boots, n);
 	plan_release(&plan);

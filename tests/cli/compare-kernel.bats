@@ -53,15 +53,15 @@ mail_shaped() {
 	"$BOOTAB" compare --stat mean,min --format csv "$k/old" "$k/new" "$k/old2" > "$d/out.csv"
 	[ "$(awk -F, '$1 == "dma" && $2 == "map latency" && $3 == "new" { print $5 "=" $20 }' "$d/out.csv" | tr '\n' ' ')" = "mean=counts min=counts " ]
 	[ "$(awk -F, '$1 == "dma" && $2 == "unmap latency" && $3 == "new" { print $5 "=" $20 }' "$d/out.csv" | tr '\n' ' ')" = "mean=counts min=within-noise " ]
-	[ "$(awk -F, '{ print NF }' "$d/out.csv" | sort -u)" = 35 ]
+	[ "$(awk -F, '{ print NF }' "$d/out.csv" | sort -u)" = 38 ]
 	"$BOOTAB" compare --stat mean,min --json "$k/old" "$k/new" "$k/old2" > "$d/out.json"
 	python3 - "$d/out.json" <<-'EOF'
 	import json, sys
 	d = json.load(open(sys.argv[1]))
 	c = [x for x in d["comparisons"] if x["metric"] == "unmap latency" and x["side"] == "new"][0]
 	assert [s["stat"] for s in c["stats"]] == ["mean", "min"], c
-	assert [s["verdict"] for s in c["stats"]] == ["counts", "within-noise"], c
-	assert c["verdict"] == "counts" and abs(c["stats"][1]["delta_pct"] - (-100 / 64)) < 1e-9, c
+	assert [s["screen_verdict"] for s in c["stats"]] == ["counts", "within-noise"], c
+	assert c["screen_verdict"] == "counts" and abs(c["stats"][1]["delta_pct"] - (-100 / 64)) < 1e-9, c
 	cost = d["costs"][0]
 	assert cost["row"] == "kunit" and cost["tests_failed"] == ["dma_map.unmap_partial"], cost
 	assert cost["tests_total"] == 3 and cost["tests_new"] == 1, cost
