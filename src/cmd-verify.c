@@ -15,6 +15,7 @@
 #include "kernel/snapshot.h"
 #include "target/target.h"
 #include "kernel/verify.h"
+#include "kernel/proof.h"
 
 const char cmd_verify_usage[] =
 	"usage: bootab verify [--target T] [--root DIR] --args \"ARGS\" [--managed \"ARGS\"]\n"
@@ -43,10 +44,12 @@ static const char *status_word(enum verify_status s)
 	return s == VERIFY_OK ? "ok" : s == VERIFY_FAILED ? "FAIL" : "note";
 }
 
-static void print_report(const struct snapshot *snap, const char *target,
+static void print_report(const struct snapshot *snap, const char *target, const struct verify_args *asked,
 			 const struct verify_report *report, bool json)
 {
 	size_t failed = verify_report_failures(report), judged = 0;
+	enum proof_level *levels = xcalloc(asked->n + 1, sizeof(*levels));
+	int weakest = proof_levels(report, asked, levels);
 
 	for (size_t i = 0; i < report->n; i++)
 		judged += report->v[i].status != VERIFY_NOTE;
@@ -56,17 +59,19 @@ static void print_report(const struct snapshot *snap, const char *target,
 		for (size_t i = 0; i < report->n; i++) {
 			const struct verify_check *c = &report->v[i];
 
-			json_array_append_new(checks, json_pack("{s:s, s:s, s:o, s:s, s:s}",
-				"status", status_word(c->status), "what", c->what,
+			json_array_append_new(checks, json_pack("{s:s, s:s, s:s, s:o, s:o, s:s, s:s}",
+				"status", status_word(c->status), "level", proof_level_name(c->level),
+				"what", c->what, "arg", c->arg ? json_string(c->arg) : json_null(),
 				"expected", c->expected ? json_string(c->expected) : json_null(),
 				"found", c->found, "where", c->where));
 		}
-		o = json_pack("{s:b, s:s, s:s, s:s, s:s, s:o}", "ok", failed == 0, "target", target,
+		o = json_pack("{s:b, s:s, s:s, s:s, s:s, s:o, s:o}", "ok", failed == 0, "target", target,
 			      "boot_id", snap->boot_id, "kernel", snap->kernel, "cmdline",
-			      snap->cmdline, "checks", checks);
+			      snap->cmdline, "checks", checks, "proof", proof_levels_json(report, asked));
 		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
 		putchar('\n');
 		json_decref(o);
+		free(levels);
 		return;
 	}
 	printf("boot %s, kernel %s, on %s\n", snap->boot_id, snap->kernel, target);
@@ -74,14 +79,27 @@ static void print_report(const struct snapshot *snap, const char *target,
 		const struct verify_check *c = &report->v[i];
 
 		if (c->status == VERIFY_FAILED) {
-			printf("FAIL  %s\n", c->what);
+			printf("FAIL  %-12s  %s\n", proof_level_name(c->level), c->what);
 			printf("      expected: %s\n", c->expected ? c->expected : "-");
 			printf("      found:    %s\n", c->found);
 			printf("      where:    %s\n", c->where);
 		} else {
-			printf("%-4s  %s: %s (%s)\n", status_word(c->status), c->what, c->found, c->where);
+			printf("%-4s  %-12s  %s: %s (%s)\n", status_word(c->status), proof_level_name(c->level),
+			       c->what, c->found, c->where);
 		}
 	}
+	if (weakest >= 0) {
+		printf("proof: %s (", proof_level_name((enum proof_level)weakest));
+		for (size_t i = 0; i < asked->n; i++) {
+			char *what = asked->v[i].value ? xasprintf("%s=%s", asked->v[i].name, asked->v[i].value)
+						       : xstrdup(asked->v[i].name);
+
+			printf("%s%s %s", i ? ", " : "", what, proof_level_name(levels[i]));
+			free(what);
+		}
+		printf(")\n");
+	}
+	free(levels);
 	if (failed)
 		printf("verify: %zu of %zu check%s failed: this is not the boot asked for\n", failed,
 		       judged, judged == 1 ? "" : "s");
@@ -218,7 +236,7 @@ int cmd_verify(int argc, char **argv)
 	verify_semantics(&snap, &asked, &report);
 	for (size_t i = 0; i < n_expects; i++)
 		verify_expect_check(&snap, &expects[i], &report);
-	print_report(&snap, spec, &report, json);
+	print_report(&snap, spec, &asked, &report, json);
 	rc = verify_report_failures(&report) ? EXIT_NOTHING : EXIT_OK;
 out:
 	target_close(t);

@@ -21,12 +21,19 @@
 #   param_absent MODULE.PARAM
 #   file PATH VALUE                a file asked for (first line), or
 #   file_absent PATH
+#   state PATH VALUE               the kernel state the parameter proofs read
+#                                  (docs/proof.md): first lines of a fixed set
+#                                  of files, PATH:FIELD for one line of
+#                                  /proc/cpuinfo, /proc/meminfo or
+#                                  /proc/kallsyms; only files that exist
 #   iommu_class NAME               one per /sys/class/iommu entry
 #   group N TYPE                   one per IOMMU group, then its devices:
 #   device N NAME BUS VENDOR DEVICE CLASS DRIVER   ("-" where absent)
 #   log_source journalctl|dmesg|file|absent|skipped
 #   log LINE                       kernel-log lines about the IOMMU (at most 2000)
 #   log_count N                    how many such lines the log held
+#   klog LINE                      kernel-log lines the proofs show as
+#                                  evidence (at most 200)
 #   end                            always last: the output is complete
 set -u
 ROOT=${ROOT-}
@@ -152,6 +159,55 @@ for arg in "$@"; do
 	esac
 done
 
+# What the parameter proofs read (src/kernel/proof.c, docs/proof.md).
+for rel in sys/devices/system/cpu/smt/control sys/devices/system/cpu/smt/active \
+	sys/kernel/mm/transparent_hugepage/enabled sys/devices/system/cpu/isolated \
+	sys/devices/system/cpu/nohz_full proc/sys/kernel/numa_balancing \
+	sys/devices/system/cpu/intel_pstate/status sys/devices/system/cpu/amd_pstate/status \
+	sys/kernel/debug/sched/preempt proc/sys/kernel/version; do
+	if [ -f "$ROOT/$rel" ] && [ -r "$ROOT/$rel" ]; then
+		rec state "/$rel" "$(first_line "$ROOT/$rel")"
+	fi
+done
+# Every policy has the same driver: the first one's is enough.
+for p in "$ROOT"/sys/devices/system/cpu/cpufreq/policy*; do
+	[ -r "$p/scaling_driver" ] || continue
+	rec state "/sys/devices/system/cpu/cpufreq/${p##*/}/scaling_driver" \
+		"$(first_line "$p/scaling_driver")"
+	break
+done
+for h in "$ROOT"/sys/kernel/mm/hugepages/hugepages-*; do
+	[ -r "$h/nr_hugepages" ] || continue
+	rec state "/sys/kernel/mm/hugepages/${h##*/}/nr_hugepages" "$(first_line "$h/nr_hugepages")"
+done
+# One line of a file: "flags : fpu vme ..." as "fpu vme ...". The
+# first CPU's flags line comes within the first few kilobytes.
+if [ -r "$ROOT/proc/cpuinfo" ]; then
+	v=$(head -c 65536 "$ROOT/proc/cpuinfo" | sed -n '/^flags[[:space:]]*:/{p;q;}' |
+		head -c 8000 | tr -d '\000-\037\177')
+	[ -n "$v" ] && rec state /proc/cpuinfo:flags "${v#*: }"
+fi
+if [ -r "$ROOT/proc/meminfo" ]; then
+	head -c 65536 "$ROOT/proc/meminfo" | grep -E '^(Hugepagesize|HugePages_Total):' |
+		tr -d '\000-\011\013-\037\177' | while IFS= read -r line; do
+		v=${line#*:}
+		v=${v#"${v%%[! ]*}"}
+		rec state "/proc/meminfo:${line%%:*}" "$v"
+	done
+fi
+# Where a kernel sits (nokaslr): only root reads the address, others read zeros.
+if [ -r "$ROOT/proc/kallsyms" ]; then
+	v=$(sed -n '/ _text$/{p;q;}' "$ROOT/proc/kallsyms" 2>/dev/null | head -c 200 |
+		tr -d '\000-\037\177')
+	v=${v%% *}
+	case $v in
+	*[!0-9a-f]*) v= ;;
+	*[1-9a-f]*) ;;
+	*) v= ;;
+	esac
+	[ -n "$v" ] && rec state /proc/kallsyms:_text "$v"
+fi
+
 for c in "$ROOT"/sys/class/iommu/*; do
 	[ -e "$c" ] || [ -L "$c" ] || continue
 	rec iommu_class "${c##*/}"
@@ -206,5 +262,10 @@ if [ "$source" != absent ] && [ "$source" != skipped ]; then
 		done
 	fi
 	rec log_count "$((count + 0))"
+	# What some parameters leave in the log and nowhere else: evidence.
+	printf '%s\n' "$klog" | grep -E 'page tables isolation|Dynamic Preempt|mem auto-init' |
+		tr -d '\000-\011\013-\037\177' | head -n 200 | while IFS= read -r line; do
+		rec klog "$line"
+	done
 fi
 rec end
