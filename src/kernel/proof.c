@@ -1056,7 +1056,8 @@ static void judge_nokaslr(struct judge *j)
 	else if (!strcmp(text, "ffffffff81000000"))
 		check(j, VERIFY_NOTE, PROOF_EVIDENCE, NULL, "/proc/kallsyms",
 		      "_text at %s, the link address (a randomised kernel can land there too)", text);
-	else if (!strncmp(text, "ffffffff8", 9))
+	else if (strlen(text) == 16 && !strncmp(text, "ffffffff", 8) && strchr("89ab", text[8]))
+		/* The kernel image is placed within 1 GiB above 0xffffffff80000000. */
 		check(j, VERIFY_FAILED, PROOF_PROVEN, "_text at ffffffff81000000", "/proc/kallsyms",
 		      "_text at %s: the kernel was randomised", text);
 	else
