@@ -387,8 +387,13 @@ int cmd_plan(int argc, char **argv)
 	for (size_t i = 0; i < n; i++) {
 		const struct plan_mode *m = &plan.modes[boots[i].mode];
 
-		printf("  %2zu  %-16s %s\n", i + 1, boots[i].label,
-		       *m->args_text ? m->args_text : "(the standing kernel defaults)");
+		if (!plan_has_kernels(&plan))
+			printf("  %2zu  %-16s %s\n", i + 1, boots[i].label,
+			       *m->args_text ? m->args_text : "(the standing kernel defaults)");
+		else
+			printf("  %2zu  %-16s kernel %s%s%s\n", i + 1, boots[i].label,
+			       m->kernel ? m->kernel : "(the standing one)",
+			       *m->args_text ? ", args " : " (its default args)", m->args_text);
 		for (size_t e = 0; e < m->expects.n; e++)
 			printf("      %-16s expect %s\n", "", m->expects.items[e]);
 	}

@@ -289,6 +289,18 @@ static int mode_key(struct parse_state *s, struct plan_mode *m, const char *key,
 		m->args = args;
 		return 1;
 	}
+	if (!strcmp(key, "kernel")) {
+		const char *why;
+
+		if (m->kernel)
+			return fail(s, key, "given twice in [%s]", s->section);
+		if (!*v)
+			return 1;
+		if (!plan_kernel_valid(v, &why))
+			return fail(s, key, "'%s' %s", v, why);
+		m->kernel = xstrdup(v);
+		return 1;
+	}
 	if (!strcmp(key, "expect")) {
 		struct verify_expect e;
 		char *error = NULL;
@@ -708,6 +720,52 @@ void plan_boots_free(struct plan_boot *boots, size_t n)
 	free(boots);
 }
 
+bool plan_kernel_valid(const char *s, const char **ret_why)
+{
+	bool path = s[0] == '/';
+
+	if (!*s) {
+		*ret_why = "is empty";
+		return false;
+	}
+	if (strlen(s) > 255) {
+		*ret_why = "is longer than 255 characters";
+		return false;
+	}
+	for (const char *c = s; *c; c++)
+		if (!(isalnum((unsigned char)*c) || strchr("._+~-", *c) || (path && *c == '/'))) {
+			*ret_why = path ? "is not a path bootab takes: only letters, digits, / . _ + ~ -"
+					: "is not a kernel release (as uname -r prints it) or an absolute /boot path";
+			return false;
+		}
+	if (!path) {
+		if (s[0] == '-' || s[0] == '.') {
+			*ret_why = "is not a kernel release: it begins with '-' or '.'";
+			return false;
+		}
+		return true;
+	}
+	if (strncmp(s, "/boot/", 6) || !s[6]) {
+		*ret_why = "is a path outside /boot (a kernel image is /boot/NAME)";
+		return false;
+	}
+	for (const char *c = s; *c; c++)
+		if (*c == '/' && (!strncmp(c, "/../", 4) || !strcmp(c, "/..") || !strncmp(c, "/./", 3) ||
+				  !strcmp(c, "/.") || c[1] == '/' || !c[1])) {
+			*ret_why = "is not a plain path (no '.', '..', '//' or trailing '/')";
+			return false;
+		}
+	return true;
+}
+
+bool plan_has_kernels(const struct plan *plan)
+{
+	for (size_t i = 0; i < plan->n_modes; i++)
+		if (plan->modes[i].kernel)
+			return true;
+	return false;
+}
+
 char **plan_managed_args(const struct plan *plan)
 {
 	char **out = NULL;
@@ -824,6 +882,8 @@ char *plan_format(const struct plan *p)
 		const struct plan_mode *m = &p->modes[i];
 
 		strbuf_addf(&sb, "\n[mode \"%s\"]\n", m->name);
+		if (m->kernel)
+			format_string(&sb, "kernel", m->kernel);
 		if (m->args_text && *m->args_text)
 			format_string(&sb, "args", m->args_text);
 		for (size_t k = 0; k < m->expects.n; k++)
@@ -860,6 +920,7 @@ void plan_release(struct plan *p)
 	for (size_t i = 0; i < p->n_modes; i++) {
 		free(p->modes[i].name);
 		free(p->modes[i].args_text);
+		free(p->modes[i].kernel);
 		strv_free(p->modes[i].args);
 		strlist_release(&p->modes[i].expects);
 	}

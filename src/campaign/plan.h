@@ -25,6 +25,7 @@ struct plan_mode {
 	char *name;
 	char *args_text;          /* as written */
 	char **args;              /* validated kernel args, NULL-terminated */
+	char *kernel;             /* a release as uname -r prints it, or /boot/PATH; NULL: the standing kernel */
 	struct strlist expects;   /* "iommu.groups=0", "iommu.type(ADDR)=identity", ... */
 	unsigned line;
 };
@@ -124,6 +125,17 @@ void plan_boots_free(struct plan_boot *boots, size_t n);
 
 /* The union of every mode's args, by name, first spelling kept (NULL-terminated, strv_free()). */
 char **plan_managed_args(const struct plan *plan);
+
+/* Whether any mode names a kernel (the campaign then chooses the kernel of every boot). */
+bool plan_has_kernels(const struct plan *plan);
+
+/*
+ * Whether s can be a mode's kernel: a release (letters, digits and . _ + ~ -,
+ * as uname -r prints it) or an absolute path under /boot with no ".."
+ * component and the same characters plus '/'. On false, *ret_why says why
+ * (static text).
+ */
+bool plan_kernel_valid(const char *s, const char **ret_why);
 
 /* The mode called name, or NULL. */
 const struct plan_mode *plan_find_mode(const struct plan *plan, const char *name);

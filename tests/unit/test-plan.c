@@ -281,6 +281,13 @@ static const struct error_case errors[] = {
 	{ "[mode \"a\"]\n[campaign]\nhistory = /h.json\nhistory = off\n", 4, "history: given twice in [campaign]" },
 	{ "[mode \"a\"]\n[campaign]\nhistory =\n", 3, "history: empty" },
 	{ "[mode \"a\"]\n[campaign]\nhistory = a\tb\n", 3, "history: 'a\tb' is not a path or off" },
+	{ "[mode \"a\"]\nkernel = 6.1.0-57-amd64\nkernel = 6.12.57+deb12-amd64\n", 3, "kernel: given twice in [mode \"a\"]" },
+	{ "[mode \"a\"]\nkernel = 6.1;reboot\n", 2, "kernel: '6.1;reboot' is not a kernel release" },
+	{ "[mode \"a\"]\nkernel = -rf\n", 2, "kernel: '-rf' is not a kernel release: it begins with '-'" },
+	{ "[mode \"a\"]\nkernel = /etc/shadow\n", 2, "kernel: '/etc/shadow' is a path outside /boot" },
+	{ "[mode \"a\"]\nkernel = /boot/../etc/shadow\n", 2, "kernel: '/boot/../etc/shadow' is not a plain path" },
+	{ "[mode \"a\"]\nkernel = /boot/\n", 2, "kernel: '/boot/' is a path outside /boot" },
+	{ "[mode \"a\"]\nkernel = /boot/vmlinuz-6.1 x\n", 2, "kernel: '/boot/vmlinuz-6.1 x' is not a path bootab takes" },
 };
 
 static void test_errors(void **state)
@@ -300,6 +307,40 @@ static void test_errors(void **state)
 			fail_msg("got '%s', expected '%s...'", err.message, errors[i].message);
 		parse_error_release(&err);
 	}
+}
+
+/* [mode] kernel: a release or a /boot path, combinable with args; absent is the standing kernel. */
+static void test_kernel_key(void **state)
+{
+	static const char text[] =
+		"[mode \"old\"]\n"
+		"[mode \"new\"]\nkernel = 6.12.57+deb12-amd64\n"
+		"[mode \"new-pt\"]\nkernel = 6.12.57+deb12-amd64\nargs = iommu=pt\n"
+		"[mode \"built\"]\nkernel = /boot/vmlinuz-6.13.0-rc1-dma+\n";
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct plan p, again;
+	char *out;
+
+	(void)state;
+	assert_int_equal(plan_parse("k.ini", text, &p, &err), 0);
+	assert_null(p.modes[0].kernel);
+	assert_string_equal(p.modes[1].kernel, "6.12.57+deb12-amd64");
+	assert_string_equal(p.modes[2].kernel, "6.12.57+deb12-amd64");
+	assert_string_equal(p.modes[2].args[0], "iommu=pt");
+	assert_string_equal(p.modes[3].kernel, "/boot/vmlinuz-6.13.0-rc1-dma+");
+	assert_true(plan_has_kernels(&p));
+	out = plan_format(&p);
+	assert_non_null(strstr(out, "[mode \"new-pt\"]\nkernel = 6.12.57+deb12-amd64\nargs = iommu=pt\n"));
+	assert_int_equal(plan_parse("k.ini", out, &again, &err), 0);
+	assert_string_equal(again.modes[3].kernel, "/boot/vmlinuz-6.13.0-rc1-dma+");
+	assert_null(again.modes[0].kernel);
+	plan_release(&again);
+	free(out);
+	plan_release(&p);
+	assert_int_equal(plan_parse("k.ini", "[mode \"a\"]\nargs = iommu=pt\n", &p, &err), 0);
+	assert_false(plan_has_kernels(&p));
+	plan_release(&p);
+	parse_error_release(&err);
 }
 
 /* [campaign] history: unset is the machine's default file; off reads and records none. */
@@ -369,6 +410,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_load),
 		cmocka_unit_test(test_history_key),
+		cmocka_unit_test(test_kernel_key),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
