@@ -17,7 +17,7 @@
 
 const char cmd_lab_usage[] =
 	"usage: bootab lab build [--force]\n"
-	"       bootab lab up [--timeout SECONDS]\n"
+	"       bootab lab up [--smt] [--timeout SECONDS]\n"
 	"       bootab lab down [--timeout SECONDS]\n"
 	"       bootab lab status [--json]\n"
 	"       bootab lab ssh [COMMAND [ARG...]]\n"
@@ -31,7 +31,8 @@ const char cmd_lab_usage[] =
 	"\n"
 	"  build        build or refresh the lab's files (lab/build.sh; cached)\n"
 	"  up           build if needed, start QEMU, wait until SSH answers, print\n"
-	"               the SSH command (default timeout 240 s)\n"
+	"               the SSH command (default timeout 240 s); --smt: the two\n"
+	"               CPUs are two threads of one core (for nosmt)\n"
 	"  down         stop QEMU: nothing of the lab stays running\n"
 	"  status       running or not, pid, port, boot_id; exit 1 when not running\n"
 	"  ssh          run COMMAND in the guest as root (a shell without one)\n"
@@ -174,10 +175,13 @@ static int lab_up(const char *dir, int argc, char **argv)
 	struct lab_status st;
 	char *err = NULL, *boot_id = NULL;
 	int timeout_ms = DEFAULT_TIMEOUT_S * 1000, code, r;
+	unsigned flags = 0;
 	long long t0;
 
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--timeout")) {
+		if (!strcmp(argv[i], "--smt")) {
+			flags |= LAB_SMT;
+		} else if (!strcmp(argv[i], "--timeout")) {
 			if (parse_seconds("--timeout", argv[i + 1], &timeout_ms) < 0)
 				return EXIT_USAGE;
 			i++;
@@ -197,7 +201,7 @@ static int lab_up(const char *dir, int argc, char **argv)
 		return code;
 
 	t0 = now_ms();
-	r = lab_start(dir, &st, &err);
+	r = lab_start(dir, flags, &st, &err);
 	if (r < 0) {
 		if (err && *err) {
 			size_t n = strlen(err);

@@ -335,7 +335,7 @@ static void argv_free(struct argv_builder *a)
 	free(a->v);
 }
 
-static void qemu_argv(struct argv_builder *a, const char *dir, int port)
+static void qemu_argv(struct argv_builder *a, const char *dir, int port, unsigned flags)
 {
 	char *d = qemu_escape(dir);
 	static const char *const fixed[] = {
@@ -344,7 +344,7 @@ static void qemu_argv(struct argv_builder *a, const char *dir, int port)
 		 * access): TCG is slower but always there. kernel-irqchip=split
 		 * is what intel-iommu's interrupt remapping needs. */
 		"-machine", "q35,accel=tcg,kernel-irqchip=split",
-		"-cpu", "max", "-smp", "2", "-m", "1024",
+		"-cpu", "max", "-m", "1024",
 		/* Before the PCI devices, so they sit behind it. */
 		"-device", "intel-iommu,intremap=on",
 		"-drive", "if=pflash,format=raw,unit=0,readonly=on,file=" OVMF_CODE,
@@ -353,6 +353,8 @@ static void qemu_argv(struct argv_builder *a, const char *dir, int port)
 
 	for (size_t i = 0; fixed[i]; i++)
 		argv_add(a, xstrdup(fixed[i]));
+	argv_add(a, xstrdup("-smp"));
+	argv_add(a, xstrdup(flags & LAB_SMT ? "2,sockets=1,cores=1,threads=2" : "2"));
 	argv_add(a, xstrdup("-drive"));
 	argv_add(a, xasprintf("if=pflash,format=raw,unit=1,file=%s/vars.fd", d));
 	argv_add(a, xstrdup("-drive"));
@@ -424,7 +426,7 @@ static int write_text(const char *dir, const char *name, const char *text)
 	return r;
 }
 
-int lab_start(const char *dir, struct lab_status *ret, char **ret_err)
+int lab_start(const char *dir, unsigned flags, struct lab_status *ret, char **ret_err)
 {
 	struct lab_status st;
 	char *run = NULL, *err_text = NULL;
@@ -480,7 +482,7 @@ int lab_start(const char *dir, struct lab_status *ret, char **ret_err)
 		if (r < 0)
 			goto out;
 
-		qemu_argv(&a, dir, port);
+		qemu_argv(&a, dir, port, flags);
 		r = process_run((const char *const *)a.v, &o, &res);
 		argv_free(&a);
 		if (r < 0)
