@@ -4,6 +4,7 @@
 
 #include "boot/set.h"
 #include "campaign/internal.h"
+#include "kernel/proof.h"
 #include "kernel/snapshot.h"
 #include "kernel/verify.h"
 #include "lib/alloc.h"
@@ -198,6 +199,8 @@ int campaign_verify(struct campaign *c, size_t k, struct snapshot *ret, char **r
 	for (size_t i = 0; i < m->expects.n; i++)
 		verify_expect_check(ret, &expects[i], &report);
 	failed = verify_report_failures(&report);
+	json_decref(c->progress[k].proof);
+	c->progress[k].proof = proof_levels_json(&report, &asked);
 	for (size_t i = 0; i < report.n; i++) {
 		const struct verify_check *v = &report.v[i];
 

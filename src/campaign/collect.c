@@ -102,6 +102,7 @@ int campaign_fetch(struct campaign *c, size_t k, const struct snapshot *snap, co
 		.mode = c->plan.modes[c->boots[k].mode].name, .round = c->boots[k].round,
 		.boot_id_before = c->progress[k].boot_id_before, .reboot_s = c->progress[k].reboot_s,
 		.snapshot_time = now, .snapshot = snap, .fetch = &f, .verify_summary = verify_summary,
+		.proof = c->progress[k].proof,
 	};
 	r = side_write(side, &rec, &warnings);
 	if (r == -EEXIST) {

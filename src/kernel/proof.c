@@ -55,6 +55,7 @@ struct judge {
 	struct verify_report *report;
 	const char *watch;        /* touch map only: the plan's watched device */
 	const char *inert;        /* why the box has nothing this arg acts on, or NULL */
+	bool missing;             /* a file the proof reads is not there */
 };
 
 static void check(struct judge *j, enum verify_status status, enum proof_level level,
@@ -73,6 +74,10 @@ static void check(struct judge *j, enum verify_status status, enum proof_level l
 	verify_report_add(j->report, status, level, j->what, j->what, expected, where, "%s", found.buf);
 	strbuf_release(&found);
 }
+
+/* A proof that fails because the file it reads is not there. */
+#define MISSING(j, expected, where, ...) \
+	((j)->missing = true, check((j), VERIFY_FAILED, PROOF_PROVEN, (expected), (where), __VA_ARGS__))
 
 /* A proven check that holds when ok. */
 #define PROVE(j, ok, expected, where, ...) \
@@ -489,8 +494,8 @@ static void judge_speculation(struct judge *j)
 	bool off = sc->always_off || value_is(j->a, "off");
 
 	if (!text) {
-		check(j, VERIFY_FAILED, PROOF_PROVEN, off ? "Vulnerable" : "Mitigation: ...", where,
-		      "absent (this kernel does not report %s)", sc->entry);
+		MISSING(j, off ? "Vulnerable" : "Mitigation: ...", where, "absent (this kernel does not report %s)",
+			sc->entry);
 	} else if (not_affected(text)) {
 		j->inert = "the CPU is not affected";
 		check(j, VERIFY_NOTE, PROOF_CMDLINE, NULL, where,
@@ -520,7 +525,7 @@ static void prove_smt_off(struct judge *j, const char *want, const char *expecte
 	const char *control = state(j, SMT_CONTROL), *active = state(j, SMT_ACTIVE);
 
 	if (!control) {
-		PROVE(j, false, expected, SMT_CONTROL, "absent (this kernel cannot switch SMT)");
+		MISSING(j, expected, SMT_CONTROL, "absent (this kernel cannot switch SMT)");
 	} else if (!strcmp(control, "notsupported")) {
 		j->inert = "the CPU has no SMT";
 		PROVE(j, true, expected, SMT_CONTROL ", " SMT_ACTIVE,
@@ -613,8 +618,7 @@ static void judge_pti(struct judge *j)
 	else
 		want = value_is(j->a, "on");
 	if (!flags)
-		PROVE(j, false, want ? "the pti flag" : "no pti flag", "/proc/cpuinfo",
-		      "no flags line read");
+		MISSING(j, want ? "the pti flag" : "no pti flag", "/proc/cpuinfo", "no flags line read");
 	else
 		PROVE(j, has_word(flags, "pti") == want, want ? "the pti flag" : "no pti flag",
 		      "/proc/cpuinfo", "%s (meltdown: %s)", has_word(flags, "pti") ? "pti flag set" : "no pti flag",
@@ -640,7 +644,7 @@ static void judge_thp(struct judge *j)
 	char *sel = selected_word(enabled, '[', ']');
 
 	if (!enabled)
-		PROVE(j, false, j->a->value, THP_ENABLED, "absent (a kernel without transparent huge pages)");
+		MISSING(j, j->a->value, THP_ENABLED, "absent (a kernel without transparent huge pages)");
 	else
 		PROVE(j, sel && !strcmp(sel, j->a->value), j->a->value, THP_ENABLED, "%s (%s)",
 		      sel ? sel : "none selected", enabled);
@@ -740,7 +744,7 @@ static void judge_hugepages(struct judge *j)
 	if (!kb && meminfo)
 		kb = strtoull(meminfo, NULL, 10);
 	if (!kb) {
-		PROVE(j, false, j->a->value, "/proc/meminfo", "no huge page size (Hugepagesize absent)");
+		MISSING(j, j->a->value, "/proc/meminfo", "no huge page size (Hugepagesize absent)");
 		return;
 	}
 	{
@@ -808,7 +812,7 @@ static void judge_isolcpus(struct judge *j)
 	/* An empty mask reads "" (older kernels: "(null)"). */
 	got = have && strcmp(have, "(null)") ? cpulist_canonical(have) : have ? xstrdup("") : NULL;
 	if (!have)
-		PROVE(j, false, want, path, "absent%s", nohz ? " (a kernel without NO_HZ_FULL)" : "");
+		MISSING(j, want, path, "absent%s", nohz ? " (a kernel without NO_HZ_FULL)" : "");
 	else
 		PROVE(j, got && !strcmp(got, want), want, path, "%s", *have ? have : "(empty)");
 	free(want);
@@ -913,7 +917,7 @@ static void judge_default_governor(struct judge *j)
 	struct strbuf other = STRBUF_INIT;
 
 	if (g->n == 0) {
-		PROVE(j, false, j->a->value, where, "no cpufreq policy");
+		MISSING(j, j->a->value, where, "no cpufreq policy");
 		return;
 	}
 	for (size_t i = 0; i < g->n; i++)
@@ -997,8 +1001,7 @@ static void judge_numa_balancing(struct judge *j)
 	bool want = value_is(j->a, "enable");
 
 	if (!v)
-		PROVE(j, false, want ? "non-zero" : "0", NUMA_BALANCING,
-		      "absent (a kernel without NUMA balancing)");
+		MISSING(j, want ? "non-zero" : "0", NUMA_BALANCING, "absent (a kernel without NUMA balancing)");
 	else
 		PROVE(j, (strcmp(v, "0") != 0) == want, want ? "non-zero" : "0", NUMA_BALANCING, "%s", v);
 }
@@ -1112,8 +1115,7 @@ static void judge_module_param(struct judge *j)
 			check(j, VERIFY_NOTE, PROOF_CMDLINE, NULL, where,
 			      "not a kernel module parameter: not verified");
 		else
-			PROVE(j, false, j->a->value, where,
-			      "absent (module not loaded, or the parameter is not readable)");
+			MISSING(j, j->a->value, where, "absent (module not loaded, or the parameter is not readable)");
 	} else {
 		PROVE(j, want_bool >= 0 && have_bool >= 0 ? want_bool == have_bool : !strcmp(j->a->value, value),
 		      j->a->value, where, "%s", value);
@@ -1242,7 +1244,8 @@ static bool iommu_name(const char *key)
 
 /* Judges args->v[index]; returns whether it is IOMMU-related. */
 static bool judge_one(const struct snapshot *snap, const struct verify_args *args, size_t index,
-		      const char *watch, struct verify_report *report, const char **ret_inert)
+		      const char *watch, struct verify_report *report, const char **ret_inert,
+		      bool *ret_missing)
 {
 	const struct verify_arg *a = &args->v[index];
 	char *key = param_key(a->name), *what = arg_text(a);
@@ -1264,6 +1267,8 @@ static bool judge_one(const struct snapshot *snap, const struct verify_args *arg
 out:
 	if (ret_inert)
 		*ret_inert = j.inert;
+	if (ret_missing)
+		*ret_missing = j.missing;
 	free(key);
 	free(what);
 	return iommu;
@@ -1275,7 +1280,7 @@ void proof_judge(const struct snapshot *snap, const struct verify_args *asked,
 	bool iommu = false;
 
 	for (size_t i = 0; i < asked->n; i++)
-		iommu |= judge_one(snap, asked, i, NULL, report, NULL);
+		iommu |= judge_one(snap, asked, i, NULL, report, NULL, NULL);
 	if (!iommu)
 		return;
 	/* Evidence, shown next to the proof, never instead of it. */
@@ -1371,10 +1376,10 @@ void proof_touch(const struct snapshot *standing, const struct verify_args *mode
 		struct verify_report r = { 0 };
 		char *what = arg_text(&mode_args->v[i]);
 		const char *inert = NULL;
-		bool failed = false, proven = false;
+		bool failed = false, proven = false, missing = false;
 		struct strbuf found = STRBUF_INIT;
 
-		judge_one(standing, mode_args, i, watch, &r, &inert);
+		judge_one(standing, mode_args, i, watch, &r, &inert, &missing);
 		for (size_t k = 0; k < r.n; k++) {
 			const struct verify_check *c = &r.v[k];
 
@@ -1390,7 +1395,7 @@ void proof_touch(const struct snapshot *standing, const struct verify_args *mode
 			touch_add(ret, what, TOUCH_NOTHING, "%s: %s", inert, found.buf);
 		else if (proven && !failed)
 			touch_add(ret, what, TOUCH_NOTHING, "the standing boot is already so: %s", found.buf);
-		else if (failed)
+		else if (failed && !missing)
 			touch_add(ret, what, TOUCH_CHANGES, "now %s", found.buf);
 		else
 			touch_add(ret, what, TOUCH_UNKNOWN, "sysfs does not tell: %s", found.buf);

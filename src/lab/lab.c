@@ -344,7 +344,7 @@ static void qemu_argv(struct argv_builder *a, const char *dir, int port, unsigne
 		 * access): TCG is slower but always there. kernel-irqchip=split
 		 * is what intel-iommu's interrupt remapping needs. */
 		"-machine", "q35,accel=tcg,kernel-irqchip=split",
-		"-cpu", "max", "-m", "1024",
+		"-m", "1024",
 		/* Before the PCI devices, so they sit behind it. */
 		"-device", "intel-iommu,intremap=on",
 		"-drive", "if=pflash,format=raw,unit=0,readonly=on,file=" OVMF_CODE,
@@ -353,6 +353,12 @@ static void qemu_argv(struct argv_builder *a, const char *dir, int port, unsigne
 
 	for (size_t i = 0; fixed[i]; i++)
 		argv_add(a, xstrdup(fixed[i]));
+	/* TCG's "max" CPU is an AMD one, and an AMD CPU shows SMT siblings
+	 * only with the topology extensions, which TCG lacks: with SMT the
+	 * guest gets the same CPU under Intel's vendor string, whose SMT the
+	 * kernel reads from the CPUID topology leaves QEMU fills from -smp. */
+	argv_add(a, xstrdup("-cpu"));
+	argv_add(a, xstrdup(flags & LAB_SMT ? "max,vendor=GenuineIntel" : "max"));
 	argv_add(a, xstrdup("-smp"));
 	argv_add(a, xstrdup(flags & LAB_SMT ? "2,sockets=1,cores=1,threads=2" : "2"));
 	argv_add(a, xstrdup("-drive"));

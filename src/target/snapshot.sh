@@ -6,35 +6,11 @@
 # /var), so the same script reads a captured tree.
 #
 # Output: one record per line, fields separated by one TAB, the first
-# field naming the record. Values never hold a TAB, a newline or another
-# control character (they are removed here), and every file is read with
-# a bounded read. Records, in this order:
-#   bootab-snapshot 1              format version, always first
-#   time VALUE                     the target's clock (date +%Y-%m-%dT%H:%M:%S%z)
-#   boot_id VALUE | kernel VALUE | hostname VALUE | cmdline VALUE | loadavg VALUE
-#   machine_id VALUE               /etc/machine-id, else /var/lib/dbus/machine-id
-#                                  (first line, as read; absent when neither is readable)
-#   governor POLICY VALUE          one per cpufreq policy
-#   thermal ZONE TYPE MILLIDEGREES one per thermal zone
-#   vuln NAME VALUE                one per /sys/devices/system/cpu/vulnerabilities entry
-#   param MODULE.PARAM VALUE       a module parameter asked for, or
-#   param_absent MODULE.PARAM
-#   file PATH VALUE                a file asked for (first line), or
-#   file_absent PATH
-#   state PATH VALUE               the kernel state the parameter proofs read
-#                                  (docs/proof.md): first lines of a fixed set
-#                                  of files, PATH:FIELD for one line of
-#                                  /proc/cpuinfo, /proc/meminfo or
-#                                  /proc/kallsyms; only files that exist
-#   iommu_class NAME               one per /sys/class/iommu entry
-#   group N TYPE                   one per IOMMU group, then its devices:
-#   device N NAME BUS VENDOR DEVICE CLASS DRIVER   ("-" where absent)
-#   log_source journalctl|dmesg|file|absent|skipped
-#   log LINE                       kernel-log lines about the IOMMU (at most 2000)
-#   log_count N                    how many such lines the log held
-#   klog LINE                      kernel-log lines the proofs show as
-#                                  evidence (at most 200)
-#   end                            always last: the output is complete
+# field naming the record (docs/target.md lists them: bootab-snapshot 1
+# first, end last). Values never hold a TAB, a newline or another control
+# character (they are removed here), and every file is read with a
+# bounded read. The script stays under 8000 bytes: dropbear refuses a
+# command longer than 9000.
 set -u
 ROOT=${ROOT-}
 LC_ALL=C
