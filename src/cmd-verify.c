@@ -20,15 +20,16 @@
 const char cmd_verify_usage[] =
 	"usage: bootab verify [--target T] [--root DIR] --args \"ARGS\" [--managed \"ARGS\"]\n"
 	"                     [--expect EXPR]... [--json]\n"
+	"       bootab verify --list\n"
 	"\n"
 	"Exits 0 only if /proc/cmdline holds every arg of --args and no other arg\n"
-	"of --managed (the union of every mode's args), and sysfs agrees:\n"
-	"  iommu=pt, iommu.passthrough=1   IOMMU groups exist and are identity\n"
-	"  iommu.strict=1                  translated groups are DMA, none DMA-FQ\n"
-	"  amd_iommu=off, intel_iommu=off  no IOMMU groups, /sys/class/iommu empty\n"
-	"  mitigations=off                 affected CPU vulnerabilities read Vulnerable\n"
-	"  MODULE.PARAM=V                  /sys/module/MODULE/parameters/PARAM is V\n"
-	"Kernel-log lines are shown as evidence and never trusted.\n"
+	"of --managed (the union of every mode's args), and sysfs and procfs agree\n"
+	"for every parameter bootab knows (--list prints them, docs/proof.md says\n"
+	"how): the IOMMU modes, mitigations=off and the speculation controls, pti,\n"
+	"nosmt, transparent huge pages, huge pages, isolcpus and nohz_full, the\n"
+	"pstate drivers and the default governor, preempt=, numa_balancing= and\n"
+	"module parameters. Every line states its level: proven (sysfs, procfs),\n"
+	"evidence (a kernel-log line, shown and never trusted) or cmdline only.\n"
 	"\n"
 	"  --target T         local (default), an SSH destination, or lab\n"
 	"  --root DIR         read sysfs and procfs under DIR (local target)\n"
@@ -36,6 +37,7 @@ const char cmd_verify_usage[] =
 	"  --expect EXPR      also check: iommu.groups=N, iommu.type(ADDR)=TYPE,\n"
 	"                     sysfs(/sys/PATH)=VALUE\n"
 	"  --json             the checks as JSON on stdout\n"
+	"  --list             the parameters bootab proves, what it reads, the kernel doc\n"
 	"\n"
 	"Exit: 0 the boot is the one asked for, 1 a check failed, 2 usage or I/O error.\n";
 
@@ -119,6 +121,7 @@ int cmd_verify(int argc, char **argv)
 		{ "args", required_argument, NULL, 'a' },
 		{ "expect", required_argument, NULL, 'e' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "list", no_argument, NULL, 'l' },
 		{ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -136,7 +139,7 @@ int cmd_verify(int argc, char **argv)
 	bool json = false;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:r:m:a:e:j", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:r:m:a:e:jl", longopts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			spec = optarg;
@@ -162,6 +165,15 @@ int cmd_verify(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
+		case 'l': {
+			size_t n;
+			const struct proof_param *p = proof_params(&n);
+
+			for (size_t i = 0; i < n; i++)
+				printf("%s\n    reads: %s\n    kernel: %s\n", p[i].params, p[i].reads, p[i].doc);
+			rc = EXIT_OK;
+			goto out;
+		}
 		case OPT_CONNECT_TIMEOUT: {
 			char *end;
 			long v = strtol(optarg, &end, 10);

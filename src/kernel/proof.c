@@ -169,16 +169,16 @@ static bool has_word(const char *list, const char *word)
 	return false;
 }
 
-/* The last kernel-log evidence line holding needle, or NULL. */
+/* The message of the last kernel-log evidence line holding needle (its "[  0.0] " stamp left out), or NULL. */
 static const char *evidence_line(const struct snapshot *snap, const char *needle)
 {
 	const char *found = NULL;
 
 	for (size_t i = 0; i < snap->n_evidence; i++) {
-		const char *at = strstr(snap->evidence[i], needle);
+		const char *line = snap->evidence[i], *stamp = line[0] == '[' ? strstr(line, "] ") : NULL;
 
-		if (at)
-			found = at;
+		if (strstr(line, needle))
+			found = stamp ? stamp + 2 : line;
 	}
 	return found;
 }
@@ -695,33 +695,35 @@ static void judge_hugepages(struct judge *j)
 		return;
 	}
 	if (!strcmp(j->key, "hugepagesz")) {
-		/* A size alone reserves nothing: the hugepages= after it is the proof. */
-		for (size_t i = j->index + 1; i < j->args->n; i++) {
-			char *k = param_key(j->args->v[i].name);
-			bool pages = !strcmp(k, "hugepages"), size = !strcmp(k, "hugepagesz");
+		/* A size reserves nothing by itself: the hugepages= after it says how many. */
+		const char *count = NULL;
+		char *path;
+		bool found = false;
+		const char *nr;
 
-			free(k);
-			if (size)
+		for (size_t i = j->index + 1; i < j->args->n && !count; i++) {
+			char *k = param_key(j->args->v[i].name);
+
+			if (!strcmp(k, "hugepagesz")) {
+				free(k);
 				break;
-			if (pages) {
-				check(j, VERIFY_NOTE, PROOF_CMDLINE, NULL, "/proc/cmdline",
-				      "the size of the hugepages= after it (proven there)");
-				return;
 			}
+			if (!strcmp(k, "hugepages"))
+				count = j->args->v[i].value;
+			free(k);
 		}
 		kb = size_kb(j->a->value);
-		{
-			char *path = nr_path(kb);
-			bool found = false;
-
-			snapshot_entry_get(&j->snap->state, path, &found);
-			if (!kb || !found)
-				PROVE(j, false, "a supported huge page size", path, "absent");
-			else
-				check(j, VERIFY_NOTE, PROOF_CMDLINE, NULL, path,
-				      "a supported size; without hugepages= after it, nothing to prove");
-			free(path);
-		}
+		path = nr_path(kb);
+		nr = snapshot_entry_get(&j->snap->state, path, &found);
+		if (!kb || !found)
+			MISSING(j, "a supported huge page size", path, "absent (no pool of that size)");
+		else if (count)
+			PROVE(j, nr && !strcmp(nr, count), count, path, "a pool of %s pages",
+			      nr ? nr : "?");
+		else
+			check(j, VERIFY_NOTE, PROOF_CMDLINE, NULL, path,
+			      "a supported size; without hugepages= after it, nothing to prove");
+		free(path);
 		return;
 	}
 	/* hugepages=N: the size is the hugepagesz= before it, else the default. */
@@ -944,7 +946,8 @@ static bool match_preempt(const char *key, const struct verify_arg *a)
  * kernel-parameters.txt (preempt=none|voluntary|full|lazy, on
  * PREEMPT_DYNAMIC kernels). The kernel publishes the mode only in debugfs
  * (sched/preempt, the selected one in parentheses; root, debugfs mounted,
- * and SCHED_DEBUG before 6.x made it unconditional) and in its log
+ * and CONFIG_SCHED_DEBUG where the scheduler's debugfs files need it) and
+ * in its log
  * ("Dynamic Preempt: full"). The build's "PREEMPT_DYNAMIC" is in
  * /proc/sys/kernel/version.
  */
@@ -967,7 +970,7 @@ static void judge_preempt(struct judge *j)
 		return;
 	}
 	if (line) {
-		const char *mode = line + strlen("Dynamic Preempt: ");
+		const char *mode = strstr(line, "Dynamic Preempt: ") + strlen("Dynamic Preempt: ");
 
 		if (strcmp(mode, j->a->value))
 			check(j, VERIFY_FAILED, PROOF_EVIDENCE, j->a->value, log_where(j->snap),
@@ -1387,7 +1390,13 @@ void proof_touch(const struct snapshot *standing, const struct verify_args *mode
 				continue;
 			failed |= c->status == VERIFY_FAILED && c->level == PROOF_PROVEN;
 			proven |= c->status == VERIFY_OK && c->level == PROOF_PROVEN;
-			strbuf_addf(&found, "%s%s (%s)", found.len ? "; " : "", c->found, c->where);
+		}
+		for (size_t k = 0; k < r.n; k++) {
+			const struct verify_check *c = &r.v[k];
+
+			/* What sysfs says; a log line only where nothing else does. */
+			if (c->arg && (c->level == PROOF_PROVEN || (!failed && !proven)))
+				strbuf_addf(&found, "%s%s (%s)", found.len ? "; " : "", c->found, c->where);
 		}
 		if (r.n == 0)
 			; /* A repeated name: its last occurrence is judged. */
