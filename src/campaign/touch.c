@@ -11,31 +11,28 @@
 #include "kernel/verify.h"
 #include "lib/alloc.h"
 #include "lib/file.h"
+#include "lib/strvec.h"
 
 int touch_snapshot(struct target *t, const struct plan *plan, struct snapshot *ret,
 		   struct parse_error *err)
 {
-	char **words = NULL;
-	size_t n = 0, alloc = 0;
+	struct strvec words = STRVEC_INIT;
 	int r;
 
 	for (size_t m = 0; m < plan->n_modes; m++) {
 		struct verify_args args;
 
 		verify_args_from_list(plan->modes[m].args, &args);
-		verify_snapshot_args(&args, &words, &n, &alloc);
+		verify_snapshot_args(&args, &words);
 		verify_args_release(&args);
 	}
-	GROW(words, alloc, n + 2);
-	words[n] = NULL;
-	r = target_snapshot(t, (const char *const *)words, true, ret, NULL, err);
+	r = target_snapshot(t, strvec_argv(&words), true, ret, NULL, err);
 	if (r == -EACCES) {
 		/* Without root the kernel log stays unread; sysfs still tells. */
-		words[n++] = xstrdup("nolog");
-		words[n] = NULL;
-		r = target_snapshot(t, (const char *const *)words, false, ret, NULL, err);
+		strvec_push(&words, "nolog");
+		r = target_snapshot(t, strvec_argv(&words), false, ret, NULL, err);
 	}
-	strv_free(words);
+	strvec_release(&words);
 	return r;
 }
 

@@ -11,6 +11,7 @@
 #include "kernel/iommu.h"
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
+#include "lib/strvec.h"
 
 /*
  * Every entry cites Documentation/admin-guide/kernel-parameters.txt
@@ -1127,7 +1128,7 @@ static void judge_module_param(struct judge *j)
 	free(where);
 }
 
-void verify_snapshot_args(const struct verify_args *asked, char ***words, size_t *n, size_t *alloc)
+void verify_snapshot_args(const struct verify_args *asked, struct strvec *words)
 {
 	for (size_t i = 0; i < asked->n; i++) {
 		char *key;
@@ -1135,11 +1136,8 @@ void verify_snapshot_args(const struct verify_args *asked, char ***words, size_t
 		if (!asked->v[i].value || !module_param_name(asked->v[i].name))
 			continue;
 		key = param_key(asked->v[i].name);
-		if (strncmp(key, "iommu.", 6)) {
-			GROW(*words, *alloc, *n + 2);
-			(*words)[(*n)++] = xasprintf("param:%s", key);
-			(*words)[*n] = NULL;
-		}
+		if (strncmp(key, "iommu.", 6))
+			strvec_pushf(words, "param:%s", key);
 		free(key);
 	}
 }
