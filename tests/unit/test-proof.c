@@ -103,6 +103,11 @@ static const struct judge_case judge_cases[] = {
 	{ "mitigations=off", VULN("spectre_v2", "Vulnerable, IBPB: disabled, STIBP: disabled")
 	  VULN("l1tf", "Mitigation: PTE Inversion") VULN("mds", "Not affected"), NULL, "mitigations=off",
 	  "mitigations=off", HOLDS, PROOF_PROVEN },
+	{ "mitigations=off on the lab's CPU: no VMX, MMIO unknown", VULN("itlb_multihit", "KVM: Mitigation: VMX unsupported")
+	  VULN("mmio_stale_data", "Unknown: No mitigations") VULN("mds", "Vulnerable; SMT Host state unknown")
+	  VULN("meltdown", "Vulnerable"), NULL, "mitigations=off", "mitigations=off", HOLDS, PROOF_PROVEN },
+	{ "mitigations=off, KVM still splits huge pages", VULN("itlb_multihit", "KVM: Mitigation: Split huge pages"),
+	  NULL, "mitigations=off", "mitigations=off", FAILS, PROOF_PROVEN },
 	{ "mitigations=off, still mitigated", VULN("spectre_v2", "Mitigation: Retpolines"), NULL,
 	  "mitigations=off", "mitigations=off", FAILS, PROOF_PROVEN },
 	/* speculation controls */
