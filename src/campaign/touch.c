@@ -11,28 +11,22 @@
 #include "kernel/verify.h"
 #include "lib/alloc.h"
 #include "lib/file.h"
-#include "lib/strvec.h"
+#include "target/verify-boot.h"
 
 int touch_snapshot(struct target *t, const struct plan *plan, struct snapshot *ret,
 		   struct parse_error *err)
 {
-	struct strvec words = STRVEC_INIT;
-	int r;
+	/* verify_boot's snapshot, asked for every mode's args: it reads what their proofs need. */
+	char **all = plan_managed_args(plan);
+	struct verify_boot_result res;
+	int r = verify_boot(t, &(struct verify_boot_request){ .managed = all, .asked = all }, &res, err);
 
-	for (size_t m = 0; m < plan->n_modes; m++) {
-		struct verify_args args;
-
-		verify_args_from_list(plan->modes[m].args, &args);
-		verify_snapshot_args(&args, &words);
-		verify_args_release(&args);
+	if (r == 0) {
+		*ret = res.snapshot;
+		memset(&res.snapshot, 0, sizeof(res.snapshot));
 	}
-	r = target_snapshot(t, strvec_argv(&words), true, ret, NULL, err);
-	if (r == -EACCES) {
-		/* Without root the kernel log stays unread; sysfs still tells. */
-		strvec_push(&words, "nolog");
-		r = target_snapshot(t, strvec_argv(&words), false, ret, NULL, err);
-	}
-	strvec_release(&words);
+	verify_boot_result_release(&res);
+	strv_free(all);
 	return r;
 }
 
