@@ -10,15 +10,18 @@
 #include "judge/compare.h"
 #include "judge/history.h"
 #include "lib/alloc.h"
+#include "lib/parse-number.h"
 #include "lib/file.h"
 #include "log.h"
 #include "campaign/plan.h"
 #include "campaign/touch.h"
+#include "target-args.h"
 #include "target/target.h"
 
 const char cmd_plan_usage[] =
 	"usage: bootab plan [--effect PCT [--from CAMPAIGN_DIR | --history FILE]]\n"
-	"                   [--touch | --target T [--root DIR]] PLAN.ini\n"
+	"                   [--touch | --target T [--root DIR] [--connect-timeout S]]\n"
+	"                   PLAN.ini\n"
 	"\n"
 	"Checks a campaign plan and prints what the campaign will do: the boot\n"
 	"order, the managed args, the rows on every boot and an estimate of how long\n"
@@ -56,16 +59,16 @@ static void print_duration(unsigned long s)
 /* Reads "5", "5%" or "5.0 %" as 5; > 0 and < 1000. */
 static int parse_effect(const char *s, double *ret)
 {
-	char *end;
+	const char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(s, &end);
+	if (number_scan_double(s, 0, 1000, &v, &end) < 0 || v == 0 || v == 1000)
+		return -EINVAL;
 	while (*end == ' ')
 		end++;
 	if (*end == '%')
 		end++;
-	if (errno || end == s || *end || !(v > 0 && v < 1000))
+	if (*end)
 		return -EINVAL;
 	*ret = v;
 	return 0;
@@ -295,21 +298,17 @@ static void print_effect(const struct plan *plan, double effect, const struct no
 }
 
 /* What each mode can change on the target, from its standing boot. */
-static int print_touch(const struct plan *plan, const char *spec, const char *root)
+static int print_touch(const struct plan *plan, const struct target_args *to)
 {
 	struct parse_error err = PARSE_ERROR_INIT;
 	struct strbuf text = STRBUF_INIT;
 	struct strlist warnings = STRLIST_INIT;
 	struct snapshot standing;
 	struct target *t = NULL;
-	char *error = NULL;
-	int r = target_open_default(spec, root, 0, &t, &error);
+	int r = target_args_open(to, &t);
 
-	if (r < 0) {
-		log_error("%s", error);
-		free(error);
+	if (r < 0)
 		return r;
-	}
 	r = touch_snapshot(t, plan, &standing, &err);
 	if (r < 0) {
 		if (r == -EINVAL) {
@@ -342,8 +341,9 @@ int cmd_plan(int argc, char **argv)
 		{ "from", required_argument, NULL, 'f' },
 		{ "history", required_argument, NULL, 'H' },
 		{ "touch", no_argument, NULL, 'T' },
-		{ "target", required_argument, NULL, 't' },
-		{ "root", required_argument, NULL, 'r' },
+		TARGET_LONGOPT_TARGET,
+		TARGET_LONGOPT_ROOT,
+		TARGET_LONGOPT_CONNECT_TIMEOUT,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct parse_error err = PARSE_ERROR_INIT;
@@ -352,7 +352,8 @@ int cmd_plan(int argc, char **argv)
 	struct noise nz = { .history = HISTORY_INIT };
 	unsigned long gates = 0, gate_s, row_bound = 0;
 	size_t n, n_checks = 0;
-	const char *from = NULL, *history = NULL, *file, *touch_target = NULL, *root = NULL;
+	const char *from = NULL, *history = NULL, *file;
+	struct target_args to = TARGET_ARGS_INIT(NULL);
 	bool touch = false;
 	double effect = NAN;
 	char **managed;
@@ -360,6 +361,12 @@ int cmd_plan(int argc, char **argv)
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		int t = target_args_take(&to, opt, optarg);
+
+		if (t < 0)
+			return EXIT_USAGE;
+		if (t > 0)
+			continue;
 		switch (opt) {
 		case 'e':
 			if (parse_effect(optarg, &effect) < 0) {
@@ -376,12 +383,6 @@ int cmd_plan(int argc, char **argv)
 		case 'T':
 			touch = true;
 			break;
-		case 't':
-			touch_target = optarg;
-			break;
-		case 'r':
-			root = optarg;
-			break;
 		default:
 			fputs(cmd_plan_usage, stderr);
 			return EXIT_USAGE;
@@ -395,9 +396,9 @@ int cmd_plan(int argc, char **argv)
 		fputs(cmd_plan_usage, stderr);
 		return EXIT_USAGE;
 	}
-	if ((touch && touch_target) || (root && !touch_target)) {
+	if ((touch && to.spec) || ((to.root || to.connect_timeout_s) && !to.spec)) {
 		log_error(touch ? "--touch reads the plan's target, --target another: give one"
-				: "--root needs --target local");
+				: "--root and --connect-timeout need --target");
 		return EXIT_USAGE;
 	}
 	if (!isnan(effect) && !from && !history) {
@@ -501,8 +502,10 @@ int cmd_plan(int argc, char **argv)
 		log_error("%s: --touch: [campaign] target is not set", file);
 		goto out;
 	}
-	if (touch || touch_target) {
-		if (print_touch(&plan, touch_target ? touch_target : plan.target, root) < 0)
+	if (touch || to.spec) {
+		if (!to.spec)
+			to.spec = plan.target;
+		if (print_touch(&plan, &to) < 0)
 			goto out;
 	}
 	ret = EXIT_OK;

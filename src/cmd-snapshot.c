@@ -16,6 +16,7 @@
 #include "lib/strvec.h"
 #include "log.h"
 #include "kernel/snapshot.h"
+#include "target-args.h"
 #include "target/target.h"
 #include "kernel/verify.h"
 
@@ -81,35 +82,35 @@ static bool param_word_valid(const char *s)
 
 int cmd_snapshot(int argc, char **argv)
 {
-	enum { OPT_CONNECT_TIMEOUT = 256, OPT_PARAM };
+	enum { OPT_PARAM = 256 };
 	static const struct option longopts[] = {
-		{ "target", required_argument, NULL, 't' },
-		{ "root", required_argument, NULL, 'r' },
+		TARGET_LONGOPT_TARGET,
+		TARGET_LONGOPT_ROOT,
 		{ "managed", required_argument, NULL, 'm' },
 		{ "param", required_argument, NULL, OPT_PARAM },
 		{ "output", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, 'j' },
-		{ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT },
+		TARGET_LONGOPT_CONNECT_TIMEOUT,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *spec = "local", *root = NULL, *out_dir = NULL;
+	struct target_args to = TARGET_ARGS_INIT("local");
+	const char *spec, *out_dir = NULL;
 	struct strvec words = STRVEC_INIT;
-	char *error = NULL, *raw = NULL, *now = NULL, *text = NULL, *json_text = NULL;
+	char *raw = NULL, *now = NULL, *text = NULL, *json_text = NULL;
 	struct parse_error err = PARSE_ERROR_INIT;
 	struct snapshot snap = { 0 };
 	struct target *t = NULL;
 	bool json = false;
-	int c, r, rc = EXIT_USAGE, connect_timeout = 0;
+	int c, r, rc = EXIT_USAGE;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "t:r:m:o:j", longopts, NULL)) != -1) {
+		r = target_args_take(&to, c, optarg);
+		if (r < 0)
+			goto out;
+		if (r > 0)
+			continue;
 		switch (c) {
-		case 't':
-			spec = optarg;
-			break;
-		case 'r':
-			root = optarg;
-			break;
 		case 'm': {
 			struct verify_args managed = { 0 };
 			char **list = NULL;
@@ -140,17 +141,6 @@ int cmd_snapshot(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
-		case OPT_CONNECT_TIMEOUT: {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-
-			if (*end || v < 1 || v > 600) {
-				log_error("--connect-timeout '%s': give whole seconds, 1 to 600", optarg);
-				goto out;
-			}
-			connect_timeout = (int)v;
-			break;
-		}
 		default:
 			fputs(cmd_snapshot_usage, stderr);
 			goto out;
@@ -173,12 +163,9 @@ int cmd_snapshot(int argc, char **argv)
 		}
 	}
 
-	r = target_open_default(spec, root, connect_timeout, &t, &error);
-	if (r < 0) {
-		log_error("%s", error);
-		free(error);
+	spec = to.spec;
+	if (target_args_open(&to, &t) < 0)
 		goto out;
-	}
 	now = time_now_iso8601();
 	r = target_snapshot(t, strvec_argv(&words), true, &snap, &raw, &err);
 	if (r < 0) {

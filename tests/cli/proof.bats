@@ -164,7 +164,7 @@ OUT
 
 @test "plan: --touch needs the plan's target, --root needs --target" {
 	run -2 "$BOOTAB" plan --root "$fixtures/lab-smt-standing" "$BATS_TEST_DIRNAME/../fixtures/proof/touch.ini"
-	[[ "$output" == *"--root needs --target local"* ]]
+	[[ "$output" == *"--root and --connect-timeout need --target"* ]]
 	run -2 "$BOOTAB" plan --touch --target lab "$BATS_TEST_DIRNAME/../fixtures/proof/touch.ini"
 	[[ "$output" == *"give one"* ]]
 }
