@@ -968,7 +968,7 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 			if (!r)
 				continue;
 			cm->by_run |= r->by_run;
-			if (r->has_stat && !stat_from_row) {
+			if (r->has_stat && !stat_from_row && !o->stat_given) {
 				cm->stat = r->stat;
 				cm->stats[0] = r->stat;
 				cm->n_stats = 1;

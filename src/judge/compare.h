@@ -192,6 +192,8 @@ struct compare_options {
 	/* Default statistics, when several (--stat mean,min): stats[0] is stat. NULL: stat alone. */
 	const enum stat_kind *stats;
 	size_t n_stats;
+	/* stat (and stats) were asked for: they win over a row's recorded statistic (meta.json). */
+	bool stat_given;
 	double loud_pct;              /* spread above this % of the mean: loud */
 	const struct strlist *by_run; /* rows compared run by run */
 	const struct strlist *row_stats; /* "ROW=STAT" or "ROW=STAT,STAT" overrides */
