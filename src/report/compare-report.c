@@ -192,6 +192,11 @@ static void side_note(struct strbuf *sb, const struct compare_result *res, size_
 		strbuf_addf(sb, "repeat of %s: its delta is the drift", res->sides[0].label);
 		first_note = false;
 	}
+	if (s->kexec) {
+		/* No firmware reset: devices may carry the previous kernel's state. */
+		strbuf_addstr(sb, first_note ? "kexec boot" : "; kexec boot");
+		first_note = false;
+	}
 	for (size_t i = 0; i < res->n_costs; i++) {
 		const struct compare_cost *c = &res->costs[i];
 
