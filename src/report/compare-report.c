@@ -33,23 +33,7 @@ int report_format_from_name(const char *name, enum report_format *ret)
 
 static const char *verdict_words(enum verdict v)
 {
-	switch (v) {
-	case VERDICT_COUNTS:
-		return "counts";
-	case VERDICT_WITHIN_NOISE:
-		return "within noise";
-	case VERDICT_LOUD:
-		return "loud: not judged";
-	case VERDICT_NO_DRIFT:
-		return "no drift measured";
-	case VERDICT_DRIFT:
-		return "drift";
-	case VERDICT_MISSING:
-		return "missing";
-	case VERDICT_BASELINE:
-	default:
-		return "";
-	}
+	return verdict_text(v)->words;
 }
 
 /* Decimals a value of this size deserves; its spread is printed alike. */
