@@ -48,7 +48,7 @@ struct inventory_netif {
 enum inventory_source {
 	INVENTORY_SOURCE_ABSENT,     /* nothing to read it from */
 	INVENTORY_SOURCE_DMESG,      /* dmesg -r: the kernel's own priorities */
-	INVENTORY_SOURCE_JOURNALCTL, /* journalctl -k -b -p: errors (0-3, as 3) and warnings (4) */
+	INVENTORY_SOURCE_JOURNALCTL, /* journalctl (capture-sysfs.sh's trees: 0-3 as 3, 4) */
 	INVENTORY_SOURCE_SYSTEMCTL,
 	INVENTORY_SOURCE_FILE,       /* a captured tree's var/log file */
 	INVENTORY_SOURCE_SKIPPED,    /* not asked for */

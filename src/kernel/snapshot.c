@@ -228,6 +228,7 @@ void snapshot_release(struct snapshot *snap)
 	entries_release(&snap->files);
 	inventory_release(&snap->inventory);
 	free(snap->raw);
+	entries_release(&snap->state);
 	for (size_t i = 0; i < snap->n_thermal; i++) {
 		free(snap->thermal[i].zone);
 		free(snap->thermal[i].type);
@@ -236,6 +237,7 @@ void snapshot_release(struct snapshot *snap)
 	strv_release(snap->iommu_classes, snap->n_iommu_classes);
 	iommu_map_release(&snap->iommu);
 	strv_release(snap->log_lines, snap->n_log_lines);
+	strv_release(snap->evidence, snap->n_evidence);
 	memset(snap, 0, sizeof(*snap));
 }
 
@@ -377,7 +379,7 @@ static int parse_inventory_record(struct parser *p)
 			return fail(p, "interface record '%s' is malformed (operstate '%s')", f[1], f[2]);
 		return 0;
 	}
-	if (!strcmp(key, "klog_source")) {
+	if (!strcmp(key, "kmsg_source")) {
 		if (inv->has_klog)
 			return fail(p, "record '%s' repeated", key);
 		if (inventory_source_from_name(f[1], &inv->klog_source) < 0 ||
@@ -386,7 +388,7 @@ static int parse_inventory_record(struct parser *p)
 		inv->has_klog = true;
 		return 0;
 	}
-	if (!strcmp(key, "klog")) {
+	if (!strcmp(key, "kmsg")) {
 		long level;
 		double t;
 		char *text;
@@ -395,24 +397,24 @@ static int parse_inventory_record(struct parser *p)
 		    inv->klog_source == INVENTORY_SOURCE_SKIPPED || p->saw_klog_count)
 			return fail(p, "record '%s' without a kernel log source", key);
 		if (!parse_long(f[1], 0, 4, &level))
-			return fail(p, "klog level '%s' is not 0-4", f[1]);
+			return fail(p, "kmsg level '%s' is not 0-4", f[1]);
 		if (!parse_seconds(f[2], &t))
-			return fail(p, "klog time '%s' is not seconds since boot", f[2]);
+			return fail(p, "kmsg time '%s' is not seconds since boot", f[2]);
 		if (inv->n_klog >= INVENTORY_MAX_KLOG)
-			return fail(p, "more than %d klog lines", INVENTORY_MAX_KLOG);
+			return fail(p, "more than %d kmsg lines", INVENTORY_MAX_KLOG);
 		/* Kernel messages may carry any bytes; keep them readable in JSON. */
 		text = utf8_sanitize(f[3]);
 		r = inventory_add_klog(inv, (int)level, t, text);
 		free(text);
-		return r < 0 ? fail(p, "klog line is malformed") : 0;
+		return r < 0 ? fail(p, "kmsg line is malformed") : 0;
 	}
-	if (!strcmp(key, "klog_count")) {
+	if (!strcmp(key, "kmsg_count")) {
 		long n;
 
 		if (!inv->has_klog || p->saw_klog_count)
 			return fail(p, "record '%s' repeated or without a kernel log source", key);
 		if (!parse_long(f[1], 0, LONG_MAX / 2, &n) || (unsigned long)n < inv->n_klog)
-			return fail(p, "klog_count '%s' is not a number at least the lines given", f[1]);
+			return fail(p, "kmsg_count '%s' is not a number at least the lines given", f[1]);
 		inv->klog_count = (unsigned long)n;
 		p->saw_klog_count = true;
 		return 0;
@@ -454,8 +456,9 @@ static int parse_record(struct parser *p)
 		{ "vuln", 3 }, { "param", 3 }, { "param_absent", 2 }, { "file", 3 },
 		{ "file_absent", 2 }, { "iommu_class", 2 }, { "group", 3 }, { "device", 8 },
 		{ "log_source", 2 }, { "log", 2 }, { "log_count", 2 }, { "machine_id", 2 },
-		{ "inventory", 2 }, { "pci", 7 }, { "node", 5 }, { "netif", 5 }, { "klog_source", 2 },
-		{ "klog", 4 }, { "klog_count", 2 }, { "units_source", 2 }, { "unit_failed", 2 },
+		{ "inventory", 2 }, { "pci", 7 }, { "node", 5 }, { "netif", 5 }, { "kmsg_source", 2 },
+		{ "kmsg", 4 }, { "kmsg_count", 2 }, { "units_source", 2 }, { "unit_failed", 2 },
+		{ "state", 3 }, { "klog", 2 },
 	};
 	size_t want = 0;
 
@@ -560,6 +563,27 @@ static int parse_record(struct parser *p)
 		entries_add(&s->files, f[1], nf == 3 ? f[2] : NULL);
 		return 0;
 	}
+	if (!strcmp(key, "state")) {
+		if ((strncmp(f[1], "/sys/", 5) && strncmp(f[1], "/proc/", 6)) || strstr(f[1], "/../") ||
+		    !word_valid(f[1], 256, "/._:-"))
+			return fail(p, "state record path '%s' is not a /sys or /proc path", f[1]);
+		if (!utf8_valid(f[2]))
+			return fail(p, "state '%s': value is not UTF-8", f[1]);
+		if (entries_has(&s->state, f[1]))
+			return fail(p, "state '%s' repeated", f[1]);
+		entries_add(&s->state, f[1], f[2]);
+		return 0;
+	}
+	if (!strcmp(key, "klog")) {
+		if (!p->saw_log_source || s->log_source == SNAPSHOT_LOG_ABSENT ||
+		    s->log_source == SNAPSHOT_LOG_SKIPPED)
+			return fail(p, "record '%s' without a log source", key);
+		if (s->n_evidence >= SNAPSHOT_MAX_EVIDENCE_LINES)
+			return fail(p, "more than %d klog lines", SNAPSHOT_MAX_EVIDENCE_LINES);
+		GROW(s->evidence, s->alloc_evidence, s->n_evidence + 1);
+		s->evidence[s->n_evidence++] = utf8_sanitize(f[1]);
+		return 0;
+	}
 	if (!strcmp(key, "iommu_class")) {
 		if (!iommu_device_name_valid(f[1]) || !utf8_valid(f[1]))
 			return fail(p, "iommu class entry '%s' is malformed", f[1]);
@@ -609,8 +633,8 @@ static int parse_record(struct parser *p)
 		return r;
 	}
 	if (!strcmp(key, "inventory") || !strcmp(key, "pci") || !strcmp(key, "node") ||
-	    !strcmp(key, "netif") || !strcmp(key, "klog_source") || !strcmp(key, "klog") ||
-	    !strcmp(key, "klog_count") || !strcmp(key, "units_source") || !strcmp(key, "unit_failed"))
+	    !strcmp(key, "netif") || !strcmp(key, "kmsg_source") || !strcmp(key, "kmsg") ||
+	    !strcmp(key, "kmsg_count") || !strcmp(key, "units_source") || !strcmp(key, "unit_failed"))
 		return parse_inventory_record(p);
 	if (!strcmp(key, "log_source")) {
 		static const struct {
@@ -758,7 +782,7 @@ int snapshot_parse(const char *data, size_t len, struct snapshot *ret, struct pa
 	}
 	if (snap.inventory.has_klog && snap.inventory.klog_source != INVENTORY_SOURCE_ABSENT &&
 	    snap.inventory.klog_source != INVENTORY_SOURCE_SKIPPED && !p.saw_klog_count) {
-		parse_error_set(err, p.line, 0, "missing record 'klog_count'");
+		parse_error_set(err, p.line, 0, "missing record 'kmsg_count'");
 		r = -EINVAL;
 		goto fail;
 	}
@@ -828,7 +852,7 @@ static json_t *nullable(const char *s)
 json_t *snapshot_to_json(const struct snapshot *snap, const struct snapshot_context *ctx)
 {
 	json_t *o = json_object(), *thermal = json_array(), *classes = json_array();
-	json_t *lines = json_array();
+	json_t *lines = json_array(), *evidence = json_array();
 	char *summary = iommu_map_summary(&snap->iommu);
 
 	for (size_t i = 0; i < snap->n_thermal; i++) {
@@ -842,6 +866,8 @@ json_t *snapshot_to_json(const struct snapshot *snap, const struct snapshot_cont
 		json_array_append_new(classes, json_string(snap->iommu_classes[i]));
 	for (size_t i = 0; i < snap->n_log_lines; i++)
 		json_array_append_new(lines, json_string(snap->log_lines[i]));
+	for (size_t i = 0; i < snap->n_evidence; i++)
+		json_array_append_new(evidence, json_string(snap->evidence[i]));
 
 	json_object_set_new(o, "bootab_snapshot", json_integer(1));
 	json_object_set_new(o, "time", nullable(ctx ? ctx->time : NULL));
@@ -867,6 +893,8 @@ json_t *snapshot_to_json(const struct snapshot *snap, const struct snapshot_cont
 	json_object_set_new(o, "module_parameters", entries_json(&snap->params));
 	json_object_set_new(o, "files", entries_json(&snap->files));
 	inventory_to_json(&snap->inventory, &snap->iommu, o);
+	json_object_set_new(o, "kernel_state", entries_json(&snap->state));
+	json_object_set_new(o, "kernel_log_evidence", evidence);
 	free(summary);
 	return o;
 }

@@ -101,8 +101,8 @@ char *target_script_render(const struct target *t, const char *name)
 	/*
 	 * The script travels as one argument of the ssh command line, and
 	 * dropbear refuses a command longer than 9000 bytes (MAX_CMD_LEN):
-	 * lines that hold only a comment are left out. No script here has a
-	 * here-document or a quoted string that spans lines.
+	 * lines that hold only a comment are left out, and indentation. No
+	 * script here has a here-document or a quoted string that spans lines.
 	 */
 	for (const char *p = text; *p;) {
 		const char *nl = strchr(p, '\n'), *q = p;
@@ -111,7 +111,7 @@ char *target_script_render(const struct target *t, const char *name)
 		while (*q == ' ' || *q == '\t')
 			q++;
 		if (*q != '#')
-			strbuf_add(&sb, p, len);
+			strbuf_add(&sb, q, len - (size_t)(q - p));
 		p += len;
 	}
 	return strbuf_detach(&sb, NULL);

@@ -73,8 +73,8 @@ const char *target_script_text(const char *name);
 
 /*
  * The script as it runs on t: "ROOT=..." then the embedded text without its
- * comment-only lines (the ssh command line carries it; dropbear takes at
- * most 9000 bytes), so it can
+ * comment-only lines and indentation (the ssh command line carries it;
+ * dropbear takes at most 9000 bytes), so it can
  * be stored with the results and rerun by hand. NULL for an unknown name.
  * The result is the caller's.
  */
