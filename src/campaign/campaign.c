@@ -251,9 +251,17 @@ static int run_boot(struct campaign *c, size_t k)
 		r = campaign_check_data_dir(c, "before the boot entries change");
 		if (r < 0)
 			return r;
-		campaign_progress(c, k, "setting mode %s (%s)", c->plan.modes[c->boots[k].mode].name,
-			 *c->plan.modes[c->boots[k].mode].args_text ? c->plan.modes[c->boots[k].mode].args_text
-								     : "standing kernel defaults");
+		{
+			const struct plan_mode *m = &c->plan.modes[c->boots[k].mode];
+			const char *kernel = campaign_mode_kernel(c, c->boots[k].mode);
+
+			if (kernel)
+				campaign_progress(c, k, "setting mode %s (kernel %s, %s%s)", m->name, kernel,
+						  *m->args_text ? "args " : "its default args", m->args_text);
+			else
+				campaign_progress(c, k, "setting mode %s (%s)", m->name,
+						  *m->args_text ? m->args_text : "standing kernel defaults");
+		}
 		r = campaign_boot_is_oneshot(c, k) ? oneshot_set(c, k) : campaign_set_mode(c, k, c->boots[k].mode);
 		if (r < 0) {
 			campaign_journal_step(c, k, STEP_FAILED, "set");
@@ -371,6 +379,9 @@ int campaign_run(const struct campaign_options *o, struct campaign_result *ret)
 	r = oneshot_decide(&c);
 	if (r < 0)
 		goto out;
+	r = campaign_kernels_preflight(&c);
+	if (r < 0)
+		goto out;
 	for (size_t k = 0; k < c.n_boots; k++) {
 		if (c.progress[k].step == STEP_DONE)
 			continue;
@@ -378,6 +389,8 @@ int campaign_run(const struct campaign_options *o, struct campaign_result *ret)
 		if (r < 0)
 			break;
 	}
+	if (r == 0)
+		campaign_kernel_restore(&c);
 	if (r == 0) {
 		r = campaign_write_report(c.dir, o, true);
 		if (r == 0) {
@@ -403,6 +416,7 @@ out:
 		free(c.progress[k].rebooting_from);
 	}
 	free(c.progress);
+	campaign_kernels_release(&c);
 	free(c.rows_user);
 	free(c.abs_dir);
 	free(c.exe);

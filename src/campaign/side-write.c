@@ -349,6 +349,15 @@ int side_write(const char *dir, const struct side_record *rec, struct strlist *w
 		keep_error(&write_error, write_text(dir, "scripts/run.sh", script->data, script->len));
 	if (results)
 		keep_error(&write_error, write_text(dir, "scripts/results", results->data, results->len));
+	if (rec->snapshot->config.n) {
+		/* The options the boot's kernel config sets, for the report's config differences. */
+		struct strbuf kc = STRBUF_INIT;
+
+		for (size_t i = 0; i < rec->snapshot->config.n; i++)
+			strbuf_addf(&kc, "%s=%s\n", rec->snapshot->config.v[i].name, rec->snapshot->config.v[i].value);
+		keep_error(&write_error, write_text(dir, "kernel-config", kc.buf, kc.len));
+		strbuf_release(&kc);
+	}
 	r = write_error;
 	if (r == 0)
 		r = write_text(dir, "meta.txt", txt.buf, txt.len);

@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 
+#include "judge/kernels.h"
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
 #include "report/html.h"
@@ -182,6 +183,134 @@ static void side_note(struct strbuf *sb, const struct compare_result *res, size_
 			    k != 0 && c->fails_on_first ? " (fails on the first side too)" : "");
 		first_note = false;
 	}
+}
+
+static void md_cell(struct strbuf *sb, const char *s);
+
+/* Config differences a text or markdown report lists; report.json and report.csv hold them all. */
+#define KERNEL_DIFFS_SHOWN 60
+
+/* "6.12.117+deb12-amd64 (build 1a2b3c4d5e6f, package linux-image-...)" */
+static void kernel_words(struct strbuf *sb, const struct side_kernel *k)
+{
+	strbuf_addstr(sb, k->release ? k->release : "(not recorded)");
+	if (k->build_id || k->package) {
+		strbuf_addstr(sb, " (");
+		if (k->build_id)
+			strbuf_addf(sb, "build %.12s", k->build_id);
+		if (k->package)
+			strbuf_addf(sb, "%spackage %s", k->build_id ? ", " : "", k->package);
+		strbuf_addch(sb, ')');
+	}
+}
+
+static const char *config_value(const char *v)
+{
+	return v ? v : "(not set)";
+}
+
+/*
+ * Which kernel each side ran, the rebuilds inside a mode, and the config
+ * options that differ between the first side's kernel and each other one.
+ */
+static void kernels_text(FILE *out, const struct compare_result *res, const struct kernel_compare *kc, bool md)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!kc->recorded)
+		return;
+	if (kc->same) {
+		kernel_words(&sb, &res->sides[0].kernel);
+		fprintf(out, md ? "\n**kernel:** `%s` on every side\n" : "kernel: %s on every side\n", strbuf_str(&sb));
+		strbuf_release(&sb);
+		return;
+	}
+	fputs(md ? "\n| side | kernel | uname -v |\n|---|---|---|\n" : "kernels:\n", out);
+	for (size_t k = 0; k < res->n_sides; k++) {
+		const struct side_kernel *kn = &res->sides[k].kernel;
+
+		strbuf_truncate(&sb, 0);
+		kernel_words(&sb, kn);
+		if (md) {
+			struct strbuf row = STRBUF_INIT;
+
+			strbuf_addstr(&row, "| ");
+			md_cell(&row, res->sides[k].label);
+			strbuf_addstr(&row, " | ");
+			md_cell(&row, strbuf_str(&sb));
+			strbuf_addstr(&row, " | ");
+			md_cell(&row, kn->version ? kn->version : "");
+			strbuf_addstr(&row, " |\n");
+			fputs(strbuf_str(&row), out);
+			strbuf_release(&row);
+		} else {
+			fprintf(out, "  %-12s %s\n", res->sides[k].label, strbuf_str(&sb));
+		}
+	}
+	for (size_t i = 0; i < kc->n_rebuilds; i++) {
+		const struct side *a = &res->sides[kc->rebuilds[i].first], *b = &res->sides[kc->rebuilds[i].other];
+
+		fprintf(out, md ? "\n**kernel rebuilt within mode `%s`:** %s build `%s`, %s build `%s` (both %s)\n"
+				: "kernel rebuilt within mode %s: %s build %s, %s build %s (both %s)\n",
+			a->mode, a->label, a->kernel.build_id, b->label, b->kernel.build_id, a->kernel.release);
+	}
+	for (size_t i = 0; i < kc->n_pairs; i++) {
+		const struct kernel_pair *p = &kc->pairs[i];
+		const struct side *a = &res->sides[p->from], *b = &res->sides[p->to];
+
+		if (!p->configs) {
+			fprintf(out, md ? "\n**config differences** `%s` (%s) -> `%s` (%s): not known (a side recorded no kernel config)\n"
+					: "config differences, %s (%s) -> %s (%s): not known (a side recorded no kernel config)\n",
+				a->kernel.release, a->label, b->kernel.release, b->label);
+			continue;
+		}
+		fprintf(out, md ? "\n**config differences** `%s` (%s) -> `%s` (%s): %zu option%s\n\n"
+				: "config differences, %s (%s) -> %s (%s): %zu option%s\n",
+			a->kernel.release, a->label, b->kernel.release, b->label, p->n_diffs, p->n_diffs == 1 ? "" : "s");
+		for (size_t d = 0; d < p->n_diffs && d < KERNEL_DIFFS_SHOWN; d++)
+			fprintf(out, md ? "    %s %s -> %s\n" : "  %s %s -> %s\n", p->diffs[d].option,
+				config_value(p->diffs[d].from), config_value(p->diffs[d].to));
+		if (p->n_diffs > KERNEL_DIFFS_SHOWN)
+			fprintf(out, md ? "    ... and %zu more (report.json lists every one)\n"
+					: "  ... and %zu more (report.json lists every one)\n",
+				p->n_diffs - KERNEL_DIFFS_SHOWN);
+	}
+	strbuf_release(&sb);
+}
+
+static json_t *kernels_json(const struct compare_result *res, const struct kernel_compare *kc)
+{
+	json_t *root = json_object(), *sides = json_object(), *rebuilds = json_array(), *pairs = json_array();
+
+	for (size_t k = 0; k < res->n_sides; k++) {
+		const struct side_kernel *kn = &res->sides[k].kernel;
+
+		json_object_set_new(sides, res->sides[k].label, json_pack("{s:o, s:o, s:o, s:o, s:o}",
+			"release", kn->release ? json_string(kn->release) : json_null(),
+			"version", kn->version ? json_string(kn->version) : json_null(),
+			"build_id", kn->build_id ? json_string(kn->build_id) : json_null(),
+			"package", kn->package ? json_string(kn->package) : json_null(),
+			"config_sha256", kn->config_sha256 ? json_string(kn->config_sha256) : json_null()));
+	}
+	for (size_t i = 0; i < kc->n_rebuilds; i++)
+		json_array_append_new(rebuilds, json_pack("{s:s, s:s, s:s}", "mode", res->sides[kc->rebuilds[i].first].mode,
+			"first", res->sides[kc->rebuilds[i].first].label, "other", res->sides[kc->rebuilds[i].other].label));
+	for (size_t i = 0; i < kc->n_pairs; i++) {
+		const struct kernel_pair *p = &kc->pairs[i];
+		json_t *diffs = json_array();
+
+		for (size_t d = 0; d < p->n_diffs; d++)
+			json_array_append_new(diffs, json_pack("{s:s, s:o, s:o}", "option", p->diffs[d].option,
+				"from", p->diffs[d].from ? json_string(p->diffs[d].from) : json_null(),
+				"to", p->diffs[d].to ? json_string(p->diffs[d].to) : json_null()));
+		json_array_append_new(pairs, json_pack("{s:s, s:s, s:b, s:o}", "from", res->sides[p->from].label,
+			"to", res->sides[p->to].label, "configs_known", p->configs, "differences", diffs));
+	}
+	json_object_set_new(root, "same", json_boolean(kc->same));
+	json_object_set_new(root, "sides", sides);
+	json_object_set_new(root, "rebuilds", rebuilds);
+	json_object_set_new(root, "config_differences", pairs);
+	return root;
 }
 
 static const char *color_of(const struct compare_cell *c, bool on)
@@ -442,6 +571,13 @@ static void text_report(FILE *out, const struct compare_result *res, const struc
 			fprintf(out, " %s=%s", res->sides[k].label, v->values[k] ? v->values[k] : "(not recorded)");
 		fputc('\n', out);
 	}
+	{
+		struct kernel_compare kc;
+
+		kernel_compare(res->sides, res->n_sides, &kc);
+		kernels_text(out, res, &kc, false);
+		kernel_compare_release(&kc);
+	}
 
 	for (size_t i = 0; i < res->n_metrics; i++) {
 		const struct compare_metric *cm = &res->metrics[i];
@@ -598,6 +734,13 @@ static void md_report(FILE *out, const struct compare_result *res, const struct 
 				res->versions[i].values[k] ? res->versions[i].values[k] : "(not recorded)");
 		fputc('\n', out);
 	}
+	{
+		struct kernel_compare kc;
+
+		kernel_compare(res->sides, res->n_sides, &kc);
+		kernels_text(out, res, &kc, true);
+		kernel_compare_release(&kc);
+	}
 	fputs("\n| row | metric | side | value | ± | spread | n | delta | drift | q | p | verdict |\n"
 	      "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n", out);
 	for (size_t i = 0; i < res->n_metrics; i++) {
@@ -694,7 +837,7 @@ static void csv_boot_level(FILE *out, const struct compare_metric *cm, const str
 	csv_number(out, cm->has_components ? cm->components.icc : NAN, false);
 	csv_number(out, c->rep_p, false);
 	if (!t) {
-		fputs(",,,,,,,,,,\n", out);
+		fputs(",,,,,,,,,,,", out);
 		return;
 	}
 	csv_field(out, compare_method_name(t->method), false);
@@ -711,7 +854,35 @@ static void csv_boot_level(FILE *out, const struct compare_metric *cm, const str
 	csv_field(out, verdict_name(t->verdict), false);
 	if (t->has_boots_needed)
 		fprintf(out, "%u", t->boots_needed);
-	fputc('\n', out);
+	fputc(',', out);
+}
+
+/* Config differences as rows: row "kernel-config", the option as the metric, the side
+ * whose kernel differs from the first side's, the value columns empty. */
+static void csv_kernel_rows(FILE *out, const struct compare_result *res)
+{
+	struct kernel_compare kc;
+
+	kernel_compare(res->sides, res->n_sides, &kc);
+	for (size_t i = 0; i < kc.n_pairs; i++) {
+		const struct kernel_pair *p = &kc.pairs[i];
+		const struct side *b = &res->sides[p->to];
+
+		for (size_t d = 0; d < p->n_diffs; d++) {
+			csv_field(out, "kernel-config", false);
+			csv_field(out, p->diffs[d].option, false);
+			csv_field(out, b->label, false);
+			csv_field(out, b->mode, false);
+			/* stat .. boots_needed: 31 empty columns */
+			for (int c = 0; c < 31; c++)
+				fputc(',', out);
+			csv_field(out, b->kernel.release ? b->kernel.release : "", false);
+			csv_field(out, b->kernel.build_id ? b->kernel.build_id : "", false);
+			csv_field(out, config_value(p->diffs[d].from), false);
+			csv_field(out, config_value(p->diffs[d].to), true);
+		}
+	}
+	kernel_compare_release(&kc);
 }
 
 static void csv_report(FILE *out, const struct compare_result *res)
@@ -719,7 +890,8 @@ static void csv_report(FILE *out, const struct compare_result *res)
 	fputs("row,metric,side,mode,stat,unit,better,value,spread,spread_pct,n,delta_pct,drift_pct,"
 	      "delta_lo_pct,delta_hi_pct,drift_lo_pct,drift_hi_pct,q,p,verdict,"
 	      "sigma_b_pct,sigma_w_pct,icc,rep_p,test_method,test_boots,test_boots_first,test_delta_pct,"
-	      "ci_lo_pct,ci_hi_pct,test_p,test_df,fdr_q,test_verdict,boots_needed\n", out);
+	      "ci_lo_pct,ci_hi_pct,test_p,test_df,fdr_q,test_verdict,boots_needed,"
+	      "kernel,kernel_build_id,config_from,config_to\n", out);
 	for (size_t i = 0; i < res->n_metrics; i++) {
 		const struct compare_metric *cm = &res->metrics[i];
 
@@ -749,8 +921,12 @@ static void csv_report(FILE *out, const struct compare_result *res)
 			csv_number(out, c->p, false);
 			csv_field(out, verdict_name(c->verdict), false);
 			csv_boot_level(out, cm, c, k);
+			csv_field(out, res->sides[k].kernel.release ? res->sides[k].kernel.release : "", false);
+			csv_field(out, res->sides[k].kernel.build_id ? res->sides[k].kernel.build_id : "", false);
+			fputs(",\n", out);
 		}
 	}
+	csv_kernel_rows(out, res);
 }
 
 static json_t *json_num(double v)
@@ -913,6 +1089,13 @@ static int json_report(FILE *out, const struct compare_result *res, const struct
 	json_object_set_new(root, "comparisons", cmp);
 	json_object_set_new(root, "costs", costs);
 	json_object_set_new(root, "versions_differ", versions);
+	{
+		struct kernel_compare kc;
+
+		kernel_compare(res->sides, res->n_sides, &kc);
+		json_object_set_new(root, "kernels", kernels_json(res, &kc));
+		kernel_compare_release(&kc);
+	}
 	json_object_set_new(root, "summary", json_pack("{s:I,s:I,s:I,s:I}",
 		"counts", (json_int_t)res->n_counts, "within_noise", (json_int_t)res->n_within_noise,
 		"loud", (json_int_t)res->n_loud, "no_drift", (json_int_t)res->n_no_drift));

@@ -226,6 +226,47 @@ static void load_meta_rows(const char *file, json_t *jrows, struct side *side,
 }
 
 /* What says which boot and machine this was, and how long its reboot took. */
+/* A printable string of at most max bytes from o.key (NULL and no warning when absent or null). */
+static char *meta_string(const char *file, json_t *o, const char *key, size_t max, bool hex,
+			 struct strlist *warnings)
+{
+	json_t *v = json_object_get(o, key);
+	const char *s = json_string_value(v);
+	bool ok = s && *s && strlen(s) <= max;
+
+	for (const char *p = s; ok && *p; p++)
+		ok = hex ? isxdigit((unsigned char)*p) : isprint((unsigned char)*p);
+	if (ok)
+		return xstrdup(s);
+	if (v && !json_is_null(v))
+		strlist_addf(warnings, "%s: %s: not %s, ignoring it", file, key,
+			     hex ? "a hexadecimal id" : "a printable string");
+	return NULL;
+}
+
+static void load_meta_kernel(const char *file, json_t *root, struct side_kernel *k, struct strlist *warnings)
+{
+	json_t *package = json_object_get(root, "kernel_package"), *config = json_object_get(root, "kernel_config");
+
+	k->release = meta_string(file, root, "kernel", 128, false, warnings);
+	k->version = meta_string(file, root, "kernel_version", 256, false, warnings);
+	k->build_id = meta_string(file, root, "kernel_build_id", 128, true, warnings);
+	if (json_is_object(package))
+		k->package = meta_string(file, package, "name", 256, false, warnings);
+	if (json_is_object(config))
+		k->config_sha256 = meta_string(file, config, "sha256", 64, true, warnings);
+}
+
+const char *side_kernel_config(const struct side_kernel *kernel, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < kernel->n_config; i++)
+		if (!strncmp(kernel->config[i], name, n) && kernel->config[i][n] == '=')
+			return kernel->config[i] + n + 1;
+	return NULL;
+}
+
 static void load_meta_boot(const char *file, json_t *root, struct side *side, struct strlist *warnings)
 {
 	json_t *round = json_object_get(root, "round"), *reboot = json_object_get(root, "reboot_s");
@@ -283,6 +324,7 @@ void side_meta_parse(const char *file, const char *data, size_t len, struct side
 			     side->mode ? side->mode : "");
 	}
 	load_meta_boot(file, root, side, warnings);
+	load_meta_kernel(file, root, &side->kernel, warnings);
 	versions = json_object_get(root, "versions");
 	if (json_is_object(versions)) {
 		json_object_foreach(versions, key, v) {
@@ -310,6 +352,52 @@ out:
 	json_decref(root);
 }
 
+/* kernel-config: CONFIG_NAME=VALUE lines as side-write wrote them; anything else is a warning. */
+static void load_kernel_config(const char *dir, struct side_kernel *k, struct strlist *warnings)
+{
+	char *file = path_join(dir, "kernel-config"), *data = NULL;
+	size_t len, n = 0, bad = 0;
+	int r = file_read(file, FILE_READ_MAX, &data, &len);
+
+	if (r == -ENOENT)
+		goto out;
+	if (r < 0 || strlen(data) != len) {
+		strlist_addf(warnings, "%s: %s, ignoring", file, r < 0 ? strerror(-r) : "holds a NUL byte");
+		goto out;
+	}
+	k->config = xcalloc(1, sizeof(char *));
+	for (char *p = data; *p;) {
+		char *end = strchr(p, '\n'), *eq;
+		bool ok;
+
+		if (end)
+			*end = '\0';
+		eq = strchr(p, '=');
+		ok = !strncmp(p, "CONFIG_", 7) && eq && eq > p + 7 && strlen(eq) <= 4097;
+		for (const char *c = p; ok && c < eq; c++)
+			ok = isalnum((unsigned char)*c) || *c == '_';
+		for (const char *c = eq; ok && *c; c++)
+			ok = isprint((unsigned char)*c);
+		if (ok) {
+			k->config = xrealloc(k->config, (n + 2) * sizeof(char *));
+			k->config[n++] = xstrdup(p);
+			k->config[n] = NULL;
+		} else if (*p) {
+			bad++;
+		}
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	k->n_config = n;
+	if (bad)
+		strlist_addf(warnings, "%s: %zu line%s not CONFIG_NAME=VALUE, ignoring them", file, bad,
+			     bad == 1 ? " is" : "s are");
+out:
+	free(data);
+	free(file);
+}
+
 static void load_meta(const char *dir, struct side *side, struct strlist *warnings)
 {
 	char *file = path_join(dir, "meta.json"), *data = NULL;
@@ -325,6 +413,7 @@ static void load_meta(const char *dir, struct side *side, struct strlist *warnin
 		goto out;
 	}
 	side_meta_parse(file, data, len, side, warnings);
+	load_kernel_config(dir, &side->kernel, warnings);
 out:
 	free(data);
 	free(file);
@@ -333,7 +422,7 @@ out:
 /* Files bootab writes into a side that are not benchmark output. */
 static bool is_bootab_file(const char *name)
 {
-	static const char *const own[] = { "meta.json", "meta.txt", "iommu.txt", "journal", NULL };
+	static const char *const own[] = { "meta.json", "meta.txt", "iommu.txt", "journal", "kernel-config", NULL };
 
 	if (name[0] == '.' || strstr(name, ".tmp-"))
 		return true;
@@ -495,5 +584,11 @@ void side_release(struct side *side)
 	free(side->mode);
 	free(side->machine_id);
 	free(side->boot_id);
+	free(side->kernel.release);
+	free(side->kernel.version);
+	free(side->kernel.build_id);
+	free(side->kernel.package);
+	free(side->kernel.config_sha256);
+	strv_free(side->kernel.config);
 	memset(side, 0, sizeof(*side));
 }

@@ -35,6 +35,21 @@ struct row {
 	double idle_wait_s; /* meta.json idle_wait_s */
 };
 
+/* The kernel a boot ran, as meta.json and kernel-config record it. */
+struct side_kernel {
+	char *release;      /* meta.json kernel (uname -r); NULL when not recorded */
+	char *version;      /* kernel_version (uname -v) */
+	char *build_id;     /* kernel_build_id: lowercase hex */
+	char *package;      /* kernel_package.name */
+	char *config_sha256;/* kernel_config.sha256 */
+	char **config;      /* kernel-config: "CONFIG_NAME=VALUE" lines in file order,
+			       NULL-terminated; NULL when the side has no such file */
+	size_t n_config;
+};
+
+/* The value kernel sets for CONFIG name (borrowed), NULL when it does not set it. */
+const char *side_kernel_config(const struct side_kernel *kernel, const char *name);
+
 struct side_version {
 	char *name;
 	char *value;
@@ -47,6 +62,7 @@ struct side {
 	unsigned round;     /* meta.json's round (1-based); 0: not recorded */
 	char *machine_id;   /* meta.json's machine_id, or NULL */
 	char *boot_id;      /* meta.json's boot_id, or NULL */
+	struct side_kernel kernel;
 	bool has_reboot;
 	double reboot_s;    /* meta.json's reboot_s: seconds from reboot to the new boot answering */
 	struct row *rows;

@@ -14,6 +14,8 @@
 #   boot_id VALUE | kernel VALUE | hostname VALUE | cmdline VALUE | loadavg VALUE
 #   machine_id VALUE               /etc/machine-id, else /var/lib/dbus/machine-id
 #                                  (first line, as read; absent when neither is readable)
+#   (kernel_version, kernel_notes, kernel_package, kernel_config, kconfig: from
+#   kernel-id.sh, which the controller runs next and parses as part of this record)
 #   governor POLICY VALUE          one per cpufreq policy
 #   thermal ZONE TYPE MILLIDEGREES one per thermal zone
 #   vuln NAME VALUE                one per /sys/devices/system/cpu/vulnerabilities entry
