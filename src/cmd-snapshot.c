@@ -13,6 +13,7 @@
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "lib/strbuf.h"
+#include "lib/strvec.h"
 #include "log.h"
 #include "kernel/snapshot.h"
 #include "target/target.h"
@@ -92,8 +93,8 @@ int cmd_snapshot(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *spec = "local", *root = NULL, *out_dir = NULL;
-	char **words = NULL, *error = NULL, *raw = NULL, *now = NULL, *text = NULL, *json_text = NULL;
-	size_t n_words = 0, alloc_words = 0;
+	struct strvec words = STRVEC_INIT;
+	char *error = NULL, *raw = NULL, *now = NULL, *text = NULL, *json_text = NULL;
 	struct parse_error err = PARSE_ERROR_INIT;
 	struct snapshot snap = { 0 };
 	struct target *t = NULL;
@@ -118,7 +119,7 @@ int cmd_snapshot(int argc, char **argv)
 				goto out;
 			}
 			verify_args_from_list(list, &managed);
-			verify_snapshot_args(&managed, &words, &n_words, &alloc_words);
+			verify_snapshot_args(&managed, &words);
 			verify_args_release(&managed);
 			strv_free(list);
 			break;
@@ -128,12 +129,10 @@ int cmd_snapshot(int argc, char **argv)
 				log_error("--param '%s': write MODULE.PARAM", optarg);
 				goto out;
 			}
-			GROW(words, alloc_words, n_words + 2);
-			words[n_words] = xasprintf("param:%s", optarg);
-			for (char *p = words[n_words]; *p; p++)
+			strvec_pushf(&words, "param:%s", optarg);
+			for (char *p = words.v[words.n - 1]; *p; p++)
 				if (*p == '-')
 					*p = '_';
-			words[++n_words] = NULL;
 			break;
 		case 'o':
 			out_dir = optarg;
@@ -162,12 +161,13 @@ int cmd_snapshot(int argc, char **argv)
 		goto out;
 	}
 	/* The same parameter asked twice is read once. */
-	for (size_t i = 0; i < n_words; i++) {
-		for (size_t j = i + 1; j < n_words; j++) {
-			if (!strcmp(words[i], words[j])) {
-				free(words[j]);
-				memmove(&words[j], &words[j + 1], (n_words - j) * sizeof(*words));
-				n_words--;
+	for (size_t i = 0; i < words.n; i++) {
+		for (size_t j = i + 1; j < words.n; j++) {
+			if (!strcmp(words.v[i], words.v[j])) {
+				/* The NULL after the last word moves down too. */
+				free(words.v[j]);
+				memmove(&words.v[j], &words.v[j + 1], (words.n - j) * sizeof(*words.v));
+				words.n--;
 				j--;
 			}
 		}
@@ -180,7 +180,7 @@ int cmd_snapshot(int argc, char **argv)
 		goto out;
 	}
 	now = time_now_iso8601();
-	r = target_snapshot(t, (const char *const *)words, true, &snap, &raw, &err);
+	r = target_snapshot(t, strvec_argv(&words), true, &snap, &raw, &err);
 	if (r < 0) {
 		if (r == -EINVAL) {
 			char *msg = parse_error_format(&err);
@@ -252,7 +252,7 @@ out:
 	target_close(t);
 	parse_error_release(&err);
 	snapshot_release(&snap);
-	strv_free(words);
+	strvec_release(&words);
 	free(raw);
 	free(now);
 	free(text);

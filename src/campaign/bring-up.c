@@ -12,6 +12,7 @@
 #include "target/boot-io-target.h"
 #include "target/reboot.h"
 #include "target/target.h"
+#include "target/verify-boot.h"
 
 int campaign_set_mode(struct campaign *c, size_t k, size_t mode)
 {
@@ -157,57 +158,48 @@ int campaign_reboot(struct campaign *c, size_t k)
 int campaign_verify(struct campaign *c, size_t k, struct snapshot *ret, char **ret_summary)
 {
 	const struct plan_mode *m = &c->plan.modes[c->boots[k].mode];
-	struct verify_args asked;
-	struct verify_report report = { 0 };
-	struct parse_error err = PARSE_ERROR_INIT;
 	struct verify_expect *expects = xcalloc(m->expects.n + 1, sizeof(*expects));
-	char **words = NULL;
-	size_t n_words = 0, alloc_words = 0, failed;
+	struct verify_boot_result res;
+	struct parse_error err = PARSE_ERROR_INIT;
+	size_t failed, n_expects = 0;
 	struct strbuf sum = STRBUF_INIT;
 	int r;
 
-	verify_args_from_list(m->args, &asked);
-	verify_snapshot_args(&asked, &words, &n_words, &alloc_words);
 	for (size_t i = 0; i < m->expects.n; i++) {
 		char *error = NULL;
 
 		/* The plan was checked when it was loaded. */
-		if (verify_expect_parse(m->expects.items[i], &expects[i], &error) == 0 &&
-		    expects[i].kind == EXPECT_SYSFS) {
-			GROW(words, alloc_words, n_words + 2);
-			words[n_words++] = xasprintf("file:%s", expects[i].subject);
-		}
+		if (verify_expect_parse(m->expects.items[i], &expects[n_expects], &error) == 0)
+			n_expects++;
 		free(error);
 	}
-	GROW(words, alloc_words, n_words + 1);
-	words[n_words] = NULL;
 	campaign_progress(c, k, "verifying from sysfs");
-	r = target_snapshot(c->target, (const char *const *)words, true, ret, NULL, &err);
+	r = verify_boot(c->target, &(struct verify_boot_request){ .managed = c->managed, .asked = m->args,
+								  .expects = expects, .n_expects = n_expects,
+								  .kernel = campaign_mode_release(c, c->boots[k].mode) },
+			&res, &err);
+	if (res.without_root)
+		campaign_say(c, CAMPAIGN_WARNING, "boot %zu %s: %s; reading sysfs without root, kernel log not read",
+			     k + 1, c->boots[k].label, res.without_root);
 	if (r < 0) {
 		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: snapshot failed: %s", k + 1, c->boots[k].label,
-		    err.message ? err.message : target_error(c->target));
+			     err.message ? err.message : target_error(c->target));
 		goto out;
 	}
-	if (c->progress[k].boot_id && strcmp(ret->boot_id, c->progress[k].boot_id)) {
+	if (c->progress[k].boot_id && strcmp(res.snapshot.boot_id, c->progress[k].boot_id)) {
 		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: the box is on boot %s, not %s: it rebooted on its own",
-		    k + 1, c->boots[k].label, ret->boot_id, c->progress[k].boot_id);
-		snapshot_release(ret);
+			     k + 1, c->boots[k].label, res.snapshot.boot_id, c->progress[k].boot_id);
 		r = -ESTALE;
 		goto out;
 	}
-	verify_kernel(ret, campaign_mode_release(c, c->boots[k].mode), &report);
-	verify_cmdline(ret, c->managed, m->args, &report);
-	verify_semantics(ret, &asked, &report);
-	for (size_t i = 0; i < m->expects.n; i++)
-		verify_expect_check(ret, &expects[i], &report);
-	failed = verify_report_failures(&report);
-	for (size_t i = 0; i < report.n; i++) {
-		const struct verify_check *v = &report.v[i];
+	failed = verify_report_failures(&res.report);
+	for (size_t i = 0; i < res.report.n; i++) {
+		const struct verify_check *v = &res.report.v[i];
 
 		if (v->status == VERIFY_FAILED) {
 			campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: verify failed: %s: expected %s, found %s (read %s)",
-			    k + 1, c->boots[k].label, v->what, v->expected ? v->expected : "-",
-			    v->found ? v->found : "-", v->where ? v->where : "-");
+				     k + 1, c->boots[k].label, v->what, v->expected ? v->expected : "-",
+				     v->found ? v->found : "-", v->where ? v->where : "-");
 			strbuf_addf(&sum, "%sFAILED %s: expected %s, found %s", sum.len ? "; " : "", v->what,
 				    v->expected ? v->expected : "-", v->found ? v->found : "-");
 		}
@@ -215,8 +207,8 @@ int campaign_verify(struct campaign *c, size_t k, struct snapshot *ret, char **r
 	if (!failed) {
 		size_t judged = 0;
 
-		for (size_t i = 0; i < report.n; i++)
-			judged += report.v[i].status == VERIFY_OK;
+		for (size_t i = 0; i < res.report.n; i++)
+			judged += res.report.v[i].status == VERIFY_OK;
 		strbuf_addf(&sum, "ok (%zu checks)", judged);
 		campaign_progress(c, k, "verified: %zu checks hold", judged);
 		r = 0;
@@ -224,14 +216,15 @@ int campaign_verify(struct campaign *c, size_t k, struct snapshot *ret, char **r
 		r = -EPROTO;
 	}
 	*ret_summary = strbuf_detach(&sum, NULL);
+	/* The snapshot is the caller's now. */
+	*ret = res.snapshot;
+	memset(&res.snapshot, 0, sizeof(res.snapshot));
 out:
+	verify_boot_result_release(&res);
 	strbuf_release(&sum);
-	for (size_t i = 0; i < m->expects.n; i++)
+	for (size_t i = 0; i < n_expects; i++)
 		verify_expect_release(&expects[i]);
 	free(expects);
-	verify_report_release(&report);
-	verify_args_release(&asked);
-	strv_free(words);
 	parse_error_release(&err);
 	return r;
 }

@@ -13,6 +13,7 @@
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "lib/strbuf.h"
+#include "lib/strvec.h"
 #include "kernel/verify.h"
 
 #define PLAN_MAX_BYTES ((size_t)1 << 20)
@@ -768,30 +769,25 @@ bool plan_has_kernels(const struct plan *plan)
 
 char **plan_managed_args(const struct plan *plan)
 {
-	char **out = NULL;
-	size_t n = 0, alloc = 0;
+	struct strvec out = STRVEC_INIT;
 
 	for (size_t i = 0; i < plan->n_modes; i++)
 		for (char **a = plan->modes[i].args; a && *a; a++) {
 			size_t nl = strcspn(*a, "=");
 			bool known = false;
 
-			for (size_t j = 0; j < n && !known; j++) {
-				size_t ml = strcspn(out[j], "=");
-				char *x = xstrndup(*a, nl), *y = xstrndup(out[j], ml);
+			for (size_t j = 0; j < out.n && !known; j++) {
+				size_t ml = strcspn(out.v[j], "=");
+				char *x = xstrndup(*a, nl), *y = xstrndup(out.v[j], ml);
 
 				known = cmdline_name_equal(x, y);
 				free(x);
 				free(y);
 			}
-			if (known)
-				continue;
-			GROW(out, alloc, n + 2);
-			out[n++] = xstrdup(*a);
+			if (!known)
+				strvec_push(&out, *a);
 		}
-	GROW(out, alloc, n + 1);
-	out[n] = NULL;
-	return out;
+	return strvec_detach(&out);
 }
 
 static const char *order_name(enum plan_order_kind kind)

@@ -409,7 +409,7 @@ static void check_module_param(const struct snapshot *snap, const struct verify_
 	free(what);
 }
 
-void verify_snapshot_args(const struct verify_args *asked, char ***words, size_t *n, size_t *alloc)
+void verify_snapshot_args(const struct verify_args *asked, struct strvec *words)
 {
 	for (size_t i = 0; i < asked->n; i++) {
 		char *key;
@@ -417,11 +417,8 @@ void verify_snapshot_args(const struct verify_args *asked, char ***words, size_t
 		if (!asked->v[i].value || !module_param_name(asked->v[i].name))
 			continue;
 		key = param_key(asked->v[i].name);
-		if (!handled_builtin(key)) {
-			GROW(*words, *alloc, *n + 2);
-			(*words)[(*n)++] = xasprintf("param:%s", key);
-			(*words)[*n] = NULL;
-		}
+		if (!handled_builtin(key))
+			strvec_pushf(words, "param:%s", key);
 		free(key);
 	}
 }

@@ -16,6 +16,7 @@
 #include "lib/parse-error.h"
 #include "lib/process.h"
 #include "lib/strbuf.h"
+#include "lib/strvec.h"
 #include "lib/timestamp.h"
 
 static char *make_tmpdir(void)
@@ -47,6 +48,43 @@ static void test_strbuf(void **state)
 	assert_int_equal(len, 7);
 	assert_null(sb.buf);
 	free(s);
+}
+
+static void test_strvec(void **state)
+{
+	struct strvec sv = STRVEC_INIT;
+	char **v;
+
+	(void)state;
+	/* Empty: an argv all the same, and a detached array holding only NULL. */
+	assert_null(strvec_argv(&sv)[0]);
+	v = strvec_detach(&sv);
+	assert_non_null(v);
+	assert_null(v[0]);
+	strv_free(v);
+	strv_free(NULL);
+
+	strvec_push(&sv, "b");
+	strvec_pushf(&sv, "%s=%d", "a", 1);
+	strvec_push_owned(&sv, xstrdup("c"));
+	strvec_push_all(&sv, (const char *const[]){ "a=1", "", NULL });
+	strvec_push_all(&sv, NULL);
+	assert_int_equal(sv.n, 5);
+	assert_null(sv.v[5]);
+	strvec_sort(&sv);
+	assert_string_equal(strvec_argv(&sv)[0], "");
+	assert_string_equal(sv.v[1], "a=1");
+	assert_string_equal(sv.v[2], "a=1");
+	assert_string_equal(sv.v[3], "b");
+	assert_string_equal(sv.v[4], "c");
+	assert_null(sv.v[5]);
+	v = strvec_detach(&sv);
+	assert_null(sv.v);
+	assert_int_equal(sv.n, 0);
+	assert_string_equal(v[4], "c");
+	assert_null(v[5]);
+	strv_free(v);
+	strvec_release(&sv);
 }
 
 static void test_file_atomic_roundtrip(void **state)
@@ -243,6 +281,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_strbuf),
+		cmocka_unit_test(test_strvec),
 		cmocka_unit_test(test_file_atomic_roundtrip),
 		cmocka_unit_test(test_file_refuses_fifo_and_dir),
 		cmocka_unit_test(test_write_atomic_fails_cleanly),
