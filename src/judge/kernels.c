@@ -19,12 +19,44 @@ bool kernel_same(const struct side_kernel *a, const struct side_kernel *b)
 	return true;
 }
 
+const char *kernel_option_change_name(enum kernel_option_change change)
+{
+	switch (change) {
+	case KERNEL_OPTION_CHANGED:
+		return "changed";
+	case KERNEL_OPTION_UNSET:
+		return "unset";
+	case KERNEL_OPTION_ADDED:
+	default:
+		return "added";
+	}
+}
+
 static void add_diff(struct kernel_pair *p, const char *option, size_t len, const char *from, const char *to)
 {
+	enum kernel_option_change change = from && to ? KERNEL_OPTION_CHANGED
+					   : from ? KERNEL_OPTION_UNSET : KERNEL_OPTION_ADDED;
+
 	GROW(p->diffs, p->alloc_diffs, p->n_diffs + 1);
 	p->diffs[p->n_diffs++] = (struct kernel_option_diff){
-		xstrndup(option, len), from ? xstrdup(from) : NULL, to ? xstrdup(to) : NULL,
+		change, xstrndup(option, len), from ? xstrdup(from) : NULL, to ? xstrdup(to) : NULL,
 	};
+	if (change == KERNEL_OPTION_CHANGED)
+		p->n_changed++;
+	else if (change == KERNEL_OPTION_UNSET)
+		p->n_unset++;
+	else
+		p->n_added++;
+}
+
+/* Changed values first (what a reader asks about), then unset, then added. */
+static int diff_cmp(const void *x, const void *y)
+{
+	const struct kernel_option_diff *a = x, *b = y;
+
+	if (a->change != b->change)
+		return (int)a->change - (int)b->change;
+	return strcmp(a->option, b->option);
 }
 
 /* "CONFIG_A=y" lines ordered by option name (the part before '='). */
@@ -73,6 +105,8 @@ static void config_diff(const struct side_kernel *a, const struct side_kernel *b
 	}
 	free(x);
 	free(y);
+	if (p->n_diffs)
+		qsort(p->diffs, p->n_diffs, sizeof(*p->diffs), diff_cmp);
 }
 
 void kernel_compare(const struct side *sides, size_t n_sides, struct kernel_compare *ret)

@@ -13,7 +13,15 @@
  * kernel and every other kernel the campaign ran.
  */
 
+/* How an option differs; also the order the differences are listed in. */
+enum kernel_option_change {
+	KERNEL_OPTION_CHANGED,    /* set on both, to different values */
+	KERNEL_OPTION_UNSET,      /* set on the first kernel only */
+	KERNEL_OPTION_ADDED,      /* set on the other kernel only */
+};
+
 struct kernel_option_diff {
+	enum kernel_option_change change;
 	char *option;          /* "CONFIG_IOMMU_DEFAULT_DMA_LAZY" */
 	char *from, *to;       /* the values; NULL: not set */
 };
@@ -22,8 +30,9 @@ struct kernel_option_diff {
 struct kernel_pair {
 	size_t from, to;                /* side indices */
 	bool configs;                   /* both sides recorded their config */
-	struct kernel_option_diff *diffs;
+	struct kernel_option_diff *diffs;       /* changed, then unset, then added; by name within each */
 	size_t n_diffs, alloc_diffs;
+	size_t n_changed, n_unset, n_added;
 };
 
 /* Two boots of one mode on one release with different build ids. */
@@ -39,6 +48,9 @@ struct kernel_compare {
 	struct kernel_rebuild *rebuilds;
 	size_t n_rebuilds, alloc_rebuilds;
 };
+
+/* "changed", "unset", "added". */
+const char *kernel_option_change_name(enum kernel_option_change change);
 
 /* Fills *ret from sides (borrowed only during the call); release with kernel_compare_release(). */
 void kernel_compare(const struct side *sides, size_t n_sides, struct kernel_compare *ret);

@@ -264,9 +264,10 @@ static void kernels_text(FILE *out, const struct compare_result *res, const stru
 				a->kernel.release, a->label, b->kernel.release, b->label);
 			continue;
 		}
-		fprintf(out, md ? "\n**config differences** `%s` (%s) -> `%s` (%s): %zu option%s\n\n"
-				: "config differences, %s (%s) -> %s (%s): %zu option%s\n",
-			a->kernel.release, a->label, b->kernel.release, b->label, p->n_diffs, p->n_diffs == 1 ? "" : "s");
+		fprintf(out, md ? "\n**config differences** `%s` (%s) -> `%s` (%s): %zu option%s (%zu changed, %zu unset, %zu added)\n\n"
+				: "config differences, %s (%s) -> %s (%s): %zu option%s (%zu changed, %zu unset, %zu added)\n",
+			a->kernel.release, a->label, b->kernel.release, b->label, p->n_diffs, p->n_diffs == 1 ? "" : "s",
+			p->n_changed, p->n_unset, p->n_added);
 		for (size_t d = 0; d < p->n_diffs && d < KERNEL_DIFFS_SHOWN; d++)
 			fprintf(out, md ? "    %s %s -> %s\n" : "  %s %s -> %s\n", p->diffs[d].option,
 				config_value(p->diffs[d].from), config_value(p->diffs[d].to));
@@ -300,7 +301,8 @@ static json_t *kernels_json(const struct compare_result *res, const struct kerne
 		json_t *diffs = json_array();
 
 		for (size_t d = 0; d < p->n_diffs; d++)
-			json_array_append_new(diffs, json_pack("{s:s, s:o, s:o}", "option", p->diffs[d].option,
+			json_array_append_new(diffs, json_pack("{s:s, s:s, s:o, s:o}", "option", p->diffs[d].option,
+				"change", kernel_option_change_name(p->diffs[d].change),
 				"from", p->diffs[d].from ? json_string(p->diffs[d].from) : json_null(),
 				"to", p->diffs[d].to ? json_string(p->diffs[d].to) : json_null()));
 		json_array_append_new(pairs, json_pack("{s:s, s:s, s:b, s:o}", "from", res->sides[p->from].label,

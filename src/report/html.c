@@ -1264,8 +1264,8 @@ static void kernels_section(struct page *pg)
 			put(pg, "<p class=\"note\">Not known: a side recorded no kernel config.</p>\n");
 			continue;
 		}
-		putf(pg, "<p class=\"note\">%zu option%s differ.</p>\n<pre class=\"mono\">", p->n_diffs,
-		     p->n_diffs == 1 ? "" : "s");
+		putf(pg, "<p class=\"note\">%zu option%s differ: %zu changed, %zu unset, %zu added.</p>\n<pre class=\"mono\">",
+		     p->n_diffs, p->n_diffs == 1 ? "" : "s", p->n_changed, p->n_unset, p->n_added);
 		for (size_t d = 0; d < p->n_diffs && d < HTML_KERNEL_DIFFS; d++) {
 			esc(pg, p->diffs[d].option);
 			put(pg, " ");

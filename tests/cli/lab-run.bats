@@ -346,12 +346,12 @@ box_state() {
 	old=$(sed -n 1p "$BOOTAB_LAB_DIR/kernels")
 	new=$(sed -n 2p "$BOOTAB_LAB_DIR/kernels")
 
-	# Refused before anything on the box changes, naming the kernels it has.
+	# A plan error (exit 2), before anything on the box changes, naming the kernels it has.
 	kernels_plan "$BATS_TEST_TMPDIR/missing.ini" 6.99.0-1-amd64
 	before=$(box_state)
 	boot_id=$(lab_ssh cat /proc/sys/kernel/random/boot_id)
 	run --separate-stderr "$BOOTAB" run --data "$data" "$BATS_TEST_TMPDIR/missing.ini"
-	[ "$status" -eq 1 ]
+	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"kernels installed (bls backend): $new, $old"* ]]
 	[[ "$stderr" == *"mode new: kernel 6.99.0-1-amd64 is not installed; the bls boot loader boots $new, $old"* ]]
 	[[ "$stderr" == *"mode new-pt: kernel 6.99.0-1-amd64 is not installed"* ]]
@@ -390,13 +390,14 @@ box_state() {
 	# The report names the kernels and lists the config options that differ, in every format.
 	grep -q "^kernels:$" "$dir/report.txt"
 	grep -Eq "^  new-pt +$new \\(build [0-9a-f]{12}\\)$" "$dir/report.txt"
-	grep -Eq "^config differences, $old \\(old\\) -> $new \\(new\\): [0-9]+ options$" "$dir/report.txt"
+	grep -Eq "^config differences, $old \\(old\\) -> $new \\(new\\): [0-9]+ options \\([0-9]+ changed, [0-9]+ unset, [0-9]+ added\\)$" "$dir/report.txt"
 	grep -Eq '^  CONFIG_[A-Z0-9_]+ .+ -> .+$' "$dir/report.txt"
 	n=$(jq '.kernels.config_differences[0].differences | length' "$dir/report.json")
 	[ "$n" -gt 0 ]
 	[ "$(jq -r '.kernels.sides.new.release' "$dir/report.json")" = "$new" ]
 	grep -q '^\*\*config differences\*\*' "$dir/report.md"
-	[ "$(grep -c '^kernel-config,CONFIG_' "$dir/report.csv")" -eq "$n" ]
+	"$BOOTAB" compare --format csv "$dir/old" "$dir/new" "$dir/new-pt" "$dir/old2" >"$BATS_TEST_TMPDIR/report.csv"
+	[ "$(grep -c '^kernel-config,CONFIG_' "$BATS_TEST_TMPDIR/report.csv")" -eq "$n" ]
 	grep -q '<section id="kernels">' "$dir/report.html"
 	# Back on the standing kernel, its entries as they were.
 	[ "$(lab_ssh uname -r)" = "$old" ]

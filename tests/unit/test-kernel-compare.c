@@ -64,16 +64,22 @@ static void test_two_kernels(void **state)
 	assert_int_equal(p->to, 1);
 	assert_true(p->configs);
 	assert_int_equal(p->n_diffs, 4);
+	assert_int_equal(p->n_changed, 1);
+	assert_int_equal(p->n_unset, 1);
+	assert_int_equal(p->n_added, 2);
+	/* changed, then unset, then added, by name within each */
 	assert_string_equal(p->diffs[0].option, "CONFIG_HZ");
+	assert_int_equal(p->diffs[0].change, KERNEL_OPTION_CHANGED);
 	assert_string_equal(p->diffs[0].from, "250");
 	assert_string_equal(p->diffs[0].to, "1000");
-	assert_string_equal(p->diffs[1].option, "CONFIG_IOMMUFD");
-	assert_null(p->diffs[1].from);
-	assert_string_equal(p->diffs[1].to, "m");
-	assert_string_equal(p->diffs[2].option, "CONFIG_PREEMPT_DYNAMIC");
-	assert_string_equal(p->diffs[3].option, "CONFIG_ZBUD");
-	assert_string_equal(p->diffs[3].from, "y");
-	assert_null(p->diffs[3].to);
+	assert_string_equal(p->diffs[1].option, "CONFIG_ZBUD");
+	assert_string_equal(p->diffs[1].from, "y");
+	assert_null(p->diffs[1].to);
+	assert_string_equal(p->diffs[2].option, "CONFIG_IOMMUFD");
+	assert_null(p->diffs[2].from);
+	assert_string_equal(p->diffs[2].to, "m");
+	assert_string_equal(p->diffs[3].option, "CONFIG_PREEMPT_DYNAMIC");
+	assert_string_equal(kernel_option_change_name(p->diffs[3].change), "added");
 	kernel_compare_release(&kc);
 	for (size_t i = 0; i < 4; i++)
 		side_release(&s[i]);
