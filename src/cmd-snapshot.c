@@ -16,8 +16,10 @@
 #include "lib/strvec.h"
 #include "log.h"
 #include "kernel/snapshot.h"
+#include "target-args.h"
 #include "target/target.h"
 #include "kernel/verify.h"
+#include "results/side.h"
 
 const char cmd_snapshot_usage[] =
 	"usage: bootab snapshot [--target T] [--root DIR] [--managed \"ARGS\"]\n"
@@ -49,24 +51,6 @@ static int write_file(const char *dir, const char *name, const char *data)
 	return r;
 }
 
-static char *iommu_table(const struct iommu_map *map)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *summary = iommu_map_summary(map);
-
-	for (size_t i = 0; i < map->n_devices; i++) {
-		const struct iommu_device *d = &map->devices[i];
-
-		strbuf_addf(&sb, "%u\t%s\t%s\t%s\t%s\n", d->group,
-			    iommu_map_group(map, d->group)->type, d->name,
-			    d->description ? d->description : d->bus ? d->bus : "-",
-			    d->driver ? d->driver : "-");
-	}
-	strbuf_addf(&sb, "iommu group types: %s\n", summary);
-	free(summary);
-	return strbuf_detach(&sb, NULL);
-}
-
 static bool param_word_valid(const char *s)
 {
 	const char *dot = strchr(s, '.');
@@ -81,35 +65,36 @@ static bool param_word_valid(const char *s)
 
 int cmd_snapshot(int argc, char **argv)
 {
-	enum { OPT_CONNECT_TIMEOUT = 256, OPT_PARAM };
+	enum { OPT_PARAM = 256 };
 	static const struct option longopts[] = {
-		{ "target", required_argument, NULL, 't' },
-		{ "root", required_argument, NULL, 'r' },
+		TARGET_LONGOPT_TARGET,
+		TARGET_LONGOPT_ROOT,
 		{ "managed", required_argument, NULL, 'm' },
 		{ "param", required_argument, NULL, OPT_PARAM },
 		{ "output", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, 'j' },
-		{ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT },
+		TARGET_LONGOPT_CONNECT_TIMEOUT,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *spec = "local", *root = NULL, *out_dir = NULL;
+	struct target_args to = TARGET_ARGS_INIT("local");
+	const char *spec, *out_dir = NULL;
 	struct strvec words = STRVEC_INIT;
-	char *error = NULL, *raw = NULL, *now = NULL, *text = NULL, *json_text = NULL;
+	char *raw = NULL, *now = NULL, *text = NULL;
+	json_t *meta = NULL;
 	struct parse_error err = PARSE_ERROR_INIT;
 	struct snapshot snap = { 0 };
 	struct target *t = NULL;
 	bool json = false;
-	int c, r, rc = EXIT_USAGE, connect_timeout = 0;
+	int c, r, rc = EXIT_USAGE;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "t:r:m:o:j", longopts, NULL)) != -1) {
+		r = target_args_take(&to, c, optarg);
+		if (r < 0)
+			goto out;
+		if (r > 0)
+			continue;
 		switch (c) {
-		case 't':
-			spec = optarg;
-			break;
-		case 'r':
-			root = optarg;
-			break;
 		case 'm': {
 			struct verify_args managed = { 0 };
 			char **list = NULL;
@@ -140,17 +125,6 @@ int cmd_snapshot(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
-		case OPT_CONNECT_TIMEOUT: {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-
-			if (*end || v < 1 || v > 600) {
-				log_error("--connect-timeout '%s': give whole seconds, 1 to 600", optarg);
-				goto out;
-			}
-			connect_timeout = (int)v;
-			break;
-		}
 		default:
 			fputs(cmd_snapshot_usage, stderr);
 			goto out;
@@ -173,12 +147,9 @@ int cmd_snapshot(int argc, char **argv)
 		}
 	}
 
-	r = target_open_default(spec, root, connect_timeout, &t, &error);
-	if (r < 0) {
-		log_error("%s", error);
-		free(error);
+	spec = to.spec;
+	if (target_args_open(&to, &t) < 0)
 		goto out;
-	}
 	now = time_now_iso8601();
 	r = target_snapshot(t, strvec_argv(&words), true, &snap, &raw, &err);
 	if (r < 0) {
@@ -197,22 +168,24 @@ int cmd_snapshot(int argc, char **argv)
 		log_warning("cannot read pci.ids (%s): devices are named by number", errno_string(r));
 	{
 		struct snapshot_context ctx = { now, spec };
-		json_t *j = snapshot_to_json(&snap, &ctx);
 
-		json_text = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
-		json_decref(j);
+		meta = snapshot_to_json(&snap, &ctx);
 		text = snapshot_to_text(&snap, &ctx);
 	}
 	if (!out_dir) {
-		if (json)
-			printf("%s\n", json_text);
-		else
+		if (json) {
+			char *json_text = side_meta_dump(meta);
+
+			fputs(json_text, stdout);
+			free(json_text);
+		} else {
 			fputs(text, stdout);
+		}
 		rc = EXIT_OK;
 		goto out;
 	}
 	{
-		char *scripts = path_join(out_dir, "scripts"), *script, *table, *with_nl;
+		char *scripts = path_join(out_dir, "scripts"), *script, *failed = NULL;
 
 		r = dir_create_all(scripts, 0755);
 		if (r < 0) {
@@ -221,22 +194,18 @@ int cmd_snapshot(int argc, char **argv)
 			goto out;
 		}
 		script = target_script_render(t, "snapshot");
-		table = iommu_table(&snap.iommu);
-		with_nl = xasprintf("%s\n", json_text);
-		/* meta.json last: its presence says the snapshot is complete. */
 		r = write_file(scripts, "snapshot.sh", script);
 		if (r == 0)
 			r = write_file(out_dir, "snapshot.out", raw);
-		if (r == 0)
-			r = write_file(out_dir, "iommu.txt", table);
-		if (r == 0)
-			r = write_file(out_dir, "meta.txt", text);
-		if (r == 0)
-			r = write_file(out_dir, "meta.json", with_nl);
+		/* iommu.txt, meta.txt, then meta.json: its presence says the snapshot is complete. */
+		if (r == 0) {
+			r = side_write_meta(out_dir, meta, text, &snap.iommu, &failed);
+			if (r < 0)
+				log_error("failed to write '%s': %s", failed, errno_string(r));
+		}
+		free(failed);
 		free(scripts);
 		free(script);
-		free(table);
-		free(with_nl);
 		if (r < 0)
 			goto out;
 	}
@@ -256,6 +225,6 @@ out:
 	free(raw);
 	free(now);
 	free(text);
-	free(json_text);
+	json_decref(meta);
 	return rc;
 }

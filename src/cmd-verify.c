@@ -13,6 +13,7 @@
 #include "lib/file.h"
 #include "log.h"
 #include "kernel/snapshot.h"
+#include "target-args.h"
 #include "target/target.h"
 #include "kernel/verify.h"
 #include "target/verify-boot.h"
@@ -94,18 +95,18 @@ static void print_report(const struct snapshot *snap, const char *target,
 
 int cmd_verify(int argc, char **argv)
 {
-	enum { OPT_CONNECT_TIMEOUT = 256 };
 	static const struct option longopts[] = {
-		{ "target", required_argument, NULL, 't' },
-		{ "root", required_argument, NULL, 'r' },
+		TARGET_LONGOPT_TARGET,
+		TARGET_LONGOPT_ROOT,
 		{ "managed", required_argument, NULL, 'm' },
 		{ "args", required_argument, NULL, 'a' },
 		{ "expect", required_argument, NULL, 'e' },
 		{ "json", no_argument, NULL, 'j' },
-		{ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT },
+		TARGET_LONGOPT_CONNECT_TIMEOUT,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *spec = "local", *root = NULL, *managed_text = NULL, *asked_text = NULL;
+	struct target_args to = TARGET_ARGS_INIT("local");
+	const char *managed_text = NULL, *asked_text = NULL;
 	char **managed_list = NULL, **asked_list = NULL;
 	struct verify_expect *expects = NULL;
 	size_t n_expects = 0, alloc_expects = 0;
@@ -113,18 +114,17 @@ int cmd_verify(int argc, char **argv)
 	struct parse_error err = PARSE_ERROR_INIT;
 	struct target *t = NULL;
 	char *error = NULL;
-	int c, r, rc = EXIT_USAGE, connect_timeout = 0;
+	int c, r, rc = EXIT_USAGE;
 	bool json = false;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "t:r:m:a:e:j", longopts, NULL)) != -1) {
+		r = target_args_take(&to, c, optarg);
+		if (r < 0)
+			goto out;
+		if (r > 0)
+			continue;
 		switch (c) {
-		case 't':
-			spec = optarg;
-			break;
-		case 'r':
-			root = optarg;
-			break;
 		case 'm':
 			managed_text = optarg;
 			break;
@@ -143,17 +143,6 @@ int cmd_verify(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
-		case OPT_CONNECT_TIMEOUT: {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-
-			if (*end || v < 1 || v > 600) {
-				log_error("--connect-timeout '%s': give whole seconds, 1 to 600", optarg);
-				goto out;
-			}
-			connect_timeout = (int)v;
-			break;
-		}
 		default:
 			fputs(cmd_verify_usage, stderr);
 			goto out;
@@ -175,12 +164,8 @@ int cmd_verify(int argc, char **argv)
 		log_error("--managed: %s", err.message);
 		goto out;
 	}
-	r = target_open_default(spec, root, connect_timeout, &t, &error);
-	if (r < 0) {
-		log_error("%s", error);
-		free(error);
+	if (target_args_open(&to, &t) < 0)
 		goto out;
-	}
 	r = verify_boot(t, &(struct verify_boot_request){ .managed = managed_list, .asked = asked_list,
 							  .expects = expects, .n_expects = n_expects },
 			&res, &err);
@@ -198,7 +183,7 @@ int cmd_verify(int argc, char **argv)
 		}
 		goto out;
 	}
-	print_report(&res.snapshot, spec, &res.report, json);
+	print_report(&res.snapshot, to.spec, &res.report, json);
 	rc = verify_report_failures(&res.report) ? EXIT_NOTHING : EXIT_OK;
 out:
 	target_close(t);

@@ -9,6 +9,7 @@
 #include "boot/grub.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "boot/boot.h"
 #include "kernel/cmdline.h"
 #include "lib/alloc.h"
+#include "lib/parse-number.h"
 #include "lib/file.h"
 #include "lib/strbuf.h"
 
@@ -707,15 +709,15 @@ static bool menu_matches(const struct menu_entry *e, const char *spec)
 		const char *gt = strchr(p, '>');
 		size_t len = gt ? (size_t)(gt - p) : strlen(p);
 		const struct menu_item *it;
-		char *part, *num_end;
-		unsigned long num;
+		char *part;
+		long num;
 
 		if (level >= e->depth)
 			return false;
 		it = &e->levels[level];
 		part = xstrndup(p, len);
-		num = strtoul(part, &num_end, 10);
-		if (!((*part && !*num_end && num == it->index) || !strcmp(part, it->id) ||
+		if (!((number_parse_long(part, 0, LONG_MAX, &num) == 0 && (size_t)num == it->index) ||
+		      !strcmp(part, it->id) ||
 		      !strcmp(part, it->title))) {
 			free(part);
 			return false;

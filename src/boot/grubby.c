@@ -9,12 +9,14 @@
  * kernels, is edited as well.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "boot/bls.h"
 #include "kernel/cmdline.h"
 #include "lib/alloc.h"
+#include "lib/parse-number.h"
 #include "lib/file.h"
 #include "lib/strbuf.h"
 
@@ -72,7 +74,7 @@ static void info_parse(const char *text, struct boot_state *state, long *ret_fir
 		if (!strncmp(p, "index=", 6)) {
 			name = xasprintf("index %.*s", (int)(len - 6), p + 6);
 			if (first_index < 0)
-				first_index = strtol(p + 6, NULL, 10);
+				(void)number_scan_long(p + 6, 10, 0, LONG_MAX, &first_index, NULL);
 		} else if (!strncmp(p, "args=", 5)) {
 			free(args);
 			args = unquote(p + 5, len - 5);

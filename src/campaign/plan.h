@@ -38,9 +38,14 @@ struct plan_row {
 	enum parser_kind parser;
 	char *selector;           /* for parser json */
 	bool has_better;
-	bool better_lower;        /* for number and json parsers */
+	bool better_lower;        /* for number, json and regex parsers */
+	char *metric;             /* regex: the metric's name */
+	char *pattern;            /* regex: POSIX extended, one group */
+	char *unit;               /* regex: the metric's unit, or NULL */
 	bool has_stat;
-	enum stat_kind stat;
+	enum stat_kind stat;      /* the first of stats */
+	enum stat_kind stats[STAT_KINDS];   /* "stat = mean,min": each compared, the first judged first */
+	size_t n_stats;
 	bool by_run;
 	unsigned timeout_s;
 	char *user;               /* run as; NULL: the SSH user ("root" to run as root) */

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "lib/alloc.h"
+#include "lib/parse-number.h"
 #include "lib/file.h"
 #include "lib/process.h"
 #include "lib/strbuf.h"
@@ -226,15 +227,14 @@ static bool pid_is_ours(pid_t pid, const char *dir)
 /* A positive decimal number from a small file; 0 when absent or malformed. */
 static long read_number_file(const char *path)
 {
-	char *data = NULL, *end;
+	char *data = NULL;
+	const char *end;
 	size_t len;
 	long v;
 
 	if (file_read(path, 64, &data, &len) < 0)
 		return 0;
-	errno = 0;
-	v = strtol(data, &end, 10);
-	if (errno || end == data || (*end && *end != '\n') || v <= 0 || v > INT_MAX)
+	if (number_scan_long(data, 10, 1, INT_MAX, &v, &end) < 0 || (*end && *end != '\n'))
 		v = 0;
 	free(data);
 	return v;

@@ -11,7 +11,6 @@
 #include "judge/kernels.h"
 #include "kernel/iommu.h"
 #include "lib/alloc.h"
-#include "lib/file.h"
 #include "lib/parse-error.h"
 #include "report/chart.h"
 #include "report/timeline.h"
@@ -99,7 +98,7 @@ void html_escape(struct strbuf *sb, const char *s)
 
 /* What the page knows about one boot beyond its numbers: its meta.json. */
 struct html_side {
-	json_t *meta;                 /* NULL when the side has none (or it does not parse) */
+	const json_t *meta;           /* the side's meta.json (borrowed); NULL when it has none */
 	char *meta_problem;           /* why there is none, for the page */
 	struct iommu_map iommu;
 	bool has_iommu;
@@ -146,31 +145,15 @@ static const char *meta_string(const struct html_side *s, const char *key)
 	return s->meta ? json_string_value(json_object_get(s->meta, key)) : NULL;
 }
 
+/* The page's facts of one boot, from its meta.json as side_load() kept it. */
 static void side_load_meta(const struct side *side, struct html_side *hs)
 {
-	char *path = path_join(side->dir, "meta.json"), *data;
-	json_error_t jerr;
-	size_t len;
-	int r;
-
 	hs->iommu = (struct iommu_map)IOMMU_MAP_INIT;
-	r = file_read(path, FILE_READ_MAX, &data, &len);
-	if (r < 0) {
-		if (r != -ENOENT)
-			hs->meta_problem = xasprintf("meta.json: %s", strerror(-r));
-		free(path);
+	if (side->meta_problem)
+		hs->meta_problem = xstrdup(side->meta_problem);
+	if (!side->meta)
 		return;
-	}
-	hs->meta = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
-	free(data);
-	free(path);
-	if (!hs->meta || !json_is_object(hs->meta)) {
-		hs->meta_problem = xasprintf("meta.json: line %d: %s", jerr.line,
-					     hs->meta ? "not an object" : jerr.text);
-		json_decref(hs->meta);
-		hs->meta = NULL;
-		return;
-	}
+	hs->meta = side->meta;
 	{
 		json_t *iommu = json_object_get(hs->meta, "iommu");
 		struct parse_error err = PARSE_ERROR_INIT;
@@ -209,7 +192,6 @@ static void sides_load(struct page *pg)
 static void sides_release(struct page *pg)
 {
 	for (size_t k = 0; k < pg->res->n_sides; k++) {
-		json_decref(pg->sides[k].meta);
 		free(pg->sides[k].meta_problem);
 		iommu_map_release(&pg->sides[k].iommu);
 		timeline_lane_release(&pg->sides[k].lane);
@@ -319,6 +301,7 @@ static const char css[] =
 	"td.wrap{white-space:normal}\n"
 	".sw{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:6px;vertical-align:0}\n"
 	".verdict,.pill{font-weight:600}\n"
+	"tr.stat td{color:var(--muted);font-size:13.5px}\n"
 	".pill{display:inline-block;border-radius:999px;padding:1px 9px;font-size:12px;white-space:nowrap}\n"
 	".v-gain{color:var(--gain)}.pill.v-gain{background:var(--gain-bg)}\n"
 	".v-loss{color:var(--loss)}.pill.v-loss{background:var(--loss-bg)}\n"
@@ -438,10 +421,54 @@ static void metric_sub(struct page *pg, const struct compare_metric *cm)
 {
 	esc(pg, cm->unit);
 	put(pg, *cm->unit ? ", " : "");
-	put(pg, stat_kind_name(cm->stat));
+	for (size_t j = 0; j < cm->n_stats; j++)
+		putf(pg, "%s%s", j == 0 ? "" : j + 1 == cm->n_stats ? " and " : ", ", stat_kind_name(cm->stats[j]));
+	if (!cm->n_stats)
+		put(pg, stat_kind_name(cm->stat));
 	put(pg, cm->better == BETTER_LOWER ? ", lower is better" : ", higher is better");
 	if (cm->by_run)
 		put(pg, ", run by run");
+}
+
+/* The metric's other statistics (--stat mean,min) under a side's row: value, delta, drift, verdict each. */
+static void stat_rows(struct page *pg, const struct compare_metric *cm, size_t k)
+{
+	const struct compare_cell *c = &cm->cells[k];
+
+	for (size_t j = 1; j < cm->n_stats; j++) {
+		const struct compare_stat *st = &c->stats[j];
+		struct compare_cell as = { .present = true, .verdict = st->verdict, .delta_pct = st->delta_pct };
+		struct strbuf t = STRBUF_INIT;
+
+		putf(pg, "<tr class=\"stat\"><td>&nbsp;&nbsp;%s</td><td class=\"num\">", stat_kind_name(cm->stats[j]));
+		if (st->value > 0)
+			report_add_value(&t, st->value, c->value);
+		else
+			strbuf_addstr(&t, "-");
+		esc(pg, strbuf_str(&t));
+		put(pg, "</td><td></td><td></td><td></td><td class=\"num\">");
+		strbuf_truncate(&t, 0);
+		if (!isnan(st->delta_pct))
+			strbuf_addf(&t, "%+.1f%%", st->delta_pct);
+		esc(pg, strbuf_str(&t));
+		put(pg, "</td><td class=\"num\">");
+		strbuf_truncate(&t, 0);
+		if (!isnan(st->drift_pct) && st->verdict != VERDICT_DRIFT && st->verdict != VERDICT_MISSING)
+			strbuf_addf(&t, "%+.1f%%", st->drift_pct);
+		esc(pg, strbuf_str(&t));
+		put(pg, "</td><td class=\"num\">");
+		strbuf_truncate(&t, 0);
+		report_add_q(&t, st->q);
+		esc(pg, strbuf_str(&t));
+		put(pg, "</td><td class=\"num\">");
+		strbuf_truncate(&t, 0);
+		report_add_p(&t, st->p);
+		esc(pg, strbuf_str(&t));
+		putf(pg, "</td><td class=\"verdict %s\" data-stat=\"%s\" data-stat-verdict=\"%s\">%s</td></tr>\n",
+		     verdict_class(&as), stat_kind_name(cm->stats[j]), verdict_name(st->verdict),
+		     k == 0 ? "" : report_verdict_words(st->verdict));
+		strbuf_release(&t);
+	}
 }
 
 static void summary_table(struct page *pg)
@@ -527,6 +554,8 @@ static void summary_table(struct page *pg)
 				putf(pg, "; sign agrees in %zu of %zu pairs", c->pairs_agree, c->pairs);
 			put(pg, "</td></tr>\n");
 			strbuf_release(&t);
+			if (c->present)
+				stat_rows(pg, cm, k);
 		}
 		put(pg, "</tbody>\n");
 	}
@@ -581,12 +610,21 @@ static void gains_and_costs(struct page *pg)
 
 			if (c->side != k)
 				continue;
+			struct strbuf words = STRBUF_INIT;
+
 			put(pg, n_cost++ ? "<br>" : "");
 			put(pg, "<span class=\"c\">");
-			esc(pg, c->row);
-			putf(pg, " failed, rc=%d</span>", c->rc);
-			if (k != 0 && c->fails_on_first)
-				put(pg, " (fails on the first side too)");
+			if (c->has_tests) {
+				report_cost_words(&words, c, k != 0);
+				esc(pg, strbuf_str(&words));
+				put(pg, "</span>");
+			} else {
+				esc(pg, c->row);
+				putf(pg, " failed, rc=%d</span>", c->rc);
+				if (k != 0 && c->fails_on_first)
+					put(pg, " (fails on the first side too)");
+			}
+			strbuf_release(&words);
 		}
 		if (n_cost == 0)
 			put(pg, "none");
@@ -801,9 +839,13 @@ static void metric_aside(struct page *pg, size_t i)
 		for (size_t j = 0; j < res->n_costs; j++) {
 			if (res->costs[j].side != k)
 				continue;
+			struct strbuf words = STRBUF_INIT;
+
+			report_cost_words(&words, &res->costs[j], false);
 			put(pg, "<span class=\"cost\">cost: ");
-			esc(pg, res->costs[j].row);
-			putf(pg, " failed, rc=%d</span>", res->costs[j].rc);
+			esc(pg, strbuf_str(&words));
+			put(pg, "</span>");
+			strbuf_release(&words);
 		}
 		put(pg, "</li>\n");
 	}

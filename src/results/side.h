@@ -4,6 +4,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <jansson.h>
+
+#include "kernel/iommu.h"
 #include "lib/strlist.h"
 #include "stats/metric.h"
 #include "stats/stats.h"
@@ -27,8 +30,10 @@ struct row {
 	bool by_run;        /* cold first run: compare run i with run i */
 	bool has_stat;
 	enum stat_kind stat;
+	enum stat_kind stats[STAT_KINDS];   /* meta.json's stats: stat first, then the others compared */
+	size_t n_stats;
 	char *source;       /* the file the data came from, for messages */
-	struct metric_set metrics;
+	struct metric_set metrics;   /* and, for a test suite's output (KTAP), its checks */
 	double *rep_s;      /* meta.json reps[].end - start, seconds, where both are recorded */
 	size_t n_rep_s;
 	bool has_idle_wait;
@@ -71,6 +76,8 @@ struct side {
 	struct side_version *versions;
 	size_t n_versions;
 	size_t alloc_versions;
+	json_t *meta;       /* meta.json as loaded (an object; the side's), or NULL */
+	char *meta_problem; /* why there is no meta although the file is there, or NULL */
 };
 
 /*
@@ -85,7 +92,7 @@ int side_load(const char *dir, struct side *ret, struct strlist *warnings);
 /*
  * Reads meta.json's content (len bytes; file names it in warnings) into
  * side: its mode (when valid), versions and rows, added to what side
- * holds. Like side_load(), a bad field is one line in warnings and the
+ * holds, and the document itself into side->meta. Like side_load(), a bad field is one line in warnings and the
  * rest still loads; nothing is ever trusted to be well formed.
  */
 void side_meta_parse(const char *file, const char *data, size_t len, struct side *side,
@@ -100,5 +107,30 @@ const char *side_version(const struct side *side, const char *name);
 char *side_mode_from_label(const char *label);
 
 void side_release(struct side *side);
+
+/*
+ * The side directory's own files, written and read here only
+ * (docs/results-format.md):
+ *   meta.json   the boot and its rows; written last, so its presence
+ *               says the side is complete
+ *   meta.txt    the same for a reader
+ *   iommu.txt   one line per device (group, type, address, name, driver),
+ *               then "iommu group types: SUMMARY"
+ */
+
+/* meta.json's text: two-space indent, keys in the order they were set, a final newline. The caller's. */
+char *side_meta_dump(const json_t *meta);
+
+/* iommu.txt's text for map; the caller's. */
+char *side_iommu_table(const struct iommu_map *map);
+
+/*
+ * Writes iommu.txt (when iommu is not NULL), meta.txt, then meta.json
+ * into dir, each whole (a temporary file renamed). Stops at the first
+ * that fails and names it in *ret_failed (the caller's), with no
+ * meta.json written. Returns 0 or -errno.
+ */
+int side_write_meta(const char *dir, const json_t *meta, const char *meta_txt,
+		    const struct iommu_map *iommu, char **ret_failed);
 
 #endif

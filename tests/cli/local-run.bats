@@ -112,6 +112,13 @@ exec_start() {
 	done
 	grep -q '^  translated     5 DMA-FQ$' "$dir/report.txt"
 	grep -q '^  passthrough    5 identity$' "$dir/report.txt"
+	# A campaign's side holds the same files as bootab snapshot -o writes: iommu.txt
+	# (one line per device, then the summary) and meta.json with its keys in one order.
+	[ "$(wc -l < "$dir/passthrough/iommu.txt")" -eq "$(($(jq '.iommu.groups | map(.devices | length) | add' "$dir/passthrough/meta.json") + 1))" ]
+	[ "$(tail -n 1 "$dir/passthrough/iommu.txt")" = "iommu group types: 5 identity" ]
+	"$BOOTAB" snapshot --root "$tree" -o "$BATS_TEST_TMPDIR/snap" 2>/dev/null
+	n=$(jq 'keys_unsorted | length' "$BATS_TEST_TMPDIR/snap/meta.json")
+	[ "$(jq -c keys_unsorted "$BATS_TEST_TMPDIR/snap/meta.json")" = "$(jq -c "keys_unsorted[0:$n]" "$dir/passthrough/meta.json")" ]
 	# The rows ran in each boot and were fetched; the tree is back on the standing config.
 	[ "$(jq -r '.rows[0].metrics[0].samples | length' "$dir/passthrough/meta.json")" -eq 2 ]
 	grep -qx 'options console=ttyS0 no_timer_check' "$tree/boot/loader/entries/lab.conf"

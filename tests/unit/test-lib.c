@@ -14,6 +14,7 @@
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "lib/parse-error.h"
+#include "lib/parse-number.h"
 #include "lib/process.h"
 #include "lib/strbuf.h"
 #include "lib/strvec.h"
@@ -85,6 +86,74 @@ static void test_strvec(void **state)
 	assert_null(v[5]);
 	strv_free(v);
 	strvec_release(&sv);
+}
+
+static void test_parse_number(void **state)
+{
+	static const struct {
+		const char *s;
+		long min, max;
+		int r;
+		long v;
+	} longs[] = {
+		{ "5", 1, 600, 0, 5 },
+		{ "-3", -5, 5, 0, -3 },
+		{ "+3", 0, 5, 0, 3 },
+		{ "600", 1, 600, 0, 600 },
+		{ "601", 1, 600, -ERANGE, 0 },
+		{ "0", 1, 600, -ERANGE, 0 },
+		{ "99999999999999999999999", 0, 1, -ERANGE, 0 },
+		{ "", 0, 9, -EINVAL, 0 },
+		{ " 5", 0, 9, -EINVAL, 0 },
+		{ "5 ", 0, 9, -EINVAL, 0 },
+		{ "5s", 0, 9, -EINVAL, 0 },
+		{ "0x5", 0, 9, -EINVAL, 0 },
+		{ "-", 0, 9, -EINVAL, 0 },
+	};
+	static const struct {
+		const char *s;
+		int r;
+		double v;
+	} doubles[] = {
+		{ "2.5", 0, 2.5 },
+		{ ".5", 0, 0.5 },
+		{ "-1e2", 0, -100 },
+		{ "1e-400", 0, 0 },
+		{ "1e400", -ERANGE, 0 },
+		{ "inf", -EINVAL, 0 },
+		{ "nan", -EINVAL, 0 },
+		{ "1001", -ERANGE, 0 },
+		{ "1.5%", -EINVAL, 0 },
+		{ "", -EINVAL, 0 },
+	};
+	const char *end = NULL;
+	long v = 42;
+	double d = 42;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(longs) / sizeof(longs[0]); i++) {
+		v = 42;
+		assert_int_equal(number_parse_long(longs[i].s, longs[i].min, longs[i].max, &v), longs[i].r);
+		assert_int_equal(v, longs[i].r ? 42 : longs[i].v);
+	}
+	for (size_t i = 0; i < sizeof(doubles) / sizeof(doubles[0]); i++) {
+		d = 42;
+		assert_int_equal(number_parse_double(doubles[i].s, -1000, 1000, &d), doubles[i].r);
+		if (doubles[i].r)
+			assert_true(d == 42);
+		else
+			assert_true(fabs(d - doubles[i].v) < 1e-12);
+	}
+	/* The scanners stop after the number and leave the rest to the caller. */
+	assert_int_equal(number_scan_long("30s", 10, 0, 60, &v, &end), 0);
+	assert_int_equal(v, 30);
+	assert_string_equal(end, "s");
+	assert_int_equal(number_scan_double("5 %", 0, 100, &d, &end), 0);
+	assert_string_equal(end, " %");
+	assert_int_equal(number_scan_long("1af", 16, 0, 0xffff, &v, &end), 0);
+	assert_int_equal(v, 0x1af);
+	/* Base 16 takes no second prefix: "0x0x10" is not an id. */
+	assert_int_equal(number_scan_long("0x10", 16, 0, 0xffff, &v, &end), -EINVAL);
 }
 
 static void test_file_atomic_roundtrip(void **state)
@@ -282,6 +351,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_strbuf),
 		cmocka_unit_test(test_strvec),
+		cmocka_unit_test(test_parse_number),
 		cmocka_unit_test(test_file_atomic_roundtrip),
 		cmocka_unit_test(test_file_refuses_fifo_and_dir),
 		cmocka_unit_test(test_write_atomic_fails_cleanly),

@@ -180,6 +180,36 @@ static void test_format(void **state)
 				    "parser = json .a\nparser = json .b\n", &again, &err), 0);
 	assert_string_equal(again.rows[0].selector, ".b");
 	plan_release(&again);
+	/* A regex row with several statistics: every key written back, in order. */
+	{
+		static const char regex_row[] = "[mode \"a\"]\n\n[row \"dma\"]\n"
+			"command = dma_map_benchmark -s 30\nreps = 5\nparser = regex\n"
+			"metric = map latency\npattern = ^average map latency\\(us\\):([0-9.]+) standard\n"
+			"unit = us\nstat = mean, min\nbetter = lower\n";
+		char *formatted;
+
+		assert_int_equal(plan_parse("k.ini", regex_row, &again, &err), 0);
+		assert_int_equal(again.rows[0].parser, PARSER_REGEX);
+		assert_string_equal(again.rows[0].metric, "map latency");
+		assert_string_equal(again.rows[0].pattern, "^average map latency\\(us\\):([0-9.]+) standard");
+		assert_string_equal(again.rows[0].unit, "us");
+		assert_int_equal(again.rows[0].n_stats, 2);
+		assert_int_equal(again.rows[0].stats[0], STAT_MEAN);
+		assert_int_equal(again.rows[0].stats[1], STAT_MIN);
+		assert_int_equal(again.rows[0].stat, STAT_MEAN);
+		assert_true(again.rows[0].better_lower);
+		formatted = plan_format(&again);
+		assert_non_null(strstr(formatted, "\n[row \"dma\"]\ncommand = dma_map_benchmark -s 30\nreps = 5\n"
+					  "parser = regex\nmetric = map latency\n"
+					  "pattern = ^average map latency\\(us\\):([0-9.]+) standard\nunit = us\n"
+					  "stat = mean,min\nbetter = lower\ntimeout = 3600\n"));
+		plan_release(&again);
+		assert_int_equal(plan_parse("k.ini", formatted, &again, &err), 0);
+		assert_int_equal(again.rows[0].n_stats, 2);
+		assert_string_equal(again.rows[0].pattern, "^average map latency\\(us\\):([0-9.]+) standard");
+		plan_release(&again);
+		free(formatted);
+	}
 	assert_int_equal(plan_parse("lab.ini", text, &again, &err), 0);
 	twice = plan_format(&again);
 	assert_string_equal(twice, text);
@@ -268,7 +298,24 @@ static const struct error_case errors[] = {
 	{ "[mode]\nargs = x\n", 1, "section [mode] needs a name" },
 	{ "[mode \"a\"]\n[row \"r\"]\nreps = 3\n", 2, "command: missing in [row \"r\"]" },
 	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nparser = xml\n", 4, "parser: 'xml' is not a parser" },
-	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nparser = fio\nbetter = lower\n", 2, "better: only number and json rows" },
+	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nparser = fio\nbetter = lower\n", 2, "better: only number, json and regex rows" },
+	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nparser = regex\nmetric = lat\nbetter = lower\n", 2,
+	  "pattern: missing in [row \"r\"]: parser = regex needs metric, pattern and better" },
+	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nparser = regex\npattern = ([0-9]+)\nbetter = lower\n", 2,
+	  "metric: missing in [row \"r\"]" },
+	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nparser = regex\nmetric = lat\npattern = ([0-9]+)\n", 2,
+	  "better: missing in [row \"r\"]" },
+	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nparser = regex\nmetric = lat\npattern = lat=([0-9]+\n", 6,
+	  "pattern: not a POSIX extended regular expression: " },
+	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nparser = regex\nmetric = lat\npattern = (a)=(b)\n", 6,
+	  "pattern: the pattern has 2 groups; it needs exactly one, around the number" },
+	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nparser = fio\npattern = (a)\n", 2,
+	  "pattern: only regex rows (parser = regex) take metric, pattern and unit" },
+	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nunit = ms\n", 2, "unit: only regex rows" },
+	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nmetric = a\tb\n", 4, "metric: 'a\tb' is not a printable name" },
+	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nstat = mean,mean\n", 4,
+	  "stat: 'mean,mean' is not mean, median, min or max, or a list of them such as mean,min" },
+	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nstat = mean,avg\n", 4, "stat: 'mean,avg' is not" },
 	{ "[mode \"a\"]\n[check \"c\"]\ncommand = x\nreps = 3\n", 4, "reps: unknown key in [check \"c\"]" },
 	{ "[mode \"a\"]\n[campaign]\norder = a b\n", 0, "order: 'b' is not a mode of this plan" },
 	{ "[mode \"a\"]\n[frobs]\nx = 1\n", 2, "unknown section [frobs]" },
