@@ -234,3 +234,55 @@ exec_start_words() {
 	[ ! -L "$link" ]
 	grep -qx finished "$dir/journal"
 }
+
+# The words a shell makes of one printed line (it is parsed, never run).
+shell_words() {
+	sh -n -c "$1" || return 1
+	sh -c 'eval "set -- $1"; printf "%s\n" "$@"' sh "$1"
+}
+
+@test "run --dry-run prints each step as a line a shell splits back into the campaign's words" {
+	cat >"$BATS_TEST_TMPDIR/d.ini" <<-'EOF'
+	[campaign]
+	target = me@box
+	backend = bls
+	boot_timeout = 120
+	power_cycle = ipmitool -H 'bmc 1' -P "$PW" chassis power cycle; echo done
+	order = pt off
+
+	[mode "pt"]
+	args = iommu=pt
+	expect = iommu.type(0000:00:02.0)=identity
+
+	[mode "off"]
+	args = amd_iommu=off iommu.strict=1
+
+	[row "answer"]
+	command = echo 42
+	parser = number
+	EOF
+	run --separate-stderr "$BOOTAB" run --dry-run --data "$data" "$BATS_TEST_TMPDIR/d.ini"
+	[ "$status" -eq 0 ]
+	mapfile -t cmds < <(grep '^bootab ' <<<"$output")
+	[ "${#cmds[@]}" -eq 8 ]
+	managed='iommu=pt amd_iommu=off iommu.strict=1'
+	power="ipmitool -H 'bmc 1' -P \"\$PW\" chassis power cycle; echo done"
+	expected=(
+		"$(printf '%s\n' bootab set --target me@box --backend bls --managed "$managed" --args iommu=pt)"
+		"$(printf '%s\n' bootab reboot --target me@box --timeout 120 --power-cycle "$power")"
+		"$(printf '%s\n' bootab verify --target me@box --managed "$managed" --args iommu=pt \
+			--expect 'iommu.type(0000:00:02.0)=identity')"
+		"$(printf '%s\n' bootab snapshot --target me@box)"
+		"$(printf '%s\n' bootab set --target me@box --backend bls --managed "$managed" --args 'amd_iommu=off iommu.strict=1')"
+		"$(printf '%s\n' bootab reboot --target me@box --timeout 120 --power-cycle "$power")"
+		"$(printf '%s\n' bootab verify --target me@box --managed "$managed" --args 'amd_iommu=off iommu.strict=1')"
+		"$(printf '%s\n' bootab snapshot --target me@box)"
+	)
+	for i in "${!cmds[@]}"; do
+		echo "line: ${cmds[$i]}"
+		words=$(shell_words "${cmds[$i]}")
+		diff -u <(printf '%s\n' "${expected[$i]}") <(printf '%s\n' "$words")
+	done
+	# Nothing was created: a dry run touches nothing.
+	[ -z "$(ls -A "$data")" ]
+}
