@@ -332,7 +332,7 @@ kernels_plan() { # OUT [NEW-RELEASE]
 	old=$(sed -n 1p "$BOOTAB_LAB_DIR/kernels")
 	new=${2:-$(sed -n 2p "$BOOTAB_LAB_DIR/kernels")}
 	sed -e "s/^kernel = 6\.1\..*/kernel = $old/" -e "s/^kernel = 6\.12\..*/kernel = $new/" \
-		-e "s|^power_cycle = bootab |power_cycle = $BOOTAB |" \
+		-e "s|^power_cycle = bootab |power_cycle = $BOOTAB |" -e "s/^boot_timeout = .*/boot_timeout = ${BOOT_TIMEOUT:-600}/" \
 		"$BATS_TEST_DIRNAME/../../examples/lab-kernels.ini" >"$1"
 }
 
@@ -365,7 +365,11 @@ box_state() {
 	SECONDS=0
 	run --separate-stderr "$BOOTAB" run --data "$data" "$BATS_TEST_TMPDIR/kernels.ini"
 	echo "# kernels campaign: ${SECONDS}s" >&3
-	echo "$stderr" | grep -E 'up in|verified' >&3
+	if [ "$status" -eq 0 ]; then
+		echo "$stderr" | grep -E 'up in|verified' >&3
+	else
+		echo "$stderr" >&3
+	fi
 	[ "$status" -eq 0 ]
 	dir=$(campaign_dir kernels)
 	grep -qx "standing-kernel $old" "$dir/journal"
