@@ -392,7 +392,7 @@ int campaign_run(const struct campaign_options *o, struct campaign_result *ret)
 	if (r == 0)
 		campaign_kernel_restore(&c);
 	if (r == 0) {
-		r = campaign_write_report(c.dir, o, true);
+		r = campaign_write_report(c.dir, o, true, NULL, NULL);
 		if (r == 0) {
 			journal_append(c.journal, "finished");
 			ret->finished = true;
