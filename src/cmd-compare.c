@@ -29,8 +29,8 @@ const char cmd_compare_usage[] =
 	"\n"
 	"options:\n"
 	"  --stat [ROW=]STAT    mean (default), median, min or max; a list (mean,min)\n"
-	"                       compares each, with its own delta and verdict; ROW=\n"
-	"                       sets one row's\n"
+	"                       compares each, with its own delta and verdict; it\n"
+	"                       replaces the rows' own (meta.json); ROW= sets one row's\n"
 	"  --by-run ROW         compare run i with run i (rows with a cold first run)\n"
 	"  --loud PCT           spread above PCT % of the mean is too loud to judge (5)\n"
 	"  --format FMT         txt (default), md, csv, json, html or mail; html is one\n"
@@ -146,7 +146,9 @@ int cmd_compare(int argc, char **argv)
 		switch (opt) {
 		case 's': {
 			const char *eq = strchr(optarg, '=');
-			int k = stat_list_parse(eq ? eq + 1 : optarg, stats);
+			enum stat_kind row[STAT_KINDS];
+			/* A ROW= list is checked here and kept as text: it must not replace the default list. */
+			int k = stat_list_parse(eq ? eq + 1 : optarg, eq ? row : stats);
 
 			if (k < 0 || eq == optarg) {
 				log_error("--stat: '%s' is not mean, median, min or max, a list of them such as mean,min, "
@@ -159,6 +161,7 @@ int cmd_compare(int argc, char **argv)
 				copt.stat = stats[0];
 				copt.stats = stats;
 				copt.n_stats = (size_t)k;
+				copt.stat_given = true;
 			}
 			break;
 		}

@@ -149,3 +149,18 @@ mail_shaped() {
 		grep -qxF -- "$line" "$expected/kernel-patch-mail.txt" || { echo "not in the output: $line"; false; }
 	done < "$d/excerpt.txt"
 }
+
+@test "--stat replaces the statistic a campaign recorded for its rows (meta.json stat)" {
+	for s in pt translated pt2; do
+		mkdir -p "$d/$s"
+		jq '.rows |= map(. + {stat: "mean"})' "$BATS_TEST_DIRNAME/../fixtures/campaign-abca/$s/meta.json" > "$d/$s/meta.json"
+	done
+	run --separate-stderr "$BOOTAB" compare "$d/pt" "$d/translated" "$d/pt2"
+	[[ "$output" == *"prefill  pp512  (t/s, mean, higher is better)"* ]]
+	run --separate-stderr "$BOOTAB" compare --stat mean,min "$d/pt" "$d/translated" "$d/pt2"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"prefill  pp512  (t/s, mean and min, higher is better)"* ]]
+	run --separate-stderr "$BOOTAB" compare --stat max --stat latency=min "$d/pt" "$d/translated" "$d/pt2"
+	[[ "$output" == *"prefill  pp512  (t/s, max, higher is better)"* ]]
+	[[ "$output" == *"latency  p99_ms  (ms, min, lower is better)"* ]]
+}
