@@ -330,6 +330,29 @@ out:
 	free(file);
 }
 
+bool results_name_reserved(const char *name, const char **ret_why)
+{
+	/* docs/results-format.md: the campaign directory's own files. */
+	static const char *const campaign_files[] = {
+		"plan.ini", "journal", "lock", "report.txt", "report.md", "report.json", "report.html", NULL
+	};
+
+	if (name[0] == '.') {
+		*ret_why = "names starting with '.' are the directory itself, its parent or bootab's temporary files";
+		return true;
+	}
+	for (size_t i = 0; campaign_files[i]; i++)
+		if (!strcmp(name, campaign_files[i])) {
+			*ret_why = "a file of the campaign directory has that name";
+			return true;
+		}
+	if (strstr(name, ".abandoned-") || strstr(name, ".tmp-")) {
+		*ret_why = "names with '.abandoned-' or '.tmp-' are those of set-aside sides and temporary files";
+		return true;
+	}
+	return false;
+}
+
 /* Files bootab writes into a side that are not benchmark output. */
 static bool is_bootab_file(const char *name)
 {

@@ -80,6 +80,15 @@ struct row *side_find_row(const struct side *side, const char *name);
 /* The value of version name, or NULL (borrowed). */
 const char *side_version(const struct side *side, const char *name);
 
+/*
+ * Whether name cannot be a boot label (a side directory in the campaign
+ * directory) or a row name (a directory under a side's rows/), because the
+ * results layout uses it: ".", "..", hidden and temporary files, the
+ * campaign's own files (plan.ini, journal, lock, report.*) and the names
+ * set-aside sides get (LABEL.abandoned-N). *ret_why (static) says why.
+ */
+bool results_name_reserved(const char *name, const char **ret_why);
+
 /* The label with trailing digits removed ("pt2" -> "pt"); the caller's. */
 char *side_mode_from_label(const char *label);
 

@@ -529,7 +529,7 @@ static int ask_password(struct target *t)
 int target_probe_root(struct target *t)
 {
 	struct process_result res;
-	char *uid = NULL;
+	bool uid_is_0 = false, sudo_ok = false, sudo_password = false;
 	int r;
 
 	if (t->root_method != ROOT_UNKNOWN && t->root_method != ROOT_UNAVAILABLE)
@@ -541,24 +541,26 @@ int target_probe_root(struct target *t)
 	r = run_raw(t, "probe", NULL, NULL, 0, ROOT_UNKNOWN, false, 60000, &res);
 	if (r < 0)
 		return r;
-	for (char *line = res.out; line && *line;) {
-		char *nl = strchr(line, '\n');
+	/* Records are read in place: the later checks see the whole output. */
+	for (const char *line = res.out; line && *line;) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
 
-		if (nl)
-			*nl = '\0';
-		if (!strncmp(line, "uid\t", 4))
-			uid = line + 4;
-		if (!strcmp(line, "sudo\tok") && t->root_method == ROOT_UNKNOWN)
-			t->root_method = ROOT_SUDO;
+		if (len > 4 && !strncmp(line, "uid\t", 4))
+			uid_is_0 = len == 5 && line[4] == '0';
+		else if (len == 7 && !strncmp(line, "sudo\tok", 7))
+			sudo_ok = true;
+		else if (len == 13 && !strncmp(line, "sudo\tpassword", 13))
+			sudo_password = true;
 		line = nl ? nl + 1 : NULL;
 	}
-	if (uid && !strcmp(uid, "0")) {
+	if (uid_is_0) {
 		t->root_method = ROOT_DIRECT;
-	} else if (t->root_method != ROOT_SUDO) {
-		bool has_sudo = strstr(res.out, "sudo\tpassword") != NULL;
-
+	} else if (sudo_ok) {
+		t->root_method = ROOT_SUDO;
+	} else {
 		t->root_method = ROOT_UNAVAILABLE;
-		if (!has_sudo) {
+		if (!sudo_password) {
 			set_error(t, "root is needed on '%s': the login user is not root and sudo is not available",
 				  t->spec);
 			process_result_release(&res);
