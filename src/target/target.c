@@ -122,8 +122,7 @@ static void argv_push(char ***v, size_t *n, size_t *alloc, const char *s)
 	(*v)[*n] = NULL;
 }
 
-/* Refuses what ssh could read as an option or that no host name holds. */
-static bool destination_acceptable(const char *s)
+bool target_destination_acceptable(const char *s)
 {
 	if (!*s || s[0] == '-')
 		return false;
@@ -341,7 +340,7 @@ int target_open(const char *spec, const struct target_options *options,
 		}
 		t->destination = xstrdup("bootab-lab");
 	} else {
-		if (!destination_acceptable(spec)) {
+		if (!target_destination_acceptable(spec)) {
 			*ret_error = xasprintf("refusing target '%s': an SSH destination may not start with '-' or hold spaces or control characters",
 					       spec);
 			r = -EINVAL;

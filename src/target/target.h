@@ -49,6 +49,13 @@ struct target_options {
 struct target;
 
 /*
+ * Whether spec can be handed to ssh as a destination: not empty, no
+ * leading '-' (ssh would read an option such as -oProxyCommand=...), no
+ * whitespace or control characters. "local" and "lab" pass too.
+ */
+bool target_destination_acceptable(const char *spec);
+
+/*
  * Parses spec and, for SSH, starts the control master (one connection,
  * which proves the destination answers). Returns 0 and *ret_target, or
  * -errno with *ret_error set to one line saying why (caller frees):

@@ -281,6 +281,25 @@ static const struct error_case errors[] = {
 	{ "[mode \"a\"]\n[campaign]\nhistory = /h.json\nhistory = off\n", 4, "history: given twice in [campaign]" },
 	{ "[mode \"a\"]\n[campaign]\nhistory =\n", 3, "history: empty" },
 	{ "[mode \"a\"]\n[campaign]\nhistory = a\tb\n", 3, "history: 'a\tb' is not a path or off" },
+	/* Boot labels are side directories: unique, and none the layout reserves. */
+	{ "[mode \"tr\"]\n[mode \"tr2\"]\nargs = iommu=pt\n", 2,
+	  "boots 2 and 3 would both be labelled 'tr2' (boot 1 of mode 'tr2' and boot 2 of mode 'tr'): rename mode 'tr2'" },
+	{ "[campaign]\norder = tr2 tr tr\n[mode \"tr\"]\n[mode \"tr2\"]\n", 4,
+	  "boots 1 and 3 would both be labelled 'tr2' (boot 1 of mode 'tr2' and boot 2 of mode 'tr'): rename mode 'tr2'" },
+	{ "[campaign]\nrounds = 12\n[mode \"a\"]\n[mode \"a1\"]\nargs = x\n", 3,
+	  "boots 4 and 23 would both be labelled 'a12' (boot 2 of mode 'a1' and boot 12 of mode 'a'): rename mode 'a1' or 'a'" },
+	{ "[mode \"pt\"]\n[mode \"..\"]\n", 2, "section [mode \"..\"]: '..' cannot name a mode (its boots are directories of the campaign): names starting with '.'" },
+	{ "[mode \".\"]\n", 1, "section [mode \".\"]: '.' cannot name a mode" },
+	{ "[mode \"journal\"]\n", 1, "section [mode \"journal\"]: 'journal' cannot name a mode (its boots are directories of the campaign): a file of the campaign directory has that name" },
+	{ "[mode \"plan.ini\"]\n", 1, "section [mode \"plan.ini\"]: 'plan.ini' cannot name a mode" },
+	{ "[mode \"report.txt\"]\n", 1, "section [mode \"report.txt\"]: 'report.txt' cannot name a mode" },
+	{ "[mode \"pt.abandoned-1\"]\n", 1, "section [mode \"pt.abandoned-1\"]: 'pt.abandoned-1' cannot name a mode" },
+	{ "[mode \"a\"]\n[row \"..\"]\ncommand = x\n", 2, "section [row \"..\"]: '..' cannot name a row: names starting with '.'" },
+	{ "[mode \"a\"]\n[check \".hidden\"]\ncommand = x\n", 2, "section [check \".hidden\"]: '.hidden' cannot name a check" },
+	/* ssh would read it as an option. */
+	{ "[mode \"a\"]\n[campaign]\ntarget = -oProxyCommand=touch${IFS}/tmp/x\n", 3,
+	  "target: '-oProxyCommand=touch${IFS}/tmp/x' is not local, lab or an SSH destination" },
+	{ "[mode \"a\"]\n[campaign]\ntarget = user@host name\n", 3, "target: 'user@host name' is not local" },
 };
 
 static void test_errors(void **state)
