@@ -8,6 +8,7 @@
 
 #include "campaign/campaign.h"
 #include "commands.h"
+#include "lib/escape.h"
 #include "lib/file.h"
 #include "log.h"
 
@@ -68,7 +69,8 @@ static void print_report(const char *dir)
 	size_t len;
 
 	if (file_read(path, FILE_READ_MAX, &data, &len) == 0) {
-		fwrite(data, 1, len, stdout);
+		/* Escaped when written; escaped again, in case the file was not (idempotent). */
+		text_escape_write(stdout, data, len, 0, NULL);
 		free(data);
 	}
 	/* The report first, whole, when stdout and stderr share a file. */

@@ -550,6 +550,14 @@ int snapshot_parse(const char *data, size_t len, struct snapshot *ret, struct pa
 				r = -EINVAL;
 				goto fail;
 			}
+			/* C1 controls in UTF-8 (U+009B is CSI to many terminals). */
+			if (c == 0xc2 && i + 1 < llen && (unsigned char)line[i + 1] >= 0x80 &&
+			    (unsigned char)line[i + 1] <= 0x9f) {
+				parse_error_set(err, p.line, (unsigned)i + 1,
+						"control character U+%04X in record", (unsigned char)line[i + 1]);
+				r = -EINVAL;
+				goto fail;
+			}
 		}
 		if (end) {
 			parse_error_set(err, p.line, 0, "record after 'end'");

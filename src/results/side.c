@@ -90,7 +90,7 @@ static int load_meta_metrics(const char *file, size_t ri, json_t *jmetrics, stru
 	json_t *jm;
 
 	if (!json_is_array(jmetrics)) {
-		strlist_addf(warnings, "%s: rows[%zu].metrics: not an array, ignoring the row", file, ri);
+		strlist_addf(warnings, "%s: rows[%zu].metrics: not an array: row '%s' cannot be read", file, ri, row->name);
 		return -EINVAL;
 	}
 	json_array_foreach(jmetrics, mi, jm) {
@@ -101,29 +101,34 @@ static int load_meta_metrics(const char *file, size_t ri, json_t *jmetrics, stru
 		enum metric_better b = BETTER_HIGHER;
 		size_t si;
 
-		if (!name || !row_name_valid(name)) {
-			strlist_addf(warnings, "%s: rows[%zu].metrics[%zu].name: missing or not a printable string, ignoring the row",
-				     file, ri, mi);
+		if (!name || !metric_text_valid(name, false)) {
+			strlist_addf(warnings, "%s: rows[%zu].metrics[%zu].name: missing, or not UTF-8 text of at most %d bytes without control characters: row '%s' cannot be read",
+				     file, ri, mi, METRIC_NAME_MAX, row->name);
+			goto fail;
+		}
+		if (unit && !metric_text_valid(unit, true)) {
+			strlist_addf(warnings, "%s: rows[%zu].metrics[%zu].unit: not UTF-8 text of at most %d bytes without control characters: row '%s' cannot be read",
+				     file, ri, mi, METRIC_NAME_MAX, row->name);
 			goto fail;
 		}
 		if (better && !strcmp(better, "lower"))
 			b = BETTER_LOWER;
 		else if (better && strcmp(better, "higher")) {
-			strlist_addf(warnings, "%s: rows[%zu].metrics[%zu].better: '%s' is not 'higher' or 'lower', ignoring the row",
-				     file, ri, mi, better);
+			strlist_addf(warnings, "%s: rows[%zu].metrics[%zu].better: '%s' is not 'higher' or 'lower': row '%s' cannot be read",
+				     file, ri, mi, better, row->name);
 			goto fail;
 		}
 		if (!json_is_array(samples) || json_array_size(samples) == 0) {
-			strlist_addf(warnings, "%s: rows[%zu].metrics[%zu].samples: missing or empty, ignoring the row",
-				     file, ri, mi);
+			strlist_addf(warnings, "%s: rows[%zu].metrics[%zu].samples: missing or empty: row '%s' cannot be read",
+				     file, ri, mi, row->name);
 			goto fail;
 		}
 		json_array_foreach(samples, si, js) {
 			double v = json_number_value(js);
 
 			if (!json_is_number(js) || !isfinite(v)) {
-				strlist_addf(warnings, "%s: rows[%zu].metrics[%zu].samples[%zu]: not a number, ignoring the row",
-					     file, ri, mi, si);
+				strlist_addf(warnings, "%s: rows[%zu].metrics[%zu].samples[%zu]: not a number: row '%s' cannot be read",
+					     file, ri, mi, si, row->name);
 				goto fail;
 			}
 			metric_set_add_sample(&set, name, b, unit, v);
@@ -189,8 +194,9 @@ static void load_meta_rows(const char *file, json_t *jrows, struct side *side,
 		struct row *row;
 
 		if (!name || !row_name_valid(name)) {
-			strlist_addf(warnings, "%s: rows[%zu].name: missing or not a printable string, ignoring the row",
+			strlist_addf(warnings, "%s: rows[%zu].name: missing or not a printable string: the row cannot be read",
 				     file, ri);
+			side->unreadable_rows++;
 			continue;
 		}
 		if (side_find_row(side, name)) {
@@ -199,8 +205,9 @@ static void load_meta_rows(const char *file, json_t *jrows, struct side *side,
 			continue;
 		}
 		if (kind && strcmp(kind, "bench") && strcmp(kind, "check")) {
-			strlist_addf(warnings, "%s: rows[%zu].kind: '%s' is not 'bench' or 'check', ignoring the row",
-				     file, ri, kind);
+			strlist_addf(warnings, "%s: rows[%zu].kind: '%s' is not 'bench' or 'check': row '%s' cannot be read",
+				     file, ri, kind, name);
+			side->unreadable_rows++;
 			continue;
 		}
 		row = side_add_row(side, name, file);
@@ -219,8 +226,10 @@ static void load_meta_rows(const char *file, json_t *jrows, struct side *side,
 				strlist_addf(warnings, "%s: rows[%zu].stat: unknown statistic '%s', using the default",
 					     file, ri, stat);
 		}
-		if (metrics && load_meta_metrics(file, ri, metrics, row, warnings) < 0)
+		if (metrics && load_meta_metrics(file, ri, metrics, row, warnings) < 0) {
 			metric_set_release(&row->metrics);
+			side->unreadable_rows++;
+		}
 		load_meta_times(file, ri, jr, row, warnings);
 	}
 }

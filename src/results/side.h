@@ -55,6 +55,12 @@ struct side {
 	struct side_version *versions;
 	size_t n_versions;
 	size_t alloc_versions;
+	/*
+	 * meta.json rows that bootab wrote but that cannot be read (a metric
+	 * that does not parse): the warnings name each. A report without them
+	 * would be wrong, so commands refuse to report.
+	 */
+	size_t unreadable_rows;
 };
 
 /*

@@ -28,11 +28,24 @@ struct metric_set {
 	struct metric *metrics;
 	size_t n_metrics;
 	size_t alloc_metrics;
+	/* By name: an open-addressing table of metrics[] indices + 1 (0: empty). */
+	size_t *index;
+	size_t index_size;
 };
 
-#define METRIC_SET_INIT { NULL, 0, 0 }
+#define METRIC_SET_INIT { NULL, 0, 0, NULL, 0 }
 
-/* The metric called name, or NULL. Borrowed. */
+/* The longest metric name or unit bootab keeps, in bytes. */
+#define METRIC_NAME_MAX 4096
+
+/*
+ * Whether name can be a metric's name or unit in every output and in
+ * meta.json: at most METRIC_NAME_MAX bytes of UTF-8 without control
+ * characters (C0, DEL, C1). Empty is valid for a unit only (allow_empty).
+ */
+bool metric_text_valid(const char *name, bool allow_empty);
+
+/* The metric called name, or NULL. Borrowed. Constant time on average. */
 struct metric *metric_set_find(const struct metric_set *set, const char *name);
 
 /*

@@ -7,7 +7,7 @@
 #
 # Output: one record per line, fields separated by one TAB, the first
 # field naming the record. Values never hold a TAB, a newline or another
-# control character (they are removed here), and every file is read with
+# control character (C0, DEL, C1 in UTF-8: they are removed here), and every file is read with
 # a bounded read. Records, in this order:
 #   bootab-snapshot 1              format version, always first
 #   time VALUE                     the target's clock (date +%Y-%m-%dT%H:%M:%S%z)
@@ -43,16 +43,19 @@ rec() {
 	printf '\n'
 }
 
+# C1 controls in UTF-8 (U+0080-U+009F; U+009B is CSI to many terminals), as a sed command.
+C1_STRIP="s/$(printf '\302')[$(printf '\200')-$(printf '\237')]//g"
+
 # The first line of a file, at most 4096 bytes, without control characters.
 first_line() {
-	head -c 4096 "$1" 2>/dev/null | head -n 1 | tr -d '\000-\037\177'
+	head -c 4096 "$1" 2>/dev/null | head -n 1 | tr -d '\000-\037\177' | sed "$C1_STRIP"
 }
 
 # The last component of a symlink's target, or "-".
 link_name() {
 	target=$(readlink "$1" 2>/dev/null) || target=
 	if [ -n "$target" ]; then
-		printf '%s' "${target##*/}" | tr -d '\000-\037\177'
+		printf '%s' "${target##*/}" | tr -d '\000-\037\177' | sed "$C1_STRIP"
 	else
 		printf -- '-'
 	fi
@@ -197,7 +200,7 @@ fi
 rec log_source "$source"
 if [ "$source" != absent ] && [ "$source" != skipped ]; then
 	lines=$(printf '%s\n' "$klog" | grep -i -E 'iommu|AMD-Vi|DMAR|Default domain type' |
-		grep -v -E '(Kernel c|C)ommand line: ' | tr -d '\000-\011\013-\037\177')
+		grep -v -E '(Kernel c|C)ommand line: ' | tr -d '\000-\011\013-\037\177' | sed "$C1_STRIP")
 	count=0
 	if [ -n "$lines" ]; then
 		count=$(printf '%s\n' "$lines" | wc -l)
