@@ -285,6 +285,16 @@ int parser_parse(enum parser_kind kind, const char *selector, const char *data, 
 			free(shown);
 			r = -EINVAL;
 		}
+		for (size_t k = 0; r == 0 && k < pm->n_samples; k++)
+			if (!metric_sample_valid(pm->samples[k])) {
+				char *shown = text_escape(pm->name);
+
+				parse_error_set(&failure, 0, 0,
+						"metric '%.200s' sample %zu is %g: beyond what bootab computes with (|x| <= %g)",
+						shown, k + 1, pm->samples[k], METRIC_SAMPLE_MAX);
+				free(shown);
+				r = -EINVAL;
+			}
 	}
 	/* A parser may note an error it later recovers from (a cut-off run): only a failure reaches err. */
 	if (r < 0)

@@ -131,6 +131,11 @@ static int load_meta_metrics(const char *file, size_t ri, json_t *jmetrics, stru
 					     file, ri, mi, si, row->name);
 				goto fail;
 			}
+			if (!metric_sample_valid(v)) {
+				strlist_addf(warnings, "%s: rows[%zu].metrics[%zu].samples[%zu]: %g is beyond what bootab computes with (|x| <= %g): row '%s' cannot be read",
+					     file, ri, mi, si, v, METRIC_SAMPLE_MAX, row->name);
+				goto fail;
+			}
 			metric_set_add_sample(&set, name, b, unit, v);
 		}
 	}

@@ -1,5 +1,6 @@
 #include "stats/metric.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,11 @@ bool metric_text_valid(const char *name, bool allow_empty)
 	size_t len = strlen(name);
 
 	return (len || allow_empty) && len <= METRIC_NAME_MAX && utf8_printable(name, len);
+}
+
+bool metric_sample_valid(double v)
+{
+	return isfinite(v) && fabs(v) <= METRIC_SAMPLE_MAX;
 }
 
 /* FNV-1a. */

@@ -35,6 +35,16 @@ struct metric_set {
 
 #define METRIC_SET_INIT { NULL, 0, 0, NULL, 0 }
 
+/*
+ * The largest sample magnitude bootab computes with: squares and sums of
+ * squares of such samples stay finite (no benchmark measures 1e100 of
+ * anything; a larger value is an error in its output).
+ */
+#define METRIC_SAMPLE_MAX 1e100
+
+/* Whether v is finite and |v| <= METRIC_SAMPLE_MAX. */
+bool metric_sample_valid(double v);
+
 /* The longest metric name or unit bootab keeps, in bytes. */
 #define METRIC_NAME_MAX 4096
 

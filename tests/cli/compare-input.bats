@@ -200,3 +200,20 @@ setup() {
 	run "$BOOTAB" compare --format csv "$a" "$b" "$d/again"
 	[ "${#lines[@]}" -eq 4 ]
 }
+
+@test "finite samples too large to compute with are refused, naming file and field" {
+	mkdir -p "$d/p" "$d/q" "$d/p2"
+	for s in p q p2; do printf '1e308\n1e308\n1e308\n' > "$d/$s/big.txt"; done
+	run --separate-stderr "$BOOTAB" compare "$d/p" "$d/q" "$d/p2"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"bootab: warning: $d/p/big.txt: metric 'value' sample 1 is 1e+308: beyond what bootab computes with (|x| <= 1e+100), ignoring the file"* ]]
+	[[ "$output$stderr" != *inf* ]]
+	for s in p q p2; do
+		rm "$d/$s/big.txt"
+		jq -n '{mode: "m", rows: [{name: "r", kind: "bench", metrics: [{name: "x", unit: "s", samples: [1e308, 1e308, 1e308]}]}]}' > "$d/$s/meta.json"
+	done
+	run --separate-stderr "$BOOTAB" compare "$d/p" "$d/q" "$d/p2"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"bootab: warning: $d/p/meta.json: rows[0].metrics[0].samples[0]: 1e+308 is beyond what bootab computes with (|x| <= 1e+100): row 'r' cannot be read"* ]]
+	[[ "$output$stderr" != *inf* ]]
+}
