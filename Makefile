@@ -31,9 +31,11 @@ endif
 WARN     := -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes \
             -Wstrict-prototypes -Wwrite-strings -Wno-missing-field-initializers
 CFLAGS   ?= -O2 -g
-override CFLAGS += -std=c17 -D_GNU_SOURCE $(WARN) $(WERROR) $(SAN) -Isrc \
+# -MMD -MP: each object (and test program) depends on the headers it includes,
+# as the compiler found them (BUILD/**/*.d).
+override CFLAGS += -std=c17 -D_GNU_SOURCE $(WARN) $(WERROR) $(SAN) -MMD -MP -Isrc \
             $(shell pkg-config --cflags $(call pkg_names,$(PKGS)))
-override LDLIBS += $(shell pkg-config --libs $(call pkg_names,$(PKGS))) -lm -ldl
+override LDLIBS += $(shell pkg-config --libs $(call pkg_names,$(PKGS))) -lm
 override LDFLAGS += $(SAN)
 
 # Every .c file below src/ except main.c and cmd-*.c goes into the library
@@ -44,7 +46,6 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CMD_OBJ  := $(CMD_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(sort $(wildcard tests/unit/test-*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
-HEADERS  := $(wildcard src/*.h src/*/*.h)
 SCRIPTS  := $(sort $(wildcard src/target/*.sh))
 
 deps:
@@ -91,7 +92,10 @@ $(BUILD)/libbootab.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/%.o: %.c $(HEADERS) $(BUILD)/src/target-scripts.h
+# The generated header exists before the first compile (order-only); after
+# that the .d files name it for the objects that include it. An edited
+# Makefile (flags) builds everything again.
+$(BUILD)/%.o: %.c Makefile | $(BUILD)/src/target-scripts.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -I$(BUILD)/src -c -o $@ $<
 
@@ -111,6 +115,8 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbootab.a
 $(BUILD)/bench/method: bench/method/method.c $(BUILD)/libbootab.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -I$(BUILD)/src -o $@ $< $(BUILD)/libbootab.a $(LDFLAGS) $(LDLIBS)
+
+-include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(TEST_BIN:=.d) $(BUILD)/bench/method.d
 
 check-deps:
 	@m="$(call missing,$(TEST_PKGS))"; if [ -n "$$m" ]; then \

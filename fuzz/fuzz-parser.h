@@ -7,7 +7,10 @@
  * the input's first line is the selector.
  *
  * Properties:
- *  - on error the metric set handed in is exactly as it was;
+ *  - on error the metric set handed in is exactly as it was (no checks
+ *    either);
+ *  - a KTAP parse gives checks and no metrics; parsing it again doubles
+ *    every count and failure;
  *  - on success the set gains the parsed metrics, and parsing the same
  *    data again appends the same samples once more;
  *  - data that is one whole JSON document, written back by jansson
@@ -57,7 +60,8 @@ static void check_sentinel_only(const struct metric_set *set)
 {
 	FUZZ_ASSERT(set->n_metrics == 1 && !strcmp(set->metrics[0].name, "sentinel") &&
 		    set->metrics[0].n_samples == 2 && set->metrics[0].samples[0] == 1.5 &&
-		    set->metrics[0].samples[1] == 2.5, "a failed parse changed the set");
+		    set->metrics[0].samples[1] == 2.5 && !set->has_checks && !set->n_failed,
+		    "a failed parse changed the set");
 }
 
 static int parse_into(enum parser_kind kind, const char *selector, const char *text, size_t len,
@@ -175,6 +179,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (size_t k = 0; k < half; k++)
 			FUZZ_ASSERT(m->samples[k] == m->samples[half + k] && isfinite(m->samples[k]),
 				    "parsing again appended other samples");
+	}
+	if (parsed.has_checks) {
+		struct metric_set once = METRIC_SET_INIT;
+
+		FUZZ_ASSERT(parse_into(kind, selector, text, len, &once) == 0, "parsing again fails");
+		FUZZ_ASSERT(parsed.n_failed == 2 * once.n_failed, "parsing again did not add every failure");
+		for (size_t o = 0; o < CHECK_OUTCOMES; o++)
+			FUZZ_ASSERT(parsed.checks[o] == 2 * once.checks[o], "parsing again did not add every check");
+		FUZZ_ASSERT(once.checks[CHECK_FAILED] == once.n_failed, "a failed check without a name");
+		FUZZ_ASSERT(once.n_metrics == 0, "KTAP output gave metrics");
+		metric_set_release(&once);
 	}
 	metric_set_release(&parsed);
 	FUZZ_ASSERT(parse_into(kind, selector, text, len, &parsed) == 0, "parsing again fails");

@@ -10,6 +10,7 @@
 #include "judge/compare.h"
 #include "judge/history.h"
 #include "lib/alloc.h"
+#include "lib/parse-number.h"
 #include "lib/file.h"
 #include "lib/strlist.h"
 #include "log.h"
@@ -21,15 +22,20 @@ const char cmd_compare_usage[] =
 	"\n"
 	"Prints every side against the first. A side is a directory of one boot's\n"
 	"results: bootab's own (meta.json) or plain benchmark output files, one file\n"
-	"per row (llama-bench JSON/JSONL, fio JSON, hyperfine JSON, one number per\n"
+	"per row (llama-bench JSON/JSONL, fio JSON, hyperfine JSON, the kernel's\n"
+	"dma_map_benchmark, KTAP/KUnit results, a new,old table, one number per\n"
 	"line; NAME.rc holds a check row's exit code). Put the repeat of the first\n"
 	"side last (A B C A2): its delta is the drift every other delta is judged by.\n"
 	"\n"
 	"options:\n"
-	"  --stat [ROW=]STAT    mean (default), median, min or max; ROW= sets one row's\n"
+	"  --stat [ROW=]STAT    mean (default), median, min or max; a list (mean,min)\n"
+	"                       compares each, with its own delta and verdict; ROW=\n"
+	"                       sets one row's\n"
 	"  --by-run ROW         compare run i with run i (rows with a cold first run)\n"
 	"  --loud PCT           spread above PCT % of the mean is too loud to judge (5)\n"
-	"  --format FMT         txt (default), md, csv, json or html (one self-contained page)\n"
+	"  --format FMT         txt (default), md, csv, json, html or mail; html is one\n"
+	"                       self-contained page, mail 72 columns of ASCII to paste\n"
+	"                       into a mailing-list reply\n"
 	"  --json               the same as --format json\n"
 	"  --color WHEN         auto (default), always or never; NO_COLOR is honoured\n"
 	"  --alpha A            level of the boot-level tests (0.05): their CI is 1 - A\n"
@@ -44,12 +50,9 @@ const char cmd_compare_usage[] =
 
 static int parse_fraction(const char *s, double max, double *ret)
 {
-	char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v > 0 && v < max))
+	if (number_parse_double(s, 0, max, &v) < 0 || v == 0 || v == max)
 		return -EINVAL;
 	*ret = v;
 	return 0;
@@ -120,6 +123,7 @@ int cmd_compare(int argc, char **argv)
 					.by_run = &by_run, .row_stats = &row_stats,
 					.alpha = COMPARE_ALPHA_DEFAULT, .fdr_q = COMPARE_FDR_Q_DEFAULT,
 					.boots_needed = true };
+	enum stat_kind stats[STAT_KINDS];
 	struct history history = HISTORY_INIT;
 	const char *history_arg = NULL;
 	char *history_path = NULL;
@@ -137,35 +141,34 @@ int cmd_compare(int argc, char **argv)
 		switch (opt) {
 		case 's': {
 			const char *eq = strchr(optarg, '=');
-			enum stat_kind k;
+			int k = stat_list_parse(eq ? eq + 1 : optarg, stats);
 
-			if (stat_kind_from_name(eq ? eq + 1 : optarg, &k) < 0 || eq == optarg) {
-				log_error("--stat: '%s' is not mean, median, min or max (or ROW=STAT)", optarg);
+			if (k < 0 || eq == optarg) {
+				log_error("--stat: '%s' is not mean, median, min or max, a list of them such as mean,min, "
+					  "or ROW=STAT", optarg);
 				goto out;
 			}
-			if (eq)
+			if (eq) {
 				strlist_add(&row_stats, optarg);
-			else
-				copt.stat = k;
+			} else {
+				copt.stat = stats[0];
+				copt.stats = stats;
+				copt.n_stats = (size_t)k;
+			}
 			break;
 		}
 		case 'b':
 			strlist_add(&by_run, optarg);
 			break;
-		case 'l': {
-			char *end;
-
-			errno = 0;
-			copt.loud_pct = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(copt.loud_pct >= 0) || isinf(copt.loud_pct)) {
+		case 'l':
+			if (number_parse_double(optarg, 0, HUGE_VAL, &copt.loud_pct) < 0) {
 				log_error("--loud: '%s' is not a percentage", optarg);
 				goto out;
 			}
 			break;
-		}
 		case 'f':
 			if (report_format_from_name(optarg, &ropt.format) < 0) {
-				log_error("--format: '%s' is not txt, md, csv, json or html", optarg);
+				log_error("--format: '%s' is not txt, md, csv, json, html or mail", optarg);
 				goto out;
 			}
 			break;

@@ -13,6 +13,7 @@
 #include "lib/file.h"
 #include "log.h"
 #include "kernel/snapshot.h"
+#include "target-args.h"
 #include "target/target.h"
 
 const char cmd_iommu_map_usage[] =
@@ -240,34 +241,32 @@ static int run_diff(const char *a_path, const char *b_path, bool json)
 
 int cmd_iommu_map(int argc, char **argv)
 {
-	enum { OPT_CONNECT_TIMEOUT = 256 };
 	static const struct option longopts[] = {
-		{ "target", required_argument, NULL, 't' },
-		{ "root", required_argument, NULL, 'r' },
+		TARGET_LONGOPT_TARGET,
+		TARGET_LONGOPT_ROOT,
 		{ "json", no_argument, NULL, 'j' },
 		{ "device", required_argument, NULL, 'd' },
 		{ "diff", no_argument, NULL, 'D' },
-		{ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT },
+		TARGET_LONGOPT_CONNECT_TIMEOUT,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *spec = "local", *root = NULL, *device = NULL;
+	struct target_args to = TARGET_ARGS_INIT("local");
+	const char *device = NULL;
 	bool json = false, diff = false;
-	int connect_timeout = 0, c, r, rc;
+	int c, r, rc;
 	struct parse_error err = PARSE_ERROR_INIT;
 	struct snapshot snap = { 0 };
 	struct target *t = NULL;
 	const char *args[] = { "nolog", NULL };
-	char *error = NULL;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "t:r:jd:", longopts, NULL)) != -1) {
+		r = target_args_take(&to, c, optarg);
+		if (r < 0)
+			return EXIT_USAGE;
+		if (r > 0)
+			continue;
 		switch (c) {
-		case 't':
-			spec = optarg;
-			break;
-		case 'r':
-			root = optarg;
-			break;
 		case 'j':
 			json = true;
 			break;
@@ -277,24 +276,13 @@ int cmd_iommu_map(int argc, char **argv)
 		case 'D':
 			diff = true;
 			break;
-		case OPT_CONNECT_TIMEOUT: {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-
-			if (*end || v < 1 || v > 600) {
-				log_error("--connect-timeout '%s': give whole seconds, 1 to 600", optarg);
-				return EXIT_USAGE;
-			}
-			connect_timeout = (int)v;
-			break;
-		}
 		default:
 			fputs(cmd_iommu_map_usage, stderr);
 			return EXIT_USAGE;
 		}
 	}
 	if (diff) {
-		if (argc - optind != 2 || device || root) {
+		if (argc - optind != 2 || device || to.root) {
 			log_error("--diff takes two snapshots (directories or meta.json files) and no --device or --root");
 			return EXIT_USAGE;
 		}
@@ -304,10 +292,8 @@ int cmd_iommu_map(int argc, char **argv)
 		log_error("unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
-	r = target_open_default(spec, root, connect_timeout, &t, &error);
+	r = target_args_open(&to, &t);
 	if (r < 0) {
-		log_error("%s", error);
-		free(error);
 		return EXIT_USAGE;
 	}
 	r = target_snapshot(t, args, false, &snap, NULL, &err);

@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "lab/lab.h"
 #include "lib/alloc.h"
+#include "lib/parse-number.h"
 #include "lib/strbuf.h"
 #include "log.h"
 
@@ -79,16 +80,13 @@ static long long now_ms(void)
 
 static int parse_seconds(const char *opt, const char *value, int *ret_ms)
 {
-	char *end;
 	long v;
 
 	if (!value) {
 		log_error("lab: %s needs a value", opt);
 		return -EINVAL;
 	}
-	errno = 0;
-	v = strtol(value, &end, 10);
-	if (errno || end == value || *end || v <= 0 || v > INT_MAX / 1000) {
+	if (number_parse_long(value, 1, INT_MAX / 1000, &v) < 0) {
 		log_error("lab: %s '%s': not a number of seconds", opt, value);
 		return -EINVAL;
 	}

@@ -10,6 +10,7 @@
 #include "judge/compare.h"
 #include "judge/history.h"
 #include "lib/alloc.h"
+#include "lib/parse-number.h"
 #include "lib/file.h"
 #include "log.h"
 #include "campaign/plan.h"
@@ -46,16 +47,16 @@ static void print_duration(unsigned long s)
 /* Reads "5", "5%" or "5.0 %" as 5; > 0 and < 1000. */
 static int parse_effect(const char *s, double *ret)
 {
-	char *end;
+	const char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(s, &end);
+	if (number_scan_double(s, 0, 1000, &v, &end) < 0 || v == 0 || v == 1000)
+		return -EINVAL;
 	while (*end == ' ')
 		end++;
 	if (*end == '%')
 		end++;
-	if (errno || end == s || *end || !(v > 0 && v < 1000))
+	if (*end)
 		return -EINVAL;
 	*ret = v;
 	return 0;
@@ -387,8 +388,13 @@ int cmd_plan(int argc, char **argv)
 	for (size_t i = 0; i < n; i++) {
 		const struct plan_mode *m = &plan.modes[boots[i].mode];
 
-		printf("  %2zu  %-16s %s\n", i + 1, boots[i].label,
-		       *m->args_text ? m->args_text : "(the standing kernel defaults)");
+		if (!plan_has_kernels(&plan))
+			printf("  %2zu  %-16s %s\n", i + 1, boots[i].label,
+			       *m->args_text ? m->args_text : "(the standing kernel defaults)");
+		else
+			printf("  %2zu  %-16s kernel %s%s%s\n", i + 1, boots[i].label,
+			       m->kernel ? m->kernel : "(the standing one)",
+			       *m->args_text ? ", args " : " (its default args)", m->args_text);
 		for (size_t e = 0; e < m->expects.n; e++)
 			printf("      %-16s expect %s\n", "", m->expects.items[e]);
 	}

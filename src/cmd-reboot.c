@@ -9,8 +9,10 @@
 #include "commands.h"
 #include "lib/alloc.h"
 #include "lib/process.h"
+#include "lib/parse-number.h"
 #include "log.h"
 #include "target/reboot.h"
+#include "target-args.h"
 #include "target/target.h"
 
 const char cmd_reboot_usage[] =
@@ -55,42 +57,34 @@ static void report_boot(struct target *t, const char *before, const char *after,
 
 int cmd_reboot(int argc, char **argv)
 {
-	enum { OPT_CONNECT_TIMEOUT = 256, OPT_POWER_CYCLE, OPT_ONESHOT, OPT_TIMEOUT };
+	enum { OPT_POWER_CYCLE = 256, OPT_ONESHOT, OPT_TIMEOUT };
 	static const struct option longopts[] = {
-		{ "target", required_argument, NULL, 't' },
+		TARGET_LONGOPT_TARGET,
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT },
+		TARGET_LONGOPT_CONNECT_TIMEOUT,
 		{ "power-cycle", required_argument, NULL, OPT_POWER_CYCLE },
 		{ "oneshot", required_argument, NULL, OPT_ONESHOT },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *spec = NULL, *power_cycle = NULL, *oneshot = NULL;
-	long timeout = 300, connect_timeout = 5;
+	struct target_args to = TARGET_ARGS_INIT(NULL);
+	const char *spec, *power_cycle = NULL, *oneshot = NULL;
+	long timeout = 300, connect_timeout;
 	struct target *t = NULL;
 	struct reboot_options opts = { 0 };
 	struct reboot_result result;
-	char *error = NULL;
 	int c, r, rc = EXIT_USAGE;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "t:", longopts, NULL)) != -1) {
-		char *end;
-
+		r = target_args_take(&to, c, optarg);
+		if (r < 0)
+			return EXIT_USAGE;
+		if (r > 0)
+			continue;
 		switch (c) {
-		case 't':
-			spec = optarg;
-			break;
 		case OPT_TIMEOUT:
-			timeout = strtol(optarg, &end, 10);
-			if (*end || timeout < 1 || timeout > 86400) {
+			if (number_parse_long(optarg, 1, 86400, &timeout) < 0) {
 				log_error("--timeout '%s': give whole seconds, 1 to 86400", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case OPT_CONNECT_TIMEOUT:
-			connect_timeout = strtol(optarg, &end, 10);
-			if (*end || connect_timeout < 1 || connect_timeout > 600) {
-				log_error("--connect-timeout '%s': give whole seconds, 1 to 600", optarg);
 				return EXIT_USAGE;
 			}
 			break;
@@ -109,6 +103,10 @@ int cmd_reboot(int argc, char **argv)
 		log_error("unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
+	spec = to.spec;
+	/* The default of target_open_default(), named: it also sets how long each attempt waits. */
+	connect_timeout = to.connect_timeout_s ? to.connect_timeout_s : 5;
+	to.connect_timeout_s = (int)connect_timeout;
 	if (!spec) {
 		log_error("--target is required: the box to reboot (an SSH destination, or lab)");
 		return EXIT_USAGE;
@@ -117,12 +115,8 @@ int cmd_reboot(int argc, char **argv)
 		log_error("bootab does not reboot the machine it runs on; give an SSH target");
 		return EXIT_USAGE;
 	}
-	r = target_open_default(spec, NULL, (int)connect_timeout, &t, &error);
-	if (r < 0) {
-		log_error("%s", error);
-		free(error);
+	if (target_args_open(&to, &t) < 0)
 		return EXIT_USAGE;
-	}
 	opts.timeout_s = (double)timeout;
 	opts.attempt_ms = (int)(connect_timeout + 5) * 1000;
 	opts.power_cycle = power_cycle;

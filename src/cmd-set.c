@@ -350,7 +350,7 @@ int cmd_set(int argc, char **argv)
 		log_info("set: backend %s (found %s)", backend->name, found);
 	}
 
-	r = backend->plan(io, managed, args, &plan, &err);
+	r = backend->plan(io, managed, args, NULL, &plan, &err);
 	if (r < 0) {
 		log_parse_error("set: ", &err);
 		goto out;
@@ -409,7 +409,7 @@ int cmd_set(int argc, char **argv)
 		log_parse_error("set: reading back: ", &err);
 		goto out;
 	}
-	problems = boot_set_check(have_before ? &before : NULL, &after, managed, args);
+	problems = boot_set_check(have_before ? &before : NULL, &after, managed, args, NULL);
 	if (o.json) {
 		json_object_set_new(out, "state", json_state(&after));
 		json_object_set_new(out, "check", json_pack("{s:b, s:o}", "ok", !problems[0],

@@ -13,8 +13,10 @@
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "lib/strbuf.h"
+#include "lib/strvec.h"
 #include "log.h"
 #include "kernel/snapshot.h"
+#include "target-args.h"
 #include "target/target.h"
 #include "kernel/verify.h"
 
@@ -80,35 +82,35 @@ static bool param_word_valid(const char *s)
 
 int cmd_snapshot(int argc, char **argv)
 {
-	enum { OPT_CONNECT_TIMEOUT = 256, OPT_PARAM };
+	enum { OPT_PARAM = 256 };
 	static const struct option longopts[] = {
-		{ "target", required_argument, NULL, 't' },
-		{ "root", required_argument, NULL, 'r' },
+		TARGET_LONGOPT_TARGET,
+		TARGET_LONGOPT_ROOT,
 		{ "managed", required_argument, NULL, 'm' },
 		{ "param", required_argument, NULL, OPT_PARAM },
 		{ "output", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, 'j' },
-		{ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT },
+		TARGET_LONGOPT_CONNECT_TIMEOUT,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *spec = "local", *root = NULL, *out_dir = NULL;
-	char **words = NULL, *error = NULL, *raw = NULL, *now = NULL, *text = NULL, *json_text = NULL;
-	size_t n_words = 0, alloc_words = 0;
+	struct target_args to = TARGET_ARGS_INIT("local");
+	const char *spec, *out_dir = NULL;
+	struct strvec words = STRVEC_INIT;
+	char *raw = NULL, *now = NULL, *text = NULL, *json_text = NULL;
 	struct parse_error err = PARSE_ERROR_INIT;
 	struct snapshot snap = { 0 };
 	struct target *t = NULL;
 	bool json = false;
-	int c, r, rc = EXIT_USAGE, connect_timeout = 0;
+	int c, r, rc = EXIT_USAGE;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "t:r:m:o:j", longopts, NULL)) != -1) {
+		r = target_args_take(&to, c, optarg);
+		if (r < 0)
+			goto out;
+		if (r > 0)
+			continue;
 		switch (c) {
-		case 't':
-			spec = optarg;
-			break;
-		case 'r':
-			root = optarg;
-			break;
 		case 'm': {
 			struct verify_args managed = { 0 };
 			char **list = NULL;
@@ -118,7 +120,7 @@ int cmd_snapshot(int argc, char **argv)
 				goto out;
 			}
 			verify_args_from_list(list, &managed);
-			verify_snapshot_args(&managed, &words, &n_words, &alloc_words);
+			verify_snapshot_args(&managed, &words);
 			verify_args_release(&managed);
 			strv_free(list);
 			break;
@@ -128,12 +130,10 @@ int cmd_snapshot(int argc, char **argv)
 				log_error("--param '%s': write MODULE.PARAM", optarg);
 				goto out;
 			}
-			GROW(words, alloc_words, n_words + 2);
-			words[n_words] = xasprintf("param:%s", optarg);
-			for (char *p = words[n_words]; *p; p++)
+			strvec_pushf(&words, "param:%s", optarg);
+			for (char *p = words.v[words.n - 1]; *p; p++)
 				if (*p == '-')
 					*p = '_';
-			words[++n_words] = NULL;
 			break;
 		case 'o':
 			out_dir = optarg;
@@ -141,17 +141,6 @@ int cmd_snapshot(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
-		case OPT_CONNECT_TIMEOUT: {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-
-			if (*end || v < 1 || v > 600) {
-				log_error("--connect-timeout '%s': give whole seconds, 1 to 600", optarg);
-				goto out;
-			}
-			connect_timeout = (int)v;
-			break;
-		}
 		default:
 			fputs(cmd_snapshot_usage, stderr);
 			goto out;
@@ -162,25 +151,23 @@ int cmd_snapshot(int argc, char **argv)
 		goto out;
 	}
 	/* The same parameter asked twice is read once. */
-	for (size_t i = 0; i < n_words; i++) {
-		for (size_t j = i + 1; j < n_words; j++) {
-			if (!strcmp(words[i], words[j])) {
-				free(words[j]);
-				memmove(&words[j], &words[j + 1], (n_words - j) * sizeof(*words));
-				n_words--;
+	for (size_t i = 0; i < words.n; i++) {
+		for (size_t j = i + 1; j < words.n; j++) {
+			if (!strcmp(words.v[i], words.v[j])) {
+				/* The NULL after the last word moves down too. */
+				free(words.v[j]);
+				memmove(&words.v[j], &words.v[j + 1], (words.n - j) * sizeof(*words.v));
+				words.n--;
 				j--;
 			}
 		}
 	}
 
-	r = target_open_default(spec, root, connect_timeout, &t, &error);
-	if (r < 0) {
-		log_error("%s", error);
-		free(error);
+	spec = to.spec;
+	if (target_args_open(&to, &t) < 0)
 		goto out;
-	}
 	now = time_now_iso8601();
-	r = target_snapshot(t, (const char *const *)words, true, &snap, &raw, &err);
+	r = target_snapshot(t, strvec_argv(&words), true, &snap, &raw, &err);
 	if (r < 0) {
 		if (r == -EINVAL) {
 			char *msg = parse_error_format(&err);
@@ -252,7 +239,7 @@ out:
 	target_close(t);
 	parse_error_release(&err);
 	snapshot_release(&snap);
-	strv_free(words);
+	strvec_release(&words);
 	free(raw);
 	free(now);
 	free(text);

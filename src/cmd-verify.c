@@ -13,8 +13,10 @@
 #include "lib/file.h"
 #include "log.h"
 #include "kernel/snapshot.h"
+#include "target-args.h"
 #include "target/target.h"
 #include "kernel/verify.h"
+#include "target/verify-boot.h"
 
 const char cmd_verify_usage[] =
 	"usage: bootab verify [--target T] [--root DIR] --args \"ARGS\" [--managed \"ARGS\"]\n"
@@ -93,39 +95,36 @@ static void print_report(const struct snapshot *snap, const char *target,
 
 int cmd_verify(int argc, char **argv)
 {
-	enum { OPT_CONNECT_TIMEOUT = 256 };
 	static const struct option longopts[] = {
-		{ "target", required_argument, NULL, 't' },
-		{ "root", required_argument, NULL, 'r' },
+		TARGET_LONGOPT_TARGET,
+		TARGET_LONGOPT_ROOT,
 		{ "managed", required_argument, NULL, 'm' },
 		{ "args", required_argument, NULL, 'a' },
 		{ "expect", required_argument, NULL, 'e' },
 		{ "json", no_argument, NULL, 'j' },
-		{ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT },
+		TARGET_LONGOPT_CONNECT_TIMEOUT,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *spec = "local", *root = NULL, *managed_text = NULL, *asked_text = NULL;
-	struct verify_args asked = { 0 };
+	struct target_args to = TARGET_ARGS_INIT("local");
+	const char *managed_text = NULL, *asked_text = NULL;
 	char **managed_list = NULL, **asked_list = NULL;
 	struct verify_expect *expects = NULL;
-	size_t n_expects = 0, alloc_expects = 0, n_words = 0, alloc_words = 0;
-	struct verify_report report = { 0 };
+	size_t n_expects = 0, alloc_expects = 0;
+	struct verify_boot_result res = { 0 };
 	struct parse_error err = PARSE_ERROR_INIT;
-	struct snapshot snap = { 0 };
 	struct target *t = NULL;
-	char **words = NULL, *error = NULL;
-	int c, r, rc = EXIT_USAGE, connect_timeout = 0;
+	char *error = NULL;
+	int c, r, rc = EXIT_USAGE;
 	bool json = false;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "t:r:m:a:e:j", longopts, NULL)) != -1) {
+		r = target_args_take(&to, c, optarg);
+		if (r < 0)
+			goto out;
+		if (r > 0)
+			continue;
 		switch (c) {
-		case 't':
-			spec = optarg;
-			break;
-		case 'r':
-			root = optarg;
-			break;
 		case 'm':
 			managed_text = optarg;
 			break;
@@ -144,17 +143,6 @@ int cmd_verify(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
-		case OPT_CONNECT_TIMEOUT: {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-
-			if (*end || v < 1 || v > 600) {
-				log_error("--connect-timeout '%s': give whole seconds, 1 to 600", optarg);
-				goto out;
-			}
-			connect_timeout = (int)v;
-			break;
-		}
 		default:
 			fputs(cmd_verify_usage, stderr);
 			goto out;
@@ -176,32 +164,14 @@ int cmd_verify(int argc, char **argv)
 		log_error("--managed: %s", err.message);
 		goto out;
 	}
-	verify_args_from_list(asked_list, &asked);
-
-	verify_snapshot_args(&asked, &words, &n_words, &alloc_words);
-	for (size_t i = 0; i < n_expects; i++) {
-		if (expects[i].kind != EXPECT_SYSFS)
-			continue;
-		GROW(words, alloc_words, n_words + 2);
-		words[n_words++] = xasprintf("file:%s", expects[i].subject);
-		words[n_words] = NULL;
-	}
-
-	r = target_open_default(spec, root, connect_timeout, &t, &error);
-	if (r < 0) {
-		log_error("%s", error);
-		free(error);
+	if (target_args_open(&to, &t) < 0)
 		goto out;
-	}
+	r = verify_boot(t, &(struct verify_boot_request){ .managed = managed_list, .asked = asked_list,
+							  .expects = expects, .n_expects = n_expects },
+			&res, &err);
 	/* Root reads the kernel log too; without it, sysfs alone still decides. */
-	r = target_snapshot(t, (const char *const *)words, true, &snap, NULL, &err);
-	if (r == -EACCES) {
-		GROW(words, alloc_words, n_words + 2);
-		words[n_words++] = xstrdup("nolog");
-		words[n_words] = NULL;
-		log_warning("%s; reading sysfs without root, kernel log not read", target_error(t));
-		r = target_snapshot(t, (const char *const *)words, false, &snap, NULL, &err);
-	}
+	if (res.without_root)
+		log_warning("%s; reading sysfs without root, kernel log not read", res.without_root);
 	if (r < 0) {
 		if (r == -EINVAL) {
 			char *msg = parse_error_format(&err);
@@ -213,24 +183,16 @@ int cmd_verify(int argc, char **argv)
 		}
 		goto out;
 	}
-
-	verify_cmdline(&snap, managed_list, asked_list, &report);
-	verify_semantics(&snap, &asked, &report);
-	for (size_t i = 0; i < n_expects; i++)
-		verify_expect_check(&snap, &expects[i], &report);
-	print_report(&snap, spec, &report, json);
-	rc = verify_report_failures(&report) ? EXIT_NOTHING : EXIT_OK;
+	print_report(&res.snapshot, to.spec, &res.report, json);
+	rc = verify_report_failures(&res.report) ? EXIT_NOTHING : EXIT_OK;
 out:
 	target_close(t);
 	parse_error_release(&err);
-	snapshot_release(&snap);
-	verify_report_release(&report);
-	verify_args_release(&asked);
+	verify_boot_result_release(&res);
 	strv_free(managed_list);
 	strv_free(asked_list);
 	for (size_t i = 0; i < n_expects; i++)
 		verify_expect_release(&expects[i]);
 	free(expects);
-	strv_free(words);
 	return rc;
 }

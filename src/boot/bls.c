@@ -442,10 +442,18 @@ void bls_state_fill(struct boot_io *io, const struct bls_entries *entries, struc
 		free(options);
 	}
 	if (bls_default_entry(io, entries, &index, &rule) == 0) {
+		char *release = NULL, *image = NULL, *initrd = NULL;
+
 		state->has_default = true;
 		state->default_index = index;
 		free(state->default_rule);
 		state->default_rule = rule;
+		if (bls_entry_kernel(io, &entries->entries[index], &release, &image, &initrd) == 0) {
+			free(state->default_kernel);
+			state->default_kernel = release ? release : xstrdup(image);
+			free(image);
+			free(initrd);
+		}
 	}
 }
 
@@ -611,11 +619,29 @@ static int bls_plan_entries(struct boot_io *io, char *const *managed, char *cons
 	return r;
 }
 
+int bls_plan_kernel_default(struct boot_io *io, const struct boot_kernel *kernel,
+			    struct boot_plan *plan, struct parse_error *err)
+{
+	struct bls_entries entries;
+	int r;
+
+	if (!kernel)
+		return 0;
+	r = bls_entries_read(io, &entries, err);
+	if (r < 0)
+		return r;
+	r = bls_plan_default(io, &entries, kernel->entry, plan, err);
+	bls_entries_release(&entries);
+	return r;
+}
+
 static int bls_plan(struct boot_io *io, char *const *managed, char *const *args,
-		    struct boot_plan *plan, struct parse_error *err)
+		    const struct boot_kernel *kernel, struct boot_plan *plan, struct parse_error *err)
 {
 	int r = bls_plan_entries(io, managed, args, plan, err);
 
+	if (r >= 0)
+		r = bls_plan_kernel_default(io, kernel, plan, err);
 	if (r < 0)
 		return r;
 	/* What a new kernel's entry will be made from must carry the mode too. */
@@ -645,10 +671,23 @@ static int bls_read_state(struct boot_io *io, const struct boot_plan *applied,
 	return 0;
 }
 
+int bls_list_kernels(struct boot_io *io, struct boot_kernels *ret, struct parse_error *err)
+{
+	struct bls_entries entries;
+	int r = bls_entries_read(io, &entries, err);
+
+	if (r < 0)
+		return r;
+	r = bls_kernels(io, &entries, ret, err);
+	bls_entries_release(&entries);
+	return r;
+}
+
 const struct boot_backend boot_backend_bls = {
 	.name = "bls",
 	.summary = "edit every loader/entries *.conf options line (systemd-boot, Fedora without grubby)",
 	.detect = bls_detect,
 	.plan = bls_plan,
+	.kernels = bls_list_kernels,
 	.read_state = bls_read_state,
 };

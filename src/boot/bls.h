@@ -65,6 +65,44 @@ void bls_entries_release(struct bls_entries *entries);
 int bls_default_entry(struct boot_io *io, const struct bls_entries *entries, size_t *ret_index,
 		      char **ret_rule);
 
+/* The entry a one-shot boot is made from and booted through (LoaderEntryOneShot). */
+#define BLS_ONESHOT_ENTRY "bootab-oneshot.conf"
+
+/*
+ * The kernel an entry boots: its release (the image's vmlinuz-RELEASE name,
+ * else the `version` line, else kernel-install's /TOKEN/RELEASE/linux; NULL
+ * when none says), and its image and initrd as absolute paths on the
+ * target. -ENOENT for an entry without a `linux` line (outputs untouched).
+ */
+int bls_entry_kernel(struct boot_io *io, const struct bls_entry *entry, char **ret_release,
+		     char **ret_image, char **ret_initrd);
+
+/*
+ * The kernels the entries boot (bootab's one-shot entry left out), then the
+ * unified kernel images in EFI/Linux/ (release: the /lib/modules name their
+ * file name ends in, as kernel-install names them). *ret: boot_kernels_release().
+ */
+int bls_kernels(struct boot_io *io, const struct bls_entries *entries, struct boot_kernels *ret,
+		struct parse_error *err);
+
+/*
+ * Plans making entry id (a file name in loader/entries, or a UKI's) the
+ * default: loader.conf's `default` line (replaced or added; the file is
+ * created when neither it nor grubenv exists), or, without loader.conf,
+ * Fedora GRUB's /boot/grub2/grubenv saved_entry (the id without .conf, the
+ * block kept at its size). -EBUSY when the EFI variable LoaderEntryDefault
+ * is set (it overrides both), -EINVAL for a grubenv that is not a block.
+ */
+int bls_plan_default(struct boot_io *io, const struct bls_entries *entries, const char *id,
+		     struct boot_plan *plan, struct parse_error *err);
+
+/* bls_kernels() of the entries read through io. */
+int bls_list_kernels(struct boot_io *io, struct boot_kernels *ret, struct parse_error *err);
+
+/* bls_plan_default() for kernel's entry; nothing for kernel NULL. */
+int bls_plan_kernel_default(struct boot_io *io, const struct boot_kernel *kernel,
+			    struct boot_plan *plan, struct parse_error *err);
+
 /* Fills state->entries from entries (name, combined options) and the default. */
 void bls_state_fill(struct boot_io *io, const struct bls_entries *entries, struct boot_state *state);
 

@@ -626,6 +626,7 @@ void boot_state_release(struct boot_state *state)
 	}
 	free(state->entries);
 	free(state->default_rule);
+	free(state->default_kernel);
 	free(state->inherit_source);
 	free(state->inherit_args);
 	free(state->inherit_note);

@@ -142,6 +142,7 @@ struct boot_state {
 	size_t default_index;  /* into entries; valid when has_default */
 	bool has_default;
 	char *default_rule;    /* how the default was chosen ("loader.conf default lab.conf") */
+	char *default_kernel;  /* the release (else image) the default entry boots; NULL: not known */
 	/* What the next kernel install inherits. */
 	char *inherit_source;  /* "/etc/kernel/cmdline", "GRUB_CMDLINE_LINUX", ... */
 	char *inherit_args;    /* NULL: nothing persistent, see inherit_note */
@@ -154,6 +155,45 @@ struct boot_state {
 void boot_state_add_entry(struct boot_state *state, const char *name, const char *args);
 void boot_state_release(struct boot_state *state);
 
+/*
+ * One kernel a boot loader can boot, as its backend lists it. The mode's
+ * `kernel` (a release or a /boot path) is matched against these.
+ */
+struct boot_kernel {
+	char *release;         /* as uname -r will print it; NULL when nothing says */
+	char *image;           /* absolute path on the target: /boot/vmlinuz-6.1.0-57-amd64 */
+	char *initrd;          /* absolute path; NULL when the entry has none */
+	char *entry;           /* the boot loader's id: BLS entry file name, GRUB menu path
+				  "SUBMENU-ID>ENTRY-ID", grubby entry id, UKI file name */
+	char *title;           /* NULL when none */
+};
+
+struct boot_kernels {
+	struct boot_kernel *v;
+	size_t n, alloc;
+};
+
+#define BOOT_KERNELS_INIT { 0 }
+
+/* Takes copies; any argument but image may be NULL. */
+void boot_kernels_add(struct boot_kernels *kernels, const char *release, const char *image,
+		      const char *initrd, const char *entry, const char *title);
+void boot_kernels_release(struct boot_kernels *kernels);
+
+/*
+ * The first kernel spec names: spec is a release (equal to release) or an
+ * absolute path (equal to image). NULL when none; borrowed from kernels.
+ */
+const struct boot_kernel *boot_kernels_find(const struct boot_kernels *kernels, const char *spec);
+
+/* "6.1.0-57-amd64, 6.12.57+deb12-amd64" (each release once, images without one by path);
+ * "none" when empty. The caller's. */
+char *boot_kernels_describe(const struct boot_kernels *kernels);
+
+/* The release an image's file name says ("/boot/vmlinuz-6.1.0-57-amd64" -> "6.1.0-57-amd64"),
+ * or NULL; the caller's. */
+char *boot_image_release(const char *image);
+
 struct boot_backend {
 	const char *name;
 	const char *summary;
@@ -164,12 +204,22 @@ struct boot_backend {
 	int (*detect)(struct boot_io *io, char **ret_found);
 	/*
 	 * Plans the toggle: strip every arg named in managed from every entry,
-	 * then add args. managed includes the names of args. Reads through io
+	 * then add args. managed includes the names of args. kernel (one of
+	 * kernels()'s, or NULL to leave the default kernel as it is) becomes
+	 * the kernel the next boot runs: the default entry (kexec: the image
+	 * loaded). Reads through io
 	 * (and may run read-only commands such as `grubby --info=ALL`) but
 	 * changes nothing. On error, err names the file, line and what is wrong.
 	 */
 	int (*plan)(struct boot_io *io, char *const *managed, char *const *args,
-		    struct boot_plan *plan, struct parse_error *err);
+		    const struct boot_kernel *kernel, struct boot_plan *plan,
+		    struct parse_error *err);
+	/*
+	 * The kernels this boot loader can boot, in its menu order, each once
+	 * (recovery entries left out). 0 with *ret (boot_kernels_release()),
+	 * or -errno with err.
+	 */
+	int (*kernels)(struct boot_io *io, struct boot_kernels *ret, struct parse_error *err);
 	/*
 	 * Reads back the entries, the default entry and what a new kernel
 	 * inherits. applied is the plan that ran (or NULL), for a backend whose

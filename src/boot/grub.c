@@ -9,6 +9,7 @@
 #include "boot/grub.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "boot/boot.h"
 #include "kernel/cmdline.h"
 #include "lib/alloc.h"
+#include "lib/parse-number.h"
 #include "lib/file.h"
 #include "lib/strbuf.h"
 
@@ -457,6 +459,332 @@ int grub_cfg_entries(const char *text, char ***ret_titles, char ***ret_ids, char
 	return 0;
 }
 
+int grub_set_value(const char *text, const char *var, const char *value, bool append,
+		   char **ret, struct parse_error *err)
+{
+	struct strbuf out = STRBUF_INIT;
+	size_t copied = 0;
+	bool found = false;
+
+	for (size_t pos = 0; text[pos];) {
+		struct assignment a;
+		size_t next;
+		int r;
+
+		if (statement_next(text, pos, &next, err) < 0) {
+			strbuf_release(&out);
+			return -EINVAL;
+		}
+		r = assignment_parse(text, pos, var, &a, err);
+		if (r < 0) {
+			strbuf_release(&out);
+			return r;
+		}
+		if (r > 0) {
+			struct assignment plain = a;
+
+			/* The new value stands alone: no "$VAR" reference kept. */
+			plain.ref = NULL;
+			strbuf_add(&out, text + copied, a.value_start - copied);
+			add_value(&out, &plain, value);
+			copied = a.value_end;
+			next = a.next;
+			found = true;
+			assignment_release(&a);
+		}
+		pos = next;
+	}
+	strbuf_addstr(&out, text + copied);
+	if (!found && append) {
+		if (out.len && out.buf[out.len - 1] != '\n')
+			strbuf_addch(&out, '\n');
+		strbuf_addf(&out, "%s=", var);
+		add_double_quoted(&out, value);
+		strbuf_addch(&out, '\n');
+	}
+	*ret = strbuf_detach(&out, NULL);
+	return 0;
+}
+
+/* ---- grub.cfg's menu ---- */
+
+#define GRUB_MENU_DEPTH 8
+
+struct menu_item {
+	char *title, *id;
+	size_t index;          /* among its siblings */
+};
+
+struct menu_entry {
+	struct menu_item levels[GRUB_MENU_DEPTH];
+	size_t depth;          /* levels used: 1 at top level, 2 inside a submenu */
+	char *image, *initrd;
+	bool recovery;
+};
+
+static void menu_entry_release(struct menu_entry *e)
+{
+	for (size_t i = 0; i < e->depth; i++) {
+		free(e->levels[i].title);
+		free(e->levels[i].id);
+	}
+	free(e->image);
+	free(e->initrd);
+}
+
+/* The title and $menuentry_id_option id of a menuentry/submenu line (p after the keyword). */
+static void menu_title_id(const char *p, char **ret_title, char **ret_id)
+{
+	const char *after = NULL, *o;
+
+	while (blank(*p))
+		p++;
+	*ret_title = quoted_word(p, &after);
+	*ret_id = NULL;
+	o = strstr(p, "$menuentry_id_option");
+	if (o) {
+		o += strlen("$menuentry_id_option");
+		while (blank(*o))
+			o++;
+		*ret_id = quoted_word(o, &after);
+	}
+}
+
+/* The word after a linux/initrd keyword: the image path. */
+static char *first_word(const char *q)
+{
+	const char *start;
+
+	while (blank(*q))
+		q++;
+	start = q;
+	while (*q && !blank(*q))
+		q++;
+	return q > start ? xstrndup(start, (size_t)(q - start)) : NULL;
+}
+
+/* An image path in grub.cfg is relative to the partition GRUB reads: a
+ * separate /boot shows as "/vmlinuz-...". */
+static char *boot_path(const char *p)
+{
+	if (!strncmp(p, "/boot/", 6))
+		return xstrdup(p);
+	return xasprintf("/boot%s%s", p[0] == '/' ? "" : "/", p);
+}
+
+/* Every menuentry with a linux line, with the submenus around it. */
+static size_t grub_cfg_menu(const char *text, struct menu_entry **ret)
+{
+	struct menu_entry *v = NULL, cur = { 0 };
+	struct menu_item open[GRUB_MENU_DEPTH] = { 0 };
+	size_t counts[GRUB_MENU_DEPTH + 1] = { 0 };
+	/* What each '{' opened: 's' submenu, 'm' menuentry, 'o' anything else. */
+	char stack[64];
+	size_t n = 0, alloc = 0, depth = 0, menus = 0;
+	bool in_entry = false;
+
+	for (size_t pos = 0; text[pos];) {
+		size_t end = line_end(text, pos);
+		char *line = xstrndup(text + pos, end - pos);
+		const char *p = line;
+		size_t len;
+
+		while (blank(*p))
+			p++;
+		len = strlen(p);
+		while (len && blank(p[len - 1]))
+			len--;
+		if ((!strncmp(p, "submenu", 7) && blank(p[7])) || (!strncmp(p, "menuentry", 9) && blank(p[9]))) {
+			bool sub = p[0] == 's';
+			char *title, *id;
+
+			menu_title_id(p + (sub ? 8 : 10), &title, &id);
+			if (menus < GRUB_MENU_DEPTH) {
+				open[menus].title = title ? title : xstrdup("");
+				open[menus].id = id ? id : xstrdup("");
+				open[menus].index = counts[menus]++;
+				counts[menus + 1] = 0;
+			} else {
+				free(title);
+				free(id);
+			}
+			menus++;
+			if (depth < sizeof(stack))
+				stack[depth] = sub ? 's' : 'm';
+			depth++;
+			if (!sub && menus <= GRUB_MENU_DEPTH) {
+				memset(&cur, 0, sizeof(cur));
+				in_entry = true;
+			}
+		} else if (len == 1 && p[0] == '}') {
+			if (depth) {
+				char kind = depth <= sizeof(stack) ? stack[depth - 1] : 'o';
+
+				depth--;
+				if (kind == 's' || kind == 'm') {
+					menus--;
+					if (kind == 'm' && in_entry && cur.image && menus < GRUB_MENU_DEPTH) {
+						cur.depth = menus + 1;
+						for (size_t i = 0; i < cur.depth; i++) {
+							cur.levels[i].title = xstrdup(open[i].title);
+							cur.levels[i].id = xstrdup(open[i].id);
+							cur.levels[i].index = open[i].index;
+						}
+						cur.recovery = strstr(open[menus].id, "-recovery-") ||
+							       strstr(open[menus].title, "(recovery mode)");
+						GROW(v, alloc, n + 1);
+						v[n++] = cur;
+						memset(&cur, 0, sizeof(cur));
+					} else if (kind == 'm') {
+						free(cur.image);
+						free(cur.initrd);
+						memset(&cur, 0, sizeof(cur));
+					}
+					if (kind == 'm')
+						in_entry = false;
+					if (menus < GRUB_MENU_DEPTH) {
+						free(open[menus].title);
+						free(open[menus].id);
+						open[menus].title = open[menus].id = NULL;
+					}
+				}
+			}
+		} else if (len && p[len - 1] == '{') {
+			/* if/function blocks */
+			if (depth < sizeof(stack))
+				stack[depth] = 'o';
+			depth++;
+		} else if (in_entry && (!strncmp(p, "linux", 5) || !strncmp(p, "linuxefi", 8))) {
+			const char *q = p + (strncmp(p, "linuxefi", 8) ? 5 : 8);
+
+			if (blank(*q) && !cur.image) {
+				char *w = first_word(q);
+
+				cur.image = w ? boot_path(w) : NULL;
+				free(w);
+			}
+		} else if (in_entry && (!strncmp(p, "initrd", 6) || !strncmp(p, "initrdefi", 9))) {
+			const char *q = p + (strncmp(p, "initrdefi", 9) ? 6 : 9);
+
+			if (blank(*q) && !cur.initrd) {
+				char *w = first_word(q);
+
+				cur.initrd = w ? boot_path(w) : NULL;
+				free(w);
+			}
+		}
+		free(line);
+		pos = end + (text[end] == '\n');
+	}
+	free(cur.image);
+	free(cur.initrd);
+	for (size_t i = 0; i < GRUB_MENU_DEPTH; i++) {
+		free(open[i].title);
+		free(open[i].id);
+	}
+	*ret = v;
+	return n;
+}
+
+/* "gnulinux-advanced-UUID>gnulinux-6.1.0-18-amd64-advanced-UUID": ids where
+ * every level has one, else titles (as grub-reboot and GRUB_DEFAULT take them). */
+static char *menu_path(const struct menu_entry *e)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < e->depth; i++) {
+		if (i)
+			strbuf_addch(&sb, '>');
+		strbuf_addstr(&sb, *e->levels[i].id ? e->levels[i].id : e->levels[i].title);
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/* Whether a GRUB default ("0", "1>2", an id or title path) names entry e. */
+static bool menu_matches(const struct menu_entry *e, const char *spec)
+{
+	size_t level = 0;
+
+	for (const char *p = spec;; level++) {
+		const char *gt = strchr(p, '>');
+		size_t len = gt ? (size_t)(gt - p) : strlen(p);
+		const struct menu_item *it;
+		char *part;
+		long num;
+
+		if (level >= e->depth)
+			return false;
+		it = &e->levels[level];
+		part = xstrndup(p, len);
+		if (!((number_parse_long(part, 0, LONG_MAX, &num) == 0 && (size_t)num == it->index) ||
+		      !strcmp(part, it->id) ||
+		      !strcmp(part, it->title))) {
+			free(part);
+			return false;
+		}
+		free(part);
+		if (!gt)
+			return level + 1 == e->depth;
+		p = gt + 1;
+	}
+}
+
+int grub_cfg_kernels(const char *text, struct boot_kernels *ret)
+{
+	struct menu_entry *menu = NULL;
+	size_t n = grub_cfg_menu(text, &menu);
+	struct boot_kernels kernels = BOOT_KERNELS_INIT;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct menu_entry *e = &menu[i];
+		char *release = boot_image_release(e->image), *path;
+		bool later = false;
+
+		if (e->recovery) {
+			free(release);
+			continue;
+		}
+		/* The top-level entry follows the newest kernel; the submenu entry
+		 * of a kernel keeps its id when another kernel is installed. */
+		for (size_t k = i + 1; k < n && release && e->depth == 1; k++) {
+			char *other = boot_image_release(menu[k].image);
+
+			later = later || (other && !strcmp(other, release) && !menu[k].recovery &&
+					  menu[k].depth > 1);
+			free(other);
+		}
+		if (!later) {
+			path = menu_path(e);
+			boot_kernels_add(&kernels, release, e->image, e->initrd, path,
+					 e->levels[e->depth - 1].title);
+			free(path);
+		}
+		free(release);
+	}
+	for (size_t i = 0; i < n; i++)
+		menu_entry_release(&menu[i]);
+	free(menu);
+	*ret = kernels;
+	return 0;
+}
+
+char *grub_cfg_default_kernel(const char *text, const char *spec)
+{
+	struct menu_entry *menu = NULL;
+	size_t n = grub_cfg_menu(text, &menu);
+	char *found = NULL;
+
+	for (size_t i = 0; i < n && !found; i++)
+		if (menu_matches(&menu[i], spec))
+			found = menu[i].image ? (boot_image_release(menu[i].image) ?: xstrdup(menu[i].image))
+					      : NULL;
+	/* "0" when the first item is a submenu: GRUB boots nothing by it; leave it unknown. */
+	for (size_t i = 0; i < n; i++)
+		menu_entry_release(&menu[i]);
+	free(menu);
+	return found;
+}
+
 /* ---- the backend ---- */
 
 #define DEFAULT_GRUB "/etc/default/grub"
@@ -533,10 +861,65 @@ static int grub_detect(struct boot_io *io, char **ret_found)
 	return r;
 }
 
+#define GRUBENV "/boot/grub/grubenv"
+
+static int grub_kernels(struct boot_io *io, struct boot_kernels *ret, struct parse_error *err)
+{
+	char *cfg = NULL;
+	int r = boot_io_read_optional(io, GRUB_CFG, &cfg, NULL);
+
+	if (r < 0 || !cfg) {
+		parse_error_set_file(err, GRUB_CFG);
+		parse_error_set(err, 0, 0, "cannot read: %s", r < 0 ? strerror(-r) : "No such file");
+		return r < 0 ? r : -ENOENT;
+	}
+	r = grub_cfg_kernels(cfg, ret);
+	free(cfg);
+	return r;
+}
+
+/*
+ * The kernel becomes the default: with GRUB_DEFAULT=saved, grub-set-default
+ * writes saved_entry in grubenv; otherwise GRUB_DEFAULT itself names the
+ * kernel's menu entry, and update-grub (which runs anyway) writes it into
+ * grub.cfg.
+ */
+static int grub_plan_default(const struct grub_files *f, char **texts, const char *grub_default,
+			     const struct boot_kernel *kernel, struct boot_plan *plan,
+			     struct parse_error *err)
+{
+	bool any = false;
+
+	if (!strcmp(grub_default, "saved")) {
+		const char *argv[] = { "grub-set-default", kernel->entry, NULL };
+
+		boot_plan_add_run(plan, argv, false);
+		boot_plan_add_protect(plan, GRUBENV);
+		boot_plan_add_note(plan, "default entry %s (GRUB_DEFAULT=saved: grub-set-default)", kernel->entry);
+		return 0;
+	}
+	for (size_t i = 0; i < f->n; i++)
+		any = any || grub_count_assignments(texts[i], "GRUB_DEFAULT", NULL) > 0;
+	for (size_t i = 0; i < f->n; i++) {
+		char *edited = NULL;
+		int r = grub_set_value(texts[i], "GRUB_DEFAULT", kernel->entry, !any && i == 0, &edited, err);
+
+		if (r < 0) {
+			parse_error_set_file(err, f->paths[i]);
+			return r;
+		}
+		free(texts[i]);
+		texts[i] = edited;
+	}
+	boot_plan_add_note(plan, "default entry %s (GRUB_DEFAULT)", kernel->entry);
+	return 0;
+}
+
 static int grub_plan(struct boot_io *io, char *const *managed, char *const *args,
-		     struct boot_plan *plan, struct parse_error *err)
+		     const struct boot_kernel *kernel, struct boot_plan *plan, struct parse_error *err)
 {
 	struct grub_files f;
+	char **texts = NULL;
 	size_t last_file = 0;
 	int last_index = -1, r;
 
@@ -558,34 +941,49 @@ static int grub_plan(struct boot_io *io, char *const *managed, char *const *args
 			last_index = r - 1;
 		}
 	}
+	texts = xcalloc(f.n + 1, sizeof(char *));
 	for (size_t i = 0; i < f.n; i++) {
 		int append_at = -1;
-		char *edited = NULL;
 
 		if (last_index >= 0 && i == last_file)
 			append_at = last_index;
 		else if (last_index < 0 && i == 0)
 			append_at = -2;
-		r = grub_edit(f.texts[i], managed, args, append_at, &edited, err);
+		r = grub_edit(f.texts[i], managed, args, append_at, &texts[i], err);
 		if (r < 0) {
 			parse_error_set_file(err, f.paths[i]);
-			grub_files_release(&f);
-			return r;
+			goto out;
 		}
-		if (strcmp(edited, f.texts[i]))
-			boot_plan_add_write(plan, f.paths[i], f.texts[i], f.lens[i], edited,
-					    strlen(edited), 0644);
-		free(edited);
 	}
+	if (kernel) {
+		char *grub_default = NULL;
+
+		r = grub_effective((const char *const *)texts, (const char *const *)f.paths, f.n,
+				   "GRUB_DEFAULT", &grub_default, err);
+		if (r >= 0)
+			r = grub_plan_default(&f, texts, grub_default, kernel, plan, err);
+		free(grub_default);
+		if (r < 0)
+			goto out;
+	}
+	for (size_t i = 0; i < f.n; i++)
+		if (strcmp(texts[i], f.texts[i]))
+			boot_plan_add_write(plan, f.paths[i], f.texts[i], f.lens[i], texts[i],
+					    strlen(texts[i]), 0644);
 	boot_plan_add_note(plan, "%s set last in %s", GRUB_CMDLINE,
 			   last_index >= 0 ? f.paths[last_file] : "(nowhere; added to " DEFAULT_GRUB ")");
-	grub_files_release(&f);
 	{
 		const char *argv[] = { "update-grub", NULL };
 
 		boot_plan_add_run(plan, argv, true);
 	}
-	return 0;
+	r = 0;
+out:
+	for (size_t i = 0; i < f.n; i++)
+		free(texts[i]);
+	free(texts);
+	grub_files_release(&f);
+	return r;
 }
 
 static char *join_args(const char *a, const char *b)
@@ -595,6 +993,26 @@ static char *join_args(const char *a, const char *b)
 	if (!*b)
 		return xstrdup(a);
 	return xasprintf("%s %s", a, b);
+}
+
+/* The kernel GRUB boots by default: GRUB_DEFAULT, or grubenv's saved_entry for "saved". */
+static char *grub_default_kernel(struct boot_io *io, const char *cfg, const char *grub_default)
+{
+	char *env = NULL, *saved = NULL, *kernel;
+
+	if (strcmp(grub_default, "saved"))
+		return grub_cfg_default_kernel(cfg, *grub_default ? grub_default : "0");
+	if (boot_io_read_optional(io, GRUBENV, &env, NULL) == 0 && env) {
+		for (const char *p = env; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+			if (!strncmp(p, "saved_entry=", 12)) {
+				saved = xstrndup(p + 12, strcspn(p + 12, "\n"));
+				break;
+			}
+	}
+	kernel = grub_cfg_default_kernel(cfg, saved && *saved ? saved : "0");
+	free(saved);
+	free(env);
+	return kernel;
 }
 
 static int grub_read_state(struct boot_io *io, const struct boot_plan *applied,
@@ -648,6 +1066,7 @@ static int grub_read_state(struct boot_io *io, const struct boot_plan *applied,
 				}
 			state.default_rule = xasprintf("GRUB_DEFAULT=%s in " GRUB_CFG,
 						       *grub_default ? grub_default : "0");
+			state.default_kernel = grub_default_kernel(io, cfg, grub_default);
 		}
 		strv_free(titles);
 		strv_free(ids);
@@ -670,5 +1089,6 @@ const struct boot_backend boot_backend_grub = {
 	.summary = "GRUB_CMDLINE_LINUX in /etc/default/grub and grub.d/*.cfg, then update-grub (Debian, Ubuntu)",
 	.detect = grub_detect,
 	.plan = grub_plan,
+	.kernels = grub_kernels,
 	.read_state = grub_read_state,
 };

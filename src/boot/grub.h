@@ -1,8 +1,10 @@
 #ifndef BOOTAB_BOOT_GRUB_H
 #define BOOTAB_BOOT_GRUB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
+#include "boot/boot.h"
 #include "lib/parse-error.h"
 
 /*
@@ -51,5 +53,29 @@ int grub_effective(const char *const *texts, const char *const *names, size_t n,
  * $menuentry_id_option id, "" when none.
  */
 int grub_cfg_entries(const char *text, char ***ret_titles, char ***ret_ids, char ***ret_args);
+
+/*
+ * Sets every simple assignment of var in text to value (quoted as the
+ * value needs); with none and append set, adds VAR="value" at the end.
+ * Returns 0 and *ret (the caller's), or -EINVAL with err.
+ */
+int grub_set_value(const char *text, const char *var, const char *value, bool append,
+		   char **ret, struct parse_error *err);
+
+/*
+ * The kernels a grub.cfg boots, one per release, in menu order: the entry
+ * of each kernel in the "Advanced options" submenu (entry
+ * "SUBMENU-ID>ENTRY-ID"), the top-level entry only for a kernel with no
+ * submenu entry; recovery entries left out. Image paths are absolute
+ * (/boot/vmlinuz-RELEASE, also for a separate /boot). *ret: boot_kernels_release().
+ */
+int grub_cfg_kernels(const char *text, struct boot_kernels *ret);
+
+/*
+ * The release (else image) of the entry a GRUB default names: "N" or
+ * "N>M" (positions), or ids or titles joined by '>'. NULL when it names
+ * no entry with a linux line. The caller's.
+ */
+char *grub_cfg_default_kernel(const char *text, const char *spec);
 
 #endif

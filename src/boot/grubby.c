@@ -9,12 +9,14 @@
  * kernels, is edited as well.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "boot/bls.h"
 #include "kernel/cmdline.h"
 #include "lib/alloc.h"
+#include "lib/parse-number.h"
 #include "lib/file.h"
 #include "lib/strbuf.h"
 
@@ -72,7 +74,7 @@ static void info_parse(const char *text, struct boot_state *state, long *ret_fir
 		if (!strncmp(p, "index=", 6)) {
 			name = xasprintf("index %.*s", (int)(len - 6), p + 6);
 			if (first_index < 0)
-				first_index = strtol(p + 6, NULL, 10);
+				(void)number_scan_long(p + 6, 10, 0, LONG_MAX, &first_index, NULL);
 		} else if (!strncmp(p, "args=", 5)) {
 			free(args);
 			args = unquote(p + 5, len - 5);
@@ -98,8 +100,63 @@ static void info_parse(const char *text, struct boot_state *state, long *ret_fir
 		*ret_first_index = first_index;
 }
 
+struct info_block {
+	char *image, *initrd, *title, *id, *index;
+};
+
+static void info_block_flush(struct info_block *b, struct boot_kernels *kernels)
+{
+	if (b->image) {
+		char *release = boot_image_release(b->image);
+
+		/* grubby lists the rescue image too: it is not a kernel of its own. */
+		if (!release || strncmp(release, "0-rescue-", 9))
+			boot_kernels_add(kernels, release, b->image, b->initrd, b->id ? b->id : b->index,
+					 b->title);
+		free(release);
+	}
+	free(b->image);
+	free(b->initrd);
+	free(b->title);
+	free(b->id);
+	free(b->index);
+	memset(b, 0, sizeof(*b));
+}
+
+static void info_set(char **field, const char *value, size_t len)
+{
+	free(*field);
+	*field = unquote(value, len);
+}
+
+/* The kernel of each `grubby --info` block: kernel=, initrd=, title=, id=. */
+static void info_kernels(const char *text, struct boot_kernels *kernels)
+{
+	struct info_block b = { 0 };
+
+	for (const char *p = text; *p;) {
+		const char *end = strchr(p, '\n');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		if (!strncmp(p, "index=", 6)) {
+			info_block_flush(&b, kernels);
+			info_set(&b.index, p + 6, len - 6);
+		} else if (!strncmp(p, "kernel=", 7)) {
+			info_set(&b.image, p + 7, len - 7);
+		} else if (!strncmp(p, "initrd=", 7)) {
+			info_set(&b.initrd, p + 7, len - 7);
+		} else if (!strncmp(p, "title=", 6)) {
+			info_set(&b.title, p + 6, len - 6);
+		} else if (!strncmp(p, "id=", 3)) {
+			info_set(&b.id, p + 3, len - 3);
+		}
+		p += len + (end != NULL);
+	}
+	info_block_flush(&b, kernels);
+}
+
 static int grubby_info(struct boot_io *io, const char *which, struct boot_state *state,
-		       long *ret_index, struct parse_error *err)
+		       long *ret_index, struct boot_kernels *ret_kernels, struct parse_error *err)
 {
 	char *option = xasprintf("--info=%s", which);
 	const char *argv[] = { "grubby", option, NULL };
@@ -134,14 +191,17 @@ static int grubby_info(struct boot_io *io, const char *which, struct boot_state 
 		free(option);
 		return -EIO;
 	}
-	info_parse(res.out, state, ret_index);
+	if (state)
+		info_parse(res.out, state, ret_index);
+	if (ret_kernels)
+		info_kernels(res.out, ret_kernels);
 	process_result_release(&res);
 	free(option);
 	return 0;
 }
 
 static int grubby_plan(struct boot_io *io, char *const *managed, char *const *args,
-		       struct boot_plan *plan, struct parse_error *err)
+		       const struct boot_kernel *kernel, struct boot_plan *plan, struct parse_error *err)
 {
 	static const char *const protect[] = { "/etc/kernel/cmdline", "/etc/default/grub",
 					       "/boot/grub2/grubenv", NULL };
@@ -150,7 +210,7 @@ static int grubby_plan(struct boot_io *io, char *const *managed, char *const *ar
 	struct bls_entries entries;
 	int r;
 
-	r = grubby_info(io, "ALL", &before, NULL, err);
+	r = grubby_info(io, "ALL", &before, NULL, NULL, err);
 	if (r < 0)
 		return r;
 	if (!before.n_entries) {
@@ -205,6 +265,15 @@ static int grubby_plan(struct boot_io *io, char *const *managed, char *const *ar
 		boot_plan_add_run(plan, argv, false);
 		free(option);
 	}
+	if (kernel) {
+		/* grubby writes the default where this box's GRUB reads it (grubenv
+		 * saved_entry on BLS systems). */
+		char *option = xasprintf("--set-default=%s", kernel->image);
+		const char *argv[] = { "grubby", option, NULL };
+
+		boot_plan_add_run(plan, argv, false);
+		free(option);
+	}
 	boot_plan_add_note(plan, "%zu entr%s (grubby --info=ALL)", before.n_entries,
 			   before.n_entries == 1 ? "y" : "ies");
 	strbuf_release(&remove);
@@ -227,15 +296,18 @@ static int grubby_read_state(struct boot_io *io, const struct boot_plan *applied
 			     struct boot_state *ret, struct parse_error *err)
 {
 	struct boot_state state = BOOT_STATE_INIT, def = BOOT_STATE_INIT;
+	struct boot_kernels kernels = BOOT_KERNELS_INIT;
 	long index = -1;
 	int r;
 
 	(void)applied;
-	r = grubby_info(io, "ALL", &state, NULL, err);
+	r = grubby_info(io, "ALL", &state, NULL, NULL, err);
 	if (r >= 0)
-		r = grubby_info(io, "DEFAULT", &def, &index, err);
+		r = grubby_info(io, "DEFAULT", &def, &index, &kernels, err);
 	if (r < 0)
 		goto fail;
+	if (kernels.n)
+		state.default_kernel = xstrdup(kernels.v[0].release ? kernels.v[0].release : kernels.v[0].image);
 	if (def.n_entries) {
 		/* Entries are named "index N (title)": match the default's name. */
 		for (size_t i = 0; i < state.n_entries; i++)
@@ -258,12 +330,27 @@ static int grubby_read_state(struct boot_io *io, const struct boot_plan *applied
 	if (r < 0)
 		goto fail;
 	boot_state_release(&def);
+	boot_kernels_release(&kernels);
 	*ret = state;
 	return 0;
 fail:
 	boot_state_release(&state);
 	boot_state_release(&def);
+	boot_kernels_release(&kernels);
 	return r;
+}
+
+static int grubby_kernels(struct boot_io *io, struct boot_kernels *ret, struct parse_error *err)
+{
+	struct boot_kernels kernels = BOOT_KERNELS_INIT;
+	int r = grubby_info(io, "ALL", NULL, NULL, &kernels, err);
+
+	if (r < 0) {
+		boot_kernels_release(&kernels);
+		return r;
+	}
+	*ret = kernels;
+	return 0;
 }
 
 const struct boot_backend boot_backend_grubby = {
@@ -271,5 +358,6 @@ const struct boot_backend boot_backend_grubby = {
 	.summary = "grubby --update-kernel=ALL, and /etc/kernel/cmdline (Fedora, RHEL)",
 	.detect = grubby_detect,
 	.plan = grubby_plan,
+	.kernels = grubby_kernels,
 	.read_state = grubby_read_state,
 };

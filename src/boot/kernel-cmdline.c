@@ -103,7 +103,8 @@ static int default_base(struct boot_io *io, char **ret, struct parse_error *err)
 }
 
 static int kernel_cmdline_plan_all(struct boot_io *io, char *const *managed, char *const *args,
-				   struct boot_plan *plan, struct parse_error *err)
+				   const struct boot_kernel *kernel, struct boot_plan *plan,
+				   struct parse_error *err)
 {
 	char **images = NULL, **versions = NULL, *base = NULL;
 	struct bls_entries entries;
@@ -146,7 +147,9 @@ static int kernel_cmdline_plan_all(struct boot_io *io, char *const *managed, cha
 			boot_plan_add_protect(plan, entries.entries[i].path);
 		bls_entries_release(&entries);
 	}
-	return 0;
+	/* kernel-install keeps each kernel's entry (or UKI) name, and leaves
+	 * loader.conf alone: the default is chosen there after it ran. */
+	return bls_plan_kernel_default(io, kernel, plan, err);
 }
 
 static int kernel_cmdline_read_state(struct boot_io *io, const struct boot_plan *applied,
@@ -176,5 +179,6 @@ const struct boot_backend boot_backend_kernel_cmdline = {
 	.summary = "edit /etc/kernel/cmdline, then kernel-install every installed kernel (UKIs, systemd-boot)",
 	.detect = kernel_cmdline_detect,
 	.plan = kernel_cmdline_plan_all,
+	.kernels = bls_list_kernels,
 	.read_state = kernel_cmdline_read_state,
 };

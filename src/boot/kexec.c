@@ -1,6 +1,7 @@
 /*
  * The kexec backend changes nothing persistent: it loads the running
- * kernel again with the mode's args (`kexec -l IMAGE --initrd=...
+ * kernel again (or the mode's kernel: /boot/vmlinuz-RELEASE and its
+ * initrd) with the mode's args (`kexec -l IMAGE --initrd=...
  * --append=...`), and `kexec -e` boots it. A power cycle returns to the
  * standing config, which makes it a natural one-shot. The command line is
  * the running one (/proc/cmdline without the loader's BOOT_IMAGE= and
@@ -13,6 +14,7 @@
 #include "boot/boot.h"
 #include "kernel/cmdline.h"
 #include "lib/alloc.h"
+#include "lib/file.h"
 
 static const char *const kexec_paths[] = { "/usr/sbin/kexec", "/sbin/kexec", "/usr/bin/kexec", NULL };
 
@@ -61,15 +63,51 @@ static char *first_existing(struct boot_io *io, const struct candidate *candidat
 	return NULL;
 }
 
+/* The initrd Debian (initrd.img-R), Fedora (initramfs-R.img) or a bare /boot/initrd gives release. */
+static const struct candidate initrds[] = {
+	{ "/boot/initrd.img-", "" }, { "/boot/initramfs-", ".img" }, { "/boot/initrd", NULL },
+	{ NULL, NULL },
+};
+
+/* Every /boot/vmlinuz-RELEASE, with its initrd. */
+static int kexec_kernels(struct boot_io *io, struct boot_kernels *ret, struct parse_error *err)
+{
+	struct boot_kernels kernels = BOOT_KERNELS_INIT;
+	char **names = NULL;
+	size_t n = 0;
+	int r = io->list_dir(io, "/boot", &names, &n);
+
+	if (r < 0) {
+		parse_error_set_file(err, "/boot");
+		parse_error_set(err, 0, 0, "cannot list: %s", strerror(-r));
+		return r;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char *image = xasprintf("/boot/%s", names[i]);
+		char *release = boot_image_release(image), *initrd;
+
+		if (release) {
+			static const struct candidate own[] = {
+				{ "/boot/initrd.img-", "" }, { "/boot/initramfs-", ".img" }, { NULL, NULL },
+			};
+
+			initrd = first_existing(io, own, release);
+			boot_kernels_add(&kernels, release, image, initrd, image, NULL);
+			free(initrd);
+		}
+		free(release);
+		free(image);
+	}
+	strv_free(names);
+	*ret = kernels;
+	return 0;
+}
+
 static int kexec_plan(struct boot_io *io, char *const *managed, char *const *args,
-		      struct boot_plan *plan, struct parse_error *err)
+		      const struct boot_kernel *kernel, struct boot_plan *plan, struct parse_error *err)
 {
 	static const struct candidate images[] = {
 		{ "/boot/vmlinuz-", "" }, { "/boot/vmlinuz", NULL }, { NULL, NULL },
-	};
-	static const struct candidate initrds[] = {
-		{ "/boot/initrd.img-", "" }, { "/boot/initramfs-", ".img" }, { "/boot/initrd", NULL },
-		{ NULL, NULL },
 	};
 	static char *const loader_names[] = { (char *)"BOOT_IMAGE", (char *)"initrd", NULL };
 	char *release, *running, *base = NULL, *line = NULL, *image = NULL, *initrd = NULL;
@@ -89,7 +127,14 @@ static int kexec_plan(struct boot_io *io, char *const *managed, char *const *arg
 		free(release);
 		return r < 0 ? r : -ENOENT;
 	}
-	image = first_existing(io, images, release);
+	if (kernel) {
+		/* Another kernel than the running one, with the running command line. */
+		free(release);
+		release = xstrdup(kernel->release ? kernel->release : kernel->image);
+		image = xstrdup(kernel->image);
+	} else {
+		image = first_existing(io, images, release);
+	}
 	if (!image) {
 		parse_error_set_file(err, "/boot");
 		parse_error_set(err, 0, 0, "no kernel image for %s (/boot/vmlinuz-%s or /boot/vmlinuz)",
@@ -97,7 +142,7 @@ static int kexec_plan(struct boot_io *io, char *const *managed, char *const *arg
 		r = -ENOENT;
 		goto out;
 	}
-	initrd = first_existing(io, initrds, release);
+	initrd = kernel ? (kernel->initrd ? xstrdup(kernel->initrd) : NULL) : first_existing(io, initrds, release);
 	r = cmdline_parse(running, CMDLINE_TOLERANT, &c, err);
 	if (r < 0)
 		goto out;
@@ -161,6 +206,11 @@ static int kexec_read_state(struct boot_io *io, const struct boot_plan *applied,
 	}
 	free(loaded);
 	boot_state_add_entry(&state, image ? image : "kexec", append);
+	if (image) {
+		state.default_kernel = boot_image_release(image);
+		if (!state.default_kernel)
+			state.default_kernel = xstrdup(image);
+	}
 	state.has_default = true;
 	state.default_index = 0;
 	state.default_rule = xstrdup("the kernel loaded for kexec -e");
@@ -176,5 +226,6 @@ const struct boot_backend boot_backend_kexec = {
 	.summary = "load the running kernel with the mode's args for kexec -e; nothing persistent",
 	.detect = kexec_detect,
 	.plan = kexec_plan,
+	.kernels = kexec_kernels,
 	.read_state = kexec_read_state,
 };

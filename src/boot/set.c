@@ -94,40 +94,91 @@ static void check_state(struct problems *p, const struct boot_state *before,
 }
 
 char **boot_set_check(const struct boot_state *before, const struct boot_state *after,
-		      char *const *managed, char *const *asked)
+		      char *const *managed, char *const *asked, const struct boot_kernel *kernel)
 {
 	struct problems p = { NULL, 0 };
 
 	check_state(&p, before, after, managed, asked);
+	if (kernel && kernel->image) {
+		const char *want = kernel->release ? kernel->release : kernel->image;
+
+		if (!after->default_kernel)
+			problem(&p, "cannot tell which kernel the default entry boots (asked for %s)", want);
+		else if (strcmp(after->default_kernel, want) &&
+			 strcmp(after->default_kernel, kernel->image))
+			problem(&p, "the default entry boots %s, not %s (%s)", after->default_kernel, want,
+				after->default_rule ? after->default_rule : "default rule not known");
+	}
 	if (!p.v)
 		p.v = xcalloc(1, sizeof(char *));
 	return p.v;
 }
 
-int boot_set(struct boot_io *io, const char *backend, char *const *managed, char *const *args,
-	     struct boot_set_result *ret, struct parse_error *err)
+int boot_backend_resolve(struct boot_io *io, const char *name, const struct boot_backend **ret,
+			 char **ret_found, struct parse_error *err)
+{
+	int r;
+
+	*ret_found = NULL;
+	if (name && strcmp(name, "auto")) {
+		*ret = boot_backend_find(name);
+		if (!*ret) {
+			parse_error_set(err, 0, 0, "unknown backend '%s' (auto, grubby, bls, kernel-cmdline, grub, kexec)",
+					name);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	r = boot_backend_detect(io, ret, ret_found);
+	if (r < 0)
+		parse_error_set(err, 0, 0, "no boot loader backend fits %s (looked for grubby, loader/entries, /etc/kernel/cmdline, /etc/default/grub)",
+				io->description);
+	return r;
+}
+
+static void kernel_copy(struct boot_kernel *to, const struct boot_kernel *from)
+{
+	to->release = from->release ? xstrdup(from->release) : NULL;
+	to->image = from->image ? xstrdup(from->image) : NULL;
+	to->initrd = from->initrd ? xstrdup(from->initrd) : NULL;
+	to->entry = from->entry ? xstrdup(from->entry) : NULL;
+	to->title = from->title ? xstrdup(from->title) : NULL;
+}
+
+int boot_set_kernel(struct boot_io *io, const char *backend, char *const *managed,
+		    char *const *args, const char *kernel, struct boot_set_result *ret,
+		    struct parse_error *err)
 {
 	struct boot_set_result res = { .plan = BOOT_PLAN_INIT, .after = BOOT_STATE_INIT };
 	struct boot_state before = BOOT_STATE_INIT;
 	bool have_before = false;
 	int r;
 
-	if (backend && strcmp(backend, "auto")) {
-		res.backend = boot_backend_find(backend);
-		if (!res.backend) {
-			parse_error_set(err, 0, 0, "unknown backend '%s' (auto, grubby, bls, kernel-cmdline, grub, kexec)",
-					backend);
-			return -EINVAL;
+	r = boot_backend_resolve(io, backend, &res.backend, &res.found, err);
+	if (r < 0)
+		return r;
+	if (kernel) {
+		struct boot_kernels kernels = BOOT_KERNELS_INIT;
+		const struct boot_kernel *k;
+
+		r = res.backend->kernels(io, &kernels, err);
+		if (r < 0)
+			goto fail;
+		k = boot_kernels_find(&kernels, kernel);
+		if (!k) {
+			char *list = boot_kernels_describe(&kernels);
+
+			parse_error_set(err, 0, 0, "kernel %s is not installed: the %s boot loader boots %s",
+					kernel, res.backend->name, list);
+			free(list);
+			boot_kernels_release(&kernels);
+			r = -ENOENT;
+			goto fail;
 		}
-	} else {
-		r = boot_backend_detect(io, &res.backend, &res.found);
-		if (r < 0) {
-			parse_error_set(err, 0, 0, "no boot loader backend fits %s (looked for grubby, loader/entries, /etc/kernel/cmdline, /etc/default/grub)",
-					io->description);
-			return r;
-		}
+		kernel_copy(&res.kernel, k);
+		boot_kernels_release(&kernels);
 	}
-	r = res.backend->plan(io, managed, args, &res.plan, err);
+	r = res.backend->plan(io, managed, args, kernel ? &res.kernel : NULL, &res.plan, err);
 	if (r < 0)
 		goto fail;
 	/* What the entries held, to prove afterwards that only managed args moved. */
@@ -139,7 +190,8 @@ int boot_set(struct boot_io *io, const char *backend, char *const *managed, char
 	r = res.backend->read_state(io, &res.plan, &res.after, err);
 	if (r < 0)
 		goto fail;
-	res.problems = boot_set_check(have_before ? &before : NULL, &res.after, managed, args);
+	res.problems = boot_set_check(have_before ? &before : NULL, &res.after, managed, args,
+				      kernel ? &res.kernel : NULL);
 	boot_state_release(&before);
 	*ret = res;
 	return 0;
@@ -149,11 +201,22 @@ fail:
 	return r;
 }
 
+int boot_set(struct boot_io *io, const char *backend, char *const *managed, char *const *args,
+	     struct boot_set_result *ret, struct parse_error *err)
+{
+	return boot_set_kernel(io, backend, managed, args, NULL, ret, err);
+}
+
 void boot_set_result_release(struct boot_set_result *res)
 {
 	free(res->found);
 	boot_plan_release(&res->plan);
 	boot_state_release(&res->after);
 	strv_free(res->problems);
+	free(res->kernel.release);
+	free(res->kernel.image);
+	free(res->kernel.initrd);
+	free(res->kernel.entry);
+	free(res->kernel.title);
 	memset(res, 0, sizeof(*res));
 }

@@ -9,8 +9,9 @@
  * reboot, verify from sysfs, snapshot, run the per-boot script detached on
  * the target, fetch its results into the boot's side directory; then the
  * report. Every finished step is journalled, so a campaign that stops at
- * any point continues with campaign_resume() and never repeats a finished
- * boot or mixes two boots' data.
+ * any point continues with campaign_run() given its directory as
+ * resume_dir (bootab run --resume) and never repeats a finished boot or
+ * mixes two boots' data.
  */
 
 enum campaign_level {
@@ -37,7 +38,7 @@ struct campaign_options {
 struct campaign_result {
 	char *dir;                    /* the campaign directory */
 	bool finished;                /* every boot done and the report written */
-	bool resumable;               /* stopped part-way; campaign_resume() continues */
+	bool resumable;               /* stopped part-way; campaign_run() with resume_dir continues */
 	bool data_error;              /* stopped because the data directory could not be
 					 written (full, read-only); nothing recorded was lost */
 	bool rebooting;               /* target = local: the box is rebooting; the unit resumes */

@@ -11,8 +11,10 @@
 
 #include "kernel/cmdline.h"
 #include "lib/alloc.h"
+#include "lib/parse-number.h"
 #include "lib/file.h"
 #include "lib/strbuf.h"
+#include "lib/strvec.h"
 #include "kernel/verify.h"
 #include "results/side.h"
 #include "target/target.h"
@@ -122,18 +124,25 @@ static bool name_valid(const char *n)
 	return true;
 }
 
+/* A metric name or unit: printable ASCII, at most 64 bytes. */
+static bool printable_name(const char *n)
+{
+	if (!*n || strlen(n) > 64)
+		return false;
+	for (; *n; n++)
+		if ((unsigned char)*n < 0x20 || (unsigned char)*n >= 0x7f)
+			return false;
+	return true;
+}
+
 static int parse_uint(struct parse_state *s, const char *key, const char *v, unsigned min,
 		      unsigned max, unsigned *ret)
 {
-	char *end;
-	unsigned long n;
+	const char *end = v;
+	long n;
 
-	errno = 0;
-	n = strtoul(v, &end, 10);
 	/* A duration may carry an "s" suffix. */
-	if (end != v && *end == 's' && end[1] == '\0')
-		end++;
-	if (errno || end == v || *end || v[0] == '-' || n < min || n > max)
+	if (number_scan_long(v, 10, min, max, &n, &end) < 0 || (*end == 's' ? end[1] : *end) || v[0] == '-')
 		return fail(s, key, "'%s' is not a whole number from %u to %u", v, min, max);
 	*ret = (unsigned)n;
 	return 1;
@@ -142,14 +151,10 @@ static int parse_uint(struct parse_state *s, const char *key, const char *v, uns
 static int parse_double(struct parse_state *s, const char *key, const char *v, double min,
 			double max, double *ret)
 {
-	char *end;
+	const char *end;
 	double d;
 
-	errno = 0;
-	d = strtod(v, &end);
-	if (end != v && *end == '%' && end[1] == '\0')
-		end++;
-	if (errno || end == v || *end || !isfinite(d) || d < min || d > max)
+	if (number_scan_double(v, min, max, &d, &end) < 0 || (*end == '%' ? end[1] : *end))
 		return fail(s, key, "'%s' is not a number from %g to %g", v, min, max);
 	*ret = d;
 	return 1;
@@ -294,6 +299,18 @@ static int mode_key(struct parse_state *s, struct plan_mode *m, const char *key,
 		m->args = args;
 		return 1;
 	}
+	if (!strcmp(key, "kernel")) {
+		const char *why;
+
+		if (m->kernel)
+			return fail(s, key, "given twice in [%s]", s->section);
+		if (!*v)
+			return 1;
+		if (!plan_kernel_valid(v, &why))
+			return fail(s, key, "'%s' %s", v, why);
+		m->kernel = xstrdup(v);
+		return 1;
+	}
 	if (!strcmp(key, "expect")) {
 		struct verify_expect e;
 		char *error = NULL;
@@ -332,7 +349,8 @@ static int row_key(struct parse_state *s, struct plan_row *r, const char *key, c
 		free(r->selector);   /* a later parser line replaces an earlier one */
 		r->selector = NULL;
 		if (parser_spec_parse(v, &r->parser, &r->selector) < 0)
-			return fail(s, key, "'%s' is not a parser (auto, llama-bench, fio, hyperfine, number, json SELECTOR)", v);
+			return fail(s, key, "'%s' is not a parser (auto, llama-bench, fio, hyperfine, number, json SELECTOR, "
+				    "dma-map-benchmark, ktap, new-old-table, regex)", v);
 		if (r->parser == PARSER_JSON && parser_selector_check(r->selector, &e) < 0) {
 			fail(s, key, "%s", e.message ? e.message : "bad selector");
 			parse_error_release(&e);
@@ -341,10 +359,34 @@ static int row_key(struct parse_state *s, struct plan_row *r, const char *key, c
 		return 1;
 	}
 	if (!strcmp(key, "stat")) {
-		if (stat_kind_from_name(v, &r->stat) < 0)
-			return fail(s, key, "'%s' is not mean, median, min or max", v);
+		int n = stat_list_parse(v, r->stats);
+
+		if (n < 0)
+			return fail(s, key, "'%s' is not mean, median, min or max, or a list of them such as mean,min", v);
+		r->n_stats = (size_t)n;
+		r->stat = r->stats[0];
 		r->has_stat = true;
 		return 1;
+	}
+	if (!strcmp(key, "metric")) {
+		if (!printable_name(v))
+			return fail(s, key, "'%s' is not a printable name of at most 64 bytes", v);
+		return set_string(s, key, &r->metric, v);
+	}
+	if (!strcmp(key, "pattern")) {
+		char *error = NULL;
+
+		if (parser_regex_check(v, &error) < 0) {
+			fail(s, key, "%s", error);
+			free(error);
+			return 0;
+		}
+		return set_string(s, key, &r->pattern, v);
+	}
+	if (!strcmp(key, "unit")) {
+		if (!printable_name(v) || strlen(v) > 32)
+			return fail(s, key, "'%s' is not a printable unit of at most 32 bytes", v);
+		return set_string(s, key, &r->unit, v);
 	}
 	if (!strcmp(key, "by_run") || !strcmp(key, "by-run"))
 		return parse_bool(s, key, v, &r->by_run);
@@ -586,9 +628,24 @@ static int validate(struct parse_state *s)
 			r->reps = r->check ? 1 : p->default_reps;
 		if (!r->timeout_s)
 			r->timeout_s = 3600;
-		if (r->has_better && r->parser != PARSER_NUMBER && r->parser != PARSER_JSON) {
+		if (r->has_better && r->parser != PARSER_NUMBER && r->parser != PARSER_JSON && r->parser != PARSER_REGEX) {
 			s->line = r->line;
-			return fail(s, "better", "only number and json rows take 'better'; other parsers know their metrics");
+			return fail(s, "better", "only number, json and regex rows take 'better'; other parsers know their metrics");
+		}
+		if (r->parser == PARSER_REGEX) {
+			static const char *const need[] = { "metric", "pattern", "better" };
+			const bool have[] = { r->metric != NULL, r->pattern != NULL, r->has_better };
+
+			for (size_t k = 0; k < 3; k++)
+				if (!have[k]) {
+					s->line = r->line;
+					return fail(s, need[k], "missing in [row \"%s\"]: parser = regex needs metric, pattern and better",
+						    r->name);
+				}
+		} else if (r->metric || r->pattern || r->unit) {
+			s->line = r->line;
+			return fail(s, r->metric ? "metric" : r->pattern ? "pattern" : "unit",
+				    "only regex rows (parser = regex) take metric, pattern and unit");
 		}
 	}
 	for (size_t i = 0; i < p->n_versions; i++)
@@ -783,32 +840,73 @@ void plan_boots_free(struct plan_boot *boots, size_t n)
 	free(boots);
 }
 
+bool plan_kernel_valid(const char *s, const char **ret_why)
+{
+	bool path = s[0] == '/';
+
+	if (!*s) {
+		*ret_why = "is empty";
+		return false;
+	}
+	if (strlen(s) > 255) {
+		*ret_why = "is longer than 255 characters";
+		return false;
+	}
+	for (const char *c = s; *c; c++)
+		if (!(isalnum((unsigned char)*c) || strchr("._+~-", *c) || (path && *c == '/'))) {
+			*ret_why = path ? "is not a path bootab takes: only letters, digits, / . _ + ~ -"
+					: "is not a kernel release (as uname -r prints it) or an absolute /boot path";
+			return false;
+		}
+	if (!path) {
+		if (s[0] == '-' || s[0] == '.') {
+			*ret_why = "is not a kernel release: it begins with '-' or '.'";
+			return false;
+		}
+		return true;
+	}
+	if (strncmp(s, "/boot/", 6) || !s[6]) {
+		*ret_why = "is a path outside /boot (a kernel image is /boot/NAME)";
+		return false;
+	}
+	for (const char *c = s; *c; c++)
+		if (*c == '/' && (!strncmp(c, "/../", 4) || !strcmp(c, "/..") || !strncmp(c, "/./", 3) ||
+				  !strcmp(c, "/.") || c[1] == '/' || !c[1])) {
+			*ret_why = "is not a plain path (no '.', '..', '//' or trailing '/')";
+			return false;
+		}
+	return true;
+}
+
+bool plan_has_kernels(const struct plan *plan)
+{
+	for (size_t i = 0; i < plan->n_modes; i++)
+		if (plan->modes[i].kernel)
+			return true;
+	return false;
+}
+
 char **plan_managed_args(const struct plan *plan)
 {
-	char **out = NULL;
-	size_t n = 0, alloc = 0;
+	struct strvec out = STRVEC_INIT;
 
 	for (size_t i = 0; i < plan->n_modes; i++)
 		for (char **a = plan->modes[i].args; a && *a; a++) {
 			size_t nl = strcspn(*a, "=");
 			bool known = false;
 
-			for (size_t j = 0; j < n && !known; j++) {
-				size_t ml = strcspn(out[j], "=");
-				char *x = xstrndup(*a, nl), *y = xstrndup(out[j], ml);
+			for (size_t j = 0; j < out.n && !known; j++) {
+				size_t ml = strcspn(out.v[j], "=");
+				char *x = xstrndup(*a, nl), *y = xstrndup(out.v[j], ml);
 
 				known = cmdline_name_equal(x, y);
 				free(x);
 				free(y);
 			}
-			if (known)
-				continue;
-			GROW(out, alloc, n + 2);
-			out[n++] = xstrdup(*a);
+			if (!known)
+				strvec_push(&out, *a);
 		}
-	GROW(out, alloc, n + 1);
-	out[n] = NULL;
-	return out;
+	return strvec_detach(&out);
 }
 
 static const char *order_name(enum plan_order_kind kind)
@@ -899,6 +997,8 @@ char *plan_format(const struct plan *p)
 		const struct plan_mode *m = &p->modes[i];
 
 		strbuf_addf(&sb, "\n[mode \"%s\"]\n", m->name);
+		if (m->kernel)
+			format_string(&sb, "kernel", m->kernel);
 		if (m->args_text && *m->args_text)
 			format_string(&sb, "args", m->args_text);
 		for (size_t k = 0; k < m->expects.n; k++)
@@ -913,8 +1013,15 @@ char *plan_format(const struct plan *p)
 			strbuf_addf(&sb, "reps = %u\n", r->reps);
 			strbuf_addf(&sb, "parser = %s%s%s\n", parser_kind_name(r->parser),
 				    r->selector ? " " : "", r->selector ? r->selector : "");
-			if (r->has_stat)
-				strbuf_addf(&sb, "stat = %s\n", stat_kind_name(r->stat));
+			format_string(&sb, "metric", r->metric);
+			format_string(&sb, "pattern", r->pattern);
+			format_string(&sb, "unit", r->unit);
+			if (r->has_stat) {
+				strbuf_addstr(&sb, "stat = ");
+				for (size_t k = 0; k < r->n_stats; k++)
+					strbuf_addf(&sb, "%s%s", k ? "," : "", stat_kind_name(r->stats[k]));
+				strbuf_addch(&sb, '\n');
+			}
 			if (r->by_run)
 				strbuf_addstr(&sb, "by_run = yes\n");
 			if (r->has_better)
@@ -935,6 +1042,7 @@ void plan_release(struct plan *p)
 	for (size_t i = 0; i < p->n_modes; i++) {
 		free(p->modes[i].name);
 		free(p->modes[i].args_text);
+		free(p->modes[i].kernel);
 		strv_free(p->modes[i].args);
 		strlist_release(&p->modes[i].expects);
 	}
@@ -943,6 +1051,9 @@ void plan_release(struct plan *p)
 		free(p->rows[i].command);
 		free(p->rows[i].selector);
 		free(p->rows[i].user);
+		free(p->rows[i].metric);
+		free(p->rows[i].pattern);
+		free(p->rows[i].unit);
 	}
 	for (size_t i = 0; i < p->n_versions; i++) {
 		free(p->versions[i].name);

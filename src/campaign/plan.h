@@ -25,6 +25,7 @@ struct plan_mode {
 	char *name;
 	char *args_text;          /* as written */
 	char **args;              /* validated kernel args, NULL-terminated */
+	char *kernel;             /* a release as uname -r prints it, or /boot/PATH; NULL: the standing kernel */
 	struct strlist expects;   /* "iommu.groups=0", "iommu.type(ADDR)=identity", ... */
 	unsigned line;
 };
@@ -37,9 +38,14 @@ struct plan_row {
 	enum parser_kind parser;
 	char *selector;           /* for parser json */
 	bool has_better;
-	bool better_lower;        /* for number and json parsers */
+	bool better_lower;        /* for number, json and regex parsers */
+	char *metric;             /* regex: the metric's name */
+	char *pattern;            /* regex: POSIX extended, one group */
+	char *unit;               /* regex: the metric's unit, or NULL */
 	bool has_stat;
-	enum stat_kind stat;
+	enum stat_kind stat;      /* the first of stats */
+	enum stat_kind stats[STAT_KINDS];   /* "stat = mean,min": each compared, the first judged first */
+	size_t n_stats;
 	bool by_run;
 	unsigned timeout_s;
 	char *user;               /* run as; NULL: the SSH user ("root" to run as root) */
@@ -124,6 +130,17 @@ void plan_boots_free(struct plan_boot *boots, size_t n);
 
 /* The union of every mode's args, by name, first spelling kept (NULL-terminated, strv_free()). */
 char **plan_managed_args(const struct plan *plan);
+
+/* Whether any mode names a kernel (the campaign then chooses the kernel of every boot). */
+bool plan_has_kernels(const struct plan *plan);
+
+/*
+ * Whether s can be a mode's kernel: a release (letters, digits and . _ + ~ -,
+ * as uname -r prints it) or an absolute path under /boot with no ".."
+ * component and the same characters plus '/'. On false, *ret_why says why
+ * (static text).
+ */
+bool plan_kernel_valid(const char *s, const char **ret_why);
 
 /* The mode called name, or NULL. */
 const struct plan_mode *plan_find_mode(const struct plan *plan, const char *name);

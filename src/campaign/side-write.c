@@ -123,6 +123,19 @@ static void metric_better_override(struct metric_set *set, const struct plan_row
 		set->metrics[i].better = row->better_lower ? BETTER_LOWER : BETTER_HIGHER;
 }
 
+/* A KTAP row's checks: counts by outcome and the failed checks' names. */
+static json_t *checks_json(const struct metric_set *set)
+{
+	json_t *j = json_object(), *failed = json_array();
+
+	for (size_t o = 0; o < CHECK_OUTCOMES; o++)
+		json_object_set_new(j, check_outcome_name((enum check_outcome)o), json_integer((json_int_t)set->checks[o]));
+	for (size_t i = 0; i < set->n_failed; i++)
+		json_array_append_new(failed, json_string_n(set->failed[i], strlen(set->failed[i])));
+	json_object_set_new(j, "failures", failed);
+	return j;
+}
+
 static json_t *metrics_json(const struct metric_set *set)
 {
 	json_t *arr = json_array();
@@ -163,6 +176,17 @@ static json_t *row_json(const char *dir, const struct side_record *rec, const st
 		if (row->selector)
 			json_object_set_new(jr, "selector", json_string(row->selector));
 		json_object_set_new(jr, "stat", json_string(stat_kind_name(row->has_stat ? row->stat : STAT_MEAN)));
+		if (row->n_stats > 1) {
+			json_t *stats = json_array();
+
+			for (size_t k = 0; k < row->n_stats; k++)
+				json_array_append_new(stats, json_string(stat_kind_name(row->stats[k])));
+			json_object_set_new(jr, "stats", stats);
+		}
+		if (row->pattern) {
+			json_object_set_new(jr, "pattern", json_string(row->pattern));
+			json_object_set_new(jr, "metric", json_string(row->metric));
+		}
 		json_object_set_new(jr, "by_run", json_boolean(row->by_run));
 	}
 	json_object_set_new(jr, "reps_planned", json_integer(row->reps));
@@ -205,9 +229,14 @@ static json_t *row_json(const char *dir, const struct side_record *rec, const st
 				     row->check ? "check" : "row", row->name, reps[i].rep,
 				     timed_out ? "timed out" : "failed", reps[i].rc);
 		}
-		if (!row->check && out && reps[i].rc == 0) {
+		/* A test suite exits non-zero when a test fails: its output says which. */
+		if (!row->check && out && (reps[i].rc == 0 || row->parser == PARSER_KTAP)) {
 			struct parse_error perr = PARSE_ERROR_INIT, pwarn = PARSE_ERROR_INIT;
-			int r = parser_parse(row->parser, row->selector, out->data, out->len, &set, &perr, &pwarn);
+			struct parser_regex regex = { row->metric, row->pattern, row->unit,
+						      row->better_lower ? BETTER_LOWER : BETTER_HIGHER };
+			int r = row->parser == PARSER_REGEX
+				? parser_parse_regex(&regex, out->data, out->len, &set, &perr, &pwarn)
+				: parser_parse(row->parser, row->selector, out->data, out->len, &set, &perr, &pwarn);
 
 			if (r < 0) {
 				char *msg;
@@ -246,6 +275,8 @@ static json_t *row_json(const char *dir, const struct side_record *rec, const st
 	}
 	if (!row->check)
 		json_object_set_new(jr, "metrics", metrics_json(&set));
+	if (set.has_checks)
+		json_object_set_new(jr, "checks", checks_json(&set));
 	json_object_set_new(jr, "reps", jreps);
 	if (json_array_size(problems))
 		json_object_set_new(jr, "problems", problems);

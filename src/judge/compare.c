@@ -69,7 +69,8 @@ bool compare_rounds(const struct side *sides, size_t n_sides, unsigned *ret)
 /* Percent change of value against base, signed so that + is better. */
 static double delta_pct(double value, double base, enum metric_better better)
 {
-	return (value / base - 1) * 100 * (double)better;
+	/* + 0.0: no "-0.0%" for an equal value that is lower-is-better. */
+	return (value / base - 1) * 100 * (double)better + 0.0;
 }
 
 /* How warnings name a metric: a one-number row is named by the row alone. */
@@ -108,29 +109,40 @@ static bool metric_known(json_t *known, const char *row, const char *metric)
 	return seen;
 }
 
-static int row_stat_override(const struct compare_options *o, const char *row,
-			     enum stat_kind *ret)
+/* "ROW=mean,min": the statistics of that row, into cm. */
+static int row_stat_override(const struct compare_options *o, struct compare_metric *cm)
 {
-	size_t len = strlen(row);
+	size_t len = strlen(cm->row);
 
 	if (!o->row_stats)
 		return 0;
 	for (size_t i = 0; i < o->row_stats->n; i++) {
 		const char *s = o->row_stats->items[i];
+		enum stat_kind kinds[STAT_KINDS];
+		int n;
 
-		if (!strncmp(s, row, len) && s[len] == '=')
-			return stat_kind_from_name(s + len + 1, ret) == 0 ? 1 : -EINVAL;
+		if (strncmp(s, cm->row, len) || s[len] != '=')
+			continue;
+		n = stat_list_parse(s + len + 1, kinds);
+		if (n < 0)
+			return -EINVAL;
+		memcpy(cm->stats, kinds, (size_t)n * sizeof(*kinds));
+		cm->n_stats = (size_t)n;
+		cm->stat = kinds[0];
+		return 1;
 	}
 	return 0;
 }
 
-static void fill_cell(struct compare_cell *c, const struct metric *m, enum stat_kind stat)
+static void fill_cell(struct compare_cell *c, const struct metric *m, const struct compare_metric *cm)
 {
 	double mean = stats_mean(m->samples, m->n_samples);
 
 	c->present = true;
 	c->n = m->n_samples;
-	c->value = stats_of(stat, m->samples, m->n_samples);
+	c->value = stats_of(cm->stat, m->samples, m->n_samples);
+	for (size_t i = 0; i < cm->n_stats; i++)
+		c->stats[i].value = stats_of(cm->stats[i], m->samples, m->n_samples);
 	c->spread = stats_stddev(m->samples, m->n_samples);
 	c->spread_pct = c->spread / mean * 100;
 	c->delta_pct = c->drift_pct = c->q = c->p = NAN;
@@ -262,6 +274,36 @@ static void judge_metric(const struct side *sides, size_t n_sides, struct compar
 		c->verdict = fabs(c->delta_pct) >= 2 * fabs(drift) && fabs(c->delta_pct) > bar
 			     ? VERDICT_COUNTS : VERDICT_WITHIN_NOISE;
 	}
+}
+
+/*
+ * The seed rule for statistic i > 0 of a metric: the same judge_metric()
+ * on that statistic's values, its results kept in each cell's stats[i].
+ */
+static void judge_stat(const struct side *sides, size_t n_sides, struct compare_metric *cm, size_t i,
+		       const struct compare_options *o, struct strlist *warnings)
+{
+	struct compare_cell *saved = xcalloc(n_sides, sizeof(*saved));
+
+	memcpy(saved, cm->cells, n_sides * sizeof(*saved));
+	for (size_t k = 0; k < n_sides; k++) {
+		struct compare_cell *c = &cm->cells[k];
+
+		c->value = c->stats[i].value;
+		/* A statistic that is zero or negative has no percentage: that cell is missing for it. */
+		if (c->present && !(c->value > 0))
+			c->present = false;
+		c->delta_pct = c->drift_pct = c->q = c->p = NAN;
+	}
+	judge_metric(sides, n_sides, cm, o, warnings);
+	for (size_t k = 0; k < n_sides; k++) {
+		struct compare_cell *c = &cm->cells[k];
+		struct compare_stat st = { saved[k].stats[i].value, c->delta_pct, c->drift_pct, c->q, c->p, c->verdict };
+
+		*c = saved[k];
+		c->stats[i] = st;
+	}
+	free(saved);
 }
 
 /*
@@ -602,6 +644,19 @@ static void control_fdr(struct compare_result *res)
 	free(p);
 }
 
+static bool failed_on(const struct row *r, const char *test)
+{
+	for (size_t i = 0; r && i < r->metrics.n_failed; i++)
+		if (!strcmp(r->metrics.failed[i], test))
+			return true;
+	return false;
+}
+
+/*
+ * A side's costs: check rows (and rows) that exited non-zero, and test
+ * suites (KTAP rows) with failed tests, each failure compared with the
+ * first side's.
+ */
 static void collect_costs(const struct side *sides, size_t n_sides, struct compare_result *res)
 {
 	size_t alloc = 0;
@@ -609,18 +664,33 @@ static void collect_costs(const struct side *sides, size_t n_sides, struct compa
 	for (size_t k = 0; k < n_sides; k++) {
 		for (size_t i = 0; i < sides[k].n_rows; i++) {
 			const struct row *r = &sides[k].rows[i];
+			const struct metric_set *m = &r->metrics;
+			bool tests_failed = m->has_checks && m->checks[CHECK_FAILED] > 0;
 			const struct row *first;
 			struct compare_cost *c;
 
-			if (!r->has_rc || r->rc == 0)
+			if (!tests_failed && (!r->has_rc || r->rc == 0))
 				continue;
 			first = side_find_row(&sides[0], r->name);
 			GROW(res->costs, alloc, res->n_costs + 1);
 			c = &res->costs[res->n_costs++];
+			memset(c, 0, sizeof(*c));
 			c->side = k;
 			c->row = xstrdup(r->name);
-			c->rc = r->rc;
+			c->rc = r->has_rc ? r->rc : 0;
 			c->fails_on_first = first && first->has_rc && first->rc != 0;
+			if (!m->has_checks)
+				continue;
+			c->has_tests = true;
+			for (size_t o = 0; o < CHECK_OUTCOMES; o++)
+				c->tests_total += m->checks[o];
+			c->tests_failed = m->n_failed;
+			c->failures = xcalloc(m->n_failed + 1, sizeof(*c->failures));
+			for (size_t f = 0; f < m->n_failed; f++) {
+				c->failures[f] = xstrdup(m->failed[f]);
+				c->tests_new += !failed_on(first, m->failed[f]);
+			}
+			c->fails_on_first = first && c->tests_failed && c->tests_new == 0;
 		}
 	}
 }
@@ -660,6 +730,26 @@ static void collect_versions(const struct side *sides, size_t n_sides, struct co
 	strlist_release(&names);
 }
 
+static void count_verdict(struct compare_result *res, enum verdict v)
+{
+	switch (v) {
+	case VERDICT_COUNTS:
+		res->n_counts++;
+		break;
+	case VERDICT_WITHIN_NOISE:
+		res->n_within_noise++;
+		break;
+	case VERDICT_LOUD:
+		res->n_loud++;
+		break;
+	case VERDICT_NO_DRIFT:
+		res->n_no_drift++;
+		break;
+	default:
+		break;
+	}
+}
+
 int compare_sides(const struct side *sides, size_t n_sides, const struct compare_options *o,
 		  struct compare_result *ret, struct strlist *warnings)
 {
@@ -670,14 +760,15 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 	size_t alloc = 0;
 	json_t *known;
 
-	if (n_sides < 2 || !(o->loud_pct >= 0) || !(alpha > 0 && alpha < 1) || !(fdr_q > 0 && fdr_q < 1))
+	if (n_sides < 2 || !(o->loud_pct >= 0) || !(alpha > 0 && alpha < 1) || !(fdr_q > 0 && fdr_q < 1) ||
+	    (o->stats && (o->n_stats < 1 || o->n_stats > STAT_KINDS || o->stats[0] != o->stat)))
 		return -EINVAL;
 	if (o->row_stats)
 		for (size_t i = 0; i < o->row_stats->n; i++) {
 			const char *eq = strchr(o->row_stats->items[i], '=');
-			enum stat_kind k;
+			enum stat_kind k[STAT_KINDS];
 
-			if (!eq || eq == o->row_stats->items[i] || stat_kind_from_name(eq + 1, &k) < 0)
+			if (!eq || eq == o->row_stats->items[i] || stat_list_parse(eq + 1, k) < 0)
 				return -EINVAL;
 		}
 	for (size_t k = 1; k < n_sides; k++)
@@ -716,6 +807,12 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 				cm->better = m->better;
 				cm->unit = xstrdup(m->unit);
 				cm->stat = o->stat;
+				cm->stats[0] = o->stat;
+				cm->n_stats = 1;
+				if (o->stats) {
+					memcpy(cm->stats, o->stats, o->n_stats * sizeof(*o->stats));
+					cm->n_stats = o->n_stats;
+				}
 				cm->cells = xcalloc(n_sides, sizeof(*cm->cells));
 			}
 		}
@@ -739,10 +836,19 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 			cm->by_run |= r->by_run;
 			if (r->has_stat && !stat_from_row) {
 				cm->stat = r->stat;
+				cm->stats[0] = r->stat;
+				cm->n_stats = 1;
+				for (size_t j = 1; j < r->n_stats; j++)
+					cm->stats[cm->n_stats++] = r->stats[j];
 				stat_from_row = true;
 			}
 		}
-		row_stat_override(o, cm->row, &cm->stat);
+		row_stat_override(o, cm);
+		if (cm->by_run && cm->n_stats > 1) {
+			strlist_addf(warnings, "%s: compared run by run, so by %s only (one run against one run has no %s)",
+				     what, stat_kind_name(cm->stat), stat_kind_name(cm->stats[1]));
+			cm->n_stats = 1;
+		}
 		for (size_t k = 0; k < n_sides; k++) {
 			const struct metric *m = find_metric(&sides[k], cm->row, NULL, cm->metric);
 			struct compare_cell *c = &cm->cells[k];
@@ -755,7 +861,7 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 					     what, sides[k].label);
 				continue;
 			}
-			fill_cell(c, m, cm->stat);
+			fill_cell(c, m, cm);
 			if (!(c->value > 0) || !(stats_mean(m->samples, m->n_samples) > 0)) {
 				strlist_addf(warnings, "%s on %s: %s is zero or negative, no percentage can be computed, ignoring it there",
 					     what, sides[k].label, stat_kind_name(cm->stat));
@@ -774,28 +880,21 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 				     what, sides[0].label);
 		free(what);
 		judge_metric(sides, n_sides, cm, o, warnings);
+		for (size_t k = 0; k < n_sides; k++) {
+			struct compare_cell *c = &cm->cells[k];
+
+			c->stats[0] = (struct compare_stat){ c->value, c->delta_pct, c->drift_pct, c->q, c->p, c->verdict };
+		}
+		for (size_t j = 1; j < cm->n_stats; j++)
+			judge_stat(sides, n_sides, cm, j, o, warnings);
 		count_pairs(sides, n_sides, partner, cm);
 		summarise_boots(sides, n_sides, cm, warnings);
 		rep_tests(sides, n_sides, cm, alpha);
 		boot_level(sides, n_sides, res.rounds, cm, o, alpha, res.history_key);
-		for (size_t k = 1; k < n_sides; k++) {
-			switch (cm->cells[k].verdict) {
-			case VERDICT_COUNTS:
-				res.n_counts++;
-				break;
-			case VERDICT_WITHIN_NOISE:
-				res.n_within_noise++;
-				break;
-			case VERDICT_LOUD:
-				res.n_loud++;
-				break;
-			case VERDICT_NO_DRIFT:
-				res.n_no_drift++;
-				break;
-			default:
-				break;
-			}
-		}
+		/* Every statistic's verdict is one of the report's. */
+		for (size_t k = 1; k < n_sides; k++)
+			for (size_t j = 0; j < cm->n_stats; j++)
+				count_verdict(&res, cm->cells[k].stats[j].verdict);
 	}
 	free(partner);
 	control_fdr(&res);
@@ -881,8 +980,12 @@ void compare_result_release(struct compare_result *res)
 		free(res->metrics[i].cells);
 		free(res->metrics[i].tests);
 	}
-	for (size_t i = 0; i < res->n_costs; i++)
+	for (size_t i = 0; i < res->n_costs; i++) {
 		free(res->costs[i].row);
+		for (size_t f = 0; f < res->costs[i].tests_failed; f++)
+			free(res->costs[i].failures[f]);
+		free(res->costs[i].failures);
+	}
 	for (size_t i = 0; i < res->n_versions; i++) {
 		for (size_t k = 0; k < res->n_sides; k++)
 			free(res->versions[i].values[k]);

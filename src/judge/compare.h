@@ -38,6 +38,16 @@ enum verdict {
 /* "counts", "within-noise", "loud", "no-drift", "drift", "baseline", "missing", "untested". */
 const char *verdict_name(enum verdict v);
 
+/*
+ * One statistic of a cell when several are compared (--stat mean,min):
+ * judged by the same rule as the first, with its own drift.
+ */
+struct compare_stat {
+	double value;
+	double delta_pct, drift_pct, q, p;
+	enum verdict verdict;
+};
+
 struct compare_cell {
 	bool present;
 	double value;           /* the row's statistic */
@@ -65,6 +75,8 @@ struct compare_cell {
 	 * offset, so it over-claims. NaN elsewhere.
 	 */
 	double rep_p, rep_lo_pct, rep_hi_pct;
+	/* Per statistic of the metric's stats (stats[0] is value, delta_pct, ... above). */
+	struct compare_stat stats[STAT_KINDS];
 };
 
 enum compare_method {
@@ -118,7 +130,9 @@ struct compare_metric {
 	char *metric;
 	enum metric_better better;
 	char *unit;
-	enum stat_kind stat;
+	enum stat_kind stat;          /* the first of stats: the one the boot-level tests stand beside */
+	enum stat_kind stats[STAT_KINDS];   /* every statistic compared, in the order asked */
+	size_t n_stats;
 	bool by_run;
 	struct compare_cell *cells;   /* one per side */
 	bool has_components;          /* a mode has two or more boots */
@@ -132,8 +146,13 @@ struct compare_metric {
 struct compare_cost {
 	size_t side;
 	char *row;
-	int rc;
-	bool fails_on_first;    /* the check fails on the first side too */
+	int rc;                 /* 0 for a test suite that exited 0 with failed tests */
+	bool fails_on_first;    /* the check fails on the first side too (for tests: every failed one) */
+	/* A test suite's row (KTAP): its failed tests, and how many checks it had. */
+	bool has_tests;
+	size_t tests_failed, tests_total;
+	size_t tests_new;       /* failed here but not on the first side */
+	char **failures;        /* the failed tests' names, n = tests_failed */
 };
 
 struct compare_version {
@@ -143,9 +162,12 @@ struct compare_version {
 
 struct compare_options {
 	enum stat_kind stat;          /* default statistic */
+	/* Default statistics, when several (--stat mean,min): stats[0] is stat. NULL: stat alone. */
+	const enum stat_kind *stats;
+	size_t n_stats;
 	double loud_pct;              /* spread above this % of the mean: loud */
 	const struct strlist *by_run; /* rows compared run by run */
-	const struct strlist *row_stats; /* "ROW=STAT" overrides */
+	const struct strlist *row_stats; /* "ROW=STAT" or "ROW=STAT,STAT" overrides */
 	double alpha;                 /* boot-level tests' level; 0: 0.05 */
 	double fdr_q;                 /* Benjamini-Hochberg level; 0: 0.10 */
 	const struct history *history;   /* the machine's history, or NULL */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lib/alloc.h"
+#include "lib/strvec.h"
 #include "lib/file.h"
 #include "lib/strbuf.h"
 
@@ -237,17 +238,10 @@ int cmdline_arg_valid(const char *arg, char **ret_reason)
 	return 0;
 }
 
-static void strv_push(char ***v, size_t *n, size_t *alloc, char *s)
-{
-	GROW(*v, *alloc, *n + 2);
-	(*v)[(*n)++] = s;
-	(*v)[*n] = NULL;
-}
-
 int cmdline_args_parse(const char *text, char ***ret_args, struct parse_error *err)
 {
-	char **args = xcalloc(1, sizeof(char *));
-	size_t n = 0, alloc = 1, i = 0, len = strlen(text);
+	struct strvec args = STRVEC_INIT;
+	size_t i = 0, len = strlen(text);
 
 	while (i < len) {
 		size_t start;
@@ -268,12 +262,12 @@ int cmdline_args_parse(const char *text, char ***ret_args, struct parse_error *e
 					arg, reason);
 			free(reason);
 			free(arg);
-			strv_free(args);
+			strvec_release(&args);
 			return -EINVAL;
 		}
-		strv_push(&args, &n, &alloc, arg);
+		strvec_push_owned(&args, arg);
 	}
-	*ret_args = args;
+	*ret_args = strvec_detach(&args);
 	return 0;
 }
 
@@ -427,16 +421,12 @@ int cmdline_check(const char *cmdline, char *const *managed, char *const *asked,
 		  struct cmdline_check_result *ret)
 {
 	struct cmdline c;
-	char **missing = xcalloc(1, sizeof(char *)), **unexpected = xcalloc(1, sizeof(char *));
-	size_t n_missing = 0, a_missing = 1, n_unexpected = 0, a_unexpected = 1;
+	struct strvec missing = STRVEC_INIT, unexpected = STRVEC_INIT;
 	int r;
 
 	r = cmdline_parse(cmdline, CMDLINE_TOLERANT, &c, NULL);
-	if (r < 0) {
-		free(missing);
-		free(unexpected);
+	if (r < 0)
 		return r;
-	}
 	for (size_t i = 0; asked && asked[i]; i++) {
 		char *name;
 		const char *value;
@@ -456,7 +446,7 @@ int cmdline_check(const char *cmdline, char *const *managed, char *const *asked,
 			}
 		}
 		if (!ok)
-			strv_push(&missing, &n_missing, &a_missing, xstrdup(asked[i]));
+			strvec_push(&missing, asked[i]);
 		free(name);
 	}
 	for (size_t k = 0; k < c.n_tokens; k++) {
@@ -468,12 +458,11 @@ int cmdline_check(const char *cmdline, char *const *managed, char *const *asked,
 			continue;
 		if (token_is_asked(t, asked))
 			continue;
-		strv_push(&unexpected, &n_unexpected, &a_unexpected,
-			  xstrndup(c.text + t->start, t->end - t->start));
+		strvec_push_owned(&unexpected, xstrndup(c.text + t->start, t->end - t->start));
 	}
 	cmdline_release(&c);
-	ret->missing = missing;
-	ret->unexpected = unexpected;
+	ret->missing = strvec_detach(&missing);
+	ret->unexpected = strvec_detach(&unexpected);
 	return 0;
 }
 
@@ -494,17 +483,14 @@ void cmdline_check_result_release(struct cmdline_check_result *r)
 char **cmdline_unmanaged_tokens(const char *line, char *const *managed, char *const *add)
 {
 	struct cmdline c;
-	char **v = xcalloc(1, sizeof(char *));
-	size_t n = 0, alloc = 1;
+	struct strvec v = STRVEC_INIT;
 
-	if (cmdline_parse(line, CMDLINE_TOLERANT, &c, NULL) < 0) {
-		free(v);
+	if (cmdline_parse(line, CMDLINE_TOLERANT, &c, NULL) < 0)
 		return NULL;
-	}
 	for (size_t i = 0; i < c.n_tokens; i++)
 		if (!token_dropped(&c.tokens[i], managed, add))
-			strv_push(&v, &n, &alloc, xstrndup(c.text + c.tokens[i].start,
-							  c.tokens[i].end - c.tokens[i].start));
+			strvec_push_owned(&v, xstrndup(c.text + c.tokens[i].start,
+						       c.tokens[i].end - c.tokens[i].start));
 	cmdline_release(&c);
-	return v;
+	return strvec_detach(&v);
 }

@@ -10,6 +10,7 @@
 #include <pci/pci.h>
 
 #include "lib/alloc.h"
+#include "lib/parse-number.h"
 #include "lib/strbuf.h"
 
 static bool all_chars_in(const char *s, size_t max, const char *extra)
@@ -362,9 +363,8 @@ json_t *iommu_map_to_json(const struct iommu_map *map)
 /* "0x1002" (at most max) or null → id. */
 static int id_from_json(const json_t *v, unsigned max, unsigned *ret)
 {
-	const char *s;
-	char *end;
-	unsigned long x;
+	const char *s, *end;
+	long x;
 
 	if (!v || json_is_null(v)) {
 		*ret = IOMMU_ID_ABSENT;
@@ -375,9 +375,7 @@ static int id_from_json(const json_t *v, unsigned max, unsigned *ret)
 	s = json_string_value(v);
 	if (strncmp(s, "0x", 2) || !s[2] || strlen(s) > 10)
 		return -EINVAL;
-	errno = 0;
-	x = strtoul(s + 2, &end, 16);
-	if (errno || *end || x > max)
+	if (number_scan_long(s + 2, 16, 0, max, &x, &end) < 0 || *end)
 		return -EINVAL;
 	*ret = (unsigned)x;
 	return 0;

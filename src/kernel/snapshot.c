@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "lib/alloc.h"
+#include "lib/parse-number.h"
 #include "lib/strbuf.h"
 
 #define MAX_FIELDS 8
@@ -131,24 +132,16 @@ static bool param_name_valid(const char *s)
 /* Parses a decimal number in [min, max]. */
 static bool parse_long(const char *s, long min, long max, long *ret)
 {
-	char *end;
-	long v;
-
-	if (!*s || strlen(s) > 20)
+	if (strlen(s) > 20 || s[0] == '+')
 		return false;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || v < min || v > max || (s[0] == '+') || (s[0] == ' '))
-		return false;
-	*ret = v;
-	return true;
+	return number_parse_long(s, min, max, ret) == 0;
 }
 
 /* "0x1002" (hex digits, at most max) or "-" for absent. */
 static bool parse_id(const char *s, unsigned max, unsigned *ret)
 {
-	char *end;
-	unsigned long v;
+	const char *end;
+	long v;
 
 	if (!strcmp(s, "-")) {
 		*ret = IOMMU_ID_ABSENT;
@@ -159,8 +152,7 @@ static bool parse_id(const char *s, unsigned max, unsigned *ret)
 	for (const char *p = s + 2; *p; p++)
 		if (!strchr("0123456789abcdefABCDEF", *p))
 			return false;
-	v = strtoul(s + 2, &end, 16);
-	if (*end || v > max)
+	if (number_scan_long(s + 2, 16, 0, max, &v, &end) < 0 || *end)
 		return false;
 	*ret = (unsigned)v;
 	return true;

@@ -10,6 +10,7 @@
 #include "kernel/cmdline.h"
 #include "kernel/iommu.h"
 #include "lib/alloc.h"
+#include "lib/parse-number.h"
 #include "lib/strbuf.h"
 
 void verify_args_from_list(char *const *args, struct verify_args *ret)
@@ -394,7 +395,7 @@ static void check_module_param(const struct snapshot *snap, const struct verify_
 	free(what);
 }
 
-void verify_snapshot_args(const struct verify_args *asked, char ***words, size_t *n, size_t *alloc)
+void verify_snapshot_args(const struct verify_args *asked, struct strvec *words)
 {
 	for (size_t i = 0; i < asked->n; i++) {
 		char *key;
@@ -402,11 +403,8 @@ void verify_snapshot_args(const struct verify_args *asked, char ***words, size_t
 		if (!asked->v[i].value || !module_param_name(asked->v[i].name))
 			continue;
 		key = param_key(asked->v[i].name);
-		if (!handled_builtin(key)) {
-			GROW(*words, *alloc, *n + 2);
-			(*words)[(*n)++] = xasprintf("param:%s", key);
-			(*words)[*n] = NULL;
-		}
+		if (!handled_builtin(key))
+			strvec_pushf(words, "param:%s", key);
 		free(key);
 	}
 }
@@ -474,14 +472,15 @@ int verify_expect_parse(const char *expr, struct verify_expect *ret, char **ret_
 	const char *eq;
 
 	if (!strncmp(expr, "iommu.groups=", 13)) {
-		char *end;
 		const char *v = expr + 13;
+		long groups;
 
-		if (*v < '0' || *v > '9' || (e.groups = strtoul(v, &end, 10), *end) || strlen(v) > 7) {
+		if (*v < '0' || *v > '9' || number_parse_long(v, 0, 9999999, &groups) < 0) {
 			*ret_error = xasprintf("--expect '%s': the group count must be a number", expr);
 			return -EINVAL;
 		}
 		e.kind = EXPECT_IOMMU_GROUPS;
+		e.groups = (unsigned long)groups;
 		e.value = xstrdup(v);
 		*ret = e;
 		return 0;

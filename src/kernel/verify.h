@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "kernel/snapshot.h"
+#include "lib/strvec.h"
 
 /*
  * Whether a boot is the one asked for, judged from what sysfs and procfs
@@ -80,8 +81,8 @@ void verify_cmdline(const struct snapshot *snap, char *const *managed, char *con
 void verify_semantics(const struct snapshot *snap, const struct verify_args *asked,
 		      struct verify_report *report);
 
-/* What snapshot.sh must read for asked: "param:MOD.PARAM" words, appended to *words. */
-void verify_snapshot_args(const struct verify_args *asked, char ***words, size_t *n, size_t *alloc);
+/* What snapshot.sh must read for asked: "param:MOD.PARAM" words, appended to words. */
+void verify_snapshot_args(const struct verify_args *asked, struct strvec *words);
 
 /*
  * An --expect expression:

@@ -18,9 +18,11 @@
 #include <unistd.h>
 
 #include "lib/alloc.h"
+#include "lib/parse-number.h"
 #include "lib/file.h"
 #include "lib/process.h"
 #include "lib/strbuf.h"
+#include "lib/strvec.h"
 
 extern char **environ;
 
@@ -225,15 +227,14 @@ static bool pid_is_ours(pid_t pid, const char *dir)
 /* A positive decimal number from a small file; 0 when absent or malformed. */
 static long read_number_file(const char *path)
 {
-	char *data = NULL, *end;
+	char *data = NULL;
+	const char *end;
 	size_t len;
 	long v;
 
 	if (file_read(path, 64, &data, &len) < 0)
 		return 0;
-	errno = 0;
-	v = strtol(data, &end, 10);
-	if (errno || end == data || (*end && *end != '\n') || v <= 0 || v > INT_MAX)
+	if (number_scan_long(data, 10, 1, INT_MAX, &v, &end) < 0 || (*end && *end != '\n'))
 		v = 0;
 	free(data);
 	return v;
@@ -316,26 +317,7 @@ static char *qemu_escape(const char *s)
 	return strbuf_detach(&sb, NULL);
 }
 
-struct argv_builder {
-	char **v;
-	size_t n, alloc;
-};
-
-static void argv_add(struct argv_builder *a, char *owned)
-{
-	GROW(a->v, a->alloc, a->n + 2);
-	a->v[a->n++] = owned;
-	a->v[a->n] = NULL;
-}
-
-static void argv_free(struct argv_builder *a)
-{
-	for (size_t i = 0; i < a->n; i++)
-		free(a->v[i]);
-	free(a->v);
-}
-
-static void qemu_argv(struct argv_builder *a, const char *dir, int port)
+static void qemu_argv(struct strvec *a, const char *dir, int port)
 {
 	char *d = qemu_escape(dir);
 	static const char *const fixed[] = {
@@ -352,41 +334,41 @@ static void qemu_argv(struct argv_builder *a, const char *dir, int port)
 	};
 
 	for (size_t i = 0; fixed[i]; i++)
-		argv_add(a, xstrdup(fixed[i]));
-	argv_add(a, xstrdup("-drive"));
-	argv_add(a, xasprintf("if=pflash,format=raw,unit=1,file=%s/vars.fd", d));
-	argv_add(a, xstrdup("-drive"));
-	argv_add(a, xasprintf("if=none,id=esp,format=raw,file=%s/esp.img", d));
-	argv_add(a, xstrdup("-device"));
-	argv_add(a, xstrdup("virtio-blk-pci,drive=esp,serial=bootab-esp,bootindex=0"));
+		strvec_push(a, fixed[i]);
+	strvec_push(a, "-drive");
+	strvec_pushf(a, "if=pflash,format=raw,unit=1,file=%s/vars.fd", d);
+	strvec_push(a, "-drive");
+	strvec_pushf(a, "if=none,id=esp,format=raw,file=%s/esp.img", d);
+	strvec_push(a, "-device");
+	strvec_push(a, "virtio-blk-pci,drive=esp,serial=bootab-esp,bootindex=0");
 	/* The DMA-path disk: only a virtio device with iommu_platform=on has
 	 * its DMA translated by the emulated IOMMU. */
-	argv_add(a, xstrdup("-drive"));
-	argv_add(a, xasprintf("if=none,id=data,format=raw,file=%s/data.img,cache=none,aio=native", d));
-	argv_add(a, xstrdup("-device"));
-	argv_add(a, xstrdup("virtio-blk-pci,drive=data,serial=bootab-data,"
-			    "iommu_platform=on,disable-legacy=on"));
-	argv_add(a, xstrdup("-netdev"));
-	argv_add(a, xasprintf("user,id=n0,hostfwd=tcp:127.0.0.1:%d-:22", port));
+	strvec_push(a, "-drive");
+	strvec_pushf(a, "if=none,id=data,format=raw,file=%s/data.img,cache=none,aio=native", d);
+	strvec_push(a, "-device");
+	strvec_push(a, "virtio-blk-pci,drive=data,serial=bootab-data,"
+		       "iommu_platform=on,disable-legacy=on");
+	strvec_push(a, "-netdev");
+	strvec_pushf(a, "user,id=n0,hostfwd=tcp:127.0.0.1:%d-:22", port);
 	/* romfile= : no option ROM, so OVMF does not try a network boot. */
-	argv_add(a, xstrdup("-device"));
-	argv_add(a, xstrdup("virtio-net-pci,netdev=n0,romfile="));
-	argv_add(a, xstrdup("-display"));
-	argv_add(a, xstrdup("none"));
-	argv_add(a, xstrdup("-vga"));
-	argv_add(a, xstrdup("none"));
+	strvec_push(a, "-device");
+	strvec_push(a, "virtio-net-pci,netdev=n0,romfile=");
+	strvec_push(a, "-display");
+	strvec_push(a, "none");
+	strvec_push(a, "-vga");
+	strvec_push(a, "none");
 	/* Sockets by relative path (QEMU runs in run/): a unix socket path is
 	 * limited to 107 bytes and lab directories can be longer. */
-	argv_add(a, xstrdup("-chardev"));
-	argv_add(a, xasprintf("socket,id=serial0,path=serial.sock,server=on,wait=off,"
-			      "logfile=%s/run/serial.log,logappend=on", d));
-	argv_add(a, xstrdup("-serial"));
-	argv_add(a, xstrdup("chardev:serial0"));
-	argv_add(a, xstrdup("-monitor"));
-	argv_add(a, xstrdup("unix:monitor.sock,server=on,wait=off"));
-	argv_add(a, xstrdup("-pidfile"));
-	argv_add(a, xasprintf("%s/run/qemu.pid", dir));
-	argv_add(a, xstrdup("-daemonize"));
+	strvec_push(a, "-chardev");
+	strvec_pushf(a, "socket,id=serial0,path=serial.sock,server=on,wait=off,"
+			"logfile=%s/run/serial.log,logappend=on", d);
+	strvec_push(a, "-serial");
+	strvec_push(a, "chardev:serial0");
+	strvec_push(a, "-monitor");
+	strvec_push(a, "unix:monitor.sock,server=on,wait=off");
+	strvec_push(a, "-pidfile");
+	strvec_pushf(a, "%s/run/qemu.pid", dir);
+	strvec_push(a, "-daemonize");
 	free(d);
 }
 
@@ -454,7 +436,7 @@ int lab_start(const char *dir, struct lab_status *ret, char **ret_err)
 
 	/* A port can be taken between our probe and QEMU's bind: retry. */
 	for (int attempt = 0; attempt < 3; attempt++) {
-		struct argv_builder a = { 0 };
+		struct strvec a = STRVEC_INIT;
 		struct process_options o = { .timeout_ms = QEMU_START_TIMEOUT_MS, .cwd = run };
 		struct process_result res;
 		char *config, *port_text, *started;
@@ -481,8 +463,8 @@ int lab_start(const char *dir, struct lab_status *ret, char **ret_err)
 			goto out;
 
 		qemu_argv(&a, dir, port);
-		r = process_run((const char *const *)a.v, &o, &res);
-		argv_free(&a);
+		r = process_run(strvec_argv(&a), &o, &res);
+		strvec_release(&a);
 		if (r < 0)
 			goto out;
 		if (res.exit_code == 0 && !res.timed_out) {

@@ -245,48 +245,32 @@ char *path_basename(const char *path)
 	return xstrndup(path + start, end - start);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int dir_list(const char *path, char ***ret_names, size_t *ret_count)
 {
 	DIR *d = opendir(path);
-	char **names = NULL;
-	size_t n = 0, alloc = 0;
+	struct strvec names = STRVEC_INIT;
 	struct dirent *de;
+	size_t n;
 
 	if (!d)
 		return -errno;
 	while ((errno = 0, de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		GROW(names, alloc, n + 2);
-		names[n++] = xstrdup(de->d_name);
+		strvec_push(&names, de->d_name);
 	}
 	if (errno) {
 		int r = -errno;
 
-		names ? (names[n] = NULL, strv_free(names)) : (void)0;
+		strvec_release(&names);
 		closedir(d);
 		return r;
 	}
 	closedir(d);
-	GROW(names, alloc, n + 1);
-	names[n] = NULL;
-	qsort(names, n, sizeof(*names), cmp_str);
-	*ret_names = names;
+	n = names.n;
+	strvec_sort(&names);
+	*ret_names = strvec_detach(&names);
 	if (ret_count)
 		*ret_count = n;
 	return 0;
-}
-
-void strv_free(char **v)
-{
-	if (!v)
-		return;
-	for (char **p = v; *p; p++)
-		free(*p);
-	free(v);
 }

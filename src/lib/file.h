@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "lib/strvec.h"   /* strv_free() for dir_list() */
+
 /* Default ceiling for files bootab reads whole: 64 MiB. */
 #define FILE_READ_MAX ((size_t)64 << 20)
 
@@ -63,7 +65,5 @@ char *path_basename(const char *path);
  * Returns 0 or -errno.
  */
 int dir_list(const char *path, char ***ret_names, size_t *ret_count);
-
-void strv_free(char **v);
 
 #endif

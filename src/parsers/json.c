@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "lib/alloc.h"
+#include "lib/parse-number.h"
 #include "parsers/parser.h"
 
 #define SELECTOR_MAX 1024
@@ -99,15 +100,16 @@ static int selector_compile(const char *text, struct selector *sel, struct parse
 				seg->key = xstrndup(text + begin, i - begin);
 				i += 2;
 			} else {
-				char *stop;
+				const char *stop = NULL;
 				long index;
 
 				while (i < len && text[i] != ']')
 					i++;
 				if (i == len)
 					return selector_fail(err, text, begin - 1, "'[' needs a closing ']'");
-				index = strtol(text + begin, &stop, 10);
-				if (i == begin || stop != text + i || index == LONG_MIN || index == LONG_MAX)
+				if (i == begin ||
+				    number_scan_long(text + begin, 10, LONG_MIN + 1, LONG_MAX - 1, &index, &stop) < 0 ||
+				    stop != text + i)
 					return selector_fail(err, text, begin,
 							     "expected an array index such as [0] or [-1], or a key such as [\"name\"]");
 				seg = segment_add(sel, SEGMENT_INDEX);
@@ -170,13 +172,15 @@ static int select_number(const char *text, const struct selector *sel, const jso
 	for (size_t i = 0; i < sel->n; i++) {
 		const struct segment *seg = &sel->v[i];
 		const json_t *next = NULL;
+		long index;
 
 		if (json_is_object(v) && seg->kind != SEGMENT_INDEX)
 			next = json_object_get(v, seg->key);
 		else if (json_is_array(v) && seg->kind == SEGMENT_INDEX)
 			next = array_at(v, seg->index);
-		else if (json_is_array(v) && seg->kind == SEGMENT_NAME && all_digits(seg->key))
-			next = array_at(v, strtol(seg->key, NULL, 10));
+		else if (json_is_array(v) && seg->kind == SEGMENT_NAME && all_digits(seg->key) &&
+			 number_parse_long(seg->key, 0, LONG_MAX, &index) == 0)
+			next = array_at(v, index);
 		if (!next) {
 			const char *where = done ? "" : "the document";
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "lib/alloc.h"
+#include "lib/parse-number.h"
 
 #define NUMBER_TOKEN_MAX 64
 
@@ -74,9 +75,11 @@ static int read_comment(struct number_file *f, size_t begin, size_t end, struct 
 static int read_number(struct number_file *f, size_t begin, size_t end, struct parse_error *err)
 {
 	const char *data = f->data;
-	char token[NUMBER_TOKEN_MAX + 1], *stop;
+	char token[NUMBER_TOKEN_MAX + 1];
+	const char *stop = NULL;
 	size_t n = end - begin;
 	double x;
+	int r;
 
 	/* Decimal only: strtod would also take "inf", "nan" and hex floats. */
 	for (size_t i = begin; i < end; i++) {
@@ -94,13 +97,13 @@ static int read_number(struct number_file *f, size_t begin, size_t end, struct p
 	}
 	memcpy(token, data + begin, n);
 	token[n] = '\0';
-	x = strtod(token, &stop);
-	if (stop == token || *stop) {
-		parser_error_at(err, data, begin + (size_t)(stop - token), "not a number: '%s'", token);
+	r = number_scan_double(token, -HUGE_VAL, HUGE_VAL, &x, &stop);
+	if (r == -ERANGE) {
+		parser_error_at(err, data, begin, "number out of range: '%s'", token);
 		return -EINVAL;
 	}
-	if (!isfinite(x)) {
-		parser_error_at(err, data, begin, "number out of range: '%s'", token);
+	if (r < 0 || *stop) {
+		parser_error_at(err, data, begin + (size_t)(r < 0 ? 0 : stop - token), "not a number: '%s'", token);
 		return -EINVAL;
 	}
 	GROW(f->values, f->alloc_values, f->n_values + 1);

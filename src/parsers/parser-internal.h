@@ -26,6 +26,12 @@ int hyperfine_parse(const char *data, size_t len, struct metric_set *set,
 		    struct parse_error *err, struct parse_error *warning);
 int number_parse(const char *data, size_t len, struct metric_set *set,
 		 struct parse_error *err, struct parse_error *warning);
+int dma_map_benchmark_parse(const char *data, size_t len, struct metric_set *set,
+			    struct parse_error *err, struct parse_error *warning);
+int ktap_parse(const char *data, size_t len, struct metric_set *set,
+	       struct parse_error *err, struct parse_error *warning);
+int new_old_table_parse(const char *data, size_t len, struct metric_set *set,
+			struct parse_error *err, struct parse_error *warning);
 int json_select_parse(const char *selector, const char *data, size_t len, struct metric_set *set,
 		      struct parse_error *err, struct parse_error *warning);
 
@@ -33,6 +39,27 @@ int json_select_parse(const char *selector, const char *data, size_t len, struct
 bool llama_bench_recognise(const json_t *doc);
 bool fio_recognise(const json_t *doc);
 bool hyperfine_recognise(const json_t *doc);
+
+/* Whether text output looks like that tool's (a line only it prints). */
+bool dma_map_benchmark_recognise(const char *data, size_t len);
+bool ktap_recognise(const char *data, size_t len);
+bool new_old_table_recognise(const char *data, size_t len);
+
+/*
+ * Lines: from *pos, the next line [*ret_begin, *ret_end) without its
+ * newline or a CR before it; *pos moves past it. False at the end.
+ */
+bool text_next_line(const char *data, size_t len, size_t *pos, size_t *ret_begin, size_t *ret_end);
+/* Strips spaces and tabs from both ends of [*begin, *end). */
+void text_trim(const char *data, size_t *begin, size_t *end);
+/* Whether [begin, end) starts with prefix. */
+bool text_starts(const char *data, size_t begin, size_t end, const char *prefix);
+/* A decimal number filling [begin, end) (no inf, nan or hex): 0 and *ret, or -EINVAL. */
+int text_decimal(const char *data, size_t begin, size_t end, double *ret);
+/* [begin, end) fit for a message: at most 40 bytes, others as \xNN. The caller's. */
+char *text_quote(const char *data, size_t begin, size_t end);
+/* The same with at most max bytes of the input. */
+char *text_quote_max(const char *data, size_t begin, size_t end, size_t max);
 
 /* Offset of the first line that starts with '{' (fio may print text before its JSON), or len. */
 size_t fio_json_start(const char *data, size_t len);

@@ -15,6 +15,10 @@ static const char *const kind_names[] = {
 	[PARSER_HYPERFINE] = "hyperfine",
 	[PARSER_NUMBER] = "number",
 	[PARSER_JSON] = "json",
+	[PARSER_DMA_MAP_BENCHMARK] = "dma-map-benchmark",
+	[PARSER_KTAP] = "ktap",
+	[PARSER_NEW_OLD_TABLE] = "new-old-table",
+	[PARSER_REGEX] = "regex",
 };
 
 #define N_KINDS (sizeof(kind_names) / sizeof(kind_names[0]))
@@ -150,6 +154,18 @@ static bool has_llama_bench_fields(const char *data, size_t len)
 	return memmem(data, len, "\"n_prompt\":", 11) && memmem(data, len, "\"model_type\":", 13);
 }
 
+/* The text formats known by a line only their tool prints, or PARSER_AUTO. */
+static enum parser_kind text_kind(const char *data, size_t len)
+{
+	if (dma_map_benchmark_recognise(data, len))
+		return PARSER_DMA_MAP_BENCHMARK;
+	if (ktap_recognise(data, len))
+		return PARSER_KTAP;
+	if (new_old_table_recognise(data, len))
+		return PARSER_NEW_OLD_TABLE;
+	return PARSER_AUTO;
+}
+
 /*
  * parser_detect(), and when the data starts as JSON but is not, the JSON
  * error in *err (which stays untouched otherwise).
@@ -167,6 +183,8 @@ static enum parser_kind detect(const char *data, size_t len, struct parse_error 
 	if (start == len)
 		return PARSER_AUTO;
 	if (data[start] != '{' && data[start] != '[') {
+		if (text_kind(data, len) != PARSER_AUTO)
+			return text_kind(data, len);
 		if (is_number_list(data, len, &bad_json)) {
 			parse_error_release(&bad_json);
 			return PARSER_NUMBER;
@@ -184,6 +202,9 @@ static enum parser_kind detect(const char *data, size_t len, struct parse_error 
 	doc = first_value(data, len, start, &cut, &bad_json);
 	if (!doc && cut && has_llama_bench_fields(data, len))
 		kind = PARSER_LLAMA_BENCH;
+	/* dmesg lines start with '[': "[    0.412344] KTAP version 1". */
+	else if (!doc && text_kind(data, len) != PARSER_AUTO)
+		kind = text_kind(data, len);
 	else if (!doc && bad_json.message && err)
 		parse_error_set(err, bad_json.line, bad_json.column, "%s", bad_json.message);
 	else if (llama_bench_recognise(doc))
@@ -205,7 +226,7 @@ enum parser_kind parser_detect(const char *data, size_t len)
 /* metric_set_merge(), looking each metric up once rather than once a sample. */
 static void merge(struct metric_set *set, struct metric_set *parsed)
 {
-	if (!set->n_metrics) {
+	if (!set->n_metrics && !set->has_checks) {
 		metric_set_release(set);
 		*set = *parsed;
 		*parsed = (struct metric_set)METRIC_SET_INIT;
@@ -219,6 +240,7 @@ static void merge(struct metric_set *set, struct metric_set *parsed)
 		for (size_t j = 1; j < from->n_samples; j++)
 			metric_append(to, from->samples[j]);
 	}
+	metric_set_merge_checks(set, parsed);
 }
 
 int parser_parse(enum parser_kind kind, const char *selector, const char *data, size_t len,
@@ -247,7 +269,7 @@ int parser_parse(enum parser_kind kind, const char *selector, const char *data, 
 		}
 		if (kind == PARSER_AUTO) {
 			parse_error_set(err, 0, 0,
-					"not recognised as llama-bench, fio, hyperfine JSON output or one number per line");
+					"not recognised as llama-bench, fio, hyperfine JSON, dma_map_benchmark, KTAP, a new,old table or one number per line");
 			return -ENOMSG;
 		}
 	}
@@ -266,6 +288,19 @@ int parser_parse(enum parser_kind kind, const char *selector, const char *data, 
 		break;
 	case PARSER_JSON:
 		r = json_select_parse(selector, data, len, &parsed, &failure, &note);
+		break;
+	case PARSER_DMA_MAP_BENCHMARK:
+		r = dma_map_benchmark_parse(data, len, &parsed, &failure, &note);
+		break;
+	case PARSER_KTAP:
+		r = ktap_parse(data, len, &parsed, &failure, &note);
+		break;
+	case PARSER_NEW_OLD_TABLE:
+		r = new_old_table_parse(data, len, &parsed, &failure, &note);
+		break;
+	case PARSER_REGEX:
+		parse_error_set(&failure, 0, 0, "the regex parser needs a pattern and a metric (parser_parse_regex())");
+		r = -EINVAL;
 		break;
 	default:
 		parse_error_set(&failure, 0, 0, "unknown parser");

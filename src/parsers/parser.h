@@ -19,16 +19,25 @@ enum parser_kind {
 	PARSER_HYPERFINE,     /* hyperfine --export-json */
 	PARSER_NUMBER,        /* one number per line */
 	PARSER_JSON,          /* any JSON, one number picked by a selector */
+	PARSER_DMA_MAP_BENCHMARK, /* the kernel's tools/testing/selftests/dma/dma_map_benchmark */
+	PARSER_KTAP,          /* KTAP/KUnit/kselftest TAP results: checks, not numbers */
+	PARSER_NEW_OLD_TABLE, /* the "pgsz ,avg new,old ns, min new,old ns" table */
+	PARSER_REGEX,         /* any text, one number per matching line (struct parser_regex) */
 };
 
-/* "auto", "llama-bench", "fio", "hyperfine", "number", "json"; NULL for an unknown kind. */
+/*
+ * "auto", "llama-bench", "fio", "hyperfine", "number", "json",
+ * "dma-map-benchmark", "ktap", "new-old-table", "regex"; NULL for an
+ * unknown kind.
+ */
 const char *parser_kind_name(enum parser_kind kind);
 /* Returns 0 and sets *ret_kind for a known name (exact match), else -EINVAL. */
 int parser_kind_from_name(const char *name, enum parser_kind *ret_kind);
 
 /*
  * Splits a plan's parser setting: "fio", "auto", "json .results[0].mean".
- * "json" needs a selector after blanks; the other kinds take none.
+ * "json" needs a selector after blanks; the other kinds take none
+ * ("regex" takes its pattern from other plan keys: struct parser_regex).
  * Returns 0 and sets *ret_kind and *ret_selector (the caller's; NULL for
  * kinds without one), or -EINVAL with nothing written.
  */
@@ -44,8 +53,8 @@ int parser_selector_check(const char *selector, struct parse_error *err);
 
 /*
  * Recognises output by its content. Returns the kind, or PARSER_AUTO when
- * the data is none of the formats bootab knows. Never returns PARSER_JSON:
- * that one needs a selector from the user.
+ * the data is none of the formats bootab knows. Never returns PARSER_JSON
+ * or PARSER_REGEX: those need a selector or a pattern from the user.
  */
 enum parser_kind parser_detect(const char *data, size_t len);
 
@@ -66,5 +75,29 @@ enum parser_kind parser_detect(const char *data, size_t len);
  */
 int parser_parse(enum parser_kind kind, const char *selector, const char *data, size_t len,
 		 struct metric_set *set, struct parse_error *err, struct parse_error *warning);
+
+/* What a plan says of a regex row: the pattern and the metric it measures. */
+struct parser_regex {
+	const char *metric;           /* the metric's name */
+	const char *pattern;          /* POSIX extended (regcomp(3), REG_EXTENDED), one group */
+	const char *unit;             /* NULL: none */
+	enum metric_better better;
+};
+
+/*
+ * Checks a pattern for PARSER_REGEX: it compiles as a POSIX extended
+ * regular expression and has exactly one group. Returns 0, or -EINVAL
+ * with *ret_error (the caller's) saying why not.
+ */
+int parser_regex_check(const char *pattern, char **ret_error);
+
+/*
+ * Like parser_parse() for PARSER_REGEX: every line the pattern matches
+ * gives one sample of spec->metric, its group read as a decimal number.
+ * No matching line, or a group that is no number, is an error (with the
+ * position of that group); *set is then untouched.
+ */
+int parser_parse_regex(const struct parser_regex *spec, const char *data, size_t len, struct metric_set *set,
+		       struct parse_error *err, struct parse_error *warning);
 
 #endif

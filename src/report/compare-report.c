@@ -11,6 +11,7 @@
 #include "lib/escape.h"
 #include "lib/strbuf.h"
 #include "report/html.h"
+#include "report/mail.h"
 
 int report_format_from_name(const char *name, enum report_format *ret)
 {
@@ -24,6 +25,8 @@ int report_format_from_name(const char *name, enum report_format *ret)
 		*ret = REPORT_JSON;
 	else if (!strcmp(name, "html"))
 		*ret = REPORT_HTML;
+	else if (!strcmp(name, "mail"))
+		*ret = REPORT_MAIL;
 	else
 		return -EINVAL;
 	return 0;
@@ -162,6 +165,26 @@ static char *metric_title(const struct compare_metric *cm)
 	return xasprintf("%s  %s", cm->row, cm->metric);
 }
 
+/* "kunit: 1 of 3 tests failed (dma_map.unmap_partial)", at most three named. */
+static void cost_tests(struct strbuf *sb, const struct compare_cost *c, bool against_first)
+{
+	size_t named = c->tests_failed < 3 ? c->tests_failed : 3;
+
+	strbuf_addf(sb, "%s: %zu of %zu test%s failed (", c->row, c->tests_failed, c->tests_total,
+		    c->tests_total == 1 ? "" : "s");
+	for (size_t f = 0; f < named; f++)
+		strbuf_addf(sb, "%s%s", f ? ", " : "", c->failures[f]);
+	if (c->tests_failed > named)
+		strbuf_addf(sb, " and %zu more", c->tests_failed - named);
+	strbuf_addch(sb, ')');
+	if (against_first && c->fails_on_first)
+		strbuf_addstr(sb, " (all fail on the first side too)");
+	else if (against_first && c->tests_new < c->tests_failed)
+		strbuf_addf(sb, " (%zu new)", c->tests_new);
+	if (c->rc)
+		strbuf_addf(sb, ", rc=%d", c->rc);
+}
+
 static void side_note(struct strbuf *sb, const struct compare_result *res, size_t k)
 {
 	const struct side *s = &res->sides[k];
@@ -179,9 +202,11 @@ static void side_note(struct strbuf *sb, const struct compare_result *res, size_
 
 		if (c->side != k)
 			continue;
-		strbuf_addf(sb, "%scost: %s failed, rc=%d%s", first_note ? "" : "; ", c->row, c->rc,
-			    k != 0 && c->fails_on_first ? " (fails on the first side too)" : "");
+		if (!first_note)
+			strbuf_addstr(sb, "; ");
 		first_note = false;
+		strbuf_addstr(sb, "cost: ");
+		report_cost_words(sb, c, k != 0);
 	}
 }
 
@@ -412,11 +437,20 @@ static void legend_boot_level(FILE *out, const struct compare_result *res, const
 	fprintf(out, "%s  most %.0f%% are false in expectation.\n", prefix, 100 * res->fdr_q);
 }
 
+/* "mean", or "mean and min", "mean, median and min". */
+static void stats_words(struct strbuf *sb, const struct compare_metric *cm)
+{
+	for (size_t j = 0; j < cm->n_stats; j++)
+		strbuf_addf(sb, "%s%s", j == 0 ? "" : j + 1 == cm->n_stats ? " and " : ", ", stat_kind_name(cm->stats[j]));
+	if (!cm->n_stats)
+		strbuf_addstr(sb, stat_kind_name(cm->stat));
+}
+
 static void text_report(FILE *out, const struct compare_result *res, const struct report_options *o)
 {
 	const char *reset = o->color ? "\033[0m" : "";
-	size_t label_w = 4;
-	struct strbuf sb = STRBUF_INIT;
+	size_t label_w = 4, stat_w = 8;
+	struct strbuf sb = STRBUF_INIT, words = STRBUF_INIT;
 
 	for (size_t k = 0; k < res->n_sides; k++)
 		if (strlen(res->sides[k].label) > label_w)
@@ -456,11 +490,16 @@ static void text_report(FILE *out, const struct compare_result *res, const struc
 			continue;
 		title = metric_title(cm);
 
+		strbuf_truncate(&words, 0);
+		stats_words(&words, cm);
 		fprintf(out, "\n%s  (%s%s%s, %s%s)\n", title, cm->unit, *cm->unit ? ", " : "",
-			stat_kind_name(cm->stat), better_words(cm->better), cm->by_run ? ", run by run" : "");
+			strbuf_str(&words), better_words(cm->better), cm->by_run ? ", run by run" : "");
+		strbuf_truncate(&words, 0);
+		if (cm->n_stats > 1)
+			strbuf_addf(&words, "%-*s", (int)stat_w, "stat");
 		/* The value column holds "±", two bytes in UTF-8, in header and rows alike. */
-		fprintf(out, "  %-*s  %22s %6s %3s  %16s  %16s %5s %6s  %s\n", (int)label_w, "side",
-			"value ± spread", "", "n", "delta", "drift", "q", "p", "verdict");
+		fprintf(out, "  %-*s  %s%22s %6s %3s  %16s  %16s %5s %6s  %s\n", (int)label_w, "side",
+			strbuf_str(&words), "value ± spread", "", "n", "delta", "drift", "q", "p", "verdict");
 		for (size_t k = 0; k < res->n_sides; k++) {
 			const struct compare_cell *c = &cm->cells[k];
 			struct strbuf v = STRBUF_INIT, d = STRBUF_INIT, dr = STRBUF_INIT;
@@ -480,13 +519,51 @@ static void text_report(FILE *out, const struct compare_result *res, const struc
 			add_drift(&dr, cm, c);
 			add_q(&q, c->q);
 			add_p(&p, c->p);
-			strbuf_addf(&sb, "  %-*s  %22s %6s %3zu  %16s  %16s %5s %6s  %s%s%s", (int)label_w,
-				    res->sides[k].label, strbuf_str(&v), strbuf_str(&sp), c->n, strbuf_str(&d),
-				    strbuf_str(&dr), strbuf_str(&q), strbuf_str(&p), color_of(c, o->color),
+			strbuf_truncate(&words, 0);
+			if (cm->n_stats > 1)
+				strbuf_addf(&words, "%-*s", (int)stat_w, stat_kind_name(cm->stats[0]));
+			strbuf_addf(&sb, "  %-*s  %s%22s %6s %3zu  %16s  %16s %5s %6s  %s%s%s", (int)label_w,
+				    res->sides[k].label, strbuf_str(&words), strbuf_str(&v), strbuf_str(&sp), c->n,
+				    strbuf_str(&d), strbuf_str(&dr), strbuf_str(&q), strbuf_str(&p), color_of(c, o->color),
 				    verdict_words(c->verdict), *color_of(c, o->color) ? reset : "");
 			if (c->pairs >= 2)
 				strbuf_addf(&sb, "; sign agrees in %zu of %zu pairs", c->pairs_agree, c->pairs);
 			put_line(out, &sb);
+			/* The other statistics: one line each, judged alike (the spread is the samples'). */
+			for (size_t j = 1; j < cm->n_stats; j++) {
+				const struct compare_stat *st = &c->stats[j];
+				struct compare_cell as = { .verdict = st->verdict, .delta_pct = st->delta_pct };
+				const char *color = color_of(&as, o->color);
+
+				strbuf_truncate(&v, 0);
+				strbuf_truncate(&d, 0);
+				strbuf_truncate(&dr, 0);
+				strbuf_truncate(&q, 0);
+				strbuf_truncate(&p, 0);
+				if (st->verdict == VERDICT_MISSING && !(st->value > 0))
+					strbuf_addstr(&v, "-");
+				else
+					add_value_as(&v, st->value, c->value);
+				/* Under the first line's value: as wide as its " ± SPREAD" in columns. */
+				{
+					struct strbuf w = STRBUF_INIT;
+
+					add_value_as(&w, c->spread, c->value);
+					for (size_t pad = 0; pad < w.len + 3; pad++)
+						strbuf_addch(&v, ' ');
+					strbuf_release(&w);
+				}
+				add_pct(&d, st->delta_pct);
+				if (st->verdict != VERDICT_DRIFT && st->verdict != VERDICT_MISSING)
+					add_pct(&dr, st->drift_pct);
+				add_q(&q, st->q);
+				add_p(&p, st->p);
+				strbuf_addf(&sb, "  %-*s  %-*s%21s %6s %3s  %16s  %16s %5s %6s  %s%s%s", (int)label_w, "",
+					    (int)stat_w, stat_kind_name(cm->stats[j]), strbuf_str(&v), "", "", strbuf_str(&d),
+					    strbuf_str(&dr), strbuf_str(&q), strbuf_str(&p), color,
+					    k == 0 ? "" : verdict_words(st->verdict), *color ? reset : "");
+				put_line(out, &sb);
+			}
 			strbuf_release(&v);
 			strbuf_release(&d);
 			strbuf_release(&dr);
@@ -503,6 +580,7 @@ static void text_report(FILE *out, const struct compare_result *res, const struc
 	legend(out, res, o, "");
 	legend_boot_level(out, res, "");
 	strbuf_release(&sb);
+	strbuf_release(&words);
 }
 
 /* Markdown table cells: escape the pipe and backslash. */
@@ -575,6 +653,7 @@ static void md_boot_level(FILE *out, const struct compare_result *res)
 static void md_report(FILE *out, const struct compare_result *res, const struct report_options *o)
 {
 	struct strbuf sb = STRBUF_INIT;
+	bool multi = false;
 
 	fputs("| side | mode | note |\n|---|---|---|\n", out);
 	for (size_t k = 0; k < res->n_sides; k++) {
@@ -599,8 +678,11 @@ static void md_report(FILE *out, const struct compare_result *res, const struct 
 				res->versions[i].values[k] ? res->versions[i].values[k] : "(not recorded)");
 		fputc('\n', out);
 	}
-	fputs("\n| row | metric | side | value | ± | spread | n | delta | drift | q | p | verdict |\n"
-	      "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n", out);
+	/* A stat column only when some metric is compared by several statistics. */
+	for (size_t i = 0; i < res->n_metrics; i++)
+		multi |= res->metrics[i].n_stats > 1;
+	fprintf(out, "\n| row | metric | side |%s value | ± | spread | n | delta | drift | q | p | verdict |\n"
+		"|---|---|---|%s---:|---:|---:|---:|---:|---:|---:|---:|---|\n", multi ? " stat |" : "", multi ? "---|" : "");
 	for (size_t i = 0; i < res->n_metrics; i++) {
 		const struct compare_metric *cm = &res->metrics[i];
 
@@ -615,6 +697,8 @@ static void md_report(FILE *out, const struct compare_result *res, const struct 
 			strbuf_addstr(&sb, " | ");
 			md_cell(&sb, res->sides[k].label);
 			strbuf_addstr(&sb, " | ");
+			if (multi)
+				strbuf_addf(&sb, "%s | ", stat_kind_name(cm->stat));
 			if (c->present) {
 				add_value(&sb, c->value);
 				strbuf_addstr(&sb, " | ");
@@ -636,6 +720,31 @@ static void md_report(FILE *out, const struct compare_result *res, const struct 
 				strbuf_addstr(&sb, " |\n");
 			} else {
 				strbuf_addstr(&sb, "- | | | | | | | | missing |\n");
+			}
+			for (size_t j = 1; c->present && j < cm->n_stats; j++) {
+				const struct compare_stat *st = &c->stats[j];
+
+				strbuf_addstr(&sb, "| ");
+				md_cell(&sb, cm->row);
+				strbuf_addstr(&sb, " | ");
+				md_cell(&sb, cm->metric);
+				strbuf_addstr(&sb, " | ");
+				md_cell(&sb, res->sides[k].label);
+				strbuf_addf(&sb, " | %s | ", stat_kind_name(cm->stats[j]));
+				if (st->value > 0)
+					add_value_as(&sb, st->value, c->value);
+				else
+					strbuf_addstr(&sb, "-");
+				strbuf_addstr(&sb, " | | | | ");
+				add_pct(&sb, st->delta_pct);
+				strbuf_addstr(&sb, " | ");
+				if (st->verdict != VERDICT_DRIFT && st->verdict != VERDICT_MISSING)
+					add_pct(&sb, st->drift_pct);
+				strbuf_addstr(&sb, " | ");
+				add_q(&sb, st->q);
+				strbuf_addstr(&sb, " | ");
+				add_p(&sb, st->p);
+				strbuf_addf(&sb, " | %s |\n", verdict_words(st->verdict));
 			}
 			fputs(strbuf_str(&sb), out);
 		}
@@ -750,6 +859,30 @@ static void csv_report(FILE *out, const struct compare_result *res)
 			csv_number(out, c->p, false);
 			csv_field(out, verdict_name(c->verdict), false);
 			csv_boot_level(out, cm, c, k);
+			/* The other statistics: a row each, its stat column naming it; no boot level (it is the metric's). */
+			for (size_t j = 1; c->present && j < cm->n_stats; j++) {
+				const struct compare_stat *st = &c->stats[j];
+
+				csv_field(out, cm->row, false);
+				csv_field(out, cm->metric, false);
+				csv_field(out, res->sides[k].label, false);
+				csv_field(out, res->sides[k].mode, false);
+				csv_field(out, stat_kind_name(cm->stats[j]), false);
+				csv_field(out, cm->unit, false);
+				csv_field(out, cm->better == BETTER_LOWER ? "lower" : "higher", false);
+				csv_number(out, st->value, false);
+				csv_number(out, c->spread, false);
+				csv_number(out, c->spread_pct, false);
+				snprintf(n, sizeof(n), "%zu", c->n);
+				csv_field(out, n, false);
+				csv_number(out, st->delta_pct, false);
+				csv_number(out, st->drift_pct, false);
+				fputs(",,,,", out);
+				csv_number(out, st->q, false);
+				csv_number(out, st->p, false);
+				csv_field(out, verdict_name(st->verdict), false);
+				fputs(",,,,,,,,,,,,,,\n", out);
+			}
 		}
 	}
 }
@@ -874,6 +1007,17 @@ static int json_report(FILE *out, const struct compare_result *res, const struct
 				json_object_set_new(j, "drift_lo_pct", json_num(c->drift_lo));
 				json_object_set_new(j, "drift_hi_pct", json_num(c->drift_hi));
 			}
+			if (cm->n_stats > 1 && c->present) {
+				json_t *stats = json_array();
+
+				for (size_t st = 0; st < cm->n_stats; st++)
+					json_array_append_new(stats, json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:s}",
+						"stat", stat_kind_name(cm->stats[st]), "value", json_num(c->stats[st].value),
+						"delta_pct", json_num(c->stats[st].delta_pct),
+						"drift_pct", json_num(c->stats[st].drift_pct), "q", json_num(c->stats[st].q),
+						"p", json_num(c->stats[st].p), "verdict", verdict_name(c->stats[st].verdict)));
+				json_object_set_new(j, "stats", stats);
+			}
 			json_object_set_new(j, "round", json_integer(res->rounds[k]));
 			if (!isnan(c->rep_p)) {
 				json_object_set_new(j, "rep_p", json_num(c->rep_p));
@@ -894,6 +1038,15 @@ static int json_report(FILE *out, const struct compare_result *res, const struct
 		json_object_set_new(c, "row", json_string(res->costs[i].row));
 		json_object_set_new(c, "rc", json_integer(res->costs[i].rc));
 		json_object_set_new(c, "fails_on_first", json_boolean(res->costs[i].fails_on_first));
+		if (res->costs[i].has_tests) {
+			json_t *failed = json_array();
+
+			for (size_t f = 0; f < res->costs[i].tests_failed; f++)
+				json_array_append_new(failed, json_string(res->costs[i].failures[f]));
+			json_object_set_new(c, "tests_total", json_integer((json_int_t)res->costs[i].tests_total));
+			json_object_set_new(c, "tests_new", json_integer((json_int_t)res->costs[i].tests_new));
+			json_object_set_new(c, "tests_failed", failed);
+		}
 		json_array_append_new(costs, c);
 	}
 	for (size_t i = 0; i < res->n_versions; i++) {
@@ -941,12 +1094,14 @@ int report_compare(FILE *out, const struct compare_result *res, const struct rep
 	FILE *mem;
 	int r = 0;
 
-	/* JSON and HTML escape what they hold themselves. */
+	/* JSON, HTML and mail escape what they hold themselves. */
 	if (o->format == REPORT_JSON)
 		r = json_report(out, res, o);
 	else if (o->format == REPORT_HTML)
 		r = report_html(out, res, o);
-	if (o->format == REPORT_JSON || o->format == REPORT_HTML)
+	else if (o->format == REPORT_MAIL)
+		r = report_mail(out, res, o);
+	if (o->format == REPORT_JSON || o->format == REPORT_HTML || o->format == REPORT_MAIL)
 		goto flush;
 	/*
 	 * Text, Markdown and CSV carry names and values from files and boxes
@@ -1005,6 +1160,15 @@ void report_add_p(struct strbuf *sb, double p)
 const char *report_verdict_words(enum verdict v)
 {
 	return verdict_words(v);
+}
+
+void report_cost_words(struct strbuf *sb, const struct compare_cost *c, bool against_first)
+{
+	if (c->has_tests)
+		cost_tests(sb, c, against_first);
+	else
+		strbuf_addf(sb, "%s failed, rc=%d%s", c->row, c->rc,
+			    against_first && c->fails_on_first ? " (fails on the first side too)" : "");
 }
 
 void report_side_note(struct strbuf *sb, const struct compare_result *res, size_t k)

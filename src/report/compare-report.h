@@ -13,9 +13,10 @@ enum report_format {
 	REPORT_CSV,
 	REPORT_JSON,
 	REPORT_HTML,
+	REPORT_MAIL,            /* plain text for a mailing-list reply (report/mail.h) */
 };
 
-/* Returns 0 and sets *ret for "txt"/"text", "md", "csv", "json", "html", else -EINVAL. */
+/* Returns 0 and sets *ret for "txt"/"text", "md", "csv", "json", "html", "mail", else -EINVAL. */
 int report_format_from_name(const char *name, enum report_format *ret);
 
 struct report_options {
@@ -46,6 +47,12 @@ void report_add_q(struct strbuf *sb, double q);
 void report_add_p(struct strbuf *sb, double p);
 /* "counts", "within noise", "loud: not judged", ...; "" for the baseline. */
 const char *report_verdict_words(enum verdict v);
+/*
+ * A cost in words: "npu-validate failed, rc=1 (fails on the first side
+ * too)", or for a test suite "kunit: 1 of 3 tests failed (suite.test)".
+ * against_first: say how it compares with the first side.
+ */
+void report_cost_words(struct strbuf *sb, const struct compare_cost *c, bool against_first);
 /* "first side", "repeat of pt: its delta is the drift", "cost: ... failed, rc=1". */
 void report_side_note(struct strbuf *sb, const struct compare_result *res, size_t k);
 /* "row  metric", or the row alone for a one-number row; the caller's. */

@@ -318,6 +318,7 @@ static const char css[] =
 	"td.wrap{white-space:normal}\n"
 	".sw{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:6px;vertical-align:0}\n"
 	".verdict,.pill{font-weight:600}\n"
+	"tr.stat td{color:var(--muted);font-size:13.5px}\n"
 	".pill{display:inline-block;border-radius:999px;padding:1px 9px;font-size:12px;white-space:nowrap}\n"
 	".v-gain{color:var(--gain)}.pill.v-gain{background:var(--gain-bg)}\n"
 	".v-loss{color:var(--loss)}.pill.v-loss{background:var(--loss-bg)}\n"
@@ -437,10 +438,54 @@ static void metric_sub(struct page *pg, const struct compare_metric *cm)
 {
 	esc(pg, cm->unit);
 	put(pg, *cm->unit ? ", " : "");
-	put(pg, stat_kind_name(cm->stat));
+	for (size_t j = 0; j < cm->n_stats; j++)
+		putf(pg, "%s%s", j == 0 ? "" : j + 1 == cm->n_stats ? " and " : ", ", stat_kind_name(cm->stats[j]));
+	if (!cm->n_stats)
+		put(pg, stat_kind_name(cm->stat));
 	put(pg, cm->better == BETTER_LOWER ? ", lower is better" : ", higher is better");
 	if (cm->by_run)
 		put(pg, ", run by run");
+}
+
+/* The metric's other statistics (--stat mean,min) under a side's row: value, delta, drift, verdict each. */
+static void stat_rows(struct page *pg, const struct compare_metric *cm, size_t k)
+{
+	const struct compare_cell *c = &cm->cells[k];
+
+	for (size_t j = 1; j < cm->n_stats; j++) {
+		const struct compare_stat *st = &c->stats[j];
+		struct compare_cell as = { .present = true, .verdict = st->verdict, .delta_pct = st->delta_pct };
+		struct strbuf t = STRBUF_INIT;
+
+		putf(pg, "<tr class=\"stat\"><td>&nbsp;&nbsp;%s</td><td class=\"num\">", stat_kind_name(cm->stats[j]));
+		if (st->value > 0)
+			report_add_value(&t, st->value, c->value);
+		else
+			strbuf_addstr(&t, "-");
+		esc(pg, strbuf_str(&t));
+		put(pg, "</td><td></td><td></td><td></td><td class=\"num\">");
+		strbuf_truncate(&t, 0);
+		if (!isnan(st->delta_pct))
+			strbuf_addf(&t, "%+.1f%%", st->delta_pct);
+		esc(pg, strbuf_str(&t));
+		put(pg, "</td><td class=\"num\">");
+		strbuf_truncate(&t, 0);
+		if (!isnan(st->drift_pct) && st->verdict != VERDICT_DRIFT && st->verdict != VERDICT_MISSING)
+			strbuf_addf(&t, "%+.1f%%", st->drift_pct);
+		esc(pg, strbuf_str(&t));
+		put(pg, "</td><td class=\"num\">");
+		strbuf_truncate(&t, 0);
+		report_add_q(&t, st->q);
+		esc(pg, strbuf_str(&t));
+		put(pg, "</td><td class=\"num\">");
+		strbuf_truncate(&t, 0);
+		report_add_p(&t, st->p);
+		esc(pg, strbuf_str(&t));
+		putf(pg, "</td><td class=\"verdict %s\" data-stat=\"%s\" data-stat-verdict=\"%s\">%s</td></tr>\n",
+		     verdict_class(&as), stat_kind_name(cm->stats[j]), verdict_name(st->verdict),
+		     k == 0 ? "" : report_verdict_words(st->verdict));
+		strbuf_release(&t);
+	}
 }
 
 static void summary_table(struct page *pg)
@@ -526,6 +571,8 @@ static void summary_table(struct page *pg)
 				putf(pg, "; sign agrees in %zu of %zu pairs", c->pairs_agree, c->pairs);
 			put(pg, "</td></tr>\n");
 			strbuf_release(&t);
+			if (c->present)
+				stat_rows(pg, cm, k);
 		}
 		put(pg, "</tbody>\n");
 	}
@@ -580,12 +627,21 @@ static void gains_and_costs(struct page *pg)
 
 			if (c->side != k)
 				continue;
+			struct strbuf words = STRBUF_INIT;
+
 			put(pg, n_cost++ ? "<br>" : "");
 			put(pg, "<span class=\"c\">");
-			esc(pg, c->row);
-			putf(pg, " failed, rc=%d</span>", c->rc);
-			if (k != 0 && c->fails_on_first)
-				put(pg, " (fails on the first side too)");
+			if (c->has_tests) {
+				report_cost_words(&words, c, k != 0);
+				esc(pg, strbuf_str(&words));
+				put(pg, "</span>");
+			} else {
+				esc(pg, c->row);
+				putf(pg, " failed, rc=%d</span>", c->rc);
+				if (k != 0 && c->fails_on_first)
+					put(pg, " (fails on the first side too)");
+			}
+			strbuf_release(&words);
 		}
 		if (n_cost == 0)
 			put(pg, "none");
@@ -800,9 +856,13 @@ static void metric_aside(struct page *pg, size_t i)
 		for (size_t j = 0; j < res->n_costs; j++) {
 			if (res->costs[j].side != k)
 				continue;
+			struct strbuf words = STRBUF_INIT;
+
+			report_cost_words(&words, &res->costs[j], false);
 			put(pg, "<span class=\"cost\">cost: ");
-			esc(pg, res->costs[j].row);
-			putf(pg, " failed, rc=%d</span>", res->costs[j].rc);
+			esc(pg, strbuf_str(&words));
+			put(pg, "</span>");
+			strbuf_release(&words);
 		}
 		put(pg, "</li>\n");
 	}

@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "lib/alloc.h"
+#include "lib/parse-number.h"
 #include "lib/file.h"
 #include "lib/parse-error.h"
 #include "lib/timestamp.h"
@@ -147,6 +148,46 @@ fail:
 	return -EINVAL;
 }
 
+/* A test suite's checks: {"passed": N, ..., "failures": ["suite.test", ...]}. */
+static void load_meta_checks(const char *file, size_t ri, json_t *jc, struct row *row, struct strlist *warnings)
+{
+	struct metric_set set = METRIC_SET_INIT;
+	json_t *failures = json_object_get(jc, "failures"), *jf;
+	size_t i;
+
+	if (!json_is_object(jc) || (failures && !json_is_array(failures))) {
+		strlist_addf(warnings, "%s: rows[%zu].checks: not an object with a failures list, ignoring them", file, ri);
+		return;
+	}
+	for (size_t o = 0; o < CHECK_OUTCOMES; o++) {
+		json_t *n = json_object_get(jc, check_outcome_name((enum check_outcome)o));
+
+		if (o == CHECK_FAILED)
+			continue;
+		if (n && (!json_is_integer(n) || json_integer_value(n) < 0 || json_integer_value(n) > 100000000)) {
+			strlist_addf(warnings, "%s: rows[%zu].checks.%s: not a count, ignoring the checks", file, ri,
+				     check_outcome_name((enum check_outcome)o));
+			metric_set_release(&set);
+			return;
+		}
+		set.checks[o] = n ? (size_t)json_integer_value(n) : 0;
+	}
+	set.has_checks = true;
+	json_array_foreach(failures, i, jf) {
+		const char *name = json_string_value(jf);
+
+		if (!name || !row_name_valid(name)) {
+			strlist_addf(warnings, "%s: rows[%zu].checks.failures[%zu]: not a printable name, ignoring the checks",
+				     file, ri, i);
+			metric_set_release(&set);
+			return;
+		}
+		metric_set_add_check(&set, CHECK_FAILED, name);
+	}
+	metric_set_merge_checks(&row->metrics, &set);
+	metric_set_release(&set);
+}
+
 /* Rep durations and the idle wait: what `bootab plan --from` costs a rep and a boot at. */
 static void load_meta_times(const char *file, size_t ri, json_t *jr, struct row *row,
 			    struct strlist *warnings)
@@ -231,10 +272,39 @@ static void load_meta_rows(const char *file, json_t *jrows, struct side *side,
 				strlist_addf(warnings, "%s: rows[%zu].stat: unknown statistic '%s', using the default",
 					     file, ri, stat);
 		}
+		if (json_is_array(json_object_get(jr, "stats")) && row->has_stat) {
+			json_t *js;
+			size_t si;
+
+			json_array_foreach(json_object_get(jr, "stats"), si, js) {
+				enum stat_kind k;
+				bool seen = false;
+
+				if (!json_is_string(js) || stat_kind_from_name(json_string_value(js), &k) < 0) {
+					strlist_addf(warnings, "%s: rows[%zu].stats[%zu]: not a statistic, ignoring it", file, ri, si);
+					continue;
+				}
+				for (size_t j = 0; j < row->n_stats; j++)
+					seen |= row->stats[j] == k;
+				if (!seen && row->n_stats < STAT_KINDS)
+					row->stats[row->n_stats++] = k;
+			}
+			/* stat is the first of them, whatever the list's order. */
+			if (row->n_stats && row->stats[0] != row->stat) {
+				for (size_t j = 1; j < row->n_stats; j++)
+					if (row->stats[j] == row->stat) {
+						row->stats[j] = row->stats[0];
+						break;
+					}
+				row->stats[0] = row->stat;
+			}
+		}
 		if (metrics && load_meta_metrics(file, ri, metrics, row, warnings) < 0) {
 			metric_set_release(&row->metrics);
 			side->unreadable_rows++;
 		}
+		if (json_object_get(jr, "checks"))
+			load_meta_checks(file, ri, json_object_get(jr, "checks"), row, warnings);
 		load_meta_times(file, ri, jr, row, warnings);
 	}
 }
@@ -390,15 +460,17 @@ static char *row_name_from_file(const char *name)
 static void load_check_file(const char *file, const char *data, const char *row_name,
 			    struct side *side, struct strlist *warnings)
 {
-	char *end;
-	long rc;
+	const char *end = data;
+	long rc = -1;
 	struct row *row;
 
-	errno = 0;
-	rc = strtol(data, &end, 10);
-	while (*end == '\n' || *end == ' ' || *end == '\t' || *end == '\r')
-		end++;
-	if (end == data || *end || errno || rc < 0 || rc > 255) {
+	/* Blanks around the number, as `echo $? > FILE` and editors leave them. */
+	while (*data == ' ' || *data == '\t')
+		data++;
+	if (number_scan_long(data, 10, 0, 255, &rc, &end) == 0)
+		while (*end == '\n' || *end == ' ' || *end == '\t' || *end == '\r')
+			end++;
+	if (rc < 0 || *end) {
 		strlist_addf(warnings, "%s:1: expected an exit code (0-255), ignoring the file", file);
 		return;
 	}

@@ -27,8 +27,10 @@ struct row {
 	bool by_run;        /* cold first run: compare run i with run i */
 	bool has_stat;
 	enum stat_kind stat;
+	enum stat_kind stats[STAT_KINDS];   /* meta.json's stats: stat first, then the others compared */
+	size_t n_stats;
 	char *source;       /* the file the data came from, for messages */
-	struct metric_set metrics;
+	struct metric_set metrics;   /* and, for a test suite's output (KTAP), its checks */
 	double *rep_s;      /* meta.json reps[].end - start, seconds, where both are recorded */
 	size_t n_rep_s;
 	bool has_idle_wait;

@@ -92,6 +92,34 @@ struct metric *metric_set_add_sample(struct metric_set *set, const char *name,
 	return m;
 }
 
+const char *check_outcome_name(enum check_outcome outcome)
+{
+	switch (outcome) {
+	case CHECK_PASSED:
+		return "passed";
+	case CHECK_FAILED:
+		return "failed";
+	case CHECK_SKIPPED:
+		return "skipped";
+	case CHECK_XFAIL:
+		return "xfail";
+	default:
+		return "unknown";
+	}
+}
+
+void metric_set_add_check(struct metric_set *set, enum check_outcome outcome, const char *name)
+{
+	set->has_checks = true;
+	if ((unsigned)outcome >= CHECK_OUTCOMES)
+		outcome = CHECK_FAILED;
+	set->checks[outcome]++;
+	if (outcome != CHECK_FAILED)
+		return;
+	GROW(set->failed, set->alloc_failed, set->n_failed + 1);
+	set->failed[set->n_failed++] = xstrdup(name ? name : "");
+}
+
 void metric_set_merge(struct metric_set *dst, const struct metric_set *src)
 {
 	for (size_t i = 0; i < src->n_metrics; i++) {
@@ -100,6 +128,22 @@ void metric_set_merge(struct metric_set *dst, const struct metric_set *src)
 		for (size_t j = 0; j < m->n_samples; j++)
 			metric_set_add_sample(dst, m->name, m->better, m->unit, m->samples[j]);
 	}
+	metric_set_merge_checks(dst, src);
+}
+
+void metric_set_merge_checks(struct metric_set *dst, const struct metric_set *src)
+{
+	if (!src->has_checks)
+		return;
+	dst->has_checks = true;
+	for (size_t k = 0; k < CHECK_OUTCOMES; k++)
+		if (k != CHECK_FAILED)
+			dst->checks[k] += src->checks[k];
+	for (size_t i = 0; i < src->n_failed; i++)
+		metric_set_add_check(dst, CHECK_FAILED, src->failed[i]);
+	/* A failure counted without a name (none is made so) still counts. */
+	if (src->checks[CHECK_FAILED] > src->n_failed)
+		dst->checks[CHECK_FAILED] += src->checks[CHECK_FAILED] - src->n_failed;
 }
 
 void metric_set_release(struct metric_set *set)
@@ -111,7 +155,8 @@ void metric_set_release(struct metric_set *set)
 	}
 	free(set->metrics);
 	free(set->index);
-	set->metrics = NULL;
-	set->index = NULL;
-	set->n_metrics = set->alloc_metrics = set->index_size = 0;
+	for (size_t i = 0; i < set->n_failed; i++)
+		free(set->failed[i]);
+	free(set->failed);
+	*set = (struct metric_set)METRIC_SET_INIT;
 }

@@ -23,17 +23,36 @@ struct metric {
 	size_t alloc_samples;
 };
 
-/* The metrics of one row, in first-seen order. */
+/*
+ * A test suite's verdicts (KTAP/KUnit output): not numbers to compare but
+ * checks whose failures are a cost of the side they failed on.
+ */
+enum check_outcome {
+	CHECK_PASSED,
+	CHECK_FAILED,           /* "not ok" (also TIMEOUT, ERROR), or planned and never reported */
+	CHECK_SKIPPED,          /* SKIP */
+	CHECK_XFAIL,            /* "not ok" with TODO or XFAIL: expected to fail */
+	CHECK_OUTCOMES,
+};
+
+/* "passed", "failed", "skipped", "xfail". */
+const char *check_outcome_name(enum check_outcome outcome);
+
+/* The metrics of one row, in first-seen order, and its checks if it has any. */
 struct metric_set {
 	struct metric *metrics;
 	size_t n_metrics;
 	size_t alloc_metrics;
+	bool has_checks;
+	size_t checks[CHECK_OUTCOMES];   /* how many of each outcome */
+	char **failed;                   /* the failed checks' names, in order */
+	size_t n_failed, alloc_failed;
 	/* By name: an open-addressing table of metrics[] indices + 1 (0: empty). */
 	size_t *index;
 	size_t index_size;
 };
 
-#define METRIC_SET_INIT { NULL, 0, 0, NULL, 0 }
+#define METRIC_SET_INIT { NULL, 0, 0, false, { 0 }, NULL, 0, 0, NULL, 0 }
 
 /*
  * The largest sample magnitude bootab computes with: squares and sums of
@@ -66,8 +85,17 @@ struct metric *metric_set_add_sample(struct metric_set *set, const char *name,
 				     enum metric_better better, const char *unit,
 				     double value);
 
-/* Appends every sample of src to dst, metric by metric. src is unchanged. */
+/*
+ * Counts one check of the given outcome; a failed one is also listed by
+ * name (copied).
+ */
+void metric_set_add_check(struct metric_set *set, enum check_outcome outcome, const char *name);
+
+/* Appends every sample of src to dst, metric by metric, and adds its checks. src is unchanged. */
 void metric_set_merge(struct metric_set *dst, const struct metric_set *src);
+
+/* Adds src's checks to dst's. */
+void metric_set_merge_checks(struct metric_set *dst, const struct metric_set *src);
 
 void metric_set_release(struct metric_set *set);
 

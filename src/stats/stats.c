@@ -34,6 +34,41 @@ int stat_kind_from_name(const char *name, enum stat_kind *ret)
 	return -EINVAL;
 }
 
+int stat_list_parse(const char *text, enum stat_kind ret[STAT_KINDS])
+{
+	enum stat_kind kinds[STAT_KINDS];
+	int n = 0;
+	const char *p = text;
+
+	if (!text)
+		return -EINVAL;
+	for (;;) {
+		const char *end = strchr(p, ',');
+		size_t b = 0, e = end ? (size_t)(end - p) : strlen(p);
+		char name[16];
+
+		while (b < e && (p[b] == ' ' || p[b] == '\t'))
+			b++;
+		while (e > b && (p[e - 1] == ' ' || p[e - 1] == '\t'))
+			e--;
+		if (e - b >= sizeof(name) || n == STAT_KINDS)
+			return -EINVAL;
+		memcpy(name, p + b, e - b);
+		name[e - b] = '\0';
+		if (stat_kind_from_name(name, &kinds[n]) < 0)
+			return -EINVAL;
+		for (int i = 0; i < n; i++)
+			if (kinds[i] == kinds[n])
+				return -EINVAL;
+		n++;
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	memcpy(ret, kinds, (size_t)n * sizeof(*kinds));
+	return n;
+}
+
 double stats_mean(const double *x, size_t n)
 {
 	double sum = 0;

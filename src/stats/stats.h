@@ -22,6 +22,15 @@ const char *stat_kind_name(enum stat_kind kind);
 /* Returns 0 and sets *ret for a known name, else -EINVAL. */
 int stat_kind_from_name(const char *name, enum stat_kind *ret);
 
+#define STAT_KINDS 4
+
+/*
+ * A list of statistics, "mean,min" (blanks around names allowed): each
+ * known and given once. Returns how many (1 to STAT_KINDS) with ret[]
+ * filled in order, or -EINVAL with ret untouched.
+ */
+int stat_list_parse(const char *text, enum stat_kind ret[STAT_KINDS]);
+
 double stats_mean(const double *x, size_t n);
 /* Sample standard deviation (n - 1 in the denominator); NaN for n < 2. */
 double stats_stddev(const double *x, size_t n);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lib/alloc.h"
+#include "lib/strvec.h"
 #include "lib/file.h"
 
 #define IO_TIMEOUT_MS 120000
@@ -89,17 +90,11 @@ static int t_remove_file(struct boot_io *io, const char *path)
 	return t_simple(io, args);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int t_list_dir(struct boot_io *io, const char *path, char ***ret_names, size_t *ret_count)
 {
 	const char *args[] = { "list", path, NULL };
 	struct process_result res;
-	char **names = NULL;
-	size_t n = 0, alloc = 0;
+	struct strvec names = STRVEC_INIT;
 	int r = io_script(io, args, NULL, 0, &res);
 
 	if (r < 0)
@@ -117,19 +112,15 @@ static int t_list_dir(struct boot_io *io, const char *path, char ***ret_names, s
 		/* Names end in NUL; a last one without is cut output. */
 		if (pos + l == res.out_len)
 			break;
-		if (l > 0 && l <= 255 && !memchr(res.out + pos, '/', l)) {
-			GROW(names, alloc, n + 2);
-			names[n++] = xstrndup(res.out + pos, l);
-		}
+		if (l > 0 && l <= 255 && !memchr(res.out + pos, '/', l))
+			strvec_push_owned(&names, xstrndup(res.out + pos, l));
 		pos += l + 1;
 	}
-	GROW(names, alloc, n + 1);
-	names[n] = NULL;
-	qsort(names, n, sizeof(*names), cmp_str);
+	strvec_sort(&names);
 	process_result_release(&res);
-	*ret_names = names;
 	if (ret_count)
-		*ret_count = n;
+		*ret_count = names.n;
+	*ret_names = strvec_detach(&names);
 	return 0;
 }
 

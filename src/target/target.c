@@ -11,6 +11,7 @@
 #include "lib/file.h"
 #include "lib/shell-quote.h"
 #include "lib/strbuf.h"
+#include "lib/strvec.h"
 #include "lib/tty.h"
 #include "kernel/snapshot.h"
 #include "target-scripts.h"
@@ -30,8 +31,7 @@ struct target {
 	char *spec;
 	char *root;                /* local --root, or NULL */
 	char *shell;
-	char **ssh_base;           /* "ssh" and the options every call shares */
-	size_t n_ssh_base;
+	struct strvec ssh_base;    /* "ssh" and the options every call shares */
 	char *destination;
 	char *control_dir;         /* private 0700 directory of the master's socket */
 	char *control_path;
@@ -115,13 +115,6 @@ static char *last_line(const char *s)
 	return xstrndup(start, (size_t)(end - start));
 }
 
-static void argv_push(char ***v, size_t *n, size_t *alloc, const char *s)
-{
-	GROW(*v, *alloc, *n + 2);
-	(*v)[(*n)++] = xstrdup(s);
-	(*v)[*n] = NULL;
-}
-
 bool target_destination_acceptable(const char *s)
 {
 	if (!*s || s[0] == '-')
@@ -154,13 +147,12 @@ static char *lab_ssh_config(const char *lab_dir)
 /* Common ssh argv prefix. ControlPath is added per call. */
 static void build_ssh_base(struct target *t, const char *config)
 {
-	size_t alloc = 0;
 	char *timeout = xasprintf("ConnectTimeout=%d", t->connect_timeout_s);
 
-	argv_push(&t->ssh_base, &t->n_ssh_base, &alloc, "ssh");
+	strvec_push(&t->ssh_base, "ssh");
 	if (config) {
-		argv_push(&t->ssh_base, &t->n_ssh_base, &alloc, "-F");
-		argv_push(&t->ssh_base, &t->n_ssh_base, &alloc, config);
+		strvec_push(&t->ssh_base, "-F");
+		strvec_push(&t->ssh_base, config);
 	}
 	/*
 	 * BatchMode: never stop to ask (a password prompt from ssh would hang
@@ -172,37 +164,36 @@ static void build_ssh_base(struct target *t, const char *config)
 		"-o", "ServerAliveCountMax=3", "-o", "LogLevel=ERROR", "-T",
 	};
 	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
-		argv_push(&t->ssh_base, &t->n_ssh_base, &alloc, opts[i]);
-	argv_push(&t->ssh_base, &t->n_ssh_base, &alloc, "-o");
-	argv_push(&t->ssh_base, &t->n_ssh_base, &alloc, timeout);
+		strvec_push(&t->ssh_base, opts[i]);
+	strvec_push(&t->ssh_base, "-o");
+	strvec_push(&t->ssh_base, timeout);
 	free(timeout);
 }
 
 /* ssh base + control options + "--" + destination; caller appends the command. */
-static void ssh_argv(const struct target *t, bool fresh, char ***v, size_t *n, size_t *alloc)
+static void ssh_argv(const struct target *t, bool fresh, struct strvec *v)
 {
-	for (size_t i = 0; i < t->n_ssh_base; i++)
-		argv_push(v, n, alloc, t->ssh_base[i]);
+	strvec_push_all(v, strvec_argv(&t->ssh_base));
 	if (fresh || !t->master) {
-		argv_push(v, n, alloc, "-o");
-		argv_push(v, n, alloc, "ControlPath=none");
+		strvec_push(v, "-o");
+		strvec_push(v, "ControlPath=none");
 	} else {
 		char *cp = xasprintf("ControlPath=%s", t->control_path);
 
-		argv_push(v, n, alloc, "-o");
-		argv_push(v, n, alloc, cp);
-		argv_push(v, n, alloc, "-o");
-		argv_push(v, n, alloc, "ControlMaster=no");
+		strvec_push(v, "-o");
+		strvec_push(v, cp);
+		strvec_push(v, "-o");
+		strvec_push(v, "ControlMaster=no");
 		free(cp);
 	}
-	argv_push(v, n, alloc, "--");
-	argv_push(v, n, alloc, t->destination);
+	strvec_push(v, "--");
+	strvec_push(v, t->destination);
 }
 
 static int start_master(struct target *t)
 {
-	char **argv = NULL, *cp;
-	size_t n = 0, alloc = 0;
+	struct strvec argv = STRVEC_INIT;
+	char *cp;
 	struct process_result res;
 	struct process_options po = { .timeout_ms = (t->connect_timeout_s + 30) * 1000 };
 	int r;
@@ -223,8 +214,7 @@ static int start_master(struct target *t)
 		t->control_dir = tmpl;
 		t->control_path = path_join(tmpl, "master");
 	}
-	for (size_t i = 0; i < t->n_ssh_base; i++)
-		argv_push(&argv, &n, &alloc, t->ssh_base[i]);
+	strvec_push_all(&argv, strvec_argv(&t->ssh_base));
 	cp = xasprintf("ControlPath=%s", t->control_path);
 	/*
 	 * -N: no command; ControlPersist makes ssh put the master in the
@@ -232,15 +222,15 @@ static int start_master(struct target *t)
 	 * should bootab die without stopping it.
 	 */
 	static const char *const opts[] = { "-o", "ControlMaster=yes", "-o", "ControlPersist=120", "-N" };
-	argv_push(&argv, &n, &alloc, "-o");
-	argv_push(&argv, &n, &alloc, cp);
+	strvec_push(&argv, "-o");
+	strvec_push(&argv, cp);
 	free(cp);
 	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
-		argv_push(&argv, &n, &alloc, opts[i]);
-	argv_push(&argv, &n, &alloc, "--");
-	argv_push(&argv, &n, &alloc, t->destination);
-	r = process_run((const char *const *)argv, &po, &res);
-	strv_free(argv);
+		strvec_push(&argv, opts[i]);
+	strvec_push(&argv, "--");
+	strvec_push(&argv, t->destination);
+	r = process_run(strvec_argv(&argv), &po, &res);
+	strvec_release(&argv);
 	if (r < 0) {
 		set_error(t, "cannot run ssh: %s", strerror(-r));
 		return r;
@@ -261,25 +251,24 @@ static int start_master(struct target *t)
 
 static void stop_master(struct target *t)
 {
-	char **argv = NULL, *cp;
-	size_t n = 0, alloc = 0;
+	struct strvec argv = STRVEC_INIT;
+	char *cp;
 	struct process_result res;
 	struct process_options po = { .timeout_ms = 10000 };
 
 	if (!t->master)
 		return;
-	for (size_t i = 0; i < t->n_ssh_base; i++)
-		argv_push(&argv, &n, &alloc, t->ssh_base[i]);
+	strvec_push_all(&argv, strvec_argv(&t->ssh_base));
 	cp = xasprintf("ControlPath=%s", t->control_path);
-	argv_push(&argv, &n, &alloc, "-o");
-	argv_push(&argv, &n, &alloc, cp);
-	argv_push(&argv, &n, &alloc, "-O");
-	argv_push(&argv, &n, &alloc, "exit");
-	argv_push(&argv, &n, &alloc, "--");
-	argv_push(&argv, &n, &alloc, t->destination);
-	if (process_run((const char *const *)argv, &po, &res) == 0)
+	strvec_push(&argv, "-o");
+	strvec_push(&argv, cp);
+	strvec_push(&argv, "-O");
+	strvec_push(&argv, "exit");
+	strvec_push(&argv, "--");
+	strvec_push(&argv, t->destination);
+	if (process_run(strvec_argv(&argv), &po, &res) == 0)
 		process_result_release(&res);
-	strv_free(argv);
+	strvec_release(&argv);
 	free(cp);
 	t->master = false;
 }
@@ -379,7 +368,7 @@ void target_close(struct target *t)
 	}
 	free(t->control_dir);
 	free(t->control_path);
-	strv_free(t->ssh_base);
+	strvec_release(&t->ssh_base);
 	free(t->destination);
 	free(t->spec);
 	free(t->root);
@@ -390,28 +379,26 @@ void target_close(struct target *t)
 
 /* The words that run the script: [sudo ...] sh -c TEXT NAME ARGS... */
 static void command_words(const struct target *t, const char *text, const char *name,
-			  const char *const *args, enum root_method how,
-			  char ***v, size_t *n, size_t *alloc)
+			  const char *const *args, enum root_method how, struct strvec *v)
 {
 	char *label = xasprintf("bootab-%s", name);
 
 	if (how == ROOT_SUDO) {
-		argv_push(v, n, alloc, "sudo");
-		argv_push(v, n, alloc, "-n");
-		argv_push(v, n, alloc, "--");
+		strvec_push(v, "sudo");
+		strvec_push(v, "-n");
+		strvec_push(v, "--");
 	} else if (how == ROOT_SUDO_PASSWORD) {
 		/* -k: always read the password, never a cached ticket; -p '': no prompt text. */
 		static const char *const sudo[] = { "sudo", "-k", "-S", "-p", "", "--" };
 
 		for (size_t i = 0; i < sizeof(sudo) / sizeof(sudo[0]); i++)
-			argv_push(v, n, alloc, sudo[i]);
+			strvec_push(v, sudo[i]);
 	}
-	argv_push(v, n, alloc, t->shell);
-	argv_push(v, n, alloc, "-c");
-	argv_push(v, n, alloc, text);
-	argv_push(v, n, alloc, label);
-	for (size_t i = 0; args && args[i]; i++)
-		argv_push(v, n, alloc, args[i]);
+	strvec_push(v, t->shell);
+	strvec_push(v, "-c");
+	strvec_push(v, text);
+	strvec_push(v, label);
+	strvec_push_all(v, args);
 	free(label);
 }
 
@@ -419,20 +406,19 @@ static void command_words(const struct target *t, const char *text, const char *
 static char **full_argv(const struct target *t, const char *text, const char *name,
 			const char *const *args, enum root_method how, bool fresh)
 {
-	char **words = NULL, **argv = NULL;
-	size_t nw = 0, aw = 0, n = 0, alloc = 0;
+	struct strvec words = STRVEC_INIT, argv = STRVEC_INIT;
 	struct strbuf line = STRBUF_INIT;
 
-	command_words(t, text, name, args, how, &words, &nw, &aw);
+	command_words(t, text, name, args, how, &words);
 	if (t->kind == TARGET_LOCAL)
-		return words;
-	ssh_argv(t, fresh, &argv, &n, &alloc);
+		return strvec_detach(&words);
+	ssh_argv(t, fresh, &argv);
 	/* ssh joins its arguments into one line for the remote shell: quote every word. */
-	shell_quote_argv_append(&line, (const char *const *)words);
-	argv_push(&argv, &n, &alloc, strbuf_str(&line));
+	shell_quote_argv_append(&line, strvec_argv(&words));
+	strvec_push(&argv, strbuf_str(&line));
 	strbuf_release(&line);
-	strv_free(words);
-	return argv;
+	strvec_release(&words);
+	return strvec_detach(&argv);
 }
 
 static char *script_text(const struct target *t, const char *name, enum root_method how)

@@ -122,7 +122,7 @@ setup() {
 	[[ "$output" == *"| x | value | b | 110.0 | 1.0 | 0.9% | 3 | +10.0% | +0.5% | 20.0 | 0.028 | counts |"* ]]
 	run "$BOOTAB" compare --format xml "$d/a" "$d/b"
 	[ "$status" -eq 2 ]
-	[ "${lines[0]}" = "bootab: --format: 'xml' is not txt, md, csv, json or html" ]
+	[ "${lines[0]}" = "bootab: --format: 'xml' is not txt, md, csv, json, html or mail" ]
 	run "$BOOTAB" compare --stat mode "$d/a" "$d/b"
 	[ "$status" -eq 2 ]
 }

@@ -88,7 +88,7 @@ EOF
 
 @test "compare: option values, also after --opt=" {
 	run complete_line "$BOOTAB" compare --format ""
-	[ "$output" = "$(printf '%s\n' csv html json md txt)" ]
+	[ "$output" = "$(printf '%s\n' csv html json mail md txt)" ]
 	run complete_line "$BOOTAB" compare --stat m
 	[ "$output" = "$(printf '%s\n' max mean median min)" ]
 	run complete_line "$BOOTAB" compare --color = ""

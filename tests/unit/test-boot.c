@@ -619,7 +619,7 @@ static void test_refuses_untrustworthy_input(void **state)
 	free(path);
 	io = boot_io_local_new(root);
 
-	assert_int_equal(boot_backend_bls.plan(io, managed, args, &plan, &err), -EINVAL);
+	assert_int_equal(boot_backend_bls.plan(io, managed, args, NULL, &plan, &err), -EINVAL);
 	assert_string_equal(err.file, "/boot/loader/entries/a.conf");
 	assert_string_equal(err.message, "contains a NUL byte: not a boot entry");
 	assert_int_equal(plan.n_actions, 0);
@@ -630,7 +630,7 @@ static void test_refuses_untrustworthy_input(void **state)
 
 	/* grubby printing more than PROCESS_OUTPUT_MAX. */
 	write_file(root, "usr/sbin/grubby", "#!/bin/sh\nhead -c 20000000 /dev/zero | tr '\\0' 'x'\n");
-	assert_int_equal(boot_backend_grubby.plan(io, managed, args, &plan, &err), -EIO);
+	assert_int_equal(boot_backend_grubby.plan(io, managed, args, NULL, &plan, &err), -EIO);
 	assert_string_equal(err.file, "grubby");
 	assert_string_equal(err.message, "'grubby --info=ALL' printed more than bootab reads, not an entry listing");
 	assert_int_equal(plan.n_actions, 0);

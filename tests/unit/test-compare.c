@@ -361,6 +361,125 @@ static void test_row_stat(void **state)
 		side_release(&s[k]);
 }
 
+/*
+ * Several statistics: each judged by the seed rule against its own drift.
+ * Reps a {10, 10.5, 11}, b {12, 12.5, 13}, a2 {8.5, 10.5, 12.3}: the mean
+ * of a is 10.5, of b 12.5 (+19.0 %), of a2 10.433 (drift -0.63 %: counts);
+ * the min of a is 10, of b 12 (+20 %), of a2 8.5 (drift -15 %: q 1.33,
+ * within noise).
+ */
+static void test_several_stats(void **state)
+{
+	struct side s[3];
+	struct compare_result res;
+	struct strlist w = STRLIST_INIT, stats = STRLIST_INIT;
+	struct compare_options o = default_options;
+	const double a[3] = { 10, 10.5, 11 }, b[3] = { 12, 12.5, 13 }, a2[3] = { 8.5, 10.5, 12.3 };
+	const enum stat_kind mean_min[2] = { STAT_MEAN, STAT_MIN };
+	const struct compare_metric *m;
+
+	(void)state;
+	side_init(&s[0], "a", "a");
+	side_init(&s[1], "b", "b");
+	side_init(&s[2], "a2", "a");
+	add_runs(&s[0], "r", a, 3);
+	add_runs(&s[1], "r", b, 3);
+	add_runs(&s[2], "r", a2, 3);
+	o.stats = mean_min;
+	o.n_stats = 2;
+	o.loud_pct = 100;
+	assert_int_equal(compare_sides(s, 3, &o, &res, &w), 0);
+	m = find(&res, "r", "value");
+	assert_int_equal(m->n_stats, 2);
+	assert_int_equal(m->stats[1], STAT_MIN);
+	/* stats[0] is the cell's own value and verdict */
+	NEAR(m->cells[1].stats[0].value, 12.5, 1e-12);
+	NEAR(m->cells[1].stats[0].delta_pct, m->cells[1].delta_pct, 0);
+	assert_int_equal(m->cells[1].stats[0].verdict, m->cells[1].verdict);
+	NEAR(m->cells[1].delta_pct, 100.0 * 12.5 / 10.5 - 100, 1e-9);
+	NEAR(m->cells[1].drift_pct, 100.0 * (31.3 / 3) / 10.5 - 100, 1e-9);
+	assert_int_equal(m->cells[1].verdict, VERDICT_COUNTS);
+	NEAR(m->cells[1].stats[1].value, 12, 0);
+	NEAR(m->cells[0].stats[1].value, 10, 0);
+	NEAR(m->cells[1].stats[1].delta_pct, 20, 1e-9);
+	NEAR(m->cells[1].stats[1].drift_pct, -15, 1e-9);
+	NEAR(m->cells[1].stats[1].q, 20.0 / 15, 1e-9);
+	assert_int_equal(m->cells[1].stats[1].verdict, VERDICT_WITHIN_NOISE);
+	assert_int_equal(m->cells[2].stats[1].verdict, VERDICT_DRIFT);
+	assert_int_equal(m->cells[0].stats[1].verdict, VERDICT_BASELINE);
+	/* Both statistics' verdicts are in the summary. */
+	assert_int_equal(res.n_counts, 1);
+	assert_int_equal(res.n_within_noise, 1);
+	compare_result_release(&res);
+
+	/* ROW=min,max overrides the default list for that row. */
+	strlist_add(&stats, "r=min,max");
+	o.row_stats = &stats;
+	assert_int_equal(compare_sides(s, 3, &o, &res, &w), 0);
+	m = find(&res, "r", "value");
+	assert_int_equal(m->n_stats, 2);
+	assert_int_equal(m->stat, STAT_MIN);
+	assert_int_equal(m->stats[1], STAT_MAX);
+	NEAR(m->cells[1].stats[1].value, 13, 0);
+	NEAR(m->cells[1].value, 12, 0);
+	compare_result_release(&res);
+	/* A list whose first is not stat, and a bad row list, are refused. */
+	o.stat = STAT_MIN;
+	assert_int_equal(compare_sides(s, 3, &o, &res, &w), -EINVAL);
+	o.stat = STAT_MEAN;
+	strlist_add(&stats, "r=min,min");
+	assert_int_equal(compare_sides(s, 3, &o, &res, &w), -EINVAL);
+	strlist_release(&stats);
+	strlist_release(&w);
+	for (int k = 0; k < 3; k++)
+		side_release(&s[k]);
+}
+
+/* A test suite's failures are a cost of its side, each compared with the first side's. */
+static void test_test_suite_costs(void **state)
+{
+	struct side s[3];
+	struct compare_result res;
+	struct strlist w = STRLIST_INIT;
+	struct row *r;
+
+	(void)state;
+	side_init(&s[0], "a", "a");
+	side_init(&s[1], "b", "b");
+	side_init(&s[2], "a2", "a");
+	for (int k = 0; k < 3; k++) {
+		add_metric(&s[k], "x", "v", BETTER_HIGHER, 100, 1);
+		r = get_row(&s[k], "kunit");
+		metric_set_add_check(&r->metrics, CHECK_PASSED, "ok");
+		metric_set_add_check(&r->metrics, CHECK_SKIPPED, "skip");
+	}
+	metric_set_add_check(&get_row(&s[0], "kunit")->metrics, CHECK_FAILED, "suite.flaky");
+	r = get_row(&s[1], "kunit");
+	metric_set_add_check(&r->metrics, CHECK_FAILED, "suite.flaky");
+	metric_set_add_check(&r->metrics, CHECK_FAILED, "suite.broken");
+	r->has_rc = true;
+	r->rc = 1;
+	assert_int_equal(compare_sides(s, 3, &default_options, &res, &w), 0);
+	assert_int_equal(res.n_costs, 2);
+	assert_int_equal(res.costs[0].side, 0);
+	assert_true(res.costs[0].has_tests);
+	assert_int_equal(res.costs[0].tests_failed, 1);
+	assert_int_equal(res.costs[1].side, 1);
+	assert_string_equal(res.costs[1].row, "kunit");
+	assert_int_equal(res.costs[1].rc, 1);
+	assert_int_equal(res.costs[1].tests_failed, 2);
+	assert_int_equal(res.costs[1].tests_total, 4);
+	assert_int_equal(res.costs[1].tests_new, 1);
+	assert_false(res.costs[1].fails_on_first);
+	assert_string_equal(res.costs[1].failures[1], "suite.broken");
+	/* A suite whose rows carry no metric is no metric of the report. */
+	assert_int_equal(res.n_metrics, 1);
+	compare_result_release(&res);
+	strlist_release(&w);
+	for (int k = 0; k < 3; k++)
+		side_release(&s[k]);
+}
+
 /* A boot with two reps at log offsets -/+ 0.01 about log(100) + m: within SS 0.0002. */
 static void add_boot(struct side *s, const char *row, enum metric_better better, double m)
 {
@@ -659,6 +778,8 @@ int main(void)
 		cmocka_unit_test(test_pairs_costs_versions_warnings),
 		cmocka_unit_test(test_bad_arguments),
 		cmocka_unit_test(test_row_stat),
+		cmocka_unit_test(test_several_stats),
+		cmocka_unit_test(test_test_suite_costs),
 		cmocka_unit_test(test_boot_level),
 		cmocka_unit_test(test_boot_level_recorded_rounds_and_untested),
 		cmocka_unit_test(test_history),

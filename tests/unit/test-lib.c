@@ -15,8 +15,10 @@
 #include "lib/escape.h"
 #include "lib/file.h"
 #include "lib/parse-error.h"
+#include "lib/parse-number.h"
 #include "lib/process.h"
 #include "lib/strbuf.h"
+#include "lib/strvec.h"
 #include "lib/timestamp.h"
 
 static char *make_tmpdir(void)
@@ -48,6 +50,111 @@ static void test_strbuf(void **state)
 	assert_int_equal(len, 7);
 	assert_null(sb.buf);
 	free(s);
+}
+
+static void test_strvec(void **state)
+{
+	struct strvec sv = STRVEC_INIT;
+	char **v;
+
+	(void)state;
+	/* Empty: an argv all the same, and a detached array holding only NULL. */
+	assert_null(strvec_argv(&sv)[0]);
+	v = strvec_detach(&sv);
+	assert_non_null(v);
+	assert_null(v[0]);
+	strv_free(v);
+	strv_free(NULL);
+
+	strvec_push(&sv, "b");
+	strvec_pushf(&sv, "%s=%d", "a", 1);
+	strvec_push_owned(&sv, xstrdup("c"));
+	strvec_push_all(&sv, (const char *const[]){ "a=1", "", NULL });
+	strvec_push_all(&sv, NULL);
+	assert_int_equal(sv.n, 5);
+	assert_null(sv.v[5]);
+	strvec_sort(&sv);
+	assert_string_equal(strvec_argv(&sv)[0], "");
+	assert_string_equal(sv.v[1], "a=1");
+	assert_string_equal(sv.v[2], "a=1");
+	assert_string_equal(sv.v[3], "b");
+	assert_string_equal(sv.v[4], "c");
+	assert_null(sv.v[5]);
+	v = strvec_detach(&sv);
+	assert_null(sv.v);
+	assert_int_equal(sv.n, 0);
+	assert_string_equal(v[4], "c");
+	assert_null(v[5]);
+	strv_free(v);
+	strvec_release(&sv);
+}
+
+static void test_parse_number(void **state)
+{
+	static const struct {
+		const char *s;
+		long min, max;
+		int r;
+		long v;
+	} longs[] = {
+		{ "5", 1, 600, 0, 5 },
+		{ "-3", -5, 5, 0, -3 },
+		{ "+3", 0, 5, 0, 3 },
+		{ "600", 1, 600, 0, 600 },
+		{ "601", 1, 600, -ERANGE, 0 },
+		{ "0", 1, 600, -ERANGE, 0 },
+		{ "99999999999999999999999", 0, 1, -ERANGE, 0 },
+		{ "", 0, 9, -EINVAL, 0 },
+		{ " 5", 0, 9, -EINVAL, 0 },
+		{ "5 ", 0, 9, -EINVAL, 0 },
+		{ "5s", 0, 9, -EINVAL, 0 },
+		{ "0x5", 0, 9, -EINVAL, 0 },
+		{ "-", 0, 9, -EINVAL, 0 },
+	};
+	static const struct {
+		const char *s;
+		int r;
+		double v;
+	} doubles[] = {
+		{ "2.5", 0, 2.5 },
+		{ ".5", 0, 0.5 },
+		{ "-1e2", 0, -100 },
+		{ "1e-400", 0, 0 },
+		{ "1e400", -ERANGE, 0 },
+		{ "inf", -EINVAL, 0 },
+		{ "nan", -EINVAL, 0 },
+		{ "1001", -ERANGE, 0 },
+		{ "1.5%", -EINVAL, 0 },
+		{ "", -EINVAL, 0 },
+	};
+	const char *end = NULL;
+	long v = 42;
+	double d = 42;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(longs) / sizeof(longs[0]); i++) {
+		v = 42;
+		assert_int_equal(number_parse_long(longs[i].s, longs[i].min, longs[i].max, &v), longs[i].r);
+		assert_int_equal(v, longs[i].r ? 42 : longs[i].v);
+	}
+	for (size_t i = 0; i < sizeof(doubles) / sizeof(doubles[0]); i++) {
+		d = 42;
+		assert_int_equal(number_parse_double(doubles[i].s, -1000, 1000, &d), doubles[i].r);
+		if (doubles[i].r)
+			assert_true(d == 42);
+		else
+			assert_true(fabs(d - doubles[i].v) < 1e-12);
+	}
+	/* The scanners stop after the number and leave the rest to the caller. */
+	assert_int_equal(number_scan_long("30s", 10, 0, 60, &v, &end), 0);
+	assert_int_equal(v, 30);
+	assert_string_equal(end, "s");
+	assert_int_equal(number_scan_double("5 %", 0, 100, &d, &end), 0);
+	assert_string_equal(end, " %");
+	assert_int_equal(number_scan_long("1af", 16, 0, 0xffff, &v, &end), 0);
+	assert_int_equal(v, 0x1af);
+	/* Base 16 takes no second prefix: "0x0x10" is not an id. */
+	assert_int_equal(number_scan_long("0x10", 16, 0, 0xffff, &v, &end), -EINVAL);
 }
 
 static void test_file_atomic_roundtrip(void **state)
@@ -295,6 +402,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_strbuf),
 		cmocka_unit_test(test_text_escape),
+		cmocka_unit_test(test_strvec),
+		cmocka_unit_test(test_parse_number),
 		cmocka_unit_test(test_file_atomic_roundtrip),
 		cmocka_unit_test(test_file_refuses_fifo_and_dir),
 		cmocka_unit_test(test_write_atomic_fails_cleanly),

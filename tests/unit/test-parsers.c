@@ -1,7 +1,9 @@
 /*
- * Unit tests for src/parsers: every format on real fio and hyperfine output
- * and on llama-bench output built to llama-bench's documented format
- * (tests/fixtures/parsers/), plus every error path.
+ * Unit tests for src/parsers: every format on real fio and hyperfine output,
+ * on llama-bench output built to llama-bench's documented format, on
+ * dma_map_benchmark, KTAP and new,old table output built to the kernel's
+ * (tests/fixtures/parsers/, each README cites its source), plus every
+ * error path.
  *
  * Expected values were read off the fixture files themselves.
  */
@@ -17,11 +19,12 @@
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "lib/parse-error.h"
+#include "lib/strbuf.h"
 #include "stats/metric.h"
 #include "parsers/parser.h"
 
 #define MAX_SAMPLES 16
-#define MAX_METRICS 8
+#define MAX_METRICS 24
 #define H BETTER_HIGHER
 #define L BETTER_LOWER
 
@@ -152,6 +155,104 @@ static const struct parse_case parse_cases[] = {
 	  "cut off after 2 complete results", 2, {
 		{ "pp512 @ d65536", H, "t/s", 5, { 214.415, 217.858, 212.92, 210.778, 215.211 } },
 		{ "tg128 @ d65536", H, "t/s", 5, { 30.6024, 30.5307, 30.5734, 30.3839, 30.2402 } },
+	} },
+	/* the kernel's dma_map_benchmark, built to its printf formats */
+	{ "dma-map-benchmark/one-run.txt", PARSER_AUTO, NULL, PARSER_DMA_MAP_BENCHMARK, 0, NULL, 4, {
+		{ "map latency", L, "us", 1, { 1.0 } },
+		{ "map stddev", L, "us", 1, { 0.3 } },
+		{ "unmap latency", L, "us", 1, { 1.3 } },
+		{ "unmap stddev", L, "us", 1, { 0.3 } },
+	} },
+	{ "dma-map-benchmark/three-runs.txt", PARSER_DMA_MAP_BENCHMARK, NULL, PARSER_DMA_MAP_BENCHMARK, 0, NULL, 4, {
+		{ "map latency", L, "us", 3, { 0.7, 0.8, 0.7 } },
+		{ "map stddev", L, "us", 3, { 0.1, 0.1, 0.2 } },
+		{ "unmap latency", L, "us", 3, { 0.8, 0.8, 0.9 } },
+		{ "unmap stddev", L, "us", 3, { 0.2, 0.1, 0.2 } },
+	} },
+	{ "dma-map-benchmark/sg-mode.txt", PARSER_AUTO, NULL, PARSER_DMA_MAP_BENCHMARK, 0, NULL, 4, {
+		{ "map latency", L, "us", 1, { 1.4 } },
+		{ "map stddev", L, "us", 1, { 0.3 } },
+		{ "unmap latency", L, "us", 1, { 1.3 } },
+		{ "unmap stddev", L, "us", 1, { 0.3 } },
+	} },
+	/* the new,old table of seed 004 */
+	{ "new-old-table/seed-004.txt", PARSER_AUTO, NULL, PARSER_NEW_OLD_TABLE, 0, NULL, 24, {
+		{ "map_pages 2^12 avg new", L, "ns", 1, { 331 } },
+		{ "map_pages 2^12 avg old", L, "ns", 1, { 249 } },
+		{ "map_pages 2^12 min new", L, "ns", 1, { 289 } },
+		{ "map_pages 2^12 min old", L, "ns", 1, { 214 } },
+		{ "map_pages 2^21 avg new", L, "ns", 1, { 335 } },
+		{ "map_pages 2^21 avg old", L, "ns", 1, { 243 } },
+		{ "map_pages 2^21 min new", L, "ns", 1, { 306 } },
+		{ "map_pages 2^21 min old", L, "ns", 1, { 222 } },
+		{ "map_pages 2^30 avg new", L, "ns", 1, { 226 } },
+		{ "map_pages 2^30 avg old", L, "ns", 1, { 238 } },
+		{ "map_pages 2^30 min new", L, "ns", 1, { 205 } },
+		{ "map_pages 2^30 min old", L, "ns", 1, { 215 } },
+		{ "unmap_pages 2^12 avg new", L, "ns", 1, { 389 } },
+		{ "unmap_pages 2^12 avg old", L, "ns", 1, { 272 } },
+		{ "unmap_pages 2^12 min new", L, "ns", 1, { 347 } },
+		{ "unmap_pages 2^12 min old", L, "ns", 1, { 237 } },
+		{ "unmap_pages 2^21 avg new", L, "ns", 1, { 321 } },
+		{ "unmap_pages 2^21 avg old", L, "ns", 1, { 261 } },
+		{ "unmap_pages 2^21 min new", L, "ns", 1, { 297 } },
+		{ "unmap_pages 2^21 min old", L, "ns", 1, { 239 } },
+		{ "unmap_pages 2^30 avg new", L, "ns", 1, { 237 } },
+		{ "unmap_pages 2^30 avg old", L, "ns", 1, { 251 } },
+		{ "unmap_pages 2^30 min new", L, "ns", 1, { 214 } },
+		{ "unmap_pages 2^30 min old", L, "ns", 1, { 228 } },
+	} },
+	{ "new-old-table/cache-flush.txt", PARSER_NEW_OLD_TABLE, NULL, PARSER_NEW_OLD_TABLE, 0, NULL, 24, {
+		{ "map_pages 2^12 avg new", L, "ns", 1, { 331 } },
+		{ "map_pages 2^12 avg old", L, "ns", 1, { 249 } },
+		{ "map_pages 2^12 min new", L, "ns", 1, { 289 } },
+		{ "map_pages 2^12 min old", L, "ns", 1, { 214 } },
+		{ "map_pages 2^21 avg new", L, "ns", 1, { 335 } },
+		{ "map_pages 2^21 avg old", L, "ns", 1, { 243 } },
+		{ "map_pages 2^21 min new", L, "ns", 1, { 306 } },
+		{ "map_pages 2^21 min old", L, "ns", 1, { 222 } },
+		{ "map_pages 2^30 avg new", L, "ns", 1, { 226 } },
+		{ "map_pages 2^30 avg old", L, "ns", 1, { 238 } },
+		{ "map_pages 2^30 min new", L, "ns", 1, { 205 } },
+		{ "map_pages 2^30 min old", L, "ns", 1, { 215 } },
+		{ "unmap_pages 2^12 avg new", L, "ns", 1, { 389 } },
+		{ "unmap_pages 2^12 avg old", L, "ns", 1, { 272 } },
+		{ "unmap_pages 2^12 min new", L, "ns", 1, { 347 } },
+		{ "unmap_pages 2^12 min old", L, "ns", 1, { 237 } },
+		{ "unmap_pages 2^21 avg new", L, "ns", 1, { 321 } },
+		{ "unmap_pages 2^21 avg old", L, "ns", 1, { 261 } },
+		{ "unmap_pages 2^21 min new", L, "ns", 1, { 297 } },
+		{ "unmap_pages 2^21 min old", L, "ns", 1, { 239 } },
+		{ "unmap_pages 2^30 avg new", L, "ns", 1, { 237 } },
+		{ "unmap_pages 2^30 avg old", L, "ns", 1, { 251 } },
+		{ "unmap_pages 2^30 min new", L, "ns", 1, { 214 } },
+		{ "unmap_pages 2^30 min old", L, "ns", 1, { 228 } },
+	} },
+	{ "new-old-table/formats.txt", PARSER_AUTO, NULL, PARSER_NEW_OLD_TABLE, 0, NULL, 24, {
+		{ "iommu_map() 2^12 (AMDV1) avg new", L, "ns", 1, { 53 } },
+		{ "iommu_map() 2^12 (AMDV1) avg old", L, "ns", 1, { 66 } },
+		{ "iommu_map() 2^12 (AMDV1) min new", L, "ns", 1, { 51 } },
+		{ "iommu_map() 2^12 (AMDV1) min old", L, "ns", 1, { 63 } },
+		{ "iommu_map() 256*2^12 (AMDV1) avg new", L, "ns", 1, { 386 } },
+		{ "iommu_map() 256*2^12 (AMDV1) avg old", L, "ns", 1, { 1909 } },
+		{ "iommu_map() 256*2^12 (AMDV1) min new", L, "ns", 1, { 367 } },
+		{ "iommu_map() 256*2^12 (AMDV1) min old", L, "ns", 1, { 1795 } },
+		{ "iommu_map() 256*2^21 (AMDV1) avg new", L, "ns", 1, { 362 } },
+		{ "iommu_map() 256*2^21 (AMDV1) avg old", L, "ns", 1, { 1633 } },
+		{ "iommu_map() 256*2^21 (AMDV1) min new", L, "ns", 1, { 355 } },
+		{ "iommu_map() 256*2^21 (AMDV1) min old", L, "ns", 1, { 1556 } },
+		{ "iommu_map() 2^12 (AMDv2) avg new", L, "ns", 1, { 56 } },
+		{ "iommu_map() 2^12 (AMDv2) avg old", L, "ns", 1, { 62 } },
+		{ "iommu_map() 2^12 (AMDv2) min new", L, "ns", 1, { 52 } },
+		{ "iommu_map() 2^12 (AMDv2) min old", L, "ns", 1, { 59 } },
+		{ "iommu_map() 256*2^12 (AMDv2) avg new", L, "ns", 1, { 405 } },
+		{ "iommu_map() 256*2^12 (AMDv2) avg old", L, "ns", 1, { 1355 } },
+		{ "iommu_map() 256*2^12 (AMDv2) min new", L, "ns", 1, { 357 } },
+		{ "iommu_map() 256*2^12 (AMDv2) min old", L, "ns", 1, { 1292 } },
+		{ "iommu_map() 256*2^21 (AMDv2) avg new", L, "ns", 1, { 393 } },
+		{ "iommu_map() 256*2^21 (AMDv2) avg old", L, "ns", 1, { 1160 } },
+		{ "iommu_map() 256*2^21 (AMDv2) min new", L, "ns", 1, { 358 } },
+		{ "iommu_map() 256*2^21 (AMDv2) min old", L, "ns", 1, { 1114 } },
 	} },
 	/* any JSON, one number per document */
 	{ "hyperfine/two-commands.json", PARSER_JSON, ".results[0].mean", PARSER_HYPERFINE, 0, NULL, 1, {
@@ -302,6 +403,56 @@ static const struct error_case error_cases[] = {
 	  "fio jobs[0].write.clat_ns.mean is missing" },
 	{ "no jobname", NULL, "{\"fio version\": \"x\", \"jobs\": [{\"error\": 0}]}", PARSER_FIO, NULL,
 	  -EINVAL, 1, 1, "jobs[0] has no jobname" },
+	/* dma_map_benchmark */
+	{ "map, no unmap", NULL, "average map latency(us):1.0 standard deviation:0.3\n", PARSER_AUTO, NULL,
+	  -EINVAL, 1, 1, "ends after a map latency, without its unmap latency" },
+	{ "unmap first", NULL, "average unmap latency(us):1.0 standard deviation:0.3\n",
+	  PARSER_DMA_MAP_BENCHMARK, NULL, -EINVAL, 1, 1, "an unmap latency without a map latency" },
+	{ "latency not a number", NULL, "average map latency(us):x.4 standard deviation:0.3\n",
+	  PARSER_AUTO, NULL, -EINVAL, 1, 25, "average map latency 'x.4' is not a number of microseconds" },
+	{ "no standard deviation", NULL, "average map latency(us):1.4 stddev:0.3\n", PARSER_AUTO, NULL,
+	  -EINVAL, 1, 29, "expected 'standard deviation:'" },
+	{ "negative deviation", NULL, "dma mapping benchmark: threads:1\naverage map latency(us):1.4 "
+	  "standard deviation:0.1\naverage unmap latency(us):1.4 standard deviation:-0.3\n", PARSER_AUTO, NULL,
+	  -EINVAL, 3, 50, "unmap standard deviation '-0.3'" },
+	{ "two configurations", NULL, "dma mapping benchmark: threads:1 seconds:20\naverage map latency(us):1.0 "
+	  "standard deviation:0.3\naverage unmap latency(us):1.0 standard deviation:0.3\n"
+	  "dma mapping benchmark: threads:8 seconds:20\n", PARSER_AUTO, NULL, -EINVAL, 4, 1,
+	  "'dma mapping benchmark: threads:8 seconds...' differs from the first run's (line 1)" },
+	{ "a line it does not print", NULL, "dma mapping benchmark: threads:1 seconds:20\n"
+	  "open: No such file or directory\n", PARSER_AUTO, NULL, -EINVAL, 2, 1,
+	  "'open: No such file or directory' is not a line dma_map_benchmark prints" },
+	{ "header only", NULL, "dma mapping benchmark: threads:1 seconds:20\n", PARSER_AUTO, NULL, -EINVAL, 0, 0,
+	  "no dma_map_benchmark result" },
+	{ "two maps", NULL, "average map latency(us):1.0 standard deviation:0.3\n"
+	  "average map latency(us):1.0 standard deviation:0.3\n", PARSER_AUTO, NULL, -EINVAL, 2, 1,
+	  "a second map latency before the unmap latency of the run at line 1" },
+	/* new,old table */
+	{ "short row", NULL, "pgsz ,avg new,old ns, min new,old ns , min %\n2^12, 331,249 , 289\n", PARSER_AUTO,
+	  NULL, -EINVAL, 2, 1, "a row has 4 fields" },
+	{ "word in a row", NULL, "pgsz ,avg new,old ns, min new,old ns , min %\n2^12, 331,abc , 289,214 , 1\n",
+	  PARSER_AUTO, NULL, -EINVAL, 2, 11, "avg old 'abc' is not a time" },
+	{ "negative time", NULL, "pgsz ,avg new,old ns, min new,old ns , min %\n2^12, -331,249 , 289,214 , 1\n",
+	  PARSER_NEW_OLD_TABLE, NULL, -EINVAL, 2, 7, "avg new '-331' is not a time" },
+	{ "percent not a number", NULL, "pgsz ,avg new,old ns, min new,old ns , min %\n"
+	  "2^12, 331,249 , 289,214 , x\n", PARSER_AUTO, NULL, -EINVAL, 2, 27, "min % 'x' is not a number" },
+	{ "junk after the percent", NULL, "pgsz ,avg new,old ns, min new,old ns , min %\n"
+	  "2^12, 331,249 , 289,214 , -35.35 AMD\n", PARSER_AUTO, NULL, -EINVAL, 2, 34, "expected '(NAME)'" },
+	{ "header, no rows", NULL, "map\npgsz ,avg new,old ns, min new,old ns , min %\n\nthe end\n", PARSER_AUTO,
+	  NULL, -EINVAL, 0, 0, "no table rows" },
+	/* KTAP */
+	{ "no version line", NULL, "ok 1 foo\n", PARSER_KTAP, NULL, -EINVAL, 0, 0, "no KTAP or TAP version line" },
+	{ "result without a number", NULL, "KTAP version 1\n1..2\nok x foo\n", PARSER_AUTO, NULL, -EINVAL, 3, 4,
+	  "expected the test's number after 'ok'" },
+	{ "numbers out of order", NULL, "KTAP version 1\n1..2\nok 1 a\n# x\nnot ok 3 c\n", PARSER_AUTO, NULL,
+	  -EINVAL, 5, 1, "test number 3 where 2 was expected" },
+	{ "beyond the plan", NULL, "TAP version 13\n1..1\nok 1 a\nok 2 b\n", PARSER_AUTO, NULL, -EINVAL, 4, 1,
+	  "test 2 is beyond the plan 1..1 of line 2" },
+	{ "bad plan", NULL, "KTAP version 1\n1..x\n", PARSER_AUTO, NULL, -EINVAL, 2, 4, "a plan line is '1..N'" },
+	{ "two plans", NULL, "KTAP version 1\n1..1\n1..1\n", PARSER_AUTO, NULL, -EINVAL, 3, 1,
+	  "a second plan for the same tests (the first is on line 2)" },
+	{ "subtest number out of order", NULL, "KTAP version 1\n1..1\n  KTAP version 1\n  1..2\n  ok 2 b\n",
+	  PARSER_AUTO, NULL, -EINVAL, 5, 3, "test number 2 where 1 was expected" },
 	/* hyperfine */
 	{ "no results", NULL, "{\"results\": []}", PARSER_HYPERFINE, NULL, -EINVAL, 1, 1, "no \"results\" list" },
 	{ "no times", NULL, "{\"results\": [{\"command\": \"c\", \"mean\": 1}]}", PARSER_HYPERFINE, NULL,
@@ -567,6 +718,155 @@ static void test_deep_nesting(void **state)
 	free(data);
 }
 
+/* KTAP: checks, not metrics; failures named by their path. */
+struct ktap_case {
+	const char *file;
+	size_t passed, failed, skipped, xfail;
+	const char *failures[8];
+};
+
+static const struct ktap_case ktap_cases[] = {
+	{ "ktap/spec-example.txt", 3, 1, 2, 0, { "main_test.example_test_3.test_2" } },
+	{ "ktap/kunit-dmesg.txt", 3, 1, 1, 0, { "list-kernel-test.list_test_list_del" } },
+	{ "ktap/tap14-subtest.txt", 3, 1, 0, 1, { "kunit-resource-test.kunit_resource_test_destroy_resource" } },
+	{ "ktap/crashed.txt", 2, 3, 0, 0, {
+		"iommu_pt_x86_64.(tests 3-4 of 1..4 did not report)",
+		"iommu_pt_x86_64.(no result line after these subtests)",
+		"(tests 1-2 of 1..2 did not report)" } },
+	{ "ktap/kselftest.txt", 1, 1, 1, 0, { "selftests: dma: dma_map_benchmark" } },
+};
+
+static void test_ktap(void **state)
+{
+	(void)state;
+	for (size_t c = 0; c < sizeof(ktap_cases) / sizeof(ktap_cases[0]); c++) {
+		const struct ktap_case *kc = &ktap_cases[c];
+		struct parse_error err = PARSE_ERROR_INIT;
+		struct metric_set set = METRIC_SET_INIT;
+		size_t len, n_failures = 0;
+		char *data = fixture_read(kc->file, &len);
+
+		print_message("%s\n", kc->file);
+		assert_int_equal(parser_detect(data, len), PARSER_KTAP);
+		if (parser_parse(PARSER_AUTO, NULL, data, len, &set, &err, NULL) < 0)
+			fail_msg("%s: %u:%u: %s", kc->file, err.line, err.column, err.message);
+		assert_true(set.has_checks);
+		assert_int_equal(set.n_metrics, 0);
+		for (size_t i = 0; i < set.n_failed; i++)
+			print_message("  failed: %s\n", set.failed[i]);
+		assert_int_equal(set.checks[CHECK_PASSED], kc->passed);
+		assert_int_equal(set.checks[CHECK_FAILED], kc->failed);
+		assert_int_equal(set.checks[CHECK_SKIPPED], kc->skipped);
+		assert_int_equal(set.checks[CHECK_XFAIL], kc->xfail);
+		while (n_failures < 8 && kc->failures[n_failures])
+			n_failures++;
+		assert_int_equal(set.n_failed, n_failures);
+		for (size_t i = 0; i < n_failures; i++)
+			assert_string_equal(set.failed[i], kc->failures[i]);
+		/* A second run appended to the file doubles every count. */
+		{
+			char *twice = xasprintf("%s%s", data, data);
+			struct metric_set two = METRIC_SET_INIT;
+
+			assert_int_equal(parser_parse(PARSER_KTAP, NULL, twice, strlen(twice), &two, &err, NULL), 0);
+			for (size_t o = 0; o < CHECK_OUTCOMES; o++)
+				assert_int_equal(two.checks[o], 2 * set.checks[o]);
+			assert_int_equal(two.n_failed, 2 * set.n_failed);
+			metric_set_release(&two);
+			free(twice);
+		}
+		metric_set_release(&set);
+		free(data);
+	}
+}
+
+/* Nesting is bounded: the 33rd level is an error at its line. */
+static void test_ktap_depth(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct metric_set set = METRIC_SET_INIT;
+
+	(void)state;
+	for (int i = 0; i < 40; i++)
+		strbuf_addf(&sb, "%*sKTAP version 1\n", 2 * i, "");
+	assert_int_equal(parser_parse(PARSER_KTAP, NULL, sb.buf, sb.len, &set, &err, NULL), -EINVAL);
+	assert_non_null(strstr(err.message, "deeper than 32 levels"));
+	assert_int_equal(err.line, 33);
+	assert_int_equal(err.column, 65);
+	assert_false(set.has_checks);
+	parse_error_release(&err);
+	strbuf_release(&sb);
+}
+
+/* parser = regex: one sample per matching line, the group's number. */
+static void test_regex(void **state)
+{
+	static const struct {
+		const char *pattern;
+		const char *data;
+		int rc;
+		size_t n;
+		double samples[4];
+		unsigned line, column;
+		const char *message;
+	} cases[] = {
+		{ "^average map latency\\(us\\):([0-9.]+)", "dma mapping benchmark: threads:1\n"
+		  "average map latency(us):1.4 standard deviation:0.3\naverage unmap latency(us):1.3 standard "
+		  "deviation:0.3\naverage map latency(us):1.5 standard deviation:0.3\n", 0, 2, { 1.4, 1.5 } },
+		{ "took ( *[0-9]+) ms", "run 1 took   12 ms\nrun 2 took 13 ms, warm\nnothing here\n", 0, 2, { 12, 13 } },
+		{ "rate=([^ ]*)", "rate=1e3\r\nrate=-2.5\n", 0, 2, { 1000, -2.5 } },
+		{ "rate=([^ ]*)", "x\nrate=12abc ok\n", -EINVAL, 0, { 0 }, 2, 6,
+		  "the pattern's group matched '12abc', not a number" },
+		{ "rate=([^ ]*)", "rate=\n", -EINVAL, 0, { 0 }, 1, 6, "matched '', not a number" },
+		{ "rate=([0-9]+)", "no rate\n", -EINVAL, 0, { 0 }, 0, 0, "no line matches the pattern 'rate=([0-9]+)'" },
+		{ "(a)(b)", "ab\n", -EINVAL, 0, { 0 }, 0, 0, "the pattern has 2 groups; it needs exactly one" },
+		{ "rate=[0-9]+", "rate=1\n", -EINVAL, 0, { 0 }, 0, 0, "has 0 groups" },
+		{ "rate=([0-9]+", "rate=1\n", -EINVAL, 0, { 0 }, 0, 0, "not a POSIX extended regular expression" },
+		{ "", "1\n", -EINVAL, 0, { 0 }, 0, 0, "the pattern is empty" },
+	};
+
+	(void)state;
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct parser_regex spec = { "latency", cases[c].pattern, "us", BETTER_LOWER };
+		struct parse_error err = PARSE_ERROR_INIT;
+		struct metric_set set = METRIC_SET_INIT;
+		char *error = NULL;
+		int r;
+
+		print_message("%s\n", cases[c].pattern);
+		metric_set_add_sample(&set, "existing", BETTER_HIGHER, "", 7);
+		r = parser_parse_regex(&spec, cases[c].data, strlen(cases[c].data), &set, &err, NULL);
+		assert_int_equal(r, cases[c].rc);
+		if (r < 0) {
+			if (!strstr(err.message, cases[c].message))
+				fail_msg("message '%s', expected a part '%s'", err.message, cases[c].message);
+			assert_int_equal(err.line, cases[c].line);
+			assert_int_equal(err.column, cases[c].column);
+			assert_int_equal(set.n_metrics, 1);
+			/* the same pattern check the plan runs */
+			if (cases[c].line == 0 && strncmp(cases[c].message, "no line", 7)) {
+				assert_int_equal(parser_regex_check(cases[c].pattern, &error), -EINVAL);
+				assert_non_null(strstr(error, cases[c].message));
+				free(error);
+			}
+		} else {
+			const struct metric *m = metric_set_find(&set, "latency");
+
+			assert_null(err.message);
+			assert_int_equal(parser_regex_check(cases[c].pattern, &error), 0);
+			assert_non_null(m);
+			assert_int_equal(m->better, BETTER_LOWER);
+			assert_string_equal(m->unit, "us");
+			assert_int_equal(m->n_samples, cases[c].n);
+			for (size_t i = 0; i < cases[c].n; i++)
+				assert_true(m->samples[i] == cases[c].samples[i]);
+		}
+		metric_set_release(&set);
+		parse_error_release(&err);
+	}
+}
+
 static void test_kind_names(void **state)
 {
 	static const struct {
@@ -592,7 +892,7 @@ static void test_kind_names(void **state)
 	enum parser_kind kind = PARSER_NUMBER;
 
 	(void)state;
-	for (int k = PARSER_AUTO; k <= PARSER_JSON; k++) {
+	for (int k = PARSER_AUTO; k <= PARSER_REGEX; k++) {
 		const char *name = parser_kind_name((enum parser_kind)k);
 
 		assert_non_null(name);
@@ -661,6 +961,9 @@ int main(void)
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_kind_names),
 		cmocka_unit_test(test_selector_check),
+		cmocka_unit_test(test_ktap),
+		cmocka_unit_test(test_ktap_depth),
+		cmocka_unit_test(test_regex),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

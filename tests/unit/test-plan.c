@@ -180,6 +180,36 @@ static void test_format(void **state)
 				    "parser = json .a\nparser = json .b\n", &again, &err), 0);
 	assert_string_equal(again.rows[0].selector, ".b");
 	plan_release(&again);
+	/* A regex row with several statistics: every key written back, in order. */
+	{
+		static const char regex_row[] = "[mode \"a\"]\n\n[row \"dma\"]\n"
+			"command = dma_map_benchmark -s 30\nreps = 5\nparser = regex\n"
+			"metric = map latency\npattern = ^average map latency\\(us\\):([0-9.]+) standard\n"
+			"unit = us\nstat = mean, min\nbetter = lower\n";
+		char *formatted;
+
+		assert_int_equal(plan_parse("k.ini", regex_row, &again, &err), 0);
+		assert_int_equal(again.rows[0].parser, PARSER_REGEX);
+		assert_string_equal(again.rows[0].metric, "map latency");
+		assert_string_equal(again.rows[0].pattern, "^average map latency\\(us\\):([0-9.]+) standard");
+		assert_string_equal(again.rows[0].unit, "us");
+		assert_int_equal(again.rows[0].n_stats, 2);
+		assert_int_equal(again.rows[0].stats[0], STAT_MEAN);
+		assert_int_equal(again.rows[0].stats[1], STAT_MIN);
+		assert_int_equal(again.rows[0].stat, STAT_MEAN);
+		assert_true(again.rows[0].better_lower);
+		formatted = plan_format(&again);
+		assert_non_null(strstr(formatted, "\n[row \"dma\"]\ncommand = dma_map_benchmark -s 30\nreps = 5\n"
+					  "parser = regex\nmetric = map latency\n"
+					  "pattern = ^average map latency\\(us\\):([0-9.]+) standard\nunit = us\n"
+					  "stat = mean,min\nbetter = lower\ntimeout = 3600\n"));
+		plan_release(&again);
+		assert_int_equal(plan_parse("k.ini", formatted, &again, &err), 0);
+		assert_int_equal(again.rows[0].n_stats, 2);
+		assert_string_equal(again.rows[0].pattern, "^average map latency\\(us\\):([0-9.]+) standard");
+		plan_release(&again);
+		free(formatted);
+	}
 	assert_int_equal(plan_parse("lab.ini", text, &again, &err), 0);
 	twice = plan_format(&again);
 	assert_string_equal(twice, text);
@@ -268,7 +298,24 @@ static const struct error_case errors[] = {
 	{ "[mode]\nargs = x\n", 1, "section [mode] needs a name" },
 	{ "[mode \"a\"]\n[row \"r\"]\nreps = 3\n", 2, "command: missing in [row \"r\"]" },
 	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nparser = xml\n", 4, "parser: 'xml' is not a parser" },
-	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nparser = fio\nbetter = lower\n", 2, "better: only number and json rows" },
+	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nparser = fio\nbetter = lower\n", 2, "better: only number, json and regex rows" },
+	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nparser = regex\nmetric = lat\nbetter = lower\n", 2,
+	  "pattern: missing in [row \"r\"]: parser = regex needs metric, pattern and better" },
+	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nparser = regex\npattern = ([0-9]+)\nbetter = lower\n", 2,
+	  "metric: missing in [row \"r\"]" },
+	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nparser = regex\nmetric = lat\npattern = ([0-9]+)\n", 2,
+	  "better: missing in [row \"r\"]" },
+	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nparser = regex\nmetric = lat\npattern = lat=([0-9]+\n", 6,
+	  "pattern: not a POSIX extended regular expression: " },
+	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nparser = regex\nmetric = lat\npattern = (a)=(b)\n", 6,
+	  "pattern: the pattern has 2 groups; it needs exactly one, around the number" },
+	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nparser = fio\npattern = (a)\n", 2,
+	  "pattern: only regex rows (parser = regex) take metric, pattern and unit" },
+	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nunit = ms\n", 2, "unit: only regex rows" },
+	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nmetric = a\tb\n", 4, "metric: 'a\tb' is not a printable name" },
+	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nstat = mean,mean\n", 4,
+	  "stat: 'mean,mean' is not mean, median, min or max, or a list of them such as mean,min" },
+	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nstat = mean,avg\n", 4, "stat: 'mean,avg' is not" },
 	{ "[mode \"a\"]\n[check \"c\"]\ncommand = x\nreps = 3\n", 4, "reps: unknown key in [check \"c\"]" },
 	{ "[mode \"a\"]\n[campaign]\norder = a b\n", 0, "order: 'b' is not a mode of this plan" },
 	{ "[mode \"a\"]\n[frobs]\nx = 1\n", 2, "unknown section [frobs]" },
@@ -300,6 +347,13 @@ static const struct error_case errors[] = {
 	{ "[mode \"a\"]\n[campaign]\ntarget = -oProxyCommand=touch${IFS}/tmp/x\n", 3,
 	  "target: '-oProxyCommand=touch${IFS}/tmp/x' is not local, lab or an SSH destination" },
 	{ "[mode \"a\"]\n[campaign]\ntarget = user@host name\n", 3, "target: 'user@host name' is not local" },
+	{ "[mode \"a\"]\nkernel = 6.1.0-57-amd64\nkernel = 6.12.57+deb12-amd64\n", 3, "kernel: given twice in [mode \"a\"]" },
+	{ "[mode \"a\"]\nkernel = 6.1;reboot\n", 2, "kernel: '6.1;reboot' is not a kernel release" },
+	{ "[mode \"a\"]\nkernel = -rf\n", 2, "kernel: '-rf' is not a kernel release: it begins with '-'" },
+	{ "[mode \"a\"]\nkernel = /etc/shadow\n", 2, "kernel: '/etc/shadow' is a path outside /boot" },
+	{ "[mode \"a\"]\nkernel = /boot/../etc/shadow\n", 2, "kernel: '/boot/../etc/shadow' is not a plain path" },
+	{ "[mode \"a\"]\nkernel = /boot/\n", 2, "kernel: '/boot/' is a path outside /boot" },
+	{ "[mode \"a\"]\nkernel = /boot/vmlinuz-6.1 x\n", 2, "kernel: '/boot/vmlinuz-6.1 x' is not a path bootab takes" },
 };
 
 static void test_errors(void **state)
@@ -319,6 +373,40 @@ static void test_errors(void **state)
 			fail_msg("got '%s', expected '%s...'", err.message, errors[i].message);
 		parse_error_release(&err);
 	}
+}
+
+/* [mode] kernel: a release or a /boot path, combinable with args; absent is the standing kernel. */
+static void test_kernel_key(void **state)
+{
+	static const char text[] =
+		"[mode \"old\"]\n"
+		"[mode \"new\"]\nkernel = 6.12.57+deb12-amd64\n"
+		"[mode \"new-pt\"]\nkernel = 6.12.57+deb12-amd64\nargs = iommu=pt\n"
+		"[mode \"built\"]\nkernel = /boot/vmlinuz-6.13.0-rc1-dma+\n";
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct plan p, again;
+	char *out;
+
+	(void)state;
+	assert_int_equal(plan_parse("k.ini", text, &p, &err), 0);
+	assert_null(p.modes[0].kernel);
+	assert_string_equal(p.modes[1].kernel, "6.12.57+deb12-amd64");
+	assert_string_equal(p.modes[2].kernel, "6.12.57+deb12-amd64");
+	assert_string_equal(p.modes[2].args[0], "iommu=pt");
+	assert_string_equal(p.modes[3].kernel, "/boot/vmlinuz-6.13.0-rc1-dma+");
+	assert_true(plan_has_kernels(&p));
+	out = plan_format(&p);
+	assert_non_null(strstr(out, "[mode \"new-pt\"]\nkernel = 6.12.57+deb12-amd64\nargs = iommu=pt\n"));
+	assert_int_equal(plan_parse("k.ini", out, &again, &err), 0);
+	assert_string_equal(again.modes[3].kernel, "/boot/vmlinuz-6.13.0-rc1-dma+");
+	assert_null(again.modes[0].kernel);
+	plan_release(&again);
+	free(out);
+	plan_release(&p);
+	assert_int_equal(plan_parse("k.ini", "[mode \"a\"]\nargs = iommu=pt\n", &p, &err), 0);
+	assert_false(plan_has_kernels(&p));
+	plan_release(&p);
+	parse_error_release(&err);
 }
 
 /* [campaign] history: unset is the machine's default file; off reads and records none. */
@@ -388,6 +476,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_load),
 		cmocka_unit_test(test_history_key),
+		cmocka_unit_test(test_kernel_key),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

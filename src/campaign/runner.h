@@ -1,5 +1,5 @@
-#ifndef BOOTAB_BOOT_SCRIPT_H
-#define BOOTAB_BOOT_SCRIPT_H
+#ifndef BOOTAB_RUNNER_H
+#define BOOTAB_RUNNER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -27,7 +27,7 @@
  * and can be rerun by hand in an empty directory.
  */
 
-struct boot_script_options {
+struct runner_options {
 	const char *campaign;     /* the campaign's name, for the header */
 	size_t boot_index;        /* 0-based */
 	size_t n_boots;
@@ -39,6 +39,6 @@ struct boot_script_options {
 };
 
 /* The script text; the caller's. */
-char *boot_script_generate(const struct plan *plan, const struct boot_script_options *options);
+char *runner_generate(const struct plan *plan, const struct runner_options *options);
 
 #endif

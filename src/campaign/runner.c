@@ -1,4 +1,4 @@
-#include "campaign/boot-script.h"
+#include "campaign/runner.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,7 +99,7 @@ static void add_comment(struct strbuf *sb, const char *prefix, const char *text)
 	strbuf_addch(sb, '\n');
 }
 
-char *boot_script_generate(const struct plan *plan, const struct boot_script_options *o)
+char *runner_generate(const struct plan *plan, const struct runner_options *o)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char num[64];

@@ -1,0 +1,158 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "campaign/fetch.h"
+#include "campaign/internal.h"
+#include "campaign/side-write.h"
+#include "lib/alloc.h"
+#include "lib/clock.h"
+#include "lib/file.h"
+#include "lib/process.h"
+#include "lib/strlist.h"
+#include "results/side.h"
+#include "target/target.h"
+
+/* Largest file fetched from a boot's run directory. */
+#define FETCH_FILE_LIMIT "8388608"
+
+static void add_times(struct campaign *c, const struct fetch *f)
+{
+	const struct fetched_file *results = fetch_find(f, "results");
+	const char *p = results ? results->data : "";
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char line[512], a[200], b[40], d[40], e[40];
+		unsigned rep;
+		int rc;
+		long s;
+
+		if (len < sizeof(line)) {
+			memcpy(line, p, len);
+			line[len] = '\0';
+			if (sscanf(line, "gate %199s %39s %ld", a, b, &s) == 3)
+				c->res->gate_s += (double)s;
+			else if (sscanf(line, "rep %199s %u %d %39s %39s %ld", a, &rep, &rc, d, e, &s) == 6)
+				c->res->rows_s += (double)s;
+		}
+		p += len + (nl ? 1 : 0);
+	}
+}
+
+/* Whether the complete side in dir (its meta.json) was recorded on boot boot_id. */
+static bool side_is_of_boot(const char *dir, const char *boot_id)
+{
+	struct strlist warnings = STRLIST_INIT;
+	struct side side;
+	bool same = false;
+
+	if (side_load(dir, &side, &warnings) == 0) {
+		same = side.boot_id && boot_id && !strcmp(side.boot_id, boot_id);
+		side_release(&side);
+	}
+	strlist_release(&warnings);
+	return same;
+}
+
+int campaign_fetch(struct campaign *c, size_t k, const struct snapshot *snap, const char *verify_summary)
+{
+	char *dir = campaign_remote_dir(c, k), *side = path_join(c->dir, c->boots[k].label), *now;
+	const char *args[] = { dir, FETCH_FILE_LIMIT, NULL };
+	struct process_options po = { 0 };
+	struct process_result res;
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct strlist warnings = STRLIST_INIT;
+	struct fetch f;
+	struct side_record rec;
+	int r;
+
+	(void)po;
+	campaign_progress(c, k, "fetching results");
+	r = target_run_script(c->target, "run-fetch", args, NULL, 0, false, 600000, &res);
+	if (r < 0 || res.exit_code != 0) {
+		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: fetching %s failed: %s", k + 1, c->boots[k].label, dir,
+		    r < 0 ? target_error(c->target) : res.err);
+		if (r == 0)
+			process_result_release(&res);
+		r = r < 0 ? r : -EIO;
+		goto out;
+	}
+	if (res.out_truncated) {
+		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: the results in %s are more than %zu bytes; nothing kept",
+		    k + 1, c->boots[k].label, dir, res.out_len);
+		process_result_release(&res);
+		r = -EFBIG;
+		goto out;
+	}
+	r = fetch_parse(res.out, res.out_len, &f, &err);
+	process_result_release(&res);
+	if (r < 0) {
+		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: the results from %s do not parse: line %u: %s", k + 1,
+		    c->boots[k].label, dir, err.line, err.message);
+		goto out;
+	}
+	add_times(c, &f);
+	now = time_now_iso8601();
+	rec = (struct side_record){
+		.plan = &c->plan, .campaign = c->name, .target = c->plan.target,
+		.boot_index = k, .n_boots = c->n_boots, .label = c->boots[k].label,
+		.mode = c->plan.modes[c->boots[k].mode].name, .round = c->boots[k].round,
+		.boot_id_before = c->progress[k].boot_id_before, .reboot_s = c->progress[k].reboot_s,
+		.snapshot_time = now, .snapshot = snap, .fetch = &f, .verify_summary = verify_summary,
+	};
+	r = side_write(side, &rec, &warnings);
+	if (r == -EEXIST) {
+		/* The campaign stopped after the side was written, before the journal said so. */
+		if (side_is_of_boot(side, c->progress[k].boot_id)) {
+			campaign_progress(c, k, "results already in %s (written before the campaign stopped)", side);
+			r = 0;
+		} else {
+			campaign_set_aside(c, k);
+			r = side_write(side, &rec, &warnings);
+		}
+	}
+	free(now);
+	for (size_t i = 0; i < warnings.n; i++)
+		campaign_say(c, CAMPAIGN_WARNING, "%s", warnings.items[i]);
+	strlist_release(&warnings);
+	fetch_release(&f);
+	if (r < 0) {
+		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: cannot write %s: %s (its rows are done; fetched again on --resume)",
+		    k + 1, c->boots[k].label, side, strerror(-r));
+		c->res->data_error = true;
+		goto out;
+	}
+	campaign_progress(c, k, "results in %s", side);
+	r = campaign_journal_step(c, k, STEP_DONE, NULL);
+	c->done_at = clock_now_s();
+	c->done_this_run++;
+out:
+	parse_error_release(&err);
+	free(side);
+	free(dir);
+	return r;
+}
+
+/* A side directory left by a boot that did not finish is moved aside, never mixed in. */
+void campaign_set_aside(struct campaign *c, size_t k)
+{
+	char *side = path_join(c->dir, c->boots[k].label);
+
+	if (path_exists(side)) {
+		for (int i = 1; i < 1000; i++) {
+			char *to = xasprintf("%s.abandoned-%d", side, i);
+
+			if (!path_exists(to)) {
+				if (file_rename(side, to) == 0)
+					campaign_say(c, CAMPAIGN_WARNING, "an unfinished %s was moved to %s", side, to);
+				free(to);
+				break;
+			}
+			free(to);
+		}
+	}
+	free(side);
+}

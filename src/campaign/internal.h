@@ -1,0 +1,136 @@
+#ifndef BOOTAB_CAMPAIGN_INTERNAL_H
+#define BOOTAB_CAMPAIGN_INTERNAL_H
+
+/*
+ * What the files of src/campaign/ share to run one campaign; nothing
+ * outside src/campaign/ includes this. campaign.c is the run loop and the
+ * step machine; each step lives with its concern:
+ *   steps.c     the journal: a boot's steps as it records them, read back on resume
+ *   bring-up.c  set the mode, reboot into it, verify it; back to the standing config
+ *   oneshot.c   test modes booted once through systemd-boot's LoaderEntryOneShot
+ *   local.c     target = local: bootab reboots its own box, a systemd unit resumes it
+ *   rows.c      start the per-boot runner (runner.c) on the target and wait for it
+ *   collect.c   fetch a boot's results into its side directory (side-write.c)
+ *   report.c    the report and the calibration history at the end
+ *   dry-run.c   what a campaign would run, printed
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "campaign/campaign.h"
+#include "campaign/plan.h"
+
+struct snapshot;
+
+enum step {
+	STEP_NONE,
+	STEP_BEGIN,
+	STEP_SET,
+	STEP_REBOOTING,         /* target = local: the reboot is issued, bootab resumes after it */
+	STEP_REBOOTED,
+	STEP_VERIFIED,
+	STEP_STARTED,
+	STEP_DONE,
+	STEP_FAILED,
+};
+
+struct boot_progress {
+	enum step step;
+	char *boot_id;          /* from "rebooted" */
+	double reboot_s;
+	char *boot_id_before;
+	char *rebooting_from;   /* from "rebooting": the boot_id the reboot left */
+	double rebooting_at;    /* and the wall-clock time it was issued */
+};
+
+struct campaign {
+	const struct campaign_options *o;
+	struct campaign_result *res;
+	struct plan plan;
+	char *dir;
+	char *name;
+	char *journal;
+	struct plan_boot *boots;
+	size_t n_boots;
+	char **managed;
+	struct boot_progress *progress;
+	struct target *target;
+	double started;
+	bool oneshot;              /* test modes boot one-shot (systemd-boot) */
+	double done_at;            /* when the last boot of this run finished */
+	size_t done_this_run;
+	bool local;                /* target = local: bootab runs on the box it reboots */
+	char *rows_user;           /* local: who bench rows run as when the plan does not say */
+	bool reboot_issued;        /* local: this process asked the box to reboot */
+	char *abs_dir;             /* local: the campaign directory, absolute (the unit names it) */
+	char *exe;                 /* local: this program, absolute (the unit runs it) */
+};
+
+/* The one-shot entry's file name, next to the default entry. */
+#define ONESHOT_ENTRY "bootab-oneshot.conf"
+
+/* campaign.c: one line to the command's say(). */
+void campaign_say(const struct campaign *c, enum campaign_level level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* campaign.c: "[00:03:12] boot 2/5 strict: ..." with an ETA once a boot is done. */
+void campaign_progress(const struct campaign *c, size_t k, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* campaign.c: whether a signal asked the campaign to stop. */
+bool campaign_interrupted(const struct campaign *c);
+/* campaign.c: 0 when the data directory takes a boot's results, else -errno (said). */
+int campaign_check_data_dir(struct campaign *c, const char *when);
+/* campaign.c: boot k's run directory on the target; the caller's. */
+char *campaign_remote_dir(const struct campaign *c, size_t k);
+
+/* steps.c: the journal's name of a step ("rebooted"). */
+const char *campaign_step_name(enum step step);
+/* steps.c: appends "boot K LABEL STEP [EXTRA]" and moves boot k to step; -EINTR at stop_after. */
+int campaign_journal_step(struct campaign *c, size_t k, enum step step, const char *extra);
+/* steps.c: reads the journal into c->progress (and a local campaign's rows user). */
+int campaign_load_journal(struct campaign *c);
+
+/* bring-up.c: sets mode's args on every entry and checks them; -EIO when the check failed. */
+int campaign_set_mode(struct campaign *c, size_t k, size_t mode);
+/* bring-up.c: reboots into boot k and journals "rebooted". */
+int campaign_reboot(struct campaign *c, size_t k);
+/* bring-up.c: keeps the new boot's ids and the reboot's length, journals "rebooted". */
+int campaign_record_rebooted(struct campaign *c, size_t k, const char *before, const char *after, double secs);
+/* bring-up.c: snapshot and verify; -EPROTO when verify failed (*ret kept then too). */
+int campaign_verify(struct campaign *c, size_t k, struct snapshot *ret, char **ret_summary);
+/* bring-up.c: after a failure, back to the standing config and into it. */
+void campaign_reboot_to_standing(struct campaign *c);
+void campaign_restore_standing(struct campaign *c, size_t k);
+void campaign_restore_oneshot(struct campaign *c);
+
+/* oneshot.c */
+bool campaign_boot_is_oneshot(const struct campaign *c, size_t k);
+int oneshot_set(struct campaign *c, size_t k);
+void oneshot_remove_entry(struct campaign *c);
+int oneshot_decide(struct campaign *c);
+
+/* local.c: target = local. */
+bool local_user_name_ok(const char *s);
+int local_setup(struct campaign *c);
+int local_issue_reboot(struct campaign *c);
+int local_await_shutdown(struct campaign *c);
+void local_unit_remove(struct campaign *c);
+int local_reboot(struct campaign *c, size_t k);
+int local_after_reboot(struct campaign *c, size_t k);
+
+/* rows.c: starts boot k's runner on the target (journals "started"); waits for "done". */
+int campaign_start_rows(struct campaign *c, size_t k);
+int campaign_wait_rows(struct campaign *c, size_t k);
+
+/* collect.c: fetches boot k's results into its side directory, journals "done". */
+int campaign_fetch(struct campaign *c, size_t k, const struct snapshot *snap, const char *verify_summary);
+/* collect.c: moves an unfinished side directory of boot k aside. */
+void campaign_set_aside(struct campaign *c, size_t k);
+
+/* report.c: campaign_report(); record: also add the first mode's boots to the history. */
+int campaign_write_report(const char *dir, const struct campaign_options *o, bool record);
+
+/* dry-run.c: prints what the campaign would run. */
+void campaign_dry_run(struct campaign *c);
+
+#endif

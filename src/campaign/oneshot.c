@@ -1,0 +1,110 @@
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boot/bls.h"
+#include "boot/boot.h"
+#include "campaign/internal.h"
+#include "lib/alloc.h"
+#include "lib/parse-error.h"
+#include "target/boot-io-target.h"
+
+/* Whether this boot is a one-shot boot: a test mode on a one-shot capable box. */
+bool campaign_boot_is_oneshot(const struct campaign *c, size_t k)
+{
+	return c->oneshot && c->boots[k].mode != 0;
+}
+
+/*
+ * A one-shot boot leaves every standing entry as it is and writes one more
+ * entry: the default entry with the mode's args. systemd-boot boots it
+ * once (LoaderEntryOneShot); a box that hangs comes back on the default
+ * entry after a power cycle.
+ */
+int oneshot_set(struct campaign *c, size_t k)
+{
+	struct boot_io *io = boot_io_target_new(c->target);
+	struct bls_entries entries = { 0 };
+	struct parse_error err = PARSE_ERROR_INIT;
+	char *rule = NULL, *text = NULL, *path = NULL, *options = NULL;
+	size_t def;
+	int r;
+
+	r = bls_entries_read(io, &entries, &err);
+	if (r == 0)
+		r = bls_default_entry(io, &entries, &def, &rule);
+	if (r < 0) {
+		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: cannot find the default boot entry: %s", k + 1,
+		    c->boots[k].label, err.message ? err.message : strerror(-r));
+		goto out;
+	}
+	r = bls_entry_edit(entries.entries[def].text, c->managed, c->plan.modes[c->boots[k].mode].args,
+			   &text, &err);
+	if (r < 0) {
+		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: cannot edit %s: %s", k + 1, c->boots[k].label,
+		    entries.entries[def].path, err.message ? err.message : strerror(-r));
+		goto out;
+	}
+	path = xasprintf("%s/%s", entries.entries[def].dir, ONESHOT_ENTRY);
+	r = io->write_file(io, path, text, strlen(text), 0644);
+	if (r < 0) {
+		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: cannot write %s: %s", k + 1, c->boots[k].label, path,
+		    strerror(-r));
+		goto out;
+	}
+	options = bls_entry_options(text);
+	campaign_progress(c, k, "one-shot entry %s (from %s): %s", path, entries.entries[def].name, options);
+out:
+	free(options);
+	free(path);
+	free(text);
+	free(rule);
+	bls_entries_release(&entries);
+	parse_error_release(&err);
+	boot_io_free(io);
+	return r;
+}
+
+/* The one-shot entry has served once it booted (or failed to): remove it. */
+void oneshot_remove_entry(struct campaign *c)
+{
+	struct boot_io *io = boot_io_target_new(c->target);
+
+	for (size_t i = 0; bls_entry_dirs[i]; i++) {
+		char *path = xasprintf("%s/%s", bls_entry_dirs[i], ONESHOT_ENTRY);
+
+		if (io->exists(io, path) == 1 && io->remove_file(io, path) < 0)
+			campaign_say(c, CAMPAIGN_WARNING, "cannot remove %s, ignoring", path);
+		free(path);
+	}
+	boot_io_free(io);
+}
+
+/* One-shot boots need systemd-boot's entries and efivarfs on the target. */
+int oneshot_decide(struct campaign *c)
+{
+	struct boot_io *io;
+	const struct boot_backend *backend = NULL;
+	char *found = NULL;
+	bool usable = false;
+
+	if (c->plan.oneshot == ONESHOT_OFF)
+		return 0;
+	io = boot_io_target_new(c->target);
+	if (strcmp(c->plan.backend, "auto"))
+		backend = boot_backend_find(c->plan.backend);
+	else
+		boot_backend_detect(io, &backend, &found);
+	if (backend && !strcmp(backend->name, "bls") &&
+	    io->exists(io, "/sys/firmware/efi/efivars") == 1)
+		usable = true;
+	free(found);
+	boot_io_free(io);
+	if (!usable && c->plan.oneshot == ONESHOT_ON) {
+		campaign_say(c, CAMPAIGN_ERROR, "oneshot = on, but the target does not boot through systemd-boot entries with efivarfs mounted");
+		return -EOPNOTSUPP;
+	}
+	c->oneshot = usable;
+	campaign_say(c, CAMPAIGN_INFO, "test modes boot %s", usable ? "one-shot (systemd-boot LoaderEntryOneShot); the standing entries keep the first mode" : "persistently (no one-shot boots on this target)");
+	return 0;
+}

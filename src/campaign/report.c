@@ -1,0 +1,253 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "campaign/internal.h"
+#include "judge/compare.h"
+#include "judge/history.h"
+#include "kernel/iommu.h"
+#include "kernel/snapshot.h"
+#include "lib/alloc.h"
+#include "lib/file.h"
+#include "lib/strbuf.h"
+#include "lib/strlist.h"
+#include "report/compare-report.h"
+#include "results/side.h"
+
+/* The IOMMU facts of one side, from its meta.json. */
+static void side_iommu(const char *side_dir, const char *watch, char **ret_summary, char **ret_watch)
+{
+	char *path = path_join(side_dir, "meta.json");
+	json_error_t jerr;
+	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	struct snapshot snap;
+	struct parse_error err = PARSE_ERROR_INIT;
+
+	*ret_summary = NULL;
+	*ret_watch = NULL;
+	if (root && snapshot_from_json(root, &snap, &err) == 0) {
+		*ret_summary = iommu_map_summary(&snap.iommu);
+		if (watch) {
+			const char *type = iommu_map_device_type(&snap.iommu, watch);
+
+			*ret_watch = xstrdup(type ? type : snap.iommu.n_groups ? "in no group" : "no IOMMU groups");
+		}
+		snapshot_release(&snap);
+	}
+	parse_error_release(&err);
+	json_decref(root);
+	free(path);
+}
+
+static int write_report(const char *dir, const char *name, const struct compare_result *res,
+			enum report_format format, const struct strlist *warnings, const char *extra,
+			const struct plan *plan)
+{
+	char *title = path_basename(dir);
+	struct report_options ro = { .format = format, .loud_pct = COMPARE_LOUD_PCT_DEFAULT, .warnings = warnings,
+				     .title = title, .watch = plan->watch };
+	char *buf = NULL, *path = path_join(dir, name);
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int r;
+
+	if (!f) {
+		free(path);
+		free(title);
+		return -errno;
+	}
+	if (extra && format != REPORT_JSON && format != REPORT_HTML)
+		fputs(extra, f);
+	r = report_compare(f, res, &ro);
+	fclose(f);
+	if (r == 0)
+		r = file_write_atomic(path, buf, len, 0644);
+	free(buf);
+	free(path);
+	free(title);
+	return r;
+}
+
+/*
+ * The machine's calibration history for the report: the plan's history
+ * (a file or a directory), else the sides' machine's default file. A
+ * history that cannot be used is a warning: it never stops the report.
+ * Returns 1 with *ret and *ret_path, else 0.
+ */
+static int report_history_open(const struct plan *plan, const struct side *sides, size_t n_sides,
+			       char **ret_path, struct history *ret, struct strlist *warnings)
+{
+	char *error = NULL;
+	int r;
+
+	if (plan->history_off)
+		return 0;
+	r = history_open(sides, n_sides, plan->history, false, ret_path, ret, &error, warnings);
+	if (r < 0) {
+		strlist_addf(warnings, "%s: [campaign] history %s: %s, ignoring the history", plan->file,
+			     plan->history ? plan->history : "(default)", error);
+		free(error);
+		return 0;
+	}
+	return r;
+}
+
+/*
+ * Adds the campaign's boots of its first mode (A and its repeats, or
+ * every boot of an A/A campaign) to the machine's history, when every side
+ * names the same machine. Every problem is a warning: the campaign is done.
+ */
+static void report_history_record(const struct campaign *c, const struct plan *plan, const struct compare_result *res,
+				  bool have_history, const char *path, struct history *history)
+{
+	const char *machine = history_sides_machine(res->sides, res->n_sides, NULL);
+	size_t boots;
+	int r;
+
+	if (plan->history_off)
+		return;
+	if (!machine) {
+		campaign_say(c, CAMPAIGN_WARNING, "calibration history not recorded: the sides do not all name one machine (meta.json machine_id)");
+		return;
+	}
+	if (!have_history) {
+		char *default_path = plan->history ? NULL : history_default_path(machine);
+
+		if (plan->history || default_path)
+			campaign_say(c, CAMPAIGN_WARNING, "calibration history of machine %s not recorded: %s cannot be used",
+			    machine, plan->history ? plan->history : default_path);
+		else
+			campaign_say(c, CAMPAIGN_WARNING, "calibration history of machine %s not recorded: neither XDG_DATA_HOME nor HOME is an absolute path",
+			    machine);
+		free(default_path);
+		return;
+	}
+	r = compare_history_record(res, history, path, &boots);
+	if (r == -ENODATA) {
+		campaign_say(c, CAMPAIGN_INFO, "calibration history: no metric has two boots of %s, nothing recorded in %s",
+		    res->sides[0].mode, path);
+		return;
+	}
+	if (r < 0) {
+		campaign_say(c, CAMPAIGN_WARNING, "cannot write the calibration history '%s': %s, ignoring", path, strerror(-r));
+		return;
+	}
+	campaign_say(c, CAMPAIGN_INFO, "calibration history: recorded %zu boots of %s in %s (%zu entries)", boots,
+	    res->sides[0].mode, path, history->n_entries);
+}
+
+/* campaign_report(); record: also add the first mode's boots to the history. */
+int campaign_write_report(const char *dir, const struct campaign_options *o, bool record)
+{
+	struct campaign c = { .o = o };
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct plan plan;
+	struct plan_boot *boots;
+	struct side *sides;
+	struct strlist warnings = STRLIST_INIT;
+	struct strbuf head = STRBUF_INIT;
+	struct compare_options co = { .stat = STAT_MEAN, .loud_pct = COMPARE_LOUD_PCT_DEFAULT,
+				      .boots_needed = true };
+	struct compare_result res;
+	struct history history = HISTORY_INIT;
+	char *plan_path = path_join(dir, "plan.ini"), *first_watch = NULL, *history_path = NULL;
+	bool watch_differs = false, have_history = false;
+	size_t n, n_sides = 0;
+	int r;
+
+	r = plan_load(plan_path, &plan, &err);
+	free(plan_path);
+	if (r < 0) {
+		campaign_say(&c, CAMPAIGN_ERROR, "%s: %s", dir, err.message ? err.message : strerror(-r));
+		parse_error_release(&err);
+		return r;
+	}
+	parse_error_release(&err);
+	n = plan_boots(&plan, &boots);
+	sides = xcalloc(n, sizeof(*sides));
+	strbuf_addf(&head, "campaign %s: ", dir);
+	for (size_t k = 0; k < n; k++) {
+		char *side_dir = path_join(dir, boots[k].label), *meta = path_join(side_dir, "meta.json");
+
+		if (path_exists(meta) && side_load(side_dir, &sides[n_sides], &warnings) == 0)
+			n_sides++;
+		free(meta);
+		free(side_dir);
+	}
+	strbuf_addf(&head, "%zu of %zu boots recorded\n", n_sides, n);
+	strbuf_addstr(&head, "verified IOMMU group types per side:\n");
+	for (size_t k = 0; k < n_sides; k++) {
+		char *summary, *watch;
+
+		side_iommu(sides[k].dir, plan.watch, &summary, &watch);
+		strbuf_addf(&head, "  %-14s %s", sides[k].label, summary ? summary : "(not recorded)");
+		if (plan.watch)
+			strbuf_addf(&head, "; %s: %s", plan.watch, watch ? watch : "(not recorded)");
+		strbuf_addch(&head, '\n');
+		if (watch) {
+			if (!first_watch)
+				first_watch = xstrdup(watch);
+			else if (strcmp(first_watch, watch))
+				watch_differs = true;
+		}
+		free(summary);
+		free(watch);
+	}
+	if (plan.watch && first_watch && !watch_differs && n_sides > 1)
+		strbuf_addf(&head, "warning: %s is %s in every mode: the setting did not change this device's DMA path; a gain needs another explanation\n",
+			    plan.watch, first_watch);
+	strbuf_addch(&head, '\n');
+	if (n_sides < 2) {
+		campaign_say(&c, CAMPAIGN_WARNING, "%s: fewer than two boots recorded, no comparison", dir);
+		char *txt = path_join(dir, "report.txt");
+
+		r = file_write_atomic(txt, head.buf, head.len, 0644);
+		if (r < 0)
+			campaign_say(&c, CAMPAIGN_ERROR, "cannot write %s: %s", txt, strerror(-r));
+		free(txt);
+		goto out;
+	}
+	/* As bootab compare does: the machine's noise floor judges a campaign with few repeats. */
+	have_history = report_history_open(&plan, sides, n_sides, &history_path, &history, &warnings) > 0;
+	co.history = have_history ? &history : NULL;
+	r = compare_sides(sides, n_sides, &co, &res, &warnings);
+	if (r < 0) {
+		campaign_say(&c, CAMPAIGN_ERROR, "%s: cannot compare the sides: %s", dir, strerror(-r));
+		goto out;
+	}
+	for (size_t i = 0; i < warnings.n; i++)
+		campaign_say(&c, CAMPAIGN_WARNING, "%s", warnings.items[i]);
+	r = write_report(dir, "report.txt", &res, REPORT_TEXT, &warnings, head.buf, &plan);
+	if (r == 0)
+		r = write_report(dir, "report.md", &res, REPORT_MD, &warnings, head.buf, &plan);
+	if (r == 0)
+		r = write_report(dir, "report.json", &res, REPORT_JSON, &warnings, NULL, &plan);
+	if (r == 0)
+		r = write_report(dir, "report.html", &res, REPORT_HTML, &warnings, NULL, &plan);
+	if (r == 0 && record)
+		report_history_record(&c, &plan, &res, have_history, history_path, &history);
+	compare_result_release(&res);
+	if (r < 0)
+		campaign_say(&c, CAMPAIGN_ERROR, "cannot write the report in %s: %s (the reports there before are kept whole)",
+		    dir, strerror(-r));
+out:
+	history_release(&history);
+	free(history_path);
+	for (size_t k = 0; k < n_sides; k++)
+		side_release(&sides[k]);
+	free(sides);
+	free(first_watch);
+	strbuf_release(&head);
+	strlist_release(&warnings);
+	plan_boots_free(boots, n);
+	plan_release(&plan);
+	return r;
+}
+
+int campaign_report(const char *dir, const struct campaign_options *o)
+{
+	return campaign_write_report(dir, o, false);
+}

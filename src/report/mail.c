@@ -1,0 +1,301 @@
+/*
+ * --format mail: a comparison sized for a reply on a kernel mailing list,
+ * where lines stay under 72 columns (Documentation/process/email-clients.rst
+ * asks for plain text that is not re-wrapped) and numbers are read as
+ * "new against old, + is better", the way patch authors post theirs.
+ */
+#include "report/mail.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/alloc.h"
+#include "lib/strbuf.h"
+
+#define NAME_W 27
+#define VALUE_W 9
+#define PCT_W 7
+#define NOISE_W 6
+
+/* Printable ASCII or '?', so that nothing from a file reaches the mail as anything else. */
+static void add_ascii(struct strbuf *sb, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n && s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		strbuf_addch(sb, c >= 0x20 && c < 0x7f ? (char)c : '?');
+	}
+}
+
+/* s fitted into width columns: cut in the middle ("iommu_map()..min new") when longer. */
+static void add_fitted(struct strbuf *sb, const char *s, size_t width)
+{
+	size_t n = strlen(s), head, tail;
+
+	if (n <= width) {
+		add_ascii(sb, s, n);
+		for (size_t i = n; i < width; i++)
+			strbuf_addch(sb, ' ');
+		return;
+	}
+	head = (width - 2) / 2;
+	tail = width - 2 - head;
+	add_ascii(sb, s, head);
+	strbuf_addstr(sb, "..");
+	add_ascii(sb, s + n - tail, tail);
+}
+
+/* s right-aligned in width columns, its start kept when longer. */
+static void add_right(struct strbuf *sb, const char *s, size_t width)
+{
+	size_t n = strlen(s);
+
+	for (size_t i = n; i < width; i++)
+		strbuf_addch(sb, ' ');
+	add_ascii(sb, s, n < width ? n : width);
+}
+
+/* A value in at most VALUE_W columns, right-aligned. */
+static void add_value(struct strbuf *sb, double v)
+{
+	char buf[64];
+	double a = fabs(v);
+	int decimals = a >= 1000 ? 0 : a >= 100 ? 1 : a >= 1 ? 2 : 4;
+
+	if (isnan(v)) {
+		snprintf(buf, sizeof(buf), "-");
+	} else {
+		snprintf(buf, sizeof(buf), "%.*f", decimals, v);
+		if (strlen(buf) > VALUE_W)
+			snprintf(buf, sizeof(buf), "%.3e", v);
+	}
+	strbuf_addf(sb, "%*s", VALUE_W, buf);
+}
+
+static void add_pct(struct strbuf *sb, double v, int width)
+{
+	char buf[64];
+
+	if (isnan(v))
+		snprintf(buf, sizeof(buf), "-");
+	else if (isinf(v))
+		snprintf(buf, sizeof(buf), "inf");
+	else
+		snprintf(buf, sizeof(buf), fabs(v) >= 1000 ? "%+.0f" : "%+.2f", v);
+	if (strlen(buf) > (size_t)width)
+		snprintf(buf, sizeof(buf), "%s", v > 0 ? "big" : "-big");
+	strbuf_addf(sb, "%*s", width, buf);
+}
+
+static const char *verdict_short(enum verdict v)
+{
+	switch (v) {
+	case VERDICT_COUNTS:
+		return "counts";
+	case VERDICT_WITHIN_NOISE:
+		return "noise";
+	case VERDICT_LOUD:
+		return "loud";
+	case VERDICT_NO_DRIFT:
+		return "no drift";
+	case VERDICT_DRIFT:
+		return "drift";
+	case VERDICT_MISSING:
+		return "missing";
+	default:
+		return "";
+	}
+}
+
+/* Writes sb as lines of at most MAIL_WIDTH columns, wrapped at blanks, continued with indent. */
+static void put_wrapped(FILE *out, struct strbuf *sb, const char *indent)
+{
+	const char *p = strbuf_str(sb);
+	size_t n = strlen(p), first = 1, ind = strlen(indent);
+
+	while (n > 0) {
+		size_t room = MAIL_WIDTH - (first ? 0 : ind), cut = n;
+
+		if (n > room) {
+			cut = room;
+			while (cut > 0 && p[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = room;
+		}
+		fprintf(out, "%s%.*s\n", first ? "" : indent, (int)cut, p);
+		p += cut;
+		n -= cut;
+		while (n > 0 && *p == ' ') {
+			p++;
+			n--;
+		}
+		first = 0;
+	}
+	strbuf_truncate(sb, 0);
+}
+
+static void put_line(FILE *out, struct strbuf *sb)
+{
+	size_t n = sb->len;
+
+	while (n > 0 && sb->buf[n - 1] == ' ')
+		n--;
+	strbuf_truncate(sb, n);
+	put_wrapped(out, sb, "  ");
+}
+
+/*
+ * The noise a delta was judged against, in % of the first side's value:
+ * twice the drift, or the first side's spread when that is larger (the
+ * seed rule); by-run rows, twice the largest per-run drift.
+ */
+static double noise_of(const struct compare_metric *cm, const struct compare_cell *base, const struct compare_cell *c,
+		       double drift)
+{
+	double bar;
+
+	if (cm->by_run)
+		drift = fmax(fabs(c->drift_lo), fabs(c->drift_hi));
+	if (isnan(drift))
+		return NAN;
+	bar = 2 * fabs(drift);
+	if (!cm->by_run && !isnan(base->spread_pct) && base->spread_pct > bar)
+		bar = base->spread_pct;
+	return bar;
+}
+
+/* "dma map latency (us)" with " min" when the metric is compared by several statistics. */
+static char *line_name(const struct compare_metric *cm, size_t j)
+{
+	char *title = report_metric_title(cm), *name;
+	struct strbuf sb = STRBUF_INIT;
+
+	/* report_metric_title() puts two blanks between row and metric; one reads better here. */
+	for (const char *p = title; *p; p++)
+		if (!(p[0] == ' ' && p[1] == ' '))
+			strbuf_addch(&sb, *p);
+	if (*cm->unit)
+		strbuf_addf(&sb, " (%s)", cm->unit);
+	if (cm->n_stats > 1 || cm->stats[j] != STAT_MEAN)
+		strbuf_addf(&sb, " %s", stat_kind_name(cm->stats[j]));
+	name = strbuf_detach(&sb, NULL);
+	free(title);
+	return name;
+}
+
+static void side_block(FILE *out, const struct compare_result *res, size_t k, struct strbuf *sb)
+{
+	const struct side *first = &res->sides[0], *side = &res->sides[k];
+	const char *repeat = NULL;
+	size_t shown = 0;
+
+	for (size_t r = 1; r < res->n_sides; r++)
+		if (!strcmp(res->sides[r].mode, first->mode))
+			repeat = res->sides[r].label;
+	strbuf_addstr(sb, "bootab: ");
+	add_ascii(sb, first->label, 64);
+	strbuf_addstr(sb, " -> ");
+	add_ascii(sb, side->label, 64);
+	strbuf_addstr(sb, ", % +ve is better; noise: ");
+	if (repeat) {
+		strbuf_addstr(sb, "2x the drift of ");
+		add_ascii(sb, repeat, 64);
+		strbuf_addstr(sb, " (");
+		add_ascii(sb, first->label, 64);
+		strbuf_addstr(sb, " booted again), or the spread of ");
+		add_ascii(sb, first->label, 64);
+	} else {
+		strbuf_addstr(sb, "none measured (no repeat boot of ");
+		add_ascii(sb, first->label, 64);
+		strbuf_addch(sb, ')');
+	}
+	put_line(out, sb);
+	add_fitted(sb, "", NAME_W);
+	strbuf_addch(sb, ' ');
+	add_right(sb, first->label, VALUE_W);
+	strbuf_addch(sb, ' ');
+	add_right(sb, side->label, VALUE_W);
+	strbuf_addf(sb, " %*s %*s  %s", PCT_W, "%", NOISE_W, "noise", "verdict");
+	put_line(out, sb);
+	for (size_t i = 0; i < res->n_metrics; i++) {
+		const struct compare_metric *cm = &res->metrics[i];
+		const struct compare_cell *base = &cm->cells[0], *c = &cm->cells[k];
+
+		if (!base->present && !c->present)
+			continue;
+		for (size_t j = 0; j < cm->n_stats; j++) {
+			const struct compare_stat *st = &c->stats[j];
+			bool have = base->present && c->present;
+			char *name = line_name(cm, j);
+
+			add_fitted(sb, name, NAME_W);
+			strbuf_addch(sb, ' ');
+			add_value(sb, base->present ? base->stats[j].value : NAN);
+			strbuf_addch(sb, ' ');
+			add_value(sb, c->present ? st->value : NAN);
+			strbuf_addch(sb, ' ');
+			add_pct(sb, have ? st->delta_pct : NAN, PCT_W);
+			strbuf_addch(sb, ' ');
+			{
+				double noise = have ? noise_of(cm, base, c, st->drift_pct) : NAN;
+				char buf[32];
+
+				if (isnan(noise))
+					snprintf(buf, sizeof(buf), "-");
+				else
+					snprintf(buf, sizeof(buf), noise >= 100 ? "%.0f" : "%.2f", noise);
+				strbuf_addf(sb, "%*s", NOISE_W, buf);
+			}
+			strbuf_addf(sb, "  %s", have ? verdict_short(st->verdict) : "missing");
+			put_line(out, sb);
+			free(name);
+			shown++;
+		}
+	}
+	if (!shown)
+		fputs("  (no metric on both sides)\n", out);
+	for (size_t i = 0; i < res->n_costs; i++) {
+		const struct compare_cost *c = &res->costs[i];
+		struct strbuf words = STRBUF_INIT;
+
+		if (c->side != k)
+			continue;
+		report_cost_words(&words, c, true);
+		strbuf_addstr(sb, "cost: ");
+		add_ascii(sb, strbuf_str(&words), words.len);
+		put_line(out, sb);
+		strbuf_release(&words);
+	}
+}
+
+int report_mail(FILE *out, const struct compare_result *res, const struct report_options *o)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t blocks = 0;
+
+	(void)o;
+	for (size_t k = 1; k < res->n_sides; k++) {
+		if (!strcmp(res->sides[k].mode, res->sides[0].mode))
+			continue;
+		if (blocks++)
+			fputc('\n', out);
+		side_block(out, res, k, &sb);
+	}
+	if (!blocks) {
+		strbuf_addstr(&sb, "bootab: every side is ");
+		add_ascii(&sb, res->sides[0].mode, 24);
+		strbuf_addstr(&sb, ", the first side's mode: nothing to compare it with");
+		put_line(out, &sb);
+	}
+	fputc('\n', out);
+	strbuf_addstr(&sb, "counts: |%| reaches the noise. That is a screen, not a test: with "
+		      "one repeat boot it claims falsely about 1 time in 4 when boot-to-boot "
+		      "noise dominates; bootab compare prints its p-values and, with more "
+		      "boots, t-tests on boot means.");
+	put_line(out, &sb);
+	strbuf_release(&sb);
+	return ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,47 @@
+#include "target/verify-boot.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/alloc.h"
+#include "lib/strvec.h"
+#include "target/target.h"
+
+int verify_boot(struct target *t, const struct verify_boot_request *q,
+		struct verify_boot_result *ret, struct parse_error *err)
+{
+	struct verify_args asked;
+	struct strvec words = STRVEC_INIT;
+	int r;
+
+	memset(ret, 0, sizeof(*ret));
+	verify_args_from_list(q->asked, &asked);
+	verify_snapshot_args(&asked, &words);
+	for (size_t i = 0; i < q->n_expects; i++)
+		if (q->expects[i].kind == EXPECT_SYSFS)
+			strvec_pushf(&words, "file:%s", q->expects[i].subject);
+	r = target_snapshot(t, strvec_argv(&words), true, &ret->snapshot, NULL, err);
+	if (r == -EACCES) {
+		ret->without_root = xstrdup(target_error(t));
+		strvec_push(&words, "nolog");
+		r = target_snapshot(t, strvec_argv(&words), false, &ret->snapshot, NULL, err);
+	}
+	if (r == 0) {
+		verify_cmdline(&ret->snapshot, q->managed, q->asked, &ret->report);
+		verify_semantics(&ret->snapshot, &asked, &ret->report);
+		for (size_t i = 0; i < q->n_expects; i++)
+			verify_expect_check(&ret->snapshot, &q->expects[i], &ret->report);
+	}
+	verify_args_release(&asked);
+	strvec_release(&words);
+	return r;
+}
+
+void verify_boot_result_release(struct verify_boot_result *result)
+{
+	snapshot_release(&result->snapshot);
+	verify_report_release(&result->report);
+	free(result->without_root);
+	result->without_root = NULL;
+}

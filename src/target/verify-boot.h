@@ -1,0 +1,46 @@
+#ifndef BOOTAB_VERIFY_BOOT_H
+#define BOOTAB_VERIFY_BOOT_H
+
+#include <stddef.h>
+
+#include "kernel/snapshot.h"
+#include "kernel/verify.h"
+#include "lib/parse-error.h"
+
+struct target;
+
+/*
+ * One way to verify a boot, for bootab verify and the campaign alike: a
+ * snapshot of the target that reads what the checks need (the module
+ * parameters of the asked args, the files of sysfs() expectations), then
+ * the /proc/cmdline check, the built-in meaning of the asked args and
+ * every expectation (kernel/verify.h).
+ */
+struct verify_boot_request {
+	char *const *managed;                 /* every mode's args, NULL-terminated */
+	char *const *asked;                   /* the args this boot should have */
+	const struct verify_expect *expects;  /* also checked */
+	size_t n_expects;
+};
+
+struct verify_boot_result {
+	struct snapshot snapshot;
+	struct verify_report report;          /* verify_report_failures(): how many failed */
+	char *without_root;                   /* NULL, or why root was refused: sysfs was read
+						 without it and the kernel log was not read */
+};
+
+/*
+ * Snapshots t as root (the kernel log needs it); when root is refused
+ * (-EACCES), again without root and without the kernel log, since sysfs
+ * alone decides. Returns 0 when the checks ran (the report says whether
+ * they held), else target_snapshot()'s -errno: -EINVAL with err saying
+ * where the output does not parse, others with target_error(t). *ret is
+ * filled in every case and released with verify_boot_result_release().
+ */
+int verify_boot(struct target *t, const struct verify_boot_request *request,
+		struct verify_boot_result *ret, struct parse_error *err);
+
+void verify_boot_result_release(struct verify_boot_result *result);
+
+#endif

@@ -1,0 +1,120 @@
+#!/usr/bin/env bats
+# bootab compare on what kernel tests print (tests/fixtures/kernel-patch:
+# dma_map_benchmark runs and a KUnit suite on three boots), with several
+# statistics per metric and the mail form for a list reply.
+bats_require_minimum_version 1.5.0
+
+setup() {
+	k="$BATS_TEST_DIRNAME/../fixtures/kernel-patch"
+	p="$BATS_TEST_DIRNAME/../fixtures/parsers"
+	expected="$BATS_TEST_DIRNAME/expected"
+	d="$BATS_TEST_TMPDIR"
+}
+
+# every line of FILE is at most 72 columns of printable ASCII
+mail_shaped() {
+	awk 'length($0) > 72 { print "line " NR " has " length($0) " columns: " $0; bad = 1 } END { exit bad }' "$1"
+	! LC_ALL=C grep -n '[^ -~]' "$1"
+}
+
+@test "--stat mean,min: one table per metric, a line per statistic with its own delta, drift and verdict" {
+	run --separate-stderr "$BOOTAB" compare --stat mean,min "$k/old" "$k/new" "$k/old2"
+	[ "$status" -eq 0 ]
+	diff -u "$expected/kernel-patch-stats.txt" - <<<"$output"
+	[ "$stderr" = "" ]
+}
+
+@test "--format mail: the whole output, every line at most 72 columns of ASCII" {
+	run --separate-stderr "$BOOTAB" compare --stat mean,min --format mail "$k/old" "$k/new" "$k/old2"
+	[ "$status" -eq 0 ]
+	diff -u "$expected/kernel-patch-mail.txt" - <<<"$output"
+	printf '%s\n' "$output" > "$d/mail.txt"
+	mail_shaped "$d/mail.txt"
+}
+
+@test "--format mail stays 72 columns of ASCII with long, non-ASCII names and a long cost" {
+	long=$'a-side-label-much-longer-than-a-column-\303\251t\303\251'
+	row=result-of-a-row-with-a-name-longer-than-the-name-column
+	mkdir -p "$d/old" "$d/$long" "$d/old2"
+	cp "$k/old/dma.txt" "$d/old/"
+	cp "$k/old2/dma.txt" "$d/old2/"
+	cp "$k/new/dma.txt" "$d/$long/"
+	printf '1\n' > "$d/$long/a-check-row-whose-name-is-long-enough-to-wrap-the-cost-line-twice-over.rc"
+	for s in old "$long" old2; do printf '100\n101\n' > "$d/$s/$row.txt"; done
+	"$BOOTAB" compare --format mail "$d/old" "$d/$long" "$d/old2" > "$d/mail.txt"
+	mail_shaped "$d/mail.txt"
+	grep -q '^  a-check-row-whose-name-is-long-enough-to-wrap-the-cost-line-twice-over$' "$d/mail.txt"
+	grep -q '^result-of-a-..e-name-column ' "$d/mail.txt"
+	grep -q -- '-> a-side-label-much-longer-than-a-column-??t??' "$d/mail.txt"
+	grep -Eq '^ {34}old a-side-la +% +noise  verdict$' "$d/mail.txt"
+}
+
+@test "--stat mean,min in csv: a row per statistic; in json: a stats list per comparison" {
+	"$BOOTAB" compare --stat mean,min --format csv "$k/old" "$k/new" "$k/old2" > "$d/out.csv"
+	[ "$(awk -F, '$1 == "dma" && $2 == "map latency" && $3 == "new" { print $5 "=" $20 }' "$d/out.csv" | tr '\n' ' ')" = "mean=counts min=counts " ]
+	[ "$(awk -F, '$1 == "dma" && $2 == "unmap latency" && $3 == "new" { print $5 "=" $20 }' "$d/out.csv" | tr '\n' ' ')" = "mean=counts min=within-noise " ]
+	[ "$(awk -F, '{ print NF }' "$d/out.csv" | sort -u)" = 35 ]
+	"$BOOTAB" compare --stat mean,min --json "$k/old" "$k/new" "$k/old2" > "$d/out.json"
+	python3 - "$d/out.json" <<-'EOF'
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	c = [x for x in d["comparisons"] if x["metric"] == "unmap latency" and x["side"] == "new"][0]
+	assert [s["stat"] for s in c["stats"]] == ["mean", "min"], c
+	assert [s["verdict"] for s in c["stats"]] == ["counts", "within-noise"], c
+	assert c["verdict"] == "counts" and abs(c["stats"][1]["delta_pct"] - (-100 / 64)) < 1e-9, c
+	cost = d["costs"][0]
+	assert cost["row"] == "kunit" and cost["tests_failed"] == ["dma_map.unmap_partial"], cost
+	assert cost["tests_total"] == 3 and cost["tests_new"] == 1, cost
+	EOF
+}
+
+@test "--stat mean,min in md and html: a row per statistic" {
+	"$BOOTAB" compare --stat mean,min --format md "$k/old" "$k/new" "$k/old2" > "$d/out.md"
+	grep -qx '| dma | unmap latency | new | min | 6.50 | | | | -1.6% | -1.6% | 1.0 | 0.454 | within noise |' "$d/out.md"
+	grep -q '^| row | metric | side | stat | value |' "$d/out.md"
+	"$BOOTAB" compare --stat mean,min --format html "$k/old" "$k/new" "$k/old2" > "$d/out.html"
+	grep -q 'data-stat="min" data-stat-verdict="within-noise">within noise</td>' "$d/out.html"
+	grep -q 'kunit: 1 of 3 tests failed (dma_map.unmap_partial)' "$d/out.html"
+}
+
+@test "--stat ROW=mean,min sets one row's statistics; bad lists are usage errors" {
+	run --separate-stderr "$BOOTAB" compare --stat dma=min,max --format csv "$k/old" "$k/new" "$k/old2"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | awk -F, '$2 == "map latency" && $3 == "new" { print $5 }' | tr '\n' ' ')" = "min max " ]
+	for bad in mean,mean mean,,min avg 'mean,min,max,median,mean' =min; do
+		run --separate-stderr "$BOOTAB" compare --stat "$bad" "$k/old" "$k/new"
+		[ "$status" -eq 2 ]
+		[[ "$stderr" == "bootab: --stat: '$bad' is not mean, median, min or max, a list of them"* ]]
+	done
+}
+
+@test "plain side directories: dma_map_benchmark, KTAP and the new,old table are recognised by content" {
+	mkdir -p "$d/a" "$d/b"
+	cp "$p/dma-map-benchmark/three-runs.txt" "$d/a/dma.out"
+	cp "$p/dma-map-benchmark/three-runs.txt" "$d/b/dma.out"
+	cp "$p/ktap/kunit-dmesg.txt" "$d/a/kunit.log"
+	cp "$p/ktap/spec-example.txt" "$d/b/kunit.log"
+	cp "$p/new-old-table/seed-004.txt" "$d/a/pt.txt"
+	cp "$p/new-old-table/cache-flush.txt" "$d/b/pt.txt"
+	run --separate-stderr "$BOOTAB" compare --format csv "$d/a" "$d/b"
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "" ]
+	[ "$(printf '%s\n' "$output" | awk -F, '$3 == "b" { print $1 "/" $2 }' | sort | tr '\n' ' ')" = \
+	  "$(printf '%s\n' "$output" | awk -F, '$3 == "a" { print $1 "/" $2 }' | sort | tr '\n' ' ')" ]
+	printf '%s\n' "$output" | grep -q '^dma,map latency,a,a,mean,us,lower,0.7333333333,'
+	printf '%s\n' "$output" | grep -q '^pt,map_pages 2^12 min new,b,b,mean,ns,lower,289,'
+	run "$BOOTAB" compare "$d/a" "$d/b"
+	[[ "$output" == *"a     mode a              first side; cost: kunit: 1 of 5 tests failed (list-kernel-test.list_test_list_del)"* ]]
+	[[ "$output" == *"b     mode b              cost: kunit: 1 of 6 tests failed (main_test.example_test_3.test_2) (1 new)"* ]] || \
+	[[ "$output" == *"b     mode b              cost: kunit: 1 of 6 tests failed (main_test.example_test_3.test_2)"* ]]
+}
+
+@test "a bad dma_map_benchmark file is one warning naming file, line and column; the rest compares" {
+	mkdir -p "$d/a" "$d/b"
+	printf '1\n2\n' > "$d/a/x.txt"
+	printf '1\n2\n' > "$d/b/x.txt"
+	printf 'dma mapping benchmark: threads:1\naverage map latency(us):1.x standard deviation:0.1\n' > "$d/b/dma.txt"
+	run --separate-stderr "$BOOTAB" compare "$d/a" "$d/b"
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "bootab: warning: $d/b/dma.txt:2:25: average map latency '1.x' is not a number of microseconds, ignoring the file" ]
+}
