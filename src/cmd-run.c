@@ -155,7 +155,7 @@ int cmd_run(int argc, char **argv)
 			  res.dir);
 		rc = res.data_error ? EXIT_USAGE : EXIT_NOTHING;
 	} else {
-		rc = r == -EINVAL || r == -ENOENT || res.data_error ? EXIT_USAGE : EXIT_NOTHING;
+		rc = r == -EINVAL || r == -ENOENT || r == -EBUSY || res.data_error ? EXIT_USAGE : EXIT_NOTHING;
 	}
 	campaign_result_release(&res);
 	return rc;

@@ -15,6 +15,7 @@
 #include "lib/alloc.h"
 #include "lib/clock.h"
 #include "lib/file.h"
+#include "lib/lockfile.h"
 #include "lib/strbuf.h"
 #include "target/target.h"
 
@@ -132,6 +133,39 @@ static char *campaign_name(const char *plan_path)
 	return name;
 }
 
+/*
+ * One run at a time in a campaign directory: two would both append to the
+ * journal and reboot the box twice. The lock is held until bootab ends
+ * (across a local campaign's reboots the resumed run takes it anew).
+ */
+static int campaign_lock(struct campaign *c)
+{
+	char host[256] = "?", since[32] = "?", *path = path_join(c->dir, "lock"), *holder, *held = NULL;
+	time_t now = time(NULL);
+	struct tm tm;
+	int r;
+
+	if (gethostname(host, sizeof(host) - 1) < 0)
+		snprintf(host, sizeof(host), "?");
+	host[sizeof(host) - 1] = '\0';
+	if (gmtime_r(&now, &tm))
+		strftime(since, sizeof(since), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	holder = xasprintf("bootab run, pid %ld on %s, since %s", (long)getpid(), host, since);
+	r = lockfile_take(path, holder, &c->lock_fd, &held);
+	if (r == 0) {
+		c->locked = true;
+	} else if (r == -EBUSY) {
+		campaign_say(c, CAMPAIGN_ERROR, "the campaign %s is in use by %s (lock %s): one run at a time",
+			     c->dir, *held ? held : "another process", path);
+		free(held);
+	} else {
+		campaign_say(c, CAMPAIGN_ERROR, "cannot lock the campaign directory (%s): %s", path, strerror(-r));
+	}
+	free(holder);
+	free(path);
+	return r;
+}
+
 static int setup(struct campaign *c)
 {
 	struct parse_error err = PARSE_ERROR_INIT;
@@ -189,6 +223,11 @@ static int setup(struct campaign *c)
 			free(resume_plan);
 			return r;
 		}
+	}
+	r = campaign_lock(c);
+	if (r < 0) {
+		free(resume_plan);
+		return r;
 	}
 	c->journal = path_join(c->dir, "journal");
 	if (c->o->resume_dir) {
@@ -414,6 +453,8 @@ out:
 	free(c.dir);
 	free(c.name);
 	free(c.journal);
+	if (c.locked)
+		close(c.lock_fd);
 	return r;
 }
 

@@ -65,6 +65,8 @@ struct campaign {
 	bool reboot_issued;        /* local: this process asked the box to reboot */
 	char *abs_dir;             /* local: the campaign directory, absolute (the unit names it) */
 	char *exe;                 /* local: this program, absolute (the unit runs it) */
+	int lock_fd;               /* the campaign directory's lock, when locked */
+	bool locked;
 };
 
 /* The one-shot entry's file name, next to the default entry. */

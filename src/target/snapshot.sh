@@ -46,8 +46,34 @@ rec() {
 # C1 controls in UTF-8 (U+0080-U+009F; U+009B is CSI to many terminals), as a sed command.
 C1_STRIP="s/$(printf '\302')[$(printf '\200')-$(printf '\237')]//g"
 
+# With a ROOT (a captured tree), every path read must resolve inside it: a
+# symlink in the tree (absolute, or climbing out with ..) never makes this
+# script read a file of the machine it runs on.
+REAL_ROOT=
+if [ -n "$ROOT" ]; then
+	REAL_ROOT=$(cd "$ROOT" 2>/dev/null && pwd -P) || REAL_ROOT=/nonexistent-root
+fi
+inside_root() {
+	[ -z "$REAL_ROOT" ] && return 0
+	resolved=$(readlink -f -- "$1" 2>/dev/null) || return 1
+	case $resolved in
+	"$REAL_ROOT" | "$REAL_ROOT"/*) return 0 ;;
+	esac
+	return 1
+}
+
+# Whether a file can be read: readable, inside ROOT, and with a ROOT a
+# regular file (a FIFO in a tree would block the read).
+readable() {
+	[ -r "$1" ] && inside_root "$1" && { [ -z "$REAL_ROOT" ] || [ -f "$1" ]; }
+}
+
 # The first line of a file, at most 4096 bytes, without control characters.
+# Nothing from a path outside ROOT, nor from anything but a regular file (a
+# FIFO would block the read).
 first_line() {
+	inside_root "$1" || return 0
+	[ -z "$REAL_ROOT" ] || [ -f "$1" ] || return 0
 	head -c 4096 "$1" 2>/dev/null | head -n 1 | tr -d '\000-\037\177' | sed "$C1_STRIP"
 }
 
@@ -63,7 +89,7 @@ link_name() {
 
 # The first line of a file, or "-" when it is absent or empty.
 field() {
-	if [ -r "$1" ]; then
+	if readable "$1"; then
 		v=$(first_line "$1")
 		[ -n "$v" ] && { printf '%s' "$v"; return; }
 	fi
@@ -75,31 +101,34 @@ rec time "$(date +%Y-%m-%dT%H:%M:%S%z)"
 for key in boot_id:sys/kernel/random/boot_id kernel:sys/kernel/osrelease \
 	hostname:sys/kernel/hostname cmdline:cmdline loadavg:loadavg; do
 	path="$ROOT/proc/${key#*:}"
-	if [ -r "$path" ]; then
+	if readable "$path"; then
 		rec "${key%%:*}" "$(first_line "$path")"
 	fi
 done
 # machine-id(5): systemd's file, else the older D-Bus one. The value is
 # passed on as read; the controller decides whether it is an id.
 for path in "$ROOT/etc/machine-id" "$ROOT/var/lib/dbus/machine-id"; do
-	if [ -r "$path" ] && [ ! -d "$path" ]; then
+	if readable "$path" && [ ! -d "$path" ]; then
 		rec machine_id "$(first_line "$path")"
 		break
 	fi
 done
 
 for p in "$ROOT"/sys/devices/system/cpu/cpufreq/policy*; do
-	[ -r "$p/scaling_governor" ] || continue
+	inside_root "$p" || continue
+	readable "$p/scaling_governor" || continue
 	rec governor "${p##*/}" "$(first_line "$p/scaling_governor")"
 done
 
 for z in "$ROOT"/sys/class/thermal/thermal_zone*; do
-	[ -r "$z/temp" ] || continue
+	inside_root "$z" || continue
+	readable "$z/temp" || continue
 	rec thermal "${z##*/}" "$(field "$z/type")" "$(field "$z/temp")"
 done
 
 for v in "$ROOT"/sys/devices/system/cpu/vulnerabilities/*; do
-	[ -r "$v" ] || continue
+	inside_root "$v" || continue
+	readable "$v" || continue
 	rec vuln "${v##*/}" "$(first_line "$v")"
 done
 
@@ -125,7 +154,7 @@ for arg in "$@"; do
 			;;
 		esac
 		path="$ROOT/sys/module/$mod/parameters/$par"
-		if [ -r "$path" ]; then
+		if readable "$path"; then
 			rec param "$name" "$(first_line "$path")"
 		else
 			rec param_absent "$name"
@@ -142,7 +171,7 @@ for arg in "$@"; do
 			echo "snapshot.sh: refusing to read '$path': only /sys and /proc paths" >&2
 			exit 2
 		fi
-		if [ -r "$ROOT$path" ] && [ ! -d "$ROOT$path" ]; then
+		if readable "$ROOT$path" && [ ! -d "$ROOT$path" ]; then
 			rec file "$path" "$(first_line "$ROOT$path")"
 		else
 			rec file_absent "$path"
@@ -156,6 +185,7 @@ for arg in "$@"; do
 done
 
 for c in "$ROOT"/sys/class/iommu/*; do
+	inside_root "$c" || continue
 	[ -e "$c" ] || [ -L "$c" ] || continue
 	rec iommu_class "${c##*/}"
 done
@@ -166,9 +196,11 @@ for g in "$ROOT"/sys/kernel/iommu_groups/*; do
 	case $n in
 	'' | *[!0-9]*) continue ;;
 	esac
+	inside_root "$g" || continue
 	rec group "$n" "$(field "$g/type")"
 	for d in "$g"/devices/*; do
 		[ -e "$d" ] || [ -L "$d" ] || continue
+		inside_root "$d" || continue
 		rec device "$n" "${d##*/}" "$(link_name "$d/subsystem")" \
 			"$(field "$d/vendor")" "$(field "$d/device")" \
 			"$(field "$d/class")" "$(link_name "$d/driver")"
@@ -183,7 +215,7 @@ klog=
 if [ -n "$nolog" ]; then
 	source='skipped'
 elif [ -n "$ROOT" ]; then
-	if [ -r "$ROOT/var/log/dmesg" ]; then
+	if readable "$ROOT/var/log/dmesg"; then
 		klog=$(head -c 16777216 "$ROOT/var/log/dmesg")
 		source='file'
 	fi

@@ -434,12 +434,12 @@ static char *script_text(const struct target *t, const char *name, enum root_met
 }
 
 /* Runs text as name with how; a low-level step shared by probing and scripts. */
-static int run_raw(struct target *t, const char *name, const char *const *args,
-		   const char *stdin_data, size_t stdin_len, enum root_method how,
-		   bool fresh, int timeout_ms, struct process_result *ret)
+static int run_raw_to(struct target *t, const char *name, const char *const *args,
+		      const char *stdin_data, size_t stdin_len, enum root_method how,
+		      bool fresh, int timeout_ms, int out_fd, struct process_result *ret)
 {
 	char *text = script_text(t, name, how), **argv;
-	struct process_options po = { .timeout_ms = timeout_ms };
+	struct process_options po = { .timeout_ms = timeout_ms, .stdout_to_fd = out_fd >= 0, .stdout_fd = out_fd };
 	struct strbuf in = STRBUF_INIT;
 	struct process_result res;
 	int r;
@@ -495,6 +495,13 @@ static int run_raw(struct target *t, const char *name, const char *const *args,
 	}
 	*ret = res;
 	return 0;
+}
+
+static int run_raw(struct target *t, const char *name, const char *const *args,
+		   const char *stdin_data, size_t stdin_len, enum root_method how,
+		   bool fresh, int timeout_ms, struct process_result *ret)
+{
+	return run_raw_to(t, name, args, stdin_data, stdin_len, how, fresh, timeout_ms, -1, ret);
 }
 
 static int ask_password(struct target *t)
@@ -635,6 +642,23 @@ int target_run_script(struct target *t, const char *name, const char *const *arg
 	}
 	return run_raw(t, name, args, stdin_data, stdin_len, method_for(t, as_root), false,
 		       timeout_ms, ret);
+}
+
+int target_run_script_to_fd(struct target *t, const char *name, const char *const *args, bool as_root,
+			    int timeout_ms, int out_fd, struct process_result *ret)
+{
+	int r;
+
+	if (!target_script_text(name)) {
+		set_error(t, "no embedded script '%s'", name);
+		return -ENOENT;
+	}
+	if (as_root) {
+		r = target_probe_root(t);
+		if (r < 0)
+			return r;
+	}
+	return run_raw_to(t, name, args, NULL, 0, method_for(t, as_root), false, timeout_ms, out_fd, ret);
 }
 
 int target_read_file(struct target *t, const char *path, size_t max, bool as_root,

@@ -106,6 +106,14 @@ int target_run_script(struct target *t, const char *name, const char *const *arg
 		      struct process_result *ret);
 
 /*
+ * target_run_script() without stdin, with the script's stdout written to
+ * out_fd as it comes (never held in memory, never cut): for output of any
+ * size, such as a boot's results. ret->out stays empty.
+ */
+int target_run_script_to_fd(struct target *t, const char *name, const char *const *args, bool as_root,
+			    int timeout_ms, int out_fd, struct process_result *ret);
+
+/*
  * Reads path on t (sysfs, procfs, /boot, /etc: relative to --root for the
  * local target), at most max bytes. Returns 0 and the data (caller's,
  * NUL-terminated), -ENOENT when it does not exist, -EFBIG when longer than

@@ -227,3 +227,29 @@ exec_start_words() {
 	[ ! -L "$link" ]
 	grep -qx finished "$dir/journal"
 }
+
+@test "more than 16 MiB of results in one boot are fetched whole, streamed to disk" {
+	write_plan "$BATS_TEST_TMPDIR/p.ini" "translated passthrough" "
+[check \"big\"]
+command = head -c 20000000 /dev/zero | tr '\\\\000' x; echo"
+	run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/p.ini"
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	dir=$(echo "$data"/p-*)
+	boots=0
+	while [ -L "$link" ] && [ "$boots" -lt 4 ]; do
+		read -r -a cmd <<<"$(exec_start)"
+		run --separate-stderr "${cmd[@]}"
+		echo "$stderr"
+		[ "$status" -eq 0 ]
+		boots=$((boots + 1))
+	done
+	grep -qx finished "$dir/journal"
+	for s in translated passthrough; do
+		# 20,000,000 x and a newline: the whole output, nothing cut.
+		[ "$(wc -c < "$dir/$s/rows/big/rep-1.out")" -eq 20000001 ]
+		[ "$(tr -d x < "$dir/$s/rows/big/rep-1.out" | wc -c)" -eq 1 ]
+	done
+	# The stream went through a temporary file in the campaign directory, gone now.
+	[ -z "$(find "$dir" -name '.fetch-*')" ]
+}

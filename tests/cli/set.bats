@@ -9,6 +9,8 @@ MANAGED="iommu=pt amd_iommu=off iommu.strict=1"
 setup() {
 	ROOT="$BATS_TEST_TMPDIR/root"
 	mkdir -p "$ROOT"
+	# The fixture trees carry stand-ins for update-grub, grubby and kernel-install.
+	export BOOTAB_TEST_ROOT_TOOLS=1
 }
 
 use() {
@@ -298,4 +300,18 @@ EOF
 	run --separate-stderr "$BOOTAB" set --root "$ROOT" --managed iommu=pt --args iommu=pt
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "bootab: set: no boot loader backend fits local root $ROOT (looked for grubby, loader/entries, /etc/kernel/cmdline, /etc/default/grub)" ]
+}
+
+@test "--root: a tree's own update-grub is not run without the test option; nothing changes" {
+	use grub-debian12
+	# The tree's stand-in would leave a mark if it ran.
+	printf '#!/bin/sh\ntouch "%s/ran"\n' "$BATS_TEST_TMPDIR" > "$ROOT/usr/sbin/update-grub"
+	chmod +x "$ROOT/usr/sbin/update-grub"
+	cp -a "$ROOT" "$BATS_TEST_TMPDIR/before"
+	unset BOOTAB_TEST_ROOT_TOOLS
+	run --separate-stderr "$BOOTAB" set --root "$ROOT" --managed "$MANAGED" --args amd_iommu=off
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"bootab: set: update-grub: not run: a --root tree's own tools run only with the test option BOOTAB_TEST_ROOT_TOOLS=1; nothing was changed"* ]]
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+	diff -r "$BATS_TEST_TMPDIR/before" "$ROOT"
 }
