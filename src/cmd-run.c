@@ -139,10 +139,10 @@ int cmd_run(int argc, char **argv)
 	r = campaign_run(&o, &res);
 	if (r == 0) {
 		if (!o.dry_run) {
-			log_info("campaign finished in %.0f s: reboots %.0f s, idle gates %.0f s, rows %.0f s, bootab's own steps %.0f s (%.1f %%)",
-				 res.total_s, res.reboot_s, res.gate_s, res.rows_s,
-				 res.total_s - res.reboot_s - res.gate_s - res.rows_s,
-				 res.total_s > 0 ? 100 * (res.total_s - res.reboot_s - res.gate_s - res.rows_s) / res.total_s : 0);
+			char *summary = campaign_result_summary(&res);
+
+			log_info("%s", summary);
+			free(summary);
 			print_report(res.dir);
 		}
 		rc = EXIT_OK;

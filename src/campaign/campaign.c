@@ -458,6 +458,21 @@ out:
 	return r;
 }
 
+char *campaign_result_summary(const struct campaign_result *r)
+{
+	double own = r->total_s - r->reboot_s - r->gate_s - r->rows_s;
+	char *head = xasprintf("campaign finished in %.0f s: reboots %.0f s, idle gates %.0f s, rows %.0f s",
+			       r->total_s, r->reboot_s, r->gate_s, r->rows_s), *line;
+
+	if (own >= 0 && r->total_s > 0)
+		line = xasprintf("%s, bootab's own steps %.0f s (%.1f %%)", head, own, 100 * own / r->total_s);
+	else
+		line = xasprintf("%s (measured on the target, partly before this run: more than this run's %.0f s)",
+				 head, r->total_s);
+	free(head);
+	return line;
+}
+
 void campaign_result_release(struct campaign_result *r)
 {
 	free(r->dir);

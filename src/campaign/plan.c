@@ -31,6 +31,7 @@ struct parse_state {
 	const char *p;
 	unsigned line;
 	bool line_done;
+	bool continuation;        /* the line being read continues the key above it */
 	bool failed;
 	/* The section being read. */
 	char *section;
@@ -88,8 +89,13 @@ static char *reader(char *str, int num, void *stream)
 		}
 	}
 	str[n] = '\0';
-	if (line_start)
+	/* A UTF-8 byte order mark opens the file: inih skips it, and so does the header check. */
+	if (s->p - n == s->text && !strncmp(str, "\xef\xbb\xbf", 3))
+		memmove(str, str + 3, n - 2);
+	if (line_start) {
+		s->continuation = (str[0] == ' ' || str[0] == '\t') && str[strspn(str, " \t\r\n")];
 		reader_see_header(s, str);
+	}
 	return str;
 }
 
@@ -288,14 +294,21 @@ static int mode_key(struct parse_state *s, struct plan_mode *m, const char *key,
 		struct parse_error e = PARSE_ERROR_INIT;
 		char **args = NULL;
 
-		if (m->args_text)
+		char *text;
+
+		/* A continuation line carries more args: they join the line above. */
+		if (m->args_text && !s->continuation)
 			return fail(s, key, "given twice in [%s]", s->section);
-		if (cmdline_args_parse(v, &args, &e) < 0) {
+		text = m->args_text ? xasprintf("%s %s", m->args_text, v) : xstrdup(v);
+		if (cmdline_args_parse(text, &args, &e) < 0) {
 			fail(s, key, "%s", e.message ? e.message : "not valid kernel command-line syntax");
 			parse_error_release(&e);
+			free(text);
 			return 0;
 		}
-		m->args_text = xstrdup(v);
+		free(m->args_text);
+		strv_free(m->args);
+		m->args_text = text;
 		m->args = args;
 		return 1;
 	}

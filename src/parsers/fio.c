@@ -74,9 +74,15 @@ static int add_value(struct fio_doc *d, size_t job, const char *dir_name, const 
 	if (!v && !required)
 		return 0;
 	if (!v || json_sample(v, false, &x) < 0) {
-		parser_error_at(d->err, d->data, d->offset,
-				"fio jobs[%zu].%s.%s is %s, not a number >= 0", job, dir_name, path,
-				v ? json_type_phrase(v) : "missing");
+		/* A number that is refused is shown as itself: "is -5", not "is a number". */
+		if (json_is_number(v))
+			parser_error_at(d->err, d->data, d->offset,
+					"fio jobs[%zu].%s.%s is %g, not a number >= 0", job, dir_name, path,
+					json_number_value(v));
+		else
+			parser_error_at(d->err, d->data, d->offset,
+					"fio jobs[%zu].%s.%s is %s, not a number >= 0", job, dir_name, path,
+					v ? json_type_phrase(v) : "missing");
 		return -EINVAL;
 	}
 	metric_set_add_sample(d->set, name, better, unit, x);

@@ -466,6 +466,28 @@ static void test_load(void **state)
 	parse_error_release(&err);
 }
 
+/* A BOM opens the file without hiding its first section; a continued args line adds args. */
+static void test_bom_and_continued_args(void **state)
+{
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct plan p;
+
+	(void)state;
+	assert_int_equal(plan_parse("bom.ini", "\xef\xbb\xbf[mode \"pt\"]\nargs = iommu=pt\n", &p, &err), 0);
+	assert_string_equal(p.modes[0].args_text, "iommu=pt");
+	plan_release(&p);
+	assert_int_equal(plan_parse("c.ini", "[mode \"pt\"]\nargs = iommu=pt\n  iommu.strict=1\n\tamd_iommu=off\n", &p, &err), 0);
+	assert_string_equal(p.modes[0].args_text, "iommu=pt iommu.strict=1 amd_iommu=off");
+	assert_string_equal(p.modes[0].args[1], "iommu.strict=1");
+	assert_string_equal(p.modes[0].args[2], "amd_iommu=off");
+	assert_null(p.modes[0].args[3]);
+	plan_release(&p);
+	/* A second args key is still given twice. */
+	assert_int_equal(plan_parse("c.ini", "[mode \"pt\"]\nargs = iommu=pt\nargs = x\n", &p, &err), -EINVAL);
+	assert_string_equal(err.message, "args: given twice in [mode \"pt\"]");
+	parse_error_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -476,6 +498,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_load),
 		cmocka_unit_test(test_history_key),
+		cmocka_unit_test(test_bom_and_continued_args),
 		cmocka_unit_test(test_kernel_key),
 	};
 
