@@ -62,6 +62,20 @@ static void on_signal(int sig)
 	stop_requested = 1;
 }
 
+/*
+ * A tree (--root) cannot reboot. The local-target tests stand in for the
+ * firmware, boot loader and kernel with the command in
+ * BOOTAB_TEST_LOCAL_REBOOT (tests/cli/helpers/fake-boot.sh); nothing else
+ * sets it.
+ */
+static int reboot_tree_by_test_command(void *ctx, struct process_result *ret)
+{
+	const char *argv[] = { "sh", "-c", ctx, NULL };
+	struct process_options po = { .timeout_ms = 60000 };
+
+	return process_run(argv, &po, ret);
+}
+
 /* The report is the result: it goes to stdout. */
 static void print_report(const char *dir)
 {
@@ -130,6 +144,10 @@ int cmd_run(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	o.plan_path = o.resume_dir ? NULL : argv[optind];
+	if (o.root && getenv("BOOTAB_TEST_LOCAL_REBOOT") && *getenv("BOOTAB_TEST_LOCAL_REBOOT")) {
+		o.reboot_tree = reboot_tree_by_test_command;
+		o.reboot_tree_ctx = getenv("BOOTAB_TEST_LOCAL_REBOOT");
+	}
 	/* Tests stop a campaign at a chosen journal step, as a crash would. */
 	o.stop_after = getenv("BOOTAB_TEST_STOP_AFTER");
 	sigemptyset(&sa.sa_mask);

@@ -19,6 +19,7 @@
 #include "target-args.h"
 #include "target/target.h"
 #include "kernel/verify.h"
+#include "results/side.h"
 
 const char cmd_snapshot_usage[] =
 	"usage: bootab snapshot [--target T] [--root DIR] [--managed \"ARGS\"]\n"
@@ -50,24 +51,6 @@ static int write_file(const char *dir, const char *name, const char *data)
 	return r;
 }
 
-static char *iommu_table(const struct iommu_map *map)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *summary = iommu_map_summary(map);
-
-	for (size_t i = 0; i < map->n_devices; i++) {
-		const struct iommu_device *d = &map->devices[i];
-
-		strbuf_addf(&sb, "%u\t%s\t%s\t%s\t%s\n", d->group,
-			    iommu_map_group(map, d->group)->type, d->name,
-			    d->description ? d->description : d->bus ? d->bus : "-",
-			    d->driver ? d->driver : "-");
-	}
-	strbuf_addf(&sb, "iommu group types: %s\n", summary);
-	free(summary);
-	return strbuf_detach(&sb, NULL);
-}
-
 static bool param_word_valid(const char *s)
 {
 	const char *dot = strchr(s, '.');
@@ -96,7 +79,8 @@ int cmd_snapshot(int argc, char **argv)
 	struct target_args to = TARGET_ARGS_INIT("local");
 	const char *spec, *out_dir = NULL;
 	struct strvec words = STRVEC_INIT;
-	char *raw = NULL, *now = NULL, *text = NULL, *json_text = NULL;
+	char *raw = NULL, *now = NULL, *text = NULL;
+	json_t *meta = NULL;
 	struct parse_error err = PARSE_ERROR_INIT;
 	struct snapshot snap = { 0 };
 	struct target *t = NULL;
@@ -184,22 +168,24 @@ int cmd_snapshot(int argc, char **argv)
 		log_warning("cannot read pci.ids (%s): devices are named by number", errno_string(r));
 	{
 		struct snapshot_context ctx = { now, spec };
-		json_t *j = snapshot_to_json(&snap, &ctx);
 
-		json_text = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
-		json_decref(j);
+		meta = snapshot_to_json(&snap, &ctx);
 		text = snapshot_to_text(&snap, &ctx);
 	}
 	if (!out_dir) {
-		if (json)
-			printf("%s\n", json_text);
-		else
+		if (json) {
+			char *json_text = side_meta_dump(meta);
+
+			fputs(json_text, stdout);
+			free(json_text);
+		} else {
 			fputs(text, stdout);
+		}
 		rc = EXIT_OK;
 		goto out;
 	}
 	{
-		char *scripts = path_join(out_dir, "scripts"), *script, *table, *with_nl;
+		char *scripts = path_join(out_dir, "scripts"), *script, *failed = NULL;
 
 		r = dir_create_all(scripts, 0755);
 		if (r < 0) {
@@ -208,22 +194,18 @@ int cmd_snapshot(int argc, char **argv)
 			goto out;
 		}
 		script = target_script_render(t, "snapshot");
-		table = iommu_table(&snap.iommu);
-		with_nl = xasprintf("%s\n", json_text);
-		/* meta.json last: its presence says the snapshot is complete. */
 		r = write_file(scripts, "snapshot.sh", script);
 		if (r == 0)
 			r = write_file(out_dir, "snapshot.out", raw);
-		if (r == 0)
-			r = write_file(out_dir, "iommu.txt", table);
-		if (r == 0)
-			r = write_file(out_dir, "meta.txt", text);
-		if (r == 0)
-			r = write_file(out_dir, "meta.json", with_nl);
+		/* iommu.txt, meta.txt, then meta.json: its presence says the snapshot is complete. */
+		if (r == 0) {
+			r = side_write_meta(out_dir, meta, text, &snap.iommu, &failed);
+			if (r < 0)
+				log_error("failed to write '%s': %s", failed, errno_string(r));
+		}
+		free(failed);
 		free(scripts);
 		free(script);
-		free(table);
-		free(with_nl);
 		if (r < 0)
 			goto out;
 	}
@@ -243,6 +225,6 @@ out:
 	free(raw);
 	free(now);
 	free(text);
-	free(json_text);
+	json_decref(meta);
 	return rc;
 }

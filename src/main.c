@@ -1,8 +1,11 @@
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
+#include "lib/file.h"
+#include "lib/parse-number.h"
 #include "log.h"
 #include "lib/version.h"
 
@@ -94,10 +97,26 @@ static int cmd_version(int argc, char **argv)
 	return EXIT_OK;
 }
 
+/*
+ * The crash tests (tests/cli/lab-run.bats) slow every write of the bootab
+ * they kill with BOOTAB_TEST_WRITE_DELAY_US, so that a SIGKILL lands
+ * inside one.
+ */
+static void take_test_write_delay(void)
+{
+	const char *v = getenv("BOOTAB_TEST_WRITE_DELAY_US");
+	long us;
+
+	if (v && number_parse_long(v, 1, 10000000, &us) == 0)
+		file_set_test_write_delay(us);
+}
+
 int main(int argc, char **argv)
 {
 	const struct command *c;
 	int rc;
+
+	take_test_write_delay();
 
 	if (argc < 2) {
 		print_overview(stderr);

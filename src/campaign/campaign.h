@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <signal.h>
 
+#include "lib/process.h"
+
 /*
  * A whole campaign from one plan: for each boot, set the mode's args,
  * reboot, verify from sysfs, snapshot, run the per-boot script detached on
@@ -33,6 +35,15 @@ struct campaign_options {
 	volatile sig_atomic_t *interrupted;
 	/* Tests only: stop (as if interrupted) once this journal step is written ("boot 2 started"). */
 	const char *stop_after;
+	/*
+	 * target = local in a tree (root): what stands in for the reboot,
+	 * since a tree cannot reboot (tests play firmware and boot loader with
+	 * it; it ends with SIGTERM to bootab, as a shutdown does). Returns as
+	 * process_run() does, *ret filled on 0. NULL: the campaign stops
+	 * before its first reboot.
+	 */
+	int (*reboot_tree)(void *ctx, struct process_result *ret);
+	void *reboot_tree_ctx;
 };
 
 struct campaign_result {

@@ -5,9 +5,53 @@
 #include "campaign/runner.h"
 #include "lib/shell-quote.h"
 #include "lib/strbuf.h"
+#include "lib/strvec.h"
+
+/* Prints argv as one shell line: every word quoted, so the line pastes into a shell as is. */
+static void print_command(struct strvec *argv)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	shell_quote_argv_append_readable(&sb, strvec_argv(argv));
+	printf("%s\n", strbuf_str(&sb));
+	strbuf_release(&sb);
+	strvec_release(argv);
+}
+
+/*
+ * The bootab commands that do boot k's steps by hand: set, reboot, verify
+ * (with the managed args, as the campaign checks that no other managed
+ * arg is left), snapshot.
+ */
+static void print_steps(const struct campaign *c, const struct plan_mode *m, const char *managed)
+{
+	const char *target = c->plan.target ? c->plan.target : "?";
+	struct strvec v = STRVEC_INIT;
+
+	strvec_push_all(&v, (const char *const[]){ "bootab", "set", "--target", target, "--backend",
+						    c->plan.backend, "--managed", managed, "--args",
+						    m->args_text, NULL });
+	print_command(&v);
+	strvec_push_all(&v, (const char *const[]){ "bootab", "reboot", "--target", target, "--timeout", NULL });
+	strvec_pushf(&v, "%u", c->plan.boot_timeout_s);
+	if (c->plan.power_cycle)
+		strvec_push_all(&v, (const char *const[]){ "--power-cycle", c->plan.power_cycle, NULL });
+	print_command(&v);
+	strvec_push_all(&v, (const char *const[]){ "bootab", "verify", "--target", target, "--managed",
+						    managed, "--args", m->args_text, NULL });
+	for (size_t e = 0; e < m->expects.n; e++)
+		strvec_push_all(&v, (const char *const[]){ "--expect", m->expects.items[e], NULL });
+	print_command(&v);
+	strvec_push_all(&v, (const char *const[]){ "bootab", "snapshot", "--target", target, NULL });
+	print_command(&v);
+}
 
 void campaign_dry_run(struct campaign *c)
 {
+	struct strbuf managed = STRBUF_INIT;
+
+	for (char **a = c->managed; *a; a++)
+		strbuf_addf(&managed, "%s%s", a == c->managed ? "" : " ", *a);
 	printf("campaign %s: %zu boots on %s, data in %s\n", c->name, c->n_boots,
 	       c->plan.target ? c->plan.target : "(no target)", c->dir);
 	for (size_t k = 0; k < c->n_boots; k++) {
@@ -18,38 +62,13 @@ void campaign_dry_run(struct campaign *c)
 			.unpark = k + 1 == c->n_boots,
 		};
 		char *script = runner_generate(&c->plan, &so), *dir = campaign_remote_dir(c, k);
-		struct strbuf sb = STRBUF_INIT;
 
 		printf("\n== boot %zu/%zu: %s (mode %s)\n", k + 1, c->n_boots, c->boots[k].label, m->name);
-		strbuf_addstr(&sb, "bootab set --target ");
-		shell_quote_append(&sb, c->plan.target ? c->plan.target : "?");
-		strbuf_addf(&sb, " --backend %s --managed ", c->plan.backend);
-		{
-			struct strbuf w = STRBUF_INIT;
-
-			for (char **a = c->managed; *a; a++)
-				strbuf_addf(&w, "%s%s", a == c->managed ? "" : " ", *a);
-			shell_quote_append(&sb, strbuf_str(&w));
-			strbuf_release(&w);
-		}
-		strbuf_addstr(&sb, " --args ");
-		shell_quote_append(&sb, m->args_text);
-		printf("%s\n", strbuf_str(&sb));
-		printf("bootab reboot --target %s --timeout %u%s%s\n", c->plan.target ? c->plan.target : "?",
-		       c->plan.boot_timeout_s, c->plan.power_cycle ? " --power-cycle " : "",
-		       c->plan.power_cycle ? c->plan.power_cycle : "");
-		strbuf_truncate(&sb, 0);
-		strbuf_addf(&sb, "bootab verify --target %s --args ", c->plan.target ? c->plan.target : "?");
-		shell_quote_append(&sb, m->args_text);
-		for (size_t e = 0; e < m->expects.n; e++) {
-			strbuf_addstr(&sb, " --expect ");
-			shell_quote_append(&sb, m->expects.items[e]);
-		}
-		printf("%s\nbootab snapshot --target %s\n", strbuf_str(&sb), c->plan.target ? c->plan.target : "?");
+		print_steps(c, m, strbuf_str(&managed));
 		printf("# the per-boot script, started detached in %s:\n%s", dir, script);
 		printf("# then its results are fetched into %s/%s\n", c->dir, c->boots[k].label);
-		strbuf_release(&sb);
 		free(script);
 		free(dir);
 	}
+	strbuf_release(&managed);
 }

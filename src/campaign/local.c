@@ -71,9 +71,7 @@ int local_setup(struct campaign *c)
 
 /*
  * target = local: asks the box to reboot. In a tree (--root) nothing can
- * reboot: tests stand in for the firmware and boot loader with the command
- * in BOOTAB_TEST_LOCAL_REBOOT (it ends with SIGTERM to bootab, as a
- * shutdown does).
+ * reboot: the options' reboot_tree stands in, when there is one.
  */
 int local_issue_reboot(struct campaign *c)
 {
@@ -81,16 +79,12 @@ int local_issue_reboot(struct campaign *c)
 	int r;
 
 	if (c->o->root) {
-		const char *hook = getenv("BOOTAB_TEST_LOCAL_REBOOT");
-		const char *argv[] = { "sh", "-c", hook, NULL };
-		struct process_options po = { .timeout_ms = 60000 };
-
-		if (!hook || !*hook) {
+		if (!c->o->reboot_tree) {
 			campaign_say(c, CAMPAIGN_ERROR, "--root %s: a tree cannot reboot", c->o->root);
 			return -EOPNOTSUPP;
 		}
 		c->reboot_issued = true;
-		r = process_run(argv, &po, &res);
+		r = c->o->reboot_tree(c->o->reboot_tree_ctx, &res);
 	} else {
 		const char *args[] = { !strcmp(c->plan.backend, "kexec") ? "kexec" : "reboot", NULL };
 

@@ -3,8 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "campaign/internal.h"
 #include "judge/compare.h"
 #include "judge/history.h"
@@ -17,18 +15,15 @@
 #include "report/compare-report.h"
 #include "results/side.h"
 
-/* The IOMMU facts of one side, from its meta.json. */
-static void side_iommu(const char *side_dir, const char *watch, char **ret_summary, char **ret_watch)
+/* The IOMMU facts of one side, from its meta.json as side_load() read it. */
+static void side_iommu(const struct side *side, const char *watch, char **ret_summary, char **ret_watch)
 {
-	char *path = path_join(side_dir, "meta.json");
-	json_error_t jerr;
-	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
 	struct snapshot snap;
 	struct parse_error err = PARSE_ERROR_INIT;
 
 	*ret_summary = NULL;
 	*ret_watch = NULL;
-	if (root && snapshot_from_json(root, &snap, &err) == 0) {
+	if (side->meta && snapshot_from_json(side->meta, &snap, &err) == 0) {
 		*ret_summary = iommu_map_summary(&snap.iommu);
 		if (watch) {
 			const char *type = iommu_map_device_type(&snap.iommu, watch);
@@ -38,8 +33,6 @@ static void side_iommu(const char *side_dir, const char *watch, char **ret_summa
 		snapshot_release(&snap);
 	}
 	parse_error_release(&err);
-	json_decref(root);
-	free(path);
 }
 
 static int write_report(const char *dir, const char *name, const struct compare_result *res,
@@ -193,7 +186,7 @@ int campaign_write_report(const char *dir, const struct campaign_options *o, boo
 	for (size_t k = 0; k < n_sides; k++) {
 		char *summary, *watch;
 
-		side_iommu(sides[k].dir, plan.watch, &summary, &watch);
+		side_iommu(&sides[k], plan.watch, &summary, &watch);
 		strbuf_addf(&head, "  %-14s %s", sides[k].label, summary ? summary : "(not recorded)");
 		if (plan.watch)
 			strbuf_addf(&head, "; %s: %s", plan.watch, watch ? watch : "(not recorded)");

@@ -12,6 +12,7 @@
 #include "lib/file.h"
 #include "lib/strbuf.h"
 #include "parsers/parser.h"
+#include "results/side.h"
 
 /* One "rep ROW REP RC START END SECONDS" record of the results file. */
 struct rep_record {
@@ -300,7 +301,7 @@ int side_write(const char *dir, const struct side_record *rec, struct strlist *w
 	const struct fetched_file *script = fetch_find(rec->fetch, "run.sh");
 	struct strbuf txt = STRBUF_INIT;
 	json_t *meta, *rows = json_array(), *versions = json_object();
-	char *path, *text, *dump;
+	char *path, *text;
 	const char *field;
 	size_t flen;
 	int r, write_error = 0;
@@ -381,18 +382,12 @@ int side_write(const char *dir, const struct side_record *rec, struct strlist *w
 	if (results)
 		keep_error(&write_error, write_text(dir, "scripts/results", results->data, results->len));
 	r = write_error;
-	if (r == 0)
-		r = write_text(dir, "meta.txt", txt.buf, txt.len);
+	/* iommu.txt, meta.txt, then meta.json: its presence says the side is complete. */
 	if (r == 0) {
-		struct strbuf js = STRBUF_INIT;
+		char *failed = NULL;
 
-		dump = json_dumps(meta, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		strbuf_addstr(&js, dump ? dump : "{}");
-		strbuf_addch(&js, '\n');
-		/* meta.json last: its presence says the side is complete. */
-		r = write_text(dir, "meta.json", js.buf, js.len);
-		strbuf_release(&js);
-		free(dump);
+		r = side_write_meta(dir, meta, strbuf_str(&txt), &rec->snapshot->iommu, &failed);
+		free(failed);
 	}
 	json_decref(meta);
 	strbuf_release(&txt);

@@ -65,9 +65,10 @@ static int fsync_dir_of(const char *path)
 	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
 	int fd, r = 0;
 
-	if (!slash)
-		strcpy(dir, ".");
-	else if (slash == dir)
+	if (!slash) {
+		free(dir);
+		dir = xstrdup(".");
+	} else if (slash == dir)
 		slash[1] = '\0';
 	else
 		*slash = '\0';
@@ -82,27 +83,22 @@ static int fsync_dir_of(const char *path)
 	return r;
 }
 
-/* Read at every write: a test sets it in a child after fork(). */
-static long test_write_delay_us(void)
-{
-	const char *v = getenv("BOOTAB_TEST_WRITE_DELAY_US");
-	char *end;
-	long n;
+/* Set by the command layer or a test (file_set_test_write_delay()); 0 in normal use. */
+static long test_write_delay_us;
 
-	if (!v || !*v)
-		return 0;
-	n = strtol(v, &end, 10);
-	return !*end && n > 0 && n <= 10000000 ? n : 0;
+void file_set_test_write_delay(long us)
+{
+	test_write_delay_us = us > 0 && us <= 10000000 ? us : 0;
 }
 
 bool file_test_write_delay_on(void)
 {
-	return test_write_delay_us() > 0;
+	return test_write_delay_us > 0;
 }
 
 void file_test_write_delay(void)
 {
-	long us = test_write_delay_us();
+	long us = test_write_delay_us;
 	struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };
 
 	if (us > 0)

@@ -29,14 +29,18 @@ int file_read(const char *path, size_t max, char **ret_data, size_t *ret_len);
 int file_write_atomic(const char *path, const void *data, size_t len, mode_t mode);
 
 /*
- * For tests only: with BOOTAB_TEST_WRITE_DELAY_US=N in the environment,
- * sleeps N microseconds (N up to 10 s); otherwise returns at once. file_write_atomic() and journal_append() call it between the parts
- * of a write (half the data, the rest, the rename) so that a test's
- * SIGKILL lands inside a write. Never set it outside tests.
+ * For tests only: after file_set_test_write_delay(N) (N microseconds, up
+ * to 10 s; 0 or anything else turns it off), file_test_write_delay()
+ * sleeps N microseconds; otherwise it returns at once. file_write_atomic()
+ * and journal_append() call it between the parts of a write (half the
+ * data, the rest, the rename) so that a test's SIGKILL lands inside a
+ * write. bootab's main() sets it from BOOTAB_TEST_WRITE_DELAY_US; never
+ * set it outside tests.
  */
+void file_set_test_write_delay(long us);
 void file_test_write_delay(void);
 
-/* Whether BOOTAB_TEST_WRITE_DELAY_US is in effect (writes are then split in two). */
+/* Whether the test write delay is in effect (writes are then split in two). */
 bool file_test_write_delay_on(void);
 
 /*

@@ -25,4 +25,11 @@ char *shell_quote(const char *s);
  */
 void shell_quote_argv_append(struct strbuf *sb, const char *const *argv);
 
+/*
+ * The same for a person to read and paste: a word made only of letters,
+ * digits and _ @ % + = : , . / - (none of which a shell expands or
+ * splits on) stays bare, every other word is quoted as above.
+ */
+void shell_quote_argv_append_readable(struct strbuf *sb, const char *const *argv);
+
 #endif

@@ -10,7 +10,6 @@
 
 #include "kernel/iommu.h"
 #include "lib/alloc.h"
-#include "lib/file.h"
 #include "lib/parse-error.h"
 #include "report/chart.h"
 #include "report/timeline.h"
@@ -98,7 +97,7 @@ void html_escape(struct strbuf *sb, const char *s)
 
 /* What the page knows about one boot beyond its numbers: its meta.json. */
 struct html_side {
-	json_t *meta;                 /* NULL when the side has none (or it does not parse) */
+	const json_t *meta;           /* the side's meta.json (borrowed); NULL when it has none */
 	char *meta_problem;           /* why there is none, for the page */
 	struct iommu_map iommu;
 	bool has_iommu;
@@ -145,31 +144,15 @@ static const char *meta_string(const struct html_side *s, const char *key)
 	return s->meta ? json_string_value(json_object_get(s->meta, key)) : NULL;
 }
 
+/* The page's facts of one boot, from its meta.json as side_load() kept it. */
 static void side_load_meta(const struct side *side, struct html_side *hs)
 {
-	char *path = path_join(side->dir, "meta.json"), *data;
-	json_error_t jerr;
-	size_t len;
-	int r;
-
 	hs->iommu = (struct iommu_map)IOMMU_MAP_INIT;
-	r = file_read(path, FILE_READ_MAX, &data, &len);
-	if (r < 0) {
-		if (r != -ENOENT)
-			hs->meta_problem = xasprintf("meta.json: %s", strerror(-r));
-		free(path);
+	if (side->meta_problem)
+		hs->meta_problem = xstrdup(side->meta_problem);
+	if (!side->meta)
 		return;
-	}
-	hs->meta = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
-	free(data);
-	free(path);
-	if (!hs->meta || !json_is_object(hs->meta)) {
-		hs->meta_problem = xasprintf("meta.json: line %d: %s", jerr.line,
-					     hs->meta ? "not an object" : jerr.text);
-		json_decref(hs->meta);
-		hs->meta = NULL;
-		return;
-	}
+	hs->meta = side->meta;
 	{
 		json_t *iommu = json_object_get(hs->meta, "iommu");
 		struct parse_error err = PARSE_ERROR_INIT;
@@ -208,7 +191,6 @@ static void sides_load(struct page *pg)
 static void sides_release(struct page *pg)
 {
 	for (size_t k = 0; k < pg->res->n_sides; k++) {
-		json_decref(pg->sides[k].meta);
 		free(pg->sides[k].meta_problem);
 		iommu_map_release(&pg->sides[k].iommu);
 		timeline_lane_release(&pg->sides[k].lane);

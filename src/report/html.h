@@ -12,8 +12,9 @@
  * network) with the summary table, a chart per metric, gains and costs,
  * the IOMMU map, versions and a timeline of the campaign. The numbers come
  * from the comparison; the facts of each boot (IOMMU map, times) from
- * meta.json in each side's directory, where there is one. Every string
- * from a file is escaped.
+ * each side's meta.json as side_load() kept it (struct side's meta), where
+ * there is one: the page is a function of the two and reads no file.
+ * Every string from a file is escaped.
  *
  * Hooks for tools that read the page: every metric's chart is
  * <svg data-metric="ROW METRIC" data-points="N"> with one

@@ -352,12 +352,19 @@ void side_meta_parse(const char *file, const char *data, size_t len, struct side
 	if (!root) {
 		strlist_addf(warnings, "%s:%d:%d: %s, ignoring the file", file, jerr.line, jerr.column,
 			     jerr.text);
+		free(side->meta_problem);
+		side->meta_problem = xasprintf("meta.json: line %d: %s", jerr.line, jerr.text);
 		return;
 	}
 	if (!json_is_object(root)) {
 		strlist_addf(warnings, "%s: not a JSON object, ignoring the file", file);
+		free(side->meta_problem);
+		side->meta_problem = xasprintf("meta.json: line %d: not an object", jerr.line);
 		goto out;
 	}
+	/* The document itself, for what reads more of it than the numbers (the HTML page). */
+	json_decref(side->meta);
+	side->meta = json_incref(root);
 	mode = json_object_get(root, "mode");
 	if (json_is_string(mode) && row_name_valid(json_string_value(mode))) {
 		free(side->mode);
@@ -406,6 +413,7 @@ static void load_meta(const char *dir, struct side *side, struct strlist *warnin
 	if (r < 0) {
 		strlist_addf(warnings, "%s: %s, ignoring", file,
 			     r == -EINVAL ? "not a regular file" : strerror(-r));
+		side->meta_problem = xasprintf("meta.json: %s", strerror(-r));
 		goto out;
 	}
 	side_meta_parse(file, data, len, side, warnings);
@@ -604,5 +612,7 @@ void side_release(struct side *side)
 	free(side->mode);
 	free(side->machine_id);
 	free(side->boot_id);
+	json_decref(side->meta);
+	free(side->meta_problem);
 	memset(side, 0, sizeof(*side));
 }

@@ -4,6 +4,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <jansson.h>
+
+#include "kernel/iommu.h"
 #include "lib/strlist.h"
 #include "stats/metric.h"
 #include "stats/stats.h"
@@ -63,6 +66,8 @@ struct side {
 	 * would be wrong, so commands refuse to report.
 	 */
 	size_t unreadable_rows;
+	json_t *meta;       /* meta.json as loaded (an object; the side's), or NULL */
+	char *meta_problem; /* why there is no meta although the file is there, or NULL */
 };
 
 /*
@@ -77,7 +82,7 @@ int side_load(const char *dir, struct side *ret, struct strlist *warnings);
 /*
  * Reads meta.json's content (len bytes; file names it in warnings) into
  * side: its mode (when valid), versions and rows, added to what side
- * holds. Like side_load(), a bad field is one line in warnings and the
+ * holds, and the document itself into side->meta. Like side_load(), a bad field is one line in warnings and the
  * rest still loads; nothing is ever trusted to be well formed.
  */
 void side_meta_parse(const char *file, const char *data, size_t len, struct side *side,
@@ -101,5 +106,30 @@ bool results_name_reserved(const char *name, const char **ret_why);
 char *side_mode_from_label(const char *label);
 
 void side_release(struct side *side);
+
+/*
+ * The side directory's own files, written and read here only
+ * (docs/results-format.md):
+ *   meta.json   the boot and its rows; written last, so its presence
+ *               says the side is complete
+ *   meta.txt    the same for a reader
+ *   iommu.txt   one line per device (group, type, address, name, driver),
+ *               then "iommu group types: SUMMARY"
+ */
+
+/* meta.json's text: two-space indent, keys in the order they were set, a final newline. The caller's. */
+char *side_meta_dump(const json_t *meta);
+
+/* iommu.txt's text for map; the caller's. */
+char *side_iommu_table(const struct iommu_map *map);
+
+/*
+ * Writes iommu.txt (when iommu is not NULL), meta.txt, then meta.json
+ * into dir, each whole (a temporary file renamed). Stops at the first
+ * that fails and names it in *ret_failed (the caller's), with no
+ * meta.json written. Returns 0 or -errno.
+ */
+int side_write_meta(const char *dir, const json_t *meta, const char *meta_txt,
+		    const struct iommu_map *iommu, char **ret_failed);
 
 #endif

@@ -112,6 +112,13 @@ exec_start() {
 	done
 	grep -q '^  translated     5 DMA-FQ$' "$dir/report.txt"
 	grep -q '^  passthrough    5 identity$' "$dir/report.txt"
+	# A campaign's side holds the same files as bootab snapshot -o writes: iommu.txt
+	# (one line per device, then the summary) and meta.json with its keys in one order.
+	[ "$(wc -l < "$dir/passthrough/iommu.txt")" -eq "$(($(jq '.iommu.groups | map(.devices | length) | add' "$dir/passthrough/meta.json") + 1))" ]
+	[ "$(tail -n 1 "$dir/passthrough/iommu.txt")" = "iommu group types: 5 identity" ]
+	"$BOOTAB" snapshot --root "$tree" -o "$BATS_TEST_TMPDIR/snap" 2>/dev/null
+	n=$(jq 'keys_unsorted | length' "$BATS_TEST_TMPDIR/snap/meta.json")
+	[ "$(jq -c keys_unsorted "$BATS_TEST_TMPDIR/snap/meta.json")" = "$(jq -c "keys_unsorted[0:$n]" "$dir/passthrough/meta.json")" ]
 	# The rows ran in each boot and were fetched; the tree is back on the standing config.
 	[ "$(jq -r '.rows[0].metrics[0].samples | length' "$dir/passthrough/meta.json")" -eq 2 ]
 	grep -qx 'options console=ttyS0 no_timer_check' "$tree/boot/loader/entries/lab.conf"
@@ -252,4 +259,56 @@ command = yes 0123456789abcdef | head -c 20000000; echo"
 	done
 	# The stream went through a temporary file in the campaign directory, gone now.
 	[ -z "$(find "$dir" -name '.fetch-*')" ]
+}
+
+# The words a shell makes of one printed line (it is parsed, never run).
+shell_words() {
+	sh -n -c "$1" || return 1
+	sh -c 'eval "set -- $1"; printf "%s\n" "$@"' sh "$1"
+}
+
+@test "run --dry-run prints each step as a line a shell splits back into the campaign's words" {
+	cat >"$BATS_TEST_TMPDIR/d.ini" <<-'EOF'
+	[campaign]
+	target = me@box
+	backend = bls
+	boot_timeout = 120
+	power_cycle = ipmitool -H 'bmc 1' -P "$PW" chassis power cycle; echo done
+	order = pt off
+
+	[mode "pt"]
+	args = iommu=pt
+	expect = iommu.type(0000:00:02.0)=identity
+
+	[mode "off"]
+	args = amd_iommu=off iommu.strict=1
+
+	[row "answer"]
+	command = echo 42
+	parser = number
+	EOF
+	run --separate-stderr "$BOOTAB" run --dry-run --data "$data" "$BATS_TEST_TMPDIR/d.ini"
+	[ "$status" -eq 0 ]
+	mapfile -t cmds < <(grep '^bootab ' <<<"$output")
+	[ "${#cmds[@]}" -eq 8 ]
+	managed='iommu=pt amd_iommu=off iommu.strict=1'
+	power="ipmitool -H 'bmc 1' -P \"\$PW\" chassis power cycle; echo done"
+	expected=(
+		"$(printf '%s\n' bootab set --target me@box --backend bls --managed "$managed" --args iommu=pt)"
+		"$(printf '%s\n' bootab reboot --target me@box --timeout 120 --power-cycle "$power")"
+		"$(printf '%s\n' bootab verify --target me@box --managed "$managed" --args iommu=pt \
+			--expect 'iommu.type(0000:00:02.0)=identity')"
+		"$(printf '%s\n' bootab snapshot --target me@box)"
+		"$(printf '%s\n' bootab set --target me@box --backend bls --managed "$managed" --args 'amd_iommu=off iommu.strict=1')"
+		"$(printf '%s\n' bootab reboot --target me@box --timeout 120 --power-cycle "$power")"
+		"$(printf '%s\n' bootab verify --target me@box --managed "$managed" --args 'amd_iommu=off iommu.strict=1')"
+		"$(printf '%s\n' bootab snapshot --target me@box)"
+	)
+	for i in "${!cmds[@]}"; do
+		echo "line: ${cmds[$i]}"
+		words=$(shell_words "${cmds[$i]}")
+		diff -u <(printf '%s\n' "${expected[$i]}") <(printf '%s\n' "$words")
+	done
+	# Nothing was created: a dry run touches nothing.
+	[ -z "$(ls -A "$data")" ]
 }

@@ -125,11 +125,11 @@ static unsigned long kill_window_us(void (*op)(void *), void *ctx, const char *d
 {
 	double t0, t;
 
-	setenv("BOOTAB_TEST_WRITE_DELAY_US", delay_us, 1);
+	file_set_test_write_delay(strtol(delay_us, NULL, 10));
 	t0 = now_us();
 	op(ctx);
 	t = now_us() - t0;
-	unsetenv("BOOTAB_TEST_WRITE_DELAY_US");
+	file_set_test_write_delay(0);
 	return t < 500 ? 1000 : (unsigned long)(2 * t);
 }
 
@@ -151,7 +151,7 @@ static unsigned long run_and_kill(void (*child_loop)(void *), void *ctx, const c
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		close(ready[0]);
-		setenv("BOOTAB_TEST_WRITE_DELAY_US", delay_us, 1);
+		file_set_test_write_delay(strtol(delay_us, NULL, 10));
 		if (write(ready[1], "r", 1) != 1)
 			_exit(4);
 		close(ready[1]);
