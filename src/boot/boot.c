@@ -141,6 +141,19 @@ static int local_write_file(struct boot_io *io, const char *path, const void *da
 	return r;
 }
 
+static int local_is_link(struct boot_io *io, const char *path)
+{
+	struct stat st;
+	char *p;
+	int r = local_path(io, path, false, &p);
+
+	if (r < 0)
+		return r == -ENOENT ? 0 : r;
+	r = lstat(p, &st) == 0 ? S_ISLNK(st.st_mode) : errno == ENOENT ? 0 : -errno;
+	free(p);
+	return r;
+}
+
 static int local_rename_file(struct boot_io *io, const char *from, const char *to)
 {
 	char *f = NULL, *t = NULL;
@@ -287,6 +300,7 @@ struct boot_io *boot_io_local_new(const char *root)
 	io->exists = local_exists;
 	io->run = local_run;
 	io->may_run = local_may_run;
+	io->is_link = local_is_link;
 	io->description = l->root ? xasprintf("local root %s", l->root) : xstrdup("local");
 	io->data = l;
 	io->release_data = local_release;
@@ -509,6 +523,22 @@ int boot_plan_execute(struct boot_io *io, const struct boot_plan *plan, struct p
 	for (size_t i = 0; i < plan->n_actions; i++)
 		if (plan->actions[i].kind == BOOT_ACTION_WRITE)
 			writes[n_writes++] = i;
+	/*
+	 * A file is replaced whole (temporary file, rename): over a symlink
+	 * that would put a copy where the link was and leave the file it
+	 * pointed to as it was. Such a file is refused before anything changes.
+	 */
+	for (size_t i = 0; i < n_writes && io->is_link; i++) {
+		const char *path = plan->actions[writes[i]].path;
+
+		if (io->is_link(io, path) > 0) {
+			parse_error_set_file(err, path);
+			parse_error_set(err, 0, 0, "a symbolic link: bootab replaces files whole and would turn the link into a copy; point the boot loader at the file itself; nothing was changed");
+			free(saved);
+			free(writes);
+			return -ELOOP;
+		}
+	}
 	/* Every program is allowed before the first file changes, or nothing is done. */
 	for (size_t i = 0; i < plan->n_actions && io->may_run; i++) {
 		const char *why = NULL;

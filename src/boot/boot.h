@@ -40,6 +40,8 @@ struct boot_io {
 	int (*list_dir)(struct boot_io *io, const char *path, char ***ret_names, size_t *ret_count);
 	/* 1 when path exists (following symlinks), 0 when not, -errno on error. */
 	int (*exists)(struct boot_io *io, const char *path);
+	/* 1 when path itself is a symbolic link, 0 when not (or absent), -errno on error. */
+	int (*is_link)(struct boot_io *io, const char *path);
 	/* Runs argv (never through a shell) as root on the target and captures
 	 * its output. 0 when it ran, whatever its exit code; -ENOENT when the
 	 * program is not there. *ret: process_result_release(). */

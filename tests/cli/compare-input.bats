@@ -217,3 +217,16 @@ setup() {
 	[[ "$stderr" == *"bootab: warning: $d/p/meta.json: rows[0].metrics[0].samples[0]: 1e+308 is beyond what bootab computes with (|x| <= 1e+100): row 'r' cannot be read"* ]]
 	[[ "$output$stderr" != *inf* ]]
 }
+
+@test "--by-run for a row no side has is an error; --history on a device says it is not a file" {
+	c="$BATS_TEST_DIRNAME/../fixtures/campaign-abca"
+	run --separate-stderr "$BOOTAB" compare --by-run prefil "$c/pt" "$c/off" "$c/pt2"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "$stderr" = "bootab: --by-run prefil: no side has a row called 'prefil'" ]
+	run --separate-stderr "$BOOTAB" compare --by-run prefill "$c/pt" "$c/off" "$c/pt2"
+	[ "$status" -eq 0 ]
+	run --separate-stderr "$BOOTAB" compare --history /dev/zero "$c/pt" "$c/off" "$c/pt2"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"/dev/zero: not a regular file: a history is a JSON file"* ]]
+}

@@ -82,10 +82,10 @@ refused() {
 @test "the lock is bootab's own while it runs: a second bootab sees the first's pid" {
 	printf '%s\n' "$header" > "$c/journal"
 	# The stand-in ssh holds the first run inside the target open.
-	printf '#!/bin/sh\necho "$*" >> "%s"\nsleep 5\nexit 255\n' "$BATS_TEST_TMPDIR/ssh.log" > "$BATS_TEST_TMPDIR/bin/ssh"
+	printf '#!/bin/sh\necho "$*" >> "%s"\nsleep 15\nexit 255\n' "$BATS_TEST_TMPDIR/ssh.log" > "$BATS_TEST_TMPDIR/bin/ssh"
 	"$BOOTAB" run --resume "$c" > /dev/null 2>&1 &
 	first=$!
-	for _ in $(seq 1 50); do
+	for _ in $(seq 1 300); do
 		[ -s "$BATS_TEST_TMPDIR/ssh.log" ] && break
 		sleep 0.1
 	done

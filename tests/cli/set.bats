@@ -315,3 +315,17 @@ EOF
 	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
 	diff -r "$BATS_TEST_TMPDIR/before" "$ROOT"
 }
+
+@test "bls: an entry that is a symlink inside the root is refused, never replaced by a copy" {
+	use bls-fedora
+	e="$ROOT/boot/loader/entries/2b7ea7f7d3c64e5fa2ae4e0c3a1f5b61-0-rescue.conf"
+	mkdir -p "$ROOT/srv/entries"
+	mv "$e" "$ROOT/srv/entries/rescue.conf"
+	ln -s ../../../srv/entries/rescue.conf "$e"
+	cp -a "$ROOT" "$BATS_TEST_TMPDIR/before"
+	run --separate-stderr "$BOOTAB" set --root "$ROOT" --managed "$MANAGED" --args amd_iommu=off
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"/boot/loader/entries/2b7ea7f7d3c64e5fa2ae4e0c3a1f5b61-0-rescue.conf: a symbolic link: bootab replaces files whole and would turn the link into a copy; point the boot loader at the file itself; nothing was changed"* ]]
+	[ -L "$e" ]
+	diff -r "$BATS_TEST_TMPDIR/before" "$ROOT"
+}
