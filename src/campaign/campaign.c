@@ -135,34 +135,23 @@ static char *campaign_name(const char *plan_path)
 
 /*
  * One run at a time in a campaign directory: two would both append to the
- * journal and reboot the box twice. The lock is held until bootab ends
- * (across a local campaign's reboots the resumed run takes it anew).
+ * journal and reboot the box twice. The lock (on the directory itself:
+ * nothing is written) is held until bootab ends (across a local
+ * campaign's reboots the resumed run takes it anew).
  */
 static int campaign_lock(struct campaign *c)
 {
-	char host[256] = "?", since[32] = "?", *path = path_join(c->dir, "lock"), *holder, *held = NULL;
-	time_t now = time(NULL);
-	struct tm tm;
-	int r;
+	char *held = NULL;
+	int r = lockfile_take(c->dir, &c->lock_fd, &held);
 
-	if (gethostname(host, sizeof(host) - 1) < 0)
-		snprintf(host, sizeof(host), "?");
-	host[sizeof(host) - 1] = '\0';
-	if (gmtime_r(&now, &tm))
-		strftime(since, sizeof(since), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	holder = xasprintf("bootab run, pid %ld on %s, since %s", (long)getpid(), host, since);
-	r = lockfile_take(path, holder, &c->lock_fd, &held);
 	if (r == 0) {
 		c->locked = true;
 	} else if (r == -EBUSY) {
-		campaign_say(c, CAMPAIGN_ERROR, "the campaign %s is in use by %s (lock %s): one run at a time",
-			     c->dir, *held ? held : "another process", path);
+		campaign_say(c, CAMPAIGN_ERROR, "the campaign %s is in use by %s: one run at a time", c->dir, held);
 		free(held);
 	} else {
-		campaign_say(c, CAMPAIGN_ERROR, "cannot lock the campaign directory (%s): %s", path, strerror(-r));
+		campaign_say(c, CAMPAIGN_ERROR, "cannot lock the campaign directory %s: %s", c->dir, strerror(-r));
 	}
-	free(holder);
-	free(path);
 	return r;
 }
 

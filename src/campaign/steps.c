@@ -7,9 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "campaign/internal.h"
 #include "campaign/journal.h"
 #include "lib/alloc.h"
+#include "lib/file.h"
 #include "lib/parse-error.h"
 #include "lib/strbuf.h"
 
@@ -179,6 +182,33 @@ out:
 }
 
 /*
+ * Whether name is this campaign's: the directory's name, or (a directory
+ * renamed or copied since) the campaign its recorded sides name in
+ * meta.json. A journal of another campaign names neither.
+ */
+static bool journal_campaign_ok(const struct campaign *c, const char *name)
+{
+	bool ok = !strcmp(name, c->name);
+
+	for (size_t k = 0; k < c->n_boots && !ok; k++) {
+		char *side = path_join(c->dir, c->boots[k].label), *meta = path_join(side, "meta.json"), *data;
+		size_t len;
+
+		if (file_read(meta, FILE_READ_MAX, &data, &len) == 0) {
+			json_t *j = json_loadb(data, len, 0, NULL);
+			const char *recorded = json_string_value(json_object_get(j, "campaign"));
+
+			ok = recorded && !strcmp(recorded, name);
+			json_decref(j);
+			free(data);
+		}
+		free(meta);
+		free(side);
+	}
+	return ok;
+}
+
+/*
  * Reads the journal into c->progress. Every line must be one bootab
  * writes, for this campaign and plan: a journal that does not parse stops
  * the resume before anything on the box changes, naming file, line and
@@ -210,8 +240,8 @@ int campaign_load_journal(struct campaign *c)
 		unsigned long long boots;
 		int n = sscanf(j.lines[0], "bootab-journal %u campaign %255s boots %llu%c", &version, name, &boots, &extra);
 
-		if (n != 3 || version != 1 || strcmp(name, c->name) || boots != c->n_boots || j.lines[0][0] == ' ') {
-			r = journal_bad(c, 1, j.lines[0], "expected 'bootab-journal 1 campaign %s boots %zu' (format 1, this directory's campaign, the plan's boots)",
+		if (n != 3 || version != 1 || !journal_campaign_ok(c, name) || boots != c->n_boots || j.lines[0][0] == ' ') {
+			r = journal_bad(c, 1, j.lines[0], "expected 'bootab-journal 1 campaign %s boots %zu' (format 1, this campaign (its directory's name or the one its sides record), the plan's boots)",
 					c->name, c->n_boots);
 			goto out;
 		}

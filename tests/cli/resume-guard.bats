@@ -28,7 +28,7 @@ refused() {
 }
 
 @test "a journal of another format version, campaign or boot count stops the resume, naming line 1" {
-	want="expected 'bootab-journal 1 campaign camp-20261201-080000 boots 3' (format 1, this directory's campaign, the plan's boots)"
+	want="expected 'bootab-journal 1 campaign camp-20261201-080000 boots 3' (format 1, this campaign (its directory's name or the one its sides record), the plan's boots)"
 	refused 1 "$want" "bootab-journal 2 campaign camp-20261201-080000 boots 3"
 	refused 1 "$want" "bootab-journal 1 campaign other-20261130-000000 boots 3"
 	refused 1 "$want" "bootab-journal 1 campaign camp-20261201-080000 boots 99999999999"
@@ -50,7 +50,7 @@ refused() {
 	refused 6 "expected nothing after 'finished'" "$header" "boot 1 pt done" "boot 2 off done" "boot 3 pt2 done" "finished" "boot 1 pt begin"
 }
 
-@test "a journal bootab wrote resumes past the checks (to the target)" {
+@test "a journal bootab wrote resumes past the checks (to the target), in a renamed directory too" {
 	printf '%s\n' "$header" "local rows-as bench" "boot 1 pt begin" "boot 1 pt set" \
 		"boot 1 pt rebooted fe8d3a22-208d-46fb-9c1f-2119ca9cb152 131.0 fe44f64f-9e46-49eb-88e6-4a08a4131864" \
 		"boot 1 pt failed verify" > "$c/journal"
@@ -59,21 +59,30 @@ refused() {
 	[[ "$stderr" != *"$c/journal:"* ]]
 	# It got as far as ssh, which this test's stand-in refuses.
 	[ -s "$BATS_TEST_TMPDIR/ssh.log" ]
+	# Renamed: the header's campaign is the one its recorded side names.
+	mkdir -p "$c/pt"
+	printf '{"campaign": "camp-20261201-080000", "mode": "pt"}\n' > "$c/pt/meta.json"
+	mv "$c" "$BATS_TEST_TMPDIR/renamed"
+	rm "$BATS_TEST_TMPDIR/ssh.log"
+	run --separate-stderr "$BOOTAB" run --resume "$BATS_TEST_TMPDIR/renamed"
+	[[ "$stderr" != *"/journal:"* ]]
+	[ -s "$BATS_TEST_TMPDIR/ssh.log" ]
 }
 
 @test "a second run on a campaign directory says who holds it and exits 2" {
 	printf '%s\n' "$header" > "$c/journal"
-	printf 'bootab run, pid 4242 on controller, since 2026-12-01T08:00:00Z\n' > "$c/lock"
-	# This shell holds the lock, as another run would.
-	exec 9>>"$c/lock"
+	# This shell holds the lock on the directory, as another run would
+	# (flock(1) took it, so /proc/locks names that short-lived pid).
+	exec 9<"$c"
 	flock -n 9
 	run --separate-stderr "$BOOTAB" run --resume "$c"
-	exec 9>&-
+	exec 9<&-
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "bootab: the campaign $c is in use by bootab run, pid 4242 on controller, since 2026-12-01T08:00:00Z (lock $c/lock): one run at a time" ]
+	[[ "$stderr" =~ ^"bootab: the campaign $c is in use by pid "[0-9]+.*": one run at a time"$ ]]
 	[ ! -e "$BATS_TEST_TMPDIR/ssh.log" ]
-	# The journal is untouched.
+	# Nothing was written: the journal is untouched, no file was added.
 	[ "$(cat "$c/journal")" = "$header" ]
+	[ "$(cd "$c" && echo *)" = "journal plan.ini" ]
 }
 
 @test "the lock is bootab's own while it runs: a second bootab sees the first's pid" {
@@ -89,6 +98,6 @@ refused() {
 	run --separate-stderr "$BOOTAB" run --resume "$c"
 	wait "$first" || true
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == "bootab: the campaign $c is in use by bootab run, pid $first on "*", since "*" (lock $c/lock): one run at a time" ]]
+	[[ "$stderr" == "bootab: the campaign $c is in use by pid $first ("*"run --resume $c): one run at a time" ]]
 	[ "$(grep -c . "$BATS_TEST_TMPDIR/ssh.log")" -eq 1 ]
 }
