@@ -63,8 +63,15 @@ static void same_plan(const struct plan *a, const struct plan *b)
 		SAME(rows[i].has_better);
 		SAME(rows[i].better_lower);
 		SAME(rows[i].has_stat);
-		if (a->rows[i].has_stat)
+		if (a->rows[i].has_stat) {
 			SAME(rows[i].stat);
+			SAME(rows[i].n_stats);
+			for (size_t k = 0; k < a->rows[i].n_stats; k++)
+				SAME(rows[i].stats[k]);
+		}
+		SAME_STR(rows[i].metric);
+		SAME_STR(rows[i].pattern);
+		SAME_STR(rows[i].unit);
 		SAME(rows[i].by_run);
 		SAME(rows[i].timeout_s);
 		SAME_STR(rows[i].user);

@@ -29,8 +29,8 @@ const char cmd_compare_usage[] =
 	"\n"
 	"options:\n"
 	"  --stat [ROW=]STAT    mean (default), median, min or max; a list (mean,min)\n"
-	"                       compares each, with its own delta and verdict; ROW=\n"
-	"                       sets one row's\n"
+	"                       compares each, with its own delta and verdict; it\n"
+	"                       replaces the rows' own (meta.json); ROW= sets one row's\n"
 	"  --by-run ROW         compare run i with run i (rows with a cold first run)\n"
 	"  --loud PCT           spread above PCT % of the mean is too loud to judge (5)\n"
 	"  --format FMT         txt (default), md, csv, json, html or mail; html is one\n"
@@ -40,6 +40,9 @@ const char cmd_compare_usage[] =
 	"  --color WHEN         auto (default), always or never; NO_COLOR is honoured\n"
 	"  --alpha A            level of the boot-level tests (0.05): their CI is 1 - A\n"
 	"  --fdr Q              Benjamini-Hochberg level over the report's tests (0.10)\n"
+	"  --equivalence [ROW=]PCT  a mode is the same within the margin when its\n"
+	"                       1 - 2 alpha CI lies inside -PCT to +PCT % (two one-sided\n"
+	"                       tests), else undecided, with the boots that would decide it\n"
 	"  --history FILE|DIR   the machine's calibration history (a directory holds\n"
 	"                       MACHINE-ID.json); default: $XDG_DATA_HOME/bootab/history/\n"
 	"                       when meta.json names the machine\n"
@@ -113,14 +116,16 @@ int cmd_compare(int argc, char **argv)
 		{ "color", required_argument, NULL, 'c' },
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "fdr", required_argument, NULL, 'q' },
+		{ "equivalence", required_argument, NULL, 'e' },
 		{ "history", required_argument, NULL, 'H' },
 		{ "no-history", no_argument, NULL, 'N' },
 		{ "record-history", no_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct strlist by_run = STRLIST_INIT, row_stats = STRLIST_INIT, warnings = STRLIST_INIT;
+	struct strlist row_margins = STRLIST_INIT;
 	struct compare_options copt = { .stat = STAT_MEAN, .loud_pct = COMPARE_LOUD_PCT_DEFAULT,
-					.by_run = &by_run, .row_stats = &row_stats,
+					.by_run = &by_run, .row_stats = &row_stats, .row_equivalence = &row_margins,
 					.alpha = COMPARE_ALPHA_DEFAULT, .fdr_q = COMPARE_FDR_Q_DEFAULT,
 					.boots_needed = true };
 	enum stat_kind stats[STAT_KINDS];
@@ -141,7 +146,9 @@ int cmd_compare(int argc, char **argv)
 		switch (opt) {
 		case 's': {
 			const char *eq = strchr(optarg, '=');
-			int k = stat_list_parse(eq ? eq + 1 : optarg, stats);
+			enum stat_kind row[STAT_KINDS];
+			/* A ROW= list is checked here and kept as text: it must not replace the default list. */
+			int k = stat_list_parse(eq ? eq + 1 : optarg, eq ? row : stats);
 
 			if (k < 0 || eq == optarg) {
 				log_error("--stat: '%s' is not mean, median, min or max, a list of them such as mean,min, "
@@ -154,6 +161,7 @@ int cmd_compare(int argc, char **argv)
 				copt.stat = stats[0];
 				copt.stats = stats;
 				copt.n_stats = (size_t)k;
+				copt.stat_given = true;
 			}
 			break;
 		}
@@ -185,6 +193,21 @@ int cmd_compare(int argc, char **argv)
 				goto out;
 			}
 			*(opt == 'a' ? &copt.alpha : &copt.fdr_q) = v;
+			break;
+		}
+		case 'e': {
+			const char *eq = strchr(optarg, '=');
+			double v;
+
+			if (eq == optarg || compare_parse_margin(eq ? eq + 1 : optarg, &v) < 0) {
+				log_error("--equivalence: '%s' is not a margin in %% above 0 and at most %g (or ROW=PCT)",
+					  optarg, COMPARE_MARGIN_MAX);
+				goto out;
+			}
+			if (eq)
+				strlist_add(&row_margins, optarg);
+			else
+				copt.equivalence_pct = v;
 			break;
 		}
 		case 'H':
@@ -305,6 +328,7 @@ out:
 	free(sides);
 	strlist_release(&by_run);
 	strlist_release(&row_stats);
+	strlist_release(&row_margins);
 	strlist_release(&warnings);
 	return ret;
 }

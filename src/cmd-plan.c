@@ -10,6 +10,7 @@
 #include "judge/compare.h"
 #include "judge/history.h"
 #include "lib/alloc.h"
+#include "lib/strbuf.h"
 #include "lib/parse-number.h"
 #include "lib/file.h"
 #include "log.h"
@@ -408,12 +409,22 @@ int cmd_plan(int argc, char **argv)
 		const struct plan_row *r = &plan.rows[i];
 
 		printf("  %-5s %-16s %s\n", r->check ? "check" : "row", r->name, r->command);
-		if (!r->check)
+		if (!r->check) {
+			struct strbuf stats = STRBUF_INIT;
+
+			strbuf_addstr(&stats, stat_kind_name(r->has_stat ? r->stat : STAT_MEAN));
+			for (size_t k = 1; k < r->n_stats; k++)
+				strbuf_addf(&stats, ",%s", stat_kind_name(r->stats[k]));
 			printf("        %-16s %u reps, parser %s%s%s, %s%s, timeout %us\n", "", r->reps,
 			       parser_kind_name(r->parser), r->selector ? " " : "",
-			       r->selector ? r->selector : "",
-			       stat_kind_name(r->has_stat ? r->stat : STAT_MEAN),
+			       r->selector ? r->selector : "", strbuf_str(&stats),
 			       r->by_run ? ", run by run" : "", r->timeout_s);
+			if (r->pattern)
+				printf("        %-16s metric '%s' (%s%s%s is better) from each line matching %s\n", "",
+				       r->metric, r->unit ? r->unit : "", r->unit ? ", " : "",
+				       r->better_lower ? "lower" : "higher", r->pattern);
+			strbuf_release(&stats);
+		}
 		gates++;
 	}
 	for (size_t i = 0; i < plan.unpark.n; i++)

@@ -9,6 +9,7 @@
 #include "lib/alloc.h"
 #include "lib/escape.h"
 #include "lib/file.h"
+#include "lib/strlist.h"
 #include "log.h"
 
 static void say_line(void *ctx, enum campaign_level level, const char *line)
@@ -17,14 +18,22 @@ static void say_line(void *ctx, enum campaign_level level, const char *line)
 }
 
 const char cmd_report_usage[] =
-	"usage: bootab report [--format txt|md|json|html] CAMPAIGN_DIR\n"
+	"usage: bootab report [--format txt|md|json|html|mail] [--stat [ROW=]STAT] CAMPAIGN_DIR\n"
 	"\n"
 	"Writes report.txt, report.md, report.json and report.html of a finished\n"
 	"(or partial) campaign from its side directories again, and prints one of\n"
-	"them. report.html is one self-contained page with a chart per metric.\n"
+	"them. report.html is one self-contained page with a chart per metric;\n"
+	"mail, printed and not written, is 72 columns of ASCII to paste into a\n"
+	"mailing-list reply.\n"
 	"The machine's calibration history judges it when there is one; nothing\n"
 	"is recorded into it. Each report is replaced whole or not at all: on a\n"
 	"full disk the old reports stay.\n"
+	"\n"
+	"options:\n"
+	"  --format FMT         txt (default), md, json, html or mail\n"
+	"  --stat [ROW=]STAT    compare every row (or ROW) by this statistic instead\n"
+	"                       of the plan's: mean, median, min or max, or a list\n"
+	"                       such as mean,min (each with its own delta and verdict)\n"
 	"\n"
 	"exit status: 0 written, 2 usage error, not a campaign directory, or a\n"
 	"report could not be written\n";
@@ -33,30 +42,50 @@ int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
+		{ "stat", required_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct campaign_options o = { .say = say_line };
+	struct strlist stats = STRLIST_INIT;
+	struct campaign_report_request rq = { .stats = &stats };
 	const char *format = "txt";
-	char *name, *path, *data;
+	char *name, *path, *data, *mail = NULL;
 	size_t len;
 	int c, r;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (c == 's') {
+			strlist_add(&stats, optarg);
+			continue;
+		}
 		if (c != 'f') {
 			fputs(cmd_report_usage, stderr);
+			strlist_release(&stats);
 			return EXIT_USAGE;
 		}
 		format = optarg;
 	}
 	if (optind != argc - 1 || (strcmp(format, "txt") && strcmp(format, "md") && strcmp(format, "json") &&
-				    strcmp(format, "html"))) {
+				    strcmp(format, "html") && strcmp(format, "mail"))) {
 		fputs(cmd_report_usage, stderr);
+		strlist_release(&stats);
 		return EXIT_USAGE;
 	}
-	r = campaign_report(argv[optind], &o);
+	rq.mail = !strcmp(format, "mail");
+	r = campaign_report_request(argv[optind], &o, &rq, &mail);
+	strlist_release(&stats);
 	if (r < 0)
 		return EXIT_USAGE;
+	if (rq.mail) {
+		if (!mail) {
+			log_error("%s: fewer than two boots recorded, nothing to compare", argv[optind]);
+			return EXIT_USAGE;
+		}
+		fputs(mail, stdout);
+		free(mail);
+		return EXIT_OK;
+	}
 	name = xasprintf("report.%s", format);
 	path = path_join(argv[optind], name);
 	r = file_read(path, FILE_READ_MAX, &data, &len);

@@ -11,13 +11,15 @@
  *   naive    Welch's t on the reps of the first A and first B boot (cell rep_p)
  *   seed     the seed rule on the first B side (counts / not)
  *   boot     the boot-level pooled t (compare_test, METHOD_BOOT)
- *   history  the history-calibrated t (METHOD_HISTORY), with a history of
- *            HISTORY_ENTRIES simulated A/A pairs from the same machine
+ *   history  the history-calibrated t (METHOD_HISTORY) behind its drift gate,
+ *            with a history of HISTORY_ENTRIES simulated A/A pairs
+ *   equiv    "same within -/+ 2 %" (two one-sided tests), by whichever test
+ *            judged; a claim of it is false when |delta| >= 2 %
  * For each method and cell it prints the claim rate (false-claim rate when
  * delta = 0, power otherwise), wrong-sign rate among claims, exaggeration
  * among right-sign claims (mean |estimate| / |delta|) and CI coverage, as CSV.
  *
- *   usage: method [--quick] [--stress-only|--normal-only] [--draws N]
+ *   usage: method [--quick] [--equiv-grid] [--stress-only|--normal-only|--stress KIND] [--boots B,...] [--draws N]
  *                 [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--skip CSV]
  *                 [--cell SB,SW,REPS,BOOTS,DELTA]
  * --skip CSV (repeatable) leaves out the cells a CSV already holds, to resume
@@ -44,8 +46,11 @@
 #define BATCH 1024
 #define MC_SE_TARGET 0.005        /* 0.5 percentage points */
 
-enum method { M_NAIVE, M_SEED, M_BOOT, M_HISTORY, N_METHODS };
-static const char *const method_names[N_METHODS] = { "naive", "seed", "boot", "history" };
+enum method { M_NAIVE, M_SEED, M_BOOT, M_HISTORY, M_EQUIV, N_METHODS };
+static const char *const method_names[N_METHODS] = { "naive", "seed", "boot", "history", "equiv" };
+
+/* The equivalence margin every simulated campaign is judged with (%). */
+#define EQUIV_MARGIN 2.0
 
 enum stress {
 	S_NONE,
@@ -54,10 +59,20 @@ enum stress {
 	S_COLD,         /* rep 1 of every boot 10 % slower, row not marked by-run */
 	S_COLD_BY_RUN,  /* the same, row marked by-run (boots are their warm reps) */
 	S_DRIFT,        /* +0.25 % per boot over the campaign */
+	S_NOISIER2,     /* the history was recorded with sigma_b / 2 (the machine got noisier) */
+	S_NOISIER3,     /* the history was recorded with sigma_b / 3 */
+	S_QUIETER,      /* the history was recorded with 2 sigma_b (the machine got quieter) */
 	N_STRESS,
 };
 static const char *const stress_names[N_STRESS] = { "normal", "heavy-tailed", "bad-boots", "cold-first-rep",
-						    "cold-first-rep-by-run", "linear-drift" };
+						    "cold-first-rep-by-run", "linear-drift", "history-2x-quieter",
+						    "history-3x-quieter", "history-2x-noisier" };
+
+/* The history's sigma_b against the campaign's. */
+static double history_sb_factor(enum stress s)
+{
+	return s == S_NOISIER2 ? 0.5 : s == S_NOISIER3 ? 1.0 / 3 : s == S_QUIETER ? 2 : 1;
+}
 
 struct cell {
 	enum stress stress;
@@ -82,9 +97,9 @@ struct sim {
 	struct strlist by_run;
 };
 
-static double boot_effect(struct sim *s)
+static double boot_effect_sd(struct sim *s, double sb)
 {
-	double sb = s->c.sb / 100, u;
+	double u;
 
 	if (sb == 0)
 		return 0;
@@ -105,12 +120,17 @@ static double rep_position(const struct sim *s, unsigned r)
 	return -0.5 * (s->c.sw / 100) * exp(-(double)r);
 }
 
-static void fill_boot(struct sim *s, double *x, double mu, double extra)
+static void fill_boot_sd(struct sim *s, double *x, double mu, double extra, double sb)
 {
-	double u = boot_effect(s) + extra;
+	double u = boot_effect_sd(s, sb) + extra;
 
 	for (unsigned r = 0; r < s->c.reps; r++)
 		x[r] = 100 * exp(mu + u + rep_position(s, r) + gsl_ran_gaussian_ziggurat(s->rng, s->c.sw / 100));
+}
+
+static void fill_boot(struct sim *s, double *x, double mu, double extra)
+{
+	fill_boot_sd(s, x, mu, extra, s->c.sb / 100);
 }
 
 static void sim_init(struct sim *s, const struct cell *c, unsigned long seed)
@@ -187,7 +207,8 @@ static void sim_run(struct sim *s, struct tally *t)
 	double mu_b = log1p(s->c.delta / 100), truth = s->c.delta;
 	double *x = xcalloc(s->c.reps, sizeof(*x));
 	struct compare_options o = { .stat = STAT_MEAN, .loud_pct = COMPARE_LOUD_PCT_DEFAULT,
-				     .by_run = &s->by_run, .history = s->use_history ? &s->history : NULL };
+				     .by_run = &s->by_run, .history = s->use_history ? &s->history : NULL,
+				     .equivalence_pct = EQUIV_MARGIN };
 	struct compare_result res;
 	struct strlist w = STRLIST_INIT;
 
@@ -204,7 +225,7 @@ static void sim_run(struct sim *s, struct tally *t)
 	for (unsigned e = 0; s->use_history && e < HISTORY_ENTRIES; e++)
 		for (unsigned m = 0; m < METRICS_PER_CALL; m++)
 			for (unsigned b = 0; b < 2; b++) {
-				fill_boot(s, x, 0, 0);
+				fill_boot_sd(s, x, 0, 0, s->c.sb / 100 * history_sb_factor(s->c.stress));
 				stats_boot_summarise(x, s->c.reps, 0, &s->history.entries[e].metrics[m].boots[b]);
 			}
 	if (compare_sides(s->sides, s->n_sides, &o, &res, &w) < 0) {
@@ -222,10 +243,18 @@ static void sim_run(struct sim *s, struct tally *t)
 			[M_NAIVE] = { !isnan(c->rep_p), c->rep_p < COMPARE_ALPHA_DEFAULT, true, c->delta_pct,
 				      c->rep_lo_pct, c->rep_hi_pct },
 			[M_SEED] = { true, c->verdict == VERDICT_COUNTS, false, c->delta_pct, NAN, NAN },
-			[M_BOOT] = { ct->method == METHOD_BOOT, ct->verdict == VERDICT_COUNTS, true, ct->delta_pct,
+			[M_BOOT] = { !s->use_history && ct->method == METHOD_BOOT, ct->verdict == VERDICT_COUNTS, true, ct->delta_pct,
 				     ct->lo_pct, ct->hi_pct },
-			[M_HISTORY] = { ct->method == METHOD_HISTORY, ct->verdict == VERDICT_COUNTS, true,
+			/* One boot per mode with a history: what bootab says, by whichever test judged it. */
+			[M_HISTORY] = { s->use_history && ct->method != METHOD_NONE, ct->verdict == VERDICT_COUNTS, true,
 					ct->delta_pct, ct->lo_pct, ct->hi_pct },
+			/*
+			 * "Same within -/+ 2 %" by whichever test judged: a claim of
+			 * equivalence, false when |delta| >= the margin. Its CI is the
+			 * 1 - 2 alpha one.
+			 */
+			[M_EQUIV] = { ct->method != METHOD_NONE && ct->has_equivalence, ct->equivalent, true,
+				      ct->delta_pct, ct->eq_lo_pct, ct->eq_hi_pct },
 		};
 
 		for (int m = 0; m < N_METHODS; m++) {
@@ -351,6 +380,20 @@ static const unsigned stress_reps[] = { 5 };
 static const unsigned stress_boots[] = { 1, 3, 6 };
 static const double stress_delta[] = { 0, 5 };
 
+/* Equivalence within -/+ 2 %: deltas inside, at and beyond the margin. */
+static const double equiv_sb[] = { 0.5, 1, 2, 3 };
+static const double equiv_sw[] = { 0.5, 2 };
+static const unsigned equiv_reps[] = { 5 };
+static const unsigned equiv_boots[] = { 1, 2, 3, 4, 6, 8, 12 };
+static const double equiv_delta[] = { 0, 1, 2, 3 };
+
+/* A history recorded while the machine was quieter (or noisier): one boot per mode. */
+static const double shift_sb[] = { 0.5, 1, 2, 3, 6 };
+static const double shift_sw[] = { 0.5, 2 };
+static const unsigned shift_reps[] = { 5 };
+static const unsigned shift_boots[] = { 1 };
+static const double shift_delta[] = { 0, 5 };
+
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 struct grid {
@@ -377,7 +420,7 @@ static void add_grid(struct cell_list *l, const struct grid *g, enum stress stre
 					}
 }
 
-/* Cells a CSV already holds complete (all three of their methods), to resume a run. */
+/* Cells a CSV already holds complete (four rows: every method that applies), to resume a run. */
 struct done {
 	char **keys;
 	size_t n, alloc;
@@ -408,7 +451,7 @@ static void done_load(struct done *d, const char *file)
 			continue;
 		*p = '\0';
 		if (prev && !strcmp(prev, line)) {
-			if (++count == 3) {
+			if (++count == 4) {
 				GROW(d->keys, d->alloc, d->n + 1);
 				d->keys[d->n++] = xstrdup(line);
 			}
@@ -463,17 +506,51 @@ int main(int argc, char **argv)
 			      N(quick_sb), N(quick_sw), N(quick_reps), N(quick_boots), N(quick_delta) };
 	struct grid stress = { stress_sb, stress_sw, stress_delta, stress_reps, stress_boots,
 			       N(stress_sb), N(stress_sw), N(stress_reps), N(stress_boots), N(stress_delta) };
+	struct grid equiv = { equiv_sb, equiv_sw, equiv_delta, equiv_reps, equiv_boots,
+			      N(equiv_sb), N(equiv_sw), N(equiv_reps), N(equiv_boots), N(equiv_delta) };
+	struct grid shift = { shift_sb, shift_sw, shift_delta, shift_reps, shift_boots,
+			      N(shift_sb), N(shift_sw), N(shift_reps), N(shift_boots), N(shift_delta) };
 	unsigned long null_draws = 10000, draws = 10000, seed = 1;
 	bool do_normal = true, do_stress = true, one = false, reverse = false;
 	struct cell cell = { 0 };
 	struct cell_list cells = { 0 };
 	unsigned long shard = 0, shards = 1;
 	struct done done = { 0 };
+	int only_stress = -1;
+	unsigned long only_boots = 0;     /* bit b: cells with b boots per mode; 0: all */
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--quick")) {
 			normal = quick;
 			null_draws = draws = 2000;
+		} else if (!strcmp(argv[i], "--equiv-grid")) {
+			/* The normal cells that the equivalence table is read from. */
+			normal = equiv;
+			do_stress = false;
+		} else if (!strcmp(argv[i], "--stress") && i + 1 < argc) {
+			/* One stress kind only; with --cell, the cell's kind. */
+			i++;
+			for (int k = 0; k < N_STRESS; k++)
+				if (!strcmp(argv[i], stress_names[k]))
+					only_stress = k;
+			if (only_stress < 0) {
+				fprintf(stderr, "method: --stress: '%s' is not a stress kind\n", argv[i]);
+				return 2;
+			}
+		} else if (!strcmp(argv[i], "--boots") && i + 1 < argc) {
+			/* Only the cells with these boots per mode: "1" or "2,4,8". */
+			char *list = argv[++i], *end;
+
+			do {
+				unsigned long b = strtoul(list, &end, 10);
+
+				if (end == list || b < 1 || b > 63 || (*end && *end != ',')) {
+					fprintf(stderr, "method: --boots: expected a list of boots per mode, such as 1,2,4\n");
+					return 2;
+				}
+				only_boots |= 1UL << b;
+				list = end + (*end == ',');
+			} while (*end);
 		} else if (!strcmp(argv[i], "--stress-only")) {
 			do_normal = false;
 		} else if (!strcmp(argv[i], "--normal-only")) {
@@ -503,12 +580,14 @@ int main(int argc, char **argv)
 			}
 			one = true;
 		} else {
-			fprintf(stderr, "usage: method [--quick] [--stress-only|--normal-only] [--draws N] [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--skip CSV] [--cell SB,SW,REPS,BOOTS,DELTA]\n");
+			fprintf(stderr, "usage: method [--quick] [--equiv-grid] [--stress-only|--normal-only|--stress KIND] [--boots B,...] [--draws N] [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--skip CSV] [--cell SB,SW,REPS,BOOTS,DELTA]\n");
 			return 2;
 		}
 	}
 	printf("stress,sigma_b_pct,sigma_w_pct,reps,boots,delta_pct,method,draws,claim_rate,mc_se,power,wrong_sign,exaggeration,ci_coverage\n");
 	if (one) {
+		if (only_stress >= 0)
+			cell.stress = (enum stress)only_stress;
 		run_one(&cell, null_draws, draws, seed);
 		return 0;
 	}
@@ -516,10 +595,14 @@ int main(int argc, char **argv)
 		add_grid(&cells, &normal, S_NONE);
 	if (do_stress)
 		for (int s = S_HEAVY; s < N_STRESS; s++)
-			add_grid(&cells, &stress, (enum stress)s);
+			add_grid(&cells, s >= S_NOISIER2 ? &shift : &stress, (enum stress)s);
 	for (size_t i = 0; i < cells.n; i++) {
 		size_t k = reverse ? cells.n - 1 - i : i;
 
+		if (only_stress >= 0 && cells.cells[k].stress != (enum stress)only_stress)
+			continue;
+		if (only_boots && !(only_boots & (1UL << cells.cells[k].boots)))
+			continue;
 		if (k % shards == shard && !done_has(&done, &cells.cells[k]))
 			run_one(&cells.cells[k], null_draws, draws, seed);
 	}

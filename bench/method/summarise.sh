@@ -2,17 +2,31 @@
 # Summarises a bench/method CSV as markdown: per method, the false-claim rate
 # over the normal cells with delta = 0 (range, cells outside 3.5-6.5 %), power
 # by boots per mode, one typical cell by delta, wrong sign and exaggeration
-# among claims, CI coverage, the stress cells, and every cell where a method
-# claims falsely more than 10 % of the time.
+# among claims, CI coverage, the stress cells (a history recorded on a quieter
+# or noisier machine among them), equivalence within -/+ 2 % (how often it is
+# found at no or a small difference, how often it is claimed falsely at or
+# beyond the margin), and every cell where a method claims falsely more than
+# 10 % of the time.
 #   usage: sh bench/method/summarise.sh results.csv
 set -eu
 csv=${1:-bench/method/results.csv}
 awk -F, '
 function pct(x) { return sprintf("%.1f%%", 100 * x) }
+function mean_of(b, d) { return ((b, d) in eqn) ? pct(eqs[b, d] / eqn[b, d]) : "-" }
+function max_of(b, d) { return ((b, d) in eqmax) ? pct(eqmax[b, d]) : "-" }
 NR == 1 { next }
 {
 	stress = $1; sb = $2; sw = $3; reps = $4; b = $5; delta = $6; method = $7; rate = $9
 	seen[method] = 1
+	if (method == "equiv") {
+		# The equivalence grid (method --equiv-grid): 5 reps, sigma_w 0.5 or 2 %, sigma_b 0.5-3 %.
+		if (stress == "normal" && reps == 5 && (sw == 0.5 || sw == 2) && (sb == 0.5 || sb == 1 || sb == 2 || sb == 3)) {
+			key = b SUBSEP delta
+			eqs[key] += rate; eqn[key]++
+			if (!(key in eqmax) || rate > eqmax[key]) eqmax[key] = rate
+		}
+		next
+	}
 	if (stress == "normal" && delta == 0) {
 		n[method]++
 		if (!(method in lo) || rate < lo[method]) lo[method] = rate
@@ -90,14 +104,25 @@ END {
 	print "\n### Stress cells\n"
 	print "| stress | method | false claims (min-max) | power at 5 % (mean) |"
 	print "|---|---|---:|---:|"
-	split("heavy-tailed bad-boots cold-first-rep cold-first-rep-by-run linear-drift", ss, " ")
-	for (s = 1; s <= 5; s++)
+	split("heavy-tailed bad-boots cold-first-rep cold-first-rep-by-run linear-drift history-2x-noisier history-2x-quieter history-3x-quieter", ss, " ")
+	for (s = 1; s <= 8; s++)
 		for (i = 1; i <= 4; i++) {
 			key = ss[s] SUBSEP ms[i]
 			if (!(key in slo)) continue
 			printf "| %s | %s | %s-%s | %s |\n", ss[s], ms[i], pct(slo[key]), pct(shi[key]), \
 			       (key in spn) ? pct(spw[key] / spn[key]) : "-"
 		}
+	print "\n### Equivalence within -/+ 2 % (normal cells, 5 reps, sigma_w 0.5 or 2 %, sigma_b 0.5-3 %): how often \"same\" is the verdict\n"
+	print "| b | delta 0 (mean) | delta 1 % (mean) | delta 2 %: false (mean) | delta 2 %: false (max) | delta 3 %: false (max) | delta >= 5 %: false (max) |"
+	print "|---:|---:|---:|---:|---:|---:|---:|"
+	for (j = 1; j <= 7; j++) {
+		b = bs[j]
+		if (!((b, 0) in eqn)) continue
+		big = 0
+		for (k = 4; k <= 6; k++) if ((b, ds[k]) in eqmax && eqmax[b, ds[k]] > big) big = eqmax[b, ds[k]]
+		printf "| %s | %s | %s | %s | %s | %s | %s |\n", b, mean_of(b, 0), mean_of(b, 1), mean_of(b, 2), \
+		       max_of(b, 2), max_of(b, 3), ((b, 5) in eqmax) ? pct(big) : "-"
+	}
 	printf "\n### Cells where a method claims falsely more than 10 %% of the time (%d)\n\n", no
 	print "| stress | sigma_b % | sigma_w % | reps | boots | methods over 10 % |"
 	print "|---|---:|---:|---:|---:|---|"

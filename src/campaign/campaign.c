@@ -407,7 +407,7 @@ int campaign_run(const struct campaign_options *o, struct campaign_result *ret)
 			break;
 	}
 	if (r == 0) {
-		r = campaign_write_report(c.dir, o, true);
+		r = campaign_write_report(c.dir, o, true, NULL, NULL);
 		if (r == 0) {
 			journal_append(c.journal, "finished");
 			ret->finished = true;

@@ -89,4 +89,19 @@ void campaign_result_release(struct campaign_result *result);
  */
 int campaign_report(const char *dir, const struct campaign_options *options);
 
+/* What bootab report may ask beyond the plan's own statistics. */
+struct campaign_report_request {
+	/* "mean,min" (every row) or "ROW=mean,min" (one row): compared by these statistics. */
+	const struct strlist *stats;
+	bool mail;                    /* also the mail form (report/mail.h) into *ret_mail */
+};
+
+/*
+ * campaign_report() with request applied to every report it writes.
+ * Returns 0 with *ret_mail (the caller's; NULL unless request->mail), or
+ * -EINVAL for a statistic that is not one (say() names it), or -errno.
+ */
+int campaign_report_request(const char *dir, const struct campaign_options *options,
+			    const struct campaign_report_request *request, char **ret_mail);
+
 #endif

@@ -9,6 +9,7 @@
 #include <gsl/gsl_rng.h>
 #include <ini.h>
 
+#include "judge/compare.h"
 #include "kernel/cmdline.h"
 #include "lib/alloc.h"
 #include "lib/parse-number.h"
@@ -201,6 +202,14 @@ static void append_command(char **field, const char *v)
 	*field = joined;
 }
 
+/* An equivalence margin: "2%" or "2", above 0 and at most 50. */
+static int parse_margin(struct parse_state *s, const char *key, const char *v, double *ret)
+{
+	if (compare_parse_margin(v, ret) < 0)
+		return fail(s, key, "'%s' is not a margin in %% above 0 and at most %g", v, COMPARE_MARGIN_MAX);
+	return 1;
+}
+
 static int campaign_key(struct parse_state *s, const char *key, const char *v)
 {
 	struct plan *p = s->plan;
@@ -283,6 +292,8 @@ static int campaign_key(struct parse_state *s, const char *key, const char *v)
 	}
 	if (!strcmp(key, "reps"))
 		return parse_uint(s, key, v, 1, 10000, &p->default_reps);
+	if (!strcmp(key, "equivalence"))
+		return parse_margin(s, key, v, &p->equivalence_pct);
 	if (!strcmp(key, "poll"))
 		return parse_uint(s, key, v, 1, 3600, &p->poll_s);
 	return fail(s, key, "unknown key in [campaign]");
@@ -403,6 +414,8 @@ static int row_key(struct parse_state *s, struct plan_row *r, const char *key, c
 	}
 	if (!strcmp(key, "by_run") || !strcmp(key, "by-run"))
 		return parse_bool(s, key, v, &r->by_run);
+	if (!strcmp(key, "equivalence"))
+		return parse_margin(s, key, v, &r->equivalence_pct);
 	if (!strcmp(key, "better")) {
 		if (strcmp(v, "higher") && strcmp(v, "lower"))
 			return fail(s, key, "'%s' is not higher or lower", v);
@@ -991,6 +1004,8 @@ char *plan_format(const struct plan *p)
 	else
 		format_string(&sb, "history", p->history);
 	strbuf_addf(&sb, "reps = %u\n", p->default_reps);
+	if (p->equivalence_pct > 0)
+		strbuf_addf(&sb, "equivalence = %.17g%%\n", p->equivalence_pct);
 
 	/* %.17g: every double reads back as the same double. */
 	strbuf_addf(&sb, "\n[idle]\nload = %.17g\ngpu = %.17g\nchecks = %u\ninterval = %u\ntimeout = %u\n",
@@ -1037,6 +1052,8 @@ char *plan_format(const struct plan *p)
 			}
 			if (r->by_run)
 				strbuf_addstr(&sb, "by_run = yes\n");
+			if (r->equivalence_pct > 0)
+				strbuf_addf(&sb, "equivalence = %.17g%%\n", r->equivalence_pct);
 			if (r->has_better)
 				strbuf_addf(&sb, "better = %s\n", r->better_lower ? "lower" : "higher");
 		}

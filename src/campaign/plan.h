@@ -47,6 +47,7 @@ struct plan_row {
 	enum stat_kind stats[STAT_KINDS];   /* "stat = mean,min": each compared, the first judged first */
 	size_t n_stats;
 	bool by_run;
+	double equivalence_pct;   /* "same within -/+ PCT %" margin of this row; 0: the campaign's */
 	unsigned timeout_s;
 	char *user;               /* run as; NULL: the SSH user ("root" to run as root) */
 	unsigned line;
@@ -90,6 +91,7 @@ struct plan {
 	char *watch;                   /* device address of the hypothesis, e.g. 0000:c6:00.0 */
 	char *history;                 /* calibration history: a file or a directory; NULL: the machine's default */
 	bool history_off;              /* history = off: no history is read or recorded */
+	double equivalence_pct;        /* "same within -/+ PCT %" margin of every row; 0: none */
 	unsigned default_reps;
 	unsigned poll_s;               /* seconds between status reads while rows run */
 	struct plan_mode *modes;

@@ -132,18 +132,68 @@ static void report_history_record(const struct campaign *c, const struct plan *p
 	    res->sides[0].mode, path, history->n_entries);
 }
 
+/*
+ * The request's statistics as compare_sides() takes them: "LIST" becomes
+ * "ROW=LIST" for every row of the plan, "ROW=LIST" stays. -EINVAL for a
+ * list that is not one.
+ */
+static int request_stats(const struct campaign *c, const struct plan *plan, const struct campaign_report_request *rq,
+			 struct strlist *ret)
+{
+	for (size_t i = 0; rq && rq->stats && i < rq->stats->n; i++) {
+		const char *s = rq->stats->items[i], *eq = strchr(s, '=');
+		enum stat_kind k[STAT_KINDS];
+
+		if (eq == s || stat_list_parse(eq ? eq + 1 : s, k) < 0) {
+			campaign_say(c, CAMPAIGN_ERROR, "--stat: '%s' is not mean, median, min or max, a list of them such as mean,min, or ROW=STAT",
+				     s);
+			return -EINVAL;
+		}
+		if (eq) {
+			strlist_add(ret, s);
+			continue;
+		}
+		for (size_t r = 0; r < plan->n_rows; r++)
+			if (!plan->rows[r].check)
+				strlist_addf(ret, "%s=%s", plan->rows[r].name, s);
+	}
+	return 0;
+}
+
+static int mail_text(const struct compare_result *res, const struct strlist *warnings, char **ret)
+{
+	struct report_options ro = { .format = REPORT_MAIL, .loud_pct = COMPARE_LOUD_PCT_DEFAULT, .warnings = warnings };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int r;
+
+	if (!f)
+		return -errno;
+	r = report_compare(f, res, &ro);
+	fclose(f);
+	if (r < 0) {
+		free(buf);
+		return r;
+	}
+	*ret = buf;
+	return 0;
+}
+
 /* campaign_report(); record: also add the first mode's boots to the history. */
-int campaign_write_report(const char *dir, const struct campaign_options *o, bool record)
+int campaign_write_report(const char *dir, const struct campaign_options *o, bool record,
+			  const struct campaign_report_request *request, char **ret_mail)
 {
 	struct campaign c = { .o = o };
 	struct parse_error err = PARSE_ERROR_INIT;
 	struct plan plan;
 	struct plan_boot *boots;
 	struct side *sides;
-	struct strlist warnings = STRLIST_INIT;
+	struct strlist warnings = STRLIST_INIT, row_margins = STRLIST_INIT;
 	struct strbuf head = STRBUF_INIT;
 	struct compare_options co = { .stat = STAT_MEAN, .loud_pct = COMPARE_LOUD_PCT_DEFAULT,
 				      .boots_needed = true };
+	struct strlist row_stats = STRLIST_INIT;
 	struct compare_result res;
 	struct history history = HISTORY_INIT;
 	char *plan_path = path_join(dir, "plan.ini"), *first_watch = NULL, *history_path = NULL;
@@ -159,6 +209,12 @@ int campaign_write_report(const char *dir, const struct campaign_options *o, boo
 		return r;
 	}
 	parse_error_release(&err);
+	if (request_stats(&c, &plan, request, &row_stats) < 0) {
+		plan_release(&plan);
+		strlist_release(&row_stats);
+		return -EINVAL;
+	}
+	co.row_stats = &row_stats;
 	n = plan_boots(&plan, &boots);
 	sides = xcalloc(n, sizeof(*sides));
 	strbuf_addf(&head, "campaign %s: ", dir);
@@ -217,6 +273,12 @@ int campaign_write_report(const char *dir, const struct campaign_options *o, boo
 	/* As bootab compare does: the machine's noise floor judges a campaign with few repeats. */
 	have_history = report_history_open(&plan, sides, n_sides, &history_path, &history, &warnings) > 0;
 	co.history = have_history ? &history : NULL;
+	/* The plan's equivalence margins: the campaign's, and each row's own. */
+	co.equivalence_pct = plan.equivalence_pct;
+	for (size_t i = 0; i < plan.n_rows; i++)
+		if (plan.rows[i].equivalence_pct > 0)
+			strlist_addf(&row_margins, "%s=%.17g", plan.rows[i].name, plan.rows[i].equivalence_pct);
+	co.row_equivalence = &row_margins;
 	r = compare_sides(sides, n_sides, &co, &res, &warnings);
 	if (r < 0) {
 		campaign_say(&c, CAMPAIGN_ERROR, "%s: cannot compare the sides: %s", dir, strerror(-r));
@@ -231,6 +293,8 @@ int campaign_write_report(const char *dir, const struct campaign_options *o, boo
 		r = write_report(dir, "report.json", &res, REPORT_JSON, &warnings, NULL, &plan);
 	if (r == 0)
 		r = write_report(dir, "report.html", &res, REPORT_HTML, &warnings, NULL, &plan);
+	if (r == 0 && request && request->mail && ret_mail)
+		r = mail_text(&res, &warnings, ret_mail);
 	if (r == 0 && record)
 		report_history_record(&c, &plan, &res, have_history, history_path, &history);
 	compare_result_release(&res);
@@ -246,6 +310,8 @@ out:
 	free(first_watch);
 	strbuf_release(&head);
 	strlist_release(&warnings);
+	strlist_release(&row_margins);
+	strlist_release(&row_stats);
 	plan_boots_free(boots, n);
 	plan_release(&plan);
 	return r;
@@ -253,5 +319,13 @@ out:
 
 int campaign_report(const char *dir, const struct campaign_options *o)
 {
-	return campaign_write_report(dir, o, false);
+	return campaign_write_report(dir, o, false, NULL, NULL);
+}
+
+int campaign_report_request(const char *dir, const struct campaign_options *o,
+			    const struct campaign_report_request *request, char **ret_mail)
+{
+	if (ret_mail)
+		*ret_mail = NULL;
+	return campaign_write_report(dir, o, false, request, ret_mail);
 }

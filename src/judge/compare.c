@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -27,6 +28,10 @@ const char *verdict_name(enum verdict v)
 		return "drift";
 	case VERDICT_UNTESTED:
 		return "untested";
+	case VERDICT_SAME:
+		return "same";
+	case VERDICT_UNDECIDED:
+		return "undecided";
 	case VERDICT_MISSING:
 	default:
 		return "missing";
@@ -44,6 +49,36 @@ const char *compare_method_name(enum compare_method m)
 	default:
 		return "none";
 	}
+}
+
+int compare_parse_margin(const char *s, double *ret)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end != s && *end == '%')
+		end++;
+	if (errno || end == s || *end || !(v > 0 && v <= COMPARE_MARGIN_MAX))
+		return -EINVAL;
+	*ret = v;
+	return 0;
+}
+
+/* The margin of a row: "ROW=PCT" in the options, else the default. */
+static double row_margin(const struct compare_options *o, const char *row)
+{
+	size_t len = strlen(row);
+	double v;
+
+	for (size_t i = 0; o->row_equivalence && i < o->row_equivalence->n; i++) {
+		const char *s = o->row_equivalence->items[i];
+
+		if (!strncmp(s, row, len) && s[len] == '=' && compare_parse_margin(s + len + 1, &v) == 0)
+			return v;
+	}
+	return o->equivalence_pct > 0 ? o->equivalence_pct : 0;
 }
 
 bool compare_rounds(const struct side *sides, size_t n_sides, unsigned *ret)
@@ -69,8 +104,13 @@ bool compare_rounds(const struct side *sides, size_t n_sides, unsigned *ret)
 /* Percent change of value against base, signed so that + is better. */
 static double delta_pct(double value, double base, enum metric_better better)
 {
-	/* + 0.0: no "-0.0%" for an equal value that is lower-is-better. */
-	return (value / base - 1) * 100 * (double)better + 0.0;
+	double d = (value / base - 1) * 100 * (double)better;
+
+	/*
+	 * Equal samples summed in another order differ in the last bit: that is
+	 * no drift (it made q 2e15). And no "-0.0%" for lower-is-better.
+	 */
+	return fabs(d) < 1e-9 ? 0 : d;
 }
 
 /* How warnings name a metric: a one-number row is named by the row alone. */
@@ -343,16 +383,49 @@ static void count_pairs(const struct side *sides, size_t n_sides, const long *pa
 			d = delta_pct(cm->cells[j].value, cm->cells[p].value, cm->better);
 			s = (d > 0) - (d < 0);
 			c->pairs++;
-			if (s == sign)
+			/* A delta of exactly 0 has no sign: it agrees with nothing. */
+			if (s == sign && sign != 0)
 				c->pairs_agree++;
 		}
 	}
 }
 
-/* A log difference as a percentage: exp(x) - 1. */
-static double log_pct(double x)
+double compare_log_pct(double x, enum metric_better better)
 {
-	return expm1(x) * 100;
+	return better == BETTER_LOWER ? -expm1(-x) * 100 : expm1(x) * 100;
+}
+
+double compare_pct_log(double pct, enum metric_better better)
+{
+	return better == BETTER_LOWER ? -log1p(-pct / 100) : log1p(pct / 100);
+}
+
+/*
+ * Boots of one metric with different rep counts: the boot-level test weighs
+ * every boot alike (the variance of a boot mean is taken to be the same
+ * for all), so a boot of 1 rep counts as much as one of 5. Said once.
+ */
+static void reps_warning(const struct side *sides, size_t n_sides, const struct compare_metric *cm,
+			 struct strlist *warnings)
+{
+	size_t lo = SIZE_MAX, hi = 0, k_lo = 0;
+	char *what;
+
+	for (size_t k = 0; k < n_sides; k++) {
+		if (!cm->cells[k].has_boot)
+			continue;
+		if (cm->cells[k].boot.n < lo) {
+			lo = cm->cells[k].boot.n;
+			k_lo = k;
+		}
+		hi = cm->cells[k].boot.n > hi ? cm->cells[k].boot.n : hi;
+	}
+	if (hi == 0 || lo == hi)
+		return;
+	what = metric_label(cm->row, cm->metric);
+	strlist_addf(warnings, "%s: its boots have %zu to %zu reps (%zu on %s); the boot-level test weighs every boot alike, as if each had the same reps",
+		     what, lo, hi, lo, sides[k_lo].label);
+	free(what);
 }
 
 /*
@@ -385,13 +458,14 @@ static void summarise_boots(const struct side *sides, size_t n_sides, struct com
 		}
 		c->has_boot = true;
 	}
+	reps_warning(sides, n_sides, cm, warnings);
 }
 
 /* A test on +-is-better log values into percentages. */
-static void test_pct(const struct stats_test *t, double *ret_lo, double *ret_hi)
+static void test_pct(const struct stats_test *t, enum metric_better better, double *ret_lo, double *ret_hi)
 {
-	*ret_lo = log_pct(t->lo);
-	*ret_hi = log_pct(t->hi);
+	*ret_lo = compare_log_pct(t->lo, better);
+	*ret_hi = compare_log_pct(t->hi, better);
 }
 
 /* Flips a test of (b - a) into + is better. */
@@ -427,7 +501,7 @@ static void rep_tests(const struct side *sides, size_t n_sides, struct compare_m
 			continue;
 		test_better(&t, cm->better);
 		c->rep_p = t.p;
-		test_pct(&t, &c->rep_lo_pct, &c->rep_hi_pct);
+		test_pct(&t, cm->better, &c->rep_lo_pct, &c->rep_hi_pct);
 	}
 }
 
@@ -491,9 +565,30 @@ static double group_var(const struct stats_group *g)
 	return g->n >= 2 ? ss / (double)(g->n - 1) : NAN;
 }
 
+/*
+ * Equivalence by two one-sided tests at alpha (Schuirmann 1987): the mode
+ * is the same within -/+ margin when the 1 - 2 alpha CI of the difference
+ * lies inside it. A difference that counts stays a claim (and may be inside
+ * the margin too); otherwise the verdict is same or undecided.
+ */
+static void judge_equivalence(struct compare_test *t, enum metric_better better, double margin_pct, double df,
+			      double alpha)
+{
+	struct stats_test tost;
+
+	if (stats_t_test(t->estimate, t->test.se, df, 2 * alpha, &tost) < 0)
+		return;
+	t->has_equivalence = true;
+	test_pct(&tost, better, &t->eq_lo_pct, &t->eq_hi_pct);
+	/* The margin is on the report's delta: -M % < delta < +M % at both ends of the CI. */
+	t->equivalent = t->eq_lo_pct > -margin_pct && t->eq_hi_pct < margin_pct;
+	if (t->verdict != VERDICT_COUNTS)
+		t->verdict = t->equivalent ? VERDICT_SAME : VERDICT_UNDECIDED;
+}
+
 static void boot_level(const struct side *sides, size_t n_sides, const unsigned *rounds,
 		       struct compare_metric *cm, const struct compare_options *o, double alpha,
-		       const char *history_key)
+		       const struct strlist *history_ids)
 {
 	struct stats_boot *boots = xcalloc(n_sides, sizeof(*boots));
 	struct stats_group *groups = xcalloc(n_sides, sizeof(*groups));
@@ -523,16 +618,23 @@ static void boot_level(const struct side *sides, size_t n_sides, const unsigned 
 	stats_variance_components(groups, n_groups, &cm->components);
 	cm->has_components = any_repeat;
 
-	n_hist = history_groups(o->history, cm->row, cm->metric, history_key, &hist);
+	n_hist = history_groups(o->history, cm->row, cm->metric, history_ids, &hist);
 	if (n_hist) {
 		stats_variance_components(hist, n_hist, &hc);
 		cm->has_history = hc.boot_df > 0;
 		cm->history = (struct compare_history){ .entries = n_hist, .df = hc.boot_df,
 							.var = hc.boot_var, .ratio = NAN, .p = NAN };
 		if (cm->has_history && cm->components.boot_df > 0 && hc.boot_var > 0) {
+			cm->history.checked = true;
 			cm->history.ratio = cm->components.boot_var / hc.boot_var;
 			cm->history.p = stats_f_upper_p(cm->history.ratio, cm->components.boot_df, hc.boot_df);
 			cm->history.unusual = cm->history.p < COMPARE_UNUSUAL_P;
+			/*
+			 * The campaign's own boots are its only witness that the
+			 * machine is still the one the history measured: when they
+			 * vary more than the gate allows, the history is not trusted.
+			 */
+			cm->history.drift = cm->history.ratio > COMPARE_HISTORY_DRIFT_RATIO;
 		}
 	}
 
@@ -542,8 +644,10 @@ static void boot_level(const struct side *sides, size_t n_sides, const unsigned 
 		struct compare_test *t = &cm->tests[cm->n_tests];
 		double var = NAN, df = 0;
 
-		if (!cm->cells[0].present)
-			break;
+		/*
+		 * The first side lacks the metric but its mode's repeats have it:
+		 * the boot level tests against those (the screen cannot judge it).
+		 */
 		*t = (struct compare_test){ .mode = sides[group_side[g]].mode, .side = group_side[g],
 					    .boots_first = a->n, .boots = b->n, .method = METHOD_NONE,
 					    .verdict = VERDICT_UNTESTED, .estimate = NAN, .delta_pct = NAN,
@@ -553,8 +657,13 @@ static void boot_level(const struct side *sides, size_t n_sides, const unsigned 
 			continue;
 		cm->n_tests++;
 		t->estimate = (group_mean(b) - group_mean(a)) * (double)cm->better;
-		t->delta_pct = log_pct(t->estimate);
+		t->delta_pct = compare_log_pct(t->estimate, cm->better);
 		if (a->n >= 2 && b->n >= 2 && cm->components.boot_var > 0) {
+			t->method = METHOD_BOOT;
+			var = cm->components.boot_var;
+			df = cm->components.boot_df;
+		} else if (cm->history.drift && cm->components.boot_var > 0) {
+			/* The history does not describe this campaign: its own boots judge it. */
 			t->method = METHOD_BOOT;
 			var = cm->components.boot_var;
 			df = cm->components.boot_df;
@@ -570,7 +679,9 @@ static void boot_level(const struct side *sides, size_t n_sides, const unsigned 
 		    stats_t_test(t->estimate, sqrt(var * (1.0 / (double)a->n + 1.0 / (double)b->n)), df, alpha,
 				 &t->test) == 0) {
 			t->verdict = t->test.lo > 0 || t->test.hi < 0 ? VERDICT_COUNTS : VERDICT_WITHIN_NOISE;
-			test_pct(&t->test, &t->lo_pct, &t->hi_pct);
+			test_pct(&t->test, cm->better, &t->lo_pct, &t->hi_pct);
+			if (cm->margin_pct > 0)
+				judge_equivalence(t, cm->better, cm->margin_pct, df, alpha);
 		} else {
 			t->method = METHOD_NONE;
 		}
@@ -590,6 +701,16 @@ static void boot_level(const struct side *sides, size_t n_sides, const unsigned 
 			double reps = (double)cm->components.samples / (double)cm->components.boots;
 			double v = cm->components.sigma_b2 + cm->components.sigma_w2 / reps;
 
+			/*
+			 * Judged by the history: its boot-mean variance at this
+			 * campaign's reps is the one a next campaign will be judged by
+			 * (bootab plan --effect --history gives the same number).
+			 */
+			if (t->method == METHOD_HISTORY) {
+				v = hc.sigma_b2 + hc.sigma_w2 / reps;
+				if (!(v > 0))
+					v = hc.boot_var;
+			}
 			if (!(v > 0))
 				v = cm->components.boot_var > 0 ? cm->components.boot_var
 				    : cm->has_history ? hc.boot_var : NAN;
@@ -597,6 +718,16 @@ static void boot_level(const struct side *sides, size_t n_sides, const unsigned 
 			if (v > 0 && t->estimate != 0) {
 				t->has_boots_needed = true;
 				t->boots_needed = stats_boots_needed(t->estimate, v, n_groups, alpha, COMPARE_POWER, 1000);
+			}
+			if (v > 0 && t->verdict == VERDICT_UNDECIDED) {
+				unsigned eq = stats_tost_boots_needed(t->estimate,
+								      compare_pct_log(-cm->margin_pct, cm->better),
+								      compare_pct_log(cm->margin_pct, cm->better), v,
+								      n_groups, alpha, COMPARE_POWER, 1000);
+				unsigned diff = t->has_boots_needed ? t->boots_needed : 0;
+
+				t->has_boots_to_decide = true;
+				t->boots_to_decide = !eq ? diff : !diff ? eq : eq < diff ? eq : diff;
 			}
 		}
 	}
@@ -627,6 +758,7 @@ static void control_fdr(struct compare_result *res)
 		struct compare_metric *cm = &res->metrics[m];
 
 		res->n_unusual += cm->has_history && cm->history.unusual;
+		res->n_drift += cm->has_history && cm->history.drift;
 		for (size_t t = 0; t < cm->n_tests; t++) {
 			struct compare_test *ct = &cm->tests[t];
 
@@ -634,6 +766,8 @@ static void control_fdr(struct compare_result *res)
 			if (ct->method == METHOD_NONE)
 				continue;
 			res->n_tests++;
+			res->n_same += ct->verdict == VERDICT_SAME;
+			res->n_undecided += ct->verdict == VERDICT_UNDECIDED;
 			if (ct->verdict != VERDICT_COUNTS)
 				continue;
 			res->n_claims++;
@@ -771,6 +905,16 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 			if (!eq || eq == o->row_stats->items[i] || stat_list_parse(eq + 1, k) < 0)
 				return -EINVAL;
 		}
+	if (!(o->equivalence_pct >= 0 && o->equivalence_pct <= COMPARE_MARGIN_MAX))
+		return -EINVAL;
+	if (o->row_equivalence)
+		for (size_t i = 0; i < o->row_equivalence->n; i++) {
+			const char *eq = strchr(o->row_equivalence->items[i], '=');
+			double v;
+
+			if (!eq || eq == o->row_equivalence->items[i] || compare_parse_margin(eq + 1, &v) < 0)
+				return -EINVAL;
+		}
 	for (size_t k = 1; k < n_sides; k++)
 		if (!strcmp(sides[k].mode, sides[0].mode))
 			res.n_repeats++;
@@ -782,8 +926,10 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 		partner[k] = pair_partner(sides, n_sides, k);
 	res.rounds = xcalloc(n_sides, sizeof(*res.rounds));
 	res.rounds_inferred = compare_rounds(sides, n_sides, res.rounds);
-	if (o->history)
+	if (o->history) {
 		res.history_key = history_campaign_key(sides, n_sides);
+		history_campaign_ids(sides, n_sides, &res.history_ids);
+	}
 
 	/* Metrics in first-seen order, the first side's first. */
 	known = json_object();
@@ -834,7 +980,7 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 			if (!r)
 				continue;
 			cm->by_run |= r->by_run;
-			if (r->has_stat && !stat_from_row) {
+			if (r->has_stat && !stat_from_row && !o->stat_given) {
 				cm->stat = r->stat;
 				cm->stats[0] = r->stat;
 				cm->n_stats = 1;
@@ -844,6 +990,7 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 			}
 		}
 		row_stat_override(o, cm);
+		cm->margin_pct = row_margin(o, cm->row);
 		if (cm->by_run && cm->n_stats > 1) {
 			strlist_addf(warnings, "%s: compared run by run, so by %s only (one run against one run has no %s)",
 				     what, stat_kind_name(cm->stat), stat_kind_name(cm->stats[1]));
@@ -875,9 +1022,18 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 			for (size_t k = 0; k < n_sides; k++)
 				if (cm->cells[k].present)
 					strlist_addf(warnings, "%s is present on %s only", what, sides[k].label);
-		if (!cm->cells[0].present && present > 1)
-			strlist_addf(warnings, "%s is missing on the first side %s, nothing to compare it with",
-				     what, sides[0].label);
+		if (!cm->cells[0].present && present > 1) {
+			bool repeat_has = false;
+
+			for (size_t k = 1; k < n_sides; k++)
+				repeat_has |= cm->cells[k].present && !strcmp(sides[k].mode, sides[0].mode);
+			if (repeat_has)
+				strlist_addf(warnings, "%s is missing on the first side %s: the screen cannot judge it; the boot level compares with the other boots of %s",
+					     what, sides[0].label, sides[0].mode);
+			else
+				strlist_addf(warnings, "%s is missing on the first side %s, nothing to compare it with",
+					     what, sides[0].label);
+		}
 		free(what);
 		judge_metric(sides, n_sides, cm, o, warnings);
 		for (size_t k = 0; k < n_sides; k++) {
@@ -890,7 +1046,7 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 		count_pairs(sides, n_sides, partner, cm);
 		summarise_boots(sides, n_sides, cm, warnings);
 		rep_tests(sides, n_sides, cm, alpha);
-		boot_level(sides, n_sides, res.rounds, cm, o, alpha, res.history_key);
+		boot_level(sides, n_sides, res.rounds, cm, o, alpha, &res.history_ids);
 		/* Every statistic's verdict is one of the report's. */
 		for (size_t k = 1; k < n_sides; k++)
 			for (size_t j = 0; j < cm->n_stats; j++)
@@ -997,5 +1153,6 @@ void compare_result_release(struct compare_result *res)
 	free(res->versions);
 	free(res->rounds);
 	free(res->history_key);
+	strlist_release(&res->history_ids);
 	memset(res, 0, sizeof(*res));
 }

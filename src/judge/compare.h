@@ -33,9 +33,14 @@ enum verdict {
 	VERDICT_DRIFT,          /* this side is a repeat of the first: its delta is the drift */
 	VERDICT_MISSING,        /* the metric is absent (or unusable) on this side */
 	VERDICT_UNTESTED,       /* boot-level: too few boots and no history */
+	VERDICT_SAME,           /* boot-level: the CI lies inside the equivalence margin */
+	VERDICT_UNDECIDED,      /* boot-level with a margin: neither a difference nor the same */
 };
 
-/* "counts", "within-noise", "loud", "no-drift", "drift", "baseline", "missing", "untested". */
+/*
+ * "counts", "within-noise", "loud", "no-drift", "drift", "baseline", "missing",
+ * "untested", "same", "undecided".
+ */
 const char *verdict_name(enum verdict v);
 
 /*
@@ -113,6 +118,20 @@ struct compare_test {
 	 * 0: more than 1000.
 	 */
 	unsigned boots_needed;
+	/*
+	 * Equivalence (a margin for this metric, and a test): the two one-sided
+	 * tests at alpha, that is the 1 - 2 alpha CI, inside -/+ margin.
+	 */
+	bool has_equivalence;
+	bool equivalent;        /* the TOST CI lies inside the margin */
+	double eq_lo_pct, eq_hi_pct;   /* that CI, % */
+	/*
+	 * Not decided (neither counts nor equivalent): boots per mode with 80 %
+	 * power to decide it either way at the estimate (the fewer of the
+	 * difference test's and the equivalence test's); 0: more than 1000.
+	 */
+	bool has_boots_to_decide;
+	unsigned boots_to_decide;
 };
 
 /* How the machine's history bears on one metric. */
@@ -123,6 +142,13 @@ struct compare_history {
 	bool unusual;           /* this campaign's boot variance is far above it */
 	double ratio;           /* campaign / history boot variance */
 	double p;               /* upper F-test p of ratio */
+	bool checked;           /* the campaign has boot-to-boot df of its own to check it with */
+	/*
+	 * ratio > COMPARE_HISTORY_DRIFT_RATIO: this campaign's boots vary more
+	 * than the history lets one trust; the history does not judge it, its
+	 * own boots do.
+	 */
+	bool drift;
 };
 
 struct compare_metric {
@@ -141,6 +167,7 @@ struct compare_metric {
 	size_t n_tests;
 	bool has_history;
 	struct compare_history history;
+	double margin_pct;            /* equivalence margin, %; 0: none */
 };
 
 struct compare_cost {
@@ -165,6 +192,8 @@ struct compare_options {
 	/* Default statistics, when several (--stat mean,min): stats[0] is stat. NULL: stat alone. */
 	const enum stat_kind *stats;
 	size_t n_stats;
+	/* stat (and stats) were asked for: they win over a row's recorded statistic (meta.json). */
+	bool stat_given;
 	double loud_pct;              /* spread above this % of the mean: loud */
 	const struct strlist *by_run; /* rows compared run by run */
 	const struct strlist *row_stats; /* "ROW=STAT" or "ROW=STAT,STAT" overrides */
@@ -172,13 +201,45 @@ struct compare_options {
 	double fdr_q;                 /* Benjamini-Hochberg level; 0: 0.10 */
 	const struct history *history;   /* the machine's history, or NULL */
 	bool boots_needed;            /* fill compare_test.boots_needed (numerical, slower) */
+	double equivalence_pct;       /* margin of "same within -/+ PCT %" for every metric; 0: none */
+	const struct strlist *row_equivalence; /* "ROW=PCT" margins for one row */
 };
+
+/*
+ * The one delta convention of every report: + is better, and for a
+ * higher-is-better metric the change b / a - 1, for a lower-is-better one
+ * 1 - b / a (a time 10 % shorter is +10 %). compare_log_pct() turns a
+ * + is better log difference (better * (log b - log a)) into that
+ * percentage; it is increasing, so a CI maps end to end.
+ * compare_pct_log() is its inverse.
+ */
+double compare_log_pct(double x, enum metric_better better);
+double compare_pct_log(double pct, enum metric_better better);
+
+/* Margins are percentages in (0, 50]. */
+#define COMPARE_MARGIN_MAX 50.0
+
+/*
+ * Parses an equivalence margin, "2%" or "2" (percent), into *ret. Returns 0,
+ * or -EINVAL for anything not a number in (0, COMPARE_MARGIN_MAX].
+ */
+int compare_parse_margin(const char *s, double *ret);
 
 #define COMPARE_LOUD_PCT_DEFAULT 5.0
 #define COMPARE_ALPHA_DEFAULT 0.05
 #define COMPARE_FDR_Q_DEFAULT 0.10
 #define COMPARE_POWER 0.80
 #define COMPARE_UNUSUAL_P 0.01
+/*
+ * The history judges a campaign only while the campaign's own boot-mean
+ * variance is at most this multiple of the history's. A campaign with one
+ * repeat has one degree of freedom to show that the machine changed, so the
+ * gate must be tight: at 0.5, a campaign whose sigma_b is 3x its history's
+ * claims falsely at most 10 % of the time (bench/method, docs/statistics.md).
+ */
+#define COMPARE_HISTORY_DRIFT_RATIO 0.5
+/* History entries used per metric: the newest ones (older ones age out). */
+#define COMPARE_HISTORY_MAX_ENTRIES 20
 
 struct compare_result {
 	const struct side *sides;     /* borrowed */
@@ -195,10 +256,14 @@ struct compare_result {
 	bool rounds_inferred;
 	double alpha, fdr_q;
 	char *history_key;            /* this campaign in the history (history_campaign_key()) */
+	struct strlist history_ids;   /* its boots, left out of the history it is judged with */
 	size_t n_tests;               /* boot-level and history tests */
 	size_t n_claims;              /* of those, the ones whose CI excludes 0 */
 	size_t n_survive;             /* claims that survive Benjamini-Hochberg at fdr_q */
+	size_t n_same;                /* tests whose verdict is the same within their margin */
+	size_t n_undecided;           /* tests with a margin that decided nothing */
 	size_t n_unusual;             /* metrics whose boot noise is far above their history */
+	size_t n_drift;               /* metrics the history did not judge: their boots vary more */
 };
 
 /*

@@ -404,26 +404,94 @@ int history_add(struct history *h, struct history_entry *e)
 	return 0;
 }
 
-size_t history_groups(const struct history *h, const char *row, const char *metric,
-		      const char *skip_key, struct stats_group **ret_groups)
+void history_campaign_ids(const struct side *sides, size_t n_sides, struct strlist *ret)
 {
-	struct stats_group *g = NULL;
+	for (size_t k = 0; k < n_sides; k++) {
+		char *real = realpath(sides[k].dir, NULL);
+
+		if (sides[k].boot_id)
+			strlist_add(ret, sides[k].boot_id);
+		strlist_add(ret, real ? real : sides[k].dir);
+		free(real);
+	}
+}
+
+/* Whether key (boot names joined with ',') names one of skip's boots. */
+static bool key_holds(const char *key, const struct strlist *skip)
+{
+	const char *p = key;
+
+	while (skip && *p) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+
+		for (size_t i = 0; i < skip->n; i++)
+			if (strlen(skip->items[i]) == len && !strncmp(skip->items[i], p, len))
+				return true;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	return false;
+}
+
+struct entry_age {
+	size_t entry;           /* index in the history */
+	size_t metric;          /* index in the entry */
+	const char *recorded;
+};
+
+/* Newest first: later recorded time, then later in the file. */
+static int cmp_newest(const void *a, const void *b)
+{
+	const struct entry_age *x = a, *y = b;
+	int c = strcmp(y->recorded, x->recorded);
+
+	if (c)
+		return c;
+	return (y->entry > x->entry) - (y->entry < x->entry);
+}
+
+static int cmp_file_order(const void *a, const void *b)
+{
+	const struct entry_age *x = a, *y = b;
+
+	return (x->entry > y->entry) - (x->entry < y->entry);
+}
+
+size_t history_groups(const struct history *h, const char *row, const char *metric,
+		      const struct strlist *skip, struct stats_group **ret_groups)
+{
+	struct entry_age *found = NULL;
+	struct stats_group *g;
 	size_t n = 0, alloc = 0;
 
 	for (size_t i = 0; h && i < h->n_entries; i++) {
 		const struct history_entry *e = &h->entries[i];
 
-		if (skip_key && !strcmp(e->key, skip_key))
+		if (key_holds(e->key, skip))
 			continue;
 		for (size_t m = 0; m < e->n_metrics; m++) {
 			if (strcmp(e->metrics[m].row, row) || strcmp(e->metrics[m].metric, metric) ||
 			    e->metrics[m].n_boots < 2)
 				continue;
-			GROW(g, alloc, n + 1);
-			g[n++] = (struct stats_group){ e->metrics[m].boots, e->metrics[m].n_boots };
+			GROW(found, alloc, n + 1);
+			found[n++] = (struct entry_age){ i, m, e->recorded ? e->recorded : "" };
 			break;
 		}
 	}
+	if (n > HISTORY_MAX_ENTRIES) {
+		qsort(found, n, sizeof(*found), cmp_newest);
+		n = HISTORY_MAX_ENTRIES;
+		qsort(found, n, sizeof(*found), cmp_file_order);
+	}
+	g = n ? xcalloc(n, sizeof(*g)) : NULL;
+	for (size_t i = 0; i < n; i++) {
+		const struct history_metric *hm = &h->entries[found[i].entry].metrics[found[i].metric];
+
+		g[i] = (struct stats_group){ hm->boots, hm->n_boots };
+	}
+	free(found);
 	*ret_groups = g;
 	return n;
 }

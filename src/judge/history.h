@@ -104,13 +104,28 @@ int history_add(struct history *history, struct history_entry *entry);
 
 void history_entry_release(struct history_entry *entry);
 
+/* Entries a metric is judged with: the newest ones; older ones age out. */
+#define HISTORY_MAX_ENTRIES 20
+
 /*
- * The groups (one per entry, skipping the entry whose key is skip_key)
- * that hold row/metric with at least two boots. *ret_groups points into
- * history; free() the array only. Returns the number of groups.
+ * The groups (one per entry) that hold row/metric with at least two boots:
+ * the HISTORY_MAX_ENTRIES most recently recorded of them (by their
+ * recorded time, then their place in the file), leaving out every entry
+ * that holds one of the boots in skip (boot_ids or directories, as
+ * history_campaign_ids() gives them; NULL skips none): a comparison never
+ * calibrates against its own boots, even a subset of a recorded campaign.
+ * *ret_groups points into history, in file order; free() the array only.
+ * Returns the number of groups.
  */
 size_t history_groups(const struct history *history, const char *row, const char *metric,
-		      const char *skip_key, struct stats_group **ret_groups);
+		      const struct strlist *skip, struct stats_group **ret_groups);
+
+/*
+ * What names each side's boot in a history key: its boot_id, and its
+ * directory (real path) for keys recorded from sides without one. Appended
+ * to ret.
+ */
+void history_campaign_ids(const struct side *sides, size_t n_sides, struct strlist *ret);
 
 void history_release(struct history *history);
 

@@ -95,10 +95,6 @@ static void put_line(FILE *out, struct strbuf *sb)
 	strbuf_truncate(sb, 0);
 }
 
-static double log_pct_of(double x)
-{
-	return expm1(x) * 100;
-}
 
 static void add_pct(struct strbuf *sb, double v)
 {
@@ -230,12 +226,15 @@ static const char *color_of(const struct compare_cell *c, bool on)
 static void legend(FILE *out, const struct compare_result *res, const struct report_options *o,
 		   const char *prefix)
 {
-	fprintf(out, "%sdelta: the side's statistic against the first side's, in %%, + is better.\n", prefix);
+	fprintf(out, "%sdelta: the side's statistic against the first side's, in %%, + is better: b/a - 1 when\n", prefix);
+	fprintf(out, "%s  higher is better, 1 - b/a when lower is better (10%% less time is +10%%); boot-level\n", prefix);
+	fprintf(out, "%s  deltas, CIs and margins alike.\n", prefix);
 	fprintf(out, "%sdrift: the largest delta of a repeat of the first side's mode (%s) against it.\n",
 		prefix, res->sides[0].mode);
-	fprintf(out, "%scounts: |delta| >= 2 |drift| and |delta| > the first side's spread (%% of its mean);\n", prefix);
+	fprintf(out, "%sscreen (the seed rule, not a test): counts when |delta| >= 2 |drift| and |delta| > the first\n", prefix);
+	fprintf(out, "%s  side's spread (%% of its mean);\n", prefix);
 	fprintf(out, "%s  by-run rows: every run's delta has one sign and is >= 2x the largest per-run drift.\n", prefix);
-	fprintf(out, "%sq = |delta|/|drift|; p = 1 - (2/pi) atan(q/sqrt(0.75)): the rule is a t-test with\n", prefix);
+	fprintf(out, "%sq = |delta|/|drift|; p = 1 - (2/pi) atan(q/sqrt(0.75)): the screen read as a t-test with\n", prefix);
 	fprintf(out, "%s  1 degree of freedom; at q = 2 it claims falsely about 26%% of the time when\n", prefix);
 	fprintf(out, "%s  boot-to-boot noise dominates. More repeat boots make it a real test.\n", prefix);
 	fprintf(out, "%sloud: the first side's or its repeat's spread is over %.1f%% of the mean; one repeat\n",
@@ -281,19 +280,57 @@ static void add_ci(struct strbuf *sb, double lo, double hi)
 	strbuf_addf(sb, "%+.1f to %+.1f%%", lo, hi);
 }
 
+/* A test's verdict in words: "counts", "same within ±2%", "undecided", ... */
+static void add_test_verdict(struct strbuf *sb, const struct compare_metric *cm, const struct compare_test *t)
+{
+	switch (t->verdict) {
+	case VERDICT_UNTESTED:
+		strbuf_addstr(sb, "not tested");
+		break;
+	case VERDICT_SAME:
+		strbuf_addf(sb, "same within ±%g%%", cm->margin_pct);
+		break;
+	case VERDICT_UNDECIDED:
+		strbuf_addstr(sb, "undecided");
+		break;
+	case VERDICT_COUNTS:
+		strbuf_addstr(sb, "counts");
+		if (t->equivalent)
+			strbuf_addf(sb, ", but within ±%g%%", cm->margin_pct);
+		break;
+	default:
+		strbuf_addstr(sb, verdict_words(t->verdict));
+		break;
+	}
+}
+
 /* The notes after a test's verdict: FDR, the checks, the boots it needs. */
-static void test_notes(struct strbuf *sb, const struct compare_result *res, const struct compare_test *t)
+static void test_notes(struct strbuf *sb, const struct compare_result *res, const struct compare_test *t,
+		       enum metric_better better)
 {
 	const char *sep = "";
+
+	if (t->has_equivalence) {
+		strbuf_addf(sb, "%.0f%% CI ", 100 * (1 - 2 * res->alpha));
+		add_ci(sb, t->eq_lo_pct, t->eq_hi_pct);
+		sep = "; ";
+		if (t->verdict == VERDICT_UNDECIDED && t->has_boots_to_decide) {
+			if (t->boots_to_decide)
+				strbuf_addf(sb, "%sabout %u boots per mode would decide it", sep, t->boots_to_decide);
+			else
+				strbuf_addf(sb, "%smore than 1000 boots per mode would be needed to decide it", sep);
+		}
+	}
 
 	if (t->method == METHOD_NONE) {
 		if (t->boots < 2 || t->boots_first < 2)
 			strbuf_addf(sb, "one boot of %s and no history", t->boots < 2 ? t->mode : res->sides[0].mode);
 		else
-			strbuf_addstr(sb, "the boot means do not vary");
+			strbuf_addf(sb, "the boot means do not vary (a constant shift of %+.1f%%): no test can bound it",
+				    t->delta_pct);
 		sep = "; ";
 	} else if (t->verdict == VERDICT_COUNTS) {
-		strbuf_addf(sb, "%s FDR (q %.3f)", t->survives ? "survives" : "does not survive", t->fdr_q);
+		strbuf_addf(sb, "%s%s FDR (q %.3f)", sep, t->survives ? "survives" : "does not survive", t->fdr_q);
 		sep = "; ";
 	}
 	if (t->has_welch) {
@@ -302,11 +339,14 @@ static void test_notes(struct strbuf *sb, const struct compare_result *res, cons
 		sep = "; ";
 	}
 	if (t->has_paired) {
-		strbuf_addf(sb, "%spaired %+.1f%% over %zu rounds, p ", sep, log_pct_of(t->paired.estimate),
+		strbuf_addf(sb, "%spaired %+.1f%% over %zu rounds, p ", sep, compare_log_pct(t->paired.estimate, better),
 			    t->paired_rounds);
 		add_p(sb, t->paired.p);
 		sep = "; ";
 	}
+	/* Decided alike, or undecided with its own count above: no second count. */
+	if (t->verdict == VERDICT_SAME || t->verdict == VERDICT_UNDECIDED)
+		return;
 	if (t->has_boots_needed && t->boots_needed)
 		strbuf_addf(sb, "%s%u boots per mode for %.0f%% power at %+.1f%%", sep, t->boots_needed,
 			    COMPARE_POWER * 100, t->delta_pct);
@@ -342,8 +382,15 @@ static void text_boot_level(FILE *out, const struct compare_result *res, const s
 			strbuf_addf(&sb, "; this campaign's variance is %.1fx it (p ", cm->history.ratio);
 			add_p(&sb, cm->history.p);
 			strbuf_addf(&sb, ")%s", cm->history.unusual ? ": unusual, check the machine" : "");
+		} else if (!cm->history.checked) {
+			strbuf_addstr(&sb, "; no repeat boot to check it against");
 		}
 		put_line(out, &sb);
+		if (cm->history.drift) {
+			strbuf_addf(&sb, "  history not used: this campaign's boots vary more than %.1fx the history's;"
+				    " its own boots judge it", COMPARE_HISTORY_DRIFT_RATIO);
+			put_line(out, &sb);
+		}
 	}
 	if (cm->n_tests == 0)
 		goto out;
@@ -358,7 +405,7 @@ static void text_boot_level(FILE *out, const struct compare_result *res, const s
 	for (size_t t = 0; t < cm->n_tests; t++) {
 		const struct compare_test *ct = &cm->tests[t];
 		struct strbuf b = STRBUF_INIT, d = STRBUF_INIT, ci = STRBUF_INIT, p = STRBUF_INIT;
-		struct strbuf m = STRBUF_INIT, notes = STRBUF_INIT;
+		struct strbuf m = STRBUF_INIT, notes = STRBUF_INIT, v = STRBUF_INIT;
 		struct compare_cell fake = { .verdict = ct->verdict, .delta_pct = ct->delta_pct };
 		const char *color = ct->verdict == VERDICT_COUNTS ? color_of(&fake, o->color) : "";
 
@@ -371,11 +418,11 @@ static void text_boot_level(FILE *out, const struct compare_result *res, const s
 		} else {
 			strbuf_addstr(&m, "-");
 		}
-		test_notes(&notes, res, ct);
+		test_notes(&notes, res, ct, cm->better);
+		add_test_verdict(&v, cm, ct);
 		strbuf_addf(&sb, "  %-*s  %7s  %7s  %18s  %6s  %-17s  %s%s%s%s%s", (int)label_w, ct->mode,
 			    strbuf_str(&b), strbuf_str(&d), strbuf_str(&ci), strbuf_str(&p), strbuf_str(&m), color,
-			    ct->verdict == VERDICT_UNTESTED ? "not tested" : verdict_words(ct->verdict),
-			    *color ? reset : "", notes.len ? "; " : "", strbuf_str(&notes));
+			    strbuf_str(&v), *color ? reset : "", notes.len ? "; " : "", strbuf_str(&notes));
 		put_line(out, &sb);
 		strbuf_release(&b);
 		strbuf_release(&d);
@@ -383,9 +430,32 @@ static void text_boot_level(FILE *out, const struct compare_result *res, const s
 		strbuf_release(&p);
 		strbuf_release(&m);
 		strbuf_release(&notes);
+		strbuf_release(&v);
 	}
 out:
 	strbuf_release(&sb);
+}
+
+/*
+ * The summary speaks of the boot-level test wherever one ran; the seed
+ * rule's screen comes after it, named as the screen.
+ */
+static void summary_line(FILE *out, const struct compare_result *res, const char *head, const char *end)
+{
+	size_t noise = res->n_tests - res->n_claims - res->n_same - res->n_undecided;
+
+	fputs(head, out);
+	if (res->n_tests) {
+		fprintf(out, "test: %zu claim%s (%zu surviv%s FDR), %zu within noise", res->n_claims,
+			res->n_claims == 1 ? "" : "s", res->n_survive, res->n_survive == 1 ? "es" : "e", noise);
+		if (res->n_same || res->n_undecided)
+			fprintf(out, ", %zu the same, %zu undecided", res->n_same, res->n_undecided);
+		fprintf(out, " of %zu; ", res->n_tests);
+	} else {
+		fputs("no test ran; ", out);
+	}
+	fprintf(out, "screen (seed rule): %zu count, %zu within noise, %zu loud, %zu without drift%s\n", res->n_counts,
+		res->n_within_noise, res->n_loud, res->n_no_drift, end);
 }
 
 static void boot_level_summary(FILE *out, const struct compare_result *res, const char *prefix)
@@ -407,9 +477,24 @@ static void boot_level_summary(FILE *out, const struct compare_result *res, cons
 		fprintf(out, "%sboot level: %zu test%s at alpha = %.2f, %zu claim%s; %zu survive%s Benjamini-Hochberg at q = %.2f\n",
 		prefix, res->n_tests, res->n_tests == 1 ? "" : "s", res->alpha, res->n_claims,
 		res->n_claims == 1 ? "" : "s", res->n_survive, res->n_survive == 1 ? "s" : "", res->fdr_q);
+	if (res->n_same || res->n_undecided)
+		fprintf(out, "%sequivalence: %zu the same within their margin, %zu undecided\n", prefix, res->n_same,
+			res->n_undecided);
 	if (res->n_unusual)
 		fprintf(out, "%sunusual: %zu metric%s with boot-to-boot noise far above this machine's history\n",
 			prefix, res->n_unusual, res->n_unusual == 1 ? "" : "s");
+	if (res->n_drift)
+		fprintf(out, "%shistory not used for %zu metric%s: the campaign's own boots vary more than it predicts\n",
+			prefix, res->n_drift, res->n_drift == 1 ? "" : "s");
+}
+
+static bool any_margin(const struct compare_result *res)
+{
+	for (size_t i = 0; i < res->n_metrics; i++)
+		for (size_t t = 0; t < res->metrics[i].n_tests; t++)
+			if (res->metrics[i].tests[t].has_equivalence)
+				return true;
+	return false;
 }
 
 static void legend_boot_level(FILE *out, const struct compare_result *res, const char *prefix)
@@ -426,15 +511,25 @@ static void legend_boot_level(FILE *out, const struct compare_result *res, const
 	fprintf(out, "%s  over all modes (df = sum over modes of boots - 1); CI = exp(delta -/+ t SE); needs two\n", prefix);
 	fprintf(out, "%s  boots of both. Welch and paired-by-round estimates are shown as checks.\n", prefix);
 	fprintf(out, "%shistory t: the same with the variance pooled from this machine's A/A history (df =\n", prefix);
-	fprintf(out, "%s  history + campaign), for campaigns with one boot per mode.\n", prefix);
+	fprintf(out, "%s  history + campaign), for campaigns with one boot per mode, while the campaign's own\n", prefix);
+	fprintf(out, "%s  boots vary at most %.1fx the history's; else its own boots judge it (boot t).\n", prefix,
+		COMPARE_HISTORY_DRIFT_RATIO);
 	fprintf(out, "%sA boot or history t claims (counts) when its %.0f%% CI excludes 0: with independent boots it\n",
 		prefix, 100 * (1 - res->alpha));
 	fprintf(out, "%s  claims falsely %.0f%% of the time (alpha); at alpha 0.05, simulated campaigns gave\n",
 		prefix, 100 * res->alpha);
-	fprintf(out, "%s  4.4-5.8%% (boot t) and 4.5-5.5%% (history t) in every cell (docs/statistics.md).\n", prefix);
+	fprintf(out, "%s  4.4-5.8%% (boot t) in every cell; the history t behind its gate stayed under 5%% on a\n", prefix);
+	fprintf(out, "%s  steady machine and under 10%% on one 3x noisier than its history (docs/statistics.md).\n", prefix);
 	fprintf(out, "%sFDR: Benjamini-Hochberg over this report's tests at q = %.2f: among surviving claims, at\n",
 		prefix, res->fdr_q);
 	fprintf(out, "%s  most %.0f%% are false in expectation.\n", prefix, 100 * res->fdr_q);
+	if (any_margin(res)) {
+		fprintf(out, "%ssame within ±M%%: a row's equivalence margin M; two one-sided tests at alpha %.2f, that is\n",
+			prefix, res->alpha);
+		fprintf(out, "%s  its %.0f%% CI lies inside -M to +M%%. undecided: neither a claim nor inside the margin;\n",
+			prefix, 100 * (1 - 2 * res->alpha));
+		fprintf(out, "%s  the boots that would decide it have 80%% power at the estimate.\n", prefix);
+	}
 }
 
 /* "mean", or "mean and min", "mean, median and min". */
@@ -499,7 +594,7 @@ static void text_report(FILE *out, const struct compare_result *res, const struc
 			strbuf_addf(&words, "%-*s", (int)stat_w, "stat");
 		/* The value column holds "±", two bytes in UTF-8, in header and rows alike. */
 		fprintf(out, "  %-*s  %s%22s %6s %3s  %16s  %16s %5s %6s  %s\n", (int)label_w, "side",
-			strbuf_str(&words), "value ± spread", "", "n", "delta", "drift", "q", "p", "verdict");
+			strbuf_str(&words), "value ± spread", "", "n", "delta", "drift", "q", "p", "screen");
 		for (size_t k = 0; k < res->n_sides; k++) {
 			const struct compare_cell *c = &cm->cells[k];
 			struct strbuf v = STRBUF_INIT, d = STRBUF_INIT, dr = STRBUF_INIT;
@@ -574,8 +669,8 @@ static void text_report(FILE *out, const struct compare_result *res, const struc
 		text_boot_level(out, res, cm, o, label_w);
 		free(title);
 	}
-	fprintf(out, "\nsummary: %zu count, %zu within noise, %zu loud, %zu without drift\n",
-		res->n_counts, res->n_within_noise, res->n_loud, res->n_no_drift);
+	fputc('\n', out);
+	summary_line(out, res, "summary: ", "");
 	boot_level_summary(out, res, "");
 	legend(out, res, o, "");
 	legend_boot_level(out, res, "");
@@ -599,7 +694,7 @@ static void md_boot_level(FILE *out, const struct compare_result *res)
 
 	if (!any_boot_level(res))
 		return;
-	fprintf(out, "\n| row | metric | sigma_b | sigma_w | ICC | mode | boots | delta | %.0f%% CI | p | test | verdict | notes |\n"
+	fprintf(out, "\n| row | metric | sigma_b | sigma_w | ICC | mode | boots | delta | %.0f%% CI | p | test | test verdict | notes |\n"
 		"|---|---|---:|---:|---:|---|---:|---:|---:|---:|---|---|---|\n", 100 * (1 - res->alpha));
 	for (size_t i = 0; i < res->n_metrics; i++) {
 		const struct compare_metric *cm = &res->metrics[i];
@@ -636,8 +731,10 @@ static void md_boot_level(FILE *out, const struct compare_result *res)
 				} else {
 					strbuf_addstr(&sb, " | -");
 				}
-				strbuf_addf(&sb, " | %s | ", ct->verdict == VERDICT_UNTESTED ? "not tested" : verdict_words(ct->verdict));
-				test_notes(&notes, res, ct);
+				strbuf_addstr(&sb, " | ");
+				add_test_verdict(&sb, cm, ct);
+				strbuf_addstr(&sb, " | ");
+				test_notes(&notes, res, ct, cm->better);
 				md_cell(&sb, strbuf_str(&notes));
 				strbuf_addstr(&sb, " |\n");
 			} else {
@@ -681,7 +778,7 @@ static void md_report(FILE *out, const struct compare_result *res, const struct 
 	/* A stat column only when some metric is compared by several statistics. */
 	for (size_t i = 0; i < res->n_metrics; i++)
 		multi |= res->metrics[i].n_stats > 1;
-	fprintf(out, "\n| row | metric | side |%s value | ± | spread | n | delta | drift | q | p | verdict |\n"
+	fprintf(out, "\n| row | metric | side |%s value | ± | spread | n | delta | drift | q | p | screen |\n"
 		"|---|---|---|%s---:|---:|---:|---:|---:|---:|---:|---:|---|\n", multi ? " stat |" : "", multi ? "---|" : "");
 	for (size_t i = 0; i < res->n_metrics; i++) {
 		const struct compare_metric *cm = &res->metrics[i];
@@ -750,8 +847,8 @@ static void md_report(FILE *out, const struct compare_result *res, const struct 
 		}
 	}
 	md_boot_level(out, res);
-	fprintf(out, "\nSummary: %zu count, %zu within noise, %zu loud, %zu without drift.\n",
-		res->n_counts, res->n_within_noise, res->n_loud, res->n_no_drift);
+	fputc('\n', out);
+	summary_line(out, res, "Summary: ", ".");
 	boot_level_summary(out, res, "");
 	fputc('\n', out);
 	legend(out, res, o, "> ");
@@ -791,7 +888,7 @@ static double sd_pct(double var)
 }
 
 /* The boot-level columns: components on every row, a test on its mode's first side. */
-static void csv_boot_level(FILE *out, const struct compare_metric *cm, const struct compare_cell *c, size_t k)
+static void csv_boot_level(FILE *out, const struct compare_metric *cm, size_t k)
 {
 	const struct compare_test *t = NULL;
 	char n[32];
@@ -802,9 +899,8 @@ static void csv_boot_level(FILE *out, const struct compare_metric *cm, const str
 	csv_number(out, cm->has_components ? sd_pct(cm->components.sigma_b2) : NAN, false);
 	csv_number(out, cm->has_components ? sd_pct(cm->components.sigma_w2) : NAN, false);
 	csv_number(out, cm->has_components ? cm->components.icc : NAN, false);
-	csv_number(out, c->rep_p, false);
 	if (!t) {
-		fputs(",,,,,,,,,,\n", out);
+		fputs(",,,,,,,,,,,,,,\n", out);
 		return;
 	}
 	csv_field(out, compare_method_name(t->method), false);
@@ -821,15 +917,22 @@ static void csv_boot_level(FILE *out, const struct compare_metric *cm, const str
 	csv_field(out, verdict_name(t->verdict), false);
 	if (t->has_boots_needed)
 		fprintf(out, "%u", t->boots_needed);
+	fputc(',', out);
+	csv_number(out, t->has_equivalence ? cm->margin_pct : NAN, false);
+	csv_number(out, t->has_equivalence ? t->eq_lo_pct : NAN, false);
+	csv_number(out, t->has_equivalence ? t->eq_hi_pct : NAN, false);
+	if (t->has_boots_to_decide)
+		fprintf(out, "%u", t->boots_to_decide);
 	fputc('\n', out);
 }
 
 static void csv_report(FILE *out, const struct compare_result *res)
 {
 	fputs("row,metric,side,mode,stat,unit,better,value,spread,spread_pct,n,delta_pct,drift_pct,"
-	      "delta_lo_pct,delta_hi_pct,drift_lo_pct,drift_hi_pct,q,p,verdict,"
-	      "sigma_b_pct,sigma_w_pct,icc,rep_p,test_method,test_boots,test_boots_first,test_delta_pct,"
-	      "ci_lo_pct,ci_hi_pct,test_p,test_df,fdr_q,test_verdict,boots_needed\n", out);
+	      "delta_lo_pct,delta_hi_pct,drift_lo_pct,drift_hi_pct,q,screen_p,screen_verdict,"
+	      "sigma_b_pct,sigma_w_pct,icc,test_method,test_boots,test_boots_first,test_delta_pct,"
+	      "ci_lo_pct,ci_hi_pct,test_p,test_df,fdr_q,test_verdict,boots_needed,"
+	      "margin_pct,equiv_ci_lo_pct,equiv_ci_hi_pct,boots_to_decide\n", out);
 	for (size_t i = 0; i < res->n_metrics; i++) {
 		const struct compare_metric *cm = &res->metrics[i];
 
@@ -858,7 +961,7 @@ static void csv_report(FILE *out, const struct compare_result *res)
 			csv_number(out, c->q, false);
 			csv_number(out, c->p, false);
 			csv_field(out, verdict_name(c->verdict), false);
-			csv_boot_level(out, cm, c, k);
+			csv_boot_level(out, cm, k);
 			/* The other statistics: a row each, its stat column naming it; no boot level (it is the metric's). */
 			for (size_t j = 1; c->present && j < cm->n_stats; j++) {
 				const struct compare_stat *st = &c->stats[j];
@@ -881,7 +984,8 @@ static void csv_report(FILE *out, const struct compare_result *res)
 				csv_number(out, st->q, false);
 				csv_number(out, st->p, false);
 				csv_field(out, verdict_name(st->verdict), false);
-				fputs(",,,,,,,,,,,,,,\n", out);
+				/* The 18 boot-level columns are the metric's, on its first row. */
+				fputs(",,,,,,,,,,,,,,,,,\n", out);
 			}
 		}
 	}
@@ -896,10 +1000,11 @@ static json_t *json_num(double v)
 	return json_real(v);
 }
 
-static json_t *json_test(const struct stats_test *t)
+static json_t *json_test(const struct stats_test *t, enum metric_better better)
 {
-	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "delta_pct", json_num(log_pct_of(t->estimate)),
-			 "ci_lo_pct", json_num(log_pct_of(t->lo)), "ci_hi_pct", json_num(log_pct_of(t->hi)),
+	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "delta_pct", json_num(compare_log_pct(t->estimate, better)),
+			 "ci_lo_pct", json_num(compare_log_pct(t->lo, better)),
+			 "ci_hi_pct", json_num(compare_log_pct(t->hi, better)),
 			 "p", json_num(t->p), "df", json_num(t->df), "se_log", json_num(t->se));
 }
 
@@ -922,17 +1027,18 @@ static json_t *json_boot_level(const struct compare_result *res)
 			      "boot_sd_pct", json_num(sd_pct(cm->components.boot_var)),
 			      "boot_df", json_num(cm->components.boot_df));
 		if (cm->has_history)
-			json_object_set_new(m, "history", json_pack("{s:I,s:o,s:o,s:o,s:o,s:b}",
+			json_object_set_new(m, "history", json_pack("{s:I,s:o,s:o,s:o,s:o,s:b,s:b,s:b}",
 				"entries", (json_int_t)cm->history.entries, "df", json_num(cm->history.df),
 				"boot_sd_pct", json_num(sd_pct(cm->history.var)), "ratio", json_num(cm->history.ratio),
-				"p", json_num(cm->history.p), "unusual", cm->history.unusual));
+				"p", json_num(cm->history.p), "unusual", cm->history.unusual,
+				"checked", cm->history.checked, "drift", cm->history.drift));
 		for (size_t t = 0; t < cm->n_tests; t++) {
 			const struct compare_test *ct = &cm->tests[t];
 			json_t *j = json_pack("{s:s,s:s,s:I,s:I,s:s,s:o,s:s}", "mode", ct->mode,
 					      "side", res->sides[ct->side].label, "boots", (json_int_t)ct->boots,
 					      "boots_first", (json_int_t)ct->boots_first,
 					      "method", compare_method_name(ct->method),
-					      "delta_pct", json_num(ct->delta_pct), "verdict", verdict_name(ct->verdict));
+					      "delta_pct", json_num(ct->delta_pct), "test_verdict", verdict_name(ct->verdict));
 
 			if (ct->method != METHOD_NONE) {
 				json_object_set_new(j, "ci_lo_pct", json_num(ct->lo_pct));
@@ -943,9 +1049,9 @@ static json_t *json_boot_level(const struct compare_result *res)
 				json_object_set_new(j, "survives_fdr", json_boolean(ct->survives));
 			}
 			if (ct->has_welch)
-				json_object_set_new(j, "welch", json_test(&ct->welch));
+				json_object_set_new(j, "welch", json_test(&ct->welch, cm->better));
 			if (ct->has_paired) {
-				json_t *pj = json_test(&ct->paired);
+				json_t *pj = json_test(&ct->paired, cm->better);
 
 				json_object_set_new(pj, "rounds", json_integer((json_int_t)ct->paired_rounds));
 				json_object_set_new(j, "paired", pj);
@@ -953,6 +1059,14 @@ static json_t *json_boot_level(const struct compare_result *res)
 			if (ct->has_boots_needed)
 				json_object_set_new(j, "boots_needed", ct->boots_needed ? json_integer(ct->boots_needed)
 											 : json_string(">1000"));
+			if (ct->has_equivalence)
+				json_object_set_new(j, "equivalence", json_pack("{s:o,s:o,s:o,s:o,s:b}",
+					"margin_pct", json_num(cm->margin_pct), "level", json_num(1 - 2 * res->alpha),
+					"ci_lo_pct", json_num(ct->eq_lo_pct), "ci_hi_pct", json_num(ct->eq_hi_pct),
+					"equivalent", ct->equivalent));
+			if (ct->has_boots_to_decide)
+				json_object_set_new(j, "boots_to_decide", ct->boots_to_decide ? json_integer(ct->boots_to_decide)
+											      : json_string(">1000"));
 			json_array_append_new(tests, j);
 		}
 		json_object_set_new(m, "tests", tests);
@@ -997,8 +1111,8 @@ static int json_report(FILE *out, const struct compare_result *res, const struct
 			json_object_set_new(j, "delta_pct", json_num(c->delta_pct));
 			json_object_set_new(j, "drift_pct", json_num(c->drift_pct));
 			json_object_set_new(j, "q", json_num(c->q));
-			json_object_set_new(j, "p", json_num(c->p));
-			json_object_set_new(j, "verdict", json_string(verdict_name(c->verdict)));
+			json_object_set_new(j, "screen_p", json_num(c->p));
+			json_object_set_new(j, "screen_verdict", json_string(verdict_name(c->verdict)));
 			json_object_set_new(j, "by_run", json_boolean(cm->by_run));
 			if (cm->by_run && c->runs) {
 				json_object_set_new(j, "runs", json_integer((json_int_t)c->runs));
@@ -1015,15 +1129,11 @@ static int json_report(FILE *out, const struct compare_result *res, const struct
 						"stat", stat_kind_name(cm->stats[st]), "value", json_num(c->stats[st].value),
 						"delta_pct", json_num(c->stats[st].delta_pct),
 						"drift_pct", json_num(c->stats[st].drift_pct), "q", json_num(c->stats[st].q),
-						"p", json_num(c->stats[st].p), "verdict", verdict_name(c->stats[st].verdict)));
+						"screen_p", json_num(c->stats[st].p),
+						"screen_verdict", verdict_name(c->stats[st].verdict)));
 				json_object_set_new(j, "stats", stats);
 			}
 			json_object_set_new(j, "round", json_integer(res->rounds[k]));
-			if (!isnan(c->rep_p)) {
-				json_object_set_new(j, "rep_p", json_num(c->rep_p));
-				json_object_set_new(j, "rep_ci_lo_pct", json_num(c->rep_lo_pct));
-				json_object_set_new(j, "rep_ci_hi_pct", json_num(c->rep_hi_pct));
-			}
 			if (c->pairs) {
 				json_object_set_new(j, "pairs", json_integer((json_int_t)c->pairs));
 				json_object_set_new(j, "pairs_agree", json_integer((json_int_t)c->pairs_agree));
@@ -1067,16 +1177,18 @@ static int json_report(FILE *out, const struct compare_result *res, const struct
 	json_object_set_new(root, "comparisons", cmp);
 	json_object_set_new(root, "costs", costs);
 	json_object_set_new(root, "versions_differ", versions);
-	json_object_set_new(root, "summary", json_pack("{s:I,s:I,s:I,s:I}",
+	json_object_set_new(root, "screen_summary", json_pack("{s:I,s:I,s:I,s:I}",
 		"counts", (json_int_t)res->n_counts, "within_noise", (json_int_t)res->n_within_noise,
 		"loud", (json_int_t)res->n_loud, "no_drift", (json_int_t)res->n_no_drift));
 	json_object_set_new(root, "alpha", json_real(res->alpha));
 	json_object_set_new(root, "fdr_q", json_real(res->fdr_q));
 	json_object_set_new(root, "rounds_inferred", json_boolean(res->rounds_inferred));
 	json_object_set_new(root, "boot_level", json_boot_level(res));
-	json_object_set_new(root, "boot_level_summary", json_pack("{s:I,s:I,s:I,s:I}",
+	json_object_set_new(root, "test_summary", json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
 		"tests", (json_int_t)res->n_tests, "claims", (json_int_t)res->n_claims,
-		"survive_fdr", (json_int_t)res->n_survive, "unusual", (json_int_t)res->n_unusual));
+		"survive_fdr", (json_int_t)res->n_survive, "unusual", (json_int_t)res->n_unusual,
+		"history_drift", (json_int_t)res->n_drift, "same", (json_int_t)res->n_same,
+		"undecided", (json_int_t)res->n_undecided));
 	json_object_set_new(root, "warnings", warnings);
 	r = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
 	fputc('\n', out);

@@ -381,6 +381,11 @@ static void page_header(struct page *pg)
 	putf(pg, "</small></h1>\n<p>%zu boot%s, every one against <b>", res->n_sides, res->n_sides == 1 ? "" : "s");
 	esc(pg, res->sides[0].label);
 	put(pg, "</b>; + is better.</p>\n<div class=\"chips\" id=\"summary-counts\">");
+	/* The boot-level test first where one ran; the seed rule is a screen. */
+	if (res->n_tests)
+		putf(pg, "<span class=\"chip v-gain\" data-summary=\"test_claims\"><b>%zu</b> claim%s of %zu boot-level tests</span>",
+		     res->n_claims, res->n_claims == 1 ? "" : "s", res->n_tests);
+	put(pg, "<span class=\"chip\">screen (seed rule):</span>");
 	putf(pg, "<span class=\"chip v-gain\" data-summary=\"counts\"><b>%zu</b> count</span>"
 		 "<span class=\"chip\" data-summary=\"within_noise\"><b>%zu</b> within noise</span>"
 		 "<span class=\"chip v-loud\" data-summary=\"loud\"><b>%zu</b> loud</span>"
@@ -498,7 +503,7 @@ static void summary_table(struct page *pg)
 	put(pg, "<div class=\"scroll\"><table class=\"summary\">\n<thead><tr><th>side</th><th class=\"num\">value</th>"
 		"<th class=\"num\">± spread</th><th class=\"num\">spread</th><th class=\"num\">n</th>"
 		"<th class=\"num\">delta</th><th class=\"num\">drift</th><th class=\"num\">q</th><th class=\"num\">p</th>"
-		"<th>verdict</th></tr></thead>\n");
+		"<th>screen</th></tr></thead>\n");
 	for (size_t i = 0; i < res->n_metrics; i++) {
 		const struct compare_metric *cm = &res->metrics[i];
 

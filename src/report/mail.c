@@ -189,23 +189,30 @@ static char *line_name(const struct compare_metric *cm, size_t j)
 static void side_block(FILE *out, const struct compare_result *res, size_t k, struct strbuf *sb)
 {
 	const struct side *first = &res->sides[0], *side = &res->sides[k];
-	const char *repeat = NULL;
-	size_t shown = 0;
+	size_t repeats = 0, shown = 0;
 
 	for (size_t r = 1; r < res->n_sides; r++)
-		if (!strcmp(res->sides[r].mode, first->mode))
-			repeat = res->sides[r].label;
+		repeats += !strcmp(res->sides[r].mode, first->mode);
 	strbuf_addstr(sb, "bootab: ");
 	add_ascii(sb, first->label, 64);
 	strbuf_addstr(sb, " -> ");
 	add_ascii(sb, side->label, 64);
 	strbuf_addstr(sb, ", % +ve is better; noise: ");
-	if (repeat) {
+	if (repeats) {
+		size_t listed = 0;
+
 		strbuf_addstr(sb, "2x the drift of ");
-		add_ascii(sb, repeat, 64);
+		for (size_t r = 1; r < res->n_sides && listed < 3; r++) {
+			if (strcmp(res->sides[r].mode, first->mode))
+				continue;
+			strbuf_addstr(sb, listed++ ? ", " : "");
+			add_ascii(sb, res->sides[r].label, 64);
+		}
+		if (repeats > listed)
+			strbuf_addf(sb, " and %zu more", repeats - listed);
 		strbuf_addstr(sb, " (");
 		add_ascii(sb, first->label, 64);
-		strbuf_addstr(sb, " booted again), or the spread of ");
+		strbuf_addf(sb, " booted again%s), or the spread of ", repeats > 1 ? "; the largest" : "");
 		add_ascii(sb, first->label, 64);
 	} else {
 		strbuf_addstr(sb, "none measured (no repeat boot of ");

@@ -438,6 +438,52 @@ unsigned stats_boots_needed(double effect_log, double boot_var, size_t n_modes, 
 	return hi;
 }
 
+/*
+ * TOST power: both one-sided tests reject. P(A and B) >= P(A) + P(B) - 1,
+ * which is tight once the power is of any use (the two fail in opposite tails).
+ */
+static double tost_power(unsigned n, double effect, double lo, double hi, double boot_var, size_t n_modes,
+			 double alpha)
+{
+	double se = sqrt(boot_var * 2 / n), df = (double)n_modes * (n - 1);
+	double c = stats_t_quantile(1 - alpha, df);
+
+	return fmax(0, stats_nct_upper(c, df, (effect - lo) / se) + stats_nct_upper(c, df, (hi - effect) / se) - 1);
+}
+
+unsigned stats_tost_boots_needed(double effect_log, double lo_log, double hi_log, double boot_var,
+				 size_t n_modes, double alpha, double power, unsigned max)
+{
+	unsigned lo = 2, hi;
+
+	if (!isfinite(effect_log) || !(lo_log < effect_log && effect_log < hi_log) || !(boot_var >= 0) ||
+	    n_modes < 2 || !(power > 0 && power < 1) || !(alpha > 0 && alpha < 0.5) || max < 2)
+		return 0;
+	if (boot_var == 0)
+		return 2;
+	if (tost_power(lo, effect_log, lo_log, hi_log, boot_var, n_modes, alpha) >= power)
+		return lo;
+	/* Power grows with n: double until it is reached, then bisect. */
+	hi = lo;
+	do {
+		lo = hi;
+		hi = hi * 2 > max ? max : hi * 2;
+		if (tost_power(hi, effect_log, lo_log, hi_log, boot_var, n_modes, alpha) >= power)
+			break;
+		if (hi == max)
+			return 0;
+	} while (1);
+	while (hi - lo > 1) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (tost_power(mid, effect_log, lo_log, hi_log, boot_var, n_modes, alpha) >= power)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return hi;
+}
+
 double stats_best_reps(double c_boot, double c_rep, double sigma_w2, double sigma_b2, double max)
 {
 	double r;

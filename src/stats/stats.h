@@ -164,6 +164,17 @@ unsigned stats_boots_needed(double effect_log, double boot_var, size_t n_modes, 
 			    double power, unsigned max);
 
 /*
+ * Boots per mode for the two one-sided tests of equivalence (TOST at level
+ * alpha: the 1 - 2 alpha CI inside (lo_log, hi_log)) to reach the given
+ * power when the true difference is effect_log, boot means vary with
+ * variance boot_var and the pooled t has n_modes (n - 1) degrees of
+ * freedom. Returns n >= 2, or 0 when more than max would be needed, the
+ * effect lies outside the margin, or an input is not usable.
+ */
+unsigned stats_tost_boots_needed(double effect_log, double lo_log, double hi_log, double boot_var,
+				 size_t n_modes, double alpha, double power, unsigned max);
+
+/*
  * Kalibera and Jones's best reps per boot, sqrt(c_boot / c_rep *
  * sigma_w2 / sigma_b2), rounded and kept within [1, max]; max when
  * sigma_b2 is 0, NaN when an input is missing.

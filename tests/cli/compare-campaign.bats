@@ -50,8 +50,8 @@ rounded() {
 	# Later sides of a mode carry no test of their own.
 	[ "$(field prefill off2 test_method)" = "" ]
 	# The seed rule is still there, with its p.
-	[ "$(field prefill off verdict)" = counts ]
-	[ "$(field prefill off p | cut -c1-5)" = 0.173 ]
+	[ "$(field prefill off screen_verdict)" = counts ]
+	[ "$(field prefill off screen_p | cut -c1-5)" = 0.173 ]
 }
 
 @test "three rounds: json carries the tests, rounds from meta.json, and the FDR summary" {
@@ -62,11 +62,14 @@ rounded() {
 	[[ "$output" == *'"method": "boot"'* ]]
 	[[ "$output" == *'"survives_fdr": true'* ]]
 	[[ "$output" == *'"paired": {'* ]]
-	[[ "$output" == *'"boot_level_summary": {
+	[[ "$output" == *'"test_summary": {
     "tests": 4,
     "claims": 1,
     "survive_fdr": 1,
-    "unusual": 0
+    "unusual": 0,
+    "history_drift": 0,
+    "same": 0,
+    "undecided": 0
   }'* ]]
 }
 
@@ -93,22 +96,48 @@ rounded() {
 	# Recording the same boots again replaces the entry.
 	"$BOOTAB" compare --history "$h" --record-history "$c/pt" "$c/pt2" "$c/pt3" "$c/pt4" > /dev/null 2>&1
 	[ "$(grep -c '"key"' "$h")" = 1 ]
+	# pt3 and pt4 are in that history: a campaign never calibrates against its own
+	# boots, not even a subset of a recorded one (left out by boot_id).
+	"$BOOTAB" compare --format csv --history "$h" "$c/pt3" "$c/translated3" "$c/off3" "$c/pt4" > "$BATS_TEST_TMPDIR/out.csv"
+	[ "$(field prefill off3 test_method)" = none ]
+	# A history of other boots (pt and pt2): the campaign's own A/A (pt3, pt4)
+	# varies 1.2x it, above the drift gate (0.5x): the history does not judge,
+	# the campaign's own boots do, on their one degree of freedom.
+	"$BOOTAB" compare --history "$h" --record-history "$c/pt" "$c/pt2" > /dev/null 2>&1
+	"$BOOTAB" compare --format csv --history "$h" "$c/pt3" "$c/translated3" "$c/off3" "$c/pt4" > "$BATS_TEST_TMPDIR/out.csv"
+	[ "$(field prefill off3 test_method)" = boot ]
+	[ "$(field prefill off3 test_df)" = 1 ]
+	[ "$(field prefill off3 test_verdict)" = within-noise ]
+	run "$BOOTAB" compare --color never --history "$h" "$c/pt3" "$c/translated3" "$c/off3" "$c/pt4"
+	[[ "$output" == *"  history: 1 entries, 1 df, boot-to-boot sd 0.77%; this campaign's variance is 1.2x it (p 0.470)"* ]]
+	[[ "$output" == *"  history not used: this campaign's boots vary more than 0.5x the history's; its own boots judge it"* ]]
+	[[ "$output" == *"history not used for 2 metrics: the campaign's own boots vary more than it predicts"* ]]
+	# A noisier history (three A/A pairs 3 % apart in logs): the campaign's
+	# variance is well inside it, and the history t judges, df = 3 + 1.
+	printf '{"format": "bootab-history", "format_version": 1, "machine_id": "4c4c4544004a3610804bb7c04f395032", "entries": [' > "$h"
+	for k in 1 2 3; do
+		[ "$k" = 1 ] || printf ',' >> "$h"
+		printf '{"key": "o%s", "recorded": "2025-02-0%sT10:00:00Z", "kind": "aa", "metrics": [{"row": "prefill", "metric": "pp512", "boots": [{"mean_log": 6.0, "n": 5, "ss_log": 1e-5}, {"mean_log": 6.03, "n": 5, "ss_log": 1e-5}]}]}' "$k" "$k" >> "$h"
+	done
+	printf ']}\n' >> "$h"
 	"$BOOTAB" compare --format csv --history "$h" "$c/pt3" "$c/translated3" "$c/off3" "$c/pt4" > "$BATS_TEST_TMPDIR/out.csv"
 	[ "$(field prefill off3 test_method)" = history ]
 	[ "$(field prefill off3 test_df)" = 4 ]
-	[ "$(field prefill off3 test_verdict)" = counts ]
 	[ "$(field prefill translated3 test_verdict)" = within-noise ]
 	run "$BOOTAB" compare --color never --history "$h" "$c/pt3" "$c/translated3" "$c/off3" "$c/pt4"
-	[[ "$output" == *"  history: 1 entries, 3 df, boot-to-boot sd 0.79%; this campaign's variance is 1.2x it (p 0.362)"* ]]
+	[[ "$output" == *"  history: 3 entries, 3 df, boot-to-boot sd 2.12%; this campaign's variance is 0.2x it (p 0.715)"* ]]
+	[[ "$output" != *"history not used"* ]]
 }
 
 @test "history: the default file of the machine, a directory, and --no-history" {
 	mkdir -p "$XDG_DATA_HOME/bootab/history"
 	"$BOOTAB" compare --history "$XDG_DATA_HOME/bootab/history" --record-history \
-		"$c/pt" "$c/pt2" "$c/pt3" "$c/pt4" > /dev/null 2>&1
+		"$c/pt" "$c/pt2" > /dev/null 2>&1
 	[ -f "$XDG_DATA_HOME/bootab/history/4c4c4544004a3610804bb7c04f395032.json" ]
+	# Read by default: it finds this campaign's pt3/pt4 noisier than it (the
+	# drift gate), so their own boots judge; without it, nothing is tested.
 	"$BOOTAB" compare --format csv "$c/pt3" "$c/off3" "$c/pt4" > "$BATS_TEST_TMPDIR/out.csv"
-	[ "$(field prefill off3 test_method)" = history ]
+	[ "$(field prefill off3 test_method)" = boot ]
 	"$BOOTAB" compare --format csv --no-history "$c/pt3" "$c/off3" "$c/pt4" > "$BATS_TEST_TMPDIR/out.csv"
 	[ "$(field prefill off3 test_method)" = none ]
 }
@@ -161,9 +190,13 @@ one_round_campaign() { # DIR [PLAN LINE]
 	[ -f "$mf" ]
 	sum=$(sha256sum <"$mf")
 	run -0 "$BOOTAB" report "$d"
-	[[ "$output" == *"  off             1/2    +3.9%       -0.4 to +8.5%   0.061  history t, df 2    within noise;"* ]]
+	# The campaign's own pt/pt2 vary more than the drift gate lets the
+	# history judge (1.2x and 0.8x its variance): its own boots judge it.
+	[[ "$output" == *"  history: 1 entries, 1 df, boot-to-boot sd 0.77%; this campaign's variance is 1.2x it (p 0.470)"* ]]
+	[[ "$output" == *"  off             1/2    +3.9%      -9.0 to +18.6%   0.169  boot t, df 1       within noise;"* ]]
 	[[ "$output" == *"boot level: 4 tests at alpha = 0.05, 0 claims"* ]]
-	[ "$(grep -c '"method": "history"' "$d/report.json")" -eq 4 ]
+	[[ "$output" == *"history not used for 2 metrics"* ]]
+	[ "$(grep -c '"drift": true' "$d/report.json")" -eq 2 ]
 	# bootab report recorded nothing: recording is bootab run's, once.
 	[ "$(sha256sum <"$mf")" = "$sum" ]
 	[ "$(ls "$XDG_DATA_HOME/bootab/history")" = 4c4c4544004a3610804bb7c04f395032.json ]
@@ -173,18 +206,55 @@ one_round_campaign() { # DIR [PLAN LINE]
 	"$BOOTAB" compare --history "$h" --record-history "$c/pt" "$c/translated" "$c/off" "$c/pt2" >/dev/null 2>&1
 	one_round_campaign "$BATS_TEST_TMPDIR/file" "history = $h"
 	run -0 "$BOOTAB" report "$BATS_TEST_TMPDIR/file"
-	[ "$(grep -c '"method": "history"' "$BATS_TEST_TMPDIR/file/report.json")" -eq 4 ]
+	[ "$(grep -c '"history": {' "$BATS_TEST_TMPDIR/file/report.json")" -eq 2 ]
 	# The same history as the machine's default: off leaves it unread.
 	mkdir -p "$XDG_DATA_HOME/bootab/history"
 	cp "$h" "$XDG_DATA_HOME/bootab/history/4c4c4544004a3610804bb7c04f395032.json"
 	one_round_campaign "$BATS_TEST_TMPDIR/off" "history = off"
 	run -0 "$BOOTAB" report "$BATS_TEST_TMPDIR/off"
-	[ "$(grep -c '"method": "history"' "$BATS_TEST_TMPDIR/off/report.json")" -eq 0 ]
+	[ "$(grep -c '"history": {' "$BATS_TEST_TMPDIR/off/report.json")" -eq 0 ]
 	[[ "$output" == *"boot level: nothing tested"* ]]
 	# A history file that does not parse: the report is written without it.
 	printf '{"format": "bootab-history",\n "entries": [}\n' >"$BATS_TEST_TMPDIR/bad.json"
 	one_round_campaign "$BATS_TEST_TMPDIR/bad" "history = $BATS_TEST_TMPDIR/bad.json"
 	run -0 --separate-stderr "$BOOTAB" report "$BATS_TEST_TMPDIR/bad"
 	[[ "$stderr" == *"bootab: warning: $BATS_TEST_TMPDIR/bad/plan.ini: [campaign] history $BATS_TEST_TMPDIR/bad.json: $BATS_TEST_TMPDIR/bad.json:2:"*", ignoring the history"* ]]
-	[ "$(grep -c '"method": "history"' "$BATS_TEST_TMPDIR/bad/report.json")" -eq 0 ]
+	[ "$(grep -c '"history": {' "$BATS_TEST_TMPDIR/bad/report.json")" -eq 0 ]
+}
+
+@test "equivalence: --equivalence, per row, and the plan's keys in bootab report" {
+	# shellcheck disable=SC2086
+	run -0 "$BOOTAB" compare --color never --equivalence 1% $all
+	# translated: its 90% CI lies inside -/+ 1 % on latency; off counts on prefill.
+	[[ "$output" == *"  translated       3/4    -0.3%       -1.0 to +0.4%   0.298  boot t, df 7       same within ±1%; 90% CI -0.9 to +0.2%;"* ]]
+	[[ "$output" == *"  translated       3/4    -0.6%       -2.1 to +0.8%   0.341  boot t, df 7       undecided; 90% CI -1.8 to +0.6%; about 27 boots per mode would decide it;"* ]]
+	[[ "$output" == *"  off              3/4    +3.8%       +2.3 to +5.3%  <0.001  boot t, df 7       counts; 90% CI +2.6 to +5.0%; survives FDR"* ]]
+	[[ "$output" == *"equivalence: 2 the same within their margin, 1 undecided"* ]]
+	[[ "$output" == *"same within ±M%: a row's equivalence margin M; two one-sided tests at alpha 0.05, that is"* ]]
+	# A row's own margin; the others have none.
+	# shellcheck disable=SC2086
+	"$BOOTAB" compare --format csv --equivalence latency=0.5% $all > "$BATS_TEST_TMPDIR/out.csv"
+	[ "$(field latency translated test_verdict)" = undecided ]
+	[ "$(field latency translated margin_pct)" = 0.5 ]
+	[ -n "$(field latency translated boots_to_decide)" ]
+	[ "$(field prefill translated test_verdict)" = within-noise ]
+	[ -z "$(field prefill translated margin_pct)" ]
+	# shellcheck disable=SC2086
+	run -0 "$BOOTAB" compare --json --equivalence 1 $all
+	[[ "$output" == *'"equivalence": {
+            "margin_pct": 1.0,
+            "level": 0.90000000000000002,'* ]]
+	# shellcheck disable=SC2086
+	run -2 "$BOOTAB" compare --equivalence 0 $all
+	[ "${lines[0]}" = "bootab: --equivalence: '0' is not a margin in % above 0 and at most 50 (or ROW=PCT)" ]
+	# shellcheck disable=SC2086
+	run -2 "$BOOTAB" compare --equivalence =2 $all
+	# The plan: equivalence in [campaign], and a row's own.
+	d="$BATS_TEST_TMPDIR/campaign"
+	cp -r "$c" "$d"
+	sed -i 's/^reps = 5$/reps = 5\nequivalence = 1%/; s/^reps = 3$/reps = 3\nequivalence = 0.5/' "$d/plan.ini"
+	run -0 "$BOOTAB" report "$d"
+	[[ "$output" == *"equivalence: 0 the same within their margin, 3 undecided"* ]]
+	[ "$(grep -c '"margin_pct": 1.0' "$d/report.json")" -eq 2 ]
+	[ "$(grep -c '"margin_pct": 0.5' "$d/report.json")" -eq 2 ]
 }

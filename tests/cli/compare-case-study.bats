@@ -27,52 +27,52 @@ round2() {
 
 @test "round two: amd_iommu=off counts on gpt-oss ROCm and Flash-Next 64k prefill" {
 	round2
-	[ "$(field gptoss-rocm 'pp512 @ d65536' off verdict)" = counts ]
+	[ "$(field gptoss-rocm 'pp512 @ d65536' off screen_verdict)" = counts ]
 	[ "$(rounded gptoss-rocm 'pp512 @ d65536' off delta_pct)" = 4.2 ]
 	[ "$(rounded gptoss-rocm 'pp512 @ d65536' off drift_pct)" = 0.2 ]
-	[ "$(field fn-vk 'pp512 @ d65536' off verdict)" = counts ]
+	[ "$(field fn-vk 'pp512 @ d65536' off screen_verdict)" = counts ]
 	[ "$(rounded fn-vk 'pp512 @ d65536' off delta_pct)" = 2.6 ]
 }
 
 @test "round two: gpt-oss ROCm decode +0.6 % counts" {
 	round2
-	[ "$(field gptoss-rocm 'tg128 @ d65536' off verdict)" = counts ]
+	[ "$(field gptoss-rocm 'tg128 @ d65536' off screen_verdict)" = counts ]
 }
 
 @test "round two: Flash-Next decode is not twice its drift" {
 	round2
-	[ "$(field fn-vk 'tg128 @ d32768' off verdict)" = within-noise ]
-	[ "$(field fn-vk 'tg128 @ d65536' off verdict)" = within-noise ]
+	[ "$(field fn-vk 'tg128 @ d32768' off screen_verdict)" = within-noise ]
+	[ "$(field fn-vk 'tg128 @ d65536' off screen_verdict)" = within-noise ]
 }
 
 @test "round two: translated vs pt claims nothing; Vulkan 32k moved less than its drift" {
 	round2
-	[ "$(field gptoss-rocm 'pp512 @ d65536' translated verdict)" = within-noise ]
-	[ "$(field fn-vk 'pp512 @ d65536' translated verdict)" = within-noise ]
-	[ "$(field gptoss-vk 'pp512 @ d32768' translated verdict)" = within-noise ]
+	[ "$(field gptoss-rocm 'pp512 @ d65536' translated screen_verdict)" = within-noise ]
+	[ "$(field fn-vk 'pp512 @ d65536' translated screen_verdict)" = within-noise ]
+	[ "$(field gptoss-vk 'pp512 @ d32768' translated screen_verdict)" = within-noise ]
 	[ "$(rounded gptoss-vk 'pp512 @ d32768' translated drift_pct)" = -2.8 ]
 }
 
 @test "round two: gpt-oss Vulkan 64k is too loud to judge" {
 	round2
-	[ "$(field gptoss-vk 'pp512 @ d65536' off verdict)" = loud ]
-	[ "$(field gptoss-vk 'pp512 @ d65536' translated verdict)" = loud ]
+	[ "$(field gptoss-vk 'pp512 @ d65536' off screen_verdict)" = loud ]
+	[ "$(field gptoss-vk 'pp512 @ d65536' translated screen_verdict)" = loud ]
 }
 
 @test "round two: Strata run by run counts for off, +4.6 to +5.0 % against -1.0 to -0.7 %" {
 	round2
-	[ "$(field strata-prefill value off verdict)" = counts ]
+	[ "$(field strata-prefill value off screen_verdict)" = counts ]
 	[ "$(rounded strata-prefill value off delta_lo_pct)" = 4.6 ]
 	[ "$(rounded strata-prefill value off delta_hi_pct)" = 5.0 ]
 	[ "$(rounded strata-prefill value off drift_lo_pct)" = -1.0 ]
 	[ "$(rounded strata-prefill value off drift_hi_pct)" = -0.7 ]
-	[ "$(field strata-decode value off verdict)" = counts ]
-	[ "$(field strata-prefill value translated verdict)" = within-noise ]
+	[ "$(field strata-decode value off screen_verdict)" = counts ]
+	[ "$(field strata-prefill value translated screen_verdict)" = within-noise ]
 }
 
 @test "round two: without --by-run Strata's cold first run makes it loud" {
 	"$BOOTAB" compare --format csv "$r2/pt" "$r2/translated" "$r2/off" "$r2/pt2" > "$BATS_TEST_TMPDIR/out.csv"
-	[ "$(field strata-prefill value off verdict)" = loud ]
+	[ "$(field strata-prefill value off screen_verdict)" = loud ]
 }
 
 @test "round two: the NPU check's failure is printed as the cost of off" {
@@ -85,9 +85,9 @@ round2() {
 	"$BOOTAB" compare --format csv "$r1/off" "$r1/on" "$r1/off2" "$r1/on2" > "$BATS_TEST_TMPDIR/out.csv"
 	[ "$(rounded gptoss-vk 'pp512 @ d65536' on delta_pct)" = 14.7 ]
 	[ "$(rounded gptoss-vk 'pp512 @ d65536' on drift_pct)" = 6.2 ]
-	[ "$(field gptoss-vk 'pp512 @ d65536' on verdict)" = loud ]
-	[ "$(field gptoss-vk 'pp512 @ d65536' on p | cut -c1-5)" = 0.222 ]
-	[ "$(field gptoss-vk 'pp512 @ d32768' on verdict)" = within-noise ]
+	[ "$(field gptoss-vk 'pp512 @ d65536' on screen_verdict)" = loud ]
+	[ "$(field gptoss-vk 'pp512 @ d65536' on screen_p | cut -c1-5)" = 0.222 ]
+	[ "$(field gptoss-vk 'pp512 @ d32768' on screen_verdict)" = within-noise ]
 	run "$BOOTAB" compare "$r1/off" "$r1/on" "$r1/off2" "$r1/on2"
 	[[ "$output" == *"sign agrees in 2 of 2 pairs"* ]]
 }

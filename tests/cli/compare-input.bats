@@ -110,14 +110,16 @@ setup() {
 @test "formats: csv header, json fields, md table; bad options are usage errors" {
 	run "$BOOTAB" compare --format csv "$d/a" "$d/b" "$d/a2"
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "row,metric,side,mode,stat,unit,better,value,spread,spread_pct,n,delta_pct,drift_pct,delta_lo_pct,delta_hi_pct,drift_lo_pct,drift_hi_pct,q,p,verdict,sigma_b_pct,sigma_w_pct,icc,rep_p,test_method,test_boots,test_boots_first,test_delta_pct,ci_lo_pct,ci_hi_pct,test_p,test_df,fdr_q,test_verdict,boots_needed" ]
+	[ "${lines[0]}" = "row,metric,side,mode,stat,unit,better,value,spread,spread_pct,n,delta_pct,drift_pct,delta_lo_pct,delta_hi_pct,drift_lo_pct,drift_hi_pct,q,screen_p,screen_verdict,sigma_b_pct,sigma_w_pct,icc,test_method,test_boots,test_boots_first,test_delta_pct,ci_lo_pct,ci_hi_pct,test_p,test_df,fdr_q,test_verdict,boots_needed,margin_pct,equiv_ci_lo_pct,equiv_ci_hi_pct,boots_to_decide" ]
 	# One boot of b and no history: the boot level is not tested, but says what it would need.
-	[ "${lines[2]}" = "x,value,b,b,mean,,higher,110,1,0.9090909091,3,10,0.5,,,,,20,0.0275492351,counts,0,0.9689720573,0,0.0002715388946,none,1,2,9.726643657,,,,,,untested,2" ]
+	[ "${lines[2]}" = "x,value,b,b,mean,,higher,110,1,0.9090909091,3,10,0.5,,,,,20,0.0275492351,counts,0,0.9689720573,0,none,1,2,9.726643657,,,,,,untested,2,,,," ]
 	run "$BOOTAB" compare --json "$d/a" "$d/b" "$d/a2"
 	[ "$status" -eq 0 ]
-	for key in row metric side mode stat value spread_pct n delta_pct drift_pct verdict p; do
+	for key in row metric side mode stat value spread_pct n delta_pct drift_pct screen_verdict screen_p test_verdict; do
 		[[ "$output" == *"\"$key\":"* ]]
 	done
+	# The reps-as-independent pair is no test: it is not in the report.
+	[[ "$output" != *'"rep_p"'* ]]
 	run "$BOOTAB" compare --format md "$d/a" "$d/b" "$d/a2"
 	[[ "$output" == *"| x | value | b | 110.0 | 1.0 | 0.9% | 3 | +10.0% | +0.5% | 20.0 | 0.028 | counts |"* ]]
 	run "$BOOTAB" compare --format xml "$d/a" "$d/b"
@@ -229,4 +231,24 @@ setup() {
 	run --separate-stderr "$BOOTAB" compare --history /dev/zero "$c/pt" "$c/off" "$c/pt2"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"/dev/zero: not a regular file: a history is a JSON file"* ]]
+}
+
+@test "edge cases: a constant shift with no boot-to-boot variance; a row only on the first side's repeats" {
+	mkdir -p "$d/c/a" "$d/c/b" "$d/c/a2" "$d/c/b2"
+	for s in a a2; do printf '100\n100\n' > "$d/c/$s/x.txt"; done
+	for s in b b2; do printf '110\n110\n' > "$d/c/$s/x.txt"; done
+	run -0 "$BOOTAB" compare "$d/c/a" "$d/c/b" "$d/c/a2" "$d/c/b2"
+	[[ "$output" == *"  b               110.0 ± 0.0   0.0%   2            +10.0%             +0.0%   inf <0.001  counts"* ]]
+	[[ "$output" == *"not tested; the boot means do not vary (a constant shift of +10.0%): no test can bound it"* ]]
+	[[ "$output" == *"summary: no test ran; screen (seed rule): 2 count"* ]]
+	# y is missing on the first side: the screen cannot judge it, the test still runs.
+	printf '50\n51\n' > "$d/c/a2/y.txt"
+	printf '50.5\n51.5\n' > "$d/c/b/y.txt"
+	printf '50.2\n51.2\n' > "$d/c/b2/y.txt"
+	mkdir -p "$d/c/a3"
+	printf '100\n100\n' > "$d/c/a3/x.txt"
+	printf '50.1\n51.1\n' > "$d/c/a3/y.txt"
+	run -0 --separate-stderr "$BOOTAB" compare "$d/c/a" "$d/c/b" "$d/c/a2" "$d/c/b2" "$d/c/a3"
+	[[ "$stderr" == *"bootab: warning: row 'y' is missing on the first side a: the screen cannot judge it; the boot level compares with the other boots of a"* ]]
+	[[ "$output" == *"  b         2/2    +0.6%       -0.7 to +1.9%   0.198  boot t, df 2       within noise;"* ]]
 }

@@ -53,15 +53,15 @@ mail_shaped() {
 	"$BOOTAB" compare --stat mean,min --format csv "$k/old" "$k/new" "$k/old2" > "$d/out.csv"
 	[ "$(awk -F, '$1 == "dma" && $2 == "map latency" && $3 == "new" { print $5 "=" $20 }' "$d/out.csv" | tr '\n' ' ')" = "mean=counts min=counts " ]
 	[ "$(awk -F, '$1 == "dma" && $2 == "unmap latency" && $3 == "new" { print $5 "=" $20 }' "$d/out.csv" | tr '\n' ' ')" = "mean=counts min=within-noise " ]
-	[ "$(awk -F, '{ print NF }' "$d/out.csv" | sort -u)" = 35 ]
+	[ "$(awk -F, '{ print NF }' "$d/out.csv" | sort -u)" = 38 ]
 	"$BOOTAB" compare --stat mean,min --json "$k/old" "$k/new" "$k/old2" > "$d/out.json"
 	python3 - "$d/out.json" <<-'EOF'
 	import json, sys
 	d = json.load(open(sys.argv[1]))
 	c = [x for x in d["comparisons"] if x["metric"] == "unmap latency" and x["side"] == "new"][0]
 	assert [s["stat"] for s in c["stats"]] == ["mean", "min"], c
-	assert [s["verdict"] for s in c["stats"]] == ["counts", "within-noise"], c
-	assert c["verdict"] == "counts" and abs(c["stats"][1]["delta_pct"] - (-100 / 64)) < 1e-9, c
+	assert [s["screen_verdict"] for s in c["stats"]] == ["counts", "within-noise"], c
+	assert c["screen_verdict"] == "counts" and abs(c["stats"][1]["delta_pct"] - (-100 / 64)) < 1e-9, c
 	cost = d["costs"][0]
 	assert cost["row"] == "kunit" and cost["tests_failed"] == ["dma_map.unmap_partial"], cost
 	assert cost["tests_total"] == 3 and cost["tests_new"] == 1, cost
@@ -117,4 +117,50 @@ mail_shaped() {
 	run --separate-stderr "$BOOTAB" compare "$d/a" "$d/b"
 	[ "$status" -eq 0 ]
 	[ "$stderr" = "bootab: warning: $d/b/dma.txt:2:25: average map latency '1.x' is not a number of microseconds, ignoring the file" ]
+}
+
+@test "bootab report --format mail --stat mean,min: the campaign as a list reply, every row by both statistics" {
+	cp -r "$BATS_TEST_DIRNAME/../fixtures/campaign-abca" "$d/camp"
+	run --separate-stderr "$BOOTAB" report --format mail --stat mean,min "$d/camp"
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" > "$d/mail.txt"
+	mail_shaped "$d/mail.txt"
+	[ "$(grep -c '^bootab: pt -> ' "$d/mail.txt")" -eq 6 ]
+	grep -q '^  pt3, pt4 (pt booted again; the largest), or the spread of pt$' "$d/mail.txt"
+	grep -Eq '^prefill pp512 \(t/s\) min +398\.0 +411\.6 +\+3\.42 +2\.21  counts$' "$d/mail.txt"
+	[ ! -e "$d/camp/report.mail" ]
+	# the reports written again carry both statistics
+	grep -q '  side         stat           value' "$d/camp/report.txt"
+	run --separate-stderr "$BOOTAB" report --stat prefill=min "$d/camp"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"prefill  pp512  (t/s, min, higher is better)"* ]]
+	[[ "$output" == *"latency  p99_ms  (ms, mean, lower is better)"* ]]
+	run --separate-stderr "$BOOTAB" report --stat mean,avg "$d/camp"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "bootab: --stat: 'mean,avg' is not mean, median, min or max, a list of them such as mean,min, or ROW=STAT" ]
+}
+
+@test "README's mail excerpt is what compare prints on tests/fixtures/kernel-patch" {
+	readme="$BATS_TEST_DIRNAME/../../README.md"
+	sed -n '/^\$ bootab compare --stat mean,min --format mail old new old2$/,/^```$/p' "$readme" |
+		sed '1d;$d' | grep -vx '\.\.\.' > "$d/excerpt.txt"
+	[ "$(wc -l < "$d/excerpt.txt")" -ge 8 ]
+	while IFS= read -r line; do
+		grep -qxF -- "$line" "$expected/kernel-patch-mail.txt" || { echo "not in the output: $line"; false; }
+	done < "$d/excerpt.txt"
+}
+
+@test "--stat replaces the statistic a campaign recorded for its rows (meta.json stat)" {
+	for s in pt translated pt2; do
+		mkdir -p "$d/$s"
+		jq '.rows |= map(. + {stat: "mean"})' "$BATS_TEST_DIRNAME/../fixtures/campaign-abca/$s/meta.json" > "$d/$s/meta.json"
+	done
+	run --separate-stderr "$BOOTAB" compare "$d/pt" "$d/translated" "$d/pt2"
+	[[ "$output" == *"prefill  pp512  (t/s, mean, higher is better)"* ]]
+	run --separate-stderr "$BOOTAB" compare --stat mean,min "$d/pt" "$d/translated" "$d/pt2"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"prefill  pp512  (t/s, mean and min, higher is better)"* ]]
+	run --separate-stderr "$BOOTAB" compare --stat max --stat latency=min "$d/pt" "$d/translated" "$d/pt2"
+	[[ "$output" == *"prefill  pp512  (t/s, max, higher is better)"* ]]
+	[[ "$output" == *"latency  p99_ms  (ms, min, lower is better)"* ]]
 }

@@ -81,7 +81,7 @@ EOF
 
 @test "compare: its options, from its help text" {
 	run complete_line "$BOOTAB" compare --
-	[ "$output" = "$(printf '%s\n' --alpha --by-run --color --fdr --format --help --history --json --loud --no-history --record-history --stat)" ]
+	[ "$output" = "$(printf '%s\n' --alpha --by-run --color --equivalence --fdr --format --help --history --json --loud --no-history --record-history --stat)" ]
 	run complete_line "$BOOTAB" compare --fo
 	[ "$output" = "--format" ]
 }
@@ -133,7 +133,7 @@ EOF
 @test "report: the formats its synopsis lists, then a campaign directory" {
 	mkdir runs
 	run complete_line "$BOOTAB" report --format ""
-	[ "$output" = "$(printf '%s\n' html json md txt)" ]
+	[ "$output" = "$(printf '%s\n' html json mail md txt)" ]
 	run complete_line "$BOOTAB" report --format md ""
 	[ "$output" = "runs" ]
 }

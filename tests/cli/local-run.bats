@@ -65,8 +65,24 @@ exec_start() {
 	sed -n 's/^ExecStart=//p' "$unit" | tr -d '"'
 }
 
+# Rows read by a pattern (two statistics) and by the KTAP parser, whose suite fails.
+kernel_rows='
+[row "dma"]
+command = printf "dma mapping benchmark: threads:1\naverage map latency(us):1.4 standard deviation:0.3\n"
+parser = regex
+metric = map latency
+pattern = ^average map latency\(us\):([0-9.]+)
+unit = us
+better = lower
+stat = mean,min
+
+[row "kunit"]
+command = printf "KTAP version 1\n1..2\nok 1 a\nnot ok 2 b\n"; exit 1
+parser = ktap
+reps = 1'
+
 @test "a local campaign: each reboot through the resume unit, every boot proven, the unit gone at the end" {
-	write_plan "$BATS_TEST_TMPDIR/p.ini" "translated passthrough translated"
+	write_plan "$BATS_TEST_TMPDIR/p.ini" "translated passthrough translated" "$kernel_rows"
 	run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/p.ini"
 	echo "$stderr"
 	[ "$status" -eq 0 ]
@@ -121,6 +137,12 @@ exec_start() {
 	[ "$(jq -c keys_unsorted "$BATS_TEST_TMPDIR/snap/meta.json")" = "$(jq -c "keys_unsorted[0:$n]" "$dir/passthrough/meta.json")" ]
 	# The rows ran in each boot and were fetched; the tree is back on the standing config.
 	[ "$(jq -r '.rows[0].metrics[0].samples | length' "$dir/passthrough/meta.json")" -eq 2 ]
+	# A regex row keeps its pattern and statistics; a failing suite's output is read all the same.
+	[ "$(jq -c '.rows[1] | [.parser, .pattern, .stats, .metrics[0].name, .metrics[0].unit, .metrics[0].better, .metrics[0].samples]' \
+		"$dir/passthrough/meta.json")" = '["regex","^average map latency\\(us\\):([0-9.]+)",["mean","min"],"map latency","us","lower",[1.4,1.4,1.4,1.4,1.4]]' ]
+	[ "$(jq -c '.rows[2] | [.rc, .checks]' "$dir/passthrough/meta.json")" = '[1,{"passed":1,"failed":1,"skipped":0,"xfail":0,"failures":["b"]}]' ]
+	grep -q '^dma  map latency  (us, mean and min, lower is better)$' "$dir/report.txt"
+	grep -q 'cost: kunit: 1 of 2 tests failed (b), rc=1' "$dir/report.txt"
 	grep -qx 'options console=ttyS0 no_timer_check' "$tree/boot/loader/entries/lab.conf"
 	[ "$(cat "$tree/proc/cmdline")" = 'initrd=\initrd console=ttyS0 no_timer_check' ]
 }

@@ -15,6 +15,13 @@
 	run "$BOOTAB" plan "$f"
 	[ "$status" -eq 2 ]
 	[ "$output" = "bootab: $f:6: reps: 'lots' is not a whole number from 1 to 10000" ]
+	printf '[campaign]\nequivalence = 2%%\n[mode "pt"]\nargs = iommu=pt\n\n[row "r"]\ncommand = true\nequivalence = 60%%\n' > "$f"
+	run "$BOOTAB" plan "$f"
+	[ "$status" -eq 2 ]
+	[ "$output" = "bootab: $f:8: equivalence: '60%' is not a margin in % above 0 and at most 50" ]
+	printf '[campaign]\nequivalence = two\n[mode "pt"]\nargs = iommu=pt\n' > "$f"
+	run "$BOOTAB" plan "$f"
+	[ "$output" = "bootab: $f:2: equivalence: 'two' is not a margin in % above 0 and at most 50" ]
 }
 
 @test "shell metacharacters in args are refused before anything runs" {

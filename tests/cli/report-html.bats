@@ -103,7 +103,7 @@ expect_page() {
 	jq -e '.charts | all(.width >= 300 and .height >= 120)' "$page" > /dev/null || return 1
 	# The verdicts in the summary table and beside each chart are report.json's, and are shown.
 	for where in table chart; do
-		diff -u <(jq -r '.comparisons[] | "\(.row)|\(.metric)|\(.side)|\(.verdict)"' "$report" | sort) \
+		diff -u <(jq -r '.comparisons[] | "\(.row)|\(.metric)|\(.side)|\(.screen_verdict)"' "$report" | sort) \
 			<(jq -r --arg w "$where" '.verdicts[] | select(.where == $w and .shown)
 				| "\(.row)|\(.metric)|\(.side)|\(.verdict)"' "$page" | sort) || return 1
 	done
@@ -117,7 +117,7 @@ expect_page() {
 		(.verdict == "baseline" and .text == "") or
 		(.verdict == "missing" and .text == "missing"))' "$page" > /dev/null || return 1
 	# The counts at the top are report.json's summary.
-	[ "$(jq -c '.summary | {counts, within_noise, loud, no_drift}' "$report")" = \
+	[ "$(jq -c '.screen_summary | {counts, within_noise, loud, no_drift}' "$report")" = \
 	  "$(jq -c '.summary | {counts, within_noise, loud, no_drift}' "$page")" ]
 }
 

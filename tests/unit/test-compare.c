@@ -435,6 +435,37 @@ static void test_several_stats(void **state)
 		side_release(&s[k]);
 }
 
+/* The same samples in another order are no drift, not a drift of one ulp (q was 2e15). */
+static void test_equal_means_no_drift(void **state)
+{
+	struct side s[3];
+	struct compare_result res;
+	struct strlist w = STRLIST_INIT;
+	const double a[3] = { 0.1, 0.2, 0.3 }, b[3] = { 0.2, 0.3, 0.4 }, a2[3] = { 0.3, 0.2, 0.1 };
+	struct compare_options o = default_options;
+	const struct compare_metric *m;
+
+	(void)state;
+	/* The premise: summed in these orders, the two means differ in their last bit. */
+	assert_true((a[0] + a[1] + a[2]) / 3 != (a2[0] + a2[1] + a2[2]) / 3);
+	side_init(&s[0], "a", "a");
+	side_init(&s[1], "b", "b");
+	side_init(&s[2], "a2", "a");
+	add_runs(&s[0], "r", a, 3);
+	add_runs(&s[1], "r", b, 3);
+	add_runs(&s[2], "r", a2, 3);
+	o.loud_pct = 100;
+	assert_int_equal(compare_sides(s, 3, &o, &res, &w), 0);
+	m = find(&res, "r", "value");
+	assert_true(m->cells[2].delta_pct == 0 && !signbit(m->cells[2].delta_pct));
+	assert_true(m->cells[1].drift_pct == 0);
+	assert_true(isinf(m->cells[1].q));
+	compare_result_release(&res);
+	strlist_release(&w);
+	for (int k = 0; k < 3; k++)
+		side_release(&s[k]);
+}
+
 /* A test suite's failures are a cost of its side, each compared with the first side's. */
 static void test_test_suite_costs(void **state)
 {
@@ -573,12 +604,17 @@ static void test_boot_level(void **state)
 	compare_result_release(&res);
 	release_sides(s, 7);
 
-	/* Lower is better: the same numbers, the sign turned. */
+	/*
+	 * Lower is better: the same numbers, the sign turned, and the percentage
+	 * is 1 - b/a, as in the screen's table: the one convention everywhere.
+	 */
 	build_rounds(s, BETTER_LOWER);
 	assert_int_equal(compare_sides(s, 7, &default_options, &res, &w), 0);
 	t = &find(&res, "r", "x")->tests[0];
 	NEAR(t->test.estimate, -0.06, 1e-12);
-	NEAR(t->hi_pct, (exp(-0.06 + tq * se) - 1) * 100, 1e-4);
+	NEAR(t->delta_pct, (1 - exp(0.06)) * 100, 1e-9);
+	NEAR(t->hi_pct, (1 - exp(0.06 - tq * se)) * 100, 1e-4);
+	NEAR(t->lo_pct, (1 - exp(0.06 + tq * se)) * 100, 1e-4);
 	NEAR(t->paired.estimate, -0.06, 1e-12);
 	NEAR(t->welch.estimate, -0.06, 1e-12);
 	assert_int_equal(t->boots_needed, 0);
@@ -641,9 +677,10 @@ static void history_entry_init(struct history *h, const char *key, const double 
 
 static void test_history(void **state)
 {
-	static const double e1[] = { 0.1, 0.12, 0.08 }, e2[] = { 0.5, 0.52 }, own[] = { 9, 1 };
+	static const double e1[] = { 0.1, 0.13, 0.07 }, e2[] = { 0.5, 0.52 }, own[] = { 9, 1 };
 	static const double tight[] = { 0, 0.0001, 0, 0.0001, 0 };
-	struct history h = HISTORY_INIT, h2 = HISTORY_INIT;
+	static const double near[] = { 0, 0.021081851067789197 };      /* sqrt(4e-4 / 0.9) */
+	struct history h = HISTORY_INIT, h2 = HISTORY_INIT, h3 = HISTORY_INIT;
 	struct side s[7];
 	struct compare_result res;
 	struct strlist w = STRLIST_INIT;
@@ -654,9 +691,11 @@ static void test_history(void **state)
 
 	(void)state;
 	/*
-	 * History SS 8e-4 (2 df) + 2e-4 (1 df); the campaign's A/A2 adds 2e-4
-	 * (1 df): variance 1.2e-3 / 4 on df = H + 1 = 4. B - mean(A, A2) = 0.04,
-	 * SE sqrt(3e-4 (1/2 + 1)). The entry with this campaign's key is skipped.
+	 * History SS 1.8e-3 (2 df) + 2e-4 (1 df): variance 2e-3 / 3; the
+	 * campaign's A/A2 has 2e-4 (1 df), 0.3 times it: inside the drift gate,
+	 * so the history judges, pooled: 2.2e-3 / 4 on df = H + 1 = 4.
+	 * B - mean(A, A2) = 0.04, SE sqrt(5.5e-4 (1/2 + 1)). The entry holding
+	 * this campaign's boots is skipped.
 	 */
 	history_entry_init(&h, "e1", e1, 3);
 	history_entry_init(&h, "e2", e2, 2);
@@ -665,24 +704,44 @@ static void test_history(void **state)
 	s[0].boot_id = xstrdup("boot-a");
 	s[2].boot_id = xstrdup("boot-a2");
 	o.history = &h;
+	o.boots_needed = true;
 	assert_int_equal(compare_sides(s, 3, &o, &res, &w), 0);
 	assert_string_equal(res.history_key, "boot-a,boot-a2");
 	m = find(&res, "r", "x");
 	assert_true(m->has_history);
 	assert_int_equal(m->history.entries, 2);
 	NEAR(m->history.df, 3, 0);
-	NEAR(m->history.var, 1e-3 / 3, 1e-15);
-	NEAR(m->history.ratio, 2e-4 / (1e-3 / 3), 1e-9);
+	NEAR(m->history.var, 2e-3 / 3, 1e-15);
+	NEAR(m->history.ratio, 0.3, 1e-9);
+	assert_true(m->history.checked);
 	assert_false(m->history.unusual);
+	assert_false(m->history.drift);
 	t = &m->tests[0];
 	assert_int_equal(t->method, METHOD_HISTORY);
 	NEAR(t->test.df, 4, 0);
-	NEAR(t->test.se, sqrt(3e-4 * 1.5), 1e-12);
+	NEAR(t->test.se, sqrt(5.5e-4 * 1.5), 1e-12);
 	NEAR(t->test.estimate, 0.04, 1e-12);
-	NEAR(t->test.p, stats_t_two_sided_p(0.04 / sqrt(4.5e-4), 4), 1e-12);
+	NEAR(t->test.p, stats_t_two_sided_p(0.04 / sqrt(5.5e-4 * 1.5), 4), 1e-12);
 	assert_int_equal(t->verdict, VERDICT_WITHIN_NOISE);
+	/*
+	 * Boots needed from the history's variance at this campaign's 2 reps,
+	 * as bootab plan --effect --history computes it (not from the
+	 * campaign's own one degree of freedom).
+	 */
+	assert_true(t->has_boots_needed);
+	{
+		struct stats_group g[2] = { { h.entries[0].metrics[0].boots, 3 }, { h.entries[1].metrics[0].boots, 2 } };
+		struct stats_components hc;
+
+		stats_variance_components(g, 2, &hc);
+		assert_true(hc.sigma_b2 + hc.sigma_w2 / 2 > 0);
+		assert_int_equal(t->boots_needed, stats_boots_needed(0.04, hc.sigma_b2 + hc.sigma_w2 / 2, 2, 0.05,
+								     COMPARE_POWER, 1000));
+		assert_true(t->boots_needed != stats_boots_needed(0.04, 2e-4, 2, 0.05, COMPARE_POWER, 1000));
+	}
 	assert_int_equal(res.n_tests, 1);
 	assert_int_equal(res.n_claims, 0);
+	assert_int_equal(res.n_drift, 0);
 
 	/* The campaign's own entry: its two A boots; recording it again replaces it. */
 	compare_history_entry(&res, "2025-03-01T10:00:00Z", &e);
@@ -696,19 +755,238 @@ static void test_history(void **state)
 	NEAR(h.entries[2].metrics[0].boots[1].mean, log(100) + 0.02, 1e-12);
 	compare_result_release(&res);
 
-	/* A history far quieter than this campaign's A/A2: unusual. */
+	/*
+	 * A subset of the recorded campaign (A B): its key is "boot-a", but the
+	 * entry "boot-a,boot-a2" holds boot-a: it is left out all the same.
+	 */
+	assert_int_equal(compare_sides(s, 2, &o, &res, &w), 0);
+	assert_string_equal(res.history_key, "boot-a");
+	m = find(&res, "r", "x");
+	assert_int_equal(m->history.entries, 2);
+	/* No repeat of A: nothing to check the history with. */
+	assert_false(m->history.checked);
+	assert_int_equal(m->tests[0].method, METHOD_HISTORY);
+	compare_result_release(&res);
+
+	/*
+	 * A history far quieter than this campaign's A/A2: unusual, and outside
+	 * the drift gate: the campaign's own boots judge it (df 1, variance 2e-4).
+	 */
 	history_entry_init(&h2, "quiet", tight, 5);
 	o.history = &h2;
 	assert_int_equal(compare_sides(s, 3, &o, &res, &w), 0);
 	m = find(&res, "r", "x");
 	assert_true(m->history.unusual);
 	assert_true(m->history.p < 0.01);
+	assert_true(m->history.drift);
+	t = &m->tests[0];
+	assert_int_equal(t->method, METHOD_BOOT);
+	NEAR(t->test.df, 1, 0);
+	NEAR(t->test.se, sqrt(2e-4 * 1.5), 1e-12);
 	assert_int_equal(res.n_unusual, 1);
+	assert_int_equal(res.n_drift, 1);
+	compare_result_release(&res);
+
+	/*
+	 * A history whose variance is 2e-4 / 0.9: the campaign's is 0.9 times it,
+	 * nothing unusual for an F-test, but above the gate: not judged by it.
+	 */
+	history_entry_init(&h3, "close", near, 2);
+	NEAR(h3.entries[0].metrics[0].boots[1].mean - h3.entries[0].metrics[0].boots[0].mean,
+	     sqrt(4e-4 / 0.9), 1e-12);
+	o.history = &h3;
+	assert_int_equal(compare_sides(s, 3, &o, &res, &w), 0);
+	m = find(&res, "r", "x");
+	NEAR(m->history.ratio, 0.9, 1e-9);
+	assert_false(m->history.unusual);
+	assert_true(m->history.drift);
+	assert_int_equal(m->tests[0].method, METHOD_BOOT);
 	compare_result_release(&res);
 	history_release(&h);
 	history_release(&h2);
+	history_release(&h3);
 	release_sides(s, 7);
 	assert_int_equal(w.n, 0);
+}
+
+/*
+ * Equivalence: A boots 0, .02, -.02, 0 and B boots .005, -.005, .003 (logs).
+ * The TOST CI is estimate -/+ t(0.95, df) SE; inside the margin: the same.
+ */
+static void test_equivalence(void **state)
+{
+	static const double a[4] = { 0, 0.02, -0.02, 0 }, b[3] = { 0.005, -0.005, 0.003 };
+	static const char *const labels[7] = { "a", "b", "a2", "b2", "a3", "b3", "a4" };
+	struct side s[7];
+	struct compare_result res;
+	struct strlist w = STRLIST_INIT, rows = STRLIST_INIT;
+	struct compare_options o = default_options;
+	const struct compare_test *t;
+	double est, se, tq, lo, hi;
+	double margin;
+
+	(void)state;
+	for (int k = 0; k < 7; k++) {
+		side_init(&s[k], labels[k], k % 2 ? "b" : "a");
+		add_boot(&s[k], "r", BETTER_HIGHER, k % 2 ? b[k / 2] : a[k / 2]);
+		add_boot(&s[k], "q", BETTER_HIGHER, k % 2 ? b[k / 2] : a[k / 2]);
+	}
+	est = 0.001 - 0;
+	/* Boot variance: A SS 8e-4, B SS (.004^2 + .006^2 + .002^2) = 5.6e-5; 5 df. */
+	se = sqrt((8e-4 + 5.6e-5) / 5 * (0.25 + 1.0 / 3));
+	tq = stats_t_quantile(0.95, 5);
+	lo = expm1(est - tq * se) * 100;
+	hi = expm1(est + tq * se) * 100;
+	margin = ceil(fmax(-lo, hi) * 10) / 10 + 0.1;
+	o.equivalence_pct = margin;
+	o.boots_needed = true;
+	/* Row q with a margin too narrow for its CI. */
+	strlist_add(&rows, "q=0.5%");
+	o.row_equivalence = &rows;
+	assert_int_equal(compare_sides(s, 7, &o, &res, &w), 0);
+	t = &find(&res, "r", "x")->tests[0];
+	NEAR(t->test.estimate, est, 1e-12);
+	NEAR(t->test.se, se, 1e-12);
+	assert_true(t->has_equivalence);
+	NEAR(t->eq_lo_pct, lo, 1e-9);
+	NEAR(t->eq_hi_pct, hi, 1e-9);
+	assert_true(t->equivalent);
+	assert_int_equal(t->verdict, VERDICT_SAME);
+	assert_false(t->has_boots_to_decide);
+	NEAR(find(&res, "r", "x")->margin_pct, margin, 1e-12);
+	/* q: the same data, margin 0.5 %: undecided, with the boots that would decide it. */
+	t = &find(&res, "q", "x")->tests[0];
+	NEAR(find(&res, "q", "x")->margin_pct, 0.5, 1e-12);
+	assert_false(t->equivalent);
+	assert_int_equal(t->verdict, VERDICT_UNDECIDED);
+	assert_true(t->has_boots_to_decide);
+	assert_true(t->boots_to_decide >= 2);
+	assert_int_equal(t->boots_to_decide,
+			 stats_tost_boots_needed(est, log1p(-0.005), log1p(0.005),
+						 find(&res, "q", "x")->components.sigma_b2 +
+						 find(&res, "q", "x")->components.sigma_w2 / 2, 2, 0.05, COMPARE_POWER, 1000));
+	assert_int_equal(res.n_same, 1);
+	assert_int_equal(res.n_undecided, 1);
+	assert_int_equal(verdict_name(VERDICT_SAME)[0], 's');
+	compare_result_release(&res);
+
+	/* No margin: within noise, as before. */
+	o.equivalence_pct = 0;
+	o.row_equivalence = NULL;
+	assert_int_equal(compare_sides(s, 7, &o, &res, &w), 0);
+	t = &find(&res, "r", "x")->tests[0];
+	assert_false(t->has_equivalence);
+	assert_int_equal(t->verdict, VERDICT_WITHIN_NOISE);
+	compare_result_release(&res);
+
+	/* Bad margins. */
+	o.equivalence_pct = 60;
+	assert_int_equal(compare_sides(s, 7, &o, &res, &w), -EINVAL);
+	assert_int_equal(compare_parse_margin("2%", &margin), 0);
+	NEAR(margin, 2, 0);
+	assert_int_equal(compare_parse_margin("0.5", &margin), 0);
+	assert_int_equal(compare_parse_margin("0", &margin), -EINVAL);
+	assert_int_equal(compare_parse_margin("2%%", &margin), -EINVAL);
+	assert_int_equal(compare_parse_margin("x", &margin), -EINVAL);
+	strlist_release(&rows);
+	release_sides(s, 7);
+	assert_int_equal(w.n, 0);
+}
+
+/* The audit's edge cases, each with its defined behaviour. */
+static void test_edge_cases(void **state)
+{
+	static const char *const labels[7] = { "a", "b", "a2", "b2", "a3", "b3", "a4" };
+	struct side s[7];
+	struct compare_result res;
+	struct strlist w = STRLIST_INIT;
+	const struct compare_metric *m;
+	const struct compare_test *t;
+	bool said;
+
+	(void)state;
+	/*
+	 * A row missing on the first side but present on its repeats: the
+	 * screen cannot judge it, the boot level tests B against A2, A3, A4.
+	 */
+	for (int k = 0; k < 7; k++) {
+		side_init(&s[k], labels[k], k % 2 ? "b" : "a");
+		add_boot(&s[k], "o", BETTER_HIGHER, 0);
+		if (k > 0)
+			add_boot(&s[k], "r", BETTER_HIGHER, k % 2 ? mb[k / 2] : ma[k / 2]);
+	}
+	assert_int_equal(compare_sides(s, 7, &default_options, &res, &w), 0);
+	m = find(&res, "r", "x");
+	assert_int_equal(m->n_tests, 1);
+	t = &m->tests[0];
+	assert_int_equal(t->boots_first, 3);
+	assert_int_equal(t->boots, 3);
+	assert_int_equal(t->method, METHOD_BOOT);
+	NEAR(t->estimate, 0.06 - (0.02 - 0.02 + 0) / 3, 1e-12);
+	assert_int_equal(m->cells[1].verdict, VERDICT_MISSING);
+	said = false;
+	for (size_t i = 0; i < w.n; i++)
+		said |= strstr(w.items[i], "row 'r' metric 'x' is missing on the first side a: the screen cannot judge it; "
+					    "the boot level compares with the other boots of a") != NULL;
+	assert_true(said);
+	compare_result_release(&res);
+	release_sides(s, 7);
+	strlist_release(&w);
+
+	/*
+	 * No boot-to-boot variance and a constant shift: the test has nothing
+	 * to bound it with (not tested, the shift still given); the screen's
+	 * drift is 0, so its q is infinite.
+	 */
+	for (int k = 0; k < 5; k++) {
+		side_init(&s[k], labels[k], k % 2 ? "b" : "a");
+		for (int i = 0; i < 2; i++)
+			metric_set_add_sample(&get_row(&s[k], "z")->metrics, "x", BETTER_HIGHER, "", k % 2 ? 110 : 100);
+	}
+	assert_int_equal(compare_sides(s, 5, &default_options, &res, &w), 0);
+	m = find(&res, "z", "x");
+	t = &m->tests[0];
+	assert_int_equal(t->method, METHOD_NONE);
+	assert_int_equal(t->verdict, VERDICT_UNTESTED);
+	NEAR(t->delta_pct, 10, 1e-9);
+	NEAR(m->cells[1].delta_pct, 10, 1e-9);
+	assert_true(isinf(m->cells[1].q));
+	assert_int_equal(res.n_tests, 0);
+	compare_result_release(&res);
+	release_sides(s, 5);
+	assert_int_equal(w.n, 0);
+
+	/*
+	 * A delta of exactly 0 has no sign: B equals A and B2 equals A2, so no
+	 * pair agrees with it (it used to read "sign agrees in 2 of 2 pairs").
+	 */
+	for (int k = 0; k < 5; k++) {
+		side_init(&s[k], labels[k], k % 2 ? "b" : "a");
+		add_boot(&s[k], "e", BETTER_HIGHER, k < 2 ? 0 : 0.01);
+	}
+	assert_int_equal(compare_sides(s, 5, &default_options, &res, &w), 0);
+	m = find(&res, "e", "x");
+	NEAR(m->cells[1].delta_pct, 0, 0);
+	assert_int_equal(m->cells[1].pairs, 2);
+	assert_int_equal(m->cells[1].pairs_agree, 0);
+	compare_result_release(&res);
+	release_sides(s, 5);
+
+	/* A boot of 1 rep beside boots of 2: said, since the test weighs them alike. */
+	for (int k = 0; k < 5; k++) {
+		side_init(&s[k], labels[k], k % 2 ? "b" : "a");
+		if (k == 3)
+			metric_set_add_sample(&get_row(&s[k], "r")->metrics, "x", BETTER_HIGHER, "", 101);
+		else
+			add_boot(&s[k], "r", BETTER_HIGHER, 0.01 * k);
+	}
+	assert_int_equal(compare_sides(s, 5, &default_options, &res, &w), 0);
+	assert_int_equal(w.n, 1);
+	assert_string_equal(w.items[0], "row 'r' metric 'x': its boots have 1 to 2 reps (1 on b2); the boot-level test "
+					"weighs every boot alike, as if each had the same reps");
+	compare_result_release(&res);
+	release_sides(s, 5);
+	strlist_release(&w);
 }
 
 static void test_fdr_across_metrics(void **state)
@@ -780,9 +1058,12 @@ int main(void)
 		cmocka_unit_test(test_row_stat),
 		cmocka_unit_test(test_several_stats),
 		cmocka_unit_test(test_test_suite_costs),
+		cmocka_unit_test(test_equal_means_no_drift),
 		cmocka_unit_test(test_boot_level),
 		cmocka_unit_test(test_boot_level_recorded_rounds_and_untested),
 		cmocka_unit_test(test_history),
+		cmocka_unit_test(test_equivalence),
+		cmocka_unit_test(test_edge_cases),
 		cmocka_unit_test(test_fdr_across_metrics),
 		cmocka_unit_test(test_nonpositive_sample_no_boot_level),
 	};

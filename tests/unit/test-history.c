@@ -88,8 +88,21 @@ static void test_roundtrip(void **state)
 		assert_int_equal(history_groups(&back, "llama", "pp512", NULL, &g), 1);
 		assert_int_equal(g[0].n, 2);
 		free(g);
-		assert_int_equal(history_groups(&back, "llama", "pp512", "b1,b2", &g), 0);
+		struct strlist skip = STRLIST_INIT;
+
+		/* One of the entry's boots is enough to leave it out (a subset of its campaign). */
+		strlist_add(&skip, "b9");
+		assert_int_equal(history_groups(&back, "llama", "pp512", &skip, &g), 1);
 		free(g);
+		strlist_add(&skip, "b2");
+		assert_int_equal(history_groups(&back, "llama", "pp512", &skip, &g), 0);
+		free(g);
+		strlist_release(&skip);
+		/* "b" is not "b1": boots are matched whole. */
+		strlist_add(&skip, "b");
+		assert_int_equal(history_groups(&back, "llama", "pp512", &skip, &g), 1);
+		free(g);
+		strlist_release(&skip);
 		assert_int_equal(history_groups(&back, "llama", "tg128", NULL, &g), 0);
 		free(g);
 	}
@@ -104,6 +117,49 @@ static void test_roundtrip(void **state)
 	parse_error_release(&err);
 	free(path);
 	free(dir);
+}
+
+/* Only the newest HISTORY_MAX_ENTRIES entries judge: older ones age out. */
+static void test_entries_age_out(void **state)
+{
+	struct history h = HISTORY_INIT;
+	struct stats_group *g;
+	size_t n;
+
+	(void)state;
+	for (int i = 0; i < HISTORY_MAX_ENTRIES + 3; i++) {
+		/* Entry i recorded on day (i * 7) % 23 + 1: file order is not time order. */
+		struct history_entry e = { .key = xasprintf("k%d", i),
+					   .recorded = xasprintf("2025-03-%02dT10:00:00Z", (i * 7) % 23 + 1),
+					   .kind = xstrdup("aa") };
+
+		e.metrics = xcalloc(1, sizeof(*e.metrics));
+		e.n_metrics = 1;
+		e.metrics[0] = (struct history_metric){ xstrdup("r"), xstrdup("x"), NULL, 2 };
+		e.metrics[0].boots = xcalloc(2, sizeof(struct stats_boot));
+		/* The day it was recorded, to tell the groups apart. */
+		e.metrics[0].boots[0] = (struct stats_boot){ (double)((i * 7) % 23 + 1), 1, 0 };
+		e.metrics[0].boots[1] = (struct stats_boot){ 0, 1, 0 };
+		assert_int_equal(history_add(&h, &e), 0);
+	}
+	n = history_groups(&h, "r", "x", NULL, &g);
+	assert_int_equal(n, HISTORY_MAX_ENTRIES);
+	/* Days 1, 2 and 3 aged out; the rest are kept in file order. */
+	for (size_t i = 0; i < n; i++)
+		assert_true(g[i].boots[0].mean > 3);
+	for (size_t i = 1; i < n; i++) {
+		size_t a = 0, b = 0;
+
+		for (size_t e = 0; e < h.n_entries; e++) {
+			if (h.entries[e].metrics[0].boots == g[i - 1].boots)
+				a = e;
+			if (h.entries[e].metrics[0].boots == g[i].boots)
+				b = e;
+		}
+		assert_true(a < b);
+	}
+	free(g);
+	history_release(&h);
 }
 
 static void test_add_without_boots(void **state)
@@ -218,6 +274,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_default_path),
 		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_entries_age_out),
 		cmocka_unit_test(test_add_without_boots),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_side_meta_fields),

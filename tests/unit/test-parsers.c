@@ -827,6 +827,12 @@ static void test_regex(void **state)
 		{ "rate=[0-9]+", "rate=1\n", -EINVAL, 0, { 0 }, 0, 0, "has 0 groups" },
 		{ "rate=([0-9]+", "rate=1\n", -EINVAL, 0, { 0 }, 0, 0, "not a POSIX extended regular expression" },
 		{ "", "1\n", -EINVAL, 0, { 0 }, 0, 0, "the pattern is empty" },
+		{ "((a{255}){255}){255}([0-9])", "1\n", -EINVAL, 0, { 0 }, 0, 0, "repeats ('+', {m,n}) copy it more than 100000" },
+		{ "(%*)x++++++++++++++++++++++++++++++++", "1\n", -EINVAL, 0, { 0 }, 0, 0, "copy it more than" },
+		{ "^([0-9]+) [a-z]+ [a-z]+ [a-z]+ [a-z]+ [a-z]+ [a-z]+ [a-z]+ [a-z]+ [a-z]+ [a-z]+ [a-z]+ [a-z]+ [a-z]+ [a-z]+ [a-z]+ "
+		  "[a-z]+ [a-z]+ [a-z]+ [a-z]+ [a-z]+ [a-z]+ [a-z]+ [a-z]+ [a-z]+ end$",
+		  "7 a b c d e f g h i j k l m n o p q r s t u v w x end\n", 0, 1, { 7 } },
+		{ "^x{2}[{]([0-9]{1,3})", "xx{12\n", 0, 1, { 12 } },
 	};
 
 	(void)state;

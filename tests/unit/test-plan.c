@@ -22,6 +22,7 @@ static const char full_plan[] =
 	"power_cycle = bootab lab power-cycle\n"
 	"watch = 0000:00:04.0\n"
 	"history = /srv/bootab/history\n"
+	"equivalence = 2%\n"
 	"\n"
 	"[mode \"translated\"]\n"
 	"args =\n"
@@ -45,6 +46,7 @@ static const char full_plan[] =
 	"better = lower\n"
 	"stat = median\n"
 	"by_run = yes\n"
+	"equivalence = 0.5\n"
 	"[check \"disk\"]\n"
 	"command = test -b /dev/vdb\n"
 	"[version \"kernel\"]\n"
@@ -71,6 +73,9 @@ static void test_full_plan(void **state)
 	assert_string_equal(p.target, "lab");
 	assert_int_equal(p.boot_timeout_s, 300);
 	assert_string_equal(p.power_cycle, "bootab lab power-cycle");
+	assert_true(p.equivalence_pct == 2);
+	assert_true(p.rows[1].equivalence_pct == 0.5);
+	assert_true(p.rows[0].equivalence_pct == 0);
 	assert_int_equal(p.n_modes, 4);
 	assert_string_equal(p.modes[0].args_text, "");
 	assert_null(p.modes[0].args[0]);
@@ -144,6 +149,7 @@ static void test_format(void **state)
 		"watch = 0000:00:04.0\n"
 		"history = /srv/bootab/history\n"
 		"reps = 5\n"
+		"equivalence = 2%\n"
 		"\n[idle]\nload = 1.5\ngpu = 5\nchecks = 2\ninterval = 1\ntimeout = 0\n"
 		"\n[park]\ncommand = echo park\n"
 		"\n[unpark]\ncommand = echo unpark\n"
@@ -156,7 +162,7 @@ static void test_format(void **state)
 		"command = \ncommand = # not a comment\n"
 		"reps = 3\nparser = fio\ntimeout = 60\n"
 		"\n[row \"lat\"]\ncommand = cat /tmp/lat\nreps = 5\nparser = json .results[0].mean\n"
-		"stat = median\nby_run = yes\nbetter = lower\ntimeout = 3600\n"
+		"stat = median\nby_run = yes\nequivalence = 0.5%\nbetter = lower\ntimeout = 3600\n"
 		"\n[check \"disk\"]\ncommand = test -b /dev/vdb\ntimeout = 3600\n"
 		"\n[version \"kernel\"]\ncommand = uname -r\n";
 	struct parse_error err = PARSE_ERROR_INIT;

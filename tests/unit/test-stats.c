@@ -261,6 +261,27 @@ static void test_f(void **state)
 	assert_true(isnan(stats_f_upper_p(1, 0, 1)));
 }
 
+/*
+ * TOST boots: at no true difference, sd 1 % and a margin of -/+ 2 %, the
+ * normal approximation 2 var (z_0.95 + z_0.90)^2 / m^2 gives 4.3; the t law
+ * needs a few more. More noise or a narrower margin needs more; an effect
+ * outside the margin can never be shown equivalent.
+ */
+static void test_tost_boots(void **state)
+{
+	double lo = log1p(-0.02), hi = log1p(0.02);
+	unsigned n = stats_tost_boots_needed(0, lo, hi, 1e-4, 2, 0.05, 0.8, 1000);
+
+	(void)state;
+	assert_true(n >= 5 && n <= 8);
+	assert_true(stats_tost_boots_needed(0, lo, hi, 4e-4, 2, 0.05, 0.8, 1000) > n);
+	assert_true(stats_tost_boots_needed(0.01, lo, hi, 1e-4, 2, 0.05, 0.8, 1000) > n);
+	assert_int_equal(stats_tost_boots_needed(0.03, lo, hi, 1e-4, 2, 0.05, 0.8, 1000), 0);
+	assert_int_equal(stats_tost_boots_needed(0, lo, hi, 0, 2, 0.05, 0.8, 1000), 2);
+	assert_int_equal(stats_tost_boots_needed(0, lo, hi, 1, 2, 0.05, 0.8, 1000), 0);
+	assert_int_equal(stats_tost_boots_needed(0, lo, hi, 1e-4, 1, 0.05, 0.8, 1000), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -277,6 +298,7 @@ int main(void)
 		cmocka_unit_test(test_power),
 		cmocka_unit_test(test_best_reps),
 		cmocka_unit_test(test_f),
+		cmocka_unit_test(test_tost_boots),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
