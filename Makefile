@@ -145,7 +145,7 @@ lint:
 	$(MAKE) WERROR=-Werror BUILD=build-lint bootab $(TEST_BIN:$(BUILD)/%=build-lint/%) build-lint/bench/method
 	shellcheck -s sh $(SCRIPTS) tools/*.sh tests/cli/helpers/*.sh bench/scaling.sh
 	shellcheck -s bash completion/bootab.bash
-	shellcheck .ci/run $(wildcard lab/*.sh)
+	shellcheck -x .ci/run $(wildcard lab/*.sh)
 	shellcheck -s sh $(wildcard lab/guest/*.sh)
 
 # The main job: a whole campaign (examples/lab-iommu.ini) against the QEMU

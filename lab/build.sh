@@ -118,7 +118,7 @@ stamp_new=$( {
 } | sha256sum | cut -d' ' -f1)
 
 outputs="vmlinuz initrd esp.img vars.fd data.img"
-if [ "$force" = 0 ] && [ -f "$lab/stamp" ] && [ "$(cat "$lab/stamp")" = "$stamp_new" ]; then
+if [ "$force" = 0 ] && [ -f "$lab/stamp" ] && [ "$(cat "$lab/stamp")" = "$stamp_new" ] && [ ! -e "$lab/guest" ]; then
 	ok=1
 	for o in $outputs; do [ -s "$lab/$o" ] || ok=0; done
 	if [ "$ok" = 1 ]; then
@@ -258,6 +258,8 @@ dd if=/dev/zero of="$work/data.img" bs=1M count="$DATA_MIB" status=none
 
 initrd_size=$(du -h "$work/initrd" | cut -f1)
 rm -f "$lab/stamp"
+# Files of the Debian guest, should this directory have held one.
+rm -f "$lab/guest" "$lab/disk.img" "$lab/kernels"
 for o in $outputs; do mv "$work/$o" "$lab/$o"; done
 echo "$kver" >"$lab/kernel-release.tmp" && mv "$lab/kernel-release.tmp" "$lab/kernel-release"
 echo "$stamp_new" >"$lab/stamp.tmp" && mv "$lab/stamp.tmp" "$lab/stamp"

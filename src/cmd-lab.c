@@ -12,12 +12,14 @@
 #include "commands.h"
 #include "lab/lab.h"
 #include "lib/alloc.h"
+#include "lib/file.h"
 #include "lib/parse-number.h"
 #include "lib/strbuf.h"
 #include "log.h"
 
 const char cmd_lab_usage[] =
-	"usage: bootab lab build [--force]\n"
+	"usage: bootab lab [--guest busybox|debian] SUBCOMMAND ...\n"
+	"       bootab lab build [--force]\n"
 	"       bootab lab up [--timeout SECONDS]\n"
 	"       bootab lab down [--timeout SECONDS]\n"
 	"       bootab lab status [--json]\n"
@@ -26,13 +28,21 @@ const char cmd_lab_usage[] =
 	"       bootab lab wait [--since BOOT_ID] [--timeout SECONDS]\n"
 	"       bootab lab path\n"
 	"\n"
-	"The lab is a target box in QEMU (TCG): OVMF, systemd-boot with BLS\n"
-	"entries on an ESP mounted at /boot, the Debian kernel, an emulated Intel\n"
-	"IOMMU and a disk behind it, reached over SSH on a random loopback port.\n"
+	"The lab is a target box in QEMU (TCG): OVMF, an emulated Intel IOMMU and\n"
+	"a disk behind it, reached over SSH on a random loopback port. Two guests:\n"
+	"  busybox  (the default) systemd-boot with BLS entries on an ESP mounted\n"
+	"           at /boot, the Debian kernel, a busybox initramfs with dropbear\n"
+	"  debian   Debian 12 built with mmdebstrap (as root): systemd, GRUB with\n"
+	"           update-grub, OpenSSH, sudo, two kernels (6.1 and 6.12), users\n"
+	"           bench (sudo with a password) and benchnp (sudo NOPASSWD)\n"
+	"--guest (before or right after the subcommand) picks the guest to build\n"
+	"and the default directory; without it a directory keeps the guest it was\n"
+	"built with.\n"
 	"\n"
 	"  build        build or refresh the lab's files (lab/build.sh; cached)\n"
 	"  up           build if needed, start QEMU, wait until SSH answers, print\n"
-	"               the SSH command (default timeout 240 s)\n"
+	"               the SSH command (default timeout 240 s, debian 480 s); a\n"
+	"               guest that does not answer: the last console lines\n"
 	"  down         stop QEMU: nothing of the lab stays running\n"
 	"  status       running or not, pid, port, boot_id; exit 1 when not running\n"
 	"  ssh          run COMMAND in the guest as root (a shell without one)\n"
@@ -45,11 +55,19 @@ const char cmd_lab_usage[] =
 	"\n"
 	"environment:\n"
 	"  BOOTAB_LAB_DIR     the lab directory (default $XDG_CACHE_HOME/bootab/lab,\n"
-	"                     else ~/.cache/bootab/lab)\n"
+	"                     else ~/.cache/bootab/lab; lab-debian for debian)\n"
+	"  BOOTAB_LAB_DEB_CACHE  where downloads and the Debian system image are\n"
+	"                     kept (default DIR/cache; labs may share one)\n"
 	"  BOOTAB_LAB_SOURCE  the directory holding build.sh (default: lab/ of the\n"
 	"                     source tree the binary was built in)\n";
 
 #define DEFAULT_TIMEOUT_S 240
+/* systemd, and on the first boot update-grub, under TCG. */
+#define DEFAULT_TIMEOUT_DEBIAN_S 480
+#define SERIAL_TAIL_LINES 15
+
+static enum lab_guest guest;
+static bool guest_given;
 #define STOP_TIMEOUT_S 20
 
 static volatile sig_atomic_t interrupted;
@@ -120,7 +138,7 @@ static int run_builder(const char *dir, bool force)
 			  "to the lab/ directory of bootab's source");
 		return EXIT_USAGE;
 	}
-	r = lab_build(dir, builder, force, &code);
+	r = lab_build(dir, builder, guest, force, &code);
 	if (r < 0) {
 		log_error("lab: cannot run bash '%s': %s", builder, errno_string(r));
 		free(builder);
@@ -134,6 +152,22 @@ static int run_builder(const char *dir, bool force)
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
+}
+
+/* Why a boot stopped is on its console: the last lines, then where the rest is. */
+static void print_serial_tail(const char *dir)
+{
+	char **lines = NULL;
+
+	if (lab_serial_tail(dir, SERIAL_TAIL_LINES, &lines) == 0 && lines[0]) {
+		log_error("lab: the last lines of the serial console:");
+		for (char **l = lines; *l; l++)
+			log_error("  | %s", *l);
+	} else {
+		log_error("lab: the serial console printed nothing");
+	}
+	strv_free(lines);
+	log_error("lab: the whole console log is '%s/run/serial.log'", dir);
 }
 
 static void print_destination(const char *dir)
@@ -171,7 +205,8 @@ static int lab_up(const char *dir, int argc, char **argv)
 {
 	struct lab_status st;
 	char *err = NULL, *boot_id = NULL;
-	int timeout_ms = DEFAULT_TIMEOUT_S * 1000, code, r;
+	int timeout_ms = (guest == LAB_GUEST_DEBIAN ? DEFAULT_TIMEOUT_DEBIAN_S : DEFAULT_TIMEOUT_S) * 1000;
+	int code, r;
 	long long t0;
 
 	for (int i = 1; i < argc; i++) {
@@ -220,10 +255,11 @@ static int lab_up(const char *dir, int argc, char **argv)
 		if (r == -ECANCELED)
 			log_error("lab: interrupted, stopping QEMU");
 		else if (r == -ESRCH)
-			log_error("lab: QEMU exited while the guest booted; see '%s/run/serial.log'", dir);
+			log_error("lab: QEMU exited while the guest booted");
 		else
-			log_error("lab: the guest did not answer over SSH within %d s; see "
-				  "'%s/run/serial.log'", timeout_ms / 1000, dir);
+			log_error("lab: the guest did not answer over SSH within %d s", timeout_ms / 1000);
+		if (r != -ECANCELED)
+			print_serial_tail(dir);
 		stop_quietly(dir);
 		return r == -ECANCELED ? 128 + SIGINT : EXIT_NOTHING;
 	}
@@ -361,7 +397,8 @@ static int lab_wait(const char *dir, int argc, char **argv)
 {
 	const char *since = NULL;
 	char *boot_id = NULL;
-	int timeout_ms = DEFAULT_TIMEOUT_S * 1000, code, r;
+	int timeout_ms = (guest == LAB_GUEST_DEBIAN ? DEFAULT_TIMEOUT_DEBIAN_S : DEFAULT_TIMEOUT_S) * 1000;
+	int code, r;
 	long long t0 = now_ms();
 
 	for (int i = 1; i < argc; i++) {
@@ -402,13 +439,28 @@ int cmd_lab(int argc, char **argv)
 	char *dir = NULL;
 	int r, code;
 
+	/* --guest NAME before the subcommand or right after it. */
+	for (int at = 1; at <= 2 && at < argc; at++) {
+		if (strcmp(argv[at], "--guest"))
+			continue;
+		if (at + 1 >= argc || lab_guest_parse(argv[at + 1], &guest) < 0)
+			return usage_error("lab: --guest wants busybox or debian, not '%s'",
+					   at + 1 < argc ? argv[at + 1] : "");
+		guest_given = true;
+		memmove(argv + at, argv + at + 2, (size_t)(argc - at - 2) * sizeof(*argv));
+		argc -= 2;
+		argv[argc] = NULL;
+		break;
+	}
 	if (argc < 2)
 		return usage_error("lab: %s", "missing subcommand");
-	r = lab_dir_resolve(&dir);
+	r = lab_dir_resolve_guest(guest, &dir);
 	if (r < 0) {
 		log_error("lab: set BOOTAB_LAB_DIR or HOME to place the lab directory");
 		return EXIT_USAGE;
 	}
+	if (!guest_given)
+		guest = lab_guest_read(dir);
 	if (!strcmp(argv[1], "build"))
 		code = lab_build_cmd(dir, argc - 1, argv + 1);
 	else if (!strcmp(argv[1], "up"))

@@ -29,10 +29,12 @@ const char cmd_reboot_usage[] =
 	"  --power-cycle CMD  on timeout, run CMD on this machine with sh -c (your\n"
 	"                     own command, from your plan: a PDU, ipmitool, a QEMU\n"
 	"                     monitor) and wait again\n"
-	"  --oneshot ENTRY    systemd-boot: boot loader entry ENTRY for the next boot\n"
-	"                     only (bootctl set-oneshot, else the LoaderEntryOneShot\n"
-	"                     EFI variable); after a power cycle the box returns to\n"
-	"                     its default entry\n"
+	"  --oneshot ENTRY    boot ENTRY for the next boot only; after a power cycle\n"
+	"                     the box returns to its default entry. GRUB: a menu\n"
+	"                     entry id, title or number, or SUBMENU>ENTRY\n"
+	"                     (grub-reboot: next_entry in grubenv); systemd-boot: a\n"
+	"                     loader entry id (bootctl set-oneshot, else the\n"
+	"                     LoaderEntryOneShot EFI variable)\n"
 	"\n"
 	"Exit: 0 a new boot answered, 1 none did, 2 usage or I/O error.\n";
 

@@ -331,6 +331,12 @@ int cmd_set(int argc, char **argv)
 			free(error);
 			goto out;
 		}
+		/* Root first: a refused sudo password is said as such, before anything is read. */
+		r = target_probe_root(target);
+		if (r < 0) {
+			log_error("set: %s", target_error(target));
+			goto out;
+		}
 		io = boot_io_target_new(target);
 	} else {
 		io = boot_io_local_new(o.root);

@@ -140,6 +140,8 @@ int campaign_fetch(struct campaign *c, size_t k, const struct snapshot *snap, co
 		.boot_index = k, .n_boots = c->n_boots, .label = c->boots[k].label,
 		.mode = c->plan.modes[c->boots[k].mode].name, .round = c->boots[k].round,
 		.boot_id_before = c->progress[k].boot_id_before, .reboot_s = c->progress[k].reboot_s,
+		.boot_method = !c->progress[k].boot_id_before ? NULL
+			       : !strcmp(c->plan.backend, "kexec") ? "kexec" : "reboot",
 		.snapshot_time = now, .snapshot = snap, .fetch = &f, .verify_summary = verify_summary,
 	};
 	r = side_write(side, &rec, &warnings);

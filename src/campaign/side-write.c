@@ -334,6 +334,8 @@ int side_write(const char *dir, const struct side_record *rec, struct strlist *w
 		json_object_set_new(meta, "boot_id_before", json_string(rec->boot_id_before));
 	if (rec->reboot_s >= 0)
 		json_object_set_new(meta, "reboot_s", json_real(round(rec->reboot_s * 10) / 10));
+	if (rec->boot_method)
+		json_object_set_new(meta, "boot_method", json_string(rec->boot_method));
 	json_object_set_new(meta, "verify", json_string(rec->verify_summary ? rec->verify_summary : "not run"));
 
 	text = snapshot_to_text(rec->snapshot, &ctx);
@@ -341,6 +343,8 @@ int side_write(const char *dir, const struct side_record *rec, struct strlist *w
 	free(text);
 	strbuf_addf(&txt, "mode %s (boot %zu of %zu, %s)\nverify %s\n", rec->mode, rec->boot_index + 1,
 		    rec->n_boots, rec->label, rec->verify_summary ? rec->verify_summary : "not run");
+	if (rec->boot_method && !strcmp(rec->boot_method, "kexec"))
+		strbuf_addstr(&txt, "boot kexec: no firmware reset; devices and the IOMMU may keep state the previous kernel left\n");
 
 	for (size_t i = 0; i < rec->plan->n_versions; i++) {
 		const char *name = rec->plan->versions[i].name;

@@ -27,6 +27,7 @@ struct side_record {
 	unsigned round;
 	const char *boot_id_before; /* the boot this one replaced; may be NULL */
 	double reboot_s;            /* reboot to new boot_id answering; < 0: not measured */
+	const char *boot_method;    /* "reboot" (through the firmware) or "kexec"; NULL: not rebooted by the campaign */
 	const char *snapshot_time;  /* the controller's time at the snapshot */
 	const struct snapshot *snapshot;
 	const struct fetch *fetch;

@@ -11,31 +11,30 @@
 
 #include "lib/alloc.h"
 
+/* Every verdict's names, in one table: the reports and the page take them from here. */
+static const struct verdict_text verdict_texts[] = {
+	[VERDICT_BASELINE] = { "baseline", "", "", "v-base" },
+	[VERDICT_COUNTS] = { "counts", "counts", "counts", "v-gain" },
+	[VERDICT_WITHIN_NOISE] = { "within-noise", "within noise", "noise", "v-noise" },
+	[VERDICT_LOUD] = { "loud", "loud: not judged", "loud", "v-loud" },
+	[VERDICT_NO_DRIFT] = { "no-drift", "no drift measured", "no drift", "v-nodrift" },
+	[VERDICT_DRIFT] = { "drift", "drift", "drift", "v-drift" },
+	[VERDICT_MISSING] = { "missing", "missing", "missing", "v-missing" },
+	[VERDICT_UNTESTED] = { "untested", "not tested", "untested", "v-untested" },
+	[VERDICT_SAME] = { "same", "same", "same", "v-same" },
+	[VERDICT_UNDECIDED] = { "undecided", "undecided", "undecided", "v-undecided" },
+};
+
+const struct verdict_text *verdict_text(enum verdict v)
+{
+	if ((size_t)v >= sizeof(verdict_texts) / sizeof(verdict_texts[0]) || !verdict_texts[v].name)
+		v = VERDICT_MISSING;
+	return &verdict_texts[v];
+}
+
 const char *verdict_name(enum verdict v)
 {
-	switch (v) {
-	case VERDICT_BASELINE:
-		return "baseline";
-	case VERDICT_COUNTS:
-		return "counts";
-	case VERDICT_WITHIN_NOISE:
-		return "within-noise";
-	case VERDICT_LOUD:
-		return "loud";
-	case VERDICT_NO_DRIFT:
-		return "no-drift";
-	case VERDICT_DRIFT:
-		return "drift";
-	case VERDICT_UNTESTED:
-		return "untested";
-	case VERDICT_SAME:
-		return "same";
-	case VERDICT_UNDECIDED:
-		return "undecided";
-	case VERDICT_MISSING:
-	default:
-		return "missing";
-	}
+	return verdict_text(v)->name;
 }
 
 const char *compare_method_name(enum compare_method m)

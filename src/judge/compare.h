@@ -37,10 +37,19 @@ enum verdict {
 	VERDICT_UNDECIDED,      /* boot-level with a margin: neither a difference nor the same */
 };
 
-/*
- * "counts", "within-noise", "loud", "no-drift", "drift", "baseline", "missing",
- * "untested", "same", "undecided".
- */
+/* How a verdict is named, one row per verdict (judge/compare.c). */
+struct verdict_text {
+	const char *name;     /* machine name: "counts", "within-noise", "loud", "no-drift", "drift",
+				 "baseline", "missing", "untested", "same", "undecided" (JSON, CSV,
+				 data-verdict) */
+	const char *words;    /* in the text and Markdown reports: "within noise", "not tested" */
+	const char *brief;    /* in the narrow mail report: "noise", "untested" */
+	const char *css;      /* the HTML page's class ("v-gain" for counts; a loss is "v-loss") */
+};
+
+/* The row of v (a value outside the enum reads as missing); borrowed, static. */
+const struct verdict_text *verdict_text(enum verdict v);
+/* verdict_text(v)->name. */
 const char *verdict_name(enum verdict v);
 
 /*

@@ -40,6 +40,10 @@ static const char *const built_files[] = {
 	"keys/id_ed25519", "known_hosts", NULL,
 };
 
+static const char *const built_files_debian[] = {
+	"disk.img", "vars.fd", "data.img", "stamp", "guest", "keys/id_ed25519", "known_hosts", NULL,
+};
+
 /* Files in run/ that only mean something while QEMU runs. */
 static const char *const run_files[] = {
 	"qemu.pid", "monitor.sock", "serial.sock", "ssh_config", "port", "started", NULL,
@@ -66,9 +70,40 @@ static char *run_path(const char *dir, const char *name)
 	return xasprintf("%s/run/%s", dir, name);
 }
 
-int lab_dir_resolve(char **ret_dir)
+const char *lab_guest_name(enum lab_guest guest)
+{
+	return guest == LAB_GUEST_DEBIAN ? "debian" : "busybox";
+}
+
+int lab_guest_parse(const char *name, enum lab_guest *ret)
+{
+	if (!strcmp(name, "busybox"))
+		*ret = LAB_GUEST_BUSYBOX;
+	else if (!strcmp(name, "debian"))
+		*ret = LAB_GUEST_DEBIAN;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+enum lab_guest lab_guest_read(const char *dir)
+{
+	char *p = path_join(dir, "guest"), *data = NULL;
+	size_t len = 0;
+	enum lab_guest g = LAB_GUEST_BUSYBOX;
+
+	if (file_read(p, 64, &data, &len) == 0 && len >= 6 && !strncmp(data, "debian", 6) &&
+	    (len == 6 || data[6] == '\n'))
+		g = LAB_GUEST_DEBIAN;
+	free(data);
+	free(p);
+	return g;
+}
+
+int lab_dir_resolve_guest(enum lab_guest guest, char **ret_dir)
 {
 	const char *v = getenv("BOOTAB_LAB_DIR");
+	const char *name = guest == LAB_GUEST_DEBIAN ? "lab-debian" : "lab";
 
 	if (v && *v) {
 		*ret_dir = xstrdup(v);
@@ -76,15 +111,20 @@ int lab_dir_resolve(char **ret_dir)
 	}
 	v = getenv("XDG_CACHE_HOME");
 	if (v && *v) {
-		*ret_dir = xasprintf("%s/bootab/lab", v);
+		*ret_dir = xasprintf("%s/bootab/%s", v, name);
 		return 0;
 	}
 	v = getenv("HOME");
 	if (v && *v) {
-		*ret_dir = xasprintf("%s/.cache/bootab/lab", v);
+		*ret_dir = xasprintf("%s/.cache/bootab/%s", v, name);
 		return 0;
 	}
 	return -ENOENT;
+}
+
+int lab_dir_resolve(char **ret_dir)
+{
+	return lab_dir_resolve_guest(LAB_GUEST_BUSYBOX, ret_dir);
 }
 
 char *lab_ssh_config_path(const char *dir)
@@ -136,25 +176,40 @@ int lab_builder_find(const char *exe, char **ret_path)
 	return -ENOENT;
 }
 
-int lab_build(const char *dir, const char *builder, bool force, int *ret_exit)
+int lab_build(const char *dir, const char *builder, enum lab_guest guest, bool force, int *ret_exit)
 {
 	const char *argv[] = { "bash", builder, force ? "--force" : NULL, NULL };
-	char **envp;
-	size_t n = 0, k = 0;
+	char **envp, *script = NULL, *self = NULL, *slash, exe[PATH_MAX];
+	size_t n = 0, k = 0, own;
 	pid_t pid;
 	int status, r;
 
+	if (guest == LAB_GUEST_DEBIAN) {
+		/* build-debian.sh sits next to build.sh. */
+		slash = strrchr(builder, '/');
+		script = slash ? xasprintf("%.*s/build-debian.sh", (int)(slash - builder), builder)
+			       : xstrdup("build-debian.sh");
+		argv[1] = script;
+	}
 	while (environ[n])
 		n++;
-	envp = xcalloc(n + 2, sizeof(*envp));
+	envp = xcalloc(n + 3, sizeof(*envp));
 	for (size_t i = 0; i < n; i++)
-		if (strncmp(environ[i], "BOOTAB_LAB_DIR=", 15))
+		if (strncmp(environ[i], "BOOTAB_LAB_DIR=", 15) && strncmp(environ[i], "BOOTAB_LAB_BOOTAB=", 18))
 			envp[k++] = environ[i];
+	own = k;
 	envp[k++] = xasprintf("BOOTAB_LAB_DIR=%s", dir);
+	/* The Debian guest carries this very binary (target = local inside it). */
+	if (realpath("/proc/self/exe", exe)) {
+		self = xasprintf("BOOTAB_LAB_BOOTAB=%s", exe);
+		envp[k++] = self;
+	}
 	envp[k] = NULL;
 	/* posix_spawn keeps the child in our process group: Ctrl-C ends both. */
 	r = posix_spawnp(&pid, "bash", NULL, NULL, (char *const *)argv, envp);
-	free(envp[k - 1]);
+	free(envp[own]);
+	free(self);
+	free(script);
 	free(envp);
 	if (r)
 		return -r;
@@ -170,8 +225,10 @@ int lab_build(const char *dir, const char *builder, bool force, int *ret_exit)
 
 bool lab_is_built(const char *dir)
 {
-	for (size_t i = 0; built_files[i]; i++) {
-		char *p = path_join(dir, built_files[i]);
+	const char *const *files = lab_guest_read(dir) == LAB_GUEST_DEBIAN ? built_files_debian : built_files;
+
+	for (size_t i = 0; files[i]; i++) {
+		char *p = path_join(dir, files[i]);
 		bool ok = path_exists(p);
 
 		free(p);
@@ -337,10 +394,18 @@ static void qemu_argv(struct strvec *a, const char *dir, int port)
 		strvec_push(a, fixed[i]);
 	strvec_push(a, "-drive");
 	strvec_pushf(a, "if=pflash,format=raw,unit=1,file=%s/vars.fd", d);
-	strvec_push(a, "-drive");
-	strvec_pushf(a, "if=none,id=esp,format=raw,file=%s/esp.img", d);
-	strvec_push(a, "-device");
-	strvec_push(a, "virtio-blk-pci,drive=esp,serial=bootab-esp,bootindex=0");
+	if (lab_guest_read(dir) == LAB_GUEST_DEBIAN) {
+		/* One GPT disk: the ESP with GRUB, the ext4 root. */
+		strvec_push(a, "-drive");
+		strvec_pushf(a, "if=none,id=disk,format=raw,file=%s/disk.img", d);
+		strvec_push(a, "-device");
+		strvec_push(a, "virtio-blk-pci,drive=disk,serial=bootab-disk,bootindex=0");
+	} else {
+		strvec_push(a, "-drive");
+		strvec_pushf(a, "if=none,id=esp,format=raw,file=%s/esp.img", d);
+		strvec_push(a, "-device");
+		strvec_push(a, "virtio-blk-pci,drive=esp,serial=bootab-esp,bootindex=0");
+	}
 	/* The DMA-path disk: only a virtio device with iommu_platform=on has
 	 * its DMA translated by the emulated IOMMU. */
 	strvec_push(a, "-drive");
@@ -733,6 +798,98 @@ out:
 		close(fd);
 	close(dfd);
 	return r;
+}
+
+/* The last max bytes of path. */
+static int read_tail(const char *path, size_t max, char **ret_data, size_t *ret_len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	off_t from;
+	ssize_t n;
+	char *buf;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		int r = -errno;
+
+		close(fd);
+		return r;
+	}
+	from = st.st_size > (off_t)max ? st.st_size - (off_t)max : 0;
+	buf = xmalloc(max + 1);
+	n = pread(fd, buf, max, from);
+	close(fd);
+	if (n < 0) {
+		free(buf);
+		return -EIO;
+	}
+	buf[n] = '\0';
+	*ret_data = buf;
+	*ret_len = (size_t)n;
+	return 0;
+}
+
+/* A console line without terminal control sequences (ESC [ ... final byte, ESC + one byte) and CRs. */
+static char *console_line(const char *s, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '\x1b' && i + 1 < len && s[i + 1] == '[') {
+			i += 2;
+			while (i < len && !(s[i] >= 0x40 && s[i] <= 0x7e))
+				i++;
+			continue;
+		}
+		if (s[i] == '\x1b' && i + 1 < len && s[i + 1] >= 0x40 && s[i + 1] <= 0x5f) {
+			i++;    /* a two-byte escape, ESC M (reverse line feed) and the like */
+			continue;
+		}
+		if (s[i] != '\r')
+			strbuf_addch(&sb, s[i]);
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+int lab_serial_tail(const char *dir, size_t max_lines, char ***ret_lines)
+{
+	char *log = run_path(dir, "serial.log"), *data = NULL, **lines;
+	size_t len = 0, n = 0, start, end;
+	int r;
+
+	/* The end of the log is what tells why a boot stopped. */
+	r = read_tail(log, 64 * 1024, &data, &len);
+	free(log);
+	if (r < 0)
+		return r;
+	lines = xcalloc(max_lines + 1, sizeof(*lines));
+	end = len;
+	while (end > 0 && n < max_lines) {
+		size_t e = end;
+
+		while (e > 0 && (data[e - 1] == '\n' || data[e - 1] == '\r'))
+			e--;
+		start = e;
+		while (start > 0 && data[start - 1] != '\n')
+			start--;
+		end = start;
+		if (e > start) {
+			char *line = console_line(data + start, e - start);
+
+			if (!*line) {
+				free(line);
+				continue;
+			}
+			memmove(lines + 1, lines, n * sizeof(*lines));
+			lines[0] = line;
+			n++;
+		}
+	}
+	free(data);
+	*ret_lines = lines;
+	return 0;
 }
 
 int lab_power_cycle(const char *dir)

@@ -32,6 +32,25 @@
 /* The serial-console line the guest's /init prints once it is up. */
 #define LAB_READY_MARKER "bootab-lab: ready boot_id="
 
+/*
+ * Which guest a lab directory holds: the busybox initramfs with
+ * systemd-boot (lab/build.sh, the default) or Debian 12 with systemd and
+ * GRUB on a GPT disk (lab/build-debian.sh). The builder writes "debian"
+ * into <dir>/guest for the latter.
+ */
+enum lab_guest {
+	LAB_GUEST_BUSYBOX,
+	LAB_GUEST_DEBIAN,
+};
+
+const char *lab_guest_name(enum lab_guest guest);
+
+/* "busybox" or "debian". Returns 0, or -EINVAL. */
+int lab_guest_parse(const char *name, enum lab_guest *ret);
+
+/* The guest <dir>/guest names; LAB_GUEST_BUSYBOX when there is none. */
+enum lab_guest lab_guest_read(const char *dir);
+
 struct lab_status {
 	bool running;   /* the tracked pid is alive and is our QEMU */
 	pid_t pid;      /* the tracked pid (0: none recorded) */
@@ -44,6 +63,13 @@ struct lab_status {
  * the caller's. Returns 0, or -ENOENT when none of them is set.
  */
 int lab_dir_resolve(char **ret_dir);
+
+/*
+ * As lab_dir_resolve(), with the default directory named after the guest:
+ * .../bootab/lab for busybox, .../bootab/lab-debian for debian.
+ * BOOTAB_LAB_DIR, when set, is used for either.
+ */
+int lab_dir_resolve_guest(enum lab_guest guest, char **ret_dir);
 
 /* <dir>/run/ssh_config, the caller's. */
 char *lab_ssh_config_path(const char *dir);
@@ -58,16 +84,20 @@ char *lab_ssh_config_path(const char *dir);
 int lab_builder_find(const char *exe, char **ret_path);
 
 /*
- * Runs the builder (bash, with BOOTAB_LAB_DIR=dir) in this process group,
+ * Runs the builder (bash, with BOOTAB_LAB_DIR=dir) in this process group:
+ * builder itself for the busybox guest, build-debian.sh next to it for the
+ * Debian guest (which also gets BOOTAB_LAB_BOOTAB, the running binary, to
+ * put in the guest),
  * so a Ctrl-C on the terminal reaches it too; its output goes to our
  * stdout and stderr. *ret_exit gets its exit code (128 + signal when a
  * signal ended it). Returns 0 when it ran, -errno when it could not start.
  */
-int lab_build(const char *dir, const char *builder, bool force, int *ret_exit);
+int lab_build(const char *dir, const char *builder, enum lab_guest guest, bool force, int *ret_exit);
 
 /*
- * Whether the lab's outputs exist (vmlinuz, initrd, esp.img, vars.fd,
- * data.img, stamp, keys/id_ed25519, known_hosts).
+ * Whether the lab's outputs exist (busybox: vmlinuz, initrd, esp.img,
+ * vars.fd, data.img, stamp, keys/id_ed25519, known_hosts; debian: disk.img
+ * instead of the first three, and guest).
  */
 bool lab_is_built(const char *dir);
 
@@ -126,6 +156,13 @@ int lab_boot_id(const char *dir, int timeout_ms, char **ret_boot_id);
  * or -ENOENT when QEMU is not running).
  */
 int lab_monitor_command(const char *dir, const char *command, char **ret_reply);
+
+/*
+ * The last max_lines non-empty lines of run/serial.log, without terminal
+ * control sequences (NULL-terminated, strv_free()). They may still hold
+ * other control bytes: escape them before printing. Returns 0 or -errno.
+ */
+int lab_serial_tail(const char *dir, size_t max_lines, char ***ret_lines);
 
 /* A hard reset of the guest (the lab's power cycle): "system_reset". */
 int lab_power_cycle(const char *dir);

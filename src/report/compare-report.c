@@ -34,23 +34,7 @@ int report_format_from_name(const char *name, enum report_format *ret)
 
 static const char *verdict_words(enum verdict v)
 {
-	switch (v) {
-	case VERDICT_COUNTS:
-		return "counts";
-	case VERDICT_WITHIN_NOISE:
-		return "within noise";
-	case VERDICT_LOUD:
-		return "loud: not judged";
-	case VERDICT_NO_DRIFT:
-		return "no drift measured";
-	case VERDICT_DRIFT:
-		return "drift";
-	case VERDICT_MISSING:
-		return "missing";
-	case VERDICT_BASELINE:
-	default:
-		return "";
-	}
+	return verdict_text(v)->words;
 }
 
 /* Decimals a value of this size deserves; its spread is printed alike. */
@@ -191,6 +175,11 @@ static void side_note(struct strbuf *sb, const struct compare_result *res, size_
 		first_note = false;
 	} else if (!strcmp(s->mode, res->sides[0].mode)) {
 		strbuf_addf(sb, "repeat of %s: its delta is the drift", res->sides[0].label);
+		first_note = false;
+	}
+	if (s->kexec) {
+		/* No firmware reset: devices may carry the previous kernel's state. */
+		strbuf_addstr(sb, first_note ? "kexec boot" : "; kexec boot");
 		first_note = false;
 	}
 	for (size_t i = 0; i < res->n_costs; i++) {

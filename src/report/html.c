@@ -203,23 +203,9 @@ static void sides_release(struct page *pg)
 /* CSS class of a verdict: colour by what it means for the reader. */
 static const char *verdict_class(const struct compare_cell *c)
 {
-	switch (c->verdict) {
-	case VERDICT_COUNTS:
-		return c->delta_pct >= 0 ? "v-gain" : "v-loss";
-	case VERDICT_LOUD:
-		return "v-loud";
-	case VERDICT_WITHIN_NOISE:
-		return "v-noise";
-	case VERDICT_NO_DRIFT:
-		return "v-nodrift";
-	case VERDICT_DRIFT:
-		return "v-drift";
-	case VERDICT_MISSING:
-		return "v-missing";
-	case VERDICT_BASELINE:
-	default:
-		return "v-base";
-	}
+	if (c->verdict == VERDICT_COUNTS && c->delta_pct < 0)
+		return "v-loss";
+	return verdict_text(c->verdict)->css;
 }
 
 static const char *verdict_label(const struct compare_cell *c)
@@ -305,8 +291,8 @@ static const char css[] =
 	".v-gain{color:var(--gain)}.pill.v-gain{background:var(--gain-bg)}\n"
 	".v-loss{color:var(--loss)}.pill.v-loss{background:var(--loss-bg)}\n"
 	".v-loud{color:var(--loud)}.pill.v-loud{background:var(--loud-bg)}\n"
-	".v-noise,.v-nodrift,.v-drift,.v-base,.v-missing{color:var(--muted);font-weight:500}\n"
-	".pill.v-noise,.pill.v-nodrift,.pill.v-drift,.pill.v-base,.pill.v-missing{background:var(--soft);border:1px solid var(--line)}\n"
+	".v-noise,.v-nodrift,.v-drift,.v-base,.v-missing,.v-untested,.v-same,.v-undecided{color:var(--muted);font-weight:500}\n"
+	".pill.v-noise,.pill.v-nodrift,.pill.v-drift,.pill.v-base,.pill.v-missing,.pill.v-untested,.pill.v-same,.pill.v-undecided{background:var(--soft);border:1px solid var(--line)}\n"
 	".figure{display:grid;grid-template-columns:minmax(0,1fr) 270px;gap:18px;align-items:start;"
 	"padding:16px 0;border-top:1px solid var(--line)}\n"
 	".figure:first-of-type{border-top:0}\n"

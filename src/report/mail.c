@@ -91,22 +91,7 @@ static void add_pct(struct strbuf *sb, double v, int width)
 
 static const char *verdict_short(enum verdict v)
 {
-	switch (v) {
-	case VERDICT_COUNTS:
-		return "counts";
-	case VERDICT_WITHIN_NOISE:
-		return "noise";
-	case VERDICT_LOUD:
-		return "loud";
-	case VERDICT_NO_DRIFT:
-		return "no drift";
-	case VERDICT_DRIFT:
-		return "drift";
-	case VERDICT_MISSING:
-		return "missing";
-	default:
-		return "";
-	}
+	return verdict_text(v)->brief;
 }
 
 /* Writes sb as lines of at most MAIL_WIDTH columns, wrapped at blanks, continued with indent. */

@@ -325,6 +325,15 @@ static void load_meta_boot(const char *file, json_t *root, struct side *side, st
 	} else if (reboot && !json_is_null(reboot)) {
 		strlist_addf(warnings, "%s: reboot_s: not a number of seconds, ignoring it", file);
 	}
+	{
+		json_t *method = json_object_get(root, "boot_method");
+		const char *m = json_string_value(method);
+
+		if (m && (!strcmp(m, "kexec") || !strcmp(m, "reboot")))
+			side->kexec = !strcmp(m, "kexec");
+		else if (method && !json_is_null(method))
+			strlist_addf(warnings, "%s: boot_method: neither \"reboot\" nor \"kexec\", ignoring it", file);
+	}
 	for (size_t i = 0; i < 2; i++) {
 		json_t *v = json_object_get(root, ids[i]);
 		char **dst = i == 0 ? &side->machine_id : &side->boot_id;

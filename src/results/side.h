@@ -54,6 +54,7 @@ struct side {
 	char *boot_id;      /* meta.json's boot_id, or NULL */
 	bool has_reboot;
 	double reboot_s;    /* meta.json's reboot_s: seconds from reboot to the new boot answering */
+	bool kexec;         /* meta.json's boot_method is "kexec": no firmware reset before this boot */
 	struct row *rows;
 	size_t n_rows;
 	size_t alloc_rows;

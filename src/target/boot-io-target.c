@@ -10,6 +10,8 @@
 #include "lib/file.h"
 
 #define IO_TIMEOUT_MS 120000
+/* A boot loader's own tool (update-grub on a slow box with several kernels) gets longer. */
+#define RUN_TIMEOUT_MS 600000
 
 static struct target *io_target(struct boot_io *io)
 {
@@ -20,7 +22,9 @@ static struct target *io_target(struct boot_io *io)
 static int io_script(struct boot_io *io, const char *const *args, const void *in, size_t in_len,
 		     struct process_result *ret)
 {
-	return target_run_script(io_target(io), "io", args, in, in_len, true, IO_TIMEOUT_MS, ret);
+	int timeout = !strcmp(args[0], "run") ? RUN_TIMEOUT_MS : IO_TIMEOUT_MS;
+
+	return target_run_script(io_target(io), "io", args, in, in_len, true, timeout, ret);
 }
 
 static int exit_to_errno(int code)

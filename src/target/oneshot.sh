@@ -1,7 +1,13 @@
-# bootab oneshot: makes systemd-boot boot ENTRY once, on the next boot
+# bootab oneshot: makes the boot loader boot ENTRY once, on the next boot
 # only; the boot after that returns to the default entry.
-# Usage: sh oneshot.sh ENTRY   (ENTRY: a loader entry id, "lab.conf")
-# Uses bootctl set-oneshot when present, else writes the EFI variable
+# Usage: sh oneshot.sh ENTRY
+# GRUB (a /boot/grub/grub.cfg and grubenv, and no systemd-boot that
+# announced itself in LoaderInfo): ENTRY is a menu entry id, title or number
+# of grub.cfg, or SUBMENU>ENTRY; grub-reboot sets next_entry in grubenv,
+# which Debian's grub.cfg (00_header) uses once and clears with save_env
+# before it boots the entry. Prints "oneshot<TAB>grub-reboot<TAB>ENTRY".
+# systemd-boot (ENTRY: a loader entry id, "lab.conf"):
+# uses bootctl set-oneshot when present, else writes the EFI variable
 # LoaderEntryOneShot (Boot Loader Interface, systemd vendor GUID
 # 4a67b082-0a4c-41cf-b6c7-440b29bb8c4f) through efivarfs: 4 bytes of
 # attributes (0x07: non-volatile, boot and runtime access, little endian),
@@ -15,8 +21,51 @@ if [ $# -ne 1 ]; then
 fi
 entry=$1
 case $entry in
-'' | *[!A-Za-z0-9._@+-]*)
-	echo "oneshot.sh: entry id '$entry' has characters other than A-Z a-z 0-9 . _ @ + -" >&2
+'' | *[!A-Za-z0-9._@+\>-]*)
+	echo "oneshot.sh: entry id '$entry' has characters other than A-Z a-z 0-9 . _ @ + - >" >&2
+	exit 2
+	;;
+esac
+cfg=$ROOT/boot/grub/grub.cfg
+grubenv=$ROOT/boot/grub/grubenv
+if [ -f "$cfg" ] && [ -f "$grubenv" ] &&
+	[ ! -e "$ROOT/sys/firmware/efi/efivars/LoaderInfo-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f" ]; then
+	# Every part must name an entry or submenu of grub.cfg (or of the
+	# custom.cfg it sources): an id or title in quotes, or a number.
+	rest=$entry
+	while :; do
+		part=${rest%%>*}
+		case $part in
+		'' ) echo "oneshot.sh: empty part in GRUB entry '$entry'" >&2; exit 2 ;;
+		*[!0-9]*)
+			if ! cat "$cfg" "$ROOT/boot/grub/custom.cfg" 2>/dev/null | grep -E '^[[:space:]]*(menuentry|submenu)[[:space:]]' |
+				grep -qF -e "'$part'" -e "--id $part " -e "--id=$part "; then
+				echo "oneshot.sh: no GRUB menu entry or submenu '$part' in $cfg" >&2
+				exit 3
+			fi
+			;;
+		esac
+		[ "$rest" = "${rest#*>}" ] && break
+		rest=${rest#*>}
+	done
+	if [ -z "$ROOT" ] && command -v grub-reboot >/dev/null 2>&1; then
+		grub-reboot "$entry" || { echo "oneshot.sh: grub-reboot failed" >&2; exit 5; }
+	elif command -v grub-editenv >/dev/null 2>&1; then
+		grub-editenv "$grubenv" set "next_entry=$entry" || { echo "oneshot.sh: grub-editenv failed" >&2; exit 5; }
+	else
+		echo "oneshot.sh: neither grub-reboot nor grub-editenv is installed" >&2
+		exit 3
+	fi
+	if ! grub-editenv "$grubenv" list 2>/dev/null | grep -qxF "next_entry=$entry"; then
+		echo "oneshot.sh: $grubenv does not hold next_entry=$entry after grub-reboot" >&2
+		exit 5
+	fi
+	printf 'oneshot\tgrub-reboot\t%s\n' "$entry"
+	exit 0
+fi
+case $entry in
+*\>*)
+	echo "oneshot.sh: '$entry' is a GRUB entry path, and this box does not boot through GRUB" >&2
 	exit 2
 	;;
 esac

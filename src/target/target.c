@@ -125,6 +125,20 @@ bool target_destination_acceptable(const char *s)
 	return true;
 }
 
+/* "USER@lab", USER a plain login name ([a-z_][a-z0-9_-]*). */
+static bool lab_user_spec(const char *spec)
+{
+	size_t n = strlen(spec);
+
+	if (n < 5 || strcmp(spec + n - 4, "@lab") || !((spec[0] >= 'a' && spec[0] <= 'z') || spec[0] == '_'))
+		return false;
+	for (size_t i = 1; i < n - 4; i++)
+		if (!((spec[i] >= 'a' && spec[i] <= 'z') || (spec[i] >= '0' && spec[i] <= '9') ||
+		      spec[i] == '_' || spec[i] == '-'))
+			return false;
+	return true;
+}
+
 static char *lab_ssh_config(const char *lab_dir)
 {
 	const char *env = getenv("BOOTAB_LAB_DIR"), *cache = getenv("XDG_CACHE_HOME");
@@ -318,7 +332,7 @@ int target_open(const char *spec, const struct target_options *options,
 		r = -EINVAL;
 		goto fail;
 	}
-	if (!strcmp(spec, "lab")) {
+	if (!strcmp(spec, "lab") || lab_user_spec(spec)) {
 		config = lab_ssh_config(o->lab_dir);
 		if (!path_exists(config)) {
 			*ret_error = xasprintf("the lab is not running (no '%s'); start it with 'bootab lab up'",
@@ -327,7 +341,9 @@ int target_open(const char *spec, const struct target_options *options,
 			r = -ENOENT;
 			goto fail;
 		}
-		t->destination = xstrdup("bootab-lab");
+		/* USER@lab: the lab's ssh_config, another login user. */
+		t->destination = strcmp(spec, "lab") ? xasprintf("%.*s@bootab-lab", (int)(strlen(spec) - 4), spec)
+						     : xstrdup("bootab-lab");
 	} else {
 		if (!target_destination_acceptable(spec)) {
 			*ret_error = xasprintf("refusing target '%s': an SSH destination may not start with '-' or hold spaces or control characters",

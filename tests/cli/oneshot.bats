@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # src/target/oneshot.sh on a tree (ROOT): the LoaderEntryOneShot variable
-# it writes through efivarfs, byte for byte, under dash and busybox sh.
-# (The lab boots it for real: lab-verify.bats.)
+# it writes through efivarfs, byte for byte, under dash and busybox sh, and
+# next_entry in GRUB's grubenv (grub-editenv). (The labs boot both for
+# real: lab-verify.bats, lab-debian.bats.)
 
 bats_require_minimum_version 1.5.0
 
@@ -54,7 +55,7 @@ OD
 
 @test "bad ids and a missing efivarfs are refused with one line" {
 	run -2 oneshot dash 'x;reboot'
-	[ "$output" = "oneshot.sh: entry id 'x;reboot' has characters other than A-Z a-z 0-9 . _ @ + -" ]
+	[ "$output" = "oneshot.sh: entry id 'x;reboot' has characters other than A-Z a-z 0-9 . _ @ + - >" ]
 	run -2 oneshot dash ''
 	run -2 oneshot dash
 	[ "$output" = "usage: oneshot.sh ENTRY" ]
@@ -62,4 +63,58 @@ OD
 	run -3 oneshot busybox lab.conf
 	[ "$output" = "oneshot.sh: no efivarfs at /sys/firmware/efi/efivars (not booted with UEFI, or not mounted)" ]
 	[ ! -e "$root/$var" ]
+}
+
+# A GRUB tree: grub.cfg as Debian's update-grub writes it (the entry lines
+# of the Debian lab guest's), and an environment block.
+grub_tree() {
+	mkdir -p "$root/boot/grub"
+	cat >"$root/boot/grub/grub.cfg" <<'CFG'
+### BEGIN /etc/grub.d/10_linux ###
+menuentry 'Debian GNU/Linux' --class debian --class gnu-linux --class gnu --class os $menuentry_id_option 'gnulinux-simple-0b0a' {
+	linux	/boot/vmlinuz-6.12.117+deb12-amd64 root=UUID=0b0a ro console=ttyS0
+}
+submenu 'Advanced options for Debian GNU/Linux' $menuentry_id_option 'gnulinux-advanced-0b0a' {
+	menuentry 'Debian GNU/Linux, with Linux 6.1.0-57-amd64' --class debian $menuentry_id_option 'gnulinux-6.1.0-57-amd64-advanced-0b0a' {
+		linux	/boot/vmlinuz-6.1.0-57-amd64 root=UUID=0b0a ro console=ttyS0
+	}
+}
+### BEGIN /etc/grub.d/41_custom ###
+if [ -f  ${config_directory}/custom.cfg ]; then
+  source ${config_directory}/custom.cfg
+fi
+CFG
+	grub-editenv "$root/boot/grub/grubenv" create
+}
+
+@test "GRUB: next_entry in grubenv names the entry, submenu path and all, under dash and busybox sh" {
+	command -v grub-editenv >/dev/null || skip "grub-editenv not installed (grub-common)"
+	grub_tree
+	for sh in dash busybox; do
+		run -0 oneshot "$sh" 'gnulinux-advanced-0b0a>gnulinux-6.1.0-57-amd64-advanced-0b0a'
+		[ "$output" = $'oneshot\tgrub-reboot\tgnulinux-advanced-0b0a>gnulinux-6.1.0-57-amd64-advanced-0b0a' ]
+		run -0 grub-editenv "$root/boot/grub/grubenv" list
+		[ "$output" = "next_entry=gnulinux-advanced-0b0a>gnulinux-6.1.0-57-amd64-advanced-0b0a" ]
+	done
+	# An entry of custom.cfg (sourced by grub.cfg at boot) counts too.
+	printf "menuentry 'test' --id bootab-hang {\n}\n" >"$root/boot/grub/custom.cfg"
+	run -0 oneshot dash bootab-hang
+	[ "$(grub-editenv "$root/boot/grub/grubenv" list)" = "next_entry=bootab-hang" ]
+	# A number is GRUB's too, unchecked.
+	run -0 oneshot dash '1>0'
+}
+
+@test "GRUB: an entry grub.cfg does not have is refused, grubenv untouched" {
+	command -v grub-editenv >/dev/null || skip "grub-editenv not installed (grub-common)"
+	grub_tree
+	cp "$root/boot/grub/grubenv" "$BATS_TEST_TMPDIR/env"
+	run -3 oneshot dash 'gnulinux-advanced-0b0a>gnulinux-9.9-advanced-0b0a'
+	[ "$output" = "oneshot.sh: no GRUB menu entry or submenu 'gnulinux-9.9-advanced-0b0a' in $root/boot/grub/grub.cfg" ]
+	run -2 oneshot dash 'gnulinux-advanced-0b0a>'
+	[ "$output" = "oneshot.sh: empty part in GRUB entry 'gnulinux-advanced-0b0a>'" ]
+	cmp "$root/boot/grub/grubenv" "$BATS_TEST_TMPDIR/env"
+	# On a systemd-boot box an entry path is no entry id.
+	rm -r "$root/boot/grub"
+	run -2 oneshot dash 'a>b'
+	[ "$output" = "oneshot.sh: 'a>b' is a GRUB entry path, and this box does not boot through GRUB" ]
 }

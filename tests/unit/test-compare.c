@@ -1046,10 +1046,33 @@ static void test_nonpositive_sample_no_boot_level(void **state)
 	release_sides(s, 3);
 }
 
+/* One table names every verdict: each has a name, words and a class of its own. */
+static void test_verdict_table(void **state)
+{
+	static const char *const names[] = { "baseline", "counts", "within-noise", "loud", "no-drift",
+					      "drift", "missing", "untested", "same", "undecided" };
+
+	(void)state;
+	for (int v = VERDICT_BASELINE; v <= VERDICT_UNDECIDED; v++) {
+		const struct verdict_text *t = verdict_text((enum verdict)v);
+
+		assert_string_equal(verdict_name((enum verdict)v), names[v]);
+		assert_non_null(t->words);
+		assert_non_null(t->brief);
+		assert_non_null(t->css);
+		for (int w = VERDICT_BASELINE; w < v; w++)
+			assert_string_not_equal(t->css, verdict_text((enum verdict)w)->css);
+	}
+	assert_string_equal(verdict_text(VERDICT_UNTESTED)->words, "not tested");
+	assert_string_equal(verdict_text(VERDICT_UNTESTED)->css, "v-untested");
+	assert_string_equal(verdict_name((enum verdict)99), "missing");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_seed_rule),
+		cmocka_unit_test(test_verdict_table),
 		cmocka_unit_test(test_lower_is_better_and_no_drift),
 		cmocka_unit_test(test_largest_drift_of_several_repeats),
 		cmocka_unit_test(test_by_run),
