@@ -371,6 +371,8 @@ int campaign_run(const struct campaign_options *o, struct campaign_result *ret)
 	r = oneshot_decide(&c);
 	if (r < 0)
 		goto out;
+	if (!o->resume_dir)
+		campaign_touch_preflight(&c);
 	for (size_t k = 0; k < c.n_boots; k++) {
 		if (c.progress[k].step == STEP_DONE)
 			continue;
@@ -401,6 +403,7 @@ out:
 		free(c.progress[k].boot_id);
 		free(c.progress[k].boot_id_before);
 		free(c.progress[k].rebooting_from);
+		json_decref(c.progress[k].proof);
 	}
 	free(c.progress);
 	free(c.rows_user);

@@ -104,6 +104,7 @@ int campaign_fetch(struct campaign *c, size_t k, const struct snapshot *snap, co
 		.boot_method = !c->progress[k].boot_id_before ? NULL
 			       : !strcmp(c->plan.backend, "kexec") ? "kexec" : "reboot",
 		.snapshot_time = now, .snapshot = snap, .fetch = &f, .verify_summary = verify_summary,
+		.proof = c->progress[k].proof,
 	};
 	r = side_write(side, &rec, &warnings);
 	if (r == -EEXIST) {

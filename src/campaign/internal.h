@@ -18,6 +18,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "campaign/campaign.h"
 #include "campaign/plan.h"
 
@@ -42,6 +44,7 @@ struct boot_progress {
 	char *boot_id_before;
 	char *rebooting_from;   /* from "rebooting": the boot_id the reboot left */
 	double rebooting_at;    /* and the wall-clock time it was issued */
+	json_t *proof;          /* the last verify's proof levels (meta.json "proof"), or NULL */
 };
 
 struct campaign {
@@ -69,6 +72,14 @@ struct campaign {
 
 /* The one-shot entry's file name, next to the default entry. */
 #define ONESHOT_ENTRY "bootab-oneshot.conf"
+
+/*
+ * touch.c: before the first boot of a new campaign, what each mode can
+ * change on the box, from its standing boot: said (a warning per arg that
+ * can change nothing, never a stop) and kept in the campaign's touch.txt
+ * for the report. A snapshot that fails is a warning too.
+ */
+void campaign_touch_preflight(struct campaign *c);
 
 /* campaign.c: one line to the command's say(). */
 void campaign_say(const struct campaign *c, enum campaign_level level, const char *fmt, ...)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "campaign/internal.h"
+#include "campaign/touch.h"
 #include "judge/compare.h"
 #include "judge/history.h"
 #include "kernel/iommu.h"
@@ -227,6 +228,16 @@ int campaign_write_report(const char *dir, const struct campaign_options *o, boo
 		free(side_dir);
 	}
 	strbuf_addf(&head, "%zu of %zu boots recorded\n", n_sides, n);
+	{
+		/* What each mode could change, read before the first boot (touch.txt). */
+		char *touch = NULL;
+
+		if (touch_map_load(dir, &touch, &warnings) < 0)
+			strlist_addf(&warnings, "%s/%s cannot be read, ignoring it", dir, TOUCH_FILE);
+		if (touch)
+			strbuf_addstr(&head, touch);
+		free(touch);
+	}
 	strbuf_addstr(&head, "verified IOMMU group types per side:\n");
 	for (size_t k = 0; k < n_sides; k++) {
 		char *summary, *watch;

@@ -225,6 +225,7 @@ void snapshot_release(struct snapshot *snap)
 	entries_release(&snap->vulnerabilities);
 	entries_release(&snap->params);
 	entries_release(&snap->files);
+	entries_release(&snap->state);
 	for (size_t i = 0; i < snap->n_thermal; i++) {
 		free(snap->thermal[i].zone);
 		free(snap->thermal[i].type);
@@ -233,6 +234,7 @@ void snapshot_release(struct snapshot *snap)
 	strv_release(snap->iommu_classes, snap->n_iommu_classes);
 	iommu_map_release(&snap->iommu);
 	strv_release(snap->log_lines, snap->n_log_lines);
+	strv_release(snap->evidence, snap->n_evidence);
 	memset(snap, 0, sizeof(*snap));
 }
 
@@ -303,6 +305,7 @@ static int parse_record(struct parser *p)
 		{ "vuln", 3 }, { "param", 3 }, { "param_absent", 2 }, { "file", 3 },
 		{ "file_absent", 2 }, { "iommu_class", 2 }, { "group", 3 }, { "device", 8 },
 		{ "log_source", 2 }, { "log", 2 }, { "log_count", 2 }, { "machine_id", 2 },
+		{ "state", 3 }, { "klog", 2 },
 	};
 	size_t want = 0;
 
@@ -405,6 +408,27 @@ static int parse_record(struct parser *p)
 		if (entries_has(&s->files, f[1]))
 			return fail(p, "file '%s' repeated", f[1]);
 		entries_add(&s->files, f[1], nf == 3 ? f[2] : NULL);
+		return 0;
+	}
+	if (!strcmp(key, "state")) {
+		if ((strncmp(f[1], "/sys/", 5) && strncmp(f[1], "/proc/", 6)) || strstr(f[1], "/../") ||
+		    !word_valid(f[1], 256, "/._:-"))
+			return fail(p, "state record path '%s' is not a /sys or /proc path", f[1]);
+		if (!utf8_valid(f[2]))
+			return fail(p, "state '%s': value is not UTF-8", f[1]);
+		if (entries_has(&s->state, f[1]))
+			return fail(p, "state '%s' repeated", f[1]);
+		entries_add(&s->state, f[1], f[2]);
+		return 0;
+	}
+	if (!strcmp(key, "klog")) {
+		if (!p->saw_log_source || s->log_source == SNAPSHOT_LOG_ABSENT ||
+		    s->log_source == SNAPSHOT_LOG_SKIPPED)
+			return fail(p, "record '%s' without a log source", key);
+		if (s->n_evidence >= SNAPSHOT_MAX_EVIDENCE_LINES)
+			return fail(p, "more than %d klog lines", SNAPSHOT_MAX_EVIDENCE_LINES);
+		GROW(s->evidence, s->alloc_evidence, s->n_evidence + 1);
+		s->evidence[s->n_evidence++] = utf8_sanitize(f[1]);
 		return 0;
 	}
 	if (!strcmp(key, "iommu_class")) {
@@ -653,7 +677,7 @@ static json_t *nullable(const char *s)
 json_t *snapshot_to_json(const struct snapshot *snap, const struct snapshot_context *ctx)
 {
 	json_t *o = json_object(), *thermal = json_array(), *classes = json_array();
-	json_t *lines = json_array();
+	json_t *lines = json_array(), *evidence = json_array();
 	char *summary = iommu_map_summary(&snap->iommu);
 
 	for (size_t i = 0; i < snap->n_thermal; i++) {
@@ -667,6 +691,8 @@ json_t *snapshot_to_json(const struct snapshot *snap, const struct snapshot_cont
 		json_array_append_new(classes, json_string(snap->iommu_classes[i]));
 	for (size_t i = 0; i < snap->n_log_lines; i++)
 		json_array_append_new(lines, json_string(snap->log_lines[i]));
+	for (size_t i = 0; i < snap->n_evidence; i++)
+		json_array_append_new(evidence, json_string(snap->evidence[i]));
 
 	json_object_set_new(o, "bootab_snapshot", json_integer(1));
 	json_object_set_new(o, "time", nullable(ctx ? ctx->time : NULL));
@@ -691,6 +717,8 @@ json_t *snapshot_to_json(const struct snapshot *snap, const struct snapshot_cont
 	json_object_set_new(o, "loadavg", nullable(snap->loadavg));
 	json_object_set_new(o, "module_parameters", entries_json(&snap->params));
 	json_object_set_new(o, "files", entries_json(&snap->files));
+	json_object_set_new(o, "kernel_state", entries_json(&snap->state));
+	json_object_set_new(o, "kernel_log_evidence", evidence);
 	free(summary);
 	return o;
 }

@@ -54,6 +54,7 @@ struct snapshot {
 	struct snapshot_entries vulnerabilities;/* name → text */
 	struct snapshot_entries params;         /* MODULE.PARAM → value or NULL */
 	struct snapshot_entries files;          /* path → first line or NULL */
+	struct snapshot_entries state;          /* what the parameter proofs read: path → value */
 	struct snapshot_thermal *thermal;
 	size_t n_thermal, alloc_thermal;
 	char **iommu_classes;                   /* /sys/class/iommu entries */
@@ -63,12 +64,15 @@ struct snapshot {
 	char **log_lines;                       /* IOMMU kernel-log lines (at most 2000) */
 	size_t n_log_lines, alloc_log_lines;
 	unsigned long log_count;                /* how many the log held */
+	char **evidence;                        /* kernel-log lines the proofs show (at most 200) */
+	size_t n_evidence, alloc_evidence;
 };
 
 /* Bounds on what snapshot_parse() accepts. */
 #define SNAPSHOT_MAX_BYTES ((size_t)8 << 20)
 #define SNAPSHOT_MAX_LINE 8192
 #define SNAPSHOT_MAX_LOG_LINES 2000
+#define SNAPSHOT_MAX_EVIDENCE_LINES 200
 
 /*
  * Parses snapshot.sh output. The input is untrusted: every line is bounded,

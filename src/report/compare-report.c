@@ -192,6 +192,10 @@ static void side_note(struct strbuf *sb, const struct compare_result *res, size_
 		strbuf_addstr(sb, "cost: ");
 		report_cost_words(sb, c, k != 0);
 	}
+	/* How far the boot was proven to be its mode (meta.json "proof"). */
+	if (s->proof)
+		strbuf_addf(sb, "%sproof: %s%s%s%s", first_note ? "" : "; ", s->proof, s->proof_weak ? " (" : "",
+			    s->proof_weak ? s->proof_weak : "", s->proof_weak ? ")" : "");
 }
 
 static const char *color_of(const struct compare_cell *c, bool on)
@@ -1076,6 +1080,8 @@ static int json_report(FILE *out, const struct compare_result *res, const struct
 		json_object_set_new(s, "mode", json_string(res->sides[k].mode));
 		json_object_set_new(s, "dir", json_string(res->sides[k].dir));
 		json_object_set_new(s, "repeat", json_boolean(k > 0 && !strcmp(res->sides[k].mode, res->sides[0].mode)));
+		if (res->sides[k].proof)
+			json_object_set_new(s, "proof", json_string(res->sides[k].proof));
 		json_array_append_new(sides, s);
 	}
 	for (size_t i = 0; i < res->n_metrics; i++) {

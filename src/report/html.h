@@ -21,7 +21,9 @@
  * <circle class="pt" data-side="LABEL"> per boot that has a value; every
  * verdict is shown in an element with data-verdict (verdict_name()),
  * data-row, data-metric and data-side: in the summary table (class
- * "verdict") and beside each chart (class "pill").
+ * "verdict") and beside each chart (class "pill"). A metric compared by
+ * several statistics has a row per further statistic under each side,
+ * its verdict in data-stat-verdict with data-stat naming the statistic.
  */
 
 /*

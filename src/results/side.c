@@ -8,10 +8,13 @@
 
 #include <jansson.h>
 
+#include "kernel/cmdline.h"
+#include "kernel/proof.h"
 #include "lib/alloc.h"
 #include "lib/parse-number.h"
 #include "lib/file.h"
 #include "lib/parse-error.h"
+#include "lib/strbuf.h"
 #include "lib/timestamp.h"
 #include "parsers/parser.h"
 
@@ -296,6 +299,42 @@ static void load_meta_rows(const char *file, json_t *jrows, struct side *side,
 }
 
 /* What says which boot and machine this was, and how long its reboot took. */
+/* meta.json's "proof": {"level", "args": [{"arg", "level"}]} (docs/results-format.md). */
+static void load_meta_proof(const char *file, const json_t *proof, struct side *side, struct strlist *warnings)
+{
+	struct strbuf weak = STRBUF_INIT;
+	enum proof_level level;
+	const json_t *arg;
+	size_t i;
+
+	if (!proof || json_is_null(json_object_get(proof, "level")))
+		return;
+	if (!json_is_object(proof) ||
+	    proof_level_parse(json_string_value(json_object_get(proof, "level")), &level) < 0) {
+		strlist_addf(warnings, "%s: proof: not a proof level, ignoring it", file);
+		return;
+	}
+	json_array_foreach(json_object_get(proof, "args"), i, arg) {
+		const char *a = json_string_value(json_object_get(arg, "arg"));
+		enum proof_level l;
+		char *reason = NULL;
+
+		if (!a || cmdline_arg_valid(a, &reason) < 0 ||
+		    proof_level_parse(json_string_value(json_object_get(arg, "level")), &l) < 0) {
+			free(reason);
+			strlist_addf(warnings, "%s: proof.args[%zu]: not an arg and a level, ignoring it", file, i);
+			continue;
+		}
+		if (l != PROOF_PROVEN)
+			strbuf_addf(&weak, "%s%s %s", weak.len ? ", " : "", a, proof_level_name(l));
+	}
+	free(side->proof);
+	free(side->proof_weak);
+	side->proof = xstrdup(proof_level_name(level));
+	side->proof_weak = weak.len ? strbuf_detach(&weak, NULL) : NULL;
+	strbuf_release(&weak);
+}
+
 static void load_meta_boot(const char *file, json_t *root, struct side *side, struct strlist *warnings)
 {
 	json_t *round = json_object_get(root, "round"), *reboot = json_object_get(root, "reboot_s");
@@ -369,6 +408,7 @@ void side_meta_parse(const char *file, const char *data, size_t len, struct side
 			     side->mode ? side->mode : "");
 	}
 	load_meta_boot(file, root, side, warnings);
+	load_meta_proof(file, json_object_get(root, "proof"), side, warnings);
 	versions = json_object_get(root, "versions");
 	if (json_is_object(versions)) {
 		json_object_foreach(versions, key, v) {
@@ -584,6 +624,8 @@ void side_release(struct side *side)
 	free(side->mode);
 	free(side->machine_id);
 	free(side->boot_id);
+	free(side->proof);
+	free(side->proof_weak);
 	json_decref(side->meta);
 	free(side->meta_problem);
 	memset(side, 0, sizeof(*side));

@@ -52,6 +52,8 @@ struct side {
 	unsigned round;     /* meta.json's round (1-based); 0: not recorded */
 	char *machine_id;   /* meta.json's machine_id, or NULL */
 	char *boot_id;      /* meta.json's boot_id, or NULL */
+	char *proof;        /* meta.json's proof level ("proven", "evidence", "cmdline only"), or NULL */
+	char *proof_weak;   /* its args below proven, "preempt=full evidence, ...", or NULL */
 	bool has_reboot;
 	double reboot_s;    /* meta.json's reboot_s: seconds from reboot to the new boot answering */
 	bool kexec;         /* meta.json's boot_method is "kexec": no firmware reset before this boot */

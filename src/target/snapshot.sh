@@ -6,28 +6,11 @@
 # /var), so the same script reads a captured tree.
 #
 # Output: one record per line, fields separated by one TAB, the first
-# field naming the record. Values never hold a TAB, a newline or another
-# control character (they are removed here), and every file is read with
-# a bounded read. Records, in this order:
-#   bootab-snapshot 1              format version, always first
-#   time VALUE                     the target's clock (date +%Y-%m-%dT%H:%M:%S%z)
-#   boot_id VALUE | kernel VALUE | hostname VALUE | cmdline VALUE | loadavg VALUE
-#   machine_id VALUE               /etc/machine-id, else /var/lib/dbus/machine-id
-#                                  (first line, as read; absent when neither is readable)
-#   governor POLICY VALUE          one per cpufreq policy
-#   thermal ZONE TYPE MILLIDEGREES one per thermal zone
-#   vuln NAME VALUE                one per /sys/devices/system/cpu/vulnerabilities entry
-#   param MODULE.PARAM VALUE       a module parameter asked for, or
-#   param_absent MODULE.PARAM
-#   file PATH VALUE                a file asked for (first line), or
-#   file_absent PATH
-#   iommu_class NAME               one per /sys/class/iommu entry
-#   group N TYPE                   one per IOMMU group, then its devices:
-#   device N NAME BUS VENDOR DEVICE CLASS DRIVER   ("-" where absent)
-#   log_source journalctl|dmesg|file|absent|skipped
-#   log LINE                       kernel-log lines about the IOMMU (at most 2000)
-#   log_count N                    how many such lines the log held
-#   end                            always last: the output is complete
+# field naming the record (docs/target.md lists them: bootab-snapshot 1
+# first, end last). Values never hold a TAB, a newline or another control
+# character (they are removed here), and every file is read with a
+# bounded read. The script stays under 8000 bytes: dropbear refuses a
+# command longer than 9000.
 set -u
 ROOT=${ROOT-}
 LC_ALL=C
@@ -152,6 +135,55 @@ for arg in "$@"; do
 	esac
 done
 
+# What the parameter proofs read (src/kernel/proof.c, docs/proof.md).
+for rel in sys/devices/system/cpu/smt/control sys/devices/system/cpu/smt/active \
+	sys/kernel/mm/transparent_hugepage/enabled sys/devices/system/cpu/isolated \
+	sys/devices/system/cpu/nohz_full proc/sys/kernel/numa_balancing \
+	sys/devices/system/cpu/intel_pstate/status sys/devices/system/cpu/amd_pstate/status \
+	sys/kernel/debug/sched/preempt proc/sys/kernel/version; do
+	if [ -f "$ROOT/$rel" ] && [ -r "$ROOT/$rel" ]; then
+		rec state "/$rel" "$(first_line "$ROOT/$rel")"
+	fi
+done
+# Every policy has the same driver: the first one's is enough.
+for p in "$ROOT"/sys/devices/system/cpu/cpufreq/policy*; do
+	[ -r "$p/scaling_driver" ] || continue
+	rec state "/sys/devices/system/cpu/cpufreq/${p##*/}/scaling_driver" \
+		"$(first_line "$p/scaling_driver")"
+	break
+done
+for h in "$ROOT"/sys/kernel/mm/hugepages/hugepages-*; do
+	[ -r "$h/nr_hugepages" ] || continue
+	rec state "/sys/kernel/mm/hugepages/${h##*/}/nr_hugepages" "$(first_line "$h/nr_hugepages")"
+done
+# One line of a file: "flags : fpu vme ..." as "fpu vme ...". The
+# first CPU's flags line comes within the first few kilobytes.
+if [ -r "$ROOT/proc/cpuinfo" ]; then
+	v=$(head -c 65536 "$ROOT/proc/cpuinfo" | sed -n '/^flags[[:space:]]*:/{p;q;}' |
+		head -c 8000 | tr -d '\000-\037\177')
+	[ -n "$v" ] && rec state /proc/cpuinfo:flags "${v#*: }"
+fi
+if [ -r "$ROOT/proc/meminfo" ]; then
+	head -c 65536 "$ROOT/proc/meminfo" | grep -E '^(Hugepagesize|HugePages_Total):' |
+		tr -d '\000-\011\013-\037\177' | while IFS= read -r line; do
+		v=${line#*:}
+		v=${v#"${v%%[! ]*}"}
+		rec state "/proc/meminfo:${line%%:*}" "$v"
+	done
+fi
+# Where a kernel sits (nokaslr): only root reads the address, others read zeros.
+if [ -r "$ROOT/proc/kallsyms" ]; then
+	v=$(sed -n '/ _text$/{p;q;}' "$ROOT/proc/kallsyms" 2>/dev/null | head -c 200 |
+		tr -d '\000-\037\177')
+	v=${v%% *}
+	case $v in
+	*[!0-9a-f]*) v= ;;
+	*[1-9a-f]*) ;;
+	*) v= ;;
+	esac
+	[ -n "$v" ] && rec state /proc/kallsyms:_text "$v"
+fi
+
 for c in "$ROOT"/sys/class/iommu/*; do
 	[ -e "$c" ] || [ -L "$c" ] || continue
 	rec iommu_class "${c##*/}"
@@ -206,5 +238,10 @@ if [ "$source" != absent ] && [ "$source" != skipped ]; then
 		done
 	fi
 	rec log_count "$((count + 0))"
+	# What some parameters leave in the log and nowhere else: evidence.
+	printf '%s\n' "$klog" | grep -E 'page tables isolation|Dynamic Preempt|mem auto-init' |
+		tr -d '\000-\011\013-\037\177' | head -n 200 | while IFS= read -r line; do
+		rec klog "$line"
+	done
 fi
 rec end
