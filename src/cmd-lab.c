@@ -20,7 +20,7 @@
 const char cmd_lab_usage[] =
 	"usage: bootab lab [--guest busybox|debian] SUBCOMMAND ...\n"
 	"       bootab lab build [--force]\n"
-	"       bootab lab up [--timeout SECONDS]\n"
+	"       bootab lab up [--smt] [--timeout SECONDS]\n"
 	"       bootab lab down [--timeout SECONDS]\n"
 	"       bootab lab status [--json]\n"
 	"       bootab lab ssh [COMMAND [ARG...]]\n"
@@ -43,6 +43,7 @@ const char cmd_lab_usage[] =
 	"  up           build if needed, start QEMU, wait until SSH answers, print\n"
 	"               the SSH command (default timeout 240 s, debian 480 s); a\n"
 	"               guest that does not answer: the last console lines\n"
+	"               --smt: the two CPUs are two threads of one core (nosmt)\n"
 	"  down         stop QEMU: nothing of the lab stays running\n"
 	"  status       running or not, pid, port, boot_id; exit 1 when not running\n"
 	"  ssh          run COMMAND in the guest as root (a shell without one)\n"
@@ -207,10 +208,13 @@ static int lab_up(const char *dir, int argc, char **argv)
 	char *err = NULL, *boot_id = NULL;
 	int timeout_ms = (guest == LAB_GUEST_DEBIAN ? DEFAULT_TIMEOUT_DEBIAN_S : DEFAULT_TIMEOUT_S) * 1000;
 	int code, r;
+	unsigned flags = 0;
 	long long t0;
 
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--timeout")) {
+		if (!strcmp(argv[i], "--smt")) {
+			flags |= LAB_SMT;
+		} else if (!strcmp(argv[i], "--timeout")) {
 			if (parse_seconds("--timeout", argv[i + 1], &timeout_ms) < 0)
 				return EXIT_USAGE;
 			i++;
@@ -230,7 +234,7 @@ static int lab_up(const char *dir, int argc, char **argv)
 		return code;
 
 	t0 = now_ms();
-	r = lab_start(dir, &st, &err);
+	r = lab_start(dir, flags, &st, &err);
 	if (r < 0) {
 		if (err && *err) {
 			size_t n = strlen(err);

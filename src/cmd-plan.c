@@ -15,9 +15,14 @@
 #include "lib/file.h"
 #include "log.h"
 #include "campaign/plan.h"
+#include "campaign/touch.h"
+#include "target-args.h"
+#include "target/target.h"
 
 const char cmd_plan_usage[] =
-	"usage: bootab plan [--effect PCT [--from CAMPAIGN_DIR | --history FILE]] PLAN.ini\n"
+	"usage: bootab plan [--effect PCT [--from CAMPAIGN_DIR | --history FILE]]\n"
+	"                   [--touch | --target T [--root DIR] [--connect-timeout S]]\n"
+	"                   PLAN.ini\n"
 	"\n"
 	"Checks a campaign plan and prints what the campaign will do: the boot\n"
 	"order, the managed args, the rows on every boot and an estimate of how long\n"
@@ -29,6 +34,13 @@ const char cmd_plan_usage[] =
 	"the boot-to-boot and rep-to-rep noise measured by a finished campaign (its\n"
 	"side directories) or a machine's history, and, from the campaign's measured\n"
 	"reboot and rep durations, the best reps per boot. docs/statistics.md says how.\n"
+	"\n"
+	"With --touch (the plan's target) or --target T, it reads the box's standing\n"
+	"boot before anything changes and says, per mode, what each arg can change\n"
+	"there, with a warning where it can change nothing (pti=off where PTI is off,\n"
+	"mitigations=off where no CPU vulnerability applies, nosmt without SMT,\n"
+	"iommu=pt where the watched device is identity already; docs/proof.md).\n"
+	"--root DIR reads a tree for --target local.\n"
 	"\n"
 	"exit status: 0 valid, 2 invalid or unreadable\n";
 
@@ -286,6 +298,42 @@ static void print_effect(const struct plan *plan, double effect, const struct no
 		printf("suggested: rounds = %u (the row that needs the most boots; boots at the plan's reps)\n", worst);
 }
 
+/* What each mode can change on the target, from its standing boot. */
+static int print_touch(const struct plan *plan, const struct target_args *to)
+{
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct strbuf text = STRBUF_INIT;
+	struct strlist warnings = STRLIST_INIT;
+	struct snapshot standing;
+	struct target *t = NULL;
+	int r = target_args_open(to, &t);
+
+	if (r < 0)
+		return r;
+	r = touch_snapshot(t, plan, &standing, &err);
+	if (r < 0) {
+		if (r == -EINVAL) {
+			char *msg = parse_error_format(&err);
+
+			log_error("%s", msg);
+			free(msg);
+		} else {
+			log_error("%s", target_error(t));
+		}
+	} else {
+		touch_map_format(plan, &standing, &text, &warnings);
+		printf("\n%s", text.buf);
+		fflush(stdout);
+		for (size_t i = 0; i < warnings.n; i++)
+			log_warning("%s", warnings.items[i]);
+		snapshot_release(&standing);
+	}
+	target_close(t);
+	strbuf_release(&text);
+	strlist_release(&warnings);
+	parse_error_release(&err);
+	return r;
+}
 
 int cmd_plan(int argc, char **argv)
 {
@@ -293,6 +341,10 @@ int cmd_plan(int argc, char **argv)
 		{ "effect", required_argument, NULL, 'e' },
 		{ "from", required_argument, NULL, 'f' },
 		{ "history", required_argument, NULL, 'H' },
+		{ "touch", no_argument, NULL, 'T' },
+		TARGET_LONGOPT_TARGET,
+		TARGET_LONGOPT_ROOT,
+		TARGET_LONGOPT_CONNECT_TIMEOUT,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct parse_error err = PARSE_ERROR_INIT;
@@ -302,12 +354,20 @@ int cmd_plan(int argc, char **argv)
 	unsigned long gates = 0, gate_s, row_bound = 0;
 	size_t n, n_checks = 0;
 	const char *from = NULL, *history = NULL, *file;
+	struct target_args to = TARGET_ARGS_INIT(NULL);
+	bool touch = false;
 	double effect = NAN;
 	char **managed;
 	int opt, ret = EXIT_USAGE;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		int t = target_args_take(&to, opt, optarg);
+
+		if (t < 0)
+			return EXIT_USAGE;
+		if (t > 0)
+			continue;
 		switch (opt) {
 		case 'e':
 			if (parse_effect(optarg, &effect) < 0) {
@@ -321,6 +381,9 @@ int cmd_plan(int argc, char **argv)
 		case 'H':
 			history = optarg;
 			break;
+		case 'T':
+			touch = true;
+			break;
 		default:
 			fputs(cmd_plan_usage, stderr);
 			return EXIT_USAGE;
@@ -332,6 +395,11 @@ int cmd_plan(int argc, char **argv)
 		else if ((from || history) && isnan(effect))
 			log_error("--from and --history need --effect");
 		fputs(cmd_plan_usage, stderr);
+		return EXIT_USAGE;
+	}
+	if ((touch && to.spec) || ((to.root || to.connect_timeout_s) && !to.spec)) {
+		log_error(touch ? "--touch reads the plan's target, --target another: give one"
+				: "--root and --connect-timeout need --target");
 		return EXIT_USAGE;
 	}
 	if (!isnan(effect) && !from && !history) {
@@ -441,6 +509,16 @@ int cmd_plan(int argc, char **argv)
 	plan_boots_free(boots, n);
 	if (!isnan(effect))
 		print_effect(&plan, effect, &nz);
+	if (touch && !plan.target) {
+		log_error("%s: --touch: [campaign] target is not set", file);
+		goto out;
+	}
+	if (touch || to.spec) {
+		if (!to.spec)
+			to.spec = plan.target;
+		if (print_touch(&plan, &to) < 0)
+			goto out;
+	}
 	ret = EXIT_OK;
 out:
 	if (nz.have_res)

@@ -24,8 +24,14 @@
 #     directories with vendor, device, class and the subsystem, driver and
 #     iommu_group links; the directories those links point to exist too
 #   sys/module/M/parameters/P for every --param
-#   var/log/dmesg: the kernel-log lines about the IOMMU (the same filter as
-#     snapshot.sh, plus the kernel's command-line echo, which snapshot.sh
+#   what the parameter proofs read: sys/devices/system/cpu/smt/{control,active},
+#     isolated, nohz_full, intel_pstate/status, amd_pstate/status, the cpufreq
+#     policies' scaling_driver, sys/kernel/mm/transparent_hugepage/enabled,
+#     sys/kernel/mm/hugepages/*/nr_hugepages, sys/kernel/debug/sched/preempt,
+#     proc/sys/kernel/{numa_balancing,version}, proc/cpuinfo, proc/meminfo,
+#     and the _text line of proc/kallsyms
+#   var/log/dmesg: the kernel-log lines about the IOMMU and the proofs'
+#     evidence lines (the same filters as snapshot.sh, plus the kernel's command-line echo, which snapshot.sh
 #     must leave out), from journalctl -k -b, else dmesg; absent when neither
 #     answers (not root)
 #   capture.txt: when, from where, and the kernel log's source
@@ -145,6 +151,28 @@ target_side() {
 			done
 		done
 	done
+	# What the parameter proofs read (snapshot.sh's state records).
+	for f in sys/devices/system/cpu/smt/control sys/devices/system/cpu/smt/active \
+		sys/kernel/mm/transparent_hugepage/enabled sys/devices/system/cpu/isolated \
+		sys/devices/system/cpu/nohz_full proc/sys/kernel/numa_balancing \
+		sys/devices/system/cpu/intel_pstate/status sys/devices/system/cpu/amd_pstate/status \
+		sys/kernel/debug/sched/preempt proc/sys/kernel/version proc/cpuinfo proc/meminfo; do
+		copy "$f"
+	done
+	for p in "$ROOT"/sys/devices/system/cpu/cpufreq/policy*; do
+		[ -e "$p" ] || continue
+		copy "${p#"$ROOT"/}/scaling_driver"
+	done
+	for h in "$ROOT"/sys/kernel/mm/hugepages/hugepages-*; do
+		[ -e "$h" ] || continue
+		copy "${h#"$ROOT"/}/nr_hugepages"
+	done
+	# Of /proc/kallsyms only the line snapshot.sh reads (root sees the address).
+	if [ -r "$ROOT/proc/kallsyms" ]; then
+		mkdir -p "$stage/proc"
+		sed -n '/ _text$/{p;q;}' "$ROOT/proc/kallsyms" 2>/dev/null | head -c 200 >"$stage/proc/kallsyms"
+		[ -s "$stage/proc/kallsyms" ] || rm -f "$stage/proc/kallsyms"
+	fi
 	for arg in "$@"; do
 		case $arg in
 		param:*.*)
@@ -177,7 +205,8 @@ target_side() {
 	if [ "$source" != absent ]; then
 		mkdir -p "$stage/var/log"
 		printf '%s\n' "$klog" |
-			grep -i -E 'iommu|AMD-Vi|DMAR|Default domain type|Command line: ' >"$stage/var/log/dmesg" || true
+			grep -i -E 'iommu|AMD-Vi|DMAR|Default domain type|Command line: |page tables isolation|Dynamic Preempt|mem auto-init' \
+				>"$stage/var/log/dmesg" || true
 	fi
 	{
 		printf 'captured %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"

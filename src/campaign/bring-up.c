@@ -4,6 +4,7 @@
 
 #include "boot/set.h"
 #include "campaign/internal.h"
+#include "kernel/proof.h"
 #include "kernel/snapshot.h"
 #include "kernel/verify.h"
 #include "lib/alloc.h"
@@ -193,6 +194,8 @@ int campaign_verify(struct campaign *c, size_t k, struct snapshot *ret, char **r
 		goto out;
 	}
 	failed = verify_report_failures(&res.report);
+	json_decref(c->progress[k].proof);
+	c->progress[k].proof = json_incref(res.proof);
 	for (size_t i = 0; i < res.report.n; i++) {
 		const struct verify_check *v = &res.report.v[i];
 

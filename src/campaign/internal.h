@@ -19,6 +19,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "campaign/campaign.h"
 #include "boot/bls.h"
 #include "campaign/plan.h"
@@ -45,6 +47,7 @@ struct boot_progress {
 	char *boot_id_before;
 	char *rebooting_from;   /* from "rebooting": the boot_id the reboot left */
 	double rebooting_at;    /* and the wall-clock time it was issued */
+	json_t *proof;          /* the last verify's proof levels (meta.json "proof"), or NULL */
 };
 
 struct campaign {
@@ -71,10 +74,20 @@ struct campaign {
 	char *standing_kernel;     /* plans with kernels: uname -r when the campaign began */
 	char **mode_kernel;        /* per mode: the kernel spec it boots; NULL: the plan names none */
 	char **mode_release;       /* per mode: the release uname -r must print; NULL: not checked */
+	int lock_fd;               /* the campaign directory's lock, when locked */
+	bool locked;
 };
 
 /* The one-shot entry's file name, next to the default entry. */
 #define ONESHOT_ENTRY BLS_ONESHOT_ENTRY
+
+/*
+ * touch.c: before the first boot of a new campaign, what each mode can
+ * change on the box, from its standing boot: said (a warning per arg that
+ * can change nothing, never a stop) and kept in the campaign's touch.txt
+ * for the report. A snapshot that fails is a warning too.
+ */
+void campaign_touch_preflight(struct campaign *c);
 
 /* campaign.c: one line to the command's say(). */
 void campaign_say(const struct campaign *c, enum campaign_level level, const char *fmt, ...)

@@ -337,12 +337,24 @@ int side_write(const char *dir, const struct side_record *rec, struct strlist *w
 	if (rec->boot_method)
 		json_object_set_new(meta, "boot_method", json_string(rec->boot_method));
 	json_object_set_new(meta, "verify", json_string(rec->verify_summary ? rec->verify_summary : "not run"));
+	if (rec->proof)
+		json_object_set_new(meta, "proof", json_deep_copy(rec->proof));
 
 	text = snapshot_to_text(rec->snapshot, &ctx);
 	strbuf_addstr(&txt, text);
 	free(text);
 	strbuf_addf(&txt, "mode %s (boot %zu of %zu, %s)\nverify %s\n", rec->mode, rec->boot_index + 1,
 		    rec->n_boots, rec->label, rec->verify_summary ? rec->verify_summary : "not run");
+	if (rec->proof) {
+		const json_t *level = json_object_get(rec->proof, "level"), *arg;
+		size_t i;
+
+		strbuf_addf(&txt, "proof %s", json_is_string(level) ? json_string_value(level) : "(nothing asked)");
+		json_array_foreach(json_object_get(rec->proof, "args"), i, arg)
+			strbuf_addf(&txt, "%s%s %s", i ? ", " : " (", json_string_value(json_object_get(arg, "arg")),
+				    json_string_value(json_object_get(arg, "level")));
+		strbuf_addstr(&txt, json_array_size(json_object_get(rec->proof, "args")) ? ")\n" : "\n");
+	}
 	if (rec->boot_method && !strcmp(rec->boot_method, "kexec"))
 		strbuf_addstr(&txt, "boot kexec: no firmware reset; devices and the IOMMU may keep state the previous kernel left\n");
 

@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "campaign/fetch.h"
 #include "lib/strlist.h"
 #include "campaign/plan.h"
@@ -32,6 +34,7 @@ struct side_record {
 	const struct snapshot *snapshot;
 	const struct fetch *fetch;
 	const char *verify_summary; /* one line; "ok" when every check held */
+	const json_t *proof;        /* the verify's proof levels (proof_levels_json()); may be NULL */
 };
 
 /*

@@ -226,6 +226,7 @@ void snapshot_release(struct snapshot *snap)
 	entries_release(&snap->vulnerabilities);
 	entries_release(&snap->params);
 	entries_release(&snap->files);
+	entries_release(&snap->state);
 	for (size_t i = 0; i < snap->n_thermal; i++) {
 		free(snap->thermal[i].zone);
 		free(snap->thermal[i].type);
@@ -241,6 +242,7 @@ void snapshot_release(struct snapshot *snap)
 	free(snap->package_manager);
 	free(snap->package);
 	entries_release(&snap->config);
+	strv_release(snap->evidence, snap->n_evidence);
 	memset(snap, 0, sizeof(*snap));
 }
 
@@ -313,6 +315,7 @@ static int parse_record(struct parser *p)
 		{ "log_source", 2 }, { "log", 2 }, { "log_count", 2 }, { "machine_id", 2 },
 		{ "kernel_version", 2 }, { "kernel_notes", 2 }, { "kernel_config", 3 },
 		{ "kconfig", 3 }, { "kernel_package", 3 },
+		{ "state", 3 }, { "klog", 2 },
 	};
 	size_t want = 0;
 
@@ -477,6 +480,27 @@ static int parse_record(struct parser *p)
 		entries_add(&s->files, f[1], nf == 3 ? f[2] : NULL);
 		return 0;
 	}
+	if (!strcmp(key, "state")) {
+		if ((strncmp(f[1], "/sys/", 5) && strncmp(f[1], "/proc/", 6)) || strstr(f[1], "/../") ||
+		    !word_valid(f[1], 256, "/._:-"))
+			return fail(p, "state record path '%s' is not a /sys or /proc path", f[1]);
+		if (!utf8_valid(f[2]))
+			return fail(p, "state '%s': value is not UTF-8", f[1]);
+		if (entries_has(&s->state, f[1]))
+			return fail(p, "state '%s' repeated", f[1]);
+		entries_add(&s->state, f[1], f[2]);
+		return 0;
+	}
+	if (!strcmp(key, "klog")) {
+		if (!p->saw_log_source || s->log_source == SNAPSHOT_LOG_ABSENT ||
+		    s->log_source == SNAPSHOT_LOG_SKIPPED)
+			return fail(p, "record '%s' without a log source", key);
+		if (s->n_evidence >= SNAPSHOT_MAX_EVIDENCE_LINES)
+			return fail(p, "more than %d klog lines", SNAPSHOT_MAX_EVIDENCE_LINES);
+		GROW(s->evidence, s->alloc_evidence, s->n_evidence + 1);
+		s->evidence[s->n_evidence++] = utf8_sanitize(f[1]);
+		return 0;
+	}
 	if (!strcmp(key, "iommu_class")) {
 		if (!iommu_device_name_valid(f[1]) || !utf8_valid(f[1]))
 			return fail(p, "iommu class entry '%s' is malformed", f[1]);
@@ -612,6 +636,14 @@ int snapshot_parse(const char *data, size_t len, struct snapshot *ret, struct pa
 				r = -EINVAL;
 				goto fail;
 			}
+			/* C1 controls in UTF-8 (U+009B is CSI to many terminals). */
+			if (c == 0xc2 && i + 1 < llen && (unsigned char)line[i + 1] >= 0x80 &&
+			    (unsigned char)line[i + 1] <= 0x9f) {
+				parse_error_set(err, p.line, (unsigned)i + 1,
+						"control character U+%04X in record", (unsigned char)line[i + 1]);
+				r = -EINVAL;
+				goto fail;
+			}
 		}
 		if (end) {
 			parse_error_set(err, p.line, 0, "record after 'end'");
@@ -723,7 +755,7 @@ static json_t *nullable(const char *s)
 json_t *snapshot_to_json(const struct snapshot *snap, const struct snapshot_context *ctx)
 {
 	json_t *o = json_object(), *thermal = json_array(), *classes = json_array();
-	json_t *lines = json_array();
+	json_t *lines = json_array(), *evidence = json_array();
 	char *summary = iommu_map_summary(&snap->iommu);
 
 	for (size_t i = 0; i < snap->n_thermal; i++) {
@@ -737,6 +769,8 @@ json_t *snapshot_to_json(const struct snapshot *snap, const struct snapshot_cont
 		json_array_append_new(classes, json_string(snap->iommu_classes[i]));
 	for (size_t i = 0; i < snap->n_log_lines; i++)
 		json_array_append_new(lines, json_string(snap->log_lines[i]));
+	for (size_t i = 0; i < snap->n_evidence; i++)
+		json_array_append_new(evidence, json_string(snap->evidence[i]));
 
 	json_object_set_new(o, "bootab_snapshot", json_integer(1));
 	json_object_set_new(o, "time", nullable(ctx ? ctx->time : NULL));
@@ -770,6 +804,8 @@ json_t *snapshot_to_json(const struct snapshot *snap, const struct snapshot_cont
 	json_object_set_new(o, "loadavg", nullable(snap->loadavg));
 	json_object_set_new(o, "module_parameters", entries_json(&snap->params));
 	json_object_set_new(o, "files", entries_json(&snap->files));
+	json_object_set_new(o, "kernel_state", entries_json(&snap->state));
+	json_object_set_new(o, "kernel_log_evidence", evidence);
 	free(summary);
 	return o;
 }

@@ -54,6 +54,7 @@ struct snapshot {
 	struct snapshot_entries vulnerabilities;/* name → text */
 	struct snapshot_entries params;         /* MODULE.PARAM → value or NULL */
 	struct snapshot_entries files;          /* path → first line or NULL */
+	struct snapshot_entries state;          /* what the parameter proofs read: path → value */
 	struct snapshot_thermal *thermal;
 	size_t n_thermal, alloc_thermal;
 	char **iommu_classes;                   /* /sys/class/iommu entries */
@@ -72,6 +73,8 @@ struct snapshot {
 	char *package_manager;                  /* "dpkg", "rpm"; NULL: no package owns the image */
 	char *package;                          /* "linux-image-6.1.0-57-amd64 6.1.158-1" */
 	struct snapshot_entries config;         /* CONFIG_NAME -> value, every option set */
+	char **evidence;                        /* kernel-log lines the proofs show (at most 200) */
+	size_t n_evidence, alloc_evidence;
 };
 
 /* Bounds on what snapshot_parse() accepts. */
@@ -79,6 +82,7 @@ struct snapshot {
 #define SNAPSHOT_MAX_LINE 8192
 #define SNAPSHOT_MAX_LOG_LINES 2000
 #define SNAPSHOT_MAX_CONFIG 40000
+#define SNAPSHOT_MAX_EVIDENCE_LINES 200
 
 /*
  * Parses snapshot.sh output. The input is untrusted: every line is bounded,

@@ -33,6 +33,20 @@ struct verify_args {
 void verify_args_from_list(char *const *args, struct verify_args *ret);
 void verify_args_release(struct verify_args *args);
 
+/*
+ * How far a check reaches, weakest first (the level of a mode is the
+ * minimum over its args):
+ *   proven        sysfs or procfs shows the setting in effect
+ *   evidence      only a kernel-log line (or an address) agrees; shown,
+ *                 never taken as proof
+ *   cmdline only  nothing but /proc/cmdline says so
+ */
+enum proof_level {
+	PROOF_CMDLINE,
+	PROOF_EVIDENCE,
+	PROOF_PROVEN,
+};
+
 enum verify_status {
 	VERIFY_OK,
 	VERIFY_FAILED,
@@ -45,12 +59,20 @@ struct verify_check {
 	char *expected;   /* NULL for notes */
 	char *found;      /* what sysfs/procfs said */
 	char *where;      /* the paths read */
+	enum proof_level level;
+	char *arg;        /* the asked arg this check judges ("pti=on"); NULL for others */
 };
 
 struct verify_report {
 	struct verify_check *v;
 	size_t n, alloc;
 };
+
+/* Appends one check; found is printf-formatted. arg and expected may be NULL. */
+void verify_report_add(struct verify_report *report, enum verify_status status,
+		       enum proof_level level, const char *arg, const char *what,
+		       const char *expected, const char *where, const char *found_fmt, ...)
+	__attribute__((format(printf, 8, 9)));
 
 /* How many checks failed. */
 size_t verify_report_failures(const struct verify_report *report);

@@ -374,7 +374,7 @@ static char *qemu_escape(const char *s)
 	return strbuf_detach(&sb, NULL);
 }
 
-static void qemu_argv(struct strvec *a, const char *dir, int port)
+static void qemu_argv(struct strvec *a, const char *dir, int port, unsigned flags)
 {
 	char *d = qemu_escape(dir);
 	static const char *const fixed[] = {
@@ -383,7 +383,7 @@ static void qemu_argv(struct strvec *a, const char *dir, int port)
 		 * access): TCG is slower but always there. kernel-irqchip=split
 		 * is what intel-iommu's interrupt remapping needs. */
 		"-machine", "q35,accel=tcg,kernel-irqchip=split",
-		"-cpu", "max", "-smp", "2", "-m", "1024",
+		"-m", "1024",
 		/* Before the PCI devices, so they sit behind it. */
 		"-device", "intel-iommu,intremap=on",
 		"-drive", "if=pflash,format=raw,unit=0,readonly=on,file=" OVMF_CODE,
@@ -392,6 +392,14 @@ static void qemu_argv(struct strvec *a, const char *dir, int port)
 
 	for (size_t i = 0; fixed[i]; i++)
 		strvec_push(a, fixed[i]);
+	/* TCG's "max" CPU is an AMD one, and an AMD CPU shows SMT siblings
+	 * only with the topology extensions, which TCG lacks: with SMT the
+	 * guest gets the same CPU under Intel's vendor string, whose SMT the
+	 * kernel reads from the CPUID topology leaves QEMU fills from -smp. */
+	strvec_push(a, "-cpu");
+	strvec_push(a, flags & LAB_SMT ? "max,vendor=GenuineIntel" : "max");
+	strvec_push(a, "-smp");
+	strvec_push(a, flags & LAB_SMT ? "2,sockets=1,cores=1,threads=2" : "2");
 	strvec_push(a, "-drive");
 	strvec_pushf(a, "if=pflash,format=raw,unit=1,file=%s/vars.fd", d);
 	if (lab_guest_read(dir) == LAB_GUEST_DEBIAN) {
@@ -471,7 +479,7 @@ static int write_text(const char *dir, const char *name, const char *text)
 	return r;
 }
 
-int lab_start(const char *dir, struct lab_status *ret, char **ret_err)
+int lab_start(const char *dir, unsigned flags, struct lab_status *ret, char **ret_err)
 {
 	struct lab_status st;
 	char *run = NULL, *err_text = NULL;
@@ -527,7 +535,7 @@ int lab_start(const char *dir, struct lab_status *ret, char **ret_err)
 		if (r < 0)
 			goto out;
 
-		qemu_argv(&a, dir, port);
+		qemu_argv(&a, dir, port, flags);
 		r = process_run(strvec_argv(&a), &o, &res);
 		strvec_release(&a);
 		if (r < 0)

@@ -128,8 +128,15 @@ char *lab_ssh_config_format(const char *dir, int port);
  * and not running (-EALREADY when it is). Does not wait for the guest.
  * On error nothing of ours is left running. *ret_err, when not NULL, gets
  * QEMU's error output on failure (the caller's; may be set to NULL).
+ * LAB_SMT gives the guest its two CPUs as two threads of one core
+ * (-smp 2,sockets=1,cores=1,threads=2) instead of two cores, so SMT
+ * exists and nosmt has something to turn off.
  */
-int lab_start(const char *dir, struct lab_status *ret, char **ret_err);
+enum lab_start_flags {
+	LAB_SMT = 1 << 0,
+};
+
+int lab_start(const char *dir, unsigned flags, struct lab_status *ret, char **ret_err);
 
 /*
  * Waits until the guest answers over SSH with a boot_id different from

@@ -9,6 +9,7 @@
 
 #include "judge/kernels.h"
 #include "lib/alloc.h"
+#include "lib/escape.h"
 #include "lib/strbuf.h"
 #include "report/html.h"
 #include "report/mail.h"
@@ -193,6 +194,10 @@ static void side_note(struct strbuf *sb, const struct compare_result *res, size_
 		strbuf_addstr(sb, "cost: ");
 		report_cost_words(sb, c, k != 0);
 	}
+	/* How far the boot was proven to be its mode (meta.json "proof"). */
+	if (s->proof)
+		strbuf_addf(sb, "%sproof: %s%s%s%s", first_note ? "" : "; ", s->proof, s->proof_weak ? " (" : "",
+			    s->proof_weak ? s->proof_weak : "", s->proof_weak ? ")" : "");
 }
 
 static void md_cell(struct strbuf *sb, const char *s);
@@ -1257,6 +1262,8 @@ static int json_report(FILE *out, const struct compare_result *res, const struct
 		json_object_set_new(s, "mode", json_string(res->sides[k].mode));
 		json_object_set_new(s, "dir", json_string(res->sides[k].dir));
 		json_object_set_new(s, "repeat", json_boolean(k > 0 && !strcmp(res->sides[k].mode, res->sides[0].mode)));
+		if (res->sides[k].proof)
+			json_object_set_new(s, "proof", json_string(res->sides[k].proof));
 		json_array_append_new(sides, s);
 	}
 	for (size_t i = 0; i < res->n_metrics; i++) {
@@ -1372,31 +1379,47 @@ static int json_report(FILE *out, const struct compare_result *res, const struct
 	return r < 0 ? -EIO : 0;
 }
 
+/* The colours text_report() writes itself: they change colour, never move text. */
+static const char *const own_sgr[] = { "\033[32m", "\033[31m", "\033[33m", "\033[2m", "\033[0m", NULL };
+
 int report_compare(FILE *out, const struct compare_result *res, const struct report_options *o)
 {
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
 	int r = 0;
 
-	switch (o->format) {
-	case REPORT_MD:
-		md_report(out, res, o);
-		break;
-	case REPORT_CSV:
-		csv_report(out, res);
-		break;
-	case REPORT_JSON:
+	/* JSON, HTML and mail escape what they hold themselves. */
+	if (o->format == REPORT_JSON)
 		r = json_report(out, res, o);
-		break;
-	case REPORT_HTML:
+	else if (o->format == REPORT_HTML)
 		r = report_html(out, res, o);
-		break;
-	case REPORT_MAIL:
+	else if (o->format == REPORT_MAIL)
 		r = report_mail(out, res, o);
-		break;
-	case REPORT_TEXT:
-	default:
-		text_report(out, res, o);
-		break;
+	if (o->format == REPORT_JSON || o->format == REPORT_HTML || o->format == REPORT_MAIL)
+		goto flush;
+	/*
+	 * Text, Markdown and CSV carry names and values from files and boxes
+	 * (units, job names, commands, directory names): the whole report is
+	 * escaped on its way out (lib/escape.h), after md and CSV quoting,
+	 * which an escape cannot break.
+	 */
+	mem = open_memstream(&buf, &len);
+	if (!mem)
+		return -errno;
+	if (o->format == REPORT_MD)
+		md_report(mem, res, o);
+	else if (o->format == REPORT_CSV)
+		csv_report(mem, res);
+	else
+		text_report(mem, res, o);
+	if (fclose(mem) != 0) {
+		free(buf);
+		return -ENOMEM;
 	}
+	r = text_escape_write(out, buf, len, 0, o->color ? own_sgr : NULL);
+	free(buf);
+flush:
 	/* The buffered part fails again here and says why (ENOSPC on a full disk). */
 	errno = 0;
 	if (fflush(out) != 0 || ferror(out))

@@ -8,10 +8,13 @@
 
 #include <jansson.h>
 
+#include "kernel/cmdline.h"
+#include "kernel/proof.h"
 #include "lib/alloc.h"
 #include "lib/parse-number.h"
 #include "lib/file.h"
 #include "lib/parse-error.h"
+#include "lib/strbuf.h"
 #include "lib/timestamp.h"
 #include "parsers/parser.h"
 
@@ -91,7 +94,7 @@ static int load_meta_metrics(const char *file, size_t ri, json_t *jmetrics, stru
 	json_t *jm;
 
 	if (!json_is_array(jmetrics)) {
-		strlist_addf(warnings, "%s: rows[%zu].metrics: not an array, ignoring the row", file, ri);
+		strlist_addf(warnings, "%s: rows[%zu].metrics: not an array: row '%s' cannot be read", file, ri, row->name);
 		return -EINVAL;
 	}
 	json_array_foreach(jmetrics, mi, jm) {
@@ -102,29 +105,39 @@ static int load_meta_metrics(const char *file, size_t ri, json_t *jmetrics, stru
 		enum metric_better b = BETTER_HIGHER;
 		size_t si;
 
-		if (!name || !row_name_valid(name)) {
-			strlist_addf(warnings, "%s: rows[%zu].metrics[%zu].name: missing or not a printable string, ignoring the row",
-				     file, ri, mi);
+		if (!name || !metric_text_valid(name, false)) {
+			strlist_addf(warnings, "%s: rows[%zu].metrics[%zu].name: missing, or not UTF-8 text of at most %d bytes without control characters: row '%s' cannot be read",
+				     file, ri, mi, METRIC_NAME_MAX, row->name);
+			goto fail;
+		}
+		if (unit && !metric_text_valid(unit, true)) {
+			strlist_addf(warnings, "%s: rows[%zu].metrics[%zu].unit: not UTF-8 text of at most %d bytes without control characters: row '%s' cannot be read",
+				     file, ri, mi, METRIC_NAME_MAX, row->name);
 			goto fail;
 		}
 		if (better && !strcmp(better, "lower"))
 			b = BETTER_LOWER;
 		else if (better && strcmp(better, "higher")) {
-			strlist_addf(warnings, "%s: rows[%zu].metrics[%zu].better: '%s' is not 'higher' or 'lower', ignoring the row",
-				     file, ri, mi, better);
+			strlist_addf(warnings, "%s: rows[%zu].metrics[%zu].better: '%s' is not 'higher' or 'lower': row '%s' cannot be read",
+				     file, ri, mi, better, row->name);
 			goto fail;
 		}
 		if (!json_is_array(samples) || json_array_size(samples) == 0) {
-			strlist_addf(warnings, "%s: rows[%zu].metrics[%zu].samples: missing or empty, ignoring the row",
-				     file, ri, mi);
+			strlist_addf(warnings, "%s: rows[%zu].metrics[%zu].samples: missing or empty: row '%s' cannot be read",
+				     file, ri, mi, row->name);
 			goto fail;
 		}
 		json_array_foreach(samples, si, js) {
 			double v = json_number_value(js);
 
 			if (!json_is_number(js) || !isfinite(v)) {
-				strlist_addf(warnings, "%s: rows[%zu].metrics[%zu].samples[%zu]: not a number, ignoring the row",
-					     file, ri, mi, si);
+				strlist_addf(warnings, "%s: rows[%zu].metrics[%zu].samples[%zu]: not a number: row '%s' cannot be read",
+					     file, ri, mi, si, row->name);
+				goto fail;
+			}
+			if (!metric_sample_valid(v)) {
+				strlist_addf(warnings, "%s: rows[%zu].metrics[%zu].samples[%zu]: %g is beyond what bootab computes with (|x| <= %g): row '%s' cannot be read",
+					     file, ri, mi, si, v, METRIC_SAMPLE_MAX, row->name);
 				goto fail;
 			}
 			metric_set_add_sample(&set, name, b, unit, v);
@@ -230,8 +243,9 @@ static void load_meta_rows(const char *file, json_t *jrows, struct side *side,
 		struct row *row;
 
 		if (!name || !row_name_valid(name)) {
-			strlist_addf(warnings, "%s: rows[%zu].name: missing or not a printable string, ignoring the row",
+			strlist_addf(warnings, "%s: rows[%zu].name: missing or not a printable string: the row cannot be read",
 				     file, ri);
+			side->unreadable_rows++;
 			continue;
 		}
 		if (side_find_row(side, name)) {
@@ -240,8 +254,9 @@ static void load_meta_rows(const char *file, json_t *jrows, struct side *side,
 			continue;
 		}
 		if (kind && strcmp(kind, "bench") && strcmp(kind, "check")) {
-			strlist_addf(warnings, "%s: rows[%zu].kind: '%s' is not 'bench' or 'check', ignoring the row",
-				     file, ri, kind);
+			strlist_addf(warnings, "%s: rows[%zu].kind: '%s' is not 'bench' or 'check': row '%s' cannot be read",
+				     file, ri, kind, name);
+			side->unreadable_rows++;
 			continue;
 		}
 		row = side_add_row(side, name, file);
@@ -287,8 +302,10 @@ static void load_meta_rows(const char *file, json_t *jrows, struct side *side,
 				row->stats[0] = row->stat;
 			}
 		}
-		if (metrics && load_meta_metrics(file, ri, metrics, row, warnings) < 0)
+		if (metrics && load_meta_metrics(file, ri, metrics, row, warnings) < 0) {
 			metric_set_release(&row->metrics);
+			side->unreadable_rows++;
+		}
 		if (json_object_get(jr, "checks"))
 			load_meta_checks(file, ri, json_object_get(jr, "checks"), row, warnings);
 		load_meta_times(file, ri, jr, row, warnings);
@@ -335,6 +352,42 @@ const char *side_kernel_config(const struct side_kernel *kernel, const char *nam
 		if (!strncmp(kernel->config[i], name, n) && kernel->config[i][n] == '=')
 			return kernel->config[i] + n + 1;
 	return NULL;
+}
+
+/* meta.json's "proof": {"level", "args": [{"arg", "level"}]} (docs/results-format.md). */
+static void load_meta_proof(const char *file, const json_t *proof, struct side *side, struct strlist *warnings)
+{
+	struct strbuf weak = STRBUF_INIT;
+	enum proof_level level;
+	const json_t *arg;
+	size_t i;
+
+	if (!proof || json_is_null(json_object_get(proof, "level")))
+		return;
+	if (!json_is_object(proof) ||
+	    proof_level_parse(json_string_value(json_object_get(proof, "level")), &level) < 0) {
+		strlist_addf(warnings, "%s: proof: not a proof level, ignoring it", file);
+		return;
+	}
+	json_array_foreach(json_object_get(proof, "args"), i, arg) {
+		const char *a = json_string_value(json_object_get(arg, "arg"));
+		enum proof_level l;
+		char *reason = NULL;
+
+		if (!a || cmdline_arg_valid(a, &reason) < 0 ||
+		    proof_level_parse(json_string_value(json_object_get(arg, "level")), &l) < 0) {
+			free(reason);
+			strlist_addf(warnings, "%s: proof.args[%zu]: not an arg and a level, ignoring it", file, i);
+			continue;
+		}
+		if (l != PROOF_PROVEN)
+			strbuf_addf(&weak, "%s%s %s", weak.len ? ", " : "", a, proof_level_name(l));
+	}
+	free(side->proof);
+	free(side->proof_weak);
+	side->proof = xstrdup(proof_level_name(level));
+	side->proof_weak = weak.len ? strbuf_detach(&weak, NULL) : NULL;
+	strbuf_release(&weak);
 }
 
 static void load_meta_boot(const char *file, json_t *root, struct side *side, struct strlist *warnings)
@@ -411,6 +464,7 @@ void side_meta_parse(const char *file, const char *data, size_t len, struct side
 	}
 	load_meta_boot(file, root, side, warnings);
 	load_meta_kernel(file, root, &side->kernel, warnings);
+	load_meta_proof(file, json_object_get(root, "proof"), side, warnings);
 	versions = json_object_get(root, "versions");
 	if (json_is_object(versions)) {
 		json_object_foreach(versions, key, v) {
@@ -504,6 +558,29 @@ static void load_meta(const char *dir, struct side *side, struct strlist *warnin
 out:
 	free(data);
 	free(file);
+}
+
+bool results_name_reserved(const char *name, const char **ret_why)
+{
+	/* docs/results-format.md: the campaign directory's own files. */
+	static const char *const campaign_files[] = {
+		"plan.ini", "journal", "lock", "report.txt", "report.md", "report.json", "report.html", NULL
+	};
+
+	if (name[0] == '.') {
+		*ret_why = "names starting with '.' are the directory itself, its parent or bootab's temporary files";
+		return true;
+	}
+	for (size_t i = 0; campaign_files[i]; i++)
+		if (!strcmp(name, campaign_files[i])) {
+			*ret_why = "a file of the campaign directory has that name";
+			return true;
+		}
+	if (strstr(name, ".abandoned-") || strstr(name, ".tmp-")) {
+		*ret_why = "names with '.abandoned-' or '.tmp-' are those of set-aside sides and temporary files";
+		return true;
+	}
+	return false;
 }
 
 /* Files bootab writes into a side that are not benchmark output. */
@@ -679,6 +756,8 @@ void side_release(struct side *side)
 	free(side->kernel.package);
 	free(side->kernel.config_sha256);
 	strv_free(side->kernel.config);
+	free(side->proof);
+	free(side->proof_weak);
 	json_decref(side->meta);
 	free(side->meta_problem);
 	memset(side, 0, sizeof(*side));

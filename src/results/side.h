@@ -68,6 +68,8 @@ struct side {
 	char *machine_id;   /* meta.json's machine_id, or NULL */
 	char *boot_id;      /* meta.json's boot_id, or NULL */
 	struct side_kernel kernel;
+	char *proof;        /* meta.json's proof level ("proven", "evidence", "cmdline only"), or NULL */
+	char *proof_weak;   /* its args below proven, "preempt=full evidence, ...", or NULL */
 	bool has_reboot;
 	double reboot_s;    /* meta.json's reboot_s: seconds from reboot to the new boot answering */
 	bool kexec;         /* meta.json's boot_method is "kexec": no firmware reset before this boot */
@@ -77,6 +79,12 @@ struct side {
 	struct side_version *versions;
 	size_t n_versions;
 	size_t alloc_versions;
+	/*
+	 * meta.json rows that bootab wrote but that cannot be read (a metric
+	 * that does not parse): the warnings name each. A report without them
+	 * would be wrong, so commands refuse to report.
+	 */
+	size_t unreadable_rows;
 	json_t *meta;       /* meta.json as loaded (an object; the side's), or NULL */
 	char *meta_problem; /* why there is no meta although the file is there, or NULL */
 };
@@ -103,6 +111,15 @@ void side_meta_parse(const char *file, const char *data, size_t len, struct side
 struct row *side_find_row(const struct side *side, const char *name);
 /* The value of version name, or NULL (borrowed). */
 const char *side_version(const struct side *side, const char *name);
+
+/*
+ * Whether name cannot be a boot label (a side directory in the campaign
+ * directory) or a row name (a directory under a side's rows/), because the
+ * results layout uses it: ".", "..", hidden and temporary files, the
+ * campaign's own files (plan.ini, journal, lock, report.*) and the names
+ * set-aside sides get (LABEL.abandoned-N). *ret_why (static) says why.
+ */
+bool results_name_reserved(const char *name, const char **ret_why);
 
 /* The label with trailing digits removed ("pt2" -> "pt"); the caller's. */
 char *side_mode_from_label(const char *label);

@@ -115,8 +115,7 @@ static char *last_line(const char *s)
 	return xstrndup(start, (size_t)(end - start));
 }
 
-/* Refuses what ssh could read as an option or that no host name holds. */
-static bool destination_acceptable(const char *s)
+bool target_destination_acceptable(const char *s)
 {
 	if (!*s || s[0] == '-')
 		return false;
@@ -346,7 +345,7 @@ int target_open(const char *spec, const struct target_options *options,
 		t->destination = strcmp(spec, "lab") ? xasprintf("%.*s@bootab-lab", (int)(strlen(spec) - 4), spec)
 						     : xstrdup("bootab-lab");
 	} else {
-		if (!destination_acceptable(spec)) {
+		if (!target_destination_acceptable(spec)) {
 			*ret_error = xasprintf("refusing target '%s': an SSH destination may not start with '-' or hold spaces or control characters",
 					       spec);
 			r = -EINVAL;
@@ -451,12 +450,12 @@ static char *script_text(const struct target *t, const char *name, enum root_met
 }
 
 /* Runs text as name with how; a low-level step shared by probing and scripts. */
-static int run_raw(struct target *t, const char *name, const char *const *args,
-		   const char *stdin_data, size_t stdin_len, enum root_method how,
-		   bool fresh, int timeout_ms, struct process_result *ret)
+static int run_raw_to(struct target *t, const char *name, const char *const *args,
+		      const char *stdin_data, size_t stdin_len, enum root_method how,
+		      bool fresh, int timeout_ms, int out_fd, struct process_result *ret)
 {
 	char *text = script_text(t, name, how), **argv;
-	struct process_options po = { .timeout_ms = timeout_ms };
+	struct process_options po = { .timeout_ms = timeout_ms, .stdout_to_fd = out_fd >= 0, .stdout_fd = out_fd };
 	struct strbuf in = STRBUF_INIT;
 	struct process_result res;
 	int r;
@@ -514,6 +513,13 @@ static int run_raw(struct target *t, const char *name, const char *const *args,
 	return 0;
 }
 
+static int run_raw(struct target *t, const char *name, const char *const *args,
+		   const char *stdin_data, size_t stdin_len, enum root_method how,
+		   bool fresh, int timeout_ms, struct process_result *ret)
+{
+	return run_raw_to(t, name, args, stdin_data, stdin_len, how, fresh, timeout_ms, -1, ret);
+}
+
 static int ask_password(struct target *t)
 {
 	char *password = NULL;
@@ -531,7 +537,7 @@ static int ask_password(struct target *t)
 int target_probe_root(struct target *t)
 {
 	struct process_result res;
-	char *uid = NULL;
+	bool uid_is_0 = false, sudo_ok = false, sudo_password = false;
 	int r;
 
 	if (t->root_method != ROOT_UNKNOWN && t->root_method != ROOT_UNAVAILABLE)
@@ -543,24 +549,26 @@ int target_probe_root(struct target *t)
 	r = run_raw(t, "probe", NULL, NULL, 0, ROOT_UNKNOWN, false, 60000, &res);
 	if (r < 0)
 		return r;
-	for (char *line = res.out; line && *line;) {
-		char *nl = strchr(line, '\n');
+	/* Records are read in place: the later checks see the whole output. */
+	for (const char *line = res.out; line && *line;) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
 
-		if (nl)
-			*nl = '\0';
-		if (!strncmp(line, "uid\t", 4))
-			uid = line + 4;
-		if (!strcmp(line, "sudo\tok") && t->root_method == ROOT_UNKNOWN)
-			t->root_method = ROOT_SUDO;
+		if (len > 4 && !strncmp(line, "uid\t", 4))
+			uid_is_0 = len == 5 && line[4] == '0';
+		else if (len == 7 && !strncmp(line, "sudo\tok", 7))
+			sudo_ok = true;
+		else if (len == 13 && !strncmp(line, "sudo\tpassword", 13))
+			sudo_password = true;
 		line = nl ? nl + 1 : NULL;
 	}
-	if (uid && !strcmp(uid, "0")) {
+	if (uid_is_0) {
 		t->root_method = ROOT_DIRECT;
-	} else if (t->root_method != ROOT_SUDO) {
-		bool has_sudo = strstr(res.out, "sudo\tpassword") != NULL;
-
+	} else if (sudo_ok) {
+		t->root_method = ROOT_SUDO;
+	} else {
 		t->root_method = ROOT_UNAVAILABLE;
-		if (!has_sudo) {
+		if (!sudo_password) {
 			set_error(t, "root is needed on '%s': the login user is not root and sudo is not available",
 				  t->spec);
 			process_result_release(&res);
@@ -650,6 +658,23 @@ int target_run_script(struct target *t, const char *name, const char *const *arg
 	}
 	return run_raw(t, name, args, stdin_data, stdin_len, method_for(t, as_root), false,
 		       timeout_ms, ret);
+}
+
+int target_run_script_to_fd(struct target *t, const char *name, const char *const *args, bool as_root,
+			    int timeout_ms, int out_fd, struct process_result *ret)
+{
+	int r;
+
+	if (!target_script_text(name)) {
+		set_error(t, "no embedded script '%s'", name);
+		return -ENOENT;
+	}
+	if (as_root) {
+		r = target_probe_root(t);
+		if (r < 0)
+			return r;
+	}
+	return run_raw_to(t, name, args, NULL, 0, method_for(t, as_root), false, timeout_ms, out_fd, ret);
 }
 
 int target_read_file(struct target *t, const char *path, size_t max, bool as_root,

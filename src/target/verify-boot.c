@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/proof.h"
 #include "lib/alloc.h"
 #include "lib/strvec.h"
 #include "target/target.h"
@@ -33,6 +34,7 @@ int verify_boot(struct target *t, const struct verify_boot_request *q,
 		verify_semantics(&ret->snapshot, &asked, &ret->report);
 		for (size_t i = 0; i < q->n_expects; i++)
 			verify_expect_check(&ret->snapshot, &q->expects[i], &ret->report);
+		ret->proof = proof_levels_json(&ret->report, &asked);
 	}
 	verify_args_release(&asked);
 	strvec_release(&words);
@@ -45,4 +47,6 @@ void verify_boot_result_release(struct verify_boot_result *result)
 	verify_report_release(&result->report);
 	free(result->without_root);
 	result->without_root = NULL;
+	json_decref(result->proof);
+	result->proof = NULL;
 }

@@ -3,6 +3,8 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "kernel/snapshot.h"
 #include "kernel/verify.h"
 #include "lib/parse-error.h"
@@ -29,6 +31,8 @@ struct verify_boot_result {
 	struct verify_report report;          /* verify_report_failures(): how many failed */
 	char *without_root;                   /* NULL, or why root was refused: sysfs was read
 						 without it and the kernel log was not read */
+	json_t *proof;                        /* the level of each asked arg (proof_levels_json());
+						 NULL when the checks did not run */
 };
 
 /*

@@ -87,22 +87,22 @@ OUT
 		[ "${lines[0]}" = "boot $(boot_of "$m"), kernel 6.1.0-57-amd64, on local" ]
 	done
 	run -0 "$BOOTAB" verify --root "$fixtures/lab-passthrough" --managed "$managed" --args "iommu=pt"
-	[ "${lines[3]}" = "ok    iommu=pt: 5 identity (/sys/kernel/iommu_groups/*/type)" ]
-	[ "${lines[4]}" = "note  kernel log (not trusted): Default domain type: Passthrough (set via kernel command line) (file)" ]
+	[ "${lines[3]}" = "ok    proven        iommu=pt: 5 identity (/sys/kernel/iommu_groups/*/type)" ]
+	[ "${lines[4]}" = "note  evidence      kernel log (not trusted): Default domain type: Passthrough (set via kernel command line) (file)" ]
 	run -0 "$BOOTAB" verify --root "$fixtures/lab-strict" --managed "$managed" --args "iommu.strict=1"
-	[ "${lines[3]}" = "ok    iommu.strict=1: 5 DMA (/sys/kernel/iommu_groups/*/type)" ]
+	[ "${lines[3]}" = "ok    proven        iommu.strict=1: 5 DMA (/sys/kernel/iommu_groups/*/type)" ]
 	# The kernel prints "Translated " with a trailing blank; the note drops it.
-	[ "${lines[4]}" = "note  kernel log (not trusted): Default domain type: Translated (file)" ]
+	[ "${lines[4]}" = "note  evidence      kernel log (not trusted): Default domain type: Translated (file)" ]
 	run -0 "$BOOTAB" verify --root "$fixtures/lab-off" --managed "$managed" --args "intel_iommu=off"
-	[ "${lines[3]}" = "ok    intel_iommu=off: no IOMMU groups, no IOMMU units (/sys/kernel/iommu_groups, /sys/class/iommu)" ]
+	[ "${lines[3]}" = "ok    proven        intel_iommu=off: no IOMMU groups, no IOMMU units (/sys/kernel/iommu_groups, /sys/class/iommu)" ]
 	# translated has no arg of its own: --expect brings the group types in
 	run -0 "$BOOTAB" verify --root "$fixtures/lab-translated" --managed "$managed" --args "" \
 		--expect iommu.groups=5 --expect 'iommu.type(0000:00:02.0)=DMA-FQ'
 	diff -u - <(printf '%s\n' "$output") <<'OUT'
 boot bcfe97db-c16a-4430-8bf9-7340a3e6426f, kernel 6.1.0-57-amd64, on local
-ok    cmdline: no other managed arg: none of iommu iommu.strict intel_iommu (/proc/cmdline)
-ok    iommu.groups=5: 5 (5 DMA-FQ) (/sys/kernel/iommu_groups)
-ok    iommu.type(0000:00:02.0)=DMA-FQ: DMA-FQ (/sys/kernel/iommu_groups/2/type)
+ok    cmdline only  cmdline: no other managed arg: none of iommu iommu.strict intel_iommu (/proc/cmdline)
+ok    proven        iommu.groups=5: 5 (5 DMA-FQ) (/sys/kernel/iommu_groups)
+ok    proven        iommu.type(0000:00:02.0)=DMA-FQ: DMA-FQ (/sys/kernel/iommu_groups/2/type)
 verify: all 3 checks passed
 OUT
 	run -0 "$BOOTAB" verify --root "$fixtures/lab-translated" --managed "$managed" --args ""
@@ -121,7 +121,7 @@ OUT
 	# a translated expectation of a strict boot fails on the device's type
 	run -1 "$BOOTAB" verify --root "$fixtures/lab-strict" --managed "$managed" --args "iommu.strict=1" \
 		--expect 'iommu.type(0000:00:02.0)=DMA-FQ'
-	[[ "$output" == *"FAIL  iommu.type(0000:00:02.0)=DMA-FQ
+	[[ "$output" == *"FAIL  proven        iommu.type(0000:00:02.0)=DMA-FQ
       expected: DMA-FQ
       found:    DMA
       where:    /sys/kernel/iommu_groups/2/type"* ]]
@@ -132,26 +132,27 @@ OUT
 	run -1 "$BOOTAB" verify --root "$fixtures/lab-off" --managed "$managed" --args "iommu.strict=1"
 	diff -u - <(printf '%s\n' "$output") <<'OUT'
 boot 3ca27b63-b58f-43d4-9bec-a1a8728b97d2, kernel 6.1.0-57-amd64, on local
-FAIL  cmdline: iommu.strict=1
+FAIL  cmdline only  cmdline: iommu.strict=1
       expected: iommu.strict=1
       found:    no iommu.strict on the command line
       where:    /proc/cmdline
-FAIL  cmdline: no intel_iommu=off
+FAIL  cmdline only  cmdline: no intel_iommu=off
       expected: absent (a managed arg this mode does not ask for, or a leftover)
       found:    intel_iommu=off
       where:    /proc/cmdline
-FAIL  iommu.strict=1
+FAIL  proven        iommu.strict=1
       expected: translated groups are DMA (strict), none DMA-FQ
       found:    no IOMMU groups (the IOMMU is off or absent)
       where:    /sys/kernel/iommu_groups/*/type
-note  kernel log (not trusted): Default domain type: Translated (file)
+note  evidence      kernel log (not trusted): Default domain type: Translated (file)
+proof: proven (iommu.strict=1 proven)
 verify: 3 of 3 checks failed: this is not the boot asked for
 OUT
 }
 
 @test "the passthrough boot asked to be off: groups and the IOMMU unit are named" {
 	run -1 "$BOOTAB" verify --root "$fixtures/lab-passthrough" --managed "$managed" --args "intel_iommu=off"
-	[[ "$output" == *"FAIL  intel_iommu=off
+	[[ "$output" == *"FAIL  proven        intel_iommu=off
       expected: no IOMMU groups and /sys/class/iommu empty
       found:    5 identity; IOMMU units: dmar0
       where:    /sys/kernel/iommu_groups, /sys/class/iommu"* ]]
@@ -160,12 +161,12 @@ OUT
 @test "module parameters read from the captured tree: Y is 1, 0 is not 64" {
 	run -1 "$BOOTAB" verify --root "$fixtures/lab-strict" --managed "" \
 		--args "printk.time=1 virtio_blk.queue_depth=64" --expect 'sysfs(/sys/module/virtio_net/parameters/napi_tx)=Y'
-	[[ "$output" == *"ok    printk.time=1: Y (/sys/module/printk/parameters/time)"* ]]
-	[[ "$output" == *"FAIL  virtio_blk.queue_depth=64
+	[[ "$output" == *"ok    proven        printk.time=1: Y (/sys/module/printk/parameters/time)"* ]]
+	[[ "$output" == *"FAIL  proven        virtio_blk.queue_depth=64
       expected: 64
       found:    0
       where:    /sys/module/virtio_blk/parameters/queue_depth"* ]]
-	[[ "$output" == *"ok    sysfs(/sys/module/virtio_net/parameters/napi_tx)=Y: Y (/sys/module/virtio_net/parameters/napi_tx)"* ]]
+	[[ "$output" == *"ok    proven        sysfs(/sys/module/virtio_net/parameters/napi_tx)=Y: Y (/sys/module/virtio_net/parameters/napi_tx)"* ]]
 }
 
 @test "snapshot of the off boot: no groups, and the kernel log still says Translated" {

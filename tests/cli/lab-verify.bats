@@ -101,9 +101,9 @@ verify_translated() {
 		--expect iommu.groups=5 --expect 'iommu.type(0000:00:02.0)=DMA-FQ'
 	diff -u - <(printf '%s\n' "$output") <<OUT
 $head
-ok    cmdline: no other managed arg: none of iommu iommu.strict intel_iommu (/proc/cmdline)
-ok    iommu.groups=5: 5 (5 DMA-FQ) (/sys/kernel/iommu_groups)
-ok    iommu.type(0000:00:02.0)=DMA-FQ: DMA-FQ (/sys/kernel/iommu_groups/2/type)
+ok    cmdline only  cmdline: no other managed arg: none of iommu iommu.strict intel_iommu (/proc/cmdline)
+ok    proven        iommu.groups=5: 5 (5 DMA-FQ) (/sys/kernel/iommu_groups)
+ok    proven        iommu.type(0000:00:02.0)=DMA-FQ: DMA-FQ (/sys/kernel/iommu_groups/2/type)
 verify: all 3 checks passed
 OUT
 }
@@ -120,16 +120,17 @@ OUT
 	run -1 "$BOOTAB" verify --target lab --managed "$managed" --args "iommu=pt"
 	diff -u - <(printf '%s\n' "$output") <<OUT
 $head
-FAIL  cmdline: iommu=pt
+FAIL  cmdline only  cmdline: iommu=pt
       expected: iommu=pt
       found:    no iommu on the command line
       where:    /proc/cmdline
-ok    cmdline: no other managed arg: none of iommu.strict intel_iommu (/proc/cmdline)
-FAIL  iommu=pt
+ok    cmdline only  cmdline: no other managed arg: none of iommu.strict intel_iommu (/proc/cmdline)
+FAIL  proven        iommu=pt
       expected: IOMMU groups exist and are identity
       found:    5 DMA-FQ; translated: group 0 DMA-FQ: 0000:00:00.0; group 1 DMA-FQ: 0000:00:01.0; group 2 DMA-FQ: 0000:00:02.0; group 3 DMA-FQ: 0000:00:03.0; group 4 DMA-FQ: 0000:00:1f.0, 0000:00:1f.2, 0000:00:1f.3
       where:    /sys/kernel/iommu_groups/*/type
-note  kernel log (not trusted): Default domain type: Translated (dmesg)
+note  evidence      kernel log (not trusted): Default domain type: Translated (dmesg)
+proof: proven (iommu=pt proven)
 verify: 2 of 3 checks failed: this is not the boot asked for
 OUT
 }
@@ -162,10 +163,11 @@ OUT
 	run -0 "$BOOTAB" verify --target lab --managed "$managed" --args "iommu=pt"
 	diff -u - <(printf '%s\n' "$output") <<OUT
 $head
-ok    cmdline: iommu=pt: present (/proc/cmdline)
-ok    cmdline: no other managed arg: none of iommu.strict intel_iommu (/proc/cmdline)
-ok    iommu=pt: 5 identity (/sys/kernel/iommu_groups/*/type)
-note  kernel log (not trusted): Default domain type: Passthrough (set via kernel command line) (dmesg)
+ok    cmdline only  cmdline: iommu=pt: present (/proc/cmdline)
+ok    cmdline only  cmdline: no other managed arg: none of iommu.strict intel_iommu (/proc/cmdline)
+ok    proven        iommu=pt: 5 identity (/sys/kernel/iommu_groups/*/type)
+note  evidence      kernel log (not trusted): Default domain type: Passthrough (set via kernel command line) (dmesg)
+proof: proven (iommu=pt proven)
 verify: all 3 checks passed
 OUT
 }
@@ -181,15 +183,16 @@ OUT
 	run -0 "$BOOTAB" verify --target lab --managed "$managed" --args "iommu.strict=1"
 	diff -u - <(printf '%s\n' "$output") <<OUT
 $head
-ok    cmdline: iommu.strict=1: present (/proc/cmdline)
-ok    cmdline: no other managed arg: none of iommu intel_iommu (/proc/cmdline)
-ok    iommu.strict=1: 5 DMA (/sys/kernel/iommu_groups/*/type)
-note  kernel log (not trusted): Default domain type: Translated (dmesg)
+ok    cmdline only  cmdline: iommu.strict=1: present (/proc/cmdline)
+ok    cmdline only  cmdline: no other managed arg: none of iommu intel_iommu (/proc/cmdline)
+ok    proven        iommu.strict=1: 5 DMA (/sys/kernel/iommu_groups/*/type)
+note  evidence      kernel log (not trusted): Default domain type: Translated (dmesg)
+proof: proven (iommu.strict=1 proven)
 verify: all 3 checks passed
 OUT
 	# the passthrough boot's verify now fails, naming what it found
 	run -1 "$BOOTAB" verify --target lab --managed "$managed" --args "iommu=pt"
-	[[ "$output" == *"FAIL  iommu=pt
+	[[ "$output" == *"FAIL  proven        iommu=pt
       expected: IOMMU groups exist and are identity
       found:    5 DMA; translated: group 0 DMA: 0000:00:00.0;"* ]]
 }
@@ -209,10 +212,11 @@ OUT
 	run -0 "$BOOTAB" verify --target lab --managed "$managed" --args "intel_iommu=off"
 	diff -u - <(printf '%s\n' "$output") <<OUT
 $head
-ok    cmdline: intel_iommu=off: present (/proc/cmdline)
-ok    cmdline: no other managed arg: none of iommu iommu.strict (/proc/cmdline)
-ok    intel_iommu=off: no IOMMU groups, no IOMMU units (/sys/kernel/iommu_groups, /sys/class/iommu)
-note  kernel log (not trusted): Default domain type: Translated (dmesg)
+ok    cmdline only  cmdline: intel_iommu=off: present (/proc/cmdline)
+ok    cmdline only  cmdline: no other managed arg: none of iommu iommu.strict (/proc/cmdline)
+ok    proven        intel_iommu=off: no IOMMU groups, no IOMMU units (/sys/kernel/iommu_groups, /sys/class/iommu)
+note  evidence      kernel log (not trusted): Default domain type: Translated (dmesg)
+proof: proven (intel_iommu=off proven)
 verify: all 3 checks passed
 OUT
 	# systemd-boot took the one-shot variable and says which entry it booted

@@ -89,6 +89,7 @@ reps = 1'
 	dir=$(echo "$data"/p-*)
 	[[ "$stderr" == *"boot 1/3 translated: rebooting into mode translated; bootab continues after the boot (systemd unit bootab-resume.service"* ]]
 	[[ "${stderr_lines[-1]}" == "bootab: the box is rebooting; bootab continues the campaign in $dir after the boot" ]]
+	first_stderr=$stderr
 	# The unit is enabled as systemctl enable does it, names its campaign, and systemd takes it.
 	[ "$(readlink "$link")" = /etc/systemd/system/bootab-resume.service ]
 	grep -qx "X-Bootab-Campaign=$dir" "$unit"
@@ -128,6 +129,17 @@ reps = 1'
 	done
 	grep -q '^  translated     5 DMA-FQ$' "$dir/report.txt"
 	grep -q '^  passthrough    5 identity$' "$dir/report.txt"
+	# Before the first boot, what each mode can change on the standing boot: said, kept, reported.
+	[[ "$first_stderr" == *"bootab: reading what each mode can change, from the standing boot"* ]]
+	grep -q '^  mode passthrough    iommu=pt: can change: now 5 DMA-FQ; ' "$dir/touch.txt"
+	grep -q '^  mode translated     (no args: the standing kernel defaults)$' "$dir/report.txt"
+	# How far each boot was proven, in meta.json and in the report's sides.
+	[ "$(jq -r .proof.level "$dir/passthrough/meta.json")" = proven ]
+	[ "$(jq -r .proof.args[0].arg "$dir/passthrough/meta.json")" = iommu=pt ]
+	[ "$(jq -r .proof.level "$dir/translated/meta.json")" = null ]
+	grep -qx 'proof proven (iommu=pt proven)' "$dir/passthrough/meta.txt"
+	grep -q '^  passthrough  mode passthrough    .*proof: proven$' "$dir/report.txt"
+	[ "$(jq -r '.sides[] | select(.label == "passthrough") | .proof' "$dir/report.json")" = proven ]
 	# A campaign's side holds the same files as bootab snapshot -o writes: iommu.txt
 	# (one line per device, then the summary) and meta.json with its keys in one order.
 	[ "$(wc -l < "$dir/passthrough/iommu.txt")" -eq "$(($(jq '.iommu.groups | map(.devices | length) | add' "$dir/passthrough/meta.json") + 1))" ]
@@ -145,6 +157,30 @@ reps = 1'
 	grep -q 'cost: kunit: 1 of 2 tests failed (b), rc=1' "$dir/report.txt"
 	grep -qx 'options console=ttyS0 no_timer_check' "$tree/boot/loader/entries/lab.conf"
 	[ "$(cat "$tree/proc/cmdline")" = 'initrd=\initrd console=ttyS0 no_timer_check' ]
+}
+
+@test "a mode that can change nothing on the box: a warning before the first boot, in every report, never a stop" {
+	# The standing boot is passthrough already: iommu=pt cannot change the watched device.
+	rm -rf "$tree/proc" "$tree/sys"
+	cp -R "$fixtures/lab-passthrough/." "$tree/"
+	write_plan "$BATS_TEST_TMPDIR/w.ini" "translated passthrough"
+	sed -i 's/^poll = 1$/poll = 1\nwatch = 0000:00:02.0/' "$BATS_TEST_TMPDIR/w.ini"
+	run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/w.ini"
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	dir=$(echo "$data"/w-*)
+	warning="mode passthrough: iommu=pt can change nothing on this box: the watched device is already identity: 5 identity (/sys/kernel/iommu_groups/*/type)"
+	[[ "$stderr" == *"bootab: warning: $warning"* ]]
+	while [ -L "$link" ]; do
+		read -r -a cmd <<<"$(exec_start)"
+		run --separate-stderr "${cmd[@]}"
+		[ "$status" -eq 0 ]
+	done
+	grep -qx finished "$dir/journal"
+	grep -qxF "warning: $warning" "$dir/report.txt"
+	grep -qF "warning: $warning" "$dir/report.md"
+	[ "$(jq -r --arg w "$warning" '.warnings | index($w) != null' "$dir/report.json")" = true ]
+	grep -qF "the watched device is already identity" "$dir/report.html"
 }
 
 @test "a boot whose verify fails: the unit goes before the reboot into the standing config, and nothing resumes" {
@@ -255,6 +291,32 @@ exec_start_words() {
 	done
 	[ ! -L "$link" ]
 	grep -qx finished "$dir/journal"
+}
+
+@test "more than 16 MiB of results in one boot are fetched whole, streamed to disk" {
+	write_plan "$BATS_TEST_TMPDIR/p.ini" "translated passthrough" "
+[check \"big\"]
+command = yes 0123456789abcdef | head -c 20000000; echo"
+	run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/p.ini"
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	dir=$(echo "$data"/p-*)
+	boots=0
+	while [ -L "$link" ] && [ "$boots" -lt 4 ]; do
+		read -r -a cmd <<<"$(exec_start)"
+		run --separate-stderr "${cmd[@]}"
+		echo "$stderr"
+		[ "$status" -eq 0 ]
+		boots=$((boots + 1))
+	done
+	grep -qx finished "$dir/journal"
+	for s in translated passthrough; do
+		# The whole output, byte for byte, nothing cut.
+		[ "$(wc -c < "$dir/$s/rows/big/rep-1.out")" -eq 20000001 ]
+		cmp <(yes 0123456789abcdef | head -c 20000000; echo) "$dir/$s/rows/big/rep-1.out"
+	done
+	# The stream went through a temporary file in the campaign directory, gone now.
+	[ -z "$(find "$dir" -name '.fetch-*')" ]
 }
 
 # The words a shell makes of one printed line (it is parsed, never run).

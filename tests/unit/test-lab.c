@@ -242,7 +242,7 @@ static void test_status_and_stop_without_qemu(void **state)
 		char *err = (char *)"untouched";
 		struct lab_status out = { .pid = 7 };
 
-		assert_int_equal(lab_start(tmp, &out, &err), -ENOENT);
+		assert_int_equal(lab_start(tmp, 0, &out, &err), -ENOENT);
 		assert_int_equal(out.pid, 7);
 		assert_null(err);
 	}

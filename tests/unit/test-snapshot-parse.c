@@ -170,6 +170,8 @@ static const struct {
 	{ HEAD "kernel\t6.1\textra\n", 2, "record 'kernel': 3 fields, expected 2" },
 	{ HEAD "cmdline\ta\x1b[2Jb\n", 2, "control character 0x1b" },
 	{ HEAD "cmdline\ta\rb\n", 2, "control character 0x0d" },
+	{ HEAD "hostname\tbox\xc2\x9b" "2J\n", 2, "control character U+009B" },
+	{ HEAD "cmdline\ta\xc2\x85" "b\n", 2, "control character U+0085" },
 	{ HEAD "cmdline\t\xff\xfe\n", 2, "not UTF-8" },
 	{ HEAD "a\tb\tc\td\te\tf\tg\th\ti\n", 2, "too many fields" },
 	{ HEAD "group\t1x\tDMA\n", 2, "group number '1x' is not a number" },

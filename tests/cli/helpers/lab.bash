@@ -14,6 +14,8 @@
 #   setup_file()    { lab_setup_file; }
 #   teardown_file() { lab_teardown_file; }
 #   setup()         { lab_setup; }
+# LAB_UP_ARGS (set before lab_setup_file) are passed to bootab lab up
+# (--smt: the guest's CPUs as two threads of one core).
 
 lab_dir() {
 	echo "${BOOTAB_TEST_LAB_DIR:-$BATS_FILE_TMPDIR/lab}"
@@ -86,7 +88,8 @@ lab_setup_file() {
 	BOOTAB_LAB_DIR=$(lab_dir)
 	BOOTAB_LAB_DEB_CACHE=${BOOTAB_LAB_DEB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bootab/deb-cache}
 	"$BOOTAB" lab down >/dev/null 2>&1 || true
-	"$BOOTAB" lab ${LAB_GUEST:+--guest "$LAB_GUEST"} up >"$BATS_FILE_TMPDIR/up.out" 2>"$BATS_FILE_TMPDIR/up.err" || {
+	# shellcheck disable=SC2086
+	"$BOOTAB" lab ${LAB_GUEST:+--guest "$LAB_GUEST"} up ${LAB_UP_ARGS-} >"$BATS_FILE_TMPDIR/up.out" 2>"$BATS_FILE_TMPDIR/up.err" || {
 		cat "$BATS_FILE_TMPDIR/up.err" >&3
 		return 1
 	}
