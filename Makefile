@@ -60,7 +60,7 @@ test: deps
 	$(MAKE) lint
 
 .PHONY: deps test all check check-unit check-cli check-asan check-fuzz check-valgrind lint clean bench \
-	bench-method bench-method-quick demo install uninstall man fuzz fuzz-build fuzz-targets
+	bench-method bench-method-quick bench-scaling demo install uninstall man fuzz fuzz-build fuzz-targets
 
 all: bootab man
 
@@ -143,7 +143,7 @@ check-asan:
 
 lint:
 	$(MAKE) WERROR=-Werror BUILD=build-lint bootab $(TEST_BIN:$(BUILD)/%=build-lint/%) build-lint/bench/method
-	shellcheck -s sh $(SCRIPTS) tools/*.sh tests/cli/helpers/*.sh
+	shellcheck -s sh $(SCRIPTS) tools/*.sh tests/cli/helpers/*.sh bench/scaling.sh
 	shellcheck -s bash completion/bootab.bash
 	shellcheck -x .ci/run $(wildcard lab/*.sh)
 	shellcheck -s sh $(wildcard lab/guest/*.sh)
@@ -156,6 +156,11 @@ demo: deps
 
 bench: bootab
 	sh bench/compare.sh ./bootab 5
+
+# Readers that once grew as n^2: fio jobs and IOMMU groups, medians and the
+# ratio per doubling (about 2: linear).
+bench-scaling: bootab
+	sh bench/scaling.sh ./bootab 5
 
 # The full grid takes about 15 minutes of CPU; its CSV goes to
 # bench/method/results.csv and its summary into docs/statistics.md.

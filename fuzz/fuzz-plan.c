@@ -3,11 +3,14 @@
  *
  * Property: a plan that parses, written out with plan_format() and parsed
  * again, is the same plan (every field but line numbers), and writing it
- * out again gives the same text. Its boot order is computed too.
+ * out again gives the same text. Its boot order is computed too: every
+ * boot's label is unique and none is a name the results layout reserves;
+ * no row name is reserved either; its target is not an ssh option.
  */
 #include "fuzz-common.h"
 
 #include "campaign/plan.h"
+#include "results/side.h"
 
 #define SAME(field) FUZZ_ASSERT(a->field == b->field, "%s differs", #field)
 #define SAME_STR(field) FUZZ_ASSERT(fuzz_str_equal(a->field, b->field), "%s differs", #field)
@@ -106,8 +109,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	n = plan_boots(&plan, &boots);
 	FUZZ_ASSERT(n >= 2 || plan.order_kind == ORDER_LIST, "%zu boots", n);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		const char *why;
+
 		FUZZ_ASSERT(boots[i].mode < plan.n_modes, "boot %zu: mode %zu", i, boots[i].mode);
+		FUZZ_ASSERT(!results_name_reserved(boots[i].label, &why), "boot %zu: label '%s': %s", i,
+			    boots[i].label, why);
+		/* Quadratic, but plans are small: at most a few hundred boots. */
+		for (size_t j = 0; j < i && n < 2000; j++)
+			FUZZ_ASSERT(strcmp(boots[i].label, boots[j].label), "boots %zu and %zu: label '%s'",
+				    j, i, boots[i].label);
+	}
+	for (size_t i = 0; i < plan.n_rows; i++) {
+		const char *why;
+
+		FUZZ_ASSERT(!results_name_reserved(plan.rows[i].name, &why), "row '%s': %s",
+			    plan.rows[i].name, why);
+	}
+	FUZZ_ASSERT(!plan.target || plan.target[0] != '-', "target '%s'", plan.target);
 	plan_boots_free(boots, n);
 
 	free(text);

@@ -1,14 +1,16 @@
 #!/bin/bash
 # Builds the lab target (see docs/lab.md) from Debian packages only:
-# the Debian kernel (unpacked, not installed), a busybox initramfs with
-# dropbear, an ESP disk image with systemd-boot and one BLS entry, a private
+# two Debian kernels (unpacked, not installed: the 6.1 series bookworm runs
+# by default and the 6.12 series it also carries), a busybox initramfs per
+# kernel with dropbear, an ESP disk image with systemd-boot and one BLS
+# entry per kernel (lab.conf boots the 6.1 kernel by default), a private
 # OVMF variables file, a data disk for DMA-path rows, fio as a tarball on
 # the ESP, and the SSH keys that reach the guest.
 #
 # usage: build.sh [--force]
 #
 # Output goes to $BOOTAB_LAB_DIR (default ${XDG_CACHE_HOME:-$HOME/.cache}/bootab/lab).
-# The downloaded kernel package is kept in $BOOTAB_LAB_DEB_CACHE (default
+# The downloaded kernel packages are kept in $BOOTAB_LAB_DEB_CACHE (default
 # $BOOTAB_LAB_DIR/cache), which several lab directories may share.
 # The build is skipped when the stamp (package versions, host files copied
 # into the guest, this builder's own files, the public keys) is unchanged.
@@ -35,7 +37,7 @@ case "${1-}" in
 esac
 
 for tool in apt-cache apt-get dpkg-deb dpkg-query busybox dropbearkey ssh-keygen \
-	mkfs.vfat mmd mcopy cpio gzip tar ldd sha256sum; do
+	mkfs.vfat mmd mcopy cpio gzip xz tar ldd sha256sum; do
 	command -v "$tool" >/dev/null || die "'$tool' not found: run 'make deps' (tools/debian-packages lists the lab's packages)"
 done
 
@@ -96,6 +98,14 @@ kdep=$(apt-cache show --no-all-versions linux-image-amd64 2>/dev/null |
 kpkg=${kdep% *}
 kver_pkg=${kdep#* }
 kver=${kpkg#linux-image-}
+# The second kernel: the newest 6.12 series package bookworm carries
+# (linux-image-6.12.N+deb12-amd64), at its candidate version.
+kpkg2=$(apt-cache search --names-only '^linux-image-6\.12\.[0-9]+\+deb12-amd64$' 2>/dev/null |
+	cut -d' ' -f1 | sort -V | tail -n1)
+[ -n "$kpkg2" ] || die "apt-cache knows no linux-image-6.12.N+deb12-amd64: run 'apt-get update'"
+kver2_pkg=$(apt-cache show --no-all-versions "$kpkg2" 2>/dev/null | sed -n 's/^Version: //p' | head -n1)
+[ -n "$kver2_pkg" ] || die "apt-cache shows no version of $kpkg2"
+kver2=${kpkg2#linux-image-}
 
 # Host files that travel into the guest, with their shared libraries.
 libs_of() {
@@ -106,6 +116,7 @@ guest_files=$( { for b in $guest_bins /usr/bin/fio; do echo "$b"; libs_of "$b"; 
 
 stamp_new=$( {
 	echo "kernel $kpkg $kver_pkg"
+	echo "kernel $kpkg2 $kver2_pkg"
 	dpkg-query -W -f '${Package} ${Version}\n' busybox-static dropbear-bin kexec-tools \
 		fio ovmf systemd-boot-efi
 	echo "sizes $ESP_MIB $DATA_MIB"
@@ -127,30 +138,37 @@ if [ "$force" = 0 ] && [ -f "$lab/stamp" ] && [ "$(cat "$lab/stamp")" = "$stamp_
 	fi
 fi
 
-say "building in $lab (kernel $kver, package $kver_pkg)"
+say "building in $lab (kernels $kver, package $kver_pkg, and $kver2, package $kver2_pkg)"
 work=$(mktemp -d "$lab/build.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-# The package cache may be shared: one download at a time.
+# The package cache may be shared: one download at a time. Other versions
+# of the same series are removed; the other series is kept.
 exec 8>"$debs/.lock"
 flock 8
-deb=$(find "$debs" -maxdepth 1 -name "${kpkg}_${kver_pkg//:/%3a}_amd64.deb" | head -n1)
-if [ -z "$deb" ]; then
-	say "downloading $kpkg $kver_pkg"
-	rm -f "$debs/"linux-image-*.deb
-	if ! (cd "$debs" && apt-get download -q "$kpkg=$kver_pkg") >"$work/apt.log" 2>&1; then
-		cat "$work/apt.log" >&2
-		die "apt-get download $kpkg=$kver_pkg failed"
+fetch_kernel() { # PACKAGE VERSION RELEASE
+	local pkg=$1 ver=$2 rel=$3 deb series
+	deb=$(find "$debs" -maxdepth 1 -name "${pkg}_${ver//:/%3a}_amd64.deb" | head -n1)
+	if [ -z "$deb" ]; then
+		say "downloading $pkg $ver"
+		series=${rel%%.*}.$(echo "$rel" | cut -d. -f2)
+		find "$debs" -maxdepth 1 -name "linux-image-$series.*_amd64.deb" -delete
+		if ! (cd "$debs" && apt-get download -q "$pkg=$ver") >"$work/apt.log" 2>&1; then
+			cat "$work/apt.log" >&2
+			die "apt-get download $pkg=$ver failed"
+		fi
+		deb=$(find "$debs" -maxdepth 1 -name "${pkg}_*_amd64.deb" | head -n1)
+		[ -n "$deb" ] || die "apt-get download $pkg failed"
 	fi
-	deb=$(find "$debs" -maxdepth 1 -name "${kpkg}_*_amd64.deb" | head -n1)
-	[ -n "$deb" ] || die "apt-get download $kpkg failed"
-fi
-dpkg-deb -x "$deb" "$work/kernel"
+	dpkg-deb -x "$deb" "$work/kernel-$rel"
+	[ -f "$work/kernel-$rel/boot/vmlinuz-$rel" ] || die "$deb holds no /boot/vmlinuz-$rel"
+	[ -f "$work/kernel-$rel/boot/config-$rel" ] || die "$deb holds no /boot/config-$rel"
+}
+fetch_kernel "$kpkg" "$kver_pkg" "$kver"
+fetch_kernel "$kpkg2" "$kver2_pkg" "$kver2"
 exec 8>&-
-kmod=$work/kernel/lib/modules/$kver
-[ -f "$work/kernel/boot/vmlinuz-$kver" ] || die "$deb holds no /boot/vmlinuz-$kver"
 
-# --- initramfs ---
+# --- initramfs: one common tree, then one image per kernel with its modules ---
 root=$work/root
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc/dropbear,proc,sys,dev,run,tmp,boot,root/.ssh,opt,var,lib/modules}
 ln -s ../run "$root/var/run"
@@ -191,31 +209,54 @@ printf 'bootab-lab\n' >"$root/etc/hostname"
 printf '127.0.0.1 localhost\n10.0.2.15 bootab-lab\n' >"$root/etc/hosts"
 printf 'export PATH=/usr/sbin:/usr/bin:/sbin:/bin\nexport PS1="bootab-lab# "\n' >"$root/etc/profile"
 
-# Modules: the wanted ones plus everything their depends= fields name.
-declare -A want=()
-find_module() { find "$kmod/kernel" -name "$1.ko" -o -name "${1//-/_}.ko" -o -name "${1//_/-}.ko" | head -n1; }
-add_module() {
-	local name=$1 path dep
-	[ -n "${want[$name]-}" ] && return 0
-	path=$(find_module "$name")
-	[ -n "$path" ] || die "module $name not found in $kpkg"
-	want[$name]=$path
-	for dep in $(busybox strings -a "$path" | sed -n 's/^depends=//p' | tr ',' ' '); do
-		add_module "$dep"
-	done
-}
-for m in $MODULES; do add_module "$m"; done
-for m in "${!want[@]}"; do
-	rel=${want[$m]#"$work/kernel/"}
-	mkdir -p "$root/$(dirname "$rel")"
-	cp "${want[$m]}" "$root/$rel"
-done
-cp "$kmod/modules.order" "$kmod/modules.builtin" "$root/lib/modules/$kver/"
-busybox depmod -b "$root" "$kver"
-[ -s "$root/lib/modules/$kver/modules.dep" ] || die "busybox depmod wrote no modules.dep"
+# Modules: the wanted ones plus everything their depends= fields name; a
+# module the kernel has built in (modules.builtin) needs no file. The 6.12
+# packages ship modules xz-compressed: they go into the initramfs
+# decompressed, which busybox's modprobe loads.
 echo "$MODULES" >"$root/etc/lab-modules"
-
-(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) | gzip -6 >"$work/initrd"
+make_initrd() { # RELEASE OUTPUT
+	local rel=$1 out=$2 kmod tree m path
+	kmod=$work/kernel-$rel/lib/modules/$rel
+	tree=$work/root-$rel
+	cp -a "$root" "$tree"
+	declare -A want=()
+	find_module() {
+		find "$kmod/kernel" -name "$1.ko" -o -name "${1//-/_}.ko" -o -name "${1//_/-}.ko" \
+			-o -name "$1.ko.xz" -o -name "${1//-/_}.ko.xz" -o -name "${1//_/-}.ko.xz" | head -n1
+	}
+	module_text() { case $1 in *.xz) xz -dc "$1" ;; *) cat "$1" ;; esac; }
+	builtin_module() { grep -qE "/(${1//-/[-_]}|${1//_/[-_]})\.ko\$" "$kmod/modules.builtin"; }
+	add_module() {
+		local name=$1 p dep
+		[ -n "${want[$name]-}" ] && return 0
+		p=$(find_module "$name")
+		if [ -z "$p" ]; then
+			builtin_module "$name" && { want[$name]=builtin; return 0; }
+			die "module $name not found in linux-image-$rel"
+		fi
+		want[$name]=$p
+		for dep in $(module_text "$p" | busybox strings -a | sed -n 's/^depends=//p' | tr ',' ' '); do
+			add_module "$dep"
+		done
+	}
+	for m in $MODULES; do add_module "$m"; done
+	mkdir -p "$tree/lib/modules/$rel"
+	for m in "${!want[@]}"; do
+		path=${want[$m]}
+		[ "$path" = builtin ] && continue
+		path=${path#"$work/kernel-$rel/"}
+		path=${path%.xz}
+		mkdir -p "$tree/$(dirname "$path")"
+		module_text "${want[$m]}" >"$tree/$path"
+	done
+	cp "$kmod/modules.order" "$kmod/modules.builtin" "$tree/lib/modules/$rel/"
+	busybox depmod -b "$tree" "$rel"
+	[ -s "$tree/lib/modules/$rel/modules.dep" ] || die "busybox depmod wrote no modules.dep for $rel"
+	(cd "$tree" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) | gzip -6 >"$out"
+	rm -rf "$tree"
+}
+make_initrd "$kver" "$work/initrd"
+make_initrd "$kver2" "$work/initrd-$kver2"
 
 # --- fio tarball: the binary and every library it links, run through its
 # own copy of the dynamic loader (see guest/lab-fio.sh) ---
@@ -233,26 +274,42 @@ CONF
 # boot-time check that the timer interrupt arrives through the IO-APIC; with
 # interrupt remapping on, a failed check is a panic ("timer doesn't work
 # through Interrupt-remapped IO-APIC", arch/x86/kernel/apic/io_apic.c).
+# version: the release each entry boots (the Boot Loader Specification's
+# version key), so bootab can pick the entry of a kernel.
 cat >"$work/lab.conf" <<CONF
 title bootab lab (Debian $kver)
+version $kver
 linux /vmlinuz
 initrd /initrd
+options console=ttyS0 no_timer_check
+CONF
+cat >"$work/lab-$kver2.conf" <<CONF
+title bootab lab (Debian $kver2)
+version $kver2
+linux /vmlinuz-$kver2
+initrd /initrd-$kver2
 options console=ttyS0 no_timer_check
 CONF
 mkfs.vfat -C -F 32 -n BOOTAB-ESP "$work/esp.img" $((ESP_MIB * 1024)) >/dev/null
 export MTOOLS_SKIP_CHECK=1
 mmd -i "$work/esp.img" ::/EFI ::/EFI/BOOT ::/loader ::/loader/entries
 mcopy -i "$work/esp.img" "$SDBOOT" ::/EFI/BOOT/BOOTX64.EFI
-mcopy -i "$work/esp.img" "$work/kernel/boot/vmlinuz-$kver" ::/vmlinuz
+mcopy -i "$work/esp.img" "$work/kernel-$kver/boot/vmlinuz-$kver" ::/vmlinuz
 mcopy -i "$work/esp.img" "$work/initrd" ::/initrd
+mcopy -i "$work/esp.img" "$work/kernel-$kver2/boot/vmlinuz-$kver2" "::/vmlinuz-$kver2"
+mcopy -i "$work/esp.img" "$work/initrd-$kver2" "::/initrd-$kver2"
+# The ESP is the guest's /boot: /boot/config-RELEASE is each kernel's config.
+mcopy -i "$work/esp.img" "$work/kernel-$kver/boot/config-$kver" "::/config-$kver"
+mcopy -i "$work/esp.img" "$work/kernel-$kver2/boot/config-$kver2" "::/config-$kver2"
 mcopy -i "$work/esp.img" "$work/fio.tar" ::/fio.tar
 # The guest's /init installs it as /etc/machine-id on every boot.
 mcopy -i "$work/esp.img" "$machineid" ::/machine-id
 mcopy -i "$work/esp.img" "$work/loader.conf" ::/loader/loader.conf
 mcopy -i "$work/esp.img" "$work/lab.conf" ::/loader/entries/lab.conf
+mcopy -i "$work/esp.img" "$work/lab-$kver2.conf" "::/loader/entries/lab-$kver2.conf"
 
 cp "$OVMF_VARS" "$work/vars.fd"
-cp "$work/kernel/boot/vmlinuz-$kver" "$work/vmlinuz"
+cp "$work/kernel-$kver/boot/vmlinuz-$kver" "$work/vmlinuz"
 # A data disk with real blocks (not a sparse file) so reads reach the disk.
 dd if=/dev/zero of="$work/data.img" bs=1M count="$DATA_MIB" status=none
 
@@ -262,5 +319,6 @@ rm -f "$lab/stamp"
 rm -f "$lab/guest" "$lab/disk.img" "$lab/kernels"
 for o in $outputs; do mv "$work/$o" "$lab/$o"; done
 echo "$kver" >"$lab/kernel-release.tmp" && mv "$lab/kernel-release.tmp" "$lab/kernel-release"
+printf '%s\n%s\n' "$kver" "$kver2" >"$lab/kernels.tmp" && mv "$lab/kernels.tmp" "$lab/kernels"
 echo "$stamp_new" >"$lab/stamp.tmp" && mv "$lab/stamp.tmp" "$lab/stamp"
 say "done: $initrd_size initramfs, ESP $ESP_MIB MiB, data disk $DATA_MIB MiB"

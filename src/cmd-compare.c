@@ -276,6 +276,27 @@ int cmd_compare(int argc, char **argv)
 		}
 		n_sides++;
 	}
+	for (size_t i = 0; i < n_sides; i++)
+		if (sides[i].unreadable_rows) {
+			/* A report without a recorded row would look complete and be wrong. */
+			for (size_t w = 0; w < warnings.n; w++)
+				log_warning("%s", warnings.items[w]);
+			log_error("%zu recorded row%s of '%s' cannot be read: no report without %s",
+				  sides[i].unreadable_rows, sides[i].unreadable_rows == 1 ? "" : "s",
+				  sides[i].dir, sides[i].unreadable_rows == 1 ? "it" : "them");
+			goto out;
+		}
+	/* --by-run names a row: one that no side has is a typo, not a no-op. */
+	for (size_t i = 0; i < by_run.n && n_sides >= 2; i++) {
+		bool found = false;
+
+		for (size_t k = 0; k < n_sides && !found; k++)
+			found = side_find_row(&sides[k], by_run.items[i]) != NULL;
+		if (!found) {
+			log_error("--by-run %s: no side has a row called '%s'", by_run.items[i], by_run.items[i]);
+			goto out;
+		}
+	}
 	if (n_sides < 2) {
 		for (size_t i = 0; i < warnings.n; i++)
 			log_warning("%s", warnings.items[i]);

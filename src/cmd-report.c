@@ -7,6 +7,7 @@
 #include "campaign/campaign.h"
 #include "commands.h"
 #include "lib/alloc.h"
+#include "lib/escape.h"
 #include "lib/file.h"
 #include "lib/strlist.h"
 #include "log.h"
@@ -94,7 +95,8 @@ int cmd_report(int argc, char **argv)
 		free(name);
 		return EXIT_USAGE;
 	}
-	fwrite(data, 1, len, stdout);
+	/* Escaped when written; escaped again, in case the file was not (idempotent). */
+	text_escape_write(stdout, data, len, 0, NULL);
 	free(data);
 	free(path);
 	free(name);

@@ -8,6 +8,7 @@
 
 #include "campaign/campaign.h"
 #include "commands.h"
+#include "lib/escape.h"
 #include "lib/file.h"
 #include "log.h"
 
@@ -21,8 +22,10 @@ const char cmd_run_usage[] =
 	"       bootab run [--root DIR] --resume CAMPAIGN_DIR\n"
 	"\n"
 	"Runs the campaign PLAN.ini describes (bootab-plan(5)): for every boot, sets\n"
-	"the mode's kernel args, reboots, proves from sysfs that the boot is the one\n"
-	"asked for, runs the rows behind the idle gate on the target, and fetches the\n"
+	"the mode's kernel args (and its kernel, when the mode names one: a kernel\n"
+	"the boot loader cannot boot stops the campaign before anything changes),\n"
+	"reboots, proves from uname -r and sysfs that the boot is the one asked\n"
+	"for, runs the rows behind the idle gate on the target, and fetches the\n"
 	"results into DIR/<plan>-<time>/<label>/. At the end the standing config\n"
 	"(the first mode) is back, report.txt, report.md, report.json and\n"
 	"report.html are written, and report.txt is printed. Progress goes to\n"
@@ -82,7 +85,8 @@ static void print_report(const char *dir)
 	size_t len;
 
 	if (file_read(path, FILE_READ_MAX, &data, &len) == 0) {
-		fwrite(data, 1, len, stdout);
+		/* Escaped when written; escaped again, in case the file was not (idempotent). */
+		text_escape_write(stdout, data, len, 0, NULL);
 		free(data);
 	}
 	/* The report first, whole, when stdout and stderr share a file. */
@@ -155,10 +159,10 @@ int cmd_run(int argc, char **argv)
 	r = campaign_run(&o, &res);
 	if (r == 0) {
 		if (!o.dry_run) {
-			log_info("campaign finished in %.0f s: reboots %.0f s, idle gates %.0f s, rows %.0f s, bootab's own steps %.0f s (%.1f %%)",
-				 res.total_s, res.reboot_s, res.gate_s, res.rows_s,
-				 res.total_s - res.reboot_s - res.gate_s - res.rows_s,
-				 res.total_s > 0 ? 100 * (res.total_s - res.reboot_s - res.gate_s - res.rows_s) / res.total_s : 0);
+			char *summary = campaign_result_summary(&res);
+
+			log_info("%s", summary);
+			free(summary);
 			print_report(res.dir);
 		}
 		rc = EXIT_OK;
@@ -171,7 +175,7 @@ int cmd_run(int argc, char **argv)
 			  res.dir);
 		rc = res.data_error ? EXIT_USAGE : EXIT_NOTHING;
 	} else {
-		rc = r == -EINVAL || r == -ENOENT || res.data_error ? EXIT_USAGE : EXIT_NOTHING;
+		rc = r == -EINVAL || r == -ENOENT || r == -EBUSY || res.data_error ? EXIT_USAGE : EXIT_NOTHING;
 	}
 	campaign_result_release(&res);
 	return rc;

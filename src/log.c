@@ -4,33 +4,30 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/escape.h"
 #include "lib/strbuf.h"
 
 /*
  * Messages quote what files and targets contain (names, values, a tool's
- * stderr). A control byte in one could move the cursor, retitle or clear
- * the terminal, or fake a further message line: each is written as \xNN.
+ * stderr). A control character in one could move the cursor, retitle or
+ * clear the terminal, reorder the line (bidi overrides) or fake a further
+ * message line: each is written as an escape (lib/escape.h).
  */
 static void vlog(const char *prefix, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
 static void vlog(const char *prefix, const char *fmt, va_list ap)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, line = STRBUF_INIT;
 
 	strbuf_addstr(&sb, "bootab: ");
 	if (prefix)
 		strbuf_addstr(&sb, prefix);
 	strbuf_vaddf(&sb, fmt, ap);
-	for (size_t i = 0; i < sb.len; i++) {
-		unsigned char c = (unsigned char)sb.buf[i];
-
-		if ((c < 0x20 && c != '\t') || c == 0x7f)
-			fprintf(stderr, "\\x%02x", c);
-		else
-			fputc(c, stderr);
-	}
-	fputc('\n', stderr);
+	text_escape_append(&line, sb.buf, sb.len, TEXT_ESCAPE_NEWLINE, NULL);
+	strbuf_addch(&line, '\n');
+	fputs(strbuf_str(&line), stderr);
 	strbuf_release(&sb);
+	strbuf_release(&line);
 }
 
 void log_error(const char *fmt, ...)

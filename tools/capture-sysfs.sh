@@ -14,6 +14,8 @@
 # What the tree holds (nothing else):
 #   proc/cmdline, proc/loadavg, proc/sys/kernel/{random/boot_id,osrelease,hostname}
 #   etc/machine-id, var/lib/dbus/machine-id (those that exist)
+#   proc/sys/kernel/version, sys/kernel/notes, boot/config-RELEASE (what
+#     kernel-id.sh reads)
 #   sys/devices/system/cpu/cpufreq/policy*/scaling_governor
 #   sys/class/thermal/thermal_zone* (links) and their type and temp
 #   sys/devices/system/cpu/vulnerabilities/*
@@ -100,9 +102,19 @@ target_side() {
 	trap 'rm -rf "$stage"' EXIT
 	for f in proc/cmdline proc/loadavg proc/sys/kernel/random/boot_id \
 		proc/sys/kernel/osrelease proc/sys/kernel/hostname \
-		etc/machine-id var/lib/dbus/machine-id; do
+		etc/machine-id var/lib/dbus/machine-id proc/sys/kernel/version sys/kernel/notes; do
 		copy "$f"
 	done
+	release=$(head -c 256 "$ROOT/proc/sys/kernel/osrelease" 2>/dev/null | tr -d '\n')
+	case $release in
+	'' | */* | .*) ;;
+	*)
+		if [ -f "$ROOT/boot/config-$release" ]; then
+			mkdir -p "$stage/boot"
+			head -c 4194304 "$ROOT/boot/config-$release" >"$stage/boot/config-$release"
+		fi
+		;;
+	esac
 	for p in "$ROOT"/sys/devices/system/cpu/cpufreq/policy*; do
 		[ -e "$p" ] || continue
 		copy "${p#"$ROOT"/}/scaling_governor"

@@ -141,6 +141,19 @@ static int local_write_file(struct boot_io *io, const char *path, const void *da
 	return r;
 }
 
+static int local_is_link(struct boot_io *io, const char *path)
+{
+	struct stat st;
+	char *p;
+	int r = local_path(io, path, false, &p);
+
+	if (r < 0)
+		return r == -ENOENT ? 0 : r;
+	r = lstat(p, &st) == 0 ? S_ISLNK(st.st_mode) : errno == ENOENT ? 0 : -errno;
+	free(p);
+	return r;
+}
+
 static int local_rename_file(struct boot_io *io, const char *from, const char *to)
 {
 	char *f = NULL, *t = NULL;
@@ -195,6 +208,19 @@ static int local_exists(struct boot_io *io, const char *path)
 	return r;
 }
 
+/* A tree's tools are code from the tree: only a test that asks for them runs them. */
+static int local_may_run(struct boot_io *io, const char *program, const char **ret_why)
+{
+	struct local_io *l = io->data;
+	const char *opt = getenv("BOOTAB_TEST_ROOT_TOOLS");
+
+	(void)program;
+	if (!l->root || (opt && !strcmp(opt, "1")))
+		return 0;
+	*ret_why = "a --root tree's own tools run only with the test option BOOTAB_TEST_ROOT_TOOLS=1";
+	return -EPERM;
+}
+
 static int local_run(struct boot_io *io, const char *const *argv, struct process_result *ret)
 {
 	static const char *const bin_dirs[] = { "usr/sbin", "usr/bin", "sbin", "bin" };
@@ -207,6 +233,12 @@ static int local_run(struct boot_io *io, const char *const *argv, struct process
 
 	if (!l->root)
 		return process_run(argv, &options, ret);
+	{
+		const char *why;
+
+		if (local_may_run(io, argv[0], &why) < 0)
+			return -EPERM;
+	}
 
 	/* A fixture root carries its own tools: never fall back to the host's
 	 * update-grub or kernel-install, which would change the real /boot. */
@@ -267,6 +299,8 @@ struct boot_io *boot_io_local_new(const char *root)
 	io->list_dir = local_list_dir;
 	io->exists = local_exists;
 	io->run = local_run;
+	io->may_run = local_may_run;
+	io->is_link = local_is_link;
 	io->description = l->root ? xasprintf("local root %s", l->root) : xstrdup("local");
 	io->data = l;
 	io->release_data = local_release;
@@ -489,6 +523,35 @@ int boot_plan_execute(struct boot_io *io, const struct boot_plan *plan, struct p
 	for (size_t i = 0; i < plan->n_actions; i++)
 		if (plan->actions[i].kind == BOOT_ACTION_WRITE)
 			writes[n_writes++] = i;
+	/*
+	 * A file is replaced whole (temporary file, rename): over a symlink
+	 * that would put a copy where the link was and leave the file it
+	 * pointed to as it was. Such a file is refused before anything changes.
+	 */
+	for (size_t i = 0; i < n_writes && io->is_link; i++) {
+		const char *path = plan->actions[writes[i]].path;
+
+		if (io->is_link(io, path) > 0) {
+			parse_error_set_file(err, path);
+			parse_error_set(err, 0, 0, "a symbolic link: bootab replaces files whole and would turn the link into a copy; point the boot loader at the file itself; nothing was changed");
+			free(saved);
+			free(writes);
+			return -ELOOP;
+		}
+	}
+	/* Every program is allowed before the first file changes, or nothing is done. */
+	for (size_t i = 0; i < plan->n_actions && io->may_run; i++) {
+		const char *why = NULL;
+
+		if (plan->actions[i].kind == BOOT_ACTION_RUN &&
+		    io->may_run(io, plan->actions[i].argv[0], &why) < 0) {
+			parse_error_set_file(err, plan->actions[i].argv[0]);
+			parse_error_set(err, 0, 0, "not run: %s; nothing was changed", why);
+			free(saved);
+			free(writes);
+			return -EPERM;
+		}
+	}
 
 	/* 1. Every new file under a temporary name. */
 	for (; n_temps < n_writes; n_temps++) {

@@ -40,10 +40,15 @@ struct boot_io {
 	int (*list_dir)(struct boot_io *io, const char *path, char ***ret_names, size_t *ret_count);
 	/* 1 when path exists (following symlinks), 0 when not, -errno on error. */
 	int (*exists)(struct boot_io *io, const char *path);
+	/* 1 when path itself is a symbolic link, 0 when not (or absent), -errno on error. */
+	int (*is_link)(struct boot_io *io, const char *path);
 	/* Runs argv (never through a shell) as root on the target and captures
 	 * its output. 0 when it ran, whatever its exit code; -ENOENT when the
 	 * program is not there. *ret: process_result_release(). */
 	int (*run)(struct boot_io *io, const char *const *argv, struct process_result *ret);
+	/* NULL, or: 0 when run() may run program, else -EPERM with *ret_why
+	 * (static) saying why; asked for every program before anything changes. */
+	int (*may_run)(struct boot_io *io, const char *program, const char **ret_why);
 	/* What this io reaches, for messages: "local", "local root /tmp/x". */
 	char *description;
 	void *data;
@@ -54,9 +59,11 @@ struct boot_io {
 /*
  * The local machine. With root NULL or "/", paths are used as they are and
  * programs are found in PATH. With another root, every path is taken
- * relative to root, and a program runs only when it is found in
- * ROOT/usr/sbin, ROOT/usr/bin, ROOT/sbin or ROOT/bin, with BOOTAB_ROOT=ROOT
- * in its environment (fixture trees carry their own tools this way).
+ * relative to root, and no program runs: a tree's own stand-ins (found in
+ * ROOT/usr/sbin, ROOT/usr/bin, ROOT/sbin or ROOT/bin, run with
+ * BOOTAB_ROOT=ROOT in their environment) run only when the test option
+ * BOOTAB_TEST_ROOT_TOOLS=1 is in bootab's environment: a tree is data, and
+ * its programs would run as whoever runs bootab.
  * Returns NULL when root is not a directory.
  */
 struct boot_io *boot_io_local_new(const char *root);

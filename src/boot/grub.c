@@ -201,6 +201,31 @@ static int statement_next(const char *text, size_t pos, size_t *ret_next, struct
 		}
 	}
 	end = line_end(text, i);
+	/*
+	 * A here-document's lines are data, not statements: a
+	 * GRUB_CMDLINE_LINUX= line inside one assigns nothing. bootab does not
+	 * follow here-documents; it refuses the file rather than edit one.
+	 */
+	{
+		char q = 0;
+
+		for (size_t j = i; j < end; j++) {
+			if (q) {
+				if (text[j] == q)
+					q = 0;
+				else if (q == '"' && text[j] == '\\' && j + 1 < end)
+					j++;
+			} else if (text[j] == '\'' || text[j] == '"') {
+				q = text[j];
+			} else if (text[j] == '\\' && j + 1 < end) {
+				j++;
+			} else if (text[j] == '#' && (j == pos || blank(text[j - 1]))) {
+				break;
+			} else if (text[j] == '<' && text[j + 1] == '<' && j + 1 < end) {
+				return fail(err, text, j, "a here-document (<<), which bootab does not edit");
+			}
+		}
+	}
 	*ret_next = end + (text[end] == '\n');
 	return 0;
 }

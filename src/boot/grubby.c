@@ -160,9 +160,16 @@ static int grubby_info(struct boot_io *io, const char *which, struct boot_state 
 {
 	char *option = xasprintf("--info=%s", which);
 	const char *argv[] = { "grubby", option, NULL };
+	const char *why = NULL;
 	struct process_result res;
 	int r;
 
+	if (io->may_run && io->may_run(io, argv[0], &why) < 0) {
+		parse_error_set_file(err, "grubby");
+		parse_error_set(err, 0, 0, "'grubby %s' not run: %s", option, why);
+		free(option);
+		return -EPERM;
+	}
 	r = io->run(io, argv, &res);
 	if (r < 0) {
 		parse_error_set_file(err, "grubby");

@@ -117,7 +117,7 @@ static char *entry_path(struct boot_io *io, const char *root, const char *value)
 	char *path = xasprintf("%s%s%s", root, value[0] == '/' ? "" : "/", value);
 
 	/* /boot on the root file system: Fedora writes "linux /boot/vmlinuz-...". */
-	if (io && io->exists(io, path) == 0 && value[0] == '/' && io->exists(io, value) > 0) {
+	if (io && !strncmp(value, "/boot/", 6) && io->exists(io, path) == 0 && io->exists(io, value) > 0) {
 		free(path);
 		return xstrdup(value);
 	}

@@ -22,7 +22,8 @@ int campaign_set_mode(struct campaign *c, size_t k, size_t mode)
 	struct parse_error err = PARSE_ERROR_INIT;
 	int r;
 
-	r = boot_set(io, c->plan.backend, c->managed, c->plan.modes[mode].args, &res, &err);
+	r = boot_set_kernel(io, c->plan.backend, c->managed, c->plan.modes[mode].args,
+			    campaign_mode_kernel(c, mode), &res, &err);
 	if (r < 0) {
 		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: setting mode %s failed: %s", k + 1, c->boots[k].label,
 		    c->plan.modes[mode].name, err.message ? err.message : strerror(-r));
@@ -37,7 +38,8 @@ int campaign_set_mode(struct campaign *c, size_t k, size_t mode)
 	} else if (res.after.has_default) {
 		const struct boot_entry_args *e = &res.after.entries[res.after.default_index];
 
-		campaign_progress(c, k, "default entry %s: %s", e->name, e->args);
+		campaign_progress(c, k, "default entry %s%s%s: %s", e->name, res.after.default_kernel ? ", kernel " : "",
+				  res.after.default_kernel ? res.after.default_kernel : "", e->args);
 	}
 	boot_set_result_release(&res);
 	parse_error_release(&err);
@@ -174,7 +176,8 @@ int campaign_verify(struct campaign *c, size_t k, struct snapshot *ret, char **r
 	}
 	campaign_progress(c, k, "verifying from sysfs");
 	r = verify_boot(c->target, &(struct verify_boot_request){ .managed = c->managed, .asked = m->args,
-								  .expects = expects, .n_expects = n_expects },
+								  .expects = expects, .n_expects = n_expects,
+								  .kernel = campaign_mode_release(c, c->boots[k].mode) },
 			&res, &err);
 	if (res.without_root)
 		campaign_say(c, CAMPAIGN_WARNING, "boot %zu %s: %s; reading sysfs without root, kernel log not read",

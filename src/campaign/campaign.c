@@ -15,6 +15,7 @@
 #include "lib/alloc.h"
 #include "lib/clock.h"
 #include "lib/file.h"
+#include "lib/lockfile.h"
 #include "lib/strbuf.h"
 #include "target/target.h"
 
@@ -132,6 +133,28 @@ static char *campaign_name(const char *plan_path)
 	return name;
 }
 
+/*
+ * One run at a time in a campaign directory: two would both append to the
+ * journal and reboot the box twice. The lock (on the directory itself:
+ * nothing is written) is held until bootab ends (across a local
+ * campaign's reboots the resumed run takes it anew).
+ */
+static int campaign_lock(struct campaign *c)
+{
+	char *held = NULL;
+	int r = lockfile_take(c->dir, &c->lock_fd, &held);
+
+	if (r == 0) {
+		c->locked = true;
+	} else if (r == -EBUSY) {
+		campaign_say(c, CAMPAIGN_ERROR, "the campaign %s is in use by %s: one run at a time", c->dir, held);
+		free(held);
+	} else {
+		campaign_say(c, CAMPAIGN_ERROR, "cannot lock the campaign directory %s: %s", c->dir, strerror(-r));
+	}
+	return r;
+}
+
 static int setup(struct campaign *c)
 {
 	struct parse_error err = PARSE_ERROR_INIT;
@@ -189,6 +212,11 @@ static int setup(struct campaign *c)
 			free(resume_plan);
 			return r;
 		}
+	}
+	r = campaign_lock(c);
+	if (r < 0) {
+		free(resume_plan);
+		return r;
 	}
 	c->journal = path_join(c->dir, "journal");
 	if (c->o->resume_dir) {
@@ -251,9 +279,17 @@ static int run_boot(struct campaign *c, size_t k)
 		r = campaign_check_data_dir(c, "before the boot entries change");
 		if (r < 0)
 			return r;
-		campaign_progress(c, k, "setting mode %s (%s)", c->plan.modes[c->boots[k].mode].name,
-			 *c->plan.modes[c->boots[k].mode].args_text ? c->plan.modes[c->boots[k].mode].args_text
-								     : "standing kernel defaults");
+		{
+			const struct plan_mode *m = &c->plan.modes[c->boots[k].mode];
+			const char *kernel = campaign_mode_kernel(c, c->boots[k].mode);
+
+			if (kernel)
+				campaign_progress(c, k, "setting mode %s (kernel %s, %s%s)", m->name, kernel,
+						  *m->args_text ? "args " : "its default args", m->args_text);
+			else
+				campaign_progress(c, k, "setting mode %s (%s)", m->name,
+						  *m->args_text ? m->args_text : "standing kernel defaults");
+		}
 		r = campaign_boot_is_oneshot(c, k) ? oneshot_set(c, k) : campaign_set_mode(c, k, c->boots[k].mode);
 		if (r < 0) {
 			campaign_journal_step(c, k, STEP_FAILED, "set");
@@ -373,6 +409,9 @@ int campaign_run(const struct campaign_options *o, struct campaign_result *ret)
 		goto out;
 	if (!o->resume_dir)
 		campaign_touch_preflight(&c);
+	r = campaign_kernels_preflight(&c);
+	if (r < 0)
+		goto out;
 	for (size_t k = 0; k < c.n_boots; k++) {
 		if (c.progress[k].step == STEP_DONE)
 			continue;
@@ -380,6 +419,8 @@ int campaign_run(const struct campaign_options *o, struct campaign_result *ret)
 		if (r < 0)
 			break;
 	}
+	if (r == 0)
+		campaign_kernel_restore(&c);
 	if (r == 0) {
 		r = campaign_write_report(c.dir, o, true, NULL, NULL);
 		if (r == 0) {
@@ -406,6 +447,7 @@ out:
 		json_decref(c.progress[k].proof);
 	}
 	free(c.progress);
+	campaign_kernels_release(&c);
 	free(c.rows_user);
 	free(c.abs_dir);
 	free(c.exe);
@@ -417,7 +459,24 @@ out:
 	free(c.dir);
 	free(c.name);
 	free(c.journal);
+	if (c.locked)
+		close(c.lock_fd);
 	return r;
+}
+
+char *campaign_result_summary(const struct campaign_result *r)
+{
+	double own = r->total_s - r->reboot_s - r->gate_s - r->rows_s;
+	char *head = xasprintf("campaign finished in %.0f s: reboots %.0f s, idle gates %.0f s, rows %.0f s",
+			       r->total_s, r->reboot_s, r->gate_s, r->rows_s), *line;
+
+	if (own >= 0 && r->total_s > 0)
+		line = xasprintf("%s, bootab's own steps %.0f s (%.1f %%)", head, own, 100 * own / r->total_s);
+	else
+		line = xasprintf("%s (measured on the target, partly before this run: more than this run's %.0f s)",
+				 head, r->total_s);
+	free(head);
+	return line;
 }
 
 void campaign_result_release(struct campaign_result *r)

@@ -68,6 +68,15 @@ struct campaign_result {
  */
 int campaign_run(const struct campaign_options *options, struct campaign_result *ret);
 
+/*
+ * "campaign finished in 13 s: reboots 1 s, idle gates 2 s, rows 2 s,
+ * bootab's own steps 7 s (58.6 %)" (caller's). The parts are measured on
+ * the target in whole seconds and may include time before this run (a
+ * resume fetching rows an earlier run started): when they add up to more
+ * than the run took, bootab's own share is not printed, never negative.
+ */
+char *campaign_result_summary(const struct campaign_result *result);
+
 void campaign_result_release(struct campaign_result *result);
 
 /*

@@ -1,7 +1,11 @@
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "campaign/fetch.h"
 #include "campaign/internal.h"
@@ -14,8 +18,65 @@
 #include "results/side.h"
 #include "target/target.h"
 
-/* Largest file fetched from a boot's run directory. */
-#define FETCH_FILE_LIMIT "8388608"
+/*
+ * Runs run-fetch.sh for dir with its stream written to a temporary file in
+ * the campaign directory as it comes (a boot's results can be larger than
+ * memory holds comfortably), then parses it from a mapping of that file.
+ * Returns 0 and *ret, or -errno (said).
+ */
+static int fetch_to_disk(struct campaign *c, size_t k, const char *dir, struct fetch *ret)
+{
+	char *limit = xasprintf("%llu", FETCH_FILE_LIMIT);
+	const char *args[] = { dir, limit, NULL };
+	char *tmp = xasprintf("%s/.fetch-%s.tmp-XXXXXX", c->dir, c->boots[k].label);
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct process_result res;
+	struct stat st;
+	void *map = NULL;
+	int fd, r;
+
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		r = -errno;
+		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: cannot create %s for the results: %s", k + 1,
+			     c->boots[k].label, tmp, strerror(-r));
+		c->res->data_error = true;
+		goto out;
+	}
+	r = target_run_script_to_fd(c->target, "run-fetch", args, false, 3600000, fd, &res);
+	if (r < 0 || res.exit_code != 0) {
+		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: fetching %s failed: %s", k + 1, c->boots[k].label, dir,
+		    r < 0 ? target_error(c->target) : res.err);
+		if (r == 0)
+			process_result_release(&res);
+		r = r < 0 ? r : -EIO;
+		goto out;
+	}
+	process_result_release(&res);
+	if (fstat(fd, &st) < 0 || (st.st_size > 0 &&
+	    (map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED)) {
+		r = -errno;
+		map = NULL;
+		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: cannot read the results in %s: %s", k + 1,
+			     c->boots[k].label, tmp, strerror(-r));
+		goto out;
+	}
+	r = fetch_parse(map ? map : "", map ? (size_t)st.st_size : 0, ret, &err);
+	if (r < 0)
+		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: the results from %s do not parse: line %u: %s", k + 1,
+		    c->boots[k].label, dir, err.line, err.message);
+out:
+	if (map)
+		munmap(map, (size_t)st.st_size);
+	if (fd >= 0) {
+		close(fd);
+		unlink(tmp);
+	}
+	parse_error_release(&err);
+	free(tmp);
+	free(limit);
+	return r;
+}
 
 static void add_times(struct campaign *c, const struct fetch *f)
 {
@@ -60,40 +121,18 @@ static bool side_is_of_boot(const char *dir, const char *boot_id)
 int campaign_fetch(struct campaign *c, size_t k, const struct snapshot *snap, const char *verify_summary)
 {
 	char *dir = campaign_remote_dir(c, k), *side = path_join(c->dir, c->boots[k].label), *now;
-	const char *args[] = { dir, FETCH_FILE_LIMIT, NULL };
-	struct process_options po = { 0 };
-	struct process_result res;
-	struct parse_error err = PARSE_ERROR_INIT;
 	struct strlist warnings = STRLIST_INIT;
 	struct fetch f;
 	struct side_record rec;
 	int r;
 
-	(void)po;
 	campaign_progress(c, k, "fetching results");
-	r = target_run_script(c->target, "run-fetch", args, NULL, 0, false, 600000, &res);
-	if (r < 0 || res.exit_code != 0) {
-		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: fetching %s failed: %s", k + 1, c->boots[k].label, dir,
-		    r < 0 ? target_error(c->target) : res.err);
-		if (r == 0)
-			process_result_release(&res);
-		r = r < 0 ? r : -EIO;
+	r = fetch_to_disk(c, k, dir, &f);
+	if (r < 0)
 		goto out;
-	}
-	if (res.out_truncated) {
-		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: the results in %s are more than %zu bytes; nothing kept",
-		    k + 1, c->boots[k].label, dir, res.out_len);
-		process_result_release(&res);
-		r = -EFBIG;
-		goto out;
-	}
-	r = fetch_parse(res.out, res.out_len, &f, &err);
-	process_result_release(&res);
-	if (r < 0) {
-		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: the results from %s do not parse: line %u: %s", k + 1,
-		    c->boots[k].label, dir, err.line, err.message);
-		goto out;
-	}
+	for (size_t i = 0; i < f.n_skipped; i++)
+		campaign_say(c, CAMPAIGN_WARNING, "boot %zu %s: %s is %llu bytes, over the %llu-byte limit of one fetched file: not fetched, it stays on the target in %s",
+			     k + 1, c->boots[k].label, f.skipped[i].name, f.skipped[i].size, FETCH_FILE_LIMIT, dir);
 	add_times(c, &f);
 	now = time_now_iso8601();
 	rec = (struct side_record){
@@ -133,7 +172,6 @@ int campaign_fetch(struct campaign *c, size_t k, const struct snapshot *snap, co
 	c->done_at = clock_now_s();
 	c->done_this_run++;
 out:
-	parse_error_release(&err);
 	free(side);
 	free(dir);
 	return r;

@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +35,9 @@ void fetch_release(struct fetch *f)
 		free(f->files[i].data);
 	}
 	free(f->files);
+	for (size_t i = 0; i < f->n_skipped; i++)
+		free(f->skipped[i].name);
+	free(f->skipped);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -69,6 +73,7 @@ int fetch_parse(const char *data, size_t len, struct fetch *ret, struct parse_er
 		struct fetched_file *file;
 		const char *sp, *digits;
 		char *name;
+		bool skip;
 
 		line++;
 		l = next_line(data, len, &pos, &ll);
@@ -78,10 +83,11 @@ int fetch_parse(const char *data, size_t len, struct fetch *ret, struct parse_er
 		}
 		if (ll == 3 && !memcmp(l, "end", 3))
 			break;
-		/* "file NAME SIZE": single spaces, SIZE in decimal digits only. */
+		/* "file NAME SIZE" or "skip NAME SIZE": single spaces, SIZE in decimal digits only. */
 		sp = ll > 5 ? memchr(l + 5, ' ', ll - 5) : NULL;
-		if (ll <= 5 || memcmp(l, "file ", 5) || !sp || sp + 1 >= l + ll || sp - (l + 5) > 255) {
-			parse_error_set(err, line, 0, "expected 'file NAME SIZE'");
+		skip = ll > 5 && !memcmp(l, "skip ", 5);
+		if (ll <= 5 || (memcmp(l, "file ", 5) && !skip) || !sp || sp + 1 >= l + ll || sp - (l + 5) > 255) {
+			parse_error_set(err, line, 0, "expected 'file NAME SIZE' or 'skip NAME SIZE'");
 			goto fail;
 		}
 		for (digits = sp + 1; digits < l + ll; digits++) {
@@ -96,6 +102,16 @@ int fetch_parse(const char *data, size_t len, struct fetch *ret, struct parse_er
 			parse_error_set(err, line, 0, "'%s' is not a plain file name", name);
 			free(name);
 			goto fail;
+		}
+		if (skip) {
+			if (size <= FETCH_FILE_LIMIT || f.n_skipped >= FETCH_MAX_FILES) {
+				parse_error_set(err, line, 0, "file '%s' skipped at %llu bytes, within the limit", name, size);
+				free(name);
+				goto fail;
+			}
+			GROW(f.skipped, f.alloc_skipped, f.n_skipped + 1);
+			f.skipped[f.n_skipped++] = (struct skipped_file){ name, size };
+			continue;
 		}
 		if (fetch_find(&f, name) || f.n_files >= FETCH_MAX_FILES ||
 		    size > len - pos || len - pos - size < 1 || data[pos + size] != '\n') {

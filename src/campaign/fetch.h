@@ -18,13 +18,29 @@ struct fetched_file {
 	size_t len;
 };
 
+/* A file run-fetch.sh did not send: larger than the limit it was given. */
+struct skipped_file {
+	char *name;
+	unsigned long long size;
+};
+
 struct fetch {
 	struct fetched_file *files;
 	size_t n_files;
 	size_t alloc_files;
+	struct skipped_file *skipped;
+	size_t n_skipped;
+	size_t alloc_skipped;
 };
 
 #define FETCH_MAX_FILES 100000
+
+/*
+ * The largest file a fetch brings back whole (run-fetch.sh's LIMIT): a
+ * larger one is listed as skipped, loudly, and left on the target; it
+ * never cuts a file or stops a campaign. docs/target.md documents it.
+ */
+#define FETCH_FILE_LIMIT ((unsigned long long)1 << 30)
 
 /*
  * Parses the stream. Returns 0 and *ret (fetch_release()), or -EINVAL with

@@ -8,6 +8,7 @@
  *   steps.c     the journal: a boot's steps as it records them, read back on resume
  *   bring-up.c  set the mode, reboot into it, verify it; back to the standing config
  *   oneshot.c   test modes booted once through systemd-boot's LoaderEntryOneShot
+ *   kernels.c   each mode's kernel: found before anything changes, the standing one restored
  *   local.c     target = local: bootab reboots its own box, a systemd unit resumes it
  *   rows.c      start the per-boot runner (runner.c) on the target and wait for it
  *   collect.c   fetch a boot's results into its side directory (side-write.c)
@@ -21,9 +22,11 @@
 #include <jansson.h>
 
 #include "campaign/campaign.h"
+#include "boot/bls.h"
 #include "campaign/plan.h"
 
 struct snapshot;
+struct bls_entries;
 
 enum step {
 	STEP_NONE,
@@ -68,10 +71,15 @@ struct campaign {
 	bool reboot_issued;        /* local: this process asked the box to reboot */
 	char *abs_dir;             /* local: the campaign directory, absolute (the unit names it) */
 	char *exe;                 /* local: this program, absolute (the unit runs it) */
+	char *standing_kernel;     /* plans with kernels: uname -r when the campaign began */
+	char **mode_kernel;        /* per mode: the kernel spec it boots; NULL: the plan names none */
+	char **mode_release;       /* per mode: the release uname -r must print; NULL: not checked */
+	int lock_fd;               /* the campaign directory's lock, when locked */
+	bool locked;
 };
 
 /* The one-shot entry's file name, next to the default entry. */
-#define ONESHOT_ENTRY "bootab-oneshot.conf"
+#define ONESHOT_ENTRY BLS_ONESHOT_ENTRY
 
 /*
  * touch.c: before the first boot of a new campaign, what each mode can
@@ -119,6 +127,22 @@ bool campaign_boot_is_oneshot(const struct campaign *c, size_t k);
 int oneshot_set(struct campaign *c, size_t k);
 void oneshot_remove_entry(struct campaign *c);
 int oneshot_decide(struct campaign *c);
+
+/*
+ * kernels.c: lists the kernels the boot loader can boot and finds every
+ * mode's (a plan without `kernel` keys only has them listed); -ENOENT,
+ * said with the list, when one is not installed. Nothing changes on the box.
+ */
+int campaign_kernels_preflight(struct campaign *c);
+/* kernels.c: the kernel spec mode boots and the release it must show; NULL when the plan names none. */
+const char *campaign_mode_kernel(const struct campaign *c, size_t mode);
+const char *campaign_mode_release(const struct campaign *c, size_t mode);
+/* kernels.c: the index of the entry booting mode's kernel in entries; -ENOENT. */
+int campaign_kernel_entry(struct campaign *c, const struct bls_entries *entries, size_t mode,
+			  size_t *ret_index);
+/* kernels.c: at the end, the standing kernel is the default again (when the first mode ran another). */
+void campaign_kernel_restore(struct campaign *c);
+void campaign_kernels_release(struct campaign *c);
 
 /* local.c: target = local. */
 bool local_user_name_ok(const char *s);

@@ -17,7 +17,8 @@ bool campaign_boot_is_oneshot(const struct campaign *c, size_t k)
 
 /*
  * A one-shot boot leaves every standing entry as it is and writes one more
- * entry: the default entry with the mode's args. systemd-boot boots it
+ * entry: the default entry (or, for a mode with a kernel, that kernel's
+ * entry) with the mode's args. systemd-boot boots it
  * once (LoaderEntryOneShot); a box that hangs comes back on the default
  * entry after a power cycle.
  */
@@ -31,8 +32,14 @@ int oneshot_set(struct campaign *c, size_t k)
 	int r;
 
 	r = bls_entries_read(io, &entries, &err);
-	if (r == 0)
+	if (r == 0 && campaign_mode_kernel(c, c->boots[k].mode)) {
+		/* The mode's kernel: the one-shot entry is made from that kernel's entry. */
+		r = campaign_kernel_entry(c, &entries, c->boots[k].mode, &def);
+		if (r < 0)
+			parse_error_set(&err, 0, 0, "no entry boots kernel %s", campaign_mode_kernel(c, c->boots[k].mode));
+	} else if (r == 0) {
 		r = bls_default_entry(io, &entries, &def, &rule);
+	}
 	if (r < 0) {
 		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: cannot find the default boot entry: %s", k + 1,
 		    c->boots[k].label, err.message ? err.message : strerror(-r));

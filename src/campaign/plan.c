@@ -18,6 +18,8 @@
 #include "lib/strbuf.h"
 #include "lib/strvec.h"
 #include "kernel/verify.h"
+#include "results/side.h"
+#include "target/target.h"
 
 #define PLAN_MAX_BYTES ((size_t)1 << 20)
 #define PLAN_MAX_LINE 65536
@@ -31,6 +33,7 @@ struct parse_state {
 	const char *p;
 	unsigned line;
 	bool line_done;
+	bool continuation;        /* the line being read continues the key above it */
 	bool failed;
 	/* The section being read. */
 	char *section;
@@ -88,8 +91,13 @@ static char *reader(char *str, int num, void *stream)
 		}
 	}
 	str[n] = '\0';
-	if (line_start)
+	/* A UTF-8 byte order mark opens the file: inih skips it, and so does the header check. */
+	if (s->p - n == s->text && !strncmp(str, "\xef\xbb\xbf", 3))
+		memmove(str, str + 3, n - 2);
+	if (line_start) {
+		s->continuation = (str[0] == ' ' || str[0] == '\t') && str[strspn(str, " \t\r\n")];
 		reader_see_header(s, str);
+	}
 	return str;
 }
 
@@ -207,8 +215,11 @@ static int campaign_key(struct parse_state *s, const char *key, const char *v)
 {
 	struct plan *p = s->plan;
 
-	if (!strcmp(key, "target"))
+	if (!strcmp(key, "target")) {
+		if (*v && !target_destination_acceptable(v))
+			return fail(s, key, "'%s' is not local, lab or an SSH destination (none starts with '-' or holds spaces or control characters)", v);
 		return set_string(s, key, &p->target, v);
+	}
 	if (!strcmp(key, "backend")) {
 		static const char *const known[] = { "auto", "bls", "grub", "grubby", "kernel-cmdline", "kexec", NULL };
 
@@ -308,14 +319,21 @@ static int mode_key(struct parse_state *s, struct plan_mode *m, const char *key,
 		struct parse_error e = PARSE_ERROR_INIT;
 		char **args = NULL;
 
-		if (m->args_text)
+		char *text;
+
+		/* A continuation line carries more args: they join the line above. */
+		if (m->args_text && !s->continuation)
 			return fail(s, key, "given twice in [%s]", s->section);
-		if (cmdline_args_parse(v, &args, &e) < 0) {
+		text = m->args_text ? xasprintf("%s %s", m->args_text, v) : xstrdup(v);
+		if (cmdline_args_parse(text, &args, &e) < 0) {
 			fail(s, key, "%s", e.message ? e.message : "not valid kernel command-line syntax");
 			parse_error_release(&e);
+			free(text);
 			return 0;
 		}
-		m->args_text = xstrdup(v);
+		free(m->args_text);
+		strv_free(m->args);
+		m->args_text = text;
 		m->args = args;
 		return 1;
 	}
@@ -443,7 +461,7 @@ static int idle_key(struct parse_state *s, const char *key, const char *v)
 static int open_section(struct parse_state *s, const char *section)
 {
 	struct plan *p = s->plan;
-	const char *q = strchr(section, '"');
+	const char *q = strchr(section, '"'), *why;
 
 	free(s->section);
 	free(s->kind);
@@ -464,6 +482,11 @@ static int open_section(struct parse_state *s, const char *section)
 		s->title = xstrndup(q + 1, (size_t)(end - q - 1));
 		if (!name_valid(s->title))
 			return fail(s, NULL, "section [%s]: the name must be 1-64 letters, digits, '_', '-' or '.'", section);
+		/* A mode names side directories, a row the directories of its outputs. */
+		if (strcmp(s->kind, "version") && results_name_reserved(s->title, &why))
+			return fail(s, NULL, "section [%s]: '%s' cannot name a %s: %s", section, s->title,
+				    strcmp(s->kind, "mode") ? s->kind : "mode (its boots are directories of the campaign)",
+				    why);
 	} else {
 		s->kind = xstrdup(section);
 	}
@@ -558,6 +581,69 @@ static int handler(void *user, const char *section, const char *key, const char 
 	return fail(s, key, "unexpected");
 }
 
+static const struct plan_boot *sorted_boots;
+
+static int compare_boot_labels(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	int c = strcmp(sorted_boots[i].label, sorted_boots[j].label);
+
+	return c ? c : i < j ? -1 : i > j;
+}
+
+/* Which boot of its mode boot k is (1-based). */
+static unsigned boot_occurrence(const struct plan_boot *boots, size_t k)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i <= k; i++)
+		n += boots[i].mode == boots[k].mode;
+	return n;
+}
+
+/*
+ * Every boot's label names its side directory: two boots with one label
+ * would share a directory. A label is the mode's name, then name2, name3
+ * ... for its later boots, so modes "tr" and "tr2" collide; such a plan is
+ * refused, naming both boots and the mode to rename.
+ */
+static int labels_unique(struct parse_state *s)
+{
+	struct plan *p = s->plan;
+	struct plan_boot *boots;
+	size_t n = plan_boots(p, &boots), *order = xmalloc((n ? n : 1) * sizeof(*order));
+	int ok = 1;
+
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	sorted_boots = boots;
+	qsort(order, n, sizeof(*order), compare_boot_labels);
+	sorted_boots = NULL;
+	for (size_t i = 1; i < n && ok; i++) {
+		size_t a = order[i - 1], b = order[i];
+		const struct plan_mode *ma = &p->modes[boots[a].mode], *mb = &p->modes[boots[b].mode];
+		unsigned oa, ob;
+		const struct plan_mode *rename;
+
+		if (strcmp(boots[a].label, boots[b].label))
+			continue;
+		oa = boot_occurrence(boots, a);
+		ob = boot_occurrence(boots, b);
+		/* The mode whose own name is the label is the one to rename. */
+		rename = oa == 1 ? ma : ob == 1 ? mb : NULL;
+		s->line = rename ? rename->line : mb->line;
+		if (rename)
+			ok = fail(s, NULL, "boots %zu and %zu would both be labelled '%s' (boot %u of mode '%s' and boot %u of mode '%s'): rename mode '%s'",
+				  a + 1, b + 1, boots[a].label, oa, ma->name, ob, mb->name, rename->name);
+		else
+			ok = fail(s, NULL, "boots %zu and %zu would both be labelled '%s' (boot %u of mode '%s' and boot %u of mode '%s'): rename mode '%s' or '%s'",
+				  a + 1, b + 1, boots[a].label, oa, ma->name, ob, mb->name, ma->name, mb->name);
+	}
+	free(order);
+	plan_boots_free(boots, n);
+	return ok;
+}
+
 static int validate(struct parse_state *s)
 {
 	struct plan *p = s->plan;
@@ -616,6 +702,8 @@ static int validate(struct parse_state *s)
 		if (p->rounds > 1)
 			return fail(s, "rounds", "an explicit order is the whole campaign; rounds does not apply");
 	}
+	if (!labels_unique(s))
+		return 0;
 	if (p->watch) {
 		for (const char *c = p->watch; *c; c++)
 			if (!isalnum((unsigned char)*c) && !strchr(":._-", *c))

@@ -227,6 +227,17 @@ int campaign_write_report(const char *dir, const struct campaign_options *o, boo
 		free(meta);
 		free(side_dir);
 	}
+	for (size_t k = 0; k < n_sides; k++)
+		if (sides[k].unreadable_rows) {
+			/* A report without a recorded row would look complete and be wrong. */
+			for (size_t i = 0; i < warnings.n; i++)
+				campaign_say(&c, CAMPAIGN_WARNING, "%s", warnings.items[i]);
+			campaign_say(&c, CAMPAIGN_ERROR, "%zu recorded row%s of %s cannot be read: no report without %s",
+				     sides[k].unreadable_rows, sides[k].unreadable_rows == 1 ? "" : "s", sides[k].dir,
+				     sides[k].unreadable_rows == 1 ? "it" : "them");
+			r = -EINVAL;
+			goto out;
+		}
 	strbuf_addf(&head, "%zu of %zu boots recorded\n", n_sides, n);
 	{
 		/* What each mode could change, read before the first boot (touch.txt). */

@@ -401,6 +401,15 @@ int side_write(const char *dir, const struct side_record *rec, struct strlist *w
 	if (rec->snapshot->raw)
 		keep_error(&write_error, write_text(dir, "snapshot.out", rec->snapshot->raw,
 						    strlen(rec->snapshot->raw)));
+	if (rec->snapshot->config.n) {
+		/* The options the boot's kernel config sets, for the report's config differences. */
+		struct strbuf kc = STRBUF_INIT;
+
+		for (size_t i = 0; i < rec->snapshot->config.n; i++)
+			strbuf_addf(&kc, "%s=%s\n", rec->snapshot->config.v[i].name, rec->snapshot->config.v[i].value);
+		keep_error(&write_error, write_text(dir, "kernel-config", kc.buf, kc.len));
+		strbuf_release(&kc);
+	}
 	r = write_error;
 	/* iommu.txt, meta.txt, then meta.json: its presence says the side is complete. */
 	if (r == 0) {

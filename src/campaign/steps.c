@@ -1,12 +1,20 @@
+#include <ctype.h>
 #include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "campaign/internal.h"
 #include "campaign/journal.h"
 #include "lib/alloc.h"
+#include "lib/file.h"
 #include "lib/parse-error.h"
+#include "lib/strbuf.h"
 
 static const char *const step_names[] = {
 	[STEP_NONE] = "none", [STEP_BEGIN] = "begin", [STEP_SET] = "set",
@@ -35,12 +43,184 @@ int campaign_journal_step(struct campaign *c, size_t k, enum step step, const ch
 	return 0;
 }
 
-/* Reads the journal into c->progress. */
+static bool id_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n > 64)
+		return false;
+	for (; *s; s++)
+		if (!isxdigit((unsigned char)*s) && *s != '-')
+			return false;
+	return true;
+}
+
+static bool seconds_ok(const char *s, double *ret)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || *end || errno || !isfinite(v) || v < 0)
+		return false;
+	*ret = v;
+	return true;
+}
+
+static bool word_ok(const char *s)
+{
+	if (!*s || strlen(s) > 4096)
+		return false;
+	for (; *s; s++)
+		if ((unsigned char)*s <= ' ' || *s == 0x7f)
+			return false;
+	return true;
+}
+
+/* One journal line that is not what bootab writes: file:line, what was expected, what is there. */
+static int journal_bad(struct campaign *c, size_t line, const char *text, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int journal_bad(struct campaign *c, size_t line, const char *text, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	campaign_say(c, CAMPAIGN_ERROR, "%s:%zu: %s, not '%.200s': the journal is not one bootab wrote for this campaign; nothing was changed on the box",
+		     c->journal, line, strbuf_str(&sb), text);
+	strbuf_release(&sb);
+	return -EINVAL;
+}
+
+/* One "boot K LABEL STEP [EXTRA]" line into c->progress; -EINVAL (said) when it is not one. */
+static int journal_boot_line(struct campaign *c, size_t line, const char *text)
+{
+	char *copy = xstrdup(text), *save = NULL, *w[8] = { 0 };
+	size_t n = 0, k;
+	char *end;
+	unsigned long long kk;
+	int st = -1, r = 0;
+	double s1 = 0;
+
+	for (char *t = strtok_r(copy, " ", &save); t && n < 8; t = strtok_r(NULL, " ", &save))
+		w[n++] = t;
+	errno = 0;
+	kk = n >= 2 ? strtoull(w[1], &end, 10) : 0;
+	if (n < 4 || strcmp(w[0], "boot") || errno || *end || w[1][0] == '-' || kk < 1 || kk > c->n_boots) {
+		r = journal_bad(c, line, text, "expected 'boot K LABEL STEP' with K from 1 to %zu", c->n_boots);
+		goto out;
+	}
+	k = (size_t)kk - 1;
+	if (strcmp(w[2], c->boots[k].label)) {
+		r = journal_bad(c, line, text, "expected boot %zu's label '%s'", k + 1, c->boots[k].label);
+		goto out;
+	}
+	for (size_t i = 1; i < sizeof(step_names) / sizeof(step_names[0]); i++)
+		if (!strcmp(w[3], step_names[i]))
+			st = (int)i;
+	switch (st) {
+	case STEP_BEGIN:
+	case STEP_SET:
+	case STEP_VERIFIED:
+	case STEP_DONE:
+		if (n != 4)
+			r = journal_bad(c, line, text, "expected nothing after 'boot %zu %s %s'", k + 1, w[2], w[3]);
+		break;
+	case STEP_REBOOTING:
+		if (n != 6 || !id_ok(w[4]) || !seconds_ok(w[5], &s1))
+			r = journal_bad(c, line, text, "expected 'boot %zu %s rebooting BOOT_ID TIME'", k + 1, w[2]);
+		break;
+	case STEP_REBOOTED:
+		/* "rebooted ID SECONDS BEFORE_ID"; or "rebooted ID" alone. */
+		if (n == 5 && id_ok(w[4]))
+			break;
+		if (n != 7 || !id_ok(w[4]) || !seconds_ok(w[5], &s1) || !id_ok(w[6]))
+			r = journal_bad(c, line, text, "expected 'boot %zu %s rebooted BOOT_ID SECONDS BOOT_ID_BEFORE'", k + 1, w[2]);
+		break;
+	case STEP_STARTED:
+		if (n != 5 || !word_ok(w[4]))
+			r = journal_bad(c, line, text, "expected 'boot %zu %s started DIR'", k + 1, w[2]);
+		break;
+	case STEP_FAILED:
+		if (n != 5 || !word_ok(w[4]))
+			r = journal_bad(c, line, text, "expected 'boot %zu %s failed WHAT'", k + 1, w[2]);
+		break;
+	default:
+		r = journal_bad(c, line, text, "expected a step (begin, set, rebooting, rebooted, verified, started, done, failed)");
+		break;
+	}
+	if (r < 0)
+		goto out;
+	if (st == STEP_FAILED) {
+		/* A failed step is done again on resume. */
+		if (c->progress[k].step > STEP_BEGIN)
+			c->progress[k].step = STEP_BEGIN;
+		goto out;
+	}
+	c->progress[k].step = (enum step)st;
+	if (st == STEP_REBOOTING) {
+		free(c->progress[k].rebooting_from);
+		c->progress[k].rebooting_from = xstrdup(w[4]);
+		c->progress[k].rebooting_at = s1;
+	}
+	if (st == STEP_REBOOTED) {
+		free(c->progress[k].boot_id);
+		c->progress[k].boot_id = xstrdup(w[4]);
+		c->progress[k].reboot_s = n == 7 ? s1 : -1;
+		if (n == 7) {
+			free(c->progress[k].boot_id_before);
+			c->progress[k].boot_id_before = xstrdup(w[6]);
+		}
+	}
+out:
+	free(copy);
+	return r;
+}
+
+/*
+ * Whether name is this campaign's: the directory's name, or (a directory
+ * renamed or copied since) the campaign its recorded sides name in
+ * meta.json. A journal of another campaign names neither.
+ */
+static bool journal_campaign_ok(const struct campaign *c, const char *name)
+{
+	bool ok = !strcmp(name, c->name);
+
+	for (size_t k = 0; k < c->n_boots && !ok; k++) {
+		char *side = path_join(c->dir, c->boots[k].label), *meta = path_join(side, "meta.json"), *data;
+		size_t len;
+
+		if (file_read(meta, FILE_READ_MAX, &data, &len) == 0) {
+			json_t *j = json_loadb(data, len, 0, NULL);
+			const char *recorded = json_string_value(json_object_get(j, "campaign"));
+
+			ok = recorded && !strcmp(recorded, name);
+			json_decref(j);
+			free(data);
+		}
+		free(meta);
+		free(side);
+	}
+	return ok;
+}
+
+/*
+ * Reads the journal into c->progress. Every line must be one bootab
+ * writes, for this campaign and plan: a journal that does not parse stops
+ * the resume before anything on the box changes, naming file, line and
+ * what was expected (a resume from a misread journal would reboot the box
+ * into boots that are done, or mix boots).
+ */
 int campaign_load_journal(struct campaign *c)
 {
 	struct journal j;
 	struct parse_error err = PARSE_ERROR_INIT;
 	int r = journal_read(c->journal, &j, &err);
+	bool finished = false;
 
 	if (r < 0) {
 		campaign_say(c, CAMPAIGN_ERROR, "cannot read the journal %s: %s", c->journal,
@@ -50,49 +230,47 @@ int campaign_load_journal(struct campaign *c)
 	}
 	if (j.torn)
 		campaign_say(c, CAMPAIGN_WARNING, "the journal's last line was cut off (a crash while writing it), ignoring it");
-	for (size_t i = 0; i < j.n_lines; i++) {
-		char label[200], step[32], a[64], b[64];
-		size_t k;
-		double s = -1;
-		int n = sscanf(j.lines[i], "boot %zu %199s %31s %63s %lf %63s", &k, label, step, a, &s, b);
+	if (j.n_lines == 0) {
+		r = journal_bad(c, 1, "", "expected 'bootab-journal 1 campaign %s boots %zu'", c->name, c->n_boots);
+		goto out;
+	}
+	{
+		char name[256], extra;
+		unsigned version;
+		unsigned long long boots;
+		int n = sscanf(j.lines[0], "bootab-journal %u campaign %255s boots %llu%c", &version, name, &boots, &extra);
 
-		if (!strncmp(j.lines[i], "local rows-as ", 14) && local_user_name_ok(j.lines[i] + 14)) {
-			free(c->rows_user);
-			c->rows_user = xstrdup(j.lines[i] + 14);
-			continue;
-		}
-
-		if (n < 3 || k < 1 || k > c->n_boots || strcmp(label, c->boots[k - 1].label))
-			continue;
-		k--;
-		for (size_t st = 0; st < sizeof(step_names) / sizeof(step_names[0]); st++) {
-			if (strcmp(step, step_names[st]))
-				continue;
-			if (st == STEP_FAILED) {
-				/* A failed step is done again on resume. */
-				if (c->progress[k].step > STEP_BEGIN)
-					c->progress[k].step = STEP_BEGIN;
-				continue;
-			}
-			c->progress[k].step = (enum step)st;
-			if (st == STEP_REBOOTING && n >= 5) {
-				free(c->progress[k].rebooting_from);
-				c->progress[k].rebooting_from = xstrdup(a);
-				c->progress[k].rebooting_at = s;
-			}
-			if (st == STEP_REBOOTED && n >= 4) {
-				free(c->progress[k].boot_id);
-				c->progress[k].boot_id = xstrdup(a);
-				c->progress[k].reboot_s = s;
-				if (n >= 6) {
-					free(c->progress[k].boot_id_before);
-					c->progress[k].boot_id_before = xstrdup(b);
-				}
-			}
+		if (n != 3 || version != 1 || !journal_campaign_ok(c, name) || boots != c->n_boots || j.lines[0][0] == ' ') {
+			r = journal_bad(c, 1, j.lines[0], "expected 'bootab-journal 1 campaign %s boots %zu' (format 1, this campaign (its directory's name or the one its sides record), the plan's boots)",
+					c->name, c->n_boots);
+			goto out;
 		}
 	}
+	for (size_t i = 1; i < j.n_lines && r == 0; i++) {
+		const char *line = j.lines[i];
+
+		if (finished) {
+			r = journal_bad(c, i + 1, line, "expected nothing after 'finished'");
+		} else if (!strncmp(line, "local rows-as ", 14)) {
+			if (!local_user_name_ok(line + 14)) {
+				r = journal_bad(c, i + 1, line, "expected 'local rows-as USER' with a user name");
+				break;
+			}
+			free(c->rows_user);
+			c->rows_user = xstrdup(line + 14);
+		} else if (!strcmp(line, "finished")) {
+			for (size_t k = 0; k < c->n_boots && r == 0; k++)
+				if (c->progress[k].step != STEP_DONE)
+					r = journal_bad(c, i + 1, line, "expected boot %zu %s to be done before 'finished'",
+							k + 1, c->boots[k].label);
+			finished = true;
+		} else {
+			r = journal_boot_line(c, i + 1, line);
+		}
+	}
+out:
 	journal_release(&j);
-	return 0;
+	return r;
 }
 
 const char *campaign_step_name(enum step step)

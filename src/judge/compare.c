@@ -7,6 +7,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <jansson.h>
+
 #include "lib/alloc.h"
 
 /* Every verdict's names, in one table: the reports and the page take them from here. */
@@ -130,13 +132,20 @@ static const struct metric *find_metric(const struct side *side, const char *row
 	return metric_set_find(&r->metrics, metric);
 }
 
-static bool metric_known(const struct compare_metric *ms, size_t n, const char *row,
-			 const char *metric)
+/*
+ * Whether (row, metric) is already listed; known is a jansson object used
+ * as a hash set, so listing n metrics is linear, not n^2. Row and metric
+ * names hold no control character, so a newline separates them.
+ */
+static bool metric_known(json_t *known, const char *row, const char *metric)
 {
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(ms[i].row, row) && !strcmp(ms[i].metric, metric))
-			return true;
-	return false;
+	char *key = xasprintf("%s\n%s", row, metric);
+	bool seen = json_object_get(known, key) != NULL;
+
+	if (!seen)
+		json_object_set_new(known, key, json_true());
+	free(key);
+	return seen;
 }
 
 /* "ROW=mean,min": the statistics of that row, into cm. */
@@ -882,6 +891,7 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 	double alpha = o->alpha != 0 ? o->alpha : COMPARE_ALPHA_DEFAULT;
 	double fdr_q = o->fdr_q != 0 ? o->fdr_q : COMPARE_FDR_Q_DEFAULT;
 	size_t alloc = 0;
+	json_t *known;
 
 	if (n_sides < 2 || !(o->loud_pct >= 0) || !(alpha > 0 && alpha < 1) || !(fdr_q > 0 && fdr_q < 1) ||
 	    (o->stats && (o->n_stats < 1 || o->n_stats > STAT_KINDS || o->stats[0] != o->stat)))
@@ -930,6 +940,7 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 	}
 
 	/* Metrics in first-seen order, the first side's first. */
+	known = json_object();
 	for (size_t k = 0; k < n_sides; k++) {
 		for (size_t i = 0; i < sides[k].n_rows; i++) {
 			const struct row *r = &sides[k].rows[i];
@@ -940,7 +951,7 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 				const struct metric *m = &r->metrics.metrics[j];
 				struct compare_metric *cm;
 
-				if (metric_known(res.metrics, res.n_metrics, r->name, m->name))
+				if (metric_known(known, r->name, m->name))
 					continue;
 				GROW(res.metrics, alloc, res.n_metrics + 1);
 				cm = &res.metrics[res.n_metrics++];
@@ -960,6 +971,7 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 			}
 		}
 	}
+	json_decref(known);
 
 	for (size_t i = 0; i < res.n_metrics; i++) {
 		struct compare_metric *cm = &res.metrics[i];

@@ -244,7 +244,9 @@ int history_load(const char *path, struct history *ret, struct parse_error *err)
 	r = file_read(path, FILE_READ_MAX, &data, &len);
 	if (r < 0) {
 		parse_error_set_file(err, path);
-		parse_error_set(err, 0, 0, "%s", strerror(-r));
+		/* file_read() says -EINVAL for a device, a FIFO or a directory. */
+		parse_error_set(err, 0, 0, "%s", r == -EINVAL ? "not a regular file: a history is a JSON file"
+					   : r == -EFBIG ? "larger than a history bootab reads" : strerror(-r));
 		return r;
 	}
 	root = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);

@@ -40,9 +40,12 @@ struct iommu_map {
 	size_t n_groups, alloc_groups;
 	struct iommu_device *devices;  /* sorted by group, then name */
 	size_t n_devices, alloc_devices;
+	/* Lookups by group number and by device name: hash tables of indices + 1 (0: empty). */
+	size_t *group_index, group_index_size;
+	size_t *device_index, device_index_size;
 };
 
-#define IOMMU_MAP_INIT { NULL, 0, 0, NULL, 0, 0 }
+#define IOMMU_MAP_INIT { NULL, 0, 0, NULL, 0, 0, NULL, 0, NULL, 0 }
 
 /*
  * Validity of the words the map holds (names come from an untrusted

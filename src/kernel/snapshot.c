@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "kernel/notes.h"
 #include "lib/alloc.h"
 #include "lib/parse-number.h"
 #include "lib/strbuf.h"
@@ -237,6 +238,13 @@ void snapshot_release(struct snapshot *snap)
 	strv_release(snap->iommu_classes, snap->n_iommu_classes);
 	iommu_map_release(&snap->iommu);
 	strv_release(snap->log_lines, snap->n_log_lines);
+	free(snap->kernel_version);
+	free(snap->build_id);
+	free(snap->config_source);
+	free(snap->config_sha256);
+	free(snap->package_manager);
+	free(snap->package);
+	entries_release(&snap->config);
 	strv_release(snap->evidence, snap->n_evidence);
 	memset(snap, 0, sizeof(*snap));
 }
@@ -458,6 +466,8 @@ static int parse_record(struct parser *p)
 		{ "log_source", 2 }, { "log", 2 }, { "log_count", 2 }, { "machine_id", 2 },
 		{ "inventory", 2 }, { "pci", 7 }, { "node", 5 }, { "netif", 5 }, { "kmsg_source", 2 },
 		{ "kmsg", 4 }, { "kmsg_count", 2 }, { "units_source", 2 }, { "unit_failed", 2 },
+		{ "kernel_version", 2 }, { "kernel_notes", 2 }, { "kernel_config", 3 },
+		{ "kconfig", 3 }, { "kernel_package", 3 },
 		{ "state", 3 }, { "klog", 2 },
 	};
 	size_t want = 0;
@@ -487,6 +497,66 @@ static int parse_record(struct parser *p)
 		if (!word_valid(f[1], 128, "._+~-"))
 			return fail(p, "kernel release '%s' is not a kernel release", f[1]);
 		return set_scalar(p, &s->kernel, f[1]);
+	}
+	if (!strcmp(key, "kernel_version")) {
+		if (strlen(f[1]) > 256)
+			return fail(p, "record '%s': value too long", key);
+		return set_scalar(p, &s->kernel_version, f[1]);
+	}
+	if (!strcmp(key, "kernel_notes")) {
+		unsigned char *notes;
+		size_t len;
+		int r;
+
+		if (s->has_notes)
+			return fail(p, "record '%s' repeated", key);
+		if (hex_decode(f[1], &notes, &len) < 0)
+			return fail(p, "kernel_notes is not hex bytes");
+		r = kernel_notes_build_id(notes, len, &s->build_id);
+		free(notes);
+		if (r == -EINVAL)
+			return fail(p, "kernel_notes are not ELF notes (a note runs past the end)");
+		s->has_notes = true;
+		return 0;
+	}
+	if (!strcmp(key, "kernel_config")) {
+		bool sum = strcmp(f[2], "-");
+
+		if (s->config_source)
+			return fail(p, "record '%s' repeated", key);
+		if (strcmp(f[1], "/proc/config.gz") &&
+		    (strncmp(f[1], "/boot/config-", 13) || !word_valid(f[1] + 13, 128, "._+~-")))
+			return fail(p, "kernel config source '%s' is not /boot/config-RELEASE or /proc/config.gz", f[1]);
+		if (sum && (strlen(f[2]) != 64 || !word_valid(f[2], 64, "")))
+			return fail(p, "kernel config hash '%s' is not a SHA-256 in hex", f[2]);
+		for (const char *c = f[2]; sum && *c; c++)
+			if (!((*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'f')))
+				return fail(p, "kernel config hash '%s' is not a SHA-256 in hex", f[2]);
+		s->config_source = xstrdup(f[1]);
+		s->config_sha256 = sum ? xstrdup(f[2]) : NULL;
+		return 0;
+	}
+	if (!strcmp(key, "kconfig")) {
+		if (strncmp(f[1], "CONFIG_", 7) || !word_valid(f[1], 128, "_"))
+			return fail(p, "config option '%s' is not CONFIG_NAME", f[1]);
+		if (strlen(f[2]) > 4096 || !utf8_valid(f[2]))
+			return fail(p, "config option '%s': value is not UTF-8 of at most 4096 bytes", f[1]);
+		if (s->config.n >= SNAPSHOT_MAX_CONFIG)
+			return fail(p, "more than %d config options", SNAPSHOT_MAX_CONFIG);
+		/* A config file holds each option once (Kconfig writes it); kept in file order. */
+		entries_add(&s->config, f[1], f[2]);
+		return 0;
+	}
+	if (!strcmp(key, "kernel_package")) {
+		if (s->package_manager)
+			return fail(p, "record '%s' repeated", key);
+		if (strcmp(f[1], "dpkg") && strcmp(f[1], "rpm"))
+			return fail(p, "package manager '%s' is not dpkg or rpm", f[1]);
+		if (!*f[2] || strlen(f[2]) > 256 || !utf8_valid(f[2]))
+			return fail(p, "kernel package '%s' is not a package name", f[2]);
+		s->package_manager = xstrdup(f[1]);
+		s->package = xstrdup(f[2]);
+		return 0;
 	}
 	if (!strcmp(key, "hostname")) {
 		if (!word_valid(f[1], 64, "._-"))
@@ -723,6 +793,14 @@ int snapshot_parse(const char *data, size_t len, struct snapshot *ret, struct pa
 				r = -EINVAL;
 				goto fail;
 			}
+			/* C1 controls in UTF-8 (U+009B is CSI to many terminals). */
+			if (c == 0xc2 && i + 1 < llen && (unsigned char)line[i + 1] >= 0x80 &&
+			    (unsigned char)line[i + 1] <= 0x9f) {
+				parse_error_set(err, p.line, (unsigned)i + 1,
+						"control character U+%04X in record", (unsigned char)line[i + 1]);
+				r = -EINVAL;
+				goto fail;
+			}
 		}
 		if (end) {
 			parse_error_set(err, p.line, 0, "record after 'end'");
@@ -876,6 +954,15 @@ json_t *snapshot_to_json(const struct snapshot *snap, const struct snapshot_cont
 	json_object_set_new(o, "hostname", nullable(snap->hostname));
 	json_object_set_new(o, "machine_id", nullable(snap->machine_id));
 	json_object_set_new(o, "kernel", json_string(snap->kernel));
+	json_object_set_new(o, "kernel_version", nullable(snap->kernel_version));
+	json_object_set_new(o, "kernel_build_id", nullable(snap->build_id));
+	json_object_set_new(o, "kernel_package", snap->package_manager
+		? json_pack("{s:s, s:s}", "manager", snap->package_manager, "name", snap->package)
+		: json_null());
+	json_object_set_new(o, "kernel_config", snap->config_source
+		? json_pack("{s:s, s:o, s:I}", "source", snap->config_source,
+			    "sha256", nullable(snap->config_sha256), "options", (json_int_t)snap->config.n)
+		: json_null());
 	json_object_set_new(o, "cmdline", json_string(snap->cmdline));
 	json_object_set_new(o, "boot_id", json_string(snap->boot_id));
 	json_object_set_new(o, "iommu", json_pack("{s:s, s:o, s:o}", "summary", summary,
@@ -909,6 +996,15 @@ char *snapshot_to_text(const struct snapshot *snap, const struct snapshot_contex
 	strbuf_addf(&sb, "%s\n", snap->kernel);
 	strbuf_addf(&sb, "%s\n", snap->cmdline);
 	strbuf_addf(&sb, "boot_id %s\n", snap->boot_id);
+	if (snap->kernel_version)
+		strbuf_addf(&sb, "kernel version %s\n", snap->kernel_version);
+	if (snap->has_notes)
+		strbuf_addf(&sb, "kernel build id %s\n", snap->build_id ? snap->build_id : "(none in /sys/kernel/notes)");
+	if (snap->config_source)
+		strbuf_addf(&sb, "kernel config %s sha256 %s (%zu options set)\n", snap->config_source,
+			    snap->config_sha256 ? snap->config_sha256 : "-", snap->config.n);
+	if (snap->package_manager)
+		strbuf_addf(&sb, "kernel package %s (%s)\n", snap->package, snap->package_manager);
 	if (ctx && ctx->target)
 		strbuf_addf(&sb, "target %s%s%s\n", ctx->target, snap->hostname ? " host " : "",
 			    snap->hostname ? snap->hostname : "");
@@ -1025,6 +1121,9 @@ int snapshot_from_json(const json_t *json, struct snapshot *ret, struct parse_er
 	snap.kernel = json_dup_string(json, "kernel");
 	snap.cmdline = json_dup_string(json, "cmdline");
 	snap.hostname = json_dup_string(json, "hostname");
+	snap.kernel_version = json_dup_string(json, "kernel_version");
+	snap.build_id = json_dup_string(json, "kernel_build_id");
+	snap.has_notes = snap.build_id != NULL;
 	snap.machine_id = json_dup_string(json, "machine_id");
 	if (snap.machine_id && !machine_id_valid(snap.machine_id)) {
 		free(snap.machine_id);

@@ -67,6 +67,15 @@ struct snapshot {
 	unsigned long log_count;                /* how many the log held */
 	struct inventory inventory;             /* devices, kernel errors, failed units */
 	char *raw;                              /* the snapshot.sh output it came from, when kept; may be NULL */
+	/* The running kernel's identity. */
+	char *kernel_version;                   /* uname -v: build number and date; NULL: not read */
+	bool has_notes;                         /* /sys/kernel/notes was read */
+	char *build_id;                         /* its GNU build id, lowercase hex; NULL: none found */
+	char *config_source;                    /* "/boot/config-RELEASE" or "/proc/config.gz"; NULL: none */
+	char *config_sha256;                    /* of that text; NULL: no sha256sum on the box */
+	char *package_manager;                  /* "dpkg", "rpm"; NULL: no package owns the image */
+	char *package;                          /* "linux-image-6.1.0-57-amd64 6.1.158-1" */
+	struct snapshot_entries config;         /* CONFIG_NAME -> value, every option set */
 	char **evidence;                        /* kernel-log lines the proofs show (at most 200) */
 	size_t n_evidence, alloc_evidence;
 };
@@ -75,6 +84,7 @@ struct snapshot {
 #define SNAPSHOT_MAX_BYTES ((size_t)8 << 20)
 #define SNAPSHOT_MAX_LINE 8192
 #define SNAPSHOT_MAX_LOG_LINES 2000
+#define SNAPSHOT_MAX_CONFIG 40000
 #define SNAPSHOT_MAX_EVIDENCE_LINES 200
 
 /*

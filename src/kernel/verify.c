@@ -93,6 +93,22 @@ void verify_report_release(struct verify_report *report)
 	report->n = report->alloc = 0;
 }
 
+void verify_kernel(const struct snapshot *snap, const char *release, struct verify_report *report)
+{
+	if (!release)
+		return;
+	if (snap->kernel && !strcmp(snap->kernel, release))
+		verify_report_add(report, VERIFY_OK, PROOF_PROVEN, NULL, "kernel", release,
+				  "/proc/sys/kernel/osrelease", "%s", snap->kernel);
+	else
+		verify_report_add(report, VERIFY_FAILED, PROOF_PROVEN, NULL, "kernel", release,
+				  "/proc/sys/kernel/osrelease", "%s", snap->kernel ? snap->kernel : "(not read)");
+	/* The build itself, recorded with the boot: a rebuild under the same release shows in the report. */
+	if (snap->has_notes)
+		verify_report_add(report, VERIFY_NOTE, PROOF_PROVEN, NULL, "kernel build id", NULL,
+				  "/sys/kernel/notes", "%s", snap->build_id ? snap->build_id : "none in the notes");
+}
+
 void verify_cmdline(const struct snapshot *snap, char *const *managed, char *const *asked,
 		    struct verify_report *report)
 {

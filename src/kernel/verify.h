@@ -88,6 +88,12 @@ void verify_cmdline(const struct snapshot *snap, char *const *managed, char *con
 		    struct verify_report *report);
 
 /*
+ * uname -r (snap->kernel) is release; nothing for release NULL (a plan
+ * that names no kernel).
+ */
+void verify_kernel(const struct snapshot *snap, const char *release, struct verify_report *report);
+
+/*
  * The built-in meaning of asked args, checked in sysfs:
  *   iommu=pt, iommu.passthrough=1   groups exist and are identity; groups
  *                                   the kernel keeps strict (DMA) are

@@ -46,7 +46,9 @@ static void child_exec(const char *const *argv, const struct process_options *o,
 		dup2(in[0], 0);
 	else if (devnull >= 0)
 		dup2(devnull, 0);
-	if (out[1] >= 0)
+	if (o->stdout_to_fd)
+		dup2(o->stdout_fd, 1);
+	else if (out[1] >= 0)
 		dup2(out[1], 1);
 	if (err[1] >= 0)
 		dup2(err[1], 2);
@@ -77,7 +79,7 @@ int process_run(const char *const *argv, const struct process_options *options,
 
 	if (pipe2(err_pipe, O_CLOEXEC) < 0 ||
 	    (o->stdin_data && pipe2(in, O_CLOEXEC) < 0) ||
-	    (!o->inherit_stdout && pipe2(out, O_CLOEXEC) < 0) ||
+	    (!o->inherit_stdout && !o->stdout_to_fd && pipe2(out, O_CLOEXEC) < 0) ||
 	    (!o->inherit_stderr && pipe2(err, O_CLOEXEC) < 0)) {
 		r = -errno;
 		goto fail;

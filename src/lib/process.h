@@ -16,6 +16,8 @@ struct process_options {
 	size_t max_output;        /* per stream; 0: PROCESS_OUTPUT_MAX. Excess is dropped. */
 	bool inherit_stdout;      /* child writes to our stdout instead of a capture */
 	bool inherit_stderr;      /* child writes to our stderr instead of a capture */
+	bool stdout_to_fd;        /* child writes its stdout to stdout_fd, uncaptured and unbounded */
+	int stdout_fd;
 	const char *cwd;          /* NULL: ours */
 };
 

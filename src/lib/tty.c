@@ -27,7 +27,12 @@ int tty_read_secret(const char *prompt, char **ret_secret)
 	quiet = saved;
 	quiet.c_lflag &= (tcflag_t)~(ECHO | ECHOE | ECHOK | ECHONL);
 	quiet.c_lflag |= ICANON;
-	if (write(fd, prompt, strlen(prompt)) < 0 || tcsetattr(fd, TCSAFLUSH, &quiet) < 0) {
+	/*
+	 * Echo goes off before the prompt is shown: what is typed once the
+	 * prompt is there is never flushed, and never echoed.
+	 */
+	if (tcsetattr(fd, TCSAFLUSH, &quiet) < 0 || write(fd, prompt, strlen(prompt)) < 0) {
+		tcsetattr(fd, TCSAFLUSH, &saved);
 		close(fd);
 		return -ENOTTY;
 	}

@@ -74,9 +74,15 @@ static int add_value(struct fio_doc *d, size_t job, const char *dir_name, const 
 	if (!v && !required)
 		return 0;
 	if (!v || json_sample(v, false, &x) < 0) {
-		parser_error_at(d->err, d->data, d->offset,
-				"fio jobs[%zu].%s.%s is %s, not a number >= 0", job, dir_name, path,
-				v ? json_type_phrase(v) : "missing");
+		/* A number that is refused is shown as itself: "is -5", not "is a number". */
+		if (json_is_number(v))
+			parser_error_at(d->err, d->data, d->offset,
+					"fio jobs[%zu].%s.%s is %g, not a number >= 0", job, dir_name, path,
+					json_number_value(v));
+		else
+			parser_error_at(d->err, d->data, d->offset,
+					"fio jobs[%zu].%s.%s is %s, not a number >= 0", job, dir_name, path,
+					v ? json_type_phrase(v) : "missing");
 		return -EINVAL;
 	}
 	metric_set_add_sample(d->set, name, better, unit, x);
@@ -117,21 +123,19 @@ static int add_direction(struct fio_doc *d, size_t job, const char *prefix,
 	return r;
 }
 
-/* "randread", or "randread#2" for the second job of that name in one run (numjobs=2). */
-static char *job_label(const json_t *jobs, size_t job, const char *jobname)
+/*
+ * "randread", or "randread#2" for the second job of that name in one run
+ * (numjobs=2); seen counts the names so far (a hash table: linear in jobs).
+ */
+static char *job_label(json_t *seen, const char *jobname)
 {
-	size_t same = 0;
+	json_int_t same = json_integer_value(json_object_get(seen, jobname));
 
-	for (size_t i = 0; i < job; i++) {
-		const json_t *other = json_object_get(json_array_get(jobs, i), "jobname");
-
-		if (json_is_string(other) && !strcmp(json_string_value(other), jobname))
-			same++;
-	}
-	return same ? xasprintf("%s#%zu", jobname, same + 1) : xstrdup(jobname);
+	json_object_set_new(seen, jobname, json_integer(same + 1));
+	return same ? xasprintf("%s#%lld", jobname, (long long)same + 1) : xstrdup(jobname);
 }
 
-static int add_job(struct fio_doc *d, const json_t *jobs, size_t job)
+static int add_job(struct fio_doc *d, const json_t *jobs, size_t job, json_t *seen)
 {
 	const json_t *obj = json_array_get(jobs, job), *v;
 	const json_t *active[3];
@@ -145,7 +149,7 @@ static int add_job(struct fio_doc *d, const json_t *jobs, size_t job)
 		parser_error_at(d->err, d->data, d->offset, "fio jobs[%zu] has no jobname", job);
 		return -EINVAL;
 	}
-	label = job_label(jobs, job, json_string_value(v));
+	label = job_label(seen, json_string_value(v));
 	v = json_object_get(obj, "error");
 	if (json_is_integer(v) && json_integer_value(v) != 0) {
 		parser_error_at(d->err, d->data, d->offset,
@@ -184,6 +188,7 @@ static int add_doc(const char *data, size_t offset, const json_t *doc,
 {
 	struct fio_doc d = { data, offset, set, err };
 	const json_t *jobs = json_object_get(doc, "jobs");
+	json_t *seen;
 
 	if (!fio_recognise(doc)) {
 		parser_error_at(err, data, offset,
@@ -194,12 +199,16 @@ static int add_doc(const char *data, size_t offset, const json_t *doc,
 		parser_error_at(err, data, offset, "fio output with no jobs");
 		return -EINVAL;
 	}
+	seen = json_object();
 	for (size_t i = 0; i < json_array_size(jobs); i++) {
-		int r = add_job(&d, jobs, i);
+		int r = add_job(&d, jobs, i, seen);
 
-		if (r < 0)
+		if (r < 0) {
+			json_decref(seen);
 			return r;
+		}
 	}
+	json_decref(seen);
 	return 0;
 }
 

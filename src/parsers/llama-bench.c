@@ -225,7 +225,7 @@ static int read_array(struct json_docs *docs, struct llama_results *rs,
 					"expected a llama-bench result object in the array");
 			return -EINVAL;
 		}
-		r = json_docs_next(docs, 0, &obj, &offset, err, &cut);
+		r = json_docs_next(docs, JSON_REJECT_DUPLICATES, &obj, &offset, err, &cut);
 		if (r < 0) {
 			if (cut)
 				goto cut_off;
@@ -280,7 +280,7 @@ static int read_results(const char *data, size_t len, struct llama_results *rs,
 					"expected a llama-bench result ('{' of -o jsonl or '[' of -o json)");
 			return -EINVAL;
 		}
-		r = json_docs_next(&docs, 0, &obj, &offset, err, &cut);
+		r = json_docs_next(&docs, JSON_REJECT_DUPLICATES, &obj, &offset, err, &cut);
 		if (r < 0) {
 			if (!cut)
 				return r;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "lib/alloc.h"
+#include "lib/escape.h"
 #include "parsers/parser-internal.h"
 
 static const char *const kind_names[] = {
@@ -304,6 +305,31 @@ int parser_parse(enum parser_kind kind, const char *selector, const char *data, 
 	default:
 		parse_error_set(&failure, 0, 0, "unknown parser");
 		r = -EINVAL;
+	}
+	/* Names and units go into meta.json and every report as they are. */
+	for (size_t m = 0; r == 0 && m < parsed.n_metrics; m++) {
+		const struct metric *pm = &parsed.metrics[m];
+		bool name_ok = metric_text_valid(pm->name, false);
+
+		if (!name_ok || !metric_text_valid(pm->unit, true)) {
+			char *shown = text_escape(name_ok ? pm->unit : pm->name);
+
+			parse_error_set(&failure, 0, 0,
+					"metric %s '%.200s%s' is not UTF-8 text of at most %d bytes without control characters",
+					name_ok ? "unit" : "name", shown, strlen(shown) > 200 ? "..." : "", METRIC_NAME_MAX);
+			free(shown);
+			r = -EINVAL;
+		}
+		for (size_t k = 0; r == 0 && k < pm->n_samples; k++)
+			if (!metric_sample_valid(pm->samples[k])) {
+				char *shown = text_escape(pm->name);
+
+				parse_error_set(&failure, 0, 0,
+						"metric '%.200s' sample %zu is %g: beyond what bootab computes with (|x| <= %g)",
+						shown, k + 1, pm->samples[k], METRIC_SAMPLE_MAX);
+				free(shown);
+				r = -EINVAL;
+			}
 	}
 	/* A parser may note an error it later recovers from (a cut-off run): only a failure reaches err. */
 	if (r < 0)

@@ -7,7 +7,9 @@
 
 #include <jansson.h>
 
+#include "judge/kernels.h"
 #include "lib/alloc.h"
+#include "lib/escape.h"
 #include "lib/strbuf.h"
 #include "report/html.h"
 #include "report/mail.h"
@@ -329,6 +331,136 @@ static void md_found(FILE *out, const struct compare_result *res)
 		fprintf(out, "\n%s\n", strbuf_str(&sb));
 	}
 	strbuf_release(&sb);
+}
+
+static void md_cell(struct strbuf *sb, const char *s);
+
+/* Config differences a text or markdown report lists; report.json and report.csv hold them all. */
+#define KERNEL_DIFFS_SHOWN 60
+
+/* "6.12.117+deb12-amd64 (build 1a2b3c4d5e6f, package linux-image-...)" */
+static void kernel_words(struct strbuf *sb, const struct side_kernel *k)
+{
+	strbuf_addstr(sb, k->release ? k->release : "(not recorded)");
+	if (k->build_id || k->package) {
+		strbuf_addstr(sb, " (");
+		if (k->build_id)
+			strbuf_addf(sb, "build %.12s", k->build_id);
+		if (k->package)
+			strbuf_addf(sb, "%spackage %s", k->build_id ? ", " : "", k->package);
+		strbuf_addch(sb, ')');
+	}
+}
+
+static const char *config_value(const char *v)
+{
+	return v ? v : "(not set)";
+}
+
+/*
+ * Which kernel each side ran, the rebuilds inside a mode, and the config
+ * options that differ between the first side's kernel and each other one.
+ */
+static void kernels_text(FILE *out, const struct compare_result *res, const struct kernel_compare *kc, bool md)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!kc->recorded)
+		return;
+	if (kc->same) {
+		kernel_words(&sb, &res->sides[0].kernel);
+		fprintf(out, md ? "\n**kernel:** `%s` on every side\n" : "kernel: %s on every side\n", strbuf_str(&sb));
+		strbuf_release(&sb);
+		return;
+	}
+	fputs(md ? "\n| side | kernel | uname -v |\n|---|---|---|\n" : "kernels:\n", out);
+	for (size_t k = 0; k < res->n_sides; k++) {
+		const struct side_kernel *kn = &res->sides[k].kernel;
+
+		strbuf_truncate(&sb, 0);
+		kernel_words(&sb, kn);
+		if (md) {
+			struct strbuf row = STRBUF_INIT;
+
+			strbuf_addstr(&row, "| ");
+			md_cell(&row, res->sides[k].label);
+			strbuf_addstr(&row, " | ");
+			md_cell(&row, strbuf_str(&sb));
+			strbuf_addstr(&row, " | ");
+			md_cell(&row, kn->version ? kn->version : "");
+			strbuf_addstr(&row, " |\n");
+			fputs(strbuf_str(&row), out);
+			strbuf_release(&row);
+		} else {
+			fprintf(out, "  %-12s %s\n", res->sides[k].label, strbuf_str(&sb));
+		}
+	}
+	for (size_t i = 0; i < kc->n_rebuilds; i++) {
+		const struct side *a = &res->sides[kc->rebuilds[i].first], *b = &res->sides[kc->rebuilds[i].other];
+
+		fprintf(out, md ? "\n**kernel rebuilt within mode `%s`:** %s build `%s`, %s build `%s` (both %s)\n"
+				: "kernel rebuilt within mode %s: %s build %s, %s build %s (both %s)\n",
+			a->mode, a->label, a->kernel.build_id, b->label, b->kernel.build_id, a->kernel.release);
+	}
+	for (size_t i = 0; i < kc->n_pairs; i++) {
+		const struct kernel_pair *p = &kc->pairs[i];
+		const struct side *a = &res->sides[p->from], *b = &res->sides[p->to];
+
+		if (!p->configs) {
+			fprintf(out, md ? "\n**config differences** `%s` (%s) -> `%s` (%s): not known (a side recorded no kernel config)\n"
+					: "config differences, %s (%s) -> %s (%s): not known (a side recorded no kernel config)\n",
+				a->kernel.release, a->label, b->kernel.release, b->label);
+			continue;
+		}
+		fprintf(out, md ? "\n**config differences** `%s` (%s) -> `%s` (%s): %zu option%s (%zu changed, %zu unset, %zu added)\n\n"
+				: "config differences, %s (%s) -> %s (%s): %zu option%s (%zu changed, %zu unset, %zu added)\n",
+			a->kernel.release, a->label, b->kernel.release, b->label, p->n_diffs, p->n_diffs == 1 ? "" : "s",
+			p->n_changed, p->n_unset, p->n_added);
+		for (size_t d = 0; d < p->n_diffs && d < KERNEL_DIFFS_SHOWN; d++)
+			fprintf(out, md ? "    %s %s -> %s\n" : "  %s %s -> %s\n", p->diffs[d].option,
+				config_value(p->diffs[d].from), config_value(p->diffs[d].to));
+		if (p->n_diffs > KERNEL_DIFFS_SHOWN)
+			fprintf(out, md ? "    ... and %zu more (report.json lists every one)\n"
+					: "  ... and %zu more (report.json lists every one)\n",
+				p->n_diffs - KERNEL_DIFFS_SHOWN);
+	}
+	strbuf_release(&sb);
+}
+
+static json_t *kernels_json(const struct compare_result *res, const struct kernel_compare *kc)
+{
+	json_t *root = json_object(), *sides = json_object(), *rebuilds = json_array(), *pairs = json_array();
+
+	for (size_t k = 0; k < res->n_sides; k++) {
+		const struct side_kernel *kn = &res->sides[k].kernel;
+
+		json_object_set_new(sides, res->sides[k].label, json_pack("{s:o, s:o, s:o, s:o, s:o}",
+			"release", kn->release ? json_string(kn->release) : json_null(),
+			"version", kn->version ? json_string(kn->version) : json_null(),
+			"build_id", kn->build_id ? json_string(kn->build_id) : json_null(),
+			"package", kn->package ? json_string(kn->package) : json_null(),
+			"config_sha256", kn->config_sha256 ? json_string(kn->config_sha256) : json_null()));
+	}
+	for (size_t i = 0; i < kc->n_rebuilds; i++)
+		json_array_append_new(rebuilds, json_pack("{s:s, s:s, s:s}", "mode", res->sides[kc->rebuilds[i].first].mode,
+			"first", res->sides[kc->rebuilds[i].first].label, "other", res->sides[kc->rebuilds[i].other].label));
+	for (size_t i = 0; i < kc->n_pairs; i++) {
+		const struct kernel_pair *p = &kc->pairs[i];
+		json_t *diffs = json_array();
+
+		for (size_t d = 0; d < p->n_diffs; d++)
+			json_array_append_new(diffs, json_pack("{s:s, s:s, s:o, s:o}", "option", p->diffs[d].option,
+				"change", kernel_option_change_name(p->diffs[d].change),
+				"from", p->diffs[d].from ? json_string(p->diffs[d].from) : json_null(),
+				"to", p->diffs[d].to ? json_string(p->diffs[d].to) : json_null()));
+		json_array_append_new(pairs, json_pack("{s:s, s:s, s:b, s:o}", "from", res->sides[p->from].label,
+			"to", res->sides[p->to].label, "configs_known", p->configs, "differences", diffs));
+	}
+	json_object_set_new(root, "same", json_boolean(kc->same));
+	json_object_set_new(root, "sides", sides);
+	json_object_set_new(root, "rebuilds", rebuilds);
+	json_object_set_new(root, "config_differences", pairs);
+	return root;
 }
 
 static const char *color_of(const struct compare_cell *c, bool on)
@@ -698,6 +830,13 @@ static void text_report(FILE *out, const struct compare_result *res, const struc
 			fprintf(out, " %s=%s", res->sides[k].label, v->values[k] ? v->values[k] : "(not recorded)");
 		fputc('\n', out);
 	}
+	{
+		struct kernel_compare kc;
+
+		kernel_compare(res->sides, res->n_sides, &kc);
+		kernels_text(out, res, &kc, false);
+		kernel_compare_release(&kc);
+	}
 
 	for (size_t i = 0; i < res->n_metrics; i++) {
 		const struct compare_metric *cm = &res->metrics[i];
@@ -911,6 +1050,13 @@ static void md_report(FILE *out, const struct compare_result *res, const struct 
 				res->versions[i].values[k] ? res->versions[i].values[k] : "(not recorded)");
 		fputc('\n', out);
 	}
+	{
+		struct kernel_compare kc;
+
+		kernel_compare(res->sides, res->n_sides, &kc);
+		kernels_text(out, res, &kc, true);
+		kernel_compare_release(&kc);
+	}
 	/* A stat column only when some metric is compared by several statistics. */
 	for (size_t i = 0; i < res->n_metrics; i++)
 		multi |= res->metrics[i].n_stats > 1;
@@ -1037,7 +1183,7 @@ static void csv_boot_level(FILE *out, const struct compare_metric *cm, size_t k)
 	csv_number(out, cm->has_components ? sd_pct(cm->components.sigma_w2) : NAN, false);
 	csv_number(out, cm->has_components ? cm->components.icc : NAN, false);
 	if (!t) {
-		fputs(",,,,,,,,,,,,,,\n", out);
+		fputs(",,,,,,,,,,,,,,,", out);
 		return;
 	}
 	csv_field(out, compare_method_name(t->method), false);
@@ -1060,7 +1206,35 @@ static void csv_boot_level(FILE *out, const struct compare_metric *cm, size_t k)
 	csv_number(out, t->has_equivalence ? t->eq_hi_pct : NAN, false);
 	if (t->has_boots_to_decide)
 		fprintf(out, "%u", t->boots_to_decide);
-	fputc('\n', out);
+	fputc(',', out);
+}
+
+/* Config differences as rows: row "kernel-config", the option as the metric, the side
+ * whose kernel differs from the first side's, the value columns empty. */
+static void csv_kernel_rows(FILE *out, const struct compare_result *res)
+{
+	struct kernel_compare kc;
+
+	kernel_compare(res->sides, res->n_sides, &kc);
+	for (size_t i = 0; i < kc.n_pairs; i++) {
+		const struct kernel_pair *p = &kc.pairs[i];
+		const struct side *b = &res->sides[p->to];
+
+		for (size_t d = 0; d < p->n_diffs; d++) {
+			csv_field(out, "kernel-config", false);
+			csv_field(out, p->diffs[d].option, false);
+			csv_field(out, b->label, false);
+			csv_field(out, b->mode, false);
+			/* stat .. boots_to_decide: 34 empty columns */
+			for (int c = 0; c < 34; c++)
+				fputc(',', out);
+			csv_field(out, b->kernel.release ? b->kernel.release : "", false);
+			csv_field(out, b->kernel.build_id ? b->kernel.build_id : "", false);
+			csv_field(out, config_value(p->diffs[d].from), false);
+			csv_field(out, config_value(p->diffs[d].to), true);
+		}
+	}
+	kernel_compare_release(&kc);
 }
 
 static void csv_report(FILE *out, const struct compare_result *res)
@@ -1069,7 +1243,8 @@ static void csv_report(FILE *out, const struct compare_result *res)
 	      "delta_lo_pct,delta_hi_pct,drift_lo_pct,drift_hi_pct,q,screen_p,screen_verdict,"
 	      "sigma_b_pct,sigma_w_pct,icc,test_method,test_boots,test_boots_first,test_delta_pct,"
 	      "ci_lo_pct,ci_hi_pct,test_p,test_df,fdr_q,test_verdict,boots_needed,"
-	      "margin_pct,equiv_ci_lo_pct,equiv_ci_hi_pct,boots_to_decide\n", out);
+	      "margin_pct,equiv_ci_lo_pct,equiv_ci_hi_pct,boots_to_decide,"
+	      "kernel,kernel_build_id,config_from,config_to\n", out);
 	for (size_t i = 0; i < res->n_metrics; i++) {
 		const struct compare_metric *cm = &res->metrics[i];
 
@@ -1099,6 +1274,9 @@ static void csv_report(FILE *out, const struct compare_result *res)
 			csv_number(out, c->p, false);
 			csv_field(out, verdict_name(c->verdict), false);
 			csv_boot_level(out, cm, k);
+			csv_field(out, res->sides[k].kernel.release ? res->sides[k].kernel.release : "", false);
+			csv_field(out, res->sides[k].kernel.build_id ? res->sides[k].kernel.build_id : "", false);
+			fputs(",\n", out);
 			/* The other statistics: a row each, its stat column naming it; no boot level (it is the metric's). */
 			for (size_t j = 1; c->present && j < cm->n_stats; j++) {
 				const struct compare_stat *st = &c->stats[j];
@@ -1121,11 +1299,15 @@ static void csv_report(FILE *out, const struct compare_result *res)
 				csv_number(out, st->q, false);
 				csv_number(out, st->p, false);
 				csv_field(out, verdict_name(st->verdict), false);
-				/* The 18 boot-level columns are the metric's, on its first row. */
-				fputs(",,,,,,,,,,,,,,,,,\n", out);
+				/* The 18 boot-level columns are the metric's, on its first row; then the kernel's. */
+				fputs(",,,,,,,,,,,,,,,,,,", out);
+				csv_field(out, res->sides[k].kernel.release ? res->sides[k].kernel.release : "", false);
+				csv_field(out, res->sides[k].kernel.build_id ? res->sides[k].kernel.build_id : "", false);
+				fputs(",\n", out);
 			}
 		}
 	}
+	csv_kernel_rows(out, res);
 }
 
 static json_t *json_num(double v)
@@ -1356,6 +1538,13 @@ static int json_report(FILE *out, const struct compare_result *res, const struct
 		"devices", (json_int_t)res->found.noise_devices, "units", (json_int_t)res->found.noise_units,
 		"examples", noise_examples, "notes", found_notes));
 	json_object_set_new(root, "versions_differ", versions);
+	{
+		struct kernel_compare kc;
+
+		kernel_compare(res->sides, res->n_sides, &kc);
+		json_object_set_new(root, "kernels", kernels_json(res, &kc));
+		kernel_compare_release(&kc);
+	}
 	json_object_set_new(root, "screen_summary", json_pack("{s:I,s:I,s:I,s:I}",
 		"counts", (json_int_t)res->n_counts, "within_noise", (json_int_t)res->n_within_noise,
 		"loud", (json_int_t)res->n_loud, "no_drift", (json_int_t)res->n_no_drift));
@@ -1375,31 +1564,47 @@ static int json_report(FILE *out, const struct compare_result *res, const struct
 	return r < 0 ? -EIO : 0;
 }
 
+/* The colours text_report() writes itself: they change colour, never move text. */
+static const char *const own_sgr[] = { "\033[32m", "\033[31m", "\033[33m", "\033[2m", "\033[0m", NULL };
+
 int report_compare(FILE *out, const struct compare_result *res, const struct report_options *o)
 {
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
 	int r = 0;
 
-	switch (o->format) {
-	case REPORT_MD:
-		md_report(out, res, o);
-		break;
-	case REPORT_CSV:
-		csv_report(out, res);
-		break;
-	case REPORT_JSON:
+	/* JSON, HTML and mail escape what they hold themselves. */
+	if (o->format == REPORT_JSON)
 		r = json_report(out, res, o);
-		break;
-	case REPORT_HTML:
+	else if (o->format == REPORT_HTML)
 		r = report_html(out, res, o);
-		break;
-	case REPORT_MAIL:
+	else if (o->format == REPORT_MAIL)
 		r = report_mail(out, res, o);
-		break;
-	case REPORT_TEXT:
-	default:
-		text_report(out, res, o);
-		break;
+	if (o->format == REPORT_JSON || o->format == REPORT_HTML || o->format == REPORT_MAIL)
+		goto flush;
+	/*
+	 * Text, Markdown and CSV carry names and values from files and boxes
+	 * (units, job names, commands, directory names): the whole report is
+	 * escaped on its way out (lib/escape.h), after md and CSV quoting,
+	 * which an escape cannot break.
+	 */
+	mem = open_memstream(&buf, &len);
+	if (!mem)
+		return -errno;
+	if (o->format == REPORT_MD)
+		md_report(mem, res, o);
+	else if (o->format == REPORT_CSV)
+		csv_report(mem, res);
+	else
+		text_report(mem, res, o);
+	if (fclose(mem) != 0) {
+		free(buf);
+		return -ENOMEM;
 	}
+	r = text_escape_write(out, buf, len, 0, o->color ? own_sgr : NULL);
+	free(buf);
+flush:
 	/* The buffered part fails again here and says why (ENOSPC on a full disk). */
 	errno = 0;
 	if (fflush(out) != 0 || ferror(out))

@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "judge/kernels.h"
 #include "kernel/iommu.h"
 #include "lib/alloc.h"
 #include "lib/parse-error.h"
@@ -1267,6 +1268,98 @@ static void versions_section(struct page *pg)
 	free(names);
 }
 
+/* Config differences the page lists for each pair of kernels; report.json holds them all. */
+#define HTML_KERNEL_DIFFS 200
+
+static void kernels_section(struct page *pg)
+{
+	const struct compare_result *res = pg->res;
+	struct kernel_compare kc;
+
+	kernel_compare(res->sides, res->n_sides, &kc);
+	if (!kc.recorded) {
+		kernel_compare_release(&kc);
+		return;
+	}
+	put(pg, "<section id=\"kernels\">\n<h2>Kernels</h2>\n");
+	if (kc.same) {
+		put(pg, "<p>Every side ran <span class=\"mono\">");
+		esc(pg, res->sides[0].kernel.release);
+		put(pg, "</span>");
+		if (res->sides[0].kernel.build_id) {
+			put(pg, " (build id <span class=\"mono\">");
+			esc(pg, res->sides[0].kernel.build_id);
+			put(pg, "</span>)");
+		}
+		put(pg, ".</p>\n</section>\n");
+		kernel_compare_release(&kc);
+		return;
+	}
+	put(pg, "<div class=\"scroll\"><table>\n<thead><tr><th>side</th><th>release</th><th>uname -v</th>"
+		"<th>build id</th><th>package</th></tr></thead>\n<tbody>\n");
+	for (size_t k = 0; k < res->n_sides; k++) {
+		const struct side_kernel *kn = &res->sides[k].kernel;
+		bool other = !kernel_same(&res->sides[0].kernel, kn);
+
+		putf(pg, "<tr%s><td>", other ? " class=\"changed\"" : "");
+		esc(pg, res->sides[k].label);
+		put(pg, "</td><td class=\"mono\">");
+		esc(pg, kn->release ? kn->release : "(not recorded)");
+		put(pg, "</td><td class=\"mono\">");
+		esc(pg, kn->version ? kn->version : "");
+		put(pg, "</td><td class=\"mono\">");
+		esc(pg, kn->build_id ? kn->build_id : "");
+		put(pg, "</td><td class=\"mono\">");
+		esc(pg, kn->package ? kn->package : "");
+		put(pg, "</td></tr>\n");
+	}
+	put(pg, "</tbody></table></div>\n");
+	for (size_t i = 0; i < kc.n_rebuilds; i++) {
+		const struct side *a = &res->sides[kc.rebuilds[i].first], *b = &res->sides[kc.rebuilds[i].other];
+
+		put(pg, "<p class=\"warn\">Kernel rebuilt within mode ");
+		esc(pg, a->mode);
+		put(pg, ": ");
+		esc(pg, a->label);
+		put(pg, " and ");
+		esc(pg, b->label);
+		put(pg, " ran the same release with different build ids.</p>\n");
+	}
+	for (size_t i = 0; i < kc.n_pairs; i++) {
+		const struct kernel_pair *p = &kc.pairs[i];
+		const struct side *a = &res->sides[p->from], *b = &res->sides[p->to];
+
+		put(pg, "<h3>Config differences, <span class=\"mono\">");
+		esc(pg, a->kernel.release);
+		put(pg, "</span> (");
+		esc(pg, a->label);
+		put(pg, ") to <span class=\"mono\">");
+		esc(pg, b->kernel.release);
+		put(pg, "</span> (");
+		esc(pg, b->label);
+		put(pg, ")</h3>\n");
+		if (!p->configs) {
+			put(pg, "<p class=\"note\">Not known: a side recorded no kernel config.</p>\n");
+			continue;
+		}
+		putf(pg, "<p class=\"note\">%zu option%s differ: %zu changed, %zu unset, %zu added.</p>\n<pre class=\"mono\">",
+		     p->n_diffs, p->n_diffs == 1 ? "" : "s", p->n_changed, p->n_unset, p->n_added);
+		for (size_t d = 0; d < p->n_diffs && d < HTML_KERNEL_DIFFS; d++) {
+			esc(pg, p->diffs[d].option);
+			put(pg, " ");
+			esc(pg, p->diffs[d].from ? p->diffs[d].from : "(not set)");
+			put(pg, " -&gt; ");
+			esc(pg, p->diffs[d].to ? p->diffs[d].to : "(not set)");
+			put(pg, "\n");
+		}
+		if (p->n_diffs > HTML_KERNEL_DIFFS)
+			putf(pg, "... and %zu more (report.json lists every one)\n", p->n_diffs - HTML_KERNEL_DIFFS);
+		put(pg, "</pre>\n");
+	}
+	put(pg, "</section>\n");
+	kernel_compare_release(&kc);
+}
+
 /* ---- timeline ---- */
 
 #define TL_W 960.0
@@ -1472,6 +1565,7 @@ int report_html(FILE *out, const struct compare_result *res, const struct report
 	boots_table(&pg);
 	iommu_section(&pg);
 	versions_section(&pg);
+	kernels_section(&pg);
 	timeline_section(&pg);
 	warnings_section(&pg);
 	rule_section(&pg);

@@ -94,7 +94,7 @@ static int load_meta_metrics(const char *file, size_t ri, json_t *jmetrics, stru
 	json_t *jm;
 
 	if (!json_is_array(jmetrics)) {
-		strlist_addf(warnings, "%s: rows[%zu].metrics: not an array, ignoring the row", file, ri);
+		strlist_addf(warnings, "%s: rows[%zu].metrics: not an array: row '%s' cannot be read", file, ri, row->name);
 		return -EINVAL;
 	}
 	json_array_foreach(jmetrics, mi, jm) {
@@ -105,29 +105,39 @@ static int load_meta_metrics(const char *file, size_t ri, json_t *jmetrics, stru
 		enum metric_better b = BETTER_HIGHER;
 		size_t si;
 
-		if (!name || !row_name_valid(name)) {
-			strlist_addf(warnings, "%s: rows[%zu].metrics[%zu].name: missing or not a printable string, ignoring the row",
-				     file, ri, mi);
+		if (!name || !metric_text_valid(name, false)) {
+			strlist_addf(warnings, "%s: rows[%zu].metrics[%zu].name: missing, or not UTF-8 text of at most %d bytes without control characters: row '%s' cannot be read",
+				     file, ri, mi, METRIC_NAME_MAX, row->name);
+			goto fail;
+		}
+		if (unit && !metric_text_valid(unit, true)) {
+			strlist_addf(warnings, "%s: rows[%zu].metrics[%zu].unit: not UTF-8 text of at most %d bytes without control characters: row '%s' cannot be read",
+				     file, ri, mi, METRIC_NAME_MAX, row->name);
 			goto fail;
 		}
 		if (better && !strcmp(better, "lower"))
 			b = BETTER_LOWER;
 		else if (better && strcmp(better, "higher")) {
-			strlist_addf(warnings, "%s: rows[%zu].metrics[%zu].better: '%s' is not 'higher' or 'lower', ignoring the row",
-				     file, ri, mi, better);
+			strlist_addf(warnings, "%s: rows[%zu].metrics[%zu].better: '%s' is not 'higher' or 'lower': row '%s' cannot be read",
+				     file, ri, mi, better, row->name);
 			goto fail;
 		}
 		if (!json_is_array(samples) || json_array_size(samples) == 0) {
-			strlist_addf(warnings, "%s: rows[%zu].metrics[%zu].samples: missing or empty, ignoring the row",
-				     file, ri, mi);
+			strlist_addf(warnings, "%s: rows[%zu].metrics[%zu].samples: missing or empty: row '%s' cannot be read",
+				     file, ri, mi, row->name);
 			goto fail;
 		}
 		json_array_foreach(samples, si, js) {
 			double v = json_number_value(js);
 
 			if (!json_is_number(js) || !isfinite(v)) {
-				strlist_addf(warnings, "%s: rows[%zu].metrics[%zu].samples[%zu]: not a number, ignoring the row",
-					     file, ri, mi, si);
+				strlist_addf(warnings, "%s: rows[%zu].metrics[%zu].samples[%zu]: not a number: row '%s' cannot be read",
+					     file, ri, mi, si, row->name);
+				goto fail;
+			}
+			if (!metric_sample_valid(v)) {
+				strlist_addf(warnings, "%s: rows[%zu].metrics[%zu].samples[%zu]: %g is beyond what bootab computes with (|x| <= %g): row '%s' cannot be read",
+					     file, ri, mi, si, v, METRIC_SAMPLE_MAX, row->name);
 				goto fail;
 			}
 			metric_set_add_sample(&set, name, b, unit, v);
@@ -233,8 +243,9 @@ static void load_meta_rows(const char *file, json_t *jrows, struct side *side,
 		struct row *row;
 
 		if (!name || !row_name_valid(name)) {
-			strlist_addf(warnings, "%s: rows[%zu].name: missing or not a printable string, ignoring the row",
+			strlist_addf(warnings, "%s: rows[%zu].name: missing or not a printable string: the row cannot be read",
 				     file, ri);
+			side->unreadable_rows++;
 			continue;
 		}
 		if (side_find_row(side, name)) {
@@ -243,8 +254,9 @@ static void load_meta_rows(const char *file, json_t *jrows, struct side *side,
 			continue;
 		}
 		if (kind && strcmp(kind, "bench") && strcmp(kind, "check")) {
-			strlist_addf(warnings, "%s: rows[%zu].kind: '%s' is not 'bench' or 'check', ignoring the row",
-				     file, ri, kind);
+			strlist_addf(warnings, "%s: rows[%zu].kind: '%s' is not 'bench' or 'check': row '%s' cannot be read",
+				     file, ri, kind, name);
+			side->unreadable_rows++;
 			continue;
 		}
 		row = side_add_row(side, name, file);
@@ -290,8 +302,10 @@ static void load_meta_rows(const char *file, json_t *jrows, struct side *side,
 				row->stats[0] = row->stat;
 			}
 		}
-		if (metrics && load_meta_metrics(file, ri, metrics, row, warnings) < 0)
+		if (metrics && load_meta_metrics(file, ri, metrics, row, warnings) < 0) {
 			metric_set_release(&row->metrics);
+			side->unreadable_rows++;
+		}
 		if (json_object_get(jr, "checks"))
 			load_meta_checks(file, ri, json_object_get(jr, "checks"), row, warnings);
 		load_meta_times(file, ri, jr, row, warnings);
@@ -299,6 +313,47 @@ static void load_meta_rows(const char *file, json_t *jrows, struct side *side,
 }
 
 /* What says which boot and machine this was, and how long its reboot took. */
+/* A printable string of at most max bytes from o.key (NULL and no warning when absent or null). */
+static char *meta_string(const char *file, json_t *o, const char *key, size_t max, bool hex,
+			 struct strlist *warnings)
+{
+	json_t *v = json_object_get(o, key);
+	const char *s = json_string_value(v);
+	bool ok = s && *s && strlen(s) <= max;
+
+	for (const char *p = s; ok && *p; p++)
+		ok = hex ? isxdigit((unsigned char)*p) : isprint((unsigned char)*p);
+	if (ok)
+		return xstrdup(s);
+	if (v && !json_is_null(v))
+		strlist_addf(warnings, "%s: %s: not %s, ignoring it", file, key,
+			     hex ? "a hexadecimal id" : "a printable string");
+	return NULL;
+}
+
+static void load_meta_kernel(const char *file, json_t *root, struct side_kernel *k, struct strlist *warnings)
+{
+	json_t *package = json_object_get(root, "kernel_package"), *config = json_object_get(root, "kernel_config");
+
+	k->release = meta_string(file, root, "kernel", 128, false, warnings);
+	k->version = meta_string(file, root, "kernel_version", 256, false, warnings);
+	k->build_id = meta_string(file, root, "kernel_build_id", 128, true, warnings);
+	if (json_is_object(package))
+		k->package = meta_string(file, package, "name", 256, false, warnings);
+	if (json_is_object(config))
+		k->config_sha256 = meta_string(file, config, "sha256", 64, true, warnings);
+}
+
+const char *side_kernel_config(const struct side_kernel *kernel, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < kernel->n_config; i++)
+		if (!strncmp(kernel->config[i], name, n) && kernel->config[i][n] == '=')
+			return kernel->config[i] + n + 1;
+	return NULL;
+}
+
 /* meta.json's "proof": {"level", "args": [{"arg", "level"}]} (docs/results-format.md). */
 static void load_meta_proof(const char *file, const json_t *proof, struct side *side, struct strlist *warnings)
 {
@@ -408,6 +463,7 @@ void side_meta_parse(const char *file, const char *data, size_t len, struct side
 			     side->mode ? side->mode : "");
 	}
 	load_meta_boot(file, root, side, warnings);
+	load_meta_kernel(file, root, &side->kernel, warnings);
 	load_meta_proof(file, json_object_get(root, "proof"), side, warnings);
 	versions = json_object_get(root, "versions");
 	if (json_is_object(versions)) {
@@ -449,6 +505,52 @@ out:
 	json_decref(root);
 }
 
+/* kernel-config: CONFIG_NAME=VALUE lines as side-write wrote them; anything else is a warning. */
+static void load_kernel_config(const char *dir, struct side_kernel *k, struct strlist *warnings)
+{
+	char *file = path_join(dir, "kernel-config"), *data = NULL;
+	size_t len, n = 0, bad = 0;
+	int r = file_read(file, FILE_READ_MAX, &data, &len);
+
+	if (r == -ENOENT)
+		goto out;
+	if (r < 0 || strlen(data) != len) {
+		strlist_addf(warnings, "%s: %s, ignoring", file, r < 0 ? strerror(-r) : "holds a NUL byte");
+		goto out;
+	}
+	k->config = xcalloc(1, sizeof(char *));
+	for (char *p = data; *p;) {
+		char *end = strchr(p, '\n'), *eq;
+		bool ok;
+
+		if (end)
+			*end = '\0';
+		eq = strchr(p, '=');
+		ok = !strncmp(p, "CONFIG_", 7) && eq && eq > p + 7 && strlen(eq) <= 4097;
+		for (const char *c = p; ok && c < eq; c++)
+			ok = isalnum((unsigned char)*c) || *c == '_';
+		for (const char *c = eq; ok && *c; c++)
+			ok = isprint((unsigned char)*c);
+		if (ok) {
+			k->config = xrealloc(k->config, (n + 2) * sizeof(char *));
+			k->config[n++] = xstrdup(p);
+			k->config[n] = NULL;
+		} else if (*p) {
+			bad++;
+		}
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	k->n_config = n;
+	if (bad)
+		strlist_addf(warnings, "%s: %zu line%s not CONFIG_NAME=VALUE, ignoring them", file, bad,
+			     bad == 1 ? " is" : "s are");
+out:
+	free(data);
+	free(file);
+}
+
 static void load_meta(const char *dir, struct side *side, struct strlist *warnings)
 {
 	char *file = path_join(dir, "meta.json"), *data = NULL;
@@ -465,15 +567,39 @@ static void load_meta(const char *dir, struct side *side, struct strlist *warnin
 		goto out;
 	}
 	side_meta_parse(file, data, len, side, warnings);
+	load_kernel_config(dir, &side->kernel, warnings);
 out:
 	free(data);
 	free(file);
 }
 
+bool results_name_reserved(const char *name, const char **ret_why)
+{
+	/* docs/results-format.md: the campaign directory's own files. */
+	static const char *const campaign_files[] = {
+		"plan.ini", "journal", "lock", "report.txt", "report.md", "report.json", "report.html", NULL
+	};
+
+	if (name[0] == '.') {
+		*ret_why = "names starting with '.' are the directory itself, its parent or bootab's temporary files";
+		return true;
+	}
+	for (size_t i = 0; campaign_files[i]; i++)
+		if (!strcmp(name, campaign_files[i])) {
+			*ret_why = "a file of the campaign directory has that name";
+			return true;
+		}
+	if (strstr(name, ".abandoned-") || strstr(name, ".tmp-")) {
+		*ret_why = "names with '.abandoned-' or '.tmp-' are those of set-aside sides and temporary files";
+		return true;
+	}
+	return false;
+}
+
 /* Files bootab writes into a side that are not benchmark output. */
 static bool is_bootab_file(const char *name)
 {
-	static const char *const own[] = { "meta.json", "meta.txt", "iommu.txt", "journal", "snapshot.out", NULL };
+	static const char *const own[] = { "meta.json", "meta.txt", "iommu.txt", "journal", "snapshot.out", "kernel-config", NULL };
 
 	if (name[0] == '.' || strstr(name, ".tmp-"))
 		return true;
@@ -638,6 +764,12 @@ void side_release(struct side *side)
 	free(side->machine_id);
 	free(side->boot_id);
 	inventory_release(&side->inventory);
+	free(side->kernel.release);
+	free(side->kernel.version);
+	free(side->kernel.build_id);
+	free(side->kernel.package);
+	free(side->kernel.config_sha256);
+	strv_free(side->kernel.config);
 	free(side->proof);
 	free(side->proof_weak);
 	json_decref(side->meta);

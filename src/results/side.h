@@ -41,6 +41,21 @@ struct row {
 	double idle_wait_s; /* meta.json idle_wait_s */
 };
 
+/* The kernel a boot ran, as meta.json and kernel-config record it. */
+struct side_kernel {
+	char *release;      /* meta.json kernel (uname -r); NULL when not recorded */
+	char *version;      /* kernel_version (uname -v) */
+	char *build_id;     /* kernel_build_id: lowercase hex */
+	char *package;      /* kernel_package.name */
+	char *config_sha256;/* kernel_config.sha256 */
+	char **config;      /* kernel-config: "CONFIG_NAME=VALUE" lines in file order,
+			       NULL-terminated; NULL when the side has no such file */
+	size_t n_config;
+};
+
+/* The value kernel sets for CONFIG name (borrowed), NULL when it does not set it. */
+const char *side_kernel_config(const struct side_kernel *kernel, const char *name);
+
 struct side_version {
 	char *name;
 	char *value;
@@ -53,6 +68,7 @@ struct side {
 	unsigned round;     /* meta.json's round (1-based); 0: not recorded */
 	char *machine_id;   /* meta.json's machine_id, or NULL */
 	char *boot_id;      /* meta.json's boot_id, or NULL */
+	struct side_kernel kernel;
 	char *proof;        /* meta.json's proof level ("proven", "evidence", "cmdline only"), or NULL */
 	char *proof_weak;   /* its args below proven, "preempt=full evidence, ...", or NULL */
 	bool has_reboot;
@@ -65,6 +81,12 @@ struct side {
 	size_t n_versions;
 	size_t alloc_versions;
 	struct inventory inventory;  /* meta.json's devices, kernel_log, failed_units (each may be unrecorded) */
+	/*
+	 * meta.json rows that bootab wrote but that cannot be read (a metric
+	 * that does not parse): the warnings name each. A report without them
+	 * would be wrong, so commands refuse to report.
+	 */
+	size_t unreadable_rows;
 	json_t *meta;       /* meta.json as loaded (an object; the side's), or NULL */
 	char *meta_problem; /* why there is no meta although the file is there, or NULL */
 };
@@ -91,6 +113,15 @@ void side_meta_parse(const char *file, const char *data, size_t len, struct side
 struct row *side_find_row(const struct side *side, const char *name);
 /* The value of version name, or NULL (borrowed). */
 const char *side_version(const struct side *side, const char *name);
+
+/*
+ * Whether name cannot be a boot label (a side directory in the campaign
+ * directory) or a row name (a directory under a side's rows/), because the
+ * results layout uses it: ".", "..", hidden and temporary files, the
+ * campaign's own files (plan.ini, journal, lock, report.*) and the names
+ * set-aside sides get (LABEL.abandoned-N). *ret_why (static) says why.
+ */
+bool results_name_reserved(const char *name, const char **ret_why);
 
 /* The label with trailing digits removed ("pt2" -> "pt"); the caller's. */
 char *side_mode_from_label(const char *label);

@@ -1,15 +1,70 @@
 #include "stats/metric.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/alloc.h"
+#include "lib/escape.h"
+
+bool metric_text_valid(const char *name, bool allow_empty)
+{
+	size_t len = strlen(name);
+
+	return (len || allow_empty) && len <= METRIC_NAME_MAX && utf8_printable(name, len);
+}
+
+bool metric_sample_valid(double v)
+{
+	return isfinite(v) && fabs(v) <= METRIC_SAMPLE_MAX;
+}
+
+/* FNV-1a. */
+static size_t name_hash(const char *name)
+{
+	uint64_t h = 14695981039346656037u;
+
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		h = (h ^ *p) * 1099511628211u;
+	return (size_t)h;
+}
+
+static void index_insert(struct metric_set *set, size_t i)
+{
+	size_t mask = set->index_size - 1, slot = name_hash(set->metrics[i].name) & mask;
+
+	while (set->index[slot])
+		slot = (slot + 1) & mask;
+	set->index[slot] = i + 1;
+}
+
+/* A new table at most half full (a lookup probes a few slots), every metric in it. */
+static void index_rebuild(struct metric_set *set)
+{
+	free(set->index);
+	set->index_size = set->index_size ? 2 * set->index_size : 64;
+	while (2 * set->n_metrics > set->index_size)
+		set->index_size *= 2;
+	set->index = xcalloc(set->index_size, sizeof(*set->index));
+	for (size_t i = 0; i < set->n_metrics; i++)
+		index_insert(set, i);
+}
 
 struct metric *metric_set_find(const struct metric_set *set, const char *name)
 {
-	for (size_t i = 0; i < set->n_metrics; i++)
-		if (!strcmp(set->metrics[i].name, name))
-			return &set->metrics[i];
+	size_t mask, slot;
+
+	if (!set->index) {
+		for (size_t i = 0; i < set->n_metrics; i++)
+			if (!strcmp(set->metrics[i].name, name))
+				return &set->metrics[i];
+		return NULL;
+	}
+	mask = set->index_size - 1;
+	for (slot = name_hash(name) & mask; set->index[slot]; slot = (slot + 1) & mask)
+		if (!strcmp(set->metrics[set->index[slot] - 1].name, name))
+			return &set->metrics[set->index[slot] - 1];
 	return NULL;
 }
 
@@ -26,6 +81,11 @@ struct metric *metric_set_add_sample(struct metric_set *set, const char *name,
 		m->name = xstrdup(name);
 		m->better = better;
 		m->unit = xstrdup(unit ? unit : "");
+		/* A handful of metrics is searched in order; past that, by hash. */
+		if (set->index && 2 * set->n_metrics <= set->index_size)
+			index_insert(set, set->n_metrics - 1);
+		else if (set->index || set->n_metrics > 16)
+			index_rebuild(set);
 	}
 	GROW(m->samples, m->alloc_samples, m->n_samples + 1);
 	m->samples[m->n_samples++] = value;
@@ -94,6 +154,7 @@ void metric_set_release(struct metric_set *set)
 		free(set->metrics[i].samples);
 	}
 	free(set->metrics);
+	free(set->index);
 	for (size_t i = 0; i < set->n_failed; i++)
 		free(set->failed[i]);
 	free(set->failed);

@@ -47,11 +47,34 @@ struct metric_set {
 	size_t checks[CHECK_OUTCOMES];   /* how many of each outcome */
 	char **failed;                   /* the failed checks' names, in order */
 	size_t n_failed, alloc_failed;
+	/* By name: an open-addressing table of metrics[] indices + 1 (0: empty). */
+	size_t *index;
+	size_t index_size;
 };
 
-#define METRIC_SET_INIT { NULL, 0, 0, false, { 0 }, NULL, 0, 0 }
+#define METRIC_SET_INIT { NULL, 0, 0, false, { 0 }, NULL, 0, 0, NULL, 0 }
 
-/* The metric called name, or NULL. Borrowed. */
+/*
+ * The largest sample magnitude bootab computes with: squares and sums of
+ * squares of such samples stay finite (no benchmark measures 1e100 of
+ * anything; a larger value is an error in its output).
+ */
+#define METRIC_SAMPLE_MAX 1e100
+
+/* Whether v is finite and |v| <= METRIC_SAMPLE_MAX. */
+bool metric_sample_valid(double v);
+
+/* The longest metric name or unit bootab keeps, in bytes. */
+#define METRIC_NAME_MAX 4096
+
+/*
+ * Whether name can be a metric's name or unit in every output and in
+ * meta.json: at most METRIC_NAME_MAX bytes of UTF-8 without control
+ * characters (C0, DEL, C1). Empty is valid for a unit only (allow_empty).
+ */
+bool metric_text_valid(const char *name, bool allow_empty);
+
+/* The metric called name, or NULL. Borrowed. Constant time on average. */
 struct metric *metric_set_find(const struct metric_set *set, const char *name);
 
 /*

@@ -141,6 +141,19 @@ static int t_exists(struct boot_io *io, const char *path)
 	return r;
 }
 
+static int t_is_link(struct boot_io *io, const char *path)
+{
+	const char *args[] = { "islink", path, NULL };
+	struct process_result res;
+	int r = io_script(io, args, NULL, 0, &res);
+
+	if (r < 0)
+		return r;
+	r = res.exit_code == 0 ? 1 : res.exit_code == 1 ? 0 : -EIO;
+	process_result_release(&res);
+	return r;
+}
+
 static int t_run(struct boot_io *io, const char *const *argv, struct process_result *ret)
 {
 	const char **args;
@@ -173,6 +186,7 @@ struct boot_io *boot_io_target_new(struct target *t)
 	io->remove_file = t_remove_file;
 	io->list_dir = t_list_dir;
 	io->exists = t_exists;
+	io->is_link = t_is_link;
 	io->run = t_run;
 	io->description = xasprintf("target %s", target_name(t));
 	io->data = t;

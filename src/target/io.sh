@@ -9,6 +9,7 @@
 #   sh io.sh list DIR           every name in DIR, each followed by a NUL;
 #                               exit 3 when DIR is not a directory
 #   sh io.sh exists PATH        exit 0 when PATH exists, 1 when not
+#   sh io.sh islink PATH        exit 0 when PATH is a symbolic link, 1 when not
 #   sh io.sh run PROGRAM ARG... runs PROGRAM (no shell); exit 127 with
 #                               "io.sh: not found" when it is not there
 # Every PATH is absolute and taken under ROOT (default empty).
@@ -102,6 +103,11 @@ exists)
 	inroot "$ROOT$1"
 	[ -e "$ROOT$1" ]
 	;;
+islink)
+	[ $# -eq 1 ] || exit 2
+	abs "$1"
+	[ -h "$ROOT$1" ]
+	;;
 run)
 	[ $# -ge 1 ] || exit 2
 	if ! command -v "$1" >/dev/null 2>&1; then
@@ -111,7 +117,7 @@ run)
 	exec "$@"
 	;;
 *)
-	echo "usage: io.sh write|rename|remove|list|exists|run ..." >&2
+	echo "usage: io.sh write|rename|remove|list|exists|islink|run ..." >&2
 	exit 2
 	;;
 esac

@@ -2,11 +2,12 @@
 # stream the controller checks before it keeps anything:
 #   bootab-fetch 1
 #   file NAME SIZE       then exactly SIZE bytes of the file and a newline
+#   skip NAME SIZE       a file larger than LIMIT bytes: not sent, never cut
 #   ...
 #   end
 # Only regular files directly in DIR whose names are made of letters,
-# digits, '.', '_' and '-' are sent; each is cut at LIMIT bytes (the SIZE
-# printed is what is sent).
+# digits, '.', '_' and '-' are sent, each whole. The controller writes the
+# stream to disk as it comes, so its size is not bounded by memory.
 # Usage: sh run-fetch.sh DIR LIMIT
 set -u
 if [ $# -ne 2 ]; then
@@ -31,9 +32,14 @@ for f in "$dir"/*; do
 	if [ ! -f "$f" ] || [ -h "$f" ]; then
 		continue
 	fi
-	size=$(head -c "$limit" "$f" | wc -c)
+	size=$(wc -c < "$f")
 	size=$((size + 0))
+	if [ "$size" -gt "$limit" ]; then
+		printf 'skip %s %s\n' "$name" "$size"
+		continue
+	fi
 	printf 'file %s %s\n' "$name" "$size"
+	# The size announced is what is sent, even should the file grow meanwhile.
 	head -c "$size" "$f"
 	printf '\n'
 done

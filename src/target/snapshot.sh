@@ -1,22 +1,14 @@
-# bootab snapshot: what this boot is, read from procfs and sysfs.
-#
-# Usage: sh snapshot.sh [nolog] [param:MODULE.PARAM]... [file:/sys/PATH]...
-# nolog: leave the kernel log out (log_source skipped).
-# ROOT (default empty) is prefixed to every path read (/proc, /sys, /etc,
-# /var), so the same script reads a captured tree.
-#
-# Output: one record per line, fields separated by one TAB, the first
-# field naming the record (docs/target.md lists them: bootab-snapshot 1
-# first, end last). Values never hold a TAB, a newline or another control
-# character (they are removed here), and every file is read with a
-# bounded read. The script stays under 8000 bytes: dropbear refuses a
-# command longer than 9000.
+# bootab snapshot: this boot, from procfs and sysfs (records: docs/target.md).
+# Usage: sh snapshot.sh [nolog] [param:MOD.PARAM]... [file:/sys/PATH]...
+# ROOT (default empty) prefixes every path: a captured tree. Values hold no
+# control character; reads are bounded. Under 8000 bytes quoted: dropbear
+# refuses a command over 9000.
 set -u
 ROOT=${ROOT-}
 LC_ALL=C
 export LC_ALL
 
-# Prints a record: its fields joined by TABs.
+# A record: fields joined by TABs.
 rec() {
 	printf '%s' "$1"
 	shift
@@ -26,24 +18,42 @@ rec() {
 	printf '\n'
 }
 
-# The first line of a file, at most 4096 bytes, without control characters.
-first_line() {
-	head -c 4096 "$1" 2>/dev/null | head -n 1 | tr -d '\000-\037\177'
+# Strips C1 controls (UTF-8).
+C1="s/$(printf '\302')[$(printf '\200')-$(printf '\237')]//g"
+
+# A ROOT: no path out of it, no non-regular file.
+RR=
+[ -z "$ROOT" ] || RR=$(cd "$ROOT" 2>/dev/null && pwd -P) || RR=/nonexistent
+inside_root() {
+	[ -z "$RR" ] && return 0
+	case $(readlink -f -- "$1" 2>/dev/null) in
+	"$RR" | "$RR"/*) return 0 ;;
+	esac
+	return 1
+}
+readable() {
+	[ -r "$1" ] && inside_root "$1" && { [ -z "$RR" ] || [ -f "$1" ]; }
 }
 
-# The last component of a symlink's target, or "-".
+# First line of a file, bounded, no control characters.
+first_line() {
+	readable "$1" || return 0
+	head -c 4096 "$1" 2>/dev/null | head -n 1 | tr -d '\000-\037\177' | sed "$C1"
+}
+
+# A link target's last component, or "-".
 link_name() {
 	target=$(readlink "$1" 2>/dev/null) || target=
 	if [ -n "$target" ]; then
-		printf '%s' "${target##*/}" | tr -d '\000-\037\177'
+		printf '%s' "${target##*/}" | tr -d '\000-\037\177' | sed "$C1"
 	else
 		printf -- '-'
 	fi
 }
 
-# The first line of a file, or "-" when it is absent or empty.
+# First line of a file, or "-".
 field() {
-	if [ -r "$1" ]; then
+	if readable "$1"; then
 		v=$(first_line "$1")
 		[ -n "$v" ] && { printf '%s' "$v"; return; }
 	fi
@@ -55,31 +65,33 @@ rec time "$(date +%Y-%m-%dT%H:%M:%S%z)"
 for key in boot_id:sys/kernel/random/boot_id kernel:sys/kernel/osrelease \
 	hostname:sys/kernel/hostname cmdline:cmdline loadavg:loadavg; do
 	path="$ROOT/proc/${key#*:}"
-	if [ -r "$path" ]; then
+	if readable "$path"; then
 		rec "${key%%:*}" "$(first_line "$path")"
 	fi
 done
-# machine-id(5): systemd's file, else the older D-Bus one. The value is
-# passed on as read; the controller decides whether it is an id.
+# machine-id(5), else D-Bus's; the controller checks the value.
 for path in "$ROOT/etc/machine-id" "$ROOT/var/lib/dbus/machine-id"; do
-	if [ -r "$path" ] && [ ! -d "$path" ]; then
+	if readable "$path" && [ ! -d "$path" ]; then
 		rec machine_id "$(first_line "$path")"
 		break
 	fi
 done
 
 for p in "$ROOT"/sys/devices/system/cpu/cpufreq/policy*; do
-	[ -r "$p/scaling_governor" ] || continue
+	inside_root "$p" || continue
+	readable "$p/scaling_governor" || continue
 	rec governor "${p##*/}" "$(first_line "$p/scaling_governor")"
 done
 
 for z in "$ROOT"/sys/class/thermal/thermal_zone*; do
-	[ -r "$z/temp" ] || continue
+	inside_root "$z" || continue
+	readable "$z/temp" || continue
 	rec thermal "${z##*/}" "$(field "$z/type")" "$(field "$z/temp")"
 done
 
 for v in "$ROOT"/sys/devices/system/cpu/vulnerabilities/*; do
-	[ -r "$v" ] || continue
+	inside_root "$v" || continue
+	readable "$v" || continue
 	rec vuln "${v##*/}" "$(first_line "$v")"
 done
 
@@ -105,7 +117,7 @@ for arg in "$@"; do
 			;;
 		esac
 		path="$ROOT/sys/module/$mod/parameters/$par"
-		if [ -r "$path" ]; then
+		if readable "$path"; then
 			rec param "$name" "$(first_line "$path")"
 		else
 			rec param_absent "$name"
@@ -122,7 +134,7 @@ for arg in "$@"; do
 			echo "snapshot.sh: refusing to read '$path': only /sys and /proc paths" >&2
 			exit 2
 		fi
-		if [ -r "$ROOT$path" ] && [ ! -d "$ROOT$path" ]; then
+		if readable "$ROOT$path" && [ ! -d "$ROOT$path" ]; then
 			rec file "$path" "$(first_line "$ROOT$path")"
 		else
 			rec file_absent "$path"
@@ -141,7 +153,7 @@ for rel in sys/devices/system/cpu/smt/control sys/devices/system/cpu/smt/active 
 	sys/devices/system/cpu/nohz_full proc/sys/kernel/numa_balancing \
 	sys/devices/system/cpu/intel_pstate/status sys/devices/system/cpu/amd_pstate/status \
 	sys/kernel/debug/sched/preempt proc/sys/kernel/version; do
-	if [ -f "$ROOT/$rel" ] && [ -r "$ROOT/$rel" ]; then
+	if readable "$ROOT/$rel"; then
 		rec state "/$rel" "$(first_line "$ROOT/$rel")"
 	fi
 done
@@ -184,17 +196,21 @@ if [ -r "$ROOT/proc/kallsyms" ]; then
 	[ -n "$v" ] && rec state /proc/kallsyms:_text "$v"
 fi
 
+# Named only: the directory must be in the tree.
+inside_root "$ROOT/sys/class/iommu" || cx=1
 for c in "$ROOT"/sys/class/iommu/*; do
+	[ -z "${cx:-}" ] || break
 	[ -e "$c" ] || [ -L "$c" ] || continue
 	rec iommu_class "${c##*/}"
 done
 
-# Group directories are numbers; anything else found there is skipped.
+# Group directories are numbers; others are skipped.
 for g in "$ROOT"/sys/kernel/iommu_groups/*; do
 	n=${g##*/}
 	case $n in
 	'' | *[!0-9]*) continue ;;
 	esac
+	inside_root "$g" || continue
 	rec group "$n" "$(field "$g/type")"
 	for d in "$g"/devices/*; do
 		[ -e "$d" ] || [ -L "$d" ] || continue
@@ -204,15 +220,14 @@ for g in "$ROOT"/sys/kernel/iommu_groups/*; do
 	done
 done
 
-# The kernel log is evidence, not proof: bootab records the IOMMU lines and
-# their count. The kernel echoes its command line, which names iommu
-# parameters, so that line is left out.
+# The kernel log is evidence: IOMMU lines and their count, without the
+# echoed command line (it names iommu parameters).
 source='absent'
 klog=
 if [ -n "$nolog" ]; then
 	source='skipped'
 elif [ -n "$ROOT" ]; then
-	if [ -r "$ROOT/var/log/dmesg" ]; then
+	if readable "$ROOT/var/log/dmesg"; then
 		klog=$(head -c 16777216 "$ROOT/var/log/dmesg")
 		source='file'
 	fi
@@ -229,7 +244,7 @@ fi
 rec log_source "$source"
 if [ "$source" != absent ] && [ "$source" != skipped ]; then
 	lines=$(printf '%s\n' "$klog" | sed 's/^<[0-9]*>//' | grep -i -E 'iommu|AMD-Vi|DMAR|Default domain type' |
-		grep -v -E '(Kernel c|C)ommand line: ' | tr -d '\000-\011\013-\037\177')
+		grep -v -E '(Kernel c|C)ommand line: ' | tr -d '\000-\011\013-\037\177' | sed "$C1")
 	count=0
 	if [ -n "$lines" ]; then
 		count=$(printf '%s\n' "$lines" | wc -l)
@@ -245,91 +260,4 @@ if [ "$source" != absent ] && [ "$source" != skipped ]; then
 	done
 fi
 
-# The device inventory: what users of this boot depend on, read so that a
-# device that lost its driver, a node or an interface that went away shows.
-rec inventory 1
-for d in "$ROOT"/sys/bus/pci/devices/*; do
-	[ -e "$d" ] || [ -L "$d" ] || continue
-	group=$(link_name "$d/iommu_group")
-	rec pci "${d##*/}" "$(field "$d/vendor")" "$(field "$d/device")" \
-		"$(field "$d/class")" "$(link_name "$d/driver")" "$group"
-done
-# Device nodes, from the class entries udev makes them from (DEVNAME in
-# uevent, Documentation/ABI/testing/sysfs-uevent). Loop, RAM and zram disks
-# and network block devices come and go with their users: left out.
-for class in accel drm nvme block vfio; do
-	for e in "$ROOT/sys/class/$class"/*; do
-		[ -d "$e" ] || continue
-		case $class:${e##*/} in
-		block:loop* | block:ram* | block:zram* | block:nbd*) continue ;;
-		esac
-		devname=$(head -c 4096 "$e/uevent" 2>/dev/null | sed -n 's/^DEVNAME=//p' | head -n 1 |
-			tr -d '\000-\037\177')
-		[ -n "$devname" ] || continue
-		rec node "$class" "${e##*/}" "$devname" "$(link_name "$e/device")"
-	done
-done
-for e in "$ROOT"/sys/class/net/*; do
-	[ -d "$e" ] || continue
-	# carrier cannot be read on an interface that is down (EINVAL).
-	carrier=$(first_line "$e/carrier")
-	case $carrier in
-	0 | 1) ;;
-	*) carrier=- ;;
-	esac
-	rec netif "${e##*/}" "$(field "$e/operstate")" "$carrier" "$(link_name "$e/device")"
-done
-
-# Kernel-log lines at error and warning level, with the kernel's own
-# priorities: dmesg -r prints each record as "<LEVEL>[SECONDS] TEXT"
-# (facility 0 only: userspace writes to /dev/kmsg with another facility).
-# Without dmesg (or its permission) the source is absent: nothing is judged.
-tab=$(printf '\t')
-ksource=absent
-kraw=
-if [ -n "$nolog" ]; then
-	ksource=skipped
-elif [ -n "$ROOT" ]; then
-	if [ -r "$ROOT/var/log/dmesg" ]; then
-		kraw=$(head -c 16777216 "$ROOT/var/log/dmesg")
-		ksource='file'
-	fi
-else
-	if command -v dmesg >/dev/null 2>&1; then
-		kraw=$(dmesg -r 2>/dev/null | head -c 67108864) || kraw=
-		[ -n "$kraw" ] && ksource=dmesg
-	fi
-fi
-rec kmsg_source "$ksource"
-if [ "$ksource" != absent ] && [ "$ksource" != skipped ]; then
-	klines=$(printf '%s\n' "$kraw" | tr '\011' ' ' | tr -d '\000-\010\013-\037\177' |
-		sed -n -e "s/^<\([0-4]\)>\[ *\([0-9][0-9]*\.[0-9][0-9]*\)\] \{0,1\}/kmsg$tab\1$tab\2$tab/p" \
-			-e "t" -e "s/^<\([0-4]\)>/kmsg$tab\1$tab-$tab/p")
-	kcount=0
-	if [ -n "$klines" ]; then
-		kcount=$(printf '%s\n' "$klines" | wc -l)
-		printf '%s\n' "$klines" | head -n 2000
-	fi
-	rec kmsg_count "$((kcount + 0))"
-fi
-
-# Failed units (systemctl(1) list-units --failed), where systemd runs
-# (sd_booted(3): /run/systemd/system exists).
-usource=absent
-if [ -n "$ROOT" ]; then
-	if [ -r "$ROOT/var/log/failed-units" ]; then
-		usource='file'
-		units=$(head -c 1048576 "$ROOT/var/log/failed-units")
-	fi
-elif [ -d /run/systemd/system ] && command -v systemctl >/dev/null 2>&1; then
-	usource=systemctl
-	units=$(systemctl list-units --failed --plain --no-legend --no-pager --full 2>/dev/null |
-		head -c 1048576)
-fi
-rec units_source "$usource"
-if [ "$usource" != absent ]; then
-	printf '%s\n' "$units" | tr -d '\000-\010\013-\037\177' | while read -r unit rest; do
-		[ -n "$unit" ] && rec unit_failed "$unit"
-	done
-fi
 rec end

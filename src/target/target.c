@@ -130,8 +130,7 @@ static char *last_line(const char *s)
 	return xstrndup(start, (size_t)(end - start));
 }
 
-/* Refuses what ssh could read as an option or that no host name holds. */
-static bool destination_acceptable(const char *s)
+bool target_destination_acceptable(const char *s)
 {
 	if (!*s || s[0] == '-')
 		return false;
@@ -361,7 +360,7 @@ int target_open(const char *spec, const struct target_options *options,
 		t->destination = strcmp(spec, "lab") ? xasprintf("%.*s@bootab-lab", (int)(strlen(spec) - 4), spec)
 						     : xstrdup("bootab-lab");
 	} else {
-		if (!destination_acceptable(spec)) {
+		if (!target_destination_acceptable(spec)) {
 			*ret_error = xasprintf("refusing target '%s': an SSH destination may not start with '-' or hold spaces or control characters",
 					       spec);
 			r = -EINVAL;
@@ -466,12 +465,12 @@ static char *script_text(const struct target *t, const char *name, enum root_met
 }
 
 /* Runs text as name with how; a low-level step shared by probing and scripts. */
-static int run_raw(struct target *t, const char *name, const char *const *args,
-		   const char *stdin_data, size_t stdin_len, enum root_method how,
-		   bool fresh, int timeout_ms, struct process_result *ret)
+static int run_raw_to(struct target *t, const char *name, const char *const *args,
+		      const char *stdin_data, size_t stdin_len, enum root_method how,
+		      bool fresh, int timeout_ms, int out_fd, struct process_result *ret)
 {
 	char *text = script_text(t, name, how), **argv;
-	struct process_options po = { .timeout_ms = timeout_ms };
+	struct process_options po = { .timeout_ms = timeout_ms, .stdout_to_fd = out_fd >= 0, .stdout_fd = out_fd };
 	struct strbuf in = STRBUF_INIT;
 	struct process_result res;
 	int r;
@@ -529,6 +528,13 @@ static int run_raw(struct target *t, const char *name, const char *const *args,
 	return 0;
 }
 
+static int run_raw(struct target *t, const char *name, const char *const *args,
+		   const char *stdin_data, size_t stdin_len, enum root_method how,
+		   bool fresh, int timeout_ms, struct process_result *ret)
+{
+	return run_raw_to(t, name, args, stdin_data, stdin_len, how, fresh, timeout_ms, -1, ret);
+}
+
 static int ask_password(struct target *t)
 {
 	char *password = NULL;
@@ -546,7 +552,7 @@ static int ask_password(struct target *t)
 int target_probe_root(struct target *t)
 {
 	struct process_result res;
-	char *uid = NULL;
+	bool uid_is_0 = false, sudo_ok = false, sudo_password = false;
 	int r;
 
 	if (t->root_method != ROOT_UNKNOWN && t->root_method != ROOT_UNAVAILABLE)
@@ -558,24 +564,26 @@ int target_probe_root(struct target *t)
 	r = run_raw(t, "probe", NULL, NULL, 0, ROOT_UNKNOWN, false, 60000, &res);
 	if (r < 0)
 		return r;
-	for (char *line = res.out; line && *line;) {
-		char *nl = strchr(line, '\n');
+	/* Records are read in place: the later checks see the whole output. */
+	for (const char *line = res.out; line && *line;) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
 
-		if (nl)
-			*nl = '\0';
-		if (!strncmp(line, "uid\t", 4))
-			uid = line + 4;
-		if (!strcmp(line, "sudo\tok") && t->root_method == ROOT_UNKNOWN)
-			t->root_method = ROOT_SUDO;
+		if (len > 4 && !strncmp(line, "uid\t", 4))
+			uid_is_0 = len == 5 && line[4] == '0';
+		else if (len == 7 && !strncmp(line, "sudo\tok", 7))
+			sudo_ok = true;
+		else if (len == 13 && !strncmp(line, "sudo\tpassword", 13))
+			sudo_password = true;
 		line = nl ? nl + 1 : NULL;
 	}
-	if (uid && !strcmp(uid, "0")) {
+	if (uid_is_0) {
 		t->root_method = ROOT_DIRECT;
-	} else if (t->root_method != ROOT_SUDO) {
-		bool has_sudo = strstr(res.out, "sudo\tpassword") != NULL;
-
+	} else if (sudo_ok) {
+		t->root_method = ROOT_SUDO;
+	} else {
 		t->root_method = ROOT_UNAVAILABLE;
-		if (!has_sudo) {
+		if (!sudo_password) {
 			set_error(t, "root is needed on '%s': the login user is not root and sudo is not available",
 				  t->spec);
 			process_result_release(&res);
@@ -667,6 +675,23 @@ int target_run_script(struct target *t, const char *name, const char *const *arg
 		       timeout_ms, ret);
 }
 
+int target_run_script_to_fd(struct target *t, const char *name, const char *const *args, bool as_root,
+			    int timeout_ms, int out_fd, struct process_result *ret)
+{
+	int r;
+
+	if (!target_script_text(name)) {
+		set_error(t, "no embedded script '%s'", name);
+		return -ENOENT;
+	}
+	if (as_root) {
+		r = target_probe_root(t);
+		if (r < 0)
+			return r;
+	}
+	return run_raw_to(t, name, args, NULL, 0, method_for(t, as_root), false, timeout_ms, out_fd, ret);
+}
+
 int target_read_file(struct target *t, const char *path, size_t max, bool as_root,
 		     char **ret_data, size_t *ret_len)
 {
@@ -733,6 +758,42 @@ int target_boot_id(struct target *t, bool fresh_connection, int timeout_ms, char
 	return 0;
 }
 
+/*
+ * kernel-id.sh's records go before the snapshot's closing "end" line, so
+ * the parser reads one record. A snapshot without that last line is left
+ * as it is, for the parser to refuse.
+ */
+static int script_append(struct target *t, const char *script, const char *const *args, bool as_root,
+			 struct process_result *snap)
+{
+	struct process_result res;
+	struct strbuf sb = STRBUF_INIT;
+	int r;
+
+	if (snap->out_len < 4 || strcmp(snap->out + snap->out_len - 4, "end\n") ||
+	    (snap->out_len > 4 && snap->out[snap->out_len - 5] != '\n'))
+		return 0;
+	r = target_run_script(t, script, args, NULL, 0, as_root, 120000, &res);
+	if (r < 0)
+		return r;
+	if (res.exit_code != 0 || res.out_truncated) {
+		char *why = last_line(res.err);
+
+		set_error(t, "%s on '%s' failed (exit %d): %s", script, t->spec, res.exit_code,
+			  res.out_truncated ? "output too long" : *why ? why : "no message");
+		free(why);
+		process_result_release(&res);
+		return -EIO;
+	}
+	strbuf_add(&sb, snap->out, snap->out_len - 4);
+	strbuf_add(&sb, res.out, res.out_len);
+	strbuf_addstr(&sb, "end\n");
+	process_result_release(&res);
+	free(snap->out);
+	snap->out = strbuf_detach(&sb, &snap->out_len);
+	return 0;
+}
+
 int target_snapshot(struct target *t, const char *const *args, bool as_root,
 		    struct snapshot *ret, char **ret_raw, struct parse_error *err)
 {
@@ -755,6 +816,22 @@ int target_snapshot(struct target *t, const char *const *args, bool as_root,
 		set_error(t, "snapshot output from '%s' is too long", t->spec);
 		process_result_release(&res);
 		return -EFBIG;
+	}
+	/* The kernel's records come from a script of their own (one SSH command
+	 * line has room for one script: dropbear takes at most 9000 bytes). */
+	r = script_append(t, "kernel-id", NULL, as_root, &res);
+	if (r == 0) {
+		/* The device inventory too: nolog leaves its kernel log out as well. */
+		bool nolog = false;
+		const char *const inv_args[] = { "nolog", NULL };
+
+		for (size_t i = 0; args && args[i]; i++)
+			nolog |= !strcmp(args[i], "nolog");
+		r = script_append(t, "inventory", nolog ? inv_args : NULL, as_root, &res);
+	}
+	if (r < 0) {
+		process_result_release(&res);
+		return r;
 	}
 	r = snapshot_parse(res.out, res.out_len, ret, err);
 	if (r < 0) {

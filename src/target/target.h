@@ -49,6 +49,13 @@ struct target_options {
 struct target;
 
 /*
+ * Whether spec can be handed to ssh as a destination: not empty, no
+ * leading '-' (ssh would read an option such as -oProxyCommand=...), no
+ * whitespace or control characters. "local" and "lab" pass too.
+ */
+bool target_destination_acceptable(const char *spec);
+
+/*
  * Parses spec and, for SSH, starts the control master (one connection,
  * which proves the destination answers). Returns 0 and *ret_target, or
  * -errno with *ret_error set to one line saying why (caller frees):
@@ -99,6 +106,14 @@ char **target_script_argv(struct target *t, const char *name, const char *const 
 int target_run_script(struct target *t, const char *name, const char *const *args,
 		      const char *stdin_data, size_t stdin_len, bool as_root, int timeout_ms,
 		      struct process_result *ret);
+
+/*
+ * target_run_script() without stdin, with the script's stdout written to
+ * out_fd as it comes (never held in memory, never cut): for output of any
+ * size, such as a boot's results. ret->out stays empty.
+ */
+int target_run_script_to_fd(struct target *t, const char *name, const char *const *args, bool as_root,
+			    int timeout_ms, int out_fd, struct process_result *ret);
 
 /*
  * Reads path on t (sysfs, procfs, /boot, /etc: relative to --root for the

@@ -29,6 +29,7 @@ int verify_boot(struct target *t, const struct verify_boot_request *q,
 		r = target_snapshot(t, strvec_argv(&words), false, &ret->snapshot, NULL, err);
 	}
 	if (r == 0) {
+		verify_kernel(&ret->snapshot, q->kernel, &ret->report);
 		verify_cmdline(&ret->snapshot, q->managed, q->asked, &ret->report);
 		verify_semantics(&ret->snapshot, &asked, &ret->report);
 		for (size_t i = 0; i < q->n_expects; i++)

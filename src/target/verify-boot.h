@@ -15,7 +15,7 @@ struct target;
  * One way to verify a boot, for bootab verify and the campaign alike: a
  * snapshot of the target that reads what the checks need (the module
  * parameters of the asked args, the files of sysfs() expectations), then
- * the /proc/cmdline check, the built-in meaning of the asked args and
+ * the kernel release check (when asked), the /proc/cmdline check, the built-in meaning of the asked args and
  * every expectation (kernel/verify.h).
  */
 struct verify_boot_request {
@@ -23,6 +23,7 @@ struct verify_boot_request {
 	char *const *asked;                   /* the args this boot should have */
 	const struct verify_expect *expects;  /* also checked */
 	size_t n_expects;
+	const char *kernel;                   /* the release uname -r must print; NULL: not checked */
 };
 
 struct verify_boot_result {

@@ -81,9 +81,18 @@ setup() {
 	 "rows": [{"name": "bench", "metrics": [{"name": "lat", "better": "lower", "unit": "ms", "samples": [10.1, 10.2, 10.0]}]},
 	          {"name": "npu", "kind": "check", "rc": 0}]}
 	EOT
+	# A recorded row that cannot be read stops the report, naming it.
+	run --separate-stderr "$BOOTAB" compare --color never "$d/base" "$d/test" "$d/again"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	diff -u - <(printf '%s\n' "$stderr") <<-EOT
+	bootab: warning: $d/test/meta.json: rows[2].metrics[0].samples[1]: not a number: row 'broken' cannot be read
+	bootab: 1 recorded row of '$d/test' cannot be read: no report without it
+	EOT
+	jq 'del(.rows[2])' "$d/test/meta.json" > "$d/test/meta.json.new" && mv "$d/test/meta.json.new" "$d/test/meta.json"
 	run --separate-stderr "$BOOTAB" compare --color never "$d/base" "$d/test" "$d/again"
 	[ "$status" -eq 0 ]
-	[ "$stderr" = "bootab: warning: $d/test/meta.json: rows[2].metrics[0].samples[1]: not a number, ignoring the row" ]
+	[ -z "$stderr" ]
 	[[ "${lines[2]}" == "  test   mode off            cost: npu failed, rc=1" ]]
 	[[ "${lines[3]}" == "  again  mode pt             repeat of base: its delta is the drift" ]]
 	[ "${lines[4]}" = "versions differ: llama.cpp: base=79e2e74eb test=80aa11bb2 again=79e2e74eb" ]
@@ -101,9 +110,9 @@ setup() {
 @test "formats: csv header, json fields, md table; bad options are usage errors" {
 	run "$BOOTAB" compare --format csv "$d/a" "$d/b" "$d/a2"
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "row,metric,side,mode,stat,unit,better,value,spread,spread_pct,n,delta_pct,drift_pct,delta_lo_pct,delta_hi_pct,drift_lo_pct,drift_hi_pct,q,screen_p,screen_verdict,sigma_b_pct,sigma_w_pct,icc,test_method,test_boots,test_boots_first,test_delta_pct,ci_lo_pct,ci_hi_pct,test_p,test_df,fdr_q,test_verdict,boots_needed,margin_pct,equiv_ci_lo_pct,equiv_ci_hi_pct,boots_to_decide" ]
+	[ "${lines[0]}" = "row,metric,side,mode,stat,unit,better,value,spread,spread_pct,n,delta_pct,drift_pct,delta_lo_pct,delta_hi_pct,drift_lo_pct,drift_hi_pct,q,screen_p,screen_verdict,sigma_b_pct,sigma_w_pct,icc,test_method,test_boots,test_boots_first,test_delta_pct,ci_lo_pct,ci_hi_pct,test_p,test_df,fdr_q,test_verdict,boots_needed,margin_pct,equiv_ci_lo_pct,equiv_ci_hi_pct,boots_to_decide,kernel,kernel_build_id,config_from,config_to" ]
 	# One boot of b and no history: the boot level is not tested, but says what it would need.
-	[ "${lines[2]}" = "x,value,b,b,mean,,higher,110,1,0.9090909091,3,10,0.5,,,,,20,0.0275492351,counts,0,0.9689720573,0,none,1,2,9.726643657,,,,,,untested,2,,,," ]
+	[ "${lines[2]}" = "x,value,b,b,mean,,higher,110,1,0.9090909091,3,10,0.5,,,,,20,0.0275492351,counts,0,0.9689720573,0,none,1,2,9.726643657,,,,,,untested,2,,,,,,,," ]
 	run "$BOOTAB" compare --json "$d/a" "$d/b" "$d/a2"
 	[ "$status" -eq 0 ]
 	for key in row metric side mode stat value spread_pct n delta_pct drift_pct screen_verdict screen_p test_verdict; do
@@ -133,6 +142,95 @@ setup() {
 	[[ "$output" != *$'\033['* ]]
 	run "$BOOTAB" compare --color always "$d/a" "$d/b" "$d/a2"
 	[[ "$output" == *$'\033[32mcounts\033[0m'* ]]
+}
+
+@test "metric names over 200 bytes and in UTF-8 are written and read the same; control characters are refused" {
+	long=$(printf 'hyperfine --warmup 3 %0.s--export-json out.json ' $(seq 1 8))
+	[ "${#long}" -gt 200 ]
+	for s in a b a2; do
+		mkdir -p "$d/$s"
+		jq -n --arg long "$long" --arg v "$s" '{mode: ($v | sub("2$"; "")), rows: [{name: "h", kind: "bench",
+			metrics: [{name: $long, better: "lower", unit: "s", samples: (if $v == "b" then [2, 2.1, 1.9] else [1, 1.1, 0.9] end)},
+			          {name: "débit → ✓", better: "higher", unit: "Mo/s", samples: [5, 5.1, 4.9]}]}]}' > "$d/$s/meta.json"
+	done
+	run --separate-stderr "$BOOTAB" compare --format csv "$d/a" "$d/b" "$d/a2"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[[ "$output" == *"h,$long,b,"* ]]
+	[[ "$output" == *"h,débit → ✓,b,"* ]]
+	# A control character in a name is refused where it is read, naming the row.
+	jq '.rows[0].metrics[1].name = "bad\u001b[2Jname"' "$d/b/meta.json" > "$d/b/m" && mv "$d/b/m" "$d/b/meta.json"
+	run --separate-stderr "$BOOTAB" compare "$d/a" "$d/b" "$d/a2"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"$d/b/meta.json: rows[0].metrics[1].name: missing, or not UTF-8 text of at most 4096 bytes without control characters: row 'h' cannot be read"* ]]
+}
+
+@test "a benchmark output whose metric name holds a control character is refused, the name escaped" {
+	mkdir -p "$d/p" "$d/q"
+	for s in p q; do
+		printf '{"results": [{"command": "sleep\\u001b[1A 1", "mean": 1, "stddev": 0.1, "median": 1, "user": 0, "system": 0, "min": 1, "max": 1.1, "times": [1, 1.1, 0.9]}]}\n' > "$d/$s/h.json"
+	done
+	run --separate-stderr "$BOOTAB" compare "$d/p" "$d/q"
+	[[ "$stderr" == *"$d/p/h.json: metric name 'sleep\x1b[1A 1"*"' is not UTF-8 text of at most 4096 bytes without control characters, ignoring the file"* ]]
+	[[ "$stderr" != *$'\e'* ]]
+}
+
+@test "text, md and csv reports escape control characters and bidi overrides from names and directories" {
+	esc=$'\e'
+	a="$d/base${esc}[2K${esc}[1A"
+	b="$d/test"$'\r'"x"
+	mkdir -p "$a" "$b" "$d/again"
+	for s in "$a" "$b" "$d/again"; do
+		v=1; [ "$s" = "$b" ] && v=2
+		# U+202E RIGHT-TO-LEFT OVERRIDE in a metric name: valid UTF-8, printed as an escape.
+		jq -n --argjson v "$v" '{mode: "m", rows: [{name: "r", kind: "bench",
+			metrics: [{name: "lat\u202eytic", better: "lower", unit: "ms", samples: [$v, ($v * 1.01), ($v * 0.99)]}]}]}' > "$s/meta.json"
+	done
+	jq '.mode = "t"' "$b/meta.json" > "$b/m" && mv "$b/m" "$b/meta.json"
+	for format in text md csv; do
+		run --separate-stderr "$BOOTAB" compare --format "$format" --color always "$a" "$b" "$d/again"
+		[ "$status" -eq 0 ]
+		# No raw ESC (colour aside), CR, or U+202E reaches the output.
+		! printf '%s' "$output" | sed 's/\x1b\[[0-9]*m//g' | grep -q $'[\e\r]'
+		! printf '%s' "$output" | grep -q $'\u202e'
+		[[ "$output" == *'base\x1b[2K\x1b[1A'* ]]
+		[[ "$output" == *'test\x0dx'* ]]
+		[[ "$output" == *'lat\u{202E}ytic'* ]]
+		! printf '%s' "$stderr" | grep -q $'[\e\r]'
+	done
+	# CSV quoting still holds: one header and one line per side and metric.
+	run "$BOOTAB" compare --format csv "$a" "$b" "$d/again"
+	[ "${#lines[@]}" -eq 4 ]
+}
+
+@test "finite samples too large to compute with are refused, naming file and field" {
+	mkdir -p "$d/p" "$d/q" "$d/p2"
+	for s in p q p2; do printf '1e308\n1e308\n1e308\n' > "$d/$s/big.txt"; done
+	run --separate-stderr "$BOOTAB" compare "$d/p" "$d/q" "$d/p2"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"bootab: warning: $d/p/big.txt: metric 'value' sample 1 is 1e+308: beyond what bootab computes with (|x| <= 1e+100), ignoring the file"* ]]
+	[[ "$output$stderr" != *inf* ]]
+	for s in p q p2; do
+		rm "$d/$s/big.txt"
+		jq -n '{mode: "m", rows: [{name: "r", kind: "bench", metrics: [{name: "x", unit: "s", samples: [1e308, 1e308, 1e308]}]}]}' > "$d/$s/meta.json"
+	done
+	run --separate-stderr "$BOOTAB" compare "$d/p" "$d/q" "$d/p2"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"bootab: warning: $d/p/meta.json: rows[0].metrics[0].samples[0]: 1e+308 is beyond what bootab computes with (|x| <= 1e+100): row 'r' cannot be read"* ]]
+	[[ "$output$stderr" != *inf* ]]
+}
+
+@test "--by-run for a row no side has is an error; --history on a device says it is not a file" {
+	c="$BATS_TEST_DIRNAME/../fixtures/campaign-abca"
+	run --separate-stderr "$BOOTAB" compare --by-run prefil "$c/pt" "$c/off" "$c/pt2"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "$stderr" = "bootab: --by-run prefil: no side has a row called 'prefil'" ]
+	run --separate-stderr "$BOOTAB" compare --by-run prefill "$c/pt" "$c/off" "$c/pt2"
+	[ "$status" -eq 0 ]
+	run --separate-stderr "$BOOTAB" compare --history /dev/zero "$c/pt" "$c/off" "$c/pt2"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"/dev/zero: not a regular file: a history is a JSON file"* ]]
 }
 
 @test "edge cases: a constant shift with no boot-to-boot variance; a row only on the first side's repeats" {

@@ -31,6 +31,8 @@ setup() {
 	printf '#!/bin/sh\necho Debian\n' >"$WORK/bin/lsb_release"
 	chmod +x "$WORK/bin/lsb_release"
 	PATH="$WORK/bin:$PATH"
+	# The fixture trees carry stand-ins for update-grub and the like.
+	export BOOTAB_TEST_ROOT_TOOLS=1
 	SEED=${BOOTAB_TEST_KILL_SEED:-$(( $(date +%s) % 100000 ))}
 	RANDOM=$SEED
 }

@@ -282,7 +282,8 @@ args = intel_iommu=off'
 	run -0 lab_ssh cat /boot/loader/entries/lab.conf
 	[ "$output" = "$entry" ]
 	run -0 lab_ssh ls /boot/loader/entries
-	[ "$output" = "lab.conf" ]
+	[ "$output" = "lab-$(sed -n 2p "$BOOTAB_LAB_DIR/kernels").conf
+lab.conf" ]
 }
 
 @test "SSH cut while a row runs: the row completes and its data arrives; a boot whose verify fails benchmarks nothing" {
@@ -340,5 +341,89 @@ args = rdinit=/bootab-no-such-init'
 	run -0 lab_ssh cat /proc/cmdline
 	[ "$output" = 'initrd=\initrd console=ttyS0 no_timer_check' ]
 	run -0 lab_ssh ls /boot/loader/entries
-	[ "$output" = "lab.conf" ]
+	[ "$output" = "lab-$(sed -n 2p "$BOOTAB_LAB_DIR/kernels").conf
+lab.conf" ]
+}
+
+# examples/lab-kernels.ini with the lab's own two releases ($BOOTAB_LAB_DIR/kernels).
+kernels_plan() { # OUT [NEW-RELEASE]
+	local old new
+	old=$(sed -n 1p "$BOOTAB_LAB_DIR/kernels")
+	new=${2:-$(sed -n 2p "$BOOTAB_LAB_DIR/kernels")}
+	sed -e "s/^kernel = 6\.1\..*/kernel = $old/" -e "s/^kernel = 6\.12\..*/kernel = $new/" \
+		-e "s|^power_cycle = bootab |power_cycle = $BOOTAB |" -e "s/^boot_timeout = .*/boot_timeout = ${BOOT_TIMEOUT:-600}/" \
+		"$BATS_TEST_DIRNAME/../../examples/lab-kernels.ini" >"$1"
+}
+
+# What on the box a campaign could change: the entries, loader.conf, the one-shot variable.
+box_state() {
+	lab_ssh 'cd /boot/loader && md5sum loader.conf entries/*; ls /sys/firmware/efi/efivars | grep -c LoaderEntryOneShot || true'
+}
+
+@test "kernels are modes: a kernel that is not installed is refused with nothing changed; old, new and new with iommu=pt, each proven by release and build id; the report names the kernels and lists their config differences" {
+	local old new before after boot_id dir
+	old=$(sed -n 1p "$BOOTAB_LAB_DIR/kernels")
+	new=$(sed -n 2p "$BOOTAB_LAB_DIR/kernels")
+
+	# A plan error (exit 2), before anything on the box changes, naming the kernels it has.
+	kernels_plan "$BATS_TEST_TMPDIR/missing.ini" 6.99.0-1-amd64
+	before=$(box_state)
+	boot_id=$(lab_ssh cat /proc/sys/kernel/random/boot_id)
+	run --separate-stderr "$BOOTAB" run --data "$data" "$BATS_TEST_TMPDIR/missing.ini"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"kernels installed (bls backend): $new, $old"* ]]
+	[[ "$stderr" == *"mode new: kernel 6.99.0-1-amd64 is not installed; the bls boot loader boots $new, $old"* ]]
+	[[ "$stderr" == *"mode new-pt: kernel 6.99.0-1-amd64 is not installed"* ]]
+	[[ "$stderr" == *"nothing on the box was changed"* ]]
+	after=$(box_state)
+	[ "$before" = "$after" ]
+	[ "$(lab_ssh cat /proc/sys/kernel/random/boot_id)" = "$boot_id" ]
+
+	# The campaign: old, new, new-pt, old2.
+	kernels_plan "$BATS_TEST_TMPDIR/kernels.ini"
+	SECONDS=0
+	run --separate-stderr "$BOOTAB" run --data "$data" "$BATS_TEST_TMPDIR/kernels.ini"
+	echo "# kernels campaign: ${SECONDS}s" >&3
+	if [ "$status" -eq 0 ]; then
+		echo "$stderr" | grep -E 'up in|verified' >&3
+	else
+		echo "$stderr" >&3
+	fi
+	[ "$status" -eq 0 ]
+	dir=$(campaign_dir kernels)
+	grep -qx "standing-kernel $old" "$dir/journal"
+	# Each side ran the kernel asked for: release, build id, config, verified by uname -r.
+	for side in old new new-pt old2; do
+		want=$old
+		[ "${side#new}" != "$side" ] && want=$new
+		[ "$(jq -r .kernel "$dir/$side/meta.json")" = "$want" ]
+		jq -r .kernel_build_id "$dir/$side/meta.json" | grep -Eqx '[0-9a-f]{40}'
+		[ "$(jq -r .kernel_config.source "$dir/$side/meta.json")" = "/boot/config-$want" ]
+		jq -r .verify "$dir/$side/meta.json" | grep -Eqx "ok \([0-9]+ checks\)"
+		grep -q '^CONFIG_INTEL_IOMMU=y$' "$dir/$side/kernel-config"
+	done
+	# One build per kernel: the repeat is the same build, the new kernel another.
+	[ "$(jq -r .kernel_build_id "$dir/old/meta.json")" = "$(jq -r .kernel_build_id "$dir/old2/meta.json")" ]
+	[ "$(jq -r .kernel_build_id "$dir/new/meta.json")" = "$(jq -r .kernel_build_id "$dir/new-pt/meta.json")" ]
+	[ "$(jq -r .kernel_build_id "$dir/old/meta.json")" != "$(jq -r .kernel_build_id "$dir/new/meta.json")" ]
+	[ "$(jq -r .kernel_config.sha256 "$dir/old/meta.json")" != "$(jq -r .kernel_config.sha256 "$dir/new/meta.json")" ]
+	# The args still hold on the new kernel: iommu=pt gave identity groups.
+	jq -r .cmdline "$dir/new-pt/meta.json" | grep -q ' iommu=pt'
+	[ "$(jq -r .iommu.summary "$dir/new-pt/meta.json" | grep -c DMA)" -eq 0 ]
+	# The report names the kernels and lists the config options that differ, in every format.
+	grep -q "^kernels:$" "$dir/report.txt"
+	grep -Eq "^  new-pt +$new \\(build [0-9a-f]{12}\\)$" "$dir/report.txt"
+	grep -Eq "^config differences, $old \\(old\\) -> $new \\(new\\): [0-9]+ options \\([0-9]+ changed, [0-9]+ unset, [0-9]+ added\\)$" "$dir/report.txt"
+	grep -Eq '^  CONFIG_[A-Z0-9_]+ .+ -> .+$' "$dir/report.txt"
+	n=$(jq '.kernels.config_differences[0].differences | length' "$dir/report.json")
+	[ "$n" -gt 0 ]
+	[ "$(jq -r '.kernels.sides.new.release' "$dir/report.json")" = "$new" ]
+	grep -q '^\*\*config differences\*\*' "$dir/report.md"
+	"$BOOTAB" compare --format csv "$dir/old" "$dir/new" "$dir/new-pt" "$dir/old2" >"$BATS_TEST_TMPDIR/report.csv"
+	[ "$(grep -c '^kernel-config,CONFIG_' "$BATS_TEST_TMPDIR/report.csv")" -eq "$n" ]
+	grep -q '<section id="kernels">' "$dir/report.html"
+	# Back on the standing kernel, its entries as they were.
+	[ "$(lab_ssh uname -r)" = "$old" ]
+	after=$(box_state)
+	[ "$before" = "$after" ]
 }

@@ -57,12 +57,18 @@ check_rebooted() {
 	echo "${BASH_REMATCH[1]}" >>"$BATS_FILE_TMPDIR/reboot-seconds"
 }
 
+# The lab's second kernel's entry (lab/build.sh writes one entry per kernel).
+second_entry() {
+	echo "lab-$(sed -n 2p "$BOOTAB_LAB_DIR/kernels").conf"
+}
+
 # bootab set's stdout on the lab for mode args $1 ("" = none).
 set_output() {
 	cat <<OUT
 backend: bls
-note: 1 entry in $entries
+note: 2 entries in $entries
 note: default entry lab.conf (/boot/loader/loader.conf default lab.conf)
+changed $entries/$(second_entry)
 changed $entries/lab.conf
 default entry: $entries/lab.conf (/boot/loader/loader.conf default lab.conf)
   args: console=ttyS0 no_timer_check${1:+ $1}
@@ -80,8 +86,10 @@ OUT
 set_mode() {
 	run -0 --separate-stderr "$BOOTAB" set --target lab --managed "$managed" --args "$1"
 	diff -u <(set_output "$1") <(printf '%s\n' "$output")
-	[ "$stderr" = "bootab: set: backend bls (found 1 entry in $entries)" ]
+	[ "$stderr" = "bootab: set: backend bls (found 2 entries in $entries)" ]
 	run -0 lab_ssh grep '^options' "$entries/lab.conf"
+	[ "$output" = "options console=ttyS0 no_timer_check${1:+ $1}" ]
+	run -0 lab_ssh grep '^options' "$entries/$(second_entry)"
 	[ "$output" = "options console=ttyS0 no_timer_check${1:+ $1}" ]
 }
 

@@ -293,6 +293,32 @@ exec_start_words() {
 	grep -qx finished "$dir/journal"
 }
 
+@test "more than 16 MiB of results in one boot are fetched whole, streamed to disk" {
+	write_plan "$BATS_TEST_TMPDIR/p.ini" "translated passthrough" "
+[check \"big\"]
+command = yes 0123456789abcdef | head -c 20000000; echo"
+	run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/p.ini"
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	dir=$(echo "$data"/p-*)
+	boots=0
+	while [ -L "$link" ] && [ "$boots" -lt 4 ]; do
+		read -r -a cmd <<<"$(exec_start)"
+		run --separate-stderr "${cmd[@]}"
+		echo "$stderr"
+		[ "$status" -eq 0 ]
+		boots=$((boots + 1))
+	done
+	grep -qx finished "$dir/journal"
+	for s in translated passthrough; do
+		# The whole output, byte for byte, nothing cut.
+		[ "$(wc -c < "$dir/$s/rows/big/rep-1.out")" -eq 20000001 ]
+		cmp <(yes 0123456789abcdef | head -c 20000000; echo) "$dir/$s/rows/big/rep-1.out"
+	done
+	# The stream went through a temporary file in the campaign directory, gone now.
+	[ -z "$(find "$dir" -name '.fetch-*')" ]
+}
+
 # The words a shell makes of one printed line (it is parsed, never run).
 shell_words() {
 	sh -n -c "$1" || return 1

@@ -79,3 +79,33 @@
 	[ "$status" -eq 2 ]
 	[ "$output" = "bootab: --history: $BATS_TEST_TMPDIR/none.json: No such file or directory" ]
 }
+
+@test "a mode named like another mode's repeat is refused, naming both boots and the mode to rename" {
+	f="$BATS_TEST_TMPDIR/tr.ini"
+	printf '[mode "tr"]\n\n[mode "tr2"]\nargs = iommu=pt\n\n[row "r"]\ncommand = echo 1\nparser = number\n' > "$f"
+	run "$BOOTAB" plan "$f"
+	[ "$status" -eq 2 ]
+	[ "$output" = "bootab: $f:3: boots 2 and 3 would both be labelled 'tr2' (boot 1 of mode 'tr2' and boot 2 of mode 'tr'): rename mode 'tr2'" ]
+}
+
+@test "mode and row names the results layout uses are refused by the plan parser" {
+	f="$BATS_TEST_TMPDIR/names.ini"
+	for name in . .. journal plan.ini report.txt report.html lock .hidden pt.abandoned-1; do
+		printf '[mode "pt"]\nargs = iommu=pt\n[mode "%s"]\n' "$name" > "$f"
+		run "$BOOTAB" plan "$f"
+		[ "$status" -eq 2 ]
+		[[ "$output" == "bootab: $f:3: section [mode \"$name\"]: '$name' cannot name a mode (its boots are directories of the campaign): "* ]]
+	done
+	printf '[mode "pt"]\n[row ".."]\ncommand = echo 1\n' > "$f"
+	run "$BOOTAB" plan "$f"
+	[ "$status" -eq 2 ]
+	[ "$output" = "bootab: $f:2: section [row \"..\"]: '..' cannot name a row: names starting with '.' are the directory itself, its parent or bootab's temporary files" ]
+}
+
+@test "a target ssh would read as an option is refused by bootab plan, not only by run" {
+	f="$BATS_TEST_TMPDIR/proxy.ini"
+	printf '[campaign]\ntarget = -oProxyCommand=touch${IFS}/tmp/pwned\n[mode "pt"]\n' > "$f"
+	run "$BOOTAB" plan "$f"
+	[ "$status" -eq 2 ]
+	[ "$output" = "bootab: $f:2: target: '-oProxyCommand=touch\${IFS}/tmp/pwned' is not local, lab or an SSH destination (none starts with '-' or holds spaces or control characters)" ]
+}

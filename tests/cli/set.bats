@@ -9,6 +9,8 @@ MANAGED="iommu=pt amd_iommu=off iommu.strict=1"
 setup() {
 	ROOT="$BATS_TEST_TMPDIR/root"
 	mkdir -p "$ROOT"
+	# The fixture trees carry stand-ins for update-grub, grubby and kernel-install.
+	export BOOTAB_TEST_ROOT_TOOLS=1
 }
 
 use() {
@@ -298,4 +300,32 @@ EOF
 	run --separate-stderr "$BOOTAB" set --root "$ROOT" --managed iommu=pt --args iommu=pt
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "bootab: set: no boot loader backend fits local root $ROOT (looked for grubby, loader/entries, /etc/kernel/cmdline, /etc/default/grub)" ]
+}
+
+@test "--root: a tree's own update-grub is not run without the test option; nothing changes" {
+	use grub-debian12
+	# The tree's stand-in would leave a mark if it ran.
+	printf '#!/bin/sh\ntouch "%s/ran"\n' "$BATS_TEST_TMPDIR" > "$ROOT/usr/sbin/update-grub"
+	chmod +x "$ROOT/usr/sbin/update-grub"
+	cp -a "$ROOT" "$BATS_TEST_TMPDIR/before"
+	unset BOOTAB_TEST_ROOT_TOOLS
+	run --separate-stderr "$BOOTAB" set --root "$ROOT" --managed "$MANAGED" --args amd_iommu=off
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"bootab: set: update-grub: not run: a --root tree's own tools run only with the test option BOOTAB_TEST_ROOT_TOOLS=1; nothing was changed"* ]]
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+	diff -r "$BATS_TEST_TMPDIR/before" "$ROOT"
+}
+
+@test "bls: an entry that is a symlink inside the root is refused, never replaced by a copy" {
+	use bls-fedora
+	e="$ROOT/boot/loader/entries/2b7ea7f7d3c64e5fa2ae4e0c3a1f5b61-0-rescue.conf"
+	mkdir -p "$ROOT/srv/entries"
+	mv "$e" "$ROOT/srv/entries/rescue.conf"
+	ln -s ../../../srv/entries/rescue.conf "$e"
+	cp -a "$ROOT" "$BATS_TEST_TMPDIR/before"
+	run --separate-stderr "$BOOTAB" set --root "$ROOT" --managed "$MANAGED" --args amd_iommu=off
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"/boot/loader/entries/2b7ea7f7d3c64e5fa2ae4e0c3a1f5b61-0-rescue.conf: a symbolic link: bootab replaces files whole and would turn the link into a copy; point the boot loader at the file itself; nothing was changed"* ]]
+	[ -L "$e" ]
+	diff -r "$BATS_TEST_TMPDIR/before" "$ROOT"
 }

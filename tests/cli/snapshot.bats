@@ -108,3 +108,41 @@ TXT
 	[ "$status" -eq 2 ]
 	[[ "$output" == "bootab: failed to create '$BATS_TEST_TMPDIR/file/x/scripts': "* ]]
 }
+
+@test "--root is a root: symlinks out of the tree (absolute or by ..) are not followed" {
+	tree="$BATS_TEST_TMPDIR/tree"
+	cp -R "$fixtures/lab-translated/." "$tree/"
+	printf 'controller-secret\n' > "$BATS_TEST_TMPDIR/secret"
+	rm -f "$tree/proc/sys/kernel/hostname" "$tree/proc/loadavg"
+	ln -s "$BATS_TEST_TMPDIR/secret" "$tree/proc/loadavg"
+	ln -s ../../../../secret "$tree/proc/sys/kernel/hostname"
+	# A group type that links out of the tree is not read either.
+	g=$(ls "$tree/sys/kernel/iommu_groups" | head -1)
+	rm -f "$tree/sys/kernel/iommu_groups/$g/type"
+	ln -s "$BATS_TEST_TMPDIR/secret" "$tree/sys/kernel/iommu_groups/$g/type"
+	for sh in dash busybox; do
+		use_shell "$sh"
+		run timeout 60 "$BOOTAB" snapshot --root "$tree" --json
+		[ "$status" -eq 0 ]
+		[[ "$output" != *controller-secret* ]]
+		[ "$(printf '%s\n' "$output" | jq -r .hostname)" = null ]
+		[ "$(printf '%s\n' "$output" | jq -r .loadavg)" = null ]
+	done
+	# A required file that links out: an error, never the file.
+	rm -f "$tree/proc/cmdline"
+	ln -s "$BATS_TEST_TMPDIR/secret" "$tree/proc/cmdline"
+	run timeout 60 "$BOOTAB" snapshot --root "$tree"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"missing record 'cmdline'"* ]]
+	[[ "$output" != *controller-secret* ]]
+}
+
+@test "--root: a FIFO in the tree is not read (no wait)" {
+	tree="$BATS_TEST_TMPDIR/tree"
+	cp -R "$fixtures/lab-translated/." "$tree/"
+	rm -f "$tree/proc/loadavg"
+	mkfifo "$tree/proc/loadavg"
+	run timeout 20 "$BOOTAB" snapshot --root "$tree" --json
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | jq -r .loadavg)" = null ]
+}

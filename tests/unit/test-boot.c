@@ -334,6 +334,11 @@ static void test_grub_edit_refuses(void **state)
 		  "'--' (init's arguments) in the value: bootab does not edit such a file" },
 		{ "GRUB_CMDLINE_LINUX=\"\"\nGRUB_CMDLINE_LINUX_DEFAULT='-- x'\n", 2, 28,
 		  "'--' (init's arguments) in the value: bootab does not edit such a file" },
+		/* A here-document's GRUB_CMDLINE_LINUX= line is data: the file is refused, not edited there. */
+		{ "GRUB_CMDLINE_LINUX=\"\"\ncat > /tmp/x <<EOF\nGRUB_CMDLINE_LINUX=\"evil\"\nEOF\n", 2, 14,
+		  "a here-document (<<), which bootab does not edit" },
+		{ "true <<-'X'\n\tGRUB_CMDLINE_LINUX=1\n\tX\nGRUB_CMDLINE_LINUX=\"\"\n", 1, 6,
+		  "a here-document (<<), which bootab does not edit" },
 	};
 
 	(void)state;
@@ -653,6 +658,8 @@ static void test_backends(void **state)
 
 int main(void)
 {
+	/* The fixture trees carry stand-ins for the bootloader tools. */
+	setenv("BOOTAB_TEST_ROOT_TOOLS", "1", 1);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bls_edit),
 		cmocka_unit_test(test_bls_edit_errors),

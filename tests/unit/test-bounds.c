@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "target/boot-io-target.h"
+#include "campaign/fetch.h"
 #include "campaign/journal.h"
 #include "lib/alloc.h"
 #include "lib/file.h"
@@ -258,6 +259,28 @@ static void test_meta_json_deep(void **state)
 	free(data);
 }
 
+/* A file over the fetch limit is listed as skipped, never cut; a skip within the limit is a lie. */
+static void test_fetch_skip_record(void **state)
+{
+	static const char stream[] = "bootab-fetch 1\nfile results 3\nabc\nskip big.1.out 2000000000\nend\n";
+	static const char small_skip[] = "bootab-fetch 1\nskip big.1.out 12\nend\n";
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct fetch f;
+
+	(void)state;
+	assert_int_equal(fetch_parse(stream, strlen(stream), &f, &err), 0);
+	assert_int_equal(f.n_files, 1);
+	assert_int_equal(f.n_skipped, 1);
+	assert_string_equal(f.skipped[0].name, "big.1.out");
+	assert_true(f.skipped[0].size == 2000000000ULL);
+	assert_null(fetch_find(&f, "big.1.out"));
+	fetch_release(&f);
+	assert_int_equal(fetch_parse(small_skip, strlen(small_skip), &f, &err), -EINVAL);
+	assert_int_equal(err.line, 2);
+	assert_string_equal(err.message, "file 'big.1.out' skipped at 12 bytes, within the limit");
+	parse_error_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -267,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_target_root_symlinks),
 		cmocka_unit_test(test_snapshot_line_without_end),
 		cmocka_unit_test(test_journal_torn_long_line),
+		cmocka_unit_test(test_fetch_skip_record),
 		cmocka_unit_test(test_meta_json_deep),
 	};
 

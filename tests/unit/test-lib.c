@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "lib/alloc.h"
+#include "lib/escape.h"
 #include "lib/file.h"
 #include "lib/parse-error.h"
 #include "lib/parse-number.h"
@@ -346,10 +347,61 @@ static void test_timestamp(void **state)
 	}
 }
 
+/* What a terminal could act on becomes visible; UTF-8 text, newlines and tabs stay. */
+static void test_text_escape(void **state)
+{
+	static const struct {
+		const char *in, *out;
+		unsigned flags;
+	} cases[] = {
+		{ "plain text", "plain text", 0 },
+		{ "d\xc3\xa9" "bit \xe2\x86\x92 \xe2\x9c\x93 \xf0\x9f\x98\x80", "d\xc3\xa9" "bit \xe2\x86\x92 \xe2\x9c\x93 \xf0\x9f\x98\x80", 0 },
+		{ "a\x1b[2Jb", "a\\x1b[2Jb", 0 },
+		{ "over\rwrite", "over\\x0dwrite", 0 },
+		{ "bs\b\x7f", "bs\\x08\\x7f", 0 },
+		{ "two\nlines\tand a tab", "two\nlines\tand a tab", 0 },
+		{ "one\nline", "one\\x0aline", TEXT_ESCAPE_NEWLINE },
+		/* C1: U+009B is CSI; U+0085 NEL. */
+		{ "x\xc2\x9b" "2Jy\xc2\x85", "x\\u{009B}2Jy\\u{0085}", 0 },
+		/* U+00A0 is not a control. */
+		{ "nb\xc2\xa0sp", "nb\xc2\xa0sp", 0 },
+		/* Bidi override and isolate (Trojan Source). */
+		{ "ok\xe2\x80\xae" "deliF\xe2\x81\xa6", "ok\\u{202E}deliF\\u{2066}", 0 },
+		/* Not UTF-8: a lone continuation, an overlong '/', a surrogate, a cut sequence. */
+		{ "\x80\xc0\xaf\xed\xa0\x80\xe2\x82", "\\x80\\xc0\\xaf\\xed\\xa0\\x80\\xe2\\x82", 0 },
+	};
+	static const char *const allow[] = { "\033[32m", "\033[0m", NULL };
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		strbuf_truncate(&sb, 0);
+		text_escape_append(&sb, cases[i].in, strlen(cases[i].in), cases[i].flags, NULL);
+		assert_string_equal(strbuf_str(&sb), cases[i].out);
+		/* Escaping escaped text changes nothing. */
+		{
+			char *again = text_escape(strbuf_str(&sb));
+
+			assert_string_equal(again, cases[i].out);
+			free(again);
+		}
+	}
+	/* The colours bootab writes itself pass; any other escape does not. */
+	strbuf_truncate(&sb, 0);
+	text_escape_append(&sb, "\033[32mgood\033[0m \033[1A", 18, 0, allow);
+	assert_string_equal(strbuf_str(&sb), "\033[32mgood\033[0m \\x1b[1A");
+	assert_true(utf8_printable("d\xc3\xa9" "bit", 6));
+	assert_false(utf8_printable("tab\there", 8));
+	assert_false(utf8_printable("c1\xc2\x9b", 4));
+	assert_false(utf8_printable("\xff", 1));
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_strbuf),
+		cmocka_unit_test(test_text_escape),
 		cmocka_unit_test(test_strvec),
 		cmocka_unit_test(test_parse_number),
 		cmocka_unit_test(test_file_atomic_roundtrip),

@@ -397,7 +397,10 @@ static const struct error_case error_cases[] = {
 	  "\"read\": {\"io_bytes\": 0, \"total_ios\": 0}}]}", PARSER_FIO, NULL, -EINVAL, 2, 1, "did no I/O" },
 	{ "negative iops", NULL, "{\"fio version\": \"x\", \"jobs\": [{\"jobname\": \"j\", \"error\": 0, "
 	  "\"read\": {\"io_bytes\": 4096, \"iops\": -1, \"bw\": 4}}]}", PARSER_FIO, NULL, -EINVAL, 1, 1,
-	  "fio jobs[0].read.iops is a number, not a number >= 0" },
+	  "fio jobs[0].read.iops is -1, not a number >= 0" },
+	/* One key twice in one llama-bench result: which value is the result? */
+	{ "llama-bench key twice", NULL, "[{\"model_type\": \"m\", \"n_prompt\": 512, \"n_gen\": 0, \"avg_ts\": 1, "
+	  "\"samples_ts\": [1, 2], \"samples_ts\": [3, 4]}]", PARSER_LLAMA_BENCH, NULL, -EINVAL, 1, 97, "duplicate object key" },
 	{ "missing clat", NULL, "{\"fio version\": \"x\", \"jobs\": [{\"jobname\": \"j\", \"error\": 0, "
 	  "\"write\": {\"total_ios\": 1, \"iops\": 1, \"bw\": 4}}]}", PARSER_FIO, NULL, -EINVAL, 1, 1,
 	  "fio jobs[0].write.clat_ns.mean is missing" },

@@ -334,6 +334,25 @@ static const struct error_case errors[] = {
 	{ "[mode \"a\"]\n[campaign]\nhistory = /h.json\nhistory = off\n", 4, "history: given twice in [campaign]" },
 	{ "[mode \"a\"]\n[campaign]\nhistory =\n", 3, "history: empty" },
 	{ "[mode \"a\"]\n[campaign]\nhistory = a\tb\n", 3, "history: 'a\tb' is not a path or off" },
+	/* Boot labels are side directories: unique, and none the layout reserves. */
+	{ "[mode \"tr\"]\n[mode \"tr2\"]\nargs = iommu=pt\n", 2,
+	  "boots 2 and 3 would both be labelled 'tr2' (boot 1 of mode 'tr2' and boot 2 of mode 'tr'): rename mode 'tr2'" },
+	{ "[campaign]\norder = tr2 tr tr\n[mode \"tr\"]\n[mode \"tr2\"]\n", 4,
+	  "boots 1 and 3 would both be labelled 'tr2' (boot 1 of mode 'tr2' and boot 2 of mode 'tr'): rename mode 'tr2'" },
+	{ "[campaign]\nrounds = 12\n[mode \"a\"]\n[mode \"a1\"]\nargs = x\n", 3,
+	  "boots 4 and 23 would both be labelled 'a12' (boot 2 of mode 'a1' and boot 12 of mode 'a'): rename mode 'a1' or 'a'" },
+	{ "[mode \"pt\"]\n[mode \"..\"]\n", 2, "section [mode \"..\"]: '..' cannot name a mode (its boots are directories of the campaign): names starting with '.'" },
+	{ "[mode \".\"]\n", 1, "section [mode \".\"]: '.' cannot name a mode" },
+	{ "[mode \"journal\"]\n", 1, "section [mode \"journal\"]: 'journal' cannot name a mode (its boots are directories of the campaign): a file of the campaign directory has that name" },
+	{ "[mode \"plan.ini\"]\n", 1, "section [mode \"plan.ini\"]: 'plan.ini' cannot name a mode" },
+	{ "[mode \"report.txt\"]\n", 1, "section [mode \"report.txt\"]: 'report.txt' cannot name a mode" },
+	{ "[mode \"pt.abandoned-1\"]\n", 1, "section [mode \"pt.abandoned-1\"]: 'pt.abandoned-1' cannot name a mode" },
+	{ "[mode \"a\"]\n[row \"..\"]\ncommand = x\n", 2, "section [row \"..\"]: '..' cannot name a row: names starting with '.'" },
+	{ "[mode \"a\"]\n[check \".hidden\"]\ncommand = x\n", 2, "section [check \".hidden\"]: '.hidden' cannot name a check" },
+	/* ssh would read it as an option. */
+	{ "[mode \"a\"]\n[campaign]\ntarget = -oProxyCommand=touch${IFS}/tmp/x\n", 3,
+	  "target: '-oProxyCommand=touch${IFS}/tmp/x' is not local, lab or an SSH destination" },
+	{ "[mode \"a\"]\n[campaign]\ntarget = user@host name\n", 3, "target: 'user@host name' is not local" },
 	{ "[mode \"a\"]\nkernel = 6.1.0-57-amd64\nkernel = 6.12.57+deb12-amd64\n", 3, "kernel: given twice in [mode \"a\"]" },
 	{ "[mode \"a\"]\nkernel = 6.1;reboot\n", 2, "kernel: '6.1;reboot' is not a kernel release" },
 	{ "[mode \"a\"]\nkernel = -rf\n", 2, "kernel: '-rf' is not a kernel release: it begins with '-'" },
@@ -453,6 +472,28 @@ static void test_load(void **state)
 	parse_error_release(&err);
 }
 
+/* A BOM opens the file without hiding its first section; a continued args line adds args. */
+static void test_bom_and_continued_args(void **state)
+{
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct plan p;
+
+	(void)state;
+	assert_int_equal(plan_parse("bom.ini", "\xef\xbb\xbf[mode \"pt\"]\nargs = iommu=pt\n", &p, &err), 0);
+	assert_string_equal(p.modes[0].args_text, "iommu=pt");
+	plan_release(&p);
+	assert_int_equal(plan_parse("c.ini", "[mode \"pt\"]\nargs = iommu=pt\n  iommu.strict=1\n\tamd_iommu=off\n", &p, &err), 0);
+	assert_string_equal(p.modes[0].args_text, "iommu=pt iommu.strict=1 amd_iommu=off");
+	assert_string_equal(p.modes[0].args[1], "iommu.strict=1");
+	assert_string_equal(p.modes[0].args[2], "amd_iommu=off");
+	assert_null(p.modes[0].args[3]);
+	plan_release(&p);
+	/* A second args key is still given twice. */
+	assert_int_equal(plan_parse("c.ini", "[mode \"pt\"]\nargs = iommu=pt\nargs = x\n", &p, &err), -EINVAL);
+	assert_string_equal(err.message, "args: given twice in [mode \"pt\"]");
+	parse_error_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -463,6 +504,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_load),
 		cmocka_unit_test(test_history_key),
+		cmocka_unit_test(test_bom_and_continued_args),
 		cmocka_unit_test(test_kernel_key),
 	};
 

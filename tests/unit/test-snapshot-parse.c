@@ -12,8 +12,10 @@
 
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
+#include "kernel/notes.h"
 #include "kernel/snapshot.h"
 #include "lib/shell-quote.h"
+#include "lib/file.h"
 #include "target/target.h"
 
 #define HEAD "bootab-snapshot\t1\n"
@@ -147,6 +149,22 @@ static void test_parse_off_box(void **state)
 	free(out);
 }
 
+/* snapshot.sh, kernel-id.sh and inventory.sh, as target_snapshot() runs them: the raw output. */
+static char *run_full_snapshot(const char *tree, const char *shell)
+{
+	struct target_options o = { .root = tree, .shell = shell };
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct target *t = NULL;
+	struct snapshot s = { 0 };
+	char *error = NULL, *raw = NULL;
+
+	assert_int_equal(target_open("local", &o, &t, &error), 0);
+	assert_int_equal(target_snapshot(t, NULL, true, &s, &raw, &err), 0);
+	snapshot_release(&s);
+	target_close(t);
+	return raw;
+}
+
 /* The off boot of the case study: the NPU unbound, its node gone, the amdxdna lines. */
 static void test_parse_inventory(void **state)
 {
@@ -162,8 +180,8 @@ static void test_parse_inventory(void **state)
 	for (size_t i = 0; i < 2; i++) {
 		struct parse_error err = PARSE_ERROR_INIT;
 		struct snapshot s = { 0 }, p = { 0 };
-		char *out = run_snapshot(FIXTURES "/sysfs/seed-off", shells[i], NULL);
-		char *pt = run_snapshot(FIXTURES "/sysfs/seed-passthrough2", shells[i], NULL);
+		char *out = run_full_snapshot(FIXTURES "/sysfs/seed-off", shells[i]);
+		char *pt = run_full_snapshot(FIXTURES "/sysfs/seed-passthrough2", shells[i]);
 		const struct inventory *inv = &s.inventory;
 		const struct inventory_pci *npu;
 		const struct klog_line *last;
@@ -255,7 +273,7 @@ static void test_parse_inventory(void **state)
 static void test_scripts_fit_a_command_line(void **state)
 {
 	static const char *const names[] = { "boot-id", "io", "oneshot", "probe", "read-file", "reboot",
-					     "run-fetch", "run-start", "run-status", "snapshot", NULL };
+					     "run-fetch", "run-start", "run-status", "snapshot", "inventory", NULL };
 	struct target_options o = { .root = NULL };
 	struct target *t = NULL;
 	char *error = NULL;
@@ -299,6 +317,8 @@ static const struct {
 	{ HEAD "kernel\t6.1\textra\n", 2, "record 'kernel': 3 fields, expected 2" },
 	{ HEAD "cmdline\ta\x1b[2Jb\n", 2, "control character 0x1b" },
 	{ HEAD "cmdline\ta\rb\n", 2, "control character 0x0d" },
+	{ HEAD "hostname\tbox\xc2\x9b" "2J\n", 2, "control character U+009B" },
+	{ HEAD "cmdline\ta\xc2\x85" "b\n", 2, "control character U+0085" },
 	{ HEAD "cmdline\t\xff\xfe\n", 2, "not UTF-8" },
 	{ HEAD "a\tb\tc\td\te\tf\tg\th\ti\n", 2, "too many fields" },
 	{ HEAD "group\t1x\tDMA\n", 2, "group number '1x' is not a number" },
@@ -354,6 +374,21 @@ static const struct {
 	{ HEAD "inventory\t1\nunits_source\tinit.d\n", 3, "units source 'init.d'" },
 	{ HEAD "inventory\t1\nunits_source\tabsent\nunit_failed\tx.service\n", 4, "without a units source" },
 	{ HEAD "inventory\t1\nunits_source\tsystemctl\nunit_failed\ta/b\n", 4, "unit name 'a/b'" },
+	{ HEAD "kernel_notes\t0400000\n", 2, "kernel_notes is not hex bytes" },
+	{ HEAD "kernel_notes\t04000000zz\n", 2, "kernel_notes is not hex bytes" },
+	/* namesz 4, descsz 20, type 3, but only the name follows */
+	{ HEAD "kernel_notes\t040000001400000003000000474e5500\n", 2, "are not ELF notes" },
+	{ HEAD "kernel_notes\t00\nkernel_notes\t00\n", 3, "record 'kernel_notes' repeated" },
+	{ HEAD "kernel_config\t/etc/shadow\t-\n", 2, "is not /boot/config-RELEASE or /proc/config.gz" },
+	{ HEAD "kernel_config\t/boot/config-6.1;x\t-\n", 2, "is not /boot/config-RELEASE" },
+	{ HEAD "kernel_config\t/proc/config.gz\tabc\n", 2, "is not a SHA-256 in hex" },
+	{ HEAD "kernel_config\t/proc/config.gz\t" "0123456789ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef\n", 2,
+	  "is not a SHA-256 in hex" },
+	{ HEAD "kconfig\tIOMMU\ty\n", 2, "config option 'IOMMU' is not CONFIG_NAME" },
+	{ HEAD "kconfig\tCONFIG_A-B\ty\n", 2, "is not CONFIG_NAME" },
+	{ HEAD "kernel_package\tpacman\tlinux\n", 2, "package manager 'pacman' is not dpkg or rpm" },
+	{ HEAD "kernel_package\tdpkg\t\n", 2, "is not a package name" },
+	{ HEAD "kernel_version\t#1 SMP\x1b[2J\n", 2, "control character 0x1b" },
 };
 
 static void test_parse_rejects(void **state)
@@ -488,6 +523,136 @@ static void tree_put(const char *tree, const char *rel, const char *text)
 	free(path);
 }
 
+/* The GNU build id in /sys/kernel/notes as the lab's Debian 6.1 kernel exports it (504 bytes: Xen
+ * and Linux notes around it), and the malformed cases. */
+static void test_notes_build_id(void **state)
+{
+	/* Big-endian words (an s390 or ppc64 box read from an x86 controller). */
+	static const unsigned char be[] = {
+		0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 3, 'G', 'N', 'U', 0, 0xde, 0xad, 0xbe, 0xef,
+	};
+	/* A Xen note, no build id. */
+	static const unsigned char none[] = { 4, 0, 0, 0, 4, 0, 0, 0, 6, 0, 0, 0, 'X', 'e', 'n', 0, 1, 2, 3, 4 };
+	static const unsigned char truncated[] = { 4, 0, 0, 0, 20, 0, 0, 0, 3, 0, 0, 0, 'G', 'N', 'U', 0, 1 };
+	char *data = NULL, *hex = NULL;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(file_read(FIXTURES "/kernel/notes-6.1.0-57-amd64", 4096, &data, &len), 0);
+	assert_int_equal(len, 504);
+	assert_int_equal(kernel_notes_build_id((const unsigned char *)data, len, &hex), 0);
+	/* as Python's struct module reads the same bytes */
+	assert_string_equal(hex, "6a2b4ac77585b8cf102cba771300e573c8489b69");
+	free(hex);
+	free(data);
+	assert_int_equal(kernel_notes_build_id(be, sizeof(be), &hex), 0);
+	assert_string_equal(hex, "deadbeef");
+	free(hex);
+	hex = (char *)"untouched";
+	assert_int_equal(kernel_notes_build_id(none, sizeof(none), &hex), -ENOENT);
+	assert_int_equal(kernel_notes_build_id(truncated, sizeof(truncated), &hex), -EINVAL);
+	assert_int_equal(kernel_notes_build_id(none, 0, &hex), -EINVAL);
+	assert_string_equal(hex, "untouched");
+}
+
+static void tree_copy(const char *tree, const char *rel, const char *from)
+{
+	char *cmd = xasprintf("mkdir -p \"$(dirname '%s/%s')\" && cp '%s' '%s/%s'", tree, rel, from, tree, rel);
+
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
+static char *sha256_of(const char *path)
+{
+	char *cmd = xasprintf("sha256sum '%s'", path), line[128] = "";
+	FILE *f = popen(cmd, "r");
+
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof(line), f));
+	pclose(f);
+	free(cmd);
+	line[64] = '\0';
+	return xstrdup(line);
+}
+
+/* snapshot.sh on a tree with the lab kernel's notes, its config and a dpkg database that owns it. */
+static void test_script_kernel_identity(void **state)
+{
+	char bb[] = "/tmp/bootab-bb-XXXXXX", *busybox_sh;
+	const char *shells[2] = { "dash", NULL };
+
+	(void)state;
+	/* busybox runs its sh applet when called as "sh" */
+	assert_non_null(mkdtemp(bb));
+	busybox_sh = xasprintf("%s/sh", bb);
+	assert_int_equal(symlink("/bin/busybox", busybox_sh), 0);
+	shells[1] = busybox_sh;
+	for (size_t i = 0; i < 2; i++) {
+		char dir[] = "/tmp/bootab-test-XXXXXX", *out, *cmd, *want_sum;
+		struct parse_error err = PARSE_ERROR_INIT;
+		struct snapshot s = { 0 };
+		json_t *j;
+		bool found;
+
+		assert_non_null(mkdtemp(dir));
+		tree_put(dir, "proc/sys/kernel/random/boot_id", "79060c21-363e-4a3a-aa1b-4c3911e5e399\n");
+		tree_put(dir, "proc/sys/kernel/osrelease", "6.1.0-57-amd64\n");
+		tree_put(dir, "proc/sys/kernel/version", "#1 SMP PREEMPT_DYNAMIC Debian 6.1.192-3 (2026-11-26)\n");
+		tree_put(dir, "proc/cmdline", "ro quiet\n");
+		tree_copy(dir, "sys/kernel/notes", FIXTURES "/kernel/notes-6.1.0-57-amd64");
+		tree_copy(dir, "boot/config-6.1.0-57-amd64", FIXTURES "/kernel/config-6.1.0-57-amd64");
+		/* dpkg's own records: the file list of the package, and its status stanza */
+		tree_put(dir, "var/lib/dpkg/info/linux-image-6.1.0-57-amd64.list",
+			 "/.\n/boot\n/boot/System.map-6.1.0-57-amd64\n/boot/config-6.1.0-57-amd64\n/boot/vmlinuz-6.1.0-57-amd64\n");
+		tree_put(dir, "var/lib/dpkg/info/base-files.list", "/.\n/etc\n/etc/debian_version\n");
+		tree_put(dir, "var/lib/dpkg/status",
+			 "Package: base-files\nStatus: install ok installed\nVersion: 12.4+deb12u12\n\n"
+			 "Package: linux-image-6.1.0-57-amd64\nStatus: install ok installed\nPriority: optional\n"
+			 "Section: kernel\nArchitecture: amd64\nSource: linux-signed-amd64 (6.1.192+3)\nVersion: 6.1.192-3\n\n");
+		{
+			struct target_options o = { .root = dir, .shell = shells[i] };
+			struct target *t = NULL;
+			char *error = NULL;
+
+			/* snapshot.sh, then kernel-id.sh, read as one record */
+			assert_int_equal(target_open("local", &o, &t, &error), 0);
+			if (target_snapshot(t, NULL, true, &s, &out, &err) < 0)
+				fail_msg("%s: %u: %s (%s)", shells[i], err.line, err.message, target_error(t));
+			target_close(t);
+		}
+		assert_string_equal(s.kernel_version, "#1 SMP PREEMPT_DYNAMIC Debian 6.1.192-3 (2026-11-26)");
+		assert_true(s.has_notes);
+		assert_string_equal(s.build_id, "6a2b4ac77585b8cf102cba771300e573c8489b69");
+		assert_string_equal(s.config_source, "/boot/config-6.1.0-57-amd64");
+		want_sum = sha256_of(FIXTURES "/kernel/config-6.1.0-57-amd64");
+		assert_string_equal(s.config_sha256, want_sum);
+		free(want_sum);
+		/* every CONFIG_X=V line of the file, none of its comments */
+		assert_int_equal(s.config.n, 30);
+		assert_string_equal(snapshot_entry_get(&s.config, "CONFIG_IOMMU_DEFAULT_DMA_LAZY", &found), "y");
+		assert_null(snapshot_entry_get(&s.config, "CONFIG_IOMMU_DEFAULT_PASSTHROUGH", &found));
+		assert_false(found);
+		assert_string_equal(s.package_manager, "dpkg");
+		assert_string_equal(s.package, "linux-image-6.1.0-57-amd64 6.1.192-3");
+		j = snapshot_to_json(&s, NULL);
+		assert_string_equal(json_string_value(json_object_get(j, "kernel_build_id")),
+				    "6a2b4ac77585b8cf102cba771300e573c8489b69");
+		assert_string_equal(json_string_value(json_object_get(json_object_get(j, "kernel_package"), "name")),
+				    "linux-image-6.1.0-57-amd64 6.1.192-3");
+		assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "kernel_config"), "options")), 30);
+		json_decref(j);
+		snapshot_release(&s);
+		free(out);
+		cmd = xasprintf("rm -rf '%s'", dir);
+		assert_int_equal(system(cmd), 0);
+		free(cmd);
+	}
+	unlink(busybox_sh);
+	rmdir(bb);
+	free(busybox_sh);
+}
+
 /* snapshot.sh reads /etc/machine-id, else the D-Bus copy; a present /etc file decides. */
 static void test_script_machine_id_sources(void **state)
 {
@@ -590,6 +755,8 @@ int main(void)
 		cmocka_unit_test(test_parse_minimal_and_log_sanitised),
 		cmocka_unit_test(test_parse_machine_id),
 		cmocka_unit_test(test_script_machine_id_sources),
+		cmocka_unit_test(test_notes_build_id),
+		cmocka_unit_test(test_script_kernel_identity),
 		cmocka_unit_test(test_json_and_text),
 		cmocka_unit_test(test_time_format),
 	};

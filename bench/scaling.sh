@@ -1,0 +1,76 @@
+#!/bin/sh
+# Scaling of the two readers a hostile or very large box once made
+# quadratic: fio JSON with many jobs (`bootab compare` of two sides, one
+# fio output each, every job named alike so each needs a "#N" label) and
+# `bootab iommu-map --diff` of two snapshots with many IOMMU groups (one
+# device each, every group's type changed). For each size it prints the
+# median wall time over RUNS runs and the ratio to the size before: about
+# 2 per doubling is linear (or n log n), about 4 is quadratic.
+#   usage: bench/scaling.sh [BOOTAB] [RUNS]
+set -eu
+bootab=${1:-./bootab}
+runs=${2:-5}
+dir=$(mktemp -d /tmp/bootab-scaling.XXXXXX)
+trap 'rm -rf "$dir"' EXIT INT TERM
+
+# median_s CMD...: the median wall time of RUNS runs of CMD, in seconds.
+median_s() {
+	i=0
+	: > "$dir/times"
+	while [ "$i" -lt "$runs" ]; do
+		start=$(date +%s.%N)
+		"$@" > /dev/null 2>&1 || true
+		end=$(date +%s.%N)
+		echo "$start $end" | awk '{ printf "%.4f\n", $2 - $1 }' >> "$dir/times"
+		i=$((i + 1))
+	done
+	sort -n "$dir/times" | awk '{ t[NR] = $1 } END { print (NR % 2) ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2 }'
+}
+
+# fio_json N SEED: fio --output-format=json of N jobs named "job".
+fio_json() {
+	awk -v n="$1" -v seed="$2" 'BEGIN {
+		srand(seed);
+		printf "{\"fio version\": \"fio-3.33\", \"jobs\": [";
+		for (i = 0; i < n; i++)
+			printf "%s{\"jobname\": \"job\", \"error\": 0, \"read\": {\"io_bytes\": 4096, \"total_ios\": 1, \"iops\": %.2f, \"bw\": %.1f, \"clat_ns\": {\"mean\": %.1f, \"percentile\": {\"99.000000\": %d}}}}",
+				i ? ", " : "", 1000 + rand() * 10, 4000 + rand() * 40, 50000 + rand() * 500, 90000;
+		print "]}";
+	}'
+}
+
+# snapshot_json N TYPE: a meta.json with N IOMMU groups of TYPE, one device each.
+snapshot_json() {
+	awk -v n="$1" -v type="$2" 'BEGIN {
+		printf "{\"bootab_snapshot\": 1, \"kernel\": \"6.1.0\", \"cmdline\": \"\", \"boot_id\": \"fe8d3a22-208d-46fb-9c1f-2119ca9cb152\", \"iommu\": {\"summary\": \"\", \"classes\": [], \"groups\": [";
+		for (i = 0; i < n; i++)
+			printf "%s{\"group\": %d, \"type\": \"%s\", \"devices\": [{\"name\": \"0000:%02x:%02x.%d\", \"bus\": \"pci\", \"vendor\": \"0x8086\", \"device\": \"0x29c0\", \"class\": \"0x060000\", \"driver\": null, \"description\": null}]}",
+				i ? ", " : "", i, type, int(i / 2048), int(i / 8) % 256, i % 8;
+		print "]}}";
+	}'
+}
+
+echo "fio jobs (bootab compare of two sides), median of $runs runs:"
+echo "     jobs     bytes   median_s   ratio"
+prev=
+for n in 1000 2000 4000 8000; do
+	mkdir -p "$dir/fio$n/a" "$dir/fio$n/b"
+	fio_json "$n" 1 > "$dir/fio$n/a/fio.json"
+	fio_json "$n" 2 > "$dir/fio$n/b/fio.json"
+	t=$(median_s "$bootab" compare --format csv "$dir/fio$n/a" "$dir/fio$n/b")
+	size=$(wc -c < "$dir/fio$n/a/fio.json")
+	printf '%9d %9d %10s %7s\n' "$n" "$size" "$t" "$(awk -v a="$t" -v b="${prev:-0}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')"
+	prev=$t
+done
+
+echo "IOMMU groups (bootab iommu-map --diff), median of $runs runs:"
+echo "   groups     bytes   median_s   ratio"
+prev=
+for n in 6250 12500 25000 50000; do
+	snapshot_json "$n" DMA > "$dir/a$n.json"
+	snapshot_json "$n" identity > "$dir/b$n.json"
+	t=$(median_s "$bootab" iommu-map --diff "$dir/a$n.json" "$dir/b$n.json")
+	size=$(wc -c < "$dir/a$n.json")
+	printf '%9d %9d %10s %7s\n' "$n" "$size" "$t" "$(awk -v a="$t" -v b="${prev:-0}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')"
+	prev=$t
+done

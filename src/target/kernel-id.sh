@@ -1,0 +1,95 @@
+# bootab kernel-id: what the running kernel is, read from procfs, sysfs and
+# /boot: its build, the package that brought it, its config.
+#
+# Usage: sh kernel-id.sh
+# ROOT (default empty) is prefixed to every path read, so the same script
+# reads a captured tree. The controller runs it right after snapshot.sh and
+# reads its records as part of that snapshot (same format: one record per
+# line, fields separated by one TAB, no control characters in values):
+#   kernel_version VALUE           /proc/sys/kernel/version (uname -v)
+#   kernel_notes HEX               /sys/kernel/notes (the kernel's ELF notes, its GNU
+#                                  build id among them), at most 2048 bytes, as hex
+#   kernel_package dpkg|rpm NAME   the package owning /boot/vmlinuz-RELEASE (dpkg:
+#                                  "NAME VERSION"), when the package manager knows it
+#   kernel_config SOURCE SHA256    /boot/config-RELEASE, else /proc/config.gz, and the
+#                                  SHA-256 of its text ("-" without sha256sum); then
+#   kconfig NAME VALUE             one per option it sets (CONFIG_NAME=VALUE lines)
+set -u
+ROOT=${ROOT-}
+LC_ALL=C
+export LC_ALL
+
+rec() {
+	printf '%s' "$1"
+	shift
+	for field in "$@"; do
+		printf '\t%s' "$field"
+	done
+	printf '\n'
+}
+
+first_line() {
+	head -c 4096 "$1" 2>/dev/null | head -n 1 | tr -d '\000-\037\177'
+}
+
+# The running kernel: what build it is, which package brought it, its config.
+release=$(first_line "$ROOT/proc/sys/kernel/osrelease")
+case $release in
+'' | *[!A-Za-z0-9._+~-]* | .*) release= ;;
+esac
+if [ -r "$ROOT/proc/sys/kernel/version" ]; then
+	rec kernel_version "$(first_line "$ROOT/proc/sys/kernel/version")"
+fi
+if [ -r "$ROOT/sys/kernel/notes" ]; then
+	hex=$(head -c 2048 "$ROOT/sys/kernel/notes" 2>/dev/null | od -An -v -tx1 2>/dev/null | tr -d ' \n')
+	[ -n "$hex" ] && rec kernel_notes "$hex"
+fi
+if [ -n "$release" ]; then
+	image=/boot/vmlinuz-$release
+	if [ -d "$ROOT/var/lib/dpkg/info" ]; then
+		# dpkg -S reads these lists; reading them directly works on a tree too.
+		list=$(grep -l -x -F "$image" "$ROOT"/var/lib/dpkg/info/*.list 2>/dev/null | head -n 1)
+		if [ -n "$list" ]; then
+			pkg=${list##*/}
+			pkg=${pkg%.list}
+			pkg=${pkg%%:*}
+			ver=$(awk -v p="$pkg" '/^Package: / { cur = $2 } /^Version: / && cur == p { print $2; exit }' \
+				"$ROOT/var/lib/dpkg/status" 2>/dev/null | tr -d '\000-\037\177')
+			rec kernel_package dpkg "$(printf '%s' "$pkg${ver:+ $ver}" | tr -d '\000-\037\177')"
+		fi
+	elif [ -z "$ROOT" ] && command -v rpm >/dev/null 2>&1; then
+		# Fedora's image is /lib/modules/RELEASE/vmlinuz (kernel-core); /boot holds a copy.
+		for f in "/lib/modules/$release/vmlinuz" "$image"; do
+			[ -e "$f" ] || continue
+			if pkg=$(rpm -qf "$f" 2>/dev/null); then
+				rec kernel_package rpm "$(printf '%s' "$pkg" | head -n 1 | tr -d '\000-\037\177')"
+				break
+			fi
+		done
+	fi
+fi
+config=
+if [ -n "$release" ] && [ -r "$ROOT/boot/config-$release" ]; then
+	config=/boot/config-$release
+elif [ -r "$ROOT/proc/config.gz" ] && command -v gzip >/dev/null 2>&1; then
+	config=/proc/config.gz
+fi
+if [ -n "$config" ]; then
+	config_text() {
+		if [ "$config" = /proc/config.gz ]; then
+			gzip -dc "$ROOT/proc/config.gz" 2>/dev/null | head -c 4194304
+		else
+			head -c 4194304 "$ROOT$config"
+		fi
+	}
+	sum=-
+	if command -v sha256sum >/dev/null 2>&1; then
+		sum=$(config_text | sha256sum)
+		sum=${sum%% *}
+	fi
+	rec kernel_config "$config" "$sum"
+	tab=$(printf '\t')
+	config_text | tr -d '\000-\011\013-\037\177' |
+		sed -n "s/^\(CONFIG_[A-Za-z0-9_]*\)=\(.*\)\$/kconfig$tab\1$tab\2/p" | head -n 40000
+fi
+

@@ -1,0 +1,76 @@
+#!/usr/bin/env bats
+# Readers that once grew as n^2 (a box with many fio jobs or IOMMU groups
+# could stall bootab for minutes): four times the input must cost about four
+# times the time, not sixteen. The bound (9x) leaves room for a loaded machine;
+# bench/scaling.sh measures the medians.
+
+setup() {
+	if [ "${BOOTAB_TEST_NO_LAB:-}" = check-valgrind ]; then
+		skip "timing under valgrind says nothing about the algorithm"
+	fi
+	d="$BATS_TEST_TMPDIR"
+}
+
+# seconds CMD...: wall time of one run of CMD, which must succeed.
+seconds() {
+	local start end
+	start=$(date +%s.%N)
+	"$@" > /dev/null 2>&1
+	end=$(date +%s.%N)
+	echo "$start $end" | awk '{ printf "%.3f\n", $2 - $1 }'
+}
+
+# ratio_below A B LIMIT: B / A < LIMIT
+ratio_below() {
+	awk -v a="$1" -v b="$2" -v l="$3" 'BEGIN { exit !(b / (a > 0.01 ? a : 0.01) < l) }'
+}
+
+fio_json() {
+	awk -v n="$1" 'BEGIN {
+		printf "{\"fio version\": \"fio-3.33\", \"jobs\": [";
+		for (i = 0; i < n; i++)
+			printf "%s{\"jobname\": \"job\", \"error\": 0, \"read\": {\"io_bytes\": 4096, \"total_ios\": 1, \"iops\": %d, \"bw\": 4000, \"clat_ns\": {\"mean\": 50000}}}",
+				i ? ", " : "", 1000 + i % 7;
+		print "]}";
+	}'
+}
+
+snapshot_json() {
+	awk -v n="$1" -v type="$2" 'BEGIN {
+		printf "{\"bootab_snapshot\": 1, \"kernel\": \"6.1.0\", \"cmdline\": \"\", \"boot_id\": \"fe8d3a22-208d-46fb-9c1f-2119ca9cb152\", \"iommu\": {\"summary\": \"\", \"classes\": [], \"groups\": [";
+		for (i = 0; i < n; i++)
+			printf "%s{\"group\": %d, \"type\": \"%s\", \"devices\": [{\"name\": \"0000:%02x:%02x.%d\", \"bus\": \"pci\", \"vendor\": \"0x8086\", \"device\": \"0x29c0\", \"class\": \"0x060000\", \"driver\": null, \"description\": null}]}",
+				i ? ", " : "", i, type, int(i / 2048), int(i / 8) % 256, i % 8;
+		print "]}}";
+	}'
+}
+
+@test "fio output with 4x the jobs (one name, each labelled #N) takes about 4x the time" {
+	for n in 2000 8000; do
+		mkdir -p "$d/$n/a" "$d/$n/b"
+		fio_json "$n" > "$d/$n/a/fio.json"
+		cp "$d/$n/a/fio.json" "$d/$n/b/fio.json"
+	done
+	# The labels are whole: the last job of 8000 is job#8000.
+	run "$BOOTAB" compare --format csv "$d/8000/a" "$d/8000/b"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"job#8000.iops,b,"* ]]
+	small=$(seconds "$BOOTAB" compare --format csv "$d/2000/a" "$d/2000/b")
+	large=$(seconds "$BOOTAB" compare --format csv "$d/8000/a" "$d/8000/b")
+	echo "# 2000 jobs: $small s, 8000 jobs: $large s" >&3
+	ratio_below "$small" "$large" 9
+}
+
+@test "iommu-map --diff with 4x the groups takes about 4x the time" {
+	for n in 12500 50000; do
+		snapshot_json "$n" DMA > "$d/a$n.json"
+		snapshot_json "$n" identity > "$d/b$n.json"
+	done
+	run "$BOOTAB" iommu-map --diff "$d/a50000.json" "$d/b50000.json"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | grep -c ' DMA -> identity ')" -eq 50000 ]
+	small=$(seconds "$BOOTAB" iommu-map --diff "$d/a12500.json" "$d/b12500.json")
+	large=$(seconds "$BOOTAB" iommu-map --diff "$d/a50000.json" "$d/b50000.json")
+	echo "# 12500 groups: $small s, 50000 groups: $large s" >&3
+	ratio_below "$small" "$large" 9
+}
