@@ -223,7 +223,7 @@ teardown() {
 		[ -f "$dir/$s/scripts/run.sh" ]
 	done
 	# Nothing was set aside: every resume continued on the boot it found.
-	[ "$(cd "$dir" && echo *)" = "journal passthrough plan.ini report.html report.json report.md report.txt translated translated2" ]
+	[ "$(cd "$dir" && echo *)" = "journal passthrough plan.ini report.html report.json report.md report.txt touch.txt translated translated2" ]
 	# The report shows each side's verified IOMMU types and compares the rows.
 	grep -q '^  translated     5 DMA-FQ; 0000:00:02.0: DMA-FQ$' "$dir/report.txt"
 	grep -q '^  passthrough    5 identity; 0000:00:02.0: identity$' "$dir/report.txt"
