@@ -128,9 +128,10 @@ static int t_list_dir(struct boot_io *io, const char *path, char ***ret_names, s
 	return 0;
 }
 
-static int t_exists(struct boot_io *io, const char *path)
+/* A yes/no question to io.sh: exit 0 is yes, 1 is no, anything else an error. */
+static int io_ask(struct boot_io *io, const char *verb, const char *path)
 {
-	const char *args[] = { "exists", path, NULL };
+	const char *args[] = { verb, path, NULL };
 	struct process_result res;
 	int r = io_script(io, args, NULL, 0, &res);
 
@@ -141,17 +142,14 @@ static int t_exists(struct boot_io *io, const char *path)
 	return r;
 }
 
+static int t_exists(struct boot_io *io, const char *path)
+{
+	return io_ask(io, "exists", path);
+}
+
 static int t_is_link(struct boot_io *io, const char *path)
 {
-	const char *args[] = { "islink", path, NULL };
-	struct process_result res;
-	int r = io_script(io, args, NULL, 0, &res);
-
-	if (r < 0)
-		return r;
-	r = res.exit_code == 0 ? 1 : res.exit_code == 1 ? 0 : -EIO;
-	process_result_release(&res);
-	return r;
+	return io_ask(io, "islink", path);
 }
 
 static int t_run(struct boot_io *io, const char *const *argv, struct process_result *ret)

@@ -229,7 +229,7 @@ args = intel_iommu=off'
 		[ -f "$dir/$s/scripts/run.sh" ]
 	done
 	# Nothing was set aside: every resume continued on the boot it found.
-	[ "$(cd "$dir" && echo *)" = "journal off passthrough plan.ini report.html report.json report.md report.txt translated translated2" ]
+	[ "$(cd "$dir" && echo *)" = "journal off passthrough plan.ini report.html report.json report.md report.txt touch.txt translated translated2" ]
 	# The report shows each side's verified IOMMU types and compares the rows.
 	grep -q '^  translated     5 DMA-FQ; 0000:00:02.0: DMA-FQ$' "$dir/report.txt"
 	grep -q '^  passthrough    5 identity; 0000:00:02.0: identity$' "$dir/report.txt"
@@ -412,8 +412,11 @@ box_state() {
 	[ "$(jq -r .iommu.summary "$dir/new-pt/meta.json" | grep -c DMA)" -eq 0 ]
 	# The report names the kernels and lists the config options that differ, in every format.
 	grep -q "^kernels:$" "$dir/report.txt"
-	grep -Eq "^  new-pt +$new \\(build [0-9a-f]{12}\\)$" "$dir/report.txt"
-	grep -Eq "^config differences, $old \\(old\\) -> $new \\(new\\): [0-9]+ options \\([0-9]+ changed, [0-9]+ unset, [0-9]+ added\\)$" "$dir/report.txt"
+	# The releases as extended regular expressions: 6.12.117+deb12-amd64 holds a '+'.
+	old_re=$(printf '%s' "$old" | sed 's/[.+]/\\&/g')
+	new_re=$(printf '%s' "$new" | sed 's/[.+]/\\&/g')
+	grep -Eq "^  new-pt +$new_re \\(build [0-9a-f]{12}\\)$" "$dir/report.txt"
+	grep -Eq "^config differences, $old_re \\(old\\) -> $new_re \\(new\\): [0-9]+ options \\([0-9]+ changed, [0-9]+ unset, [0-9]+ added\\)$" "$dir/report.txt"
 	grep -Eq '^  CONFIG_[A-Z0-9_]+ .+ -> .+$' "$dir/report.txt"
 	n=$(jq '.kernels.config_differences[0].differences | length' "$dir/report.json")
 	[ "$n" -gt 0 ]

@@ -72,6 +72,8 @@ changed $entries/$(second_entry)
 changed $entries/lab.conf
 default entry: $entries/lab.conf (/boot/loader/loader.conf default lab.conf)
   args: console=ttyS0 no_timer_check${1:+ $1}
+other entry: $entries/$(second_entry)
+  args: console=ttyS0 no_timer_check${1:+ $1}
 next kernel install inherits: /proc/cmdline
   note: no /etc/kernel/cmdline: a new kernel inherits the command line of the boot that installs it
 OUT
