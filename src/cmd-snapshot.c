@@ -37,9 +37,10 @@ const char cmd_snapshot_usage[] =
 	"  --connect-timeout S  ssh ConnectTimeout (default 5)\n"
 	"  --managed \"ARGS\"   read the module parameters these args name (MODULE.PARAM=V)\n"
 	"  --param MODULE.PARAM  read this module parameter (repeatable)\n"
-	"  -o, --output DIR   write DIR/meta.json, meta.txt, iommu.txt and\n"
-	"                     scripts/snapshot.sh (the script as run) instead of\n"
-	"                     printing meta.txt\n"
+	"  -o, --output DIR   write DIR/meta.json, meta.txt, iommu.txt, snapshot.out\n"
+	"                     (the records) and scripts/snapshot.sh, kernel-id.sh,\n"
+	"                     inventory.sh (the scripts as run, in that order)\n"
+	"                     instead of printing meta.txt\n"
 	"  --json             print meta.json instead of meta.txt\n";
 
 static int write_file(const char *dir, const char *name, const char *data)
@@ -195,8 +196,15 @@ int cmd_snapshot(int argc, char **argv)
 			free(scripts);
 			goto out;
 		}
-		script = target_script_render(t, "snapshot");
-		r = write_file(scripts, "snapshot.sh", script);
+		r = 0;
+		for (size_t i = 0; r == 0 && target_snapshot_scripts[i]; i++) {
+			char *name = xasprintf("%s.sh", target_snapshot_scripts[i]);
+
+			script = target_script_render(t, target_snapshot_scripts[i]);
+			r = write_file(scripts, name, script);
+			free(script);
+			free(name);
+		}
 		if (r == 0)
 			r = write_file(out_dir, "snapshot.out", raw);
 		/* iommu.txt, meta.txt, then meta.json: its presence says the snapshot is complete. */
@@ -207,7 +215,6 @@ int cmd_snapshot(int argc, char **argv)
 		}
 		free(failed);
 		free(scripts);
-		free(script);
 		if (r < 0)
 			goto out;
 	}

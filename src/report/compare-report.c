@@ -821,7 +821,6 @@ static void text_report(FILE *out, const struct compare_result *res, const struc
 	if (res->n_repeats == 0)
 		fprintf(out, "no repeat of %s: no drift was measured, nothing is judged\n",
 			res->sides[0].label);
-	text_found(out, res);
 	for (size_t i = 0; i < res->n_versions; i++) {
 		const struct compare_version *v = &res->versions[i];
 
@@ -837,6 +836,8 @@ static void text_report(FILE *out, const struct compare_result *res, const struc
 		kernels_text(out, res, &kc, false);
 		kernel_compare_release(&kc);
 	}
+	/* What the sides are comes first (modes, versions, kernels), then what bootab found each side lost. */
+	text_found(out, res);
 
 	for (size_t i = 0; i < res->n_metrics; i++) {
 		const struct compare_metric *cm = &res->metrics[i];

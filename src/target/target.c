@@ -794,13 +794,15 @@ static int script_append(struct target *t, const char *script, const char *const
 	return 0;
 }
 
+const char *const target_snapshot_scripts[] = { "snapshot", "kernel-id", "inventory", NULL };
+
 int target_snapshot(struct target *t, const char *const *args, bool as_root,
 		    struct snapshot *ret, char **ret_raw, struct parse_error *err)
 {
 	struct process_result res;
 	int r;
 
-	r = target_run_script(t, "snapshot", args, NULL, 0, as_root, 120000, &res);
+	r = target_run_script(t, target_snapshot_scripts[0], args, NULL, 0, as_root, 120000, &res);
 	if (r < 0)
 		return r;
 	if (res.exit_code != 0) {
@@ -819,7 +821,7 @@ int target_snapshot(struct target *t, const char *const *args, bool as_root,
 	}
 	/* The kernel's records come from a script of their own (one SSH command
 	 * line has room for one script: dropbear takes at most 9000 bytes). */
-	r = script_append(t, "kernel-id", NULL, as_root, &res);
+	r = script_append(t, target_snapshot_scripts[1], NULL, as_root, &res);
 	if (r == 0) {
 		/* The device inventory too: nolog leaves its kernel log out as well. */
 		bool nolog = false;
@@ -827,7 +829,7 @@ int target_snapshot(struct target *t, const char *const *args, bool as_root,
 
 		for (size_t i = 0; args && args[i]; i++)
 			nolog |= !strcmp(args[i], "nolog");
-		r = script_append(t, "inventory", nolog ? inv_args : NULL, as_root, &res);
+		r = script_append(t, target_snapshot_scripts[2], nolog ? inv_args : NULL, as_root, &res);
 	}
 	if (r < 0) {
 		process_result_release(&res);

@@ -31,6 +31,7 @@ sides (every side against pt; + is better):
   translated  mode translated
   off         mode off            5 costs found by bootab
   pt2         mode pt             repeat of pt: its delta is the drift
+kernel: 7.2.9-300.fc45.x86_64 on every side
 costs found by bootab (every side against every boot of pt: pt, pt2):
   translated: nothing lost
   off: cost: 0000:c7:00.1 Signal processing controller [1022:17f0]: no driver (amdxdna bound on pt, pt2)
