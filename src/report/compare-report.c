@@ -1232,10 +1232,33 @@ static void csv_kernel_rows(FILE *out, const struct compare_result *res)
 			csv_field(out, b->kernel.release ? b->kernel.release : "", false);
 			csv_field(out, b->kernel.build_id ? b->kernel.build_id : "", false);
 			csv_field(out, config_value(p->diffs[d].from), false);
-			csv_field(out, config_value(p->diffs[d].to), true);
+			csv_field(out, config_value(p->diffs[d].to), false);
+			fputc('\n', out);
 		}
 	}
 	kernel_compare_release(&kc);
+}
+
+/*
+ * What bootab found each side lost (or gained): a row each, row
+ * "found-by-bootab", metric its kind, the finding in words in the last
+ * column; the user's check rows are metric rows above.
+ */
+static void csv_found_rows(FILE *out, const struct compare_result *res)
+{
+	for (size_t i = 0; i < res->found.n_found; i++) {
+		const struct found *f = &res->found.found[i];
+		const struct side *s = &res->sides[f->side];
+
+		csv_field(out, "found-by-bootab", false);
+		csv_field(out, found_kind_name(f->kind), false);
+		csv_field(out, s->label, false);
+		csv_field(out, s->mode, false);
+		/* stat .. config_to: 38 empty columns */
+		for (int c = 0; c < 38; c++)
+			fputc(',', out);
+		csv_field(out, f->text, true);
+	}
 }
 
 static void csv_report(FILE *out, const struct compare_result *res)
@@ -1245,7 +1268,7 @@ static void csv_report(FILE *out, const struct compare_result *res)
 	      "sigma_b_pct,sigma_w_pct,icc,test_method,test_boots,test_boots_first,test_delta_pct,"
 	      "ci_lo_pct,ci_hi_pct,test_p,test_df,fdr_q,test_verdict,boots_needed,"
 	      "margin_pct,equiv_ci_lo_pct,equiv_ci_hi_pct,boots_to_decide,"
-	      "kernel,kernel_build_id,config_from,config_to\n", out);
+	      "kernel,kernel_build_id,config_from,config_to,found\n", out);
 	for (size_t i = 0; i < res->n_metrics; i++) {
 		const struct compare_metric *cm = &res->metrics[i];
 
@@ -1277,7 +1300,7 @@ static void csv_report(FILE *out, const struct compare_result *res)
 			csv_boot_level(out, cm, k);
 			csv_field(out, res->sides[k].kernel.release ? res->sides[k].kernel.release : "", false);
 			csv_field(out, res->sides[k].kernel.build_id ? res->sides[k].kernel.build_id : "", false);
-			fputs(",\n", out);
+			fputs(",,\n", out);
 			/* The other statistics: a row each, its stat column naming it; no boot level (it is the metric's). */
 			for (size_t j = 1; c->present && j < cm->n_stats; j++) {
 				const struct compare_stat *st = &c->stats[j];
@@ -1304,11 +1327,12 @@ static void csv_report(FILE *out, const struct compare_result *res)
 				fputs(",,,,,,,,,,,,,,,,,,", out);
 				csv_field(out, res->sides[k].kernel.release ? res->sides[k].kernel.release : "", false);
 				csv_field(out, res->sides[k].kernel.build_id ? res->sides[k].kernel.build_id : "", false);
-				fputs(",\n", out);
+				fputs(",,\n", out);
 			}
 		}
 	}
 	csv_kernel_rows(out, res);
+	csv_found_rows(out, res);
 }
 
 static json_t *json_num(double v)

@@ -168,8 +168,7 @@ for h in "$ROOT"/sys/kernel/mm/hugepages/hugepages-*; do
 	[ -r "$h/nr_hugepages" ] || continue
 	rec state "/sys/kernel/mm/hugepages/${h##*/}/nr_hugepages" "$(first_line "$h/nr_hugepages")"
 done
-# One line of a file: "flags : fpu vme ..." as "fpu vme ...". The
-# first CPU's flags line comes within the first few kilobytes.
+# The first CPU's "flags : fpu ..." as "fpu ...", in the first KBs.
 if [ -r "$ROOT/proc/cpuinfo" ]; then
 	v=$(head -c 65536 "$ROOT/proc/cpuinfo" | sed -n '/^flags[[:space:]]*:/{p;q;}' |
 		head -c 8000 | tr -d '\000-\037\177')
@@ -228,7 +227,7 @@ if [ -n "$nolog" ]; then
 	source='skipped'
 elif [ -n "$ROOT" ]; then
 	if readable "$ROOT/var/log/dmesg"; then
-		klog=$(head -c 16777216 "$ROOT/var/log/dmesg")
+		klog=$(head -c 16777216 "$ROOT/var/log/dmesg" | sed 's/^<[0-9]*>//')
 		source='file'
 	fi
 else
@@ -243,7 +242,7 @@ else
 fi
 rec log_source "$source"
 if [ "$source" != absent ] && [ "$source" != skipped ]; then
-	lines=$(printf '%s\n' "$klog" | sed 's/^<[0-9]*>//' | grep -i -E 'iommu|AMD-Vi|DMAR|Default domain type' |
+	lines=$(printf '%s\n' "$klog" | grep -i -E 'iommu|AMD-Vi|DMAR|Default domain type' |
 		grep -v -E '(Kernel c|C)ommand line: ' | tr -d '\000-\011\013-\037\177' | sed "$C1")
 	count=0
 	if [ -n "$lines" ]; then
@@ -259,5 +258,4 @@ if [ "$source" != absent ] && [ "$source" != skipped ]; then
 		rec klog "$line"
 	done
 fi
-
 rec end

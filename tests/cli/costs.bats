@@ -65,7 +65,7 @@ TXT
 	jq -r '.found.costs[].text' <<<"$output" | grep -qx 'new kernel warning: usb 5-1: device descriptor read/64, error -71'
 }
 
-@test "json, md and html carry the same costs, marked as found by bootab and apart from check rows" {
+@test "json, md, csv, html and mail carry the same costs, marked as found by bootab and apart from check rows" {
 	# shellcheck disable=SC2046
 	run -0 "$BOOTAB" compare --json $(sides)
 	j=$output
@@ -86,6 +86,28 @@ TXT
 	[[ "$output" == *'<span class="c" data-found="driver" data-side="off">cost: 0000:c7:00.1 Signal processing controller [1022:17f0]: no driver (amdxdna bound on pt, pt2)</span>'* ]]
 	[[ "$output" == *'<span class="cost">cost found by bootab: /dev/accel/accel0 gone (present on pt, pt2)</span>'* ]]
 	[ "$(grep -o 'data-found="kernel-log"' <<<"$output" | wc -l)" -eq 3 ]
+	# shellcheck disable=SC2046
+	"$BOOTAB" compare --format csv $(sides) >"$BATS_TEST_TMPDIR/out.csv"
+	# a row each, every row as wide as the header, the finding in the last
+	# column; the case study's metric rows are still there, their found empty
+	python3 - "$BATS_TEST_TMPDIR/out.csv" <<-'EOF'
+	import csv, sys
+	rows = list(csv.reader(open(sys.argv[1], newline="")))
+	head = rows[0]
+	assert head[-1] == "found", head
+	assert {len(r) for r in rows} == {len(head)}, {len(r) for r in rows}
+	found = [r for r in rows if r[0] == "found-by-bootab"]
+	got = [(r[1], r[2], r[3], r[-1]) for r in found]
+	assert got[:2] == [
+	    ("driver", "off", "off", "0000:c7:00.1 Signal processing controller [1022:17f0]: no driver (amdxdna bound on pt, pt2)"),
+	    ("node-gone", "off", "off", "/dev/accel/accel0 gone (present on pt, pt2)"),
+	], got
+	assert [g[0] for g in got[2:]] == ["kernel-log"] * 3, got
+	assert got[4][3] == "new kernel error: amdxdna 0000:c7:00.1: probe with driver amdxdna failed with error -22", got
+	assert all(c == "" for r in found for c in r[4:-1]), found
+	metric = [r for r in rows[1:] if r[0] == "gptoss-rocm"]
+	assert metric and all(r[-1] == "" for r in metric), metric
+	EOF
 	# shellcheck disable=SC2046
 	run -0 "$BOOTAB" compare --format mail $(sides)
 	[[ "$output" == *"cost found by bootab: /dev/accel/accel0 gone (present on pt, pt2)"* ]]
