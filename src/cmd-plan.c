@@ -219,10 +219,11 @@ static void print_auto(const struct plan *plan, double d, double tau2)
 		return;
 	for (unsigned j = 1; j <= k; j++) {
 		power += p[j - 1];
-		rounds += j * p[j - 1];
+		/* Round 1 has one boot per mode: no test there without a history. */
+		rounds += (j < 2 ? 2 : j) * p[j - 1];
 	}
 	rounds += k * (1 - power);
-	printf("  %-12s %-16s rounds = auto: %.0f%% power by round %u, %.1f rounds on average (%.0f boots)\n", "", "",
+	printf("    rounds = auto: %.0f%% power by round %u, %.1f rounds on average (%.0f boots; normal approximation)\n",
 	       100 * power, k, rounds, rounds * (double)plan->n_modes + 1);
 }
 

@@ -248,6 +248,7 @@ static int campaign_key(struct parse_state *s, const char *key, const char *v)
 		return 1;
 	}
 	if (!strcmp(key, "rounds")) {
+		p->rounds_line = s->line;
 		if (!strcmp(v, "auto")) {
 			p->rounds_auto = true;
 			return 1;
@@ -257,6 +258,7 @@ static int campaign_key(struct parse_state *s, const char *key, const char *v)
 	}
 	if (!strcmp(key, "max_rounds")) {
 		p->has_max_rounds = true;
+		p->max_rounds_line = s->line;
 		return parse_uint(s, key, v, PLAN_MAX_ROUNDS_MIN, PLAN_MAX_ROUNDS_MAX, &p->max_rounds);
 	}
 	if (!strcmp(key, "seed")) {
@@ -698,10 +700,13 @@ static int validate(struct parse_state *s)
 		if (p->rounds > 1)
 			return fail(s, "rounds", "an explicit order is the whole campaign; rounds does not apply");
 	}
-	if (p->has_max_rounds && !p->rounds_auto)
+	if (p->has_max_rounds && !p->rounds_auto) {
+		s->line = p->max_rounds_line;
 		return fail(s, "max_rounds", "only with rounds = auto (a fixed campaign has its rounds)");
+	}
 	if (p->rounds_auto) {
 		/* Each round is closed by the first mode: the campaign can stop there. */
+		s->line = p->rounds_line;
 		if (p->order_kind != ORDER_DEFAULT)
 			return fail(s, "rounds", "rounds = auto works with the default order only (every mode once per round, the first mode closing it)");
 		p->rounds = p->max_rounds;

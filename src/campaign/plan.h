@@ -90,6 +90,7 @@ struct plan {
 	bool rounds_auto;
 	unsigned max_rounds;
 	bool has_max_rounds;
+	unsigned rounds_line, max_rounds_line;   /* where they were given, for errors */
 	unsigned long seed;
 	bool has_seed;
 	char *data_dir;
