@@ -341,6 +341,14 @@ double compare_sequential_alpha(unsigned round, unsigned max_rounds, double alph
  */
 bool compare_decided(const struct compare_result *result, size_t *ret_decided, size_t *ret_tests);
 
+/*
+ * The samples of metric cm on side k as that side recorded them, in rep
+ * (or run) order: the metric of the side's row (borrowed), or NULL when
+ * the side has no such bench row or metric.
+ */
+const struct metric *compare_side_metric(const struct compare_result *result, const struct compare_metric *cm,
+					 size_t k);
+
 /* Number of (metric, side) cells that could be compared with the first side. */
 size_t compare_result_compared(const struct compare_result *result);
 
