@@ -370,12 +370,14 @@ static void run_cell(const struct cell *c, unsigned long min_draws, unsigned lon
  * at the first look that decides it: a claim (the CI at that level excludes
  * 0) or the same within -/+ 2 %. From the same draws, the fixed design of
  * j rounds (alpha 0.05 at look j alone) gives the power curve that the
- * sequential design's boots are set against.
+ * sequential design's boots are set against, and "peek" (a claim at any look
+ * at alpha 0.05) the false-claim rate of looking without a boundary.
  */
 #define SEQ_MAX 20
 
 struct seq_tally {
 	unsigned long draws, claims, same, covered, ci_n, fixed_claims[SEQ_MAX + 1];
+	unsigned long peek_claims;      /* a claim at any look at alpha 0.05: peeking without a boundary */
 	double rounds;          /* sum of the rounds used */
 };
 
@@ -383,7 +385,7 @@ static void seq_run(struct sim *s, struct seq_tally *t)
 {
 	double mu_b = log1p(s->c.delta / 100), truth = s->c.delta;
 	unsigned k = s->c.boots;
-	bool stopped[METRICS_PER_CALL] = { false };
+	bool stopped[METRICS_PER_CALL] = { false }, peeked[METRICS_PER_CALL] = { false };
 	struct strlist w = STRLIST_INIT;
 
 	for (size_t b = 0; b < s->n_sides; b++)
@@ -397,9 +399,6 @@ static void seq_run(struct sim *s, struct seq_tally *t)
 								    : compare_sequential_alpha(j, k, COMPARE_ALPHA_DEFAULT) };
 			struct compare_result res;
 
-			/* The fixed design is only needed where its power is compared: delta > 0. */
-			if (fixed && s->c.delta == 0)
-				continue;
 			if (compare_sides(s->sides, 2 * j + 1, &o, &res, &w) < 0) {
 				fprintf(stderr, "method: compare_sides failed\n");
 				exit(2);
@@ -411,6 +410,10 @@ static void seq_run(struct sim *s, struct seq_tally *t)
 
 				if (fixed) {
 					t->fixed_claims[j] += claim;
+					if (claim && !peeked[i]) {
+						peeked[i] = true;
+						t->peek_claims++;
+					}
 					continue;
 				}
 				if (stopped[i] || (!claim && !same && j < k))
@@ -449,9 +452,16 @@ static void run_seq_cell(const struct cell *c, unsigned long draws, unsigned lon
 	for (unsigned j = 2; c->delta > 0 && j <= c->boots && isnan(fixed_rounds); j++)
 		if ((double)t.fixed_claims[j] / (double)t.draws >= power)
 			fixed_rounds = j;
-	for (int m = 0; m < 2; m++) {
-		double rate = (double)(m ? t.same : t.claims) / (double)t.draws;
+	for (int m = 0; m < 3; m++) {
+		double rate = (double)(m == 2 ? t.peek_claims : m ? t.same : t.claims) / (double)t.draws;
 
+		if (m == 2) {
+			/* Every look at 0.05, the first claim kept, all rounds run: what the boundary prevents. */
+			printf("%s,%g,%g,%u,%u,%g,peek,%lu,%.4f,%.4f,%u,,,\n", stress_names[c->stress], c->sb, c->sw,
+			       c->reps, c->boots, c->delta, t.draws, rate, sqrt(rate * (1 - rate) / (double)t.draws),
+			       c->boots);
+			continue;
+		}
 		printf("%s,%g,%g,%u,%u,%g,%s,%lu,%.4f,%.4f,%.3f,", stress_names[c->stress], c->sb, c->sw, c->reps,
 		       c->boots, c->delta, m ? "seq-equiv" : "seq", t.draws, rate,
 		       sqrt(rate * (1 - rate) / (double)t.draws), t.rounds / (double)t.draws);
