@@ -716,12 +716,12 @@ int main(int argc, char **argv)
 		struct grid g = { seq_sb, seq_sw, seq_delta, seq_reps, seq_boots,
 				  N(seq_sb), N(seq_sw), N(seq_reps), N(seq_boots), N(seq_delta) };
 
+		if (one && (cell.boots < 2 || cell.boots > SEQ_MAX)) {
+			fprintf(stderr, "method: --sequential: the ceiling (BOOTS) is 2 to %d rounds\n", SEQ_MAX);
+			return 2;
+		}
 		printf("stress,sigma_b_pct,sigma_w_pct,reps,max_rounds,delta_pct,method,draws,claim_rate,mc_se,mean_rounds,fixed_rounds,fixed_power_at_max,ci_coverage\n");
 		if (one) {
-			if (cell.boots < 2 || cell.boots > SEQ_MAX) {
-				fprintf(stderr, "method: --sequential: the ceiling (BOOTS) is 2 to %d rounds\n", SEQ_MAX);
-				return 2;
-			}
 			run_seq_cell(&cell, cell.delta == 0 ? null_draws : draws, seed);
 			return 0;
 		}

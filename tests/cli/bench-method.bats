@@ -69,5 +69,5 @@ between() {
 	[ "$status" -eq 2 ]
 	run "$METHOD_BENCH" --sequential --cell 1,1,5,1,0
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"method: --sequential: the ceiling (BOOTS) is 2 to 20 rounds" ]]
+	[ "$output" = "method: --sequential: the ceiling (BOOTS) is 2 to 20 rounds" ]
 }
