@@ -53,7 +53,10 @@ static int write_report(const char *dir, const char *name, const struct compare_
 		free(title);
 		return -errno;
 	}
-	if (extra && format != REPORT_JSON && format != REPORT_HTML)
+	/* The headline opens txt and md; the campaign's lines follow it. */
+	if (format == REPORT_TEXT || format == REPORT_MD)
+		ro.preamble = extra;
+	else if (extra && format != REPORT_JSON && format != REPORT_HTML)
 		fputs(extra, f);
 	r = report_compare(f, res, &ro);
 	fclose(f);

@@ -27,7 +27,13 @@ struct report_options {
 	/* html only (NULL: none): the page's title and the plan's watched device. */
 	const char *title;
 	const char *watch;
+	/* txt and md: text printed after the headline, before the sides (NULL: none). */
+	const char *preamble;
+	/* Text only: the columns lines are wrapped to; 0: REPORT_WIDTH_DEFAULT. */
+	unsigned width;
 };
+
+#define REPORT_WIDTH_DEFAULT 100
 
 /*
  * Writes the comparison to out in the given format. Returns 0, or -EIO
