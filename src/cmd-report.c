@@ -17,7 +17,7 @@ static void say_line(void *ctx, enum campaign_level level, const char *line)
 	log_campaign_line(ctx, (int)level, line);
 }
 
-const char cmd_report_usage[] =
+static const char cmd_report_usage[] =
 	"usage: bootab report [--format txt|md|json|html|mail] [--stat [ROW=]STAT] CAMPAIGN_DIR\n"
 	"\n"
 	"Writes report.txt, report.md, report.json and report.html of a finished\n"
@@ -38,7 +38,7 @@ const char cmd_report_usage[] =
 	"exit status: 0 written, 2 usage error, not a campaign directory, or a\n"
 	"report could not be written\n";
 
-int cmd_report(int argc, char **argv)
+static int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
@@ -102,3 +102,10 @@ int cmd_report(int argc, char **argv)
 	free(name);
 	return EXIT_OK;
 }
+
+const struct command cmd_report_entry = {
+	.name = "report",
+	.run = cmd_report,
+	.summary = "write the report of a campaign again",
+	.usage = cmd_report_usage,
+};

@@ -21,10 +21,11 @@
 #include "target/boot-io-target.h"
 #include "log.h"
 #include "target/target.h"
+#include "target-args.h"
 
-const char cmd_set_usage[] =
+static const char cmd_set_usage[] =
 	"usage: bootab set --managed ARGS --args ARGS [--target T] [--backend NAME]\n"
-	"                  [--root DIR] [--dry-run] [--json]\n"
+	"                  [--root DIR] [--connect-timeout S] [--dry-run] [--json]\n"
 	"\n"
 	"Strips every managed kernel arg from every boot entry, adds the mode's\n"
 	"args, and checks the default entry and what the next kernel install\n"
@@ -37,6 +38,7 @@ const char cmd_set_usage[] =
 	"  --target T       local (default), lab, or an SSH destination\n"
 	"  --backend NAME   auto (default), grubby, bls, kernel-cmdline, grub, kexec\n"
 	"  --root DIR       work on the tree under DIR instead of / (tests)\n"
+	"  --connect-timeout S  ssh ConnectTimeout (default 5)\n"
 	"  --dry-run        print every file change and command instead of doing it\n"
 	"  --json           print the result as JSON\n";
 
@@ -44,8 +46,7 @@ struct set_options {
 	const char *managed;
 	const char *args;
 	const char *backend;
-	const char *root;
-	const char *target;
+	struct target_args target;  /* --target, --root, --connect-timeout */
 	bool dry_run;
 	bool json;
 };
@@ -56,25 +57,30 @@ static int parse_options(int argc, char **argv, struct set_options *o)
 		{ "managed", required_argument, NULL, 'm' },
 		{ "args", required_argument, NULL, 'a' },
 		{ "backend", required_argument, NULL, 'b' },
-		{ "root", required_argument, NULL, 'r' },
-		{ "target", required_argument, NULL, 't' },
+		TARGET_LONGOPT_ROOT,
+		TARGET_LONGOPT_TARGET,
+		TARGET_LONGOPT_CONNECT_TIMEOUT,
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int c, r;
 
 	memset(o, 0, sizeof(*o));
+	o->target = (struct target_args)TARGET_ARGS_INIT(NULL);
 	o->backend = "auto";
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
+		r = target_args_take(&o->target, c, optarg);
+		if (r < 0)
+			return r;
+		if (r > 0)
+			continue;
 		switch (c) {
 		case 'm': o->managed = optarg; break;
 		case 'a': o->args = optarg; break;
 		case 'b': o->backend = optarg; break;
-		case 'r': o->root = optarg; break;
-		case 't': o->target = optarg; break;
 		case 'n': o->dry_run = true; break;
 		case 'j': o->json = true; break;
 		default:
@@ -284,7 +290,7 @@ static void log_parse_error(const char *prefix, const struct parse_error *err)
 	free(m);
 }
 
-int cmd_set(int argc, char **argv)
+static int cmd_set(int argc, char **argv)
 {
 	struct set_options o;
 	struct parse_error err = PARSE_ERROR_INIT;
@@ -318,14 +324,14 @@ int cmd_set(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (o.target && strcmp(o.target, "local")) {
+	if (o.target.spec && strcmp(o.target.spec, "local")) {
 		char *error = NULL;
 
-		if (o.root) {
+		if (o.target.root) {
 			log_error("set: --root works with the local target only");
 			goto out;
 		}
-		r = target_open_default(o.target, NULL, 0, &target, &error);
+		r = target_open_default(o.target.spec, NULL, o.target.connect_timeout_s, &target, &error);
 		if (r < 0) {
 			log_error("set: %s", error);
 			free(error);
@@ -339,9 +345,9 @@ int cmd_set(int argc, char **argv)
 		}
 		io = boot_io_target_new(target);
 	} else {
-		io = boot_io_local_new(o.root);
+		io = boot_io_local_new(o.target.root);
 		if (!io) {
-			log_error("set: --root '%s' is not a directory", o.root);
+			log_error("set: --root '%s' is not a directory", o.target.root);
 			goto out;
 		}
 	}
@@ -458,3 +464,10 @@ out:
 	strv_free(managed);
 	return status;
 }
+
+const struct command cmd_set_entry = {
+	.name = "set",
+	.run = cmd_set,
+	.summary = "put a mode's kernel args on every boot entry, replacing the managed ones",
+	.usage = cmd_set_usage,
+};

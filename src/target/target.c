@@ -838,16 +838,3 @@ int target_ask_password_tty(const char *target, char **ret_password)
 	free(prompt);
 	return r;
 }
-
-int target_open_default(const char *spec, const char *root, int connect_timeout_s,
-			struct target **ret_target, char **ret_error)
-{
-	struct target_options o = {
-		.root = root,
-		.connect_timeout_s = connect_timeout_s,
-		.shell = getenv("BOOTAB_TARGET_SH"),
-		.ask_password = target_ask_password_tty,
-	};
-
-	return target_open(spec, &o, ret_target, ret_error);
-}
