@@ -290,6 +290,106 @@ static void log_parse_error(const char *prefix, const struct parse_error *err)
 	free(m);
 }
 
+/*
+ * The boot files set works on: the local tree (--root, default /) or a
+ * box, reached as root. NULL when that fails (said on stderr).
+ */
+static struct boot_io *set_open_io(const struct target_args *t, struct target **ret_target)
+{
+	struct boot_io *io;
+	char *error = NULL;
+	int r;
+
+	if (!t->spec || !strcmp(t->spec, "local")) {
+		io = boot_io_local_new(t->root);
+		if (!io)
+			log_error("set: --root '%s' is not a directory", t->root);
+		return io;
+	}
+	if (t->root) {
+		log_error("set: --root works with the local target only");
+		return NULL;
+	}
+	r = target_open_default(t->spec, NULL, t->connect_timeout_s, ret_target, &error);
+	if (r < 0) {
+		log_error("set: %s", error);
+		free(error);
+		return NULL;
+	}
+	/* Root first: a refused sudo password is said as such, before anything is read. */
+	r = target_probe_root(*ret_target);
+	if (r < 0) {
+		log_error("set: %s", target_error(*ret_target));
+		return NULL;
+	}
+	return boot_io_target_new(*ret_target);
+}
+
+/* --json: the backend, what it was found by, and the plan's notes and actions. */
+static json_t *json_plan_head(const struct boot_backend *backend, const char *found, bool dry_run,
+			      const struct boot_plan *plan)
+{
+	json_t *out = json_pack("{s:s, s:o, s:b, s:o, s:o}", "backend", backend->name,
+				"found", json_string_or_null(found), "dry_run", dry_run,
+				"notes", json_array(), "actions", json_plan(plan));
+
+	for (size_t i = 0; i < plan->n_notes; i++)
+		json_array_append_new(json_object_get(out, "notes"), json_string(plan->notes[i]));
+	return out;
+}
+
+static void print_plan_head(const struct boot_backend *backend, const struct boot_plan *plan)
+{
+	printf("backend: %s\n", backend->name);
+	for (size_t i = 0; i < plan->n_notes; i++)
+		printf("note: %s\n", plan->notes[i]);
+}
+
+/* --dry-run: every file change and command of plan, nothing done. */
+static void print_dry_run(const struct boot_plan *plan)
+{
+	for (size_t i = 0; i < plan->n_actions; i++) {
+		const struct boot_action *a = &plan->actions[i];
+
+		if (a->kind == BOOT_ACTION_WRITE) {
+			print_change(a);
+		} else {
+			char *line = shell_line(a->argv);
+
+			printf("run %s\n", line);
+			free(line);
+		}
+	}
+	if (!boot_plan_changes(plan))
+		printf("nothing to change\n");
+	printf("dry run: nothing was changed\n");
+}
+
+/* What plan changed and ran, one line each. */
+static void print_done(const struct boot_plan *plan)
+{
+	for (size_t i = 0; i < plan->n_actions; i++) {
+		const struct boot_action *a = &plan->actions[i];
+		char *line = a->kind == BOOT_ACTION_RUN ? shell_line(a->argv) : NULL;
+
+		printf("%s %s\n", line ? "ran" : "changed", line ? line : a->path);
+		free(line);
+	}
+}
+
+/* The passed read-back check, naming what the entries now carry. */
+static void print_check_ok(const struct boot_state *after, char **args)
+{
+	char *asked = join_words(args);
+	const char *what = after->inherit_checked ? "the entries and the inherited args" : "the entries";
+
+	if (*asked)
+		printf("check: ok: %s carry '%s' and no other managed arg\n", what, asked);
+	else
+		printf("check: ok: %s carry no managed arg\n", what);
+	free(asked);
+}
+
 static int cmd_set(int argc, char **argv)
 {
 	struct set_options o;
@@ -324,33 +424,9 @@ static int cmd_set(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (o.target.spec && strcmp(o.target.spec, "local")) {
-		char *error = NULL;
-
-		if (o.target.root) {
-			log_error("set: --root works with the local target only");
-			goto out;
-		}
-		r = target_open_default(o.target.spec, NULL, o.target.connect_timeout_s, &target, &error);
-		if (r < 0) {
-			log_error("set: %s", error);
-			free(error);
-			goto out;
-		}
-		/* Root first: a refused sudo password is said as such, before anything is read. */
-		r = target_probe_root(target);
-		if (r < 0) {
-			log_error("set: %s", target_error(target));
-			goto out;
-		}
-		io = boot_io_target_new(target);
-	} else {
-		io = boot_io_local_new(o.target.root);
-		if (!io) {
-			log_error("set: --root '%s' is not a directory", o.target.root);
-			goto out;
-		}
-	}
+	io = set_open_io(&o.target, &target);
+	if (!io)
+		goto out;
 	if (!backend) {
 		r = boot_backend_detect(io, &backend, &found);
 		if (r < 0) {
@@ -367,35 +443,13 @@ static int cmd_set(int argc, char **argv)
 		log_parse_error("set: ", &err);
 		goto out;
 	}
-	if (o.json) {
-		out = json_pack("{s:s, s:o, s:b, s:o, s:o}", "backend", backend->name,
-				"found", json_string_or_null(found), "dry_run", o.dry_run,
-				"notes", json_array(), "actions", json_plan(&plan));
-		for (size_t i = 0; i < plan.n_notes; i++)
-			json_array_append_new(json_object_get(out, "notes"), json_string(plan.notes[i]));
-	} else {
-		printf("backend: %s\n", backend->name);
-		for (size_t i = 0; i < plan.n_notes; i++)
-			printf("note: %s\n", plan.notes[i]);
-	}
+	if (o.json)
+		out = json_plan_head(backend, found, o.dry_run, &plan);
+	else
+		print_plan_head(backend, &plan);
 	if (o.dry_run) {
-		if (!o.json) {
-			for (size_t i = 0; i < plan.n_actions; i++) {
-				const struct boot_action *a = &plan.actions[i];
-
-				if (a->kind == BOOT_ACTION_WRITE) {
-					print_change(a);
-				} else {
-					char *line = shell_line(a->argv);
-
-					printf("run %s\n", line);
-					free(line);
-				}
-			}
-			if (!boot_plan_changes(&plan))
-				printf("nothing to change\n");
-			printf("dry run: nothing was changed\n");
-		}
+		if (!o.json)
+			print_dry_run(&plan);
 		status = EXIT_OK;
 		goto out;
 	}
@@ -409,13 +463,7 @@ static int cmd_set(int argc, char **argv)
 		goto out;
 	}
 	if (!o.json)
-		for (size_t i = 0; i < plan.n_actions; i++) {
-			const struct boot_action *a = &plan.actions[i];
-			char *line = a->kind == BOOT_ACTION_RUN ? shell_line(a->argv) : NULL;
-
-			printf("%s %s\n", line ? "ran" : "changed", line ? line : a->path);
-			free(line);
-		}
+		print_done(&plan);
 	r = backend->read_state(io, &plan, &after, &err);
 	if (r < 0) {
 		log_parse_error("set: reading back: ", &err);
@@ -427,17 +475,9 @@ static int cmd_set(int argc, char **argv)
 		json_object_set_new(out, "check", json_pack("{s:b, s:o}", "ok", !problems[0],
 							    "problems", json_strv(problems)));
 	} else {
-		char *asked = join_words(args);
-
 		print_state(&after);
-		if (!problems[0] && *asked)
-			printf("check: ok: %s carry '%s' and no other managed arg\n",
-			       after.inherit_checked ? "the entries and the inherited args" : "the entries",
-			       asked);
-		else if (!problems[0])
-			printf("check: ok: %s carry no managed arg\n",
-			       after.inherit_checked ? "the entries and the inherited args" : "the entries");
-		free(asked);
+		if (!problems[0])
+			print_check_ok(&after, args);
 	}
 	for (size_t i = 0; problems[i]; i++)
 		log_error("set: check failed: %s", problems[i]);

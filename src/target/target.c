@@ -15,6 +15,7 @@
 #include "lib/tty.h"
 #include "kernel/snapshot.h"
 #include "target-scripts.h"
+#include "target/exit-codes.h"
 
 /* How scripts get root on the target. */
 enum root_method {
@@ -690,13 +691,13 @@ int target_read_file(struct target *t, const char *path, size_t max, bool as_roo
 	if (r < 0)
 		return r;
 	switch (res.exit_code) {
-	case 0:
+	case TARGET_EXIT_OK:
 		break;
-	case 3:
+	case TARGET_EXIT_NOT_FOUND:
 		set_error(t, "'%s' does not exist on '%s'", path, t->spec);
 		process_result_release(&res);
 		return -ENOENT;
-	case 4:
+	case TARGET_EXIT_NOT_REGULAR:
 		set_error(t, "'%s' on '%s' is not a regular file", path, t->spec);
 		process_result_release(&res);
 		return -EINVAL;
