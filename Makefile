@@ -116,7 +116,13 @@ $(BUILD)/bench/method: bench/method/method.c $(BUILD)/libbootab.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -I$(BUILD)/src -o $@ $< $(BUILD)/libbootab.a $(LDFLAGS) $(LDLIBS)
 
--include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(TEST_BIN:=.d) $(BUILD)/bench/method.d
+# Verdicts pooled over machines (docs/fleet.md): simulated fleets through
+# compare_sides() and fleet_judge().
+$(BUILD)/bench/fleet: bench/method/fleet.c $(BUILD)/libbootab.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -I$(BUILD)/src -o $@ $< $(BUILD)/libbootab.a $(LDFLAGS) $(LDLIBS)
+
+-include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(TEST_BIN:=.d) $(BUILD)/bench/method.d $(BUILD)/bench/fleet.d
 
 check-deps:
 	@m="$(call missing,$(TEST_PKGS))"; if [ -n "$$m" ]; then \
