@@ -1115,6 +1115,13 @@ int compare_history_record(const struct compare_result *res, struct history *his
 	return 0;
 }
 
+const struct metric *compare_side_metric(const struct compare_result *res, const struct compare_metric *cm, size_t k)
+{
+	if (k >= res->n_sides)
+		return NULL;
+	return find_metric(&res->sides[k], cm->row, NULL, cm->metric);
+}
+
 size_t compare_result_compared(const struct compare_result *res)
 {
 	size_t n = 0;

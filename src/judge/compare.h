@@ -311,6 +311,14 @@ void compare_history_entry(const struct compare_result *result, const char *reco
 int compare_history_record(const struct compare_result *result, struct history *history, const char *path,
 			   size_t *ret_boots);
 
+/*
+ * The samples of metric cm on side k as that side recorded them, in rep
+ * (or run) order: the metric of the side's row (borrowed), or NULL when
+ * the side has no such bench row or metric.
+ */
+const struct metric *compare_side_metric(const struct compare_result *result, const struct compare_metric *cm,
+					 size_t k);
+
 /* Number of (metric, side) cells that could be compared with the first side. */
 size_t compare_result_compared(const struct compare_result *result);
 

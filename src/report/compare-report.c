@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <jansson.h>
 
@@ -13,6 +14,7 @@
 #include "lib/strbuf.h"
 #include "report/html.h"
 #include "report/mail.h"
+#include "lib/version.h"
 
 int report_format_from_name(const char *name, enum report_format *ret)
 {
@@ -1253,8 +1255,16 @@ static int json_report(FILE *out, const struct compare_result *res, const struct
 {
 	json_t *root = json_object(), *sides = json_array(), *cmp = json_array();
 	json_t *costs = json_array(), *versions = json_array(), *warnings = json_array();
+	char now[32];
 	int r;
 
+	/* What the document is, first: a reader checks these before anything else. */
+	if (!o->generated)
+		report_time_now(now, sizeof(now));
+	json_object_set_new(root, "format", json_string(REPORT_JSON_FORMAT));
+	json_object_set_new(root, "format_version", json_integer(REPORT_JSON_FORMAT_VERSION));
+	json_object_set_new(root, "bootab_version", json_string(BOOTAB_VERSION));
+	json_object_set_new(root, "generated", json_string(o->generated ? o->generated : now));
 	for (size_t k = 0; k < res->n_sides; k++) {
 		json_t *s = json_object();
 
@@ -1310,6 +1320,15 @@ static int json_report(FILE *out, const struct compare_result *res, const struct
 				json_object_set_new(j, "stats", stats);
 			}
 			json_object_set_new(j, "round", json_integer(res->rounds[k]));
+			{
+				/* The boot's raw samples, in rep (or run) order, as its side recorded them. */
+				const struct metric *m = compare_side_metric(res, cm, k);
+				json_t *samples = json_array();
+
+				for (size_t n = 0; m && n < m->n_samples; n++)
+					json_array_append_new(samples, json_num(m->samples[n]));
+				json_object_set_new(j, "samples", samples);
+			}
 			if (c->pairs) {
 				json_object_set_new(j, "pairs", json_integer((json_int_t)c->pairs));
 				json_object_set_new(j, "pairs_agree", json_integer((json_int_t)c->pairs_agree));
@@ -1425,6 +1444,15 @@ flush:
 	if (fflush(out) != 0 || ferror(out))
 		return errno ? -errno : -EIO;
 	return r;
+}
+
+void report_time_now(char *buf, size_t size)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (!gmtime_r(&t, &tm) || strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		snprintf(buf, size, "1970-01-01T00:00:00Z");
 }
 
 void report_add_value(struct strbuf *sb, double v, double like)

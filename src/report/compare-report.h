@@ -27,7 +27,20 @@ struct report_options {
 	/* html only (NULL: none): the page's title and the plan's watched device. */
 	const char *title;
 	const char *watch;
+	/* json and html: when the report was written, RFC 3339 ("2026-12-01T11:46:16Z"); NULL: now. */
+	const char *generated;
 };
+
+/*
+ * report.json says what it is: "format" is REPORT_JSON_FORMAT and
+ * "format_version" REPORT_JSON_FORMAT_VERSION, raised when a field changes
+ * meaning or goes away (docs/report-json.md, docs/report.schema.json).
+ */
+#define REPORT_JSON_FORMAT "bootab-report"
+#define REPORT_JSON_FORMAT_VERSION 1
+
+/* The time now as RFC 3339 UTC with seconds ("2026-12-01T11:46:16Z") into buf (at least 21 bytes). */
+void report_time_now(char *buf, size_t size);
 
 /*
  * Writes the comparison to out in the given format. Returns 0, or -EIO

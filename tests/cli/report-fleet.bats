@@ -62,7 +62,7 @@ copy_abca() {
 	[ "$stderr" = "bootab: lab1 starts with mode 'translated' where box1 starts with 'pt': a fleet pools one baseline" ]
 	run --separate-stderr "$BOOTAB" report --fleet "$d/box1"
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == usage:* ]]
+	[ "$stderr" = "bootab: --fleet: the campaign directories of two or more machines; see 'bootab help report'" ]
 	run --separate-stderr "$BOOTAB" report --fleet "$d/box1" "$d/nothing"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == "bootab: $d/nothing: "* ]]
