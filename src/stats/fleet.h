@@ -34,8 +34,7 @@
  * Cochran, Biometrics 10, 1954); Q itself over-claims when each v_i rests on
  * a few boots (E[1 / v_i estimated] = f / (f - 2) / v_i: three times too much
  * weight at f = 3), and Welch's correction for estimated variances (Biometrika
- * 38, 1951) still claims 13 % at alpha 5 % with 12 machines of 3 df each
- * (bench/method/fleet, docs/fleet.md). The per-machine transform keeps each
+ * 38, 1951) is first order in 1 / f. The per-machine transform keeps each
  * term's law exact; what is left is m being estimated. Every machine needs a
  * test of its own with at least STATS_FLEET_HET_MIN_DF degrees of freedom.
  */

@@ -126,7 +126,7 @@ static void test_judge_words(void **state)
 {
 	struct fake fk[12];
 	struct fleet_result f;
-	char want[160];
+	char want[200];
 
 	(void)state;
 	/* Twelve machines about +3 %, each tested on 6 df: better on all 12. */
@@ -137,6 +137,8 @@ static void test_judge_words(void **state)
 	assert_int_equal(f.metrics[0].verdict, FLEET_COUNTS);
 	snprintf(want, sizeof(want), "better on all 12, +3.0 %% [%.1f, %.1f]", f.metrics[0].lo_pct, f.metrics[0].hi_pct);
 	assert_string_equal(f.metrics[0].words, want);
+	/* sd of 0.0005 (i - 5.5) is 0.0005 sqrt(13): the CI is +/- 0.12 % */
+	assert_string_equal(f.metrics[0].words, "better on all 12, +3.0 % [2.9, 3.1]");
 	assert_int_equal(f.n_counts, 1);
 	fleet_result_release(&f);
 
@@ -147,8 +149,8 @@ static void test_judge_words(void **state)
 	assert_int_equal(f.metrics[0].verdict, FLEET_DIFFERS);
 	assert_int_equal(f.metrics[0].n_better, 4);
 	assert_int_equal(f.metrics[0].n_none, 8);
-	assert_true(!strncmp(f.metrics[0].words, "differs between machines: +8.0 % on 4, none on 8; pooled +2.6 % [",
-			     strlen("differs between machines: +8.0 % on 4, none on 8; pooled +2.6 % [")));
+	/* mean 4 log(1.08) / 12, sd 0.03794 on 11 df: [0.2, 5.1] */
+	assert_string_equal(f.metrics[0].words, "differs between machines: +8.0 % on 4, none on 8; pooled +2.6 % [0.2, 5.1]");
 	fleet_result_release(&f);
 
 	/* One boot per mode on three machines: no test of their own, the pooled one still. */
@@ -158,7 +160,7 @@ static void test_judge_words(void **state)
 	judge(fk, 3, &f);
 	assert_int_equal(f.metrics[0].verdict, FLEET_WITHIN_NOISE);
 	assert_int_equal(f.metrics[0].n_untested, 3);
-	assert_true(strstr(f.metrics[0].words, "within noise on all 3, -0.0 % [") == f.metrics[0].words);
+	assert_true(strstr(f.metrics[0].words, "within noise on all 3, -0.0 % [-1.3, 1.2] ") == f.metrics[0].words);
 	assert_non_null(strstr(f.metrics[0].words, "(whether it differs between machines: not tested"));
 	fleet_result_release(&f);
 }
