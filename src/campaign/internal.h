@@ -8,6 +8,7 @@
  *   steps.c     the journal: a boot's steps as it records them, read back on resume
  *   bring-up.c  set the mode, reboot into it, verify it; back to the standing config
  *   oneshot.c   test modes booted once through systemd-boot's LoaderEntryOneShot
+ *               or GRUB's next_entry
  *   kernels.c   each mode's kernel: found before anything changes, the standing one restored
  *   local.c     target = local: bootab reboots its own box, a systemd unit resumes it
  *   rows.c      start the per-boot runner (runner.c) on the target and wait for it
@@ -63,9 +64,11 @@ struct campaign {
 	struct boot_progress *progress;
 	struct target *target;
 	double started;
-	bool oneshot;              /* test modes boot one-shot (systemd-boot) */
+	bool oneshot;              /* test modes boot one-shot (systemd-boot or GRUB) */
+	bool oneshot_grub;         /* ... through GRUB's next_entry and bootab's custom.cfg entry */
 	double done_at;            /* when the last boot of this run finished */
 	size_t done_this_run;
+	unsigned decided_round;        /* rounds = auto: the round whose look decided it; 0: not decided */
 	bool local;                /* target = local: bootab runs on the box it reboots */
 	char *rows_user;           /* local: who bench rows run as when the plan does not say */
 	bool reboot_issued;        /* local: this process asked the box to reboot */
@@ -78,8 +81,11 @@ struct campaign {
 	bool locked;
 };
 
-/* The one-shot entry's file name, next to the default entry. */
+/* The one-shot entry's file name, next to the default entry (systemd-boot). */
 #define ONESHOT_ENTRY BLS_ONESHOT_ENTRY
+
+/* The entry the reboot boots once: the BLS entry id or GRUB's menu entry id. */
+const char *oneshot_entry_id(const struct campaign *c);
 
 /*
  * touch.c: before the first boot of a new campaign, what each mode can
@@ -164,10 +170,18 @@ void campaign_set_aside(struct campaign *c, size_t k);
 
 /*
  * report.c: campaign_report(); record: also add the first mode's boots to
- * the history; request and ret_mail as campaign_report_request() (NULL: none).
+ * the history; request and ret_text as campaign_report_request() (NULL: none).
  */
 int campaign_write_report(const char *dir, const struct campaign_options *o, bool record,
-			  const struct campaign_report_request *request, char **ret_mail);
+			  const struct campaign_report_request *request, char **ret_text);
+
+/*
+ * report.c: a look of a rounds = auto campaign at its recorded boots, by
+ * the report's own comparison at the look's boundary: *ret_decided when
+ * every boot-level test is decided; *ret_line (the caller's, may be NULL
+ * on error) says how many are. Returns 0 or -errno (nothing written).
+ */
+int campaign_look(const char *dir, const struct campaign_options *o, bool *ret_decided, char **ret_line);
 
 /* dry-run.c: prints what the campaign would run. */
 void campaign_dry_run(struct campaign *c);

@@ -650,7 +650,8 @@ static void boot_level(const struct side *sides, size_t n_sides, const unsigned 
 		*t = (struct compare_test){ .mode = sides[group_side[g]].mode, .side = group_side[g],
 					    .boots_first = a->n, .boots = b->n, .method = METHOD_NONE,
 					    .verdict = VERDICT_UNTESTED, .estimate = NAN, .delta_pct = NAN,
-					    .lo_pct = NAN, .hi_pct = NAN, .fdr_q = NAN };
+					    .lo_pct = NAN, .hi_pct = NAN, .fdr_q = NAN,
+					    .power_var = NAN };
 		/* A mode with no boot of this metric is not a test at all. */
 		if (a->n == 0 || b->n == 0)
 			continue;
@@ -714,6 +715,10 @@ static void boot_level(const struct side *sides, size_t n_sides, const unsigned 
 				v = cm->components.boot_var > 0 ? cm->components.boot_var
 				    : cm->has_history ? hc.boot_var : NAN;
 
+			if (v > 0) {
+				t->power_var = v;
+				t->power_modes = n_groups;
+			}
 			if (v > 0 && t->estimate != 0) {
 				t->has_boots_needed = true;
 				t->boots_needed = stats_boots_needed(t->estimate, v, n_groups, alpha, COMPARE_POWER, 1000);
@@ -1125,6 +1130,13 @@ int compare_history_record(const struct compare_result *res, struct history *his
 	return 0;
 }
 
+const struct metric *compare_side_metric(const struct compare_result *res, const struct compare_metric *cm, size_t k)
+{
+	if (k >= res->n_sides)
+		return NULL;
+	return find_metric(&res->sides[k], cm->row, NULL, cm->metric);
+}
+
 size_t compare_result_compared(const struct compare_result *res)
 {
 	size_t n = 0;
@@ -1165,4 +1177,43 @@ void compare_result_release(struct compare_result *res)
 	free(res->history_key);
 	strlist_release(&res->history_ids);
 	memset(res, 0, sizeof(*res));
+}
+
+double compare_sequential_alpha(unsigned round, unsigned max_rounds, double alpha)
+{
+	/* The boundaries of the last design asked for: a campaign asks for one design. */
+	static double cached_alpha, cached_z[100];
+	static unsigned cached_max;
+	double info[100];
+
+	if (round < 1 || round > max_rounds || max_rounds > 100 || !(alpha > 0 && alpha < 1))
+		return NAN;
+	if (cached_max != max_rounds || cached_alpha != alpha) {
+		for (unsigned j = 1; j <= max_rounds; j++)
+			info[j - 1] = 1 / (1.0 / j + 1.0 / (j + 1));
+		if (stats_gs_bounds(info, max_rounds, alpha, COMPARE_SEQ_SPENDING, cached_z) < 0)
+			return NAN;
+		cached_max = max_rounds;
+		cached_alpha = alpha;
+	}
+	return stats_gs_nominal(cached_z[round - 1]);
+}
+
+bool compare_decided(const struct compare_result *result, size_t *ret_decided, size_t *ret_tests)
+{
+	size_t decided = 0, tests = 0;
+
+	for (size_t i = 0; i < result->n_metrics; i++)
+		for (size_t t = 0; t < result->metrics[i].n_tests; t++) {
+			const struct compare_test *ct = &result->metrics[i].tests[t];
+
+			tests++;
+			decided += ct->method != METHOD_NONE &&
+				   ((ct->verdict == VERDICT_COUNTS && ct->survives) || ct->equivalent);
+		}
+	if (ret_decided)
+		*ret_decided = decided;
+	if (ret_tests)
+		*ret_tests = tests;
+	return tests > 0 && decided == tests;
 }

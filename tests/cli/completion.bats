@@ -133,7 +133,7 @@ EOF
 @test "report: the formats its synopsis lists, then a campaign directory" {
 	mkdir runs
 	run complete_line "$BOOTAB" report --format ""
-	[ "$output" = "$(printf '%s\n' html json mail md txt)" ]
+	[ "$output" = "$(printf '%s\n' csv html json mail md txt)" ]
 	run complete_line "$BOOTAB" report --format md ""
 	[ "$output" = "runs" ]
 }
@@ -189,7 +189,7 @@ EOF
 	COMP_WORDS=(bootab run plan.ini --mode "")
 	COMPREPLY=()
 	_bootab_option_value "$BOOTAB" run --mode ""
-	[ "$(printf '%s\n' "${COMPREPLY[@]}")" = "$(printf '%s\n' translated strict passthrough off)" ]
+	[ "$(printf '%s\n' "${COMPREPLY[@]}")" = "$(printf '%s\n' translated passthrough pti)" ]
 	COMP_WORDS=(bootab run --mode "")
 	COMPREPLY=()
 	_bootab_option_value "$BOOTAB" run --mode ""
