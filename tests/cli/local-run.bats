@@ -112,7 +112,17 @@ reps = 1'
 		echo "$stderr"
 		[ "$status" -eq 0 ]
 		boots=$((boots + 1))
+		printf '%s\n' "$stderr" >>"$BATS_TEST_TMPDIR/resumed.err"
 	done
+	# The run told each rep with its value as it came, and its end, each once.
+	for label in "2/3 passthrough" "3/3 translated2"; do
+		for line in "row answer 1/2: 42" "row answer 2/2: 42" "row dma 5/5: 1.4 us" \
+			"row kunit 1/1: failed (rc=1)" "row answer 2/2" "gate dma" "done"; do
+			[ "$(grep -c -F -x -e "] boot $label: $line" <(sed 's/^bootab: \[[0-9:]*\]/]/; s/ (ETA [0-9:]*)$//; s/ ([0-9]* s)$//' "$BATS_TEST_TMPDIR/resumed.err"))" -eq 1 ] ||
+				{ echo "not once: boot $label: $line"; false; }
+		done
+	done
+	[ "$(grep -c ' progress ' "$dir/journal")" -eq "$((3 * $(grep -c '' "$tree/var/tmp/bootab/${dir##*/}/passthrough/progress")))" ]
 	# Three resumed runs: after boot 1's and boot 2's reboots (each ends in the
 	# next reboot), and after boot 3's (it finishes and removes the unit).
 	[ "$boots" -eq 3 ]
@@ -308,6 +318,7 @@ command = yes 0123456789abcdef | head -c 20000000; echo"
 		echo "$stderr"
 		[ "$status" -eq 0 ]
 		boots=$((boots + 1))
+		printf '%s\n' "$stderr" >>"$BATS_TEST_TMPDIR/resumed.err"
 	done
 	grep -qx finished "$dir/journal"
 	for s in translated passthrough; do
