@@ -162,13 +162,15 @@ static int watch_once(struct campaign *c, size_t k, const char *dir, double dead
 			if (!strncmp(line + 5, "rep ", 4)) {
 				pending = xstrdup(line + 5);
 			} else {
-				char *safe = text_escape(line + 5);
+				char *safe;
 
+				/* Journaled before it is shown: a kill in between loses the line, never shows it twice. */
+				if ((r = campaign_journal_seen(c, k, bp->seen + 1)) < 0)
+					break;
+				safe = text_escape(line + 5);
 				campaign_progress(c, k, "%s", safe);
 				free(safe);
 				done = !strcmp(line + 5, "done");
-				if ((r = campaign_journal_seen(c, k, bp->seen + 1)) < 0)
-					break;
 			}
 		} else if (pending && (!strncmp(line, "file ", 5) || !strncmp(line, "skip ", 5))) {
 			const char *size_text = strrchr(line, ' ') + 1;
@@ -189,11 +191,13 @@ static int watch_once(struct campaign *c, size_t k, const char *dir, double dead
 					break;
 				}
 			}
-			show_rep(c, k, pending, data, (size_t)size);
+			r = campaign_journal_seen(c, k, bp->seen + 1);
+			if (r == 0)
+				show_rep(c, k, pending, data, (size_t)size);
 			free(data);
 			free(pending);
 			pending = NULL;
-			if ((r = campaign_journal_seen(c, k, bp->seen + 1)) < 0)
+			if (r < 0)
 				break;
 		} else if (!strcmp(line, "end") && done) {
 			break;

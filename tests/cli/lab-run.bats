@@ -120,7 +120,7 @@ rows_told_once() { # "K/N LABEL" FILE...
 	for line in "gate randread" "row randread 1/2" "row randread 1/2: randread.iops * IOPS (+3 more)" \
 		"row randread 2/2" "row randread 2/2: randread.iops * IOPS (+3 more)" "check data-disk 1/1" \
 		"check data-disk 1/1: passed" "done"; do
-		n=$(cat "$@" | sed -n "s/^bootab: \[[0-9:]*\] boot $boot: //p" | sed 's/ (ETA [0-9:]*)$//; s/ ([0-9]* s)$//' |
+		n=$(cat "$@" | sed -n "s|^bootab: \[[0-9:]*\] boot $boot: ||p" | sed 's/ (ETA [0-9:]*)$//; s/ ([0-9]* s)$//' |
 			while IFS= read -r l; do
 				# shellcheck disable=SC2053 # a pattern: the IOPS vary
 				[[ "$l" == $line ]] && echo x
