@@ -1,8 +1,10 @@
 /* bootab report: the report of a finished or partial campaign, written again. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "campaign/campaign.h"
 #include "commands.h"
@@ -11,6 +13,7 @@
 #include "lib/file.h"
 #include "lib/strlist.h"
 #include "log.h"
+#include "report/compare-report.h"
 
 static void say_line(void *ctx, enum campaign_level level, const char *line)
 {
@@ -18,76 +21,142 @@ static void say_line(void *ctx, enum campaign_level level, const char *line)
 }
 
 const char cmd_report_usage[] =
-	"usage: bootab report [--format txt|md|json|html|mail] [--stat [ROW=]STAT] CAMPAIGN_DIR\n"
+	"usage: bootab report [--format txt|md|csv|json|html|mail] [--stat [ROW=]STAT]\n"
+	"                     [-o FILE] CAMPAIGN_DIR\n"
 	"\n"
 	"Writes report.txt, report.md, report.json and report.html of a finished\n"
 	"(or partial) campaign from its side directories again, and prints one of\n"
-	"them. report.html is one self-contained page with a chart per metric;\n"
-	"mail, printed and not written, is 72 columns of ASCII to paste into a\n"
-	"mailing-list reply.\n"
+	"them (report.html is not printed to a terminal: its path is said instead).\n"
+	"report.html is one self-contained page with a forest plot of every\n"
+	"boot-level result and a chart per metric; csv is one table, and mail is\n"
+	"72 columns of ASCII to paste into a mailing-list reply: both are printed,\n"
+	"not written.\n"
+	"With -o FILE, only FILE is written (- prints it) and the campaign\n"
+	"directory is left as it is.\n"
 	"The machine's calibration history judges it when there is one; nothing\n"
 	"is recorded into it. Each report is replaced whole or not at all: on a\n"
 	"full disk the old reports stay.\n"
 	"\n"
 	"options:\n"
-	"  --format FMT         txt (default), md, json, html or mail\n"
+	"  --format FMT         txt (default), md, csv, json, html or mail; with -o\n"
+	"                       and no --format, FILE's extension (.txt, .md, .csv,\n"
+	"                       .json, .html) names it\n"
 	"  --stat [ROW=]STAT    compare every row (or ROW) by this statistic instead\n"
 	"                       of the plan's: mean, median, min or max, or a list\n"
 	"                       such as mean,min (each with its own delta and verdict)\n"
+	"  -o, --output FILE    write the one report to FILE (replaced whole), nothing\n"
+	"                       into CAMPAIGN_DIR; - writes it to stdout\n"
 	"\n"
 	"exit status: 0 written, 2 usage error, not a campaign directory, or a\n"
 	"report could not be written\n";
+
+/* The format FILE's extension names, or NULL. */
+static const char *format_of_path(const char *path)
+{
+	static const char *const known[] = { "txt", "md", "csv", "json", "html" };
+	const char *dot = strrchr(path, '.');
+
+	if (!dot || strchr(dot, '/'))
+		return NULL;
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (!strcmp(dot + 1, known[i]))
+			return known[i];
+	return NULL;
+}
+
+/* A usage error: one line, with where to read more; takes msg (the caller's). */
+static int usage_error(struct strlist *stats, char *msg)
+{
+	log_error("%s; see 'bootab help report'", msg);
+	free(msg);
+	strlist_release(stats);
+	return EXIT_USAGE;
+}
+
+/* Writes text to path whole (temp file + rename), or to stdout for "-". */
+static int output_write(const char *path, const char *text)
+{
+	int r;
+
+	if (!strcmp(path, "-")) {
+		fputs(text, stdout);
+		return fflush(stdout) == 0 && !ferror(stdout) ? 0 : -EIO;
+	}
+	r = file_write_atomic(path, text, strlen(text), 0644);
+	if (r < 0)
+		log_error("cannot write %s: %s", path, errno_string(r));
+	return r;
+}
 
 int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "stat", required_argument, NULL, 's' },
+		{ "output", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct campaign_options o = { .say = say_line };
 	struct strlist stats = STRLIST_INIT;
 	struct campaign_report_request rq = { .stats = &stats };
-	const char *format = "txt";
-	char *name, *path, *data, *mail = NULL;
+	const char *format = NULL, *output = NULL;
+	enum report_format fmt;
+	char *name, *path, *data, *text = NULL;
 	size_t len;
 	int c, r;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (c == 's') {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's':
 			strlist_add(&stats, optarg);
-			continue;
+			break;
+		case 'f':
+			format = optarg;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case ':':
+			return usage_error(&stats, xasprintf("%s needs a value", argv[optind - 1]));
+		default:
+			return usage_error(&stats, xasprintf("unknown option '%s'", argv[optind - 1]));
 		}
-		if (c != 'f') {
-			fputs(cmd_report_usage, stderr);
-			strlist_release(&stats);
-			return EXIT_USAGE;
-		}
-		format = optarg;
 	}
-	if (optind != argc - 1 || (strcmp(format, "txt") && strcmp(format, "md") && strcmp(format, "json") &&
-				    strcmp(format, "html") && strcmp(format, "mail"))) {
-		fputs(cmd_report_usage, stderr);
-		strlist_release(&stats);
-		return EXIT_USAGE;
-	}
-	rq.mail = !strcmp(format, "mail");
-	r = campaign_report_request(argv[optind], &o, &rq, &mail);
+	if (optind != argc - 1)
+		return usage_error(&stats, xstrdup(optind >= argc ? "no campaign directory given"
+								  : "one campaign directory only"));
+	if (!format)
+		format = output && format_of_path(output) ? format_of_path(output) : "txt";
+	if (report_format_from_name(format, &fmt) < 0 || !strcmp(format, "text"))
+		return usage_error(&stats, xasprintf("--format: '%s' is not txt, md, csv, json, html or mail", format));
+	/* csv and mail are printed, never files of the campaign; -o writes only its file. */
+	rq.text = output || fmt == REPORT_CSV || fmt == REPORT_MAIL;
+	rq.text_format = fmt;
+	rq.no_files = output != NULL;
+	r = campaign_report_request(argv[optind], &o, &rq, &text);
 	strlist_release(&stats);
 	if (r < 0)
 		return EXIT_USAGE;
-	if (rq.mail) {
-		if (!mail) {
+	if (rq.text) {
+		if (!text) {
 			log_error("%s: fewer than two boots recorded, nothing to compare", argv[optind]);
 			return EXIT_USAGE;
 		}
-		fputs(mail, stdout);
-		free(mail);
-		return EXIT_OK;
+		r = output ? output_write(output, text) : (fputs(text, stdout), 0);
+		free(text);
+		return r < 0 ? EXIT_USAGE : EXIT_OK;
 	}
 	name = xasprintf("report.%s", format);
 	path = path_join(argv[optind], name);
+	if (fmt == REPORT_HTML && isatty(STDOUT_FILENO)) {
+		/* A page is for a browser: a terminal gets where it is. */
+		log_info("wrote %s (open it in a browser; -o FILE writes it elsewhere)", path);
+		free(path);
+		free(name);
+		return EXIT_OK;
+	}
 	r = file_read(path, FILE_READ_MAX, &data, &len);
 	if (r < 0) {
 		log_error("cannot read %s: %s", path, errno_string(r));

@@ -5,6 +5,7 @@
 #include <signal.h>
 
 #include "lib/process.h"
+#include "report/compare-report.h"
 
 /*
  * A whole campaign from one plan: for each boot, set the mode's args,
@@ -93,15 +94,21 @@ int campaign_report(const char *dir, const struct campaign_options *options);
 struct campaign_report_request {
 	/* "mean,min" (every row) or "ROW=mean,min" (one row): compared by these statistics. */
 	const struct strlist *stats;
-	bool mail;                    /* also the mail form (report/mail.h) into *ret_mail */
+	/* Also the report in text_format into *ret_text: mail and csv, which no file holds, or any. */
+	bool text;
+	enum report_format text_format;
+	/* Write nothing into the campaign directory: the reports there stay as they were. */
+	bool no_files;
 };
 
 /*
  * campaign_report() with request applied to every report it writes.
- * Returns 0 with *ret_mail (the caller's; NULL unless request->mail), or
- * -EINVAL for a statistic that is not one (say() names it), or -errno.
+ * Returns 0 with *ret_text (the caller's; NULL unless request->text, and
+ * NULL when fewer than two boots are recorded, except for txt and md,
+ * which then hold the campaign's head alone), or -EINVAL for a statistic
+ * that is not one (say() names it), or -errno.
  */
 int campaign_report_request(const char *dir, const struct campaign_options *options,
-			    const struct campaign_report_request *request, char **ret_mail);
+			    const struct campaign_report_request *request, char **ret_text);
 
 #endif

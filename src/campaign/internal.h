@@ -171,10 +171,10 @@ void campaign_set_aside(struct campaign *c, size_t k);
 
 /*
  * report.c: campaign_report(); record: also add the first mode's boots to
- * the history; request and ret_mail as campaign_report_request() (NULL: none).
+ * the history; request and ret_text as campaign_report_request() (NULL: none).
  */
 int campaign_write_report(const char *dir, const struct campaign_options *o, bool record,
-			  const struct campaign_report_request *request, char **ret_mail);
+			  const struct campaign_report_request *request, char **ret_text);
 
 /* dry-run.c: prints what the campaign would run. */
 void campaign_dry_run(struct campaign *c);

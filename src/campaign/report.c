@@ -36,32 +36,52 @@ static void side_iommu(const struct side *side, const char *watch, char **ret_su
 	parse_error_release(&err);
 }
 
-static int write_report(const char *dir, const char *name, const struct compare_result *res,
-			enum report_format format, const struct strlist *warnings, const char *extra,
-			const struct plan *plan)
+/* One report in format into *ret (the caller's): txt and md open with the headline, then extra (the campaign's head). */
+static int render_report(const char *dir, const struct compare_result *res, enum report_format format,
+			 const struct strlist *warnings, const char *extra, const struct plan *plan, char **ret,
+			 size_t *ret_len)
 {
 	char *title = path_basename(dir);
 	struct report_options ro = { .format = format, .loud_pct = COMPARE_LOUD_PCT_DEFAULT, .warnings = warnings,
 				     .title = title, .watch = plan->watch };
-	char *buf = NULL, *path = path_join(dir, name);
+	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	int r;
 
 	if (!f) {
-		free(path);
 		free(title);
 		return -errno;
 	}
-	if (extra && format != REPORT_JSON && format != REPORT_HTML)
-		fputs(extra, f);
+	/* The headline opens txt and md; the campaign's lines follow it. */
+	if (format == REPORT_TEXT || format == REPORT_MD)
+		ro.preamble = extra;
 	r = report_compare(f, res, &ro);
 	fclose(f);
-	if (r == 0)
-		r = file_write_atomic(path, buf, len, 0644);
+	free(title);
+	if (r < 0) {
+		free(buf);
+		return r;
+	}
+	*ret = buf;
+	*ret_len = len;
+	return 0;
+}
+
+static int write_report(const char *dir, const char *name, const struct compare_result *res,
+			enum report_format format, const struct strlist *warnings, const char *extra,
+			const struct plan *plan)
+{
+	char *buf, *path;
+	size_t len;
+	int r = render_report(dir, res, format, warnings, extra, plan, &buf, &len);
+
+	if (r < 0)
+		return r;
+	path = path_join(dir, name);
+	r = file_write_atomic(path, buf, len, 0644);
 	free(buf);
 	free(path);
-	free(title);
 	return r;
 }
 
@@ -161,31 +181,12 @@ static int request_stats(const struct campaign *c, const struct plan *plan, cons
 	return 0;
 }
 
-static int mail_text(const struct compare_result *res, const struct strlist *warnings, char **ret)
-{
-	struct report_options ro = { .format = REPORT_MAIL, .loud_pct = COMPARE_LOUD_PCT_DEFAULT, .warnings = warnings };
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	int r;
-
-	if (!f)
-		return -errno;
-	r = report_compare(f, res, &ro);
-	fclose(f);
-	if (r < 0) {
-		free(buf);
-		return r;
-	}
-	*ret = buf;
-	return 0;
-}
-
 /* campaign_report(); record: also add the first mode's boots to the history. */
 int campaign_write_report(const char *dir, const struct campaign_options *o, bool record,
-			  const struct campaign_report_request *request, char **ret_mail)
+			  const struct campaign_report_request *request, char **ret_text)
 {
 	struct campaign c = { .o = o };
+	bool files = !(request && request->no_files);
 	struct parse_error err = PARSE_ERROR_INIT;
 	struct plan plan;
 	struct plan_boot *boots;
@@ -275,9 +276,12 @@ int campaign_write_report(const char *dir, const struct campaign_options *o, boo
 		campaign_say(&c, CAMPAIGN_WARNING, "%s: fewer than two boots recorded, no comparison", dir);
 		char *txt = path_join(dir, "report.txt");
 
-		r = file_write_atomic(txt, head.buf, head.len, 0644);
+		r = files ? file_write_atomic(txt, head.buf, head.len, 0644) : 0;
 		if (r < 0)
 			campaign_say(&c, CAMPAIGN_ERROR, "cannot write %s: %s", txt, strerror(-r));
+		else if (request && request->text && ret_text &&
+			 (request->text_format == REPORT_TEXT || request->text_format == REPORT_MD))
+			*ret_text = xstrdup(strbuf_str(&head));
 		free(txt);
 		goto out;
 	}
@@ -297,15 +301,21 @@ int campaign_write_report(const char *dir, const struct campaign_options *o, boo
 	}
 	for (size_t i = 0; i < warnings.n; i++)
 		campaign_say(&c, CAMPAIGN_WARNING, "%s", warnings.items[i]);
-	r = write_report(dir, "report.txt", &res, REPORT_TEXT, &warnings, head.buf, &plan);
-	if (r == 0)
-		r = write_report(dir, "report.md", &res, REPORT_MD, &warnings, head.buf, &plan);
-	if (r == 0)
-		r = write_report(dir, "report.json", &res, REPORT_JSON, &warnings, NULL, &plan);
-	if (r == 0)
-		r = write_report(dir, "report.html", &res, REPORT_HTML, &warnings, NULL, &plan);
-	if (r == 0 && request && request->mail && ret_mail)
-		r = mail_text(&res, &warnings, ret_mail);
+	r = 0;
+	if (files) {
+		r = write_report(dir, "report.txt", &res, REPORT_TEXT, &warnings, head.buf, &plan);
+		if (r == 0)
+			r = write_report(dir, "report.md", &res, REPORT_MD, &warnings, head.buf, &plan);
+		if (r == 0)
+			r = write_report(dir, "report.json", &res, REPORT_JSON, &warnings, NULL, &plan);
+		if (r == 0)
+			r = write_report(dir, "report.html", &res, REPORT_HTML, &warnings, NULL, &plan);
+	}
+	if (r == 0 && request && request->text && ret_text) {
+		size_t len;
+
+		r = render_report(dir, &res, request->text_format, &warnings, head.buf, &plan, ret_text, &len);
+	}
 	if (r == 0 && record)
 		report_history_record(&c, &plan, &res, have_history, history_path, &history);
 	compare_result_release(&res);
@@ -334,9 +344,9 @@ int campaign_report(const char *dir, const struct campaign_options *o)
 }
 
 int campaign_report_request(const char *dir, const struct campaign_options *o,
-			    const struct campaign_report_request *request, char **ret_mail)
+			    const struct campaign_report_request *request, char **ret_text)
 {
-	if (ret_mail)
-		*ret_mail = NULL;
-	return campaign_write_report(dir, o, false, request, ret_mail);
+	if (ret_text)
+		*ret_text = NULL;
+	return campaign_write_report(dir, o, false, request, ret_text);
 }

@@ -128,6 +128,13 @@ struct compare_test {
 	 */
 	unsigned boots_needed;
 	/*
+	 * The boot-mean variance (log^2) boots_needed is computed with, for
+	 * other power questions (the headline's "N boots would detect 2 %");
+	 * NaN when not known.
+	 */
+	double power_var;
+	size_t power_modes;     /* the modes it is computed for (the test's df) */
+	/*
 	 * Equivalence (a margin for this metric, and a test): the two one-sided
 	 * tests at alpha, that is the 1 - 2 alpha CI, inside -/+ margin.
 	 */
@@ -310,6 +317,14 @@ void compare_history_entry(const struct compare_result *result, const char *reco
  */
 int compare_history_record(const struct compare_result *result, struct history *history, const char *path,
 			   size_t *ret_boots);
+
+/*
+ * The samples of metric cm on side k as that side recorded them, in rep
+ * (or run) order: the metric of the side's row (borrowed), or NULL when
+ * the side has no such bench row or metric.
+ */
+const struct metric *compare_side_metric(const struct compare_result *result, const struct compare_metric *cm,
+					 size_t k);
 
 /* Number of (metric, side) cells that could be compared with the first side. */
 size_t compare_result_compared(const struct compare_result *result);

@@ -27,7 +27,26 @@ struct report_options {
 	/* html only (NULL: none): the page's title and the plan's watched device. */
 	const char *title;
 	const char *watch;
+	/* txt and md: text printed after the headline, before the sides (NULL: none). */
+	const char *preamble;
+	/* Text only: the columns lines are wrapped to; 0: REPORT_WIDTH_DEFAULT. */
+	unsigned width;
+	/* json and html: when the report was written, RFC 3339 ("2026-12-01T11:46:16Z"); NULL: now. */
+	const char *generated;
 };
+
+#define REPORT_WIDTH_DEFAULT 100
+
+/*
+ * report.json says what it is: "format" is REPORT_JSON_FORMAT and
+ * "format_version" REPORT_JSON_FORMAT_VERSION, raised when a field changes
+ * meaning or goes away (docs/report-json.md, docs/report.schema.json).
+ */
+#define REPORT_JSON_FORMAT "bootab-report"
+#define REPORT_JSON_FORMAT_VERSION 1
+
+/* The time now as RFC 3339 UTC with seconds ("2026-12-01T11:46:16Z") into buf (at least 21 bytes). */
+void report_time_now(char *buf, size_t size);
 
 /*
  * Writes the comparison to out in the given format. Returns 0, or -EIO

@@ -133,7 +133,7 @@ EOF
 @test "report: the formats its synopsis lists, then a campaign directory" {
 	mkdir runs
 	run complete_line "$BOOTAB" report --format ""
-	[ "$output" = "$(printf '%s\n' html json mail md txt)" ]
+	[ "$output" = "$(printf '%s\n' csv html json mail md txt)" ]
 	run complete_line "$BOOTAB" report --format md ""
 	[ "$output" = "runs" ]
 }

@@ -1,0 +1,149 @@
+#!/usr/bin/env bats
+# report.json against its documented schema (docs/report.schema.json,
+# docs/report-json.md), validated with python3-jsonschema; the raw samples
+# it carries; report.csv's documented columns; and bootab report's -o, csv
+# and terminal behaviour.
+bats_require_minimum_version 1.5.0
+
+setup() {
+	schema="$BATS_TEST_DIRNAME/../../docs/report.schema.json"
+	doc="$BATS_TEST_DIRNAME/../../docs/report-json.md"
+	validate="$BATS_TEST_DIRNAME/helpers/report-schema.py"
+	r1="$BATS_TEST_DIRNAME/../../examples/case-study/round1"
+	r2="$BATS_TEST_DIRNAME/../../examples/case-study/round2"
+	c="$BATS_TEST_DIRNAME/../fixtures/campaign-abca"
+	k="$BATS_TEST_DIRNAME/../fixtures/kernel-patch"
+	lab="$BATS_TEST_DIRNAME/../fixtures/campaign-lab"
+	all="$c/pt $c/translated $c/off $c/pt2 $c/translated2 $c/off2 $c/pt3 $c/translated3 $c/off3 $c/pt4"
+	export XDG_DATA_HOME="$BATS_TEST_TMPDIR/data"
+	out="$BATS_TEST_TMPDIR/json"
+	mkdir -p "$out"
+}
+
+@test "report.json: every kind of report bootab writes validates against docs/report.schema.json" {
+	# Plain side directories, by-run rows, a cost (the case study, both rounds).
+	"$BOOTAB" compare --json --by-run strata-prefill --by-run strata-decode \
+		"$r2/pt" "$r2/translated" "$r2/off" "$r2/pt2" > "$out/round2.json" 2>/dev/null
+	"$BOOTAB" compare --json "$r1/off" "$r1/on" "$r1/off2" "$r1/on2" > "$out/round1.json" 2>/dev/null
+	# Boot-level tests with Welch, paired and boots needed; several statistics; equivalence.
+	# shellcheck disable=SC2086
+	"$BOOTAB" compare --json $all > "$out/abca.json"
+	# shellcheck disable=SC2086
+	"$BOOTAB" compare --json --stat mean,min --equivalence 1% $all > "$out/abca-eq.json"
+	# The machine's history judging a one-round campaign.
+	"$BOOTAB" compare --history "$BATS_TEST_TMPDIR/h.json" --record-history "$c/pt" "$c/translated" "$c/off" "$c/pt2" \
+		> /dev/null 2>&1
+	"$BOOTAB" compare --json --history "$BATS_TEST_TMPDIR/h.json" "$c/pt3" "$c/translated3" "$c/off3" "$c/pt4" \
+		> "$out/history.json"
+	[ "$(jq '[.boot_level[] | select(.history)] | length' "$out/history.json")" -gt 0 ]
+	# A test suite's failures as costs, min and mean.
+	"$BOOTAB" compare --json --stat mean,min "$k/old" "$k/new" "$k/old2" > "$out/kernel.json"
+	[ "$(jq '[.costs[] | select(.tests_failed)] | length' "$out/kernel.json")" -gt 0 ]
+	# A recorded lab campaign (meta.json, kernels, proof), written by bootab report.
+	cp -r "$lab" "$BATS_TEST_TMPDIR/lab"
+	"$BOOTAB" report "$BATS_TEST_TMPDIR/lab" > /dev/null
+	cp "$BATS_TEST_TMPDIR/lab/report.json" "$out/lab.json"
+	# A side with a warning.
+	mkdir -p "$BATS_TEST_TMPDIR/w/a" "$BATS_TEST_TMPDIR/w/a2"
+	printf '1\n2\n3\n' > "$BATS_TEST_TMPDIR/w/a/x.txt"
+	printf '1\n2\n4\n' > "$BATS_TEST_TMPDIR/w/a2/x.txt"
+	printf 'not a result\n' > "$BATS_TEST_TMPDIR/w/a2/junk.txt"
+	"$BOOTAB" compare --json "$BATS_TEST_TMPDIR/w/a" "$BATS_TEST_TMPDIR/w/a2" > "$out/warn.json" 2>/dev/null
+	[ "$(jq '.warnings | length' "$out/warn.json")" -gt 0 ]
+	run -0 /usr/bin/python3 "$validate" "$schema" "$out"/*.json
+	[ "$output" = "" ]
+	# What each says it is.
+	for f in "$out"/*.json; do
+		[ "$(jq -r '"\(.format) \(.format_version)"' "$f")" = "bootab-report 1" ]
+		[ "$(jq -r .bootab_version "$f")" = "$("$BOOTAB" --version | sed 's/^bootab //')" ]
+	done
+}
+
+@test "report.json: the schema refuses what is not a report" {
+	"$BOOTAB" compare --json "$r2/pt" "$r2/translated" "$r2/off" "$r2/pt2" > "$out/good.json" 2>/dev/null
+	run -0 /usr/bin/python3 "$validate" "$schema" "$out/good.json"
+	jq 'del(.format_version)' "$out/good.json" > "$out/no-version.json"
+	jq '.comparisons[1].screen_verdict = "better"' "$out/good.json" > "$out/verdict.json"
+	jq '.comparisons[0].samples[0] = "603.8"' "$out/good.json" > "$out/sample.json"
+	jq '.generated = "yesterday"' "$out/good.json" > "$out/time.json"
+	jq '.headline_of_sorts = 1' "$out/good.json" > "$out/extra.json"
+	for f in no-version verdict sample time extra; do
+		run -1 /usr/bin/python3 "$validate" "$schema" "$out/$f.json"
+		[ "${#lines[@]}" -eq 1 ]
+		[[ "$output" == "$out/$f.json: "* ]]
+	done
+}
+
+@test "report.json: the raw samples of every boot, as its files hold them" {
+	"$BOOTAB" compare --json --by-run strata-prefill --by-run strata-decode \
+		"$r2/pt" "$r2/translated" "$r2/off" "$r2/pt2" > "$out/r2.json" 2>/dev/null
+	# Strata's runs are one number per line: the samples are those lines, in order.
+	[ "$(jq -c '.comparisons[] | select(.row == "strata-prefill" and .side == "off") | .samples' "$out/r2.json")" = \
+	  "$(grep -v '^#' "$r2/off/strata-prefill.txt" | jq -sc .)" ]
+	# Every boot's mean and n are its samples' (the comparison's statistic is the mean).
+	jq -e '[.comparisons[] | select(.value != null)] | length > 0 and all(
+		(.samples | length) == .n and
+		(((.samples | add) / (.samples | length)) - .value | fabs) <= 1e-9 * (.value | fabs))' "$out/r2.json" > /dev/null
+	# The kernel patch's dma_map_benchmark: five runs per boot, min is their smallest.
+	"$BOOTAB" compare --json --stat mean,min "$k/old" "$k/new" "$k/old2" > "$out/k.json"
+	jq -e '[.comparisons[] | select(.stats)] | length > 0 and all(
+		(.samples | min) == (.stats[] | select(.stat == "min") | .value))' "$out/k.json" > /dev/null
+}
+
+@test "report.json: docs/report-json.md names every field of the schema, and report.csv's every column" {
+	fields=$(jq -r '[.. | objects | .properties? // empty | keys[]] | unique | .[]' "$schema")
+	[ "$(printf '%s\n' "$fields" | wc -l)" -gt 80 ]
+	for f in $fields; do
+		grep -q "\`$f\`" "$doc" || { echo "docs/report-json.md does not name $f"; return 1; }
+	done
+	"$BOOTAB" compare --format csv "$r2/pt" "$r2/pt2" > "$BATS_TEST_TMPDIR/out.csv" 2>/dev/null
+	head -1 "$BATS_TEST_TMPDIR/out.csv" | tr ',' '\n' > "$BATS_TEST_TMPDIR/columns"
+	[ "$(wc -l < "$BATS_TEST_TMPDIR/columns")" -eq 42 ]
+	# The csv section's table lists the columns in order.
+	diff -u "$BATS_TEST_TMPDIR/columns" <(sed -n '/^## report.csv/,$p' "$doc" | grep '^| `' |
+		sed 's/ | [^|]*|$//; s/^| //' | tr -d '`' | sed 's/, /\n/g')
+}
+
+@test "bootab report -o FILE: one file, the campaign directory untouched" {
+	d="$BATS_TEST_TMPDIR/lab"
+	cp -r "$lab" "$d"
+	find "$d" -exec touch -d '2026-11-30 01:50:00' {} +
+	before=$(cd "$d" && find . -printf '%p %s %T@\n' | sort | sha256sum)
+	run -0 --separate-stderr "$BOOTAB" report "$d" -o "$BATS_TEST_TMPDIR/page.html"
+	[ "$output" = "" ]
+	[ "$(cd "$d" && find . -printf '%p %s %T@\n' | sort | sha256sum)" = "$before" ]
+	# The extension names the format; --format wins over it.
+	head -1 "$BATS_TEST_TMPDIR/page.html" | grep -qx '<!DOCTYPE html>'
+	"$BOOTAB" report --format json "$d" -o "$BATS_TEST_TMPDIR/report.txt"
+	jq -e '.format == "bootab-report"' "$BATS_TEST_TMPDIR/report.txt" > /dev/null
+	"$BOOTAB" report "$d" --output "$BATS_TEST_TMPDIR/out.csv"
+	head -1 "$BATS_TEST_TMPDIR/out.csv" | grep -q '^row,metric,side,mode,stat,'
+	"$BOOTAB" report --format md -o "$BATS_TEST_TMPDIR/out.any" "$d"
+	grep -q '^| side | mode | note |$' "$BATS_TEST_TMPDIR/out.any"
+	# - is stdout; the txt report is the one report.txt holds, up to its time-free content.
+	run -0 "$BOOTAB" report -o - "$d"
+	diff -u <(printf '%s\n' "$output") <(sed "s:/tmp/runs/mini-20261130-014214:$d:" "$lab/report.txt")
+	[ "$(cd "$d" && find . -printf '%p %s %T@\n' | sort | sha256sum)" = "$before" ]
+	# A file that cannot be written: an error naming it, nothing half written.
+	run -2 "$BOOTAB" report "$d" -o "$BATS_TEST_TMPDIR/no/such/dir/x.html"
+	[[ "$output" == "bootab: cannot write $BATS_TEST_TMPDIR/no/such/dir/x.html: "* ]]
+	run -2 "$BOOTAB" report "$d" -o
+	[ "$output" = "bootab: -o needs a value; see 'bootab help report'" ]
+}
+
+@test "bootab report --format csv prints the csv; html is not dumped to a terminal" {
+	d="$BATS_TEST_TMPDIR/lab"
+	cp -r "$lab" "$d"
+	rm -f "$d"/report.*
+	run -0 --separate-stderr "$BOOTAB" report --format csv "$d"
+	[ "${lines[0]%%,stat,*}" = "row,metric,side,mode" ]
+	[ "${#lines[@]}" -eq 9 ]
+	# The campaign's reports are written as always; no report.csv among them.
+	[ "$(cd "$d" && echo report.*)" = "report.html report.json report.md report.txt" ]
+	# On a terminal, the page's path instead of the page.
+	run -0 script -qec "$BOOTAB report --format html $d" /dev/null
+	[[ "$output" == "bootab: wrote $d/report.html (open it in a browser; -o FILE writes it elsewhere)"* ]]
+	[[ "$output" != *"<html"* ]]
+	# Piped, the page as before.
+	"$BOOTAB" report --format html "$d" | cmp - "$d/report.html"
+}
