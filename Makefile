@@ -143,7 +143,7 @@ check-asan:
 
 lint:
 	$(MAKE) WERROR=-Werror BUILD=build-lint bootab $(TEST_BIN:$(BUILD)/%=build-lint/%) build-lint/bench/method
-	shellcheck -s sh $(SCRIPTS) tools/*.sh tests/cli/helpers/*.sh bench/scaling.sh bench/snapshot-forks.sh
+	shellcheck -s sh $(SCRIPTS) tools/*.sh tests/cli/helpers/*.sh bench/scaling.sh bench/snapshot-forks.sh bench/campaign-overhead.sh
 	shellcheck -s bash completion/bootab.bash
 	shellcheck -x .ci/run $(wildcard lab/*.sh)
 	shellcheck -s sh $(wildcard lab/guest/*.sh)

@@ -199,7 +199,9 @@ static int watch_once(struct campaign *c, size_t k, const char *dir, double dead
 			pending = NULL;
 			if (r < 0)
 				break;
-		} else if (!strcmp(line, "end") && done) {
+		} else if (!strcmp(line, "end") && !pending) {
+			/* After "done", or a run found finished: its "done" was shown before. */
+			done = true;
 			break;
 		} else {
 			r = -EPROTO;

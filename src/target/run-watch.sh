@@ -7,7 +7,9 @@
 #   file NAME SIZE       after a "rep ROW REP ..." line: that rep's stdout,
 #                        then exactly SIZE bytes and a newline
 #   skip NAME SIZE       the same when it is missing (SIZE 0) or larger than LIMIT
-#   end                  after the line "done"
+#   end                  after the line "done" (or the last line of a finished run)
+# A run whose status already says "done" is not followed: what is left of
+# its progress file is printed, then "end".
 # Exit 3: the run has no progress file; 2: bad arguments; 4: no fifo.
 set -u
 set -f
@@ -28,9 +30,14 @@ esac
 fifo=$dir/watch.$$.tmp
 rm -f "$fifo"
 mkfifo -m 600 "$fifo" || exit 4
-# The reader that goes (connection dropped: the next write fails) takes tail with it.
-tail -n "+$((from + 1))" -f "$dir/progress" > "$fifo" 2> /dev/null &
+st=
+[ -f "$dir/status" ] && IFS= read -r st < "$dir/status"
+follow=-f
+[ "$st" = 'done' ] && follow=
+# shellcheck disable=SC2086 # -f or nothing
+tail -n "+$((from + 1))" $follow "$dir/progress" > "$fifo" 2> /dev/null &
 tail_pid=$!
+# The reader that goes (connection dropped: the next write fails) takes tail with it.
 trap 'kill "$tail_pid" 2> /dev/null; rm -f "$fifo"' EXIT
 trap 'exit 1' HUP INT TERM PIPE
 exec 3< "$fifo"
@@ -49,6 +56,7 @@ send() { # NAME
 	head -c "$size" "$f"
 	printf '\n'
 }
+line=
 while IFS= read -r line <&3; do
 	printf 'line %s\n' "$line" || exit 1
 	case $line in
@@ -57,10 +65,8 @@ while IFS= read -r line <&3; do
 		set -- $line
 		send "$2.$3.out"
 		;;
-	done)
-		printf 'end\n'
-		exit 0
-		;;
+	done) break ;;
 	esac
 done
-exit 1
+[ "$line" = 'done' ] || [ -z "$follow" ] || exit 1
+printf 'end\n'

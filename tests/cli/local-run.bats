@@ -381,3 +381,49 @@ shell_words() {
 	# Nothing was created: a dry run touches nothing.
 	[ -z "$(ls -A "$data")" ]
 }
+
+@test "run-watch: a running run is followed as it writes, a finished one is told to its end, from any line on" {
+	local w="$BATS_TEST_DIRNAME/../../src/target/run-watch.sh" run_dir="$BATS_TEST_TMPDIR/run" sh
+	for sh in dash "busybox sh"; do
+		command -v "${sh%% *}" >/dev/null || continue
+		rm -rf "$run_dir"
+		mkdir -p "$run_dir"
+		printf 'row r 1/1\n' >"$run_dir/status"
+		printf 'gate r\nrow r 1/1\n' >"$run_dir/progress"
+		# Running: the lines after the first, then each new one as it comes, the rep with its output.
+		$sh "$w" "$run_dir" 1 100 >"$BATS_TEST_TMPDIR/out" 2>&1 &
+		wpid=$!
+		sleep 1
+		printf '42\n' >"$run_dir/r.1.out"
+		printf 'rep r 1 0 1\n' >>"$run_dir/progress"
+		sleep 1.5
+		printf 'done\n' >"$run_dir/status"
+		printf 'done\n' >>"$run_dir/progress"
+		timeout 10 tail --pid="$wpid" -f /dev/null
+		wait "$wpid"
+		[ "$(cat "$BATS_TEST_TMPDIR/out")" = "bootab-watch 1
+line row r 1/1
+line rep r 1 0 1
+file r.1.out 3
+42
+
+line done
+end" ]
+		# No fifo and no tail left behind.
+		[ "$(ls "$run_dir")" = "$(printf 'progress\nr.1.out\nstatus')" ]
+		! pgrep -f "tail .*$run_dir/progress"
+		# Finished: not followed; from its last line on, only the end.
+		run -0 timeout 10 $sh "$w" "$run_dir" 4 100
+		[ "$output" = "bootab-watch 1
+end" ]
+		run -0 timeout 10 $sh "$w" "$run_dir" 3 100
+		[ "$output" = "bootab-watch 1
+line done
+end" ]
+		# A rep's output over LIMIT is skipped, never cut; no progress file: exit 3.
+		run -0 timeout 10 $sh "$w" "$run_dir" 2 2
+		[ "${lines[2]}" = "skip r.1.out 3" ]
+		run -3 $sh "$w" "$BATS_TEST_TMPDIR/none" 0 100
+		run -2 $sh "$w" "$run_dir" x 100
+	done
+}
