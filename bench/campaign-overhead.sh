@@ -63,8 +63,8 @@ echo "campaign: $(((end - start) / 1000)) s wall (2 boots)"
 summary=$(sed -n 's/^bootab: campaign finished in //p' "$dir/run.err")
 echo "bootab's split: $summary"
 echo "$summary" | awk '{
+	total = $1 + 0
 	for (i = 1; i <= NF; i++) {
-		if ($i == "in") total = $(i + 1) + 0
 		if ($i == "reboots") reboot = $(i + 1) + 0
 		if ($i == "gates") gates = $(i + 1) + 0
 		if ($i == "rows") rows = $(i + 1) + 0
