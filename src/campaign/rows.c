@@ -14,6 +14,7 @@
 #include "parsers/parser.h"
 #include "report/rep-line.h"
 #include "target/target.h"
+#include "target/exit-codes.h"
 
 int campaign_start_rows(struct campaign *c, size_t k)
 {
@@ -32,7 +33,7 @@ int campaign_start_rows(struct campaign *c, size_t k)
 	if (r < 0) {
 		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: cannot start the rows: %s", k + 1, c->boots[k].label,
 		    target_error(c->target));
-	} else if (res.exit_code == 3) {
+	} else if (res.exit_code == TARGET_EXIT_STARTED) {
 		/* Already started on this boot (a resume after the start was lost): go on polling. */
 		process_result_release(&res);
 		r = 0;
@@ -114,7 +115,7 @@ static void show_rep(struct campaign *c, size_t k, const char *line, const char 
 enum watch_end {
 	WATCH_DONE,       /* the run said "done" */
 	WATCH_DROPPED,    /* the connection ended first */
-	WATCH_NO_PROGRESS, /* the run has no progress file (exit 3) */
+	WATCH_NO_PROGRESS, /* the run has no progress file (TARGET_EXIT_NOT_FOUND) */
 };
 
 /* What the watch says next: a line, or an error when it ended or the campaign stops. */
@@ -218,7 +219,7 @@ static int watch_once(struct campaign *c, size_t k, const char *dir, double dead
 	if (r == 1 && done) {
 		*ret_end = WATCH_DONE;
 		r = 0;
-	} else if (r == 0 && code == 3) {
+	} else if (r == 0 && code == TARGET_EXIT_NOT_FOUND) {
 		*ret_end = WATCH_NO_PROGRESS;
 	} else if (r == 0 || r == 1 || r == -EPROTO || r == -EMSGSIZE) {
 		size_t n = strlen(err);
