@@ -188,12 +188,12 @@ done
 # The first policy's driver.
 for p in "$ROOT"/sys/devices/system/cpu/cpufreq/policy*; do
 	[ -r "$p/scaling_driver" ] || continue
-	lrec "$p/scaling_driver" state "/sys/devices/system/cpu/cpufreq/${p##*/}/scaling_driver"
+	lrec "$p/scaling_driver" state "${p#"$ROOT"}/scaling_driver"
 	break
 done
 for h in "$ROOT"/sys/kernel/mm/hugepages/hugepages-*; do
 	[ -r "$h/nr_hugepages" ] || continue
-	lrec "$h/nr_hugepages" state "/sys/kernel/mm/hugepages/${h##*/}/nr_hugepages"
+	lrec "$h/nr_hugepages" state "${h#"$ROOT"}/nr_hugepages"
 done
 # CPU 0: "flags : fpu vme" as "fpu vme".
 if [ -r "$ROOT/proc/cpuinfo" ]; then
