@@ -13,6 +13,7 @@
 #include "lib/parse-number.h"
 #include "lib/file.h"
 #include "lib/strlist.h"
+#include "lib/tty.h"
 #include "log.h"
 #include "report/compare-report.h"
 #include "results/side.h"
@@ -48,6 +49,9 @@ const char cmd_compare_usage[] =
 	"                       when meta.json names the machine\n"
 	"  --no-history         use no history\n"
 	"  --record-history     add this campaign's boots of the first mode to the history\n"
+	"  --legend             end txt and md with the long legend, every column explained\n"
+	"\n"
+	"Text fits 100 columns, or COLUMNS on a terminal.\n"
 	"\n"
 	"exit status: 0 compared, 1 nothing could be compared, 2 usage or I/O error\n";
 
@@ -120,6 +124,7 @@ int cmd_compare(int argc, char **argv)
 		{ "history", required_argument, NULL, 'H' },
 		{ "no-history", no_argument, NULL, 'N' },
 		{ "record-history", no_argument, NULL, 'R' },
+		{ "legend", no_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct strlist by_run = STRLIST_INIT, row_stats = STRLIST_INIT, warnings = STRLIST_INIT;
@@ -219,6 +224,9 @@ int cmd_compare(int argc, char **argv)
 		case 'R':
 			record = true;
 			break;
+		case 'L':
+			ropt.legend_long = true;
+			break;
 		case 'c':
 			if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never")) {
 				log_error("--color: '%s' is not auto, always or never", optarg);
@@ -241,6 +249,8 @@ int cmd_compare(int argc, char **argv)
 	else if (!strcmp(color, "auto"))
 		ropt.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR") && ropt.format == REPORT_TEXT;
 	ropt.loud_pct = copt.loud_pct;
+	/* 100 columns, or the terminal's (COLUMNS) when printing to one. */
+	ropt.width = tty_columns(STDOUT_FILENO);
 	ropt.warnings = &warnings;
 
 	sides = xcalloc((size_t)(argc - optind), sizeof(*sides));
