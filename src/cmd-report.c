@@ -20,7 +20,7 @@ static void say_line(void *ctx, enum campaign_level level, const char *line)
 	log_campaign_line(ctx, (int)level, line);
 }
 
-const char cmd_report_usage[] =
+static const char cmd_report_usage[] =
 	"usage: bootab report [--format txt|md|csv|json|html|mail] [--stat [ROW=]STAT]\n"
 	"                     [-o FILE] CAMPAIGN_DIR\n"
 	"\n"
@@ -88,7 +88,7 @@ static int output_write(const char *path, const char *text)
 	return r;
 }
 
-int cmd_report(int argc, char **argv)
+static int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
@@ -171,3 +171,10 @@ int cmd_report(int argc, char **argv)
 	free(name);
 	return EXIT_OK;
 }
+
+const struct command cmd_report_entry = {
+	.name = "report",
+	.run = cmd_report,
+	.summary = "write the report of a campaign again",
+	.usage = cmd_report_usage,
+};
