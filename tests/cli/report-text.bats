@@ -78,3 +78,19 @@ widest() {
 	run -0 "$BOOTAB" compare --json "$camp/translated" "$camp/passthrough"
 	[ "$(jq -r '.comparisons[] | select(.metric == "randread.clat_mean_ns" and .side == "translated") | .unit + " " + (.value | floor | tostring)' <<<"$output")" = "ns 36120947" ]
 }
+
+@test "README's worked example is what compare prints on the case study, line for line" {
+	readme="$BATS_TEST_DIRNAME/../../README.md"
+	r2="$BATS_TEST_DIRNAME/../../examples/case-study/round2"
+	run -0 "$BOOTAB" compare --color never --by-run strata-prefill --by-run strata-decode \
+		"$r2/pt" "$r2/translated" "$r2/off" "$r2/pt2"
+	printf '%s\n' "$output" > "$BATS_TEST_TMPDIR/out.txt"
+	sed -n '/^## A worked example/,/^## /p' "$readme" | sed -n '/^```$/,/^```$/p' | sed '1d;$d' > "$BATS_TEST_TMPDIR/excerpt"
+	[ "$(wc -l < "$BATS_TEST_TMPDIR/excerpt")" -gt 30 ]
+	while IFS= read -r line; do
+		[ -z "$line" ] && continue
+		grep -qxF -- "$line" "$BATS_TEST_TMPDIR/out.txt" || { echo "not in the output: $line"; false; }
+	done < "$BATS_TEST_TMPDIR/excerpt"
+	# It opens as the output does: the headline first.
+	[ "$(head -1 "$BATS_TEST_TMPDIR/excerpt")" = "$(head -1 "$BATS_TEST_TMPDIR/out.txt")" ]
+}
