@@ -27,6 +27,9 @@ static const char cmd_compare_usage[] =
 	"dma_map_benchmark, KTAP/KUnit results, a new,old table, one number per\n"
 	"line; NAME.rc holds a check row's exit code). Put the repeat of the first\n"
 	"side last (A B C A2): its delta is the drift every other delta is judged by.\n"
+	"A side's mode is its meta.json mode, else its label; a label is a repeat of\n"
+	"another side's only when it is that label and digits (pt2, pt-3) or -again\n"
+	"(v6.1-again): v6.1 and v6.8 are two modes.\n"
 	"\n"
 	"options:\n"
 	"  --stat [ROW=]STAT    mean (default), median, min or max; a list (mean,min)\n"
@@ -263,6 +266,7 @@ static int cmd_compare(int argc, char **argv)
 		}
 		n_sides++;
 	}
+	side_infer_modes(sides, n_sides, &warnings);
 	for (size_t i = 0; i < n_sides; i++)
 		if (sides[i].unreadable_rows) {
 			/* A report without a recorded row would look complete and be wrong. */

@@ -256,3 +256,25 @@ setup() {
 	[[ "$stderr" == *"bootab: warning: row 'y' is missing on the first side a: the screen cannot judge it; the boot level compares with the other boots of a"* ]]
 	[[ "$output" == *"  b       2/2    +0.6%    -0.7 to +1.9%   0.198  boot t, df 2      within noise"* ]]
 }
+
+@test "modes from labels never guessed: v6.1 v6.8 v6.1-again, run1 run2 run3, a/x b/x" {
+	for s in v6.1 v6.8 v6.1-again run1 run2 run3 a/x b/x; do mkdir -p "$d/m/$s"; done
+	printf '100\n101\n' > "$d/m/v6.1/r.txt"
+	printf '105\n106\n' > "$d/m/v6.8/r.txt"
+	printf '100.2\n101.2\n' > "$d/m/v6.1-again/r.txt"
+	for s in run1 run2 run3 a/x b/x; do printf '100\n101\n' > "$d/m/$s/r.txt"; done
+	# v6.8 is a mode of its own, not a repeat of "v6."; the repeat says which side it repeats.
+	run -0 --separate-stderr "$BOOTAB" compare --json "$d/m/v6.1" "$d/m/v6.8" "$d/m/v6.1-again"
+	[ "$(jq -r '[.sides[].mode] | join(" ")' <<<"$output")" = "v6.1 v6.8 v6.1" ]
+	[ "$(jq -r '.warnings[]' <<<"$output")" = "side v6.1-again: mode 'v6.1' inferred from its label, a repeat of side v6.1" ]
+	[ "$(jq -r '.headline[0].text' <<<"$output")" = "v6.8 vs v6.1: r +5.0 % better (screen, 1 + 2 boots)" ]
+	run -0 --separate-stderr "$BOOTAB" compare "$d/m/v6.1" "$d/m/v6.8" "$d/m/v6.1-again"
+	[ "$stderr" = "bootab: warning: side v6.1-again: mode 'v6.1' inferred from its label, a repeat of side v6.1" ]
+	# run1 run2 run3: no side is called run, so three modes, nothing judged.
+	run -0 "$BOOTAB" compare --json "$d/m/run1" "$d/m/run2" "$d/m/run3"
+	[ "$(jq -r '[.sides[].mode] | join(" ")' <<<"$output")" = "run1 run2 run3" ]
+	[ "$(jq -r '[.headline[].null] | join(" ")' <<<"$output")" = "not-judged not-judged" ]
+	# Two sides called x: a warning that names both directories.
+	run -0 --separate-stderr "$BOOTAB" compare "$d/m/a/x" "$d/m/b/x"
+	[ "$stderr" = "bootab: warning: sides $d/m/a/x and $d/m/b/x are both called 'x': name them apart (a meta.json mode, or distinct directory names)" ]
+}
