@@ -36,7 +36,7 @@ static void side_iommu(const struct side *side, const char *watch, char **ret_su
 	parse_error_release(&err);
 }
 
-/* One report in format into *ret (the caller's): txt and md open with extra (the campaign's head). */
+/* One report in format into *ret (the caller's): txt and md open with the headline, then extra (the campaign's head). */
 static int render_report(const char *dir, const struct compare_result *res, enum report_format format,
 			 const struct strlist *warnings, const char *extra, const struct plan *plan, char **ret,
 			 size_t *ret_len)
@@ -53,8 +53,9 @@ static int render_report(const char *dir, const struct compare_result *res, enum
 		free(title);
 		return -errno;
 	}
-	if (extra && (format == REPORT_TEXT || format == REPORT_MD))
-		fputs(extra, f);
+	/* The headline opens txt and md; the campaign's lines follow it. */
+	if (format == REPORT_TEXT || format == REPORT_MD)
+		ro.preamble = extra;
 	r = report_compare(f, res, &ro);
 	fclose(f);
 	free(title);

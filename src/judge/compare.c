@@ -650,7 +650,8 @@ static void boot_level(const struct side *sides, size_t n_sides, const unsigned 
 		*t = (struct compare_test){ .mode = sides[group_side[g]].mode, .side = group_side[g],
 					    .boots_first = a->n, .boots = b->n, .method = METHOD_NONE,
 					    .verdict = VERDICT_UNTESTED, .estimate = NAN, .delta_pct = NAN,
-					    .lo_pct = NAN, .hi_pct = NAN, .fdr_q = NAN };
+					    .lo_pct = NAN, .hi_pct = NAN, .fdr_q = NAN,
+					    .power_var = NAN };
 		/* A mode with no boot of this metric is not a test at all. */
 		if (a->n == 0 || b->n == 0)
 			continue;
@@ -714,6 +715,10 @@ static void boot_level(const struct side *sides, size_t n_sides, const unsigned 
 				v = cm->components.boot_var > 0 ? cm->components.boot_var
 				    : cm->has_history ? hc.boot_var : NAN;
 
+			if (v > 0) {
+				t->power_var = v;
+				t->power_modes = n_groups;
+			}
 			if (v > 0 && t->estimate != 0) {
 				t->has_boots_needed = true;
 				t->boots_needed = stats_boots_needed(t->estimate, v, n_groups, alpha, COMPARE_POWER, 1000);

@@ -128,6 +128,13 @@ struct compare_test {
 	 */
 	unsigned boots_needed;
 	/*
+	 * The boot-mean variance (log^2) boots_needed is computed with, for
+	 * other power questions (the headline's "N boots would detect 2 %");
+	 * NaN when not known.
+	 */
+	double power_var;
+	size_t power_modes;     /* the modes it is computed for (the test's df) */
+	/*
 	 * Equivalence (a margin for this metric, and a test): the two one-sided
 	 * tests at alpha, that is the 1 - 2 alpha CI, inside -/+ margin.
 	 */

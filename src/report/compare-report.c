@@ -12,6 +12,7 @@
 #include "lib/alloc.h"
 #include "lib/escape.h"
 #include "lib/strbuf.h"
+#include "report/headline.h"
 #include "report/html.h"
 #include "report/mail.h"
 #include "lib/version.h"
@@ -203,6 +204,70 @@ static void side_note(struct strbuf *sb, const struct compare_result *res, size_
 }
 
 static void md_cell(struct strbuf *sb, const char *s);
+
+/*
+ * Writes text as lines of at most width columns, broken after "; " where
+ * it can, else at a space; lines after the first start with indent.
+ */
+static void put_wrapped(FILE *out, const char *text, size_t width, const char *indent)
+{
+	size_t col = 0, ind = strlen(indent), n = strlen(text);
+	const char *end = text + n;
+
+	while (text < end) {
+		size_t room = width > col ? width - col : 0, cut = 0, cols = 0, last_semi = 0, last_space = 0;
+
+		/* The longest piece that fits; prefer its last "; ", then its last space. */
+		for (size_t i = 0; text + i < end; i++) {
+			cols += ((unsigned char)text[i] & 0xc0) != 0x80;
+			if (cols > room)
+				break;
+			cut = i + 1;
+			if (text[i] == ';' && text[i + 1] == ' ')
+				last_semi = i + 1;
+			else if (text[i] == ' ')
+				last_space = i;
+		}
+		if (text + cut < end)
+			cut = last_semi ? last_semi : last_space ? last_space : cut;
+		if (cut == 0)
+			cut = strcspn(text, " ") ? strcspn(text, " ") : 1;
+		fwrite(text, 1, cut, out);
+		text += cut;
+		while (*text == ' ')
+			text++;
+		if (text < end) {
+			fprintf(out, "\n%s", indent);
+			col = ind;
+		}
+	}
+	fputc('\n', out);
+}
+
+/* The headline: one line per mode against the first (report/headline.h). */
+static void headline_text(FILE *out, const struct compare_result *res, size_t width, bool md)
+{
+	struct headline h;
+
+	headline_build(res, &h);
+	if (h.all_one_mode) {
+		if (md)
+			fputs("**", out);
+		fprintf(out, "every side is %s (an A/A campaign): nothing to compare; its boots measure the noise floor",
+			res->sides[0].mode);
+		fputs(md ? "**\n\n" : "\n\n", out);
+	}
+	for (size_t i = 0; i < h.n_lines; i++) {
+		if (md)
+			fprintf(out, "- **%s vs %s:** %s\n", h.lines[i].mode, h.lines[i].first_mode,
+				h.lines[i].text + strlen(h.lines[i].mode) + strlen(h.lines[i].first_mode) + 6);
+		else
+			put_wrapped(out, h.lines[i].text, width, "    ");
+	}
+	if (h.n_lines)
+		fputc('\n', out);
+	headline_release(&h);
+}
 
 /* Config differences a text or markdown report lists; report.json and report.csv hold them all. */
 #define KERNEL_DIFFS_SHOWN 60
@@ -677,6 +742,9 @@ static void text_report(FILE *out, const struct compare_result *res, const struc
 		if (strlen(res->sides[k].label) > label_w)
 			label_w = strlen(res->sides[k].label);
 
+	headline_text(out, res, o->width ? o->width : REPORT_WIDTH_DEFAULT, false);
+	if (o->preamble)
+		fputs(o->preamble, out);
 	fprintf(out, "sides (every side against %s; + is better):\n", res->sides[0].label);
 	for (size_t k = 0; k < res->n_sides; k++) {
 		struct strbuf note = STRBUF_INIT;
@@ -885,6 +953,9 @@ static void md_report(FILE *out, const struct compare_result *res, const struct 
 	struct strbuf sb = STRBUF_INIT;
 	bool multi = false;
 
+	headline_text(out, res, 0, true);
+	if (o->preamble)
+		fputs(o->preamble, out);
 	fputs("| side | mode | note |\n|---|---|---|\n", out);
 	for (size_t k = 0; k < res->n_sides; k++) {
 		struct strbuf note = STRBUF_INIT;
@@ -1251,6 +1322,69 @@ static json_t *json_boot_level(const struct compare_result *res)
 	return all;
 }
 
+/*
+ * report.json's "headline": one object per mode other than the first side's
+ * (report/headline.h), in the order of the sides:
+ *   {"mode": "off", "against": "pt", "text": "off vs pt: ...",
+ *    "null": "none" | "same" | "undecided" | "not-shown" | "not-judged",
+ *    "margin_pct": number (same, undecided), "detect_pct", "detect_boots":
+ *    number, or ">1000" (not-shown, when known),
+ *    "items": [{"kind": "claim" | "loud" | "cost", "text": "...",
+ *      claim and loud: "row", "metric", "judge": "test" | "screen",
+ *      "method": "boot" | "history" | "none", "delta_pct", "ci_lo_pct",
+ *      "ci_hi_pct" (test: its CI; screen by-run rows: the per-run range;
+ *      else null), "direction": "faster" | "slower" | "better" | "worse",
+ *      "boots", "boots_first"; cost: "row", "side"}]}
+ * Every percentage is + is better, as in "comparisons".
+ */
+static json_t *json_headline(const struct compare_result *res)
+{
+	json_t *all = json_array();
+	struct headline h;
+
+	headline_build(res, &h);
+	for (size_t i = 0; i < h.n_lines; i++) {
+		const struct headline_line *l = &h.lines[i];
+		json_t *line = json_pack("{s:s,s:s,s:s,s:s}", "mode", l->mode, "against", l->first_mode, "text", l->text,
+					 "null", headline_null_name(l->null));
+		json_t *items = json_array();
+
+		if (l->null == HEADLINE_NULL_SAME || l->null == HEADLINE_NULL_UNDECIDED)
+			json_object_set_new(line, "margin_pct", json_num(l->margin_pct));
+		if (l->has_detect) {
+			json_object_set_new(line, "detect_pct", json_num(l->detect_pct));
+			json_object_set_new(line, "detect_boots", l->detect_boots ? json_integer(l->detect_boots)
+										 : json_string(">1000"));
+		}
+		for (size_t j = 0; j < l->n_items; j++) {
+			const struct headline_item *it = &l->items[j];
+			json_t *o = json_pack("{s:s,s:s}", "kind", headline_kind_name(it->kind), "text", it->text);
+
+			if (it->kind == HEADLINE_COST) {
+				json_object_set_new(o, "row", json_string(it->cost->row));
+				json_object_set_new(o, "side", json_string(res->sides[it->cost->side].label));
+			} else {
+				json_object_set_new(o, "row", json_string(it->metric->row));
+				json_object_set_new(o, "metric", json_string(it->metric->metric));
+				json_object_set_new(o, "judge", json_string(headline_judge_name(it->judge)));
+				json_object_set_new(o, "method", json_string(compare_method_name(
+					it->test ? it->test->method : METHOD_NONE)));
+				json_object_set_new(o, "delta_pct", json_num(it->delta_pct));
+				json_object_set_new(o, "ci_lo_pct", json_num(it->lo_pct));
+				json_object_set_new(o, "ci_hi_pct", json_num(it->hi_pct));
+				json_object_set_new(o, "direction", json_string(it->direction));
+				json_object_set_new(o, "boots", json_integer((json_int_t)it->boots));
+				json_object_set_new(o, "boots_first", json_integer((json_int_t)it->boots_first));
+			}
+			json_array_append_new(items, o);
+		}
+		json_object_set_new(line, "items", items);
+		json_array_append_new(all, line);
+	}
+	headline_release(&h);
+	return all;
+}
+
 static int json_report(FILE *out, const struct compare_result *res, const struct report_options *o)
 {
 	json_t *root = json_object(), *sides = json_array(), *cmp = json_array();
@@ -1367,6 +1501,7 @@ static int json_report(FILE *out, const struct compare_result *res, const struct
 	if (o->warnings)
 		for (size_t i = 0; i < o->warnings->n; i++)
 			json_array_append_new(warnings, json_string(o->warnings->items[i]));
+	json_object_set_new(root, "headline", json_headline(res));
 	json_object_set_new(root, "sides", sides);
 	json_object_set_new(root, "loud_pct", json_real(o->loud_pct));
 	json_object_set_new(root, "comparisons", cmp);

@@ -27,9 +27,15 @@ struct report_options {
 	/* html only (NULL: none): the page's title and the plan's watched device. */
 	const char *title;
 	const char *watch;
+	/* txt and md: text printed after the headline, before the sides (NULL: none). */
+	const char *preamble;
+	/* Text only: the columns lines are wrapped to; 0: REPORT_WIDTH_DEFAULT. */
+	unsigned width;
 	/* json and html: when the report was written, RFC 3339 ("2026-12-01T11:46:16Z"); NULL: now. */
 	const char *generated;
 };
+
+#define REPORT_WIDTH_DEFAULT 100
 
 /*
  * report.json says what it is: "format" is REPORT_JSON_FORMAT and

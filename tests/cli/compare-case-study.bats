@@ -98,3 +98,30 @@ round2() {
 	[ "$status" -eq 0 ]
 	diff -u "$BATS_TEST_DIRNAME/expected/case-study-round2.txt" <(printf '%s\n' "$output")
 }
+
+@test "round two: the headline, whole, in txt and md, and in report.json" {
+	run "$BOOTAB" compare --color never --by-run strata-prefill --by-run strata-decode \
+		"$r2/pt" "$r2/translated" "$r2/off" "$r2/pt2"
+	[ "$status" -eq 0 ]
+	# The headline is everything before the first blank line.
+	diff -u "$BATS_TEST_DIRNAME/expected/headline-case-study.txt" <(printf '%s\n' "$output" | sed '/^$/,$d')
+	run "$BOOTAB" compare --format md --by-run strata-prefill --by-run strata-decode \
+		"$r2/pt" "$r2/translated" "$r2/off" "$r2/pt2"
+	diff -u "$BATS_TEST_DIRNAME/expected/headline-case-study.md" <(printf '%s\n' "$output" | sed '/^$/,$d')
+	run "$BOOTAB" compare --json --by-run strata-prefill --by-run strata-decode \
+		"$r2/pt" "$r2/translated" "$r2/off" "$r2/pt2"
+	[ "$(jq -r '.headline[] | .mode + " " + .null + " " + ([.items[].kind] | join(","))' <<<"$output")" = \
+		"translated not-shown loud
+off none claim,claim,claim,claim,claim,loud,cost" ]
+	# The claims stand as the screen made them: the headline reads the same verdicts as the tables.
+	[ "$(jq -r '.headline[1].items[] | select(.kind == "claim") | .row + " " + .metric + " " + .judge' <<<"$output")" = \
+		"strata-prefill value screen
+gptoss-rocm pp512 @ d65536 screen
+fn-vk pp512 @ d65536 screen
+strata-decode value screen
+gptoss-rocm tg128 @ d65536 screen" ]
+	for m in "gptoss-rocm|pp512 @ d65536" "fn-vk|pp512 @ d65536" "gptoss-rocm|tg128 @ d65536" "strata-prefill|value"; do
+		[ "$(jq -r --arg r "${m%%|*}" --arg m "${m#*|}" \
+			'.comparisons[] | select(.row == $r and .metric == $m and .side == "off") | .screen_verdict' <<<"$output")" = counts ]
+	done
+}

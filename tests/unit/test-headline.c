@@ -1,0 +1,338 @@
+/* Unit tests for src/report/headline.c: which verdict decides, the words, the nulls, the costs. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "judge/compare.h"
+#include "lib/alloc.h"
+#include "report/headline.h"
+
+/* Five samples with mean m and sample stddev exactly sd. */
+static const double Z[5] = { -1.2649110640673518, -0.6324555320336759, 0, 0.6324555320336759,
+			     1.2649110640673518 };
+
+static void side_init(struct side *s, const char *label, const char *mode)
+{
+	memset(s, 0, sizeof(*s));
+	s->dir = xstrdup(label);
+	s->label = xstrdup(label);
+	s->mode = xstrdup(mode);
+}
+
+static struct row *get_row(struct side *s, const char *row)
+{
+	struct row *r = side_find_row(s, row);
+
+	if (r)
+		return r;
+	GROW(s->rows, s->alloc_rows, s->n_rows + 1);
+	r = &s->rows[s->n_rows++];
+	memset(r, 0, sizeof(*r));
+	r->name = xstrdup(row);
+	r->source = xstrdup(row);
+	return r;
+}
+
+static void add_metric(struct side *s, const char *row, const char *metric, enum metric_better better,
+		       const char *unit, double mean, double sd)
+{
+	struct row *r = get_row(s, row);
+
+	for (int i = 0; i < 5; i++)
+		metric_set_add_sample(&r->metrics, metric, better, unit, mean + sd * Z[i]);
+}
+
+/* A boot with two reps at log offsets -/+ 0.01 about log(100) + m. */
+static void add_boot(struct side *s, const char *row, const char *unit, double m)
+{
+	struct row *r = get_row(s, row);
+
+	metric_set_add_sample(&r->metrics, "x", BETTER_HIGHER, unit, 100 * exp(m - 0.01));
+	metric_set_add_sample(&r->metrics, "x", BETTER_HIGHER, unit, 100 * exp(m + 0.01));
+}
+
+static void add_check(struct side *s, const char *row, int rc)
+{
+	struct row *r = get_row(s, row);
+
+	r->kind = ROW_CHECK;
+	r->has_rc = true;
+	r->rc = rc;
+}
+
+static void release_sides(struct side *s, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		side_release(&s[k]);
+}
+
+static const struct compare_options default_options = {
+	.stat = STAT_MEAN, .loud_pct = COMPARE_LOUD_PCT_DEFAULT, .boots_needed = true,
+};
+
+/* The name a headline gives a metric. */
+static void test_metric_name(void **state)
+{
+	static const struct {
+		const char *row, *metric, *want;
+	} cases[] = {
+		{ "gptoss-rocm", "pp512 @ d65536", "gptoss-rocm pp512@d65536" },
+		{ "strata-prefill", "value", "strata-prefill" },
+		{ "randread", "randread.iops", "randread iops" },
+		{ "randread", "randwrite.iops", "randread randwrite.iops" },
+		{ "boot", "randread.", "boot randread." },
+		{ "hf", "mean", "hf mean" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct compare_metric cm = { .row = (char *)cases[i].row, .metric = (char *)cases[i].metric };
+		char *name = headline_metric_name(&cm);
+
+		assert_string_equal(name, cases[i].want);
+		free(name);
+	}
+}
+
+/*
+ * pt translated off pt2, one boot each: the screen decides. The seed's
+ * round two at 64k: off +4.2 % counts, translated -0.9 % within noise.
+ */
+static void test_screen_decides(void **state)
+{
+	static const char *const labels[4] = { "pt", "translated", "off", "pt2" };
+	static const char *const modes[4] = { "pt", "translated", "off", "pt" };
+	static const double delta[4] = { 0, -0.9, 4.2, 0.2 };
+	struct side s[4];
+	struct compare_result res;
+	struct strlist w = STRLIST_INIT;
+	struct headline h;
+
+	(void)state;
+	for (int k = 0; k < 4; k++) {
+		double mean = 400 * (1 + delta[k] / 100);
+
+		side_init(&s[k], labels[k], modes[k]);
+		add_metric(&s[k], "rocm", "pp512 @ d65536", BETTER_HIGHER, "t/s", mean, mean * 0.012);
+		/* A time, lower is better, 10 % less on off, loud everywhere. */
+		add_metric(&s[k], "load", "ms", BETTER_LOWER, "ms", k == 2 ? 90 : 100, 8);
+	}
+	add_check(&s[2], "npu-validate", 1);
+	add_check(&s[0], "npu-validate", 0);
+	assert_int_equal(compare_sides(s, 4, &default_options, &res, &w), 0);
+	headline_build(&res, &h);
+	assert_int_equal(h.n_lines, 2);
+	assert_false(h.all_one_mode);
+
+	assert_string_equal(h.lines[0].mode, "translated");
+	assert_string_equal(h.lines[0].first_mode, "pt");
+	assert_int_equal(h.lines[0].side, 1);
+	assert_int_equal(h.lines[0].null, HEADLINE_NULL_NOT_SHOWN);
+	assert_int_equal(h.lines[0].n_items, 1);
+	assert_int_equal(h.lines[0].items[0].kind, HEADLINE_LOUD);
+
+	assert_string_equal(h.lines[1].mode, "off");
+	assert_int_equal(h.lines[1].null, HEADLINE_NULL_NONE);
+	assert_int_equal(h.lines[1].n_items, 3);
+	assert_int_equal(h.lines[1].items[0].kind, HEADLINE_CLAIM);
+	assert_int_equal(h.lines[1].items[0].judge, HEADLINE_BY_SCREEN);
+	assert_null(h.lines[1].items[0].test);
+	assert_true(fabs(h.lines[1].items[0].delta_pct - 4.2) < 1e-9);
+	assert_true(isnan(h.lines[1].items[0].lo_pct));
+	assert_int_equal(h.lines[1].items[0].boots, 1);
+	assert_int_equal(h.lines[1].items[0].boots_first, 2);
+	assert_string_equal(h.lines[1].items[0].direction, "faster");
+	assert_string_equal(h.lines[1].items[0].text, "rocm pp512@d65536 +4.2 % faster (screen, 1 + 2 boots)");
+	/* Loud: 8 ms of spread on 100 ms; 10 % less time reads +10 % and is not judged. */
+	assert_int_equal(h.lines[1].items[1].kind, HEADLINE_LOUD);
+	assert_string_equal(h.lines[1].items[1].text, "load ms +10.0 %, too loud to judge");
+	assert_int_equal(h.lines[1].items[2].kind, HEADLINE_COST);
+	assert_string_equal(h.lines[1].items[2].text, "npu-validate failed, rc=1 (cost)");
+	assert_string_equal(h.lines[1].text, "off vs pt: rocm pp512@d65536 +4.2 % faster (screen, 1 + 2 boots); "
+					    "load ms +10.0 %, too loud to judge; npu-validate failed, rc=1 (cost)");
+	headline_release(&h);
+	headline_release(&h);   /* released twice: a no-op */
+	compare_result_release(&res);
+	strlist_release(&w);
+	release_sides(s, 4);
+}
+
+/*
+ * A B A2 B2 A3 B3 A4, boot log means A 0 .02 -.02 0, B .05 .07 .06: the
+ * boot t decides (test-compare.c has its numbers by hand); a second metric
+ * on B moves by nothing and is not named.
+ */
+static void test_test_decides(void **state)
+{
+	static const char *const labels[7] = { "a", "b", "a2", "b2", "a3", "b3", "a4" };
+	static const double ma[4] = { 0, 0.02, -0.02, 0 }, mb[3] = { 0.05, 0.07, 0.06 };
+	struct side s[7];
+	struct compare_result res;
+	struct strlist w = STRLIST_INIT;
+	struct headline h;
+	const struct compare_test *t;
+	char *want;
+
+	(void)state;
+	for (int k = 0; k < 7; k++) {
+		side_init(&s[k], labels[k], k % 2 ? "b" : "a");
+		add_boot(&s[k], "r", "", k % 2 ? mb[k / 2] : ma[k / 2]);
+		add_boot(&s[k], "q", "", k % 2 ? ma[k / 2] : ma[k / 2]);
+	}
+	assert_int_equal(compare_sides(s, 7, &default_options, &res, &w), 0);
+	headline_build(&res, &h);
+	assert_int_equal(h.n_lines, 1);
+	assert_int_equal(h.lines[0].n_items, 1);
+	t = h.lines[0].items[0].test;
+	assert_non_null(t);
+	assert_int_equal(t->verdict, VERDICT_COUNTS);
+	assert_int_equal(h.lines[0].items[0].judge, HEADLINE_BY_TEST);
+	assert_int_equal(h.lines[0].items[0].boots, 3);
+	assert_int_equal(h.lines[0].items[0].boots_first, 4);
+	assert_true(h.lines[0].items[0].delta_pct == t->delta_pct);
+	assert_true(h.lines[0].items[0].lo_pct == t->lo_pct);
+	assert_string_equal(h.lines[0].items[0].direction, "better");
+	want = xasprintf("b vs a: r x %+.1f %% [%+.1f, %+.1f] better (boot t, 3 + 4 boots%s)", t->delta_pct, t->lo_pct,
+			 t->hi_pct, t->survives ? "" : ", not after FDR");
+	assert_string_equal(h.lines[0].text, want);
+	free(want);
+	headline_release(&h);
+	compare_result_release(&res);
+	strlist_release(&w);
+	release_sides(s, 7);
+}
+
+/* Nulls: same within a margin; no difference with the boots that would detect 2 %; nothing judged. */
+static void test_nulls(void **state)
+{
+	static const char *const labels[7] = { "a", "b", "a2", "b2", "a3", "b3", "a4" };
+	static const double a[4] = { 0, 0.002, -0.002, 0 }, b[3] = { 0.0005, -0.0005, 0.0003 };
+	struct side s[7];
+	struct compare_result res;
+	struct strlist w = STRLIST_INIT;
+	struct compare_options o = default_options;
+	struct headline h;
+	unsigned detect;
+
+	(void)state;
+	for (int k = 0; k < 7; k++) {
+		side_init(&s[k], labels[k], k % 2 ? "b" : "a");
+		add_boot(&s[k], "r", "", k % 2 ? b[k / 2] : a[k / 2]);
+	}
+	o.equivalence_pct = 2;
+	assert_int_equal(compare_sides(s, 7, &o, &res, &w), 0);
+	assert_int_equal(res.metrics[0].tests[0].verdict, VERDICT_SAME);
+	headline_build(&res, &h);
+	assert_int_equal(h.lines[0].null, HEADLINE_NULL_SAME);
+	assert_int_equal(h.lines[0].n_items, 0);
+	assert_string_equal(h.lines[0].text, "b vs a: same within ±2 %");
+	headline_release(&h);
+	compare_result_release(&res);
+
+	/* Without a margin: no difference shown, and the boots a 2 % change needs at this noise. */
+	assert_int_equal(compare_sides(s, 7, &default_options, &res, &w), 0);
+	assert_int_equal(res.metrics[0].tests[0].verdict, VERDICT_WITHIN_NOISE);
+	detect = stats_boots_needed(log(1.02), res.metrics[0].tests[0].power_var, 2, 0.05, COMPARE_POWER, 1000);
+	assert_true(detect >= 2);
+	headline_build(&res, &h);
+	assert_int_equal(h.lines[0].null, HEADLINE_NULL_NOT_SHOWN);
+	assert_true(h.lines[0].has_detect);
+	assert_int_equal(h.lines[0].detect_boots, detect);
+	{
+		char *want = xasprintf("b vs a: no difference shown; %u boots per mode would detect 2 %%", detect);
+
+		assert_string_equal(h.lines[0].text, want);
+		free(want);
+	}
+	headline_release(&h);
+	compare_result_release(&res);
+
+	/* a b, no repeat and no history: nothing judged, the largest delta named. */
+	assert_int_equal(compare_sides(s, 2, &default_options, &res, &w), 0);
+	headline_build(&res, &h);
+	assert_int_equal(h.lines[0].null, HEADLINE_NULL_NOT_JUDGED);
+	assert_string_equal(h.lines[0].text, "b vs a: nothing judged (no repeat boot of a and no history); "
+					    "largest delta r x +0.1 %");
+	headline_release(&h);
+	compare_result_release(&res);
+
+	/* a a2: one mode, no line. */
+	assert_int_equal(compare_sides((const struct side[]){ s[0], s[2] }, 2, &default_options, &res, &w), 0);
+	headline_build(&res, &h);
+	assert_int_equal(h.n_lines, 0);
+	assert_true(h.all_one_mode);
+	headline_release(&h);
+	compare_result_release(&res);
+	strlist_release(&w);
+	release_sides(s, 7);
+}
+
+/* A check that fails on the first side too is no cost of the mode; a mode's repeat names it once. */
+static void test_costs(void **state)
+{
+	static const char *const labels[5] = { "a", "b", "a2", "b2", "c" };
+	static const char *const modes[5] = { "a", "b", "a", "b", "c" };
+	struct side s[5];
+	struct compare_result res;
+	struct strlist w = STRLIST_INIT;
+	struct headline h;
+
+	(void)state;
+	for (int k = 0; k < 5; k++) {
+		side_init(&s[k], labels[k], modes[k]);
+		add_metric(&s[k], "r", "m", BETTER_HIGHER, "t/s", 100, 1);
+	}
+	add_check(&s[0], "both", 1);
+	add_check(&s[1], "both", 1);
+	add_check(&s[1], "new", 2);
+	add_check(&s[3], "new", 2);
+	add_check(&s[4], "both", 1);
+	assert_int_equal(compare_sides(s, 5, &default_options, &res, &w), 0);
+	headline_build(&res, &h);
+	assert_int_equal(h.n_lines, 2);
+	assert_int_equal(h.lines[0].n_items, 1);
+	assert_string_equal(h.lines[0].items[0].text, "new failed, rc=2 (cost)");
+	assert_string_equal(h.lines[0].items[0].cost->row, "new");
+	assert_int_equal(h.lines[0].null, HEADLINE_NULL_NONE);
+	/* c: its only failure fails on a too; the metric moved by nothing. */
+	assert_int_equal(h.lines[1].n_items, 0);
+	assert_int_equal(h.lines[1].null, HEADLINE_NULL_NOT_SHOWN);
+	headline_release(&h);
+	compare_result_release(&res);
+	strlist_release(&w);
+	release_sides(s, 5);
+}
+
+static void test_names(void **state)
+{
+	(void)state;
+	assert_string_equal(headline_kind_name(HEADLINE_CLAIM), "claim");
+	assert_string_equal(headline_kind_name(HEADLINE_LOUD), "loud");
+	assert_string_equal(headline_kind_name(HEADLINE_COST), "cost");
+	assert_string_equal(headline_judge_name(HEADLINE_BY_TEST), "test");
+	assert_string_equal(headline_judge_name(HEADLINE_BY_SCREEN), "screen");
+	assert_string_equal(headline_null_name(HEADLINE_NULL_NONE), "none");
+	assert_string_equal(headline_null_name(HEADLINE_NULL_SAME), "same");
+	assert_string_equal(headline_null_name(HEADLINE_NULL_UNDECIDED), "undecided");
+	assert_string_equal(headline_null_name(HEADLINE_NULL_NOT_SHOWN), "not-shown");
+	assert_string_equal(headline_null_name(HEADLINE_NULL_NOT_JUDGED), "not-judged");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_metric_name),
+		cmocka_unit_test(test_screen_decides),
+		cmocka_unit_test(test_test_decides),
+		cmocka_unit_test(test_nulls),
+		cmocka_unit_test(test_costs),
+		cmocka_unit_test(test_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
