@@ -13,6 +13,7 @@
 #include "lib/alloc.h"
 #include "lib/parse-error.h"
 #include "report/chart.h"
+#include "report/headline.h"
 #include "report/timeline.h"
 #include "lib/version.h"
 
@@ -352,6 +353,10 @@ static const char css[] =
 	"ul.warn{margin:0;padding-left:20px;font-size:13px}\n"
 	"footer{color:var(--muted);font-size:12.5px;text-align:center;margin-top:24px}\n"
 	"a{color:var(--info)}\n"
+	"#headline p.hl{margin:0 0 8px;padding:8px 12px;border-left:4px solid var(--line);background:var(--soft);"
+	"border-radius:6px;font-size:15px;overflow-wrap:anywhere}\n"
+	"#headline p.hl.gain{border-left-color:var(--gain)}#headline p.hl.loss{border-left-color:var(--loss)}\n"
+	"#headline .hm{font-weight:600;margin-right:2px}\n"
 	".forest{font-size:13.5px}\n"
 	".fr{display:grid;grid-template-columns:minmax(150px,30%) minmax(0,1fr) minmax(170px,27%);gap:2px 12px;"
 	"align-items:center;padding:3px 0;border-bottom:1px solid var(--line)}\n"
@@ -586,6 +591,57 @@ static void summary_table(struct page *pg)
 		put(pg, "</tbody>\n");
 	}
 	put(pg, "</table></div>\n</section>\n");
+}
+
+/* ---- the headline: the answer first, as every report opens ---- */
+
+static void headline_section(struct page *pg)
+{
+	const struct compare_result *res = pg->res;
+	struct headline h;
+
+	headline_build(res, &h);
+	put(pg, "<section id=\"headline\">\n<h2>The answer</h2>\n");
+	if (h.all_one_mode) {
+		put(pg, "<p class=\"hl\" data-null=\"aa\">Every side is ");
+		esc(pg, res->sides[0].mode);
+		put(pg, ": an A/A campaign; nothing to compare, its boots measure the machine's noise floor.</p>\n");
+	}
+	for (size_t i = 0; i < h.n_lines; i++) {
+		const struct headline_line *l = &h.lines[i];
+		size_t n_gain = 0, n_loss = 0, n_cost = 0, prefix = strlen(l->mode) + strlen(" vs ") + strlen(l->first_mode) + 2;
+		const char *rest = l->text;
+
+		for (size_t j = 0; j < l->n_items; j++) {
+			const struct headline_item *it = &l->items[j];
+
+			n_cost += it->kind == HEADLINE_COST;
+			n_gain += it->kind == HEADLINE_CLAIM && it->delta_pct >= 0;
+			n_loss += it->kind == HEADLINE_CLAIM && it->delta_pct < 0;
+		}
+		/* The line's text is "MODE vs FIRST: ..."; the names are set apart. */
+		if (strlen(l->text) >= prefix && !strncmp(l->text, l->mode, strlen(l->mode)))
+			rest = l->text + prefix;
+		putf(pg, "<p class=\"hl%s%s\" data-null=\"%s\" data-mode=\"", n_gain ? " gain" : "",
+		     n_loss || n_cost ? " loss" : "", headline_null_name(l->null));
+		esc(pg, l->mode);
+		putf(pg, "\" data-claims=\"%zu\" data-costs=\"%zu\"><span class=\"sw\" style=\"background:%s\"></span>"
+			 "<span class=\"hm\">", n_gain + n_loss, n_cost, mode_color(pg, l->side));
+		if (rest != l->text) {
+			esc(pg, l->mode);
+			put(pg, " vs ");
+			esc(pg, l->first_mode);
+			put(pg, ":</span> ");
+		} else {
+			put(pg, "</span>");
+		}
+		esc(pg, rest);
+		put(pg, "</p>\n");
+	}
+	put(pg, "<p class=\"note\">The headline of report.txt: for each mode, every metric whose decisive verdict moved "
+		"(the boot-level test's where one ran, else the screen's, as each item says), the checks that failed, or "
+		"what no difference means.</p>\n</section>\n");
+	headline_release(&h);
 }
 
 /* ---- the forest plot: every boot-level result on one % axis ---- */
@@ -1870,6 +1926,7 @@ int report_html(FILE *out, const struct compare_result *res, const struct report
 	sides_load(&pg);
 	page_head(&pg);
 	page_header(&pg);
+	headline_section(&pg);
 	forest_section(&pg);
 	summary_table(&pg);
 	gains_and_costs(&pg);

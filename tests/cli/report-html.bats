@@ -70,6 +70,11 @@ probe_script() {
 		out.reps.push({ metric: s.getAttribute('data-metric'), reps: +s.getAttribute('data-reps'),
 			drawn: s.querySelectorAll('circle.rep').length, runs: s.querySelectorAll('path.run').length });
 	});
+	out.headline = [];
+	document.querySelectorAll('#headline p.hl').forEach(function (e) {
+		var r = e.getBoundingClientRect();
+		out.headline.push({ mode: e.dataset.mode, text: e.textContent, shown: shown(r), right: Math.ceil(r.right) });
+	});
 	out.regions = {};
 	['headline', 'forest'].forEach(function (id) {
 		var e = document.getElementById(id);
@@ -80,8 +85,9 @@ probe_script() {
 			w: Math.floor(r.width), h: Math.floor(r.height), right: Math.ceil(r.right) };
 	});
 	out.fontsize = {};
-	document.querySelectorAll('#forest .fl, #forest svg text, #headline').forEach(function (e) {
-		var k = e.closest('svg') ? 'axis' : e.id ? e.id : 'label', px = parseFloat(getComputedStyle(e).fontSize);
+	document.querySelectorAll('#forest .fl, #forest svg text, #headline p.hl').forEach(function (e) {
+		var k = e.closest('svg') ? 'axis' : e.closest('#headline') ? 'headline' : 'label',
+			px = parseFloat(getComputedStyle(e).fontSize);
 		out.fontsize[k] = Math.min(out.fontsize[k] || 99, px);
 	});
 	document.querySelectorAll('[data-summary]').forEach(function (e) {
@@ -184,6 +190,9 @@ expect_page() {
 		(.verdict == "drift" and .text == "drift") or
 		(.verdict == "baseline" and .text == "") or
 		(.verdict == "missing" and .text == "missing"))' "$page" > /dev/null || return 1
+	# The headline opens the page, line by line as report.json (and report.txt) has it.
+	diff -u <(jq -r '.headline[] | "\(.mode)|\(.text)"' "$report") \
+		<(jq -r '.headline[] | select(.shown) | "\(.mode)|\(.text)"' "$page") || return 1
 	# Every boot-level test is a line of the forest plot and a verdict beside its
 	# chart, as report.json has it, in the words of report.txt.
 	for where in forest chart; do
@@ -279,7 +288,7 @@ expect_self_contained() {
 	grep -q 'No times were recorded.' "$BATS_TEST_TMPDIR/cs.html"
 }
 
-@test "report.html: the forest plot of every boot-level result, at 1280 and at 400 pixels, and their screenshots" {
+@test "report.html: the headline and the forest plot of every boot-level result, at 1280 and at 400 pixels, and their screenshots" {
 	c="$BATS_TEST_DIRNAME/../fixtures/campaign-abca"
 	all="$c/pt $c/translated $c/off $c/pt2 $c/translated2 $c/off2 $c/pt3 $c/translated3 $c/off3 $c/pt4"
 	html="$BATS_TEST_TMPDIR/abca.html"
@@ -302,7 +311,8 @@ expect_self_contained() {
 	jq -e '.viewport == 400 and .width <= 400' "$phone" > /dev/null
 	jq -e '.regions.forest.right <= 400 and ([.tests[] | select(.where == "forest" and .shown) | .right] | length == 4 and max <= 400)' \
 		"$phone" > /dev/null
-	jq -e '.fontsize.label >= 12 and .fontsize.axis >= 10' "$phone" > /dev/null
+	jq -e '.fontsize.label >= 12 and .fontsize.axis >= 10 and .fontsize.headline >= 12' "$phone" > /dev/null
+	jq -e '.regions.headline.right <= 400 and (.headline | length == 2 and all(.right <= 400))' "$phone" > /dev/null
 	expect_page "$phone" "$BATS_TEST_TMPDIR/abca.json"
 
 	# Screenshots down to the forest plot's end, written next to bootab, with ink where the plot is.
@@ -311,9 +321,11 @@ expect_self_contained() {
 	h=$(jq '.regions.forest.y + .regions.forest.h + 16' "$page")
 	chromium_run --window-size="1280,$h" --screenshot="$png" "file://$html" > /dev/null
 	[ "$(/usr/bin/python3 "$BATS_TEST_DIRNAME/helpers/png-region.py" size "$png")" = "1280 $h" ]
-	read -r n colours < <(ink "$png" "$(jq -c .regions.forest "$page")")
-	[ "$n" -gt "$(jq '.regions.forest.w * .regions.forest.h / 50 | floor' "$page")" ]
-	[ "$colours" -gt 8 ]
+	for region in headline forest; do
+		read -r n colours < <(ink "$png" "$(jq -c ".regions.$region" "$page")")
+		[ "$n" -gt "$(jq ".regions.$region.w * .regions.$region.h / 50 | floor" "$page")" ]
+		[ "$colours" -gt 8 ]
+	done
 	# The page's margin beside it is blank: the count tells the two apart.
 	read -r n _ < <(ink "$png" "$(jq -c '.regions.forest | {x: 0, y, w: 40, h}' "$page")")
 	[ "$n" -eq 0 ]
@@ -323,9 +335,11 @@ expect_self_contained() {
 	chromium_run --window-size="500,$h" --screenshot="$BATS_TEST_TMPDIR/frame.png" "file://$BATS_TEST_TMPDIR/frame.html" > /dev/null
 	/usr/bin/python3 "$BATS_TEST_DIRNAME/helpers/png-region.py" crop "$BATS_TEST_TMPDIR/frame.png" 0 0 400 "$h" "$png"
 	[ "$(/usr/bin/python3 "$BATS_TEST_DIRNAME/helpers/png-region.py" size "$png")" = "400 $h" ]
-	read -r n colours < <(ink "$png" "$(jq -c .regions.forest "$phone")")
-	[ "$n" -gt "$(jq '.regions.forest.w * .regions.forest.h / 50 | floor' "$phone")" ]
-	[ "$colours" -gt 8 ]
+	for region in headline forest; do
+		read -r n colours < <(ink "$png" "$(jq -c ".regions.$region" "$phone")")
+		[ "$n" -gt "$(jq ".regions.$region.w * .regions.$region.h / 50 | floor" "$phone")" ]
+		[ "$colours" -gt 8 ]
+	done
 }
 
 @test "report --format html: unknown formats are refused" {
