@@ -59,8 +59,8 @@ test: deps
 	$(MAKE) check-valgrind
 	$(MAKE) lint
 
-.PHONY: deps test all check check-unit check-cli check-asan check-fuzz check-valgrind lint clean bench \
-	bench-method bench-method-quick bench-scaling demo install uninstall man fuzz fuzz-build fuzz-targets
+.PHONY: deps test all check check-unit check-cli check-debian check-asan check-fuzz check-valgrind lint clean bench \
+	bench-method bench-method-quick bench-fleet bench-scaling demo install uninstall man fuzz fuzz-build fuzz-targets
 
 all: bootab man
 
@@ -116,7 +116,13 @@ $(BUILD)/bench/method: bench/method/method.c $(BUILD)/libbootab.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -I$(BUILD)/src -o $@ $< $(BUILD)/libbootab.a $(LDFLAGS) $(LDLIBS)
 
--include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(TEST_BIN:=.d) $(BUILD)/bench/method.d
+# Verdicts pooled over machines (docs/fleet.md): simulated fleets through
+# compare_sides() and fleet_judge().
+$(BUILD)/bench/fleet: bench/method/fleet.c $(BUILD)/libbootab.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -I$(BUILD)/src -o $@ $< $(BUILD)/libbootab.a $(LDFLAGS) $(LDLIBS)
+
+-include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(TEST_BIN:=.d) $(BUILD)/bench/method.d $(BUILD)/bench/fleet.d
 
 check-deps:
 	@m="$(call missing,$(TEST_PKGS))"; if [ -n "$$m" ]; then \
@@ -131,9 +137,17 @@ check-unit: $(TEST_BIN)
 	@fail=0; for t in $(TEST_BIN); do \
 	    echo "== $$t"; $(TEST_WRAP) $$t || fail=1; done; exit $$fail
 
-check-cli: bootab man $(BUILD)/bench/method
+check-cli: bootab man $(BUILD)/bench/method $(BUILD)/bench/fleet
 	BOOTAB="$(CURDIR)/$(BUILD)/bootab" BOOTAB_BUILD="$(BUILD)" METHOD_BENCH="$(CURDIR)/$(BUILD)/bench/method" \
+	    FLEET_BENCH="$(CURDIR)/$(BUILD)/bench/fleet" \
 	    TEST_WRAP="$(TEST_WRAP)" bats tests/cli
+
+# The Debian lab guest end to end (tests/cli/debian): the image built from
+# Debian's archive with mmdebstrap, then one guest session of five boots
+# through GRUB and systemd. As root; not part of check or test (its build and
+# boots exceed their budget; docs/lab.md has the figures).
+check-debian: bootab
+	BOOTAB="$(CURDIR)/$(BUILD)/bootab" BOOTAB_BUILD="$(BUILD)" bats tests/cli/debian
 
 # The lab's QEMU boots are the slow part of the suite; they run once, in the
 # plain pass, and the sanitizer pass skips them.
@@ -142,7 +156,7 @@ check-asan:
 	    CFLAGS="-O1 -g" FUZZ_SMOKE=no check
 
 lint:
-	$(MAKE) WERROR=-Werror BUILD=build-lint bootab $(TEST_BIN:$(BUILD)/%=build-lint/%) build-lint/bench/method
+	$(MAKE) WERROR=-Werror BUILD=build-lint bootab $(TEST_BIN:$(BUILD)/%=build-lint/%) build-lint/bench/method build-lint/bench/fleet
 	shellcheck -s sh $(SCRIPTS) tools/*.sh tests/cli/helpers/*.sh bench/scaling.sh
 	shellcheck -s bash completion/bootab.bash
 	shellcheck -x .ci/run $(wildcard lab/*.sh)
@@ -172,14 +186,21 @@ bench-method: $(BUILD)/bench/method
 bench-method-quick: $(BUILD)/bench/method
 	$(BUILD)/bench/method --quick
 
+# Verdicts pooled over machines: the fleet cells' CSV and their summary
+# (docs/fleet.md); about 5 minutes of CPU.
+bench-fleet: $(BUILD)/bench/fleet
+	nice $(BUILD)/bench/fleet > bench/method/fleet.csv.tmp && \
+	    mv bench/method/fleet.csv.tmp bench/method/fleet.csv
+	sh bench/method/fleet-summarise.sh bench/method/fleet.csv
+
 # The unit tests and the CLI tests (but the QEMU lab's, which run once in
 # the plain pass) under valgrind, with fewer random kills in the unit kill
 # test (15): a memory error or a leak fails the test. `make test` runs it.
 VALGRIND     := valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,possible
 # crash.bats measures where kills land in time (valgrind's pace moves them
-# all outside the writes) and bench-method.bats runs no bootab: both run in
+# all outside the writes), bench-method.bats and bench-fleet.bats run no bootab: they run in
 # the plain and sanitizer passes only.
-VALGRIND_CLI := $(filter-out tests/cli/lab.bats tests/cli/crash.bats tests/cli/bench-method.bats,\
+VALGRIND_CLI := $(filter-out tests/cli/lab.bats tests/cli/crash.bats tests/cli/bench-method.bats tests/cli/bench-fleet.bats,\
                   $(sort $(wildcard tests/cli/*.bats)))
 
 check-valgrind: bootab man $(TEST_BIN)

@@ -37,6 +37,8 @@ build_image() {
 	install -m 644 "$g/70-lab-data.rules" "$tree/etc/udev/rules.d/70-lab-data.rules"
 	install -m 644 "$g/bootab-lab-firstboot.service" "$g/bootab-lab-ready.service" "$tree/etc/systemd/system/"
 	install -m 440 "$g/sudoers-benchnp" "$tree/etc/sudoers.d/benchnp"
+	mkdir -p "$tree/etc/systemd/system.conf.d"
+	install -m 644 "$g/system-lab.conf" "$tree/etc/systemd/system.conf.d/lab.conf"
 	printf 'bootab-lab\n' >"$tree/etc/hostname"
 	printf '127.0.0.1 localhost\n10.0.2.15 bootab-lab\n' >"$tree/etc/hosts"
 	# The ESP is not needed to boot or to run (GRUB's image is only read by

@@ -17,7 +17,7 @@
 #include "report/compare-report.h"
 #include "results/side.h"
 
-const char cmd_compare_usage[] =
+static const char cmd_compare_usage[] =
 	"usage: bootab compare [OPTIONS] SIDE_DIR...\n"
 	"\n"
 	"Prints every side against the first. A side is a directory of one boot's\n"
@@ -105,7 +105,7 @@ static int compare_history_save(const struct compare_result *res, const char *pa
 	return 0;
 }
 
-int cmd_compare(int argc, char **argv)
+static int cmd_compare(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "stat", required_argument, NULL, 's' },
@@ -332,3 +332,10 @@ out:
 	strlist_release(&warnings);
 	return ret;
 }
+
+const struct command cmd_compare_entry = {
+	.name = "compare",
+	.run = cmd_compare,
+	.summary = "compare benchmark results of several boots",
+	.usage = cmd_compare_usage,
+};

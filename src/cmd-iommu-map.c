@@ -16,7 +16,7 @@
 #include "target-args.h"
 #include "target/target.h"
 
-const char cmd_iommu_map_usage[] =
+static const char cmd_iommu_map_usage[] =
 	"usage: bootab iommu-map [--target T] [--root DIR] [--json] [--device ADDR]\n"
 	"       bootab iommu-map --diff SNAP_A SNAP_B [--json]\n"
 	"\n"
@@ -239,7 +239,7 @@ static int run_diff(const char *a_path, const char *b_path, bool json)
 	return EXIT_OK;
 }
 
-int cmd_iommu_map(int argc, char **argv)
+static int cmd_iommu_map(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		TARGET_LONGOPT_TARGET,
@@ -318,3 +318,10 @@ int cmd_iommu_map(int argc, char **argv)
 	snapshot_release(&snap);
 	return rc;
 }
+
+const struct command cmd_iommu_map_entry = {
+	.name = "iommu-map",
+	.run = cmd_iommu_map,
+	.summary = "list devices by IOMMU group and type; diff two boots",
+	.usage = cmd_iommu_map_usage,
+};

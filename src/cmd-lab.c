@@ -17,7 +17,7 @@
 #include "lib/strbuf.h"
 #include "log.h"
 
-const char cmd_lab_usage[] =
+static const char cmd_lab_usage[] =
 	"usage: bootab lab [--guest busybox|debian] SUBCOMMAND ...\n"
 	"       bootab lab build [--force]\n"
 	"       bootab lab up [--smt] [--timeout SECONDS]\n"
@@ -438,8 +438,40 @@ static int lab_wait(const char *dir, int argc, char **argv)
 	return EXIT_OK;
 }
 
-int cmd_lab(int argc, char **argv)
+static int lab_path_cmd(const char *dir, int argc, char **argv)
 {
+	if (argc > 1)
+		return usage_error("lab path: unknown argument '%s'", argv[1]);
+	printf("%s\n", dir);
+	return EXIT_OK;
+}
+
+/* The subcommands, each run with the lab directory and its own argv (argv[0] its name). */
+static const struct lab_subcommand {
+	const char *name;
+	int (*run)(const char *dir, int argc, char **argv);
+} lab_subcommands[] = {
+	{ "build", lab_build_cmd },
+	{ "down", lab_down },
+	{ "path", lab_path_cmd },
+	{ "power-cycle", lab_power_cycle_cmd },
+	{ "ssh", lab_ssh },
+	{ "status", lab_status_cmd },
+	{ "up", lab_up },
+	{ "wait", lab_wait },
+};
+
+static const struct lab_subcommand *lab_subcommand_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(lab_subcommands) / sizeof(lab_subcommands[0]); i++)
+		if (!strcmp(lab_subcommands[i].name, name))
+			return &lab_subcommands[i];
+	return NULL;
+}
+
+static int cmd_lab(int argc, char **argv)
+{
+	const struct lab_subcommand *sub;
 	char *dir = NULL;
 	int r, code;
 
@@ -465,29 +497,15 @@ int cmd_lab(int argc, char **argv)
 	}
 	if (!guest_given)
 		guest = lab_guest_read(dir);
-	if (!strcmp(argv[1], "build"))
-		code = lab_build_cmd(dir, argc - 1, argv + 1);
-	else if (!strcmp(argv[1], "up"))
-		code = lab_up(dir, argc - 1, argv + 1);
-	else if (!strcmp(argv[1], "down"))
-		code = lab_down(dir, argc - 1, argv + 1);
-	else if (!strcmp(argv[1], "status"))
-		code = lab_status_cmd(dir, argc - 1, argv + 1);
-	else if (!strcmp(argv[1], "ssh"))
-		code = lab_ssh(dir, argc - 1, argv + 1);
-	else if (!strcmp(argv[1], "power-cycle"))
-		code = lab_power_cycle_cmd(dir, argc - 1, argv + 1);
-	else if (!strcmp(argv[1], "wait"))
-		code = lab_wait(dir, argc - 1, argv + 1);
-	else if (!strcmp(argv[1], "path")) {
-		if (argc > 2)
-			code = usage_error("lab path: unknown argument '%s'", argv[2]);
-		else {
-			printf("%s\n", dir);
-			code = EXIT_OK;
-		}
-	} else
-		code = usage_error("lab: unknown subcommand '%s'", argv[1]);
+	sub = lab_subcommand_find(argv[1]);
+	code = sub ? sub->run(dir, argc - 1, argv + 1) : usage_error("lab: unknown subcommand '%s'", argv[1]);
 	free(dir);
 	return code;
 }
+
+const struct command cmd_lab_entry = {
+	.name = "lab",
+	.run = cmd_lab,
+	.summary = "build, start, stop and reach the QEMU lab target",
+	.usage = cmd_lab_usage,
+};

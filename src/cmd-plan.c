@@ -19,7 +19,7 @@
 #include "target-args.h"
 #include "target/target.h"
 
-const char cmd_plan_usage[] =
+static const char cmd_plan_usage[] =
 	"usage: bootab plan [--effect PCT [--from CAMPAIGN_DIR | --history FILE]]\n"
 	"                   [--touch | --target T [--root DIR] [--connect-timeout S]]\n"
 	"                   PLAN.ini\n"
@@ -335,7 +335,7 @@ static int print_touch(const struct plan *plan, const struct target_args *to)
 	return r;
 }
 
-int cmd_plan(int argc, char **argv)
+static int cmd_plan(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "effect", required_argument, NULL, 'e' },
@@ -530,3 +530,10 @@ out:
 	plan_release(&plan);
 	return ret;
 }
+
+const struct command cmd_plan_entry = {
+	.name = "plan",
+	.run = cmd_plan,
+	.summary = "check a campaign plan and print what it will do",
+	.usage = cmd_plan_usage,
+};

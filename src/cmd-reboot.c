@@ -15,7 +15,7 @@
 #include "target-args.h"
 #include "target/target.h"
 
-const char cmd_reboot_usage[] =
+static const char cmd_reboot_usage[] =
 	"usage: bootab reboot [--target T] [--timeout S] [--power-cycle CMD] [--oneshot ENTRY]\n"
 	"\n"
 	"Reads the target's boot_id, reboots it (systemctl reboot, else reboot),\n"
@@ -57,7 +57,7 @@ static void report_boot(struct target *t, const char *before, const char *after,
 	}
 }
 
-int cmd_reboot(int argc, char **argv)
+static int cmd_reboot(int argc, char **argv)
 {
 	enum { OPT_POWER_CYCLE = 256, OPT_ONESHOT, OPT_TIMEOUT };
 	static const struct option longopts[] = {
@@ -140,3 +140,10 @@ int cmd_reboot(int argc, char **argv)
 	target_close(t);
 	return rc;
 }
+
+const struct command cmd_reboot_entry = {
+	.name = "reboot",
+	.run = cmd_reboot,
+	.summary = "reboot the target and wait for a new boot_id",
+	.usage = cmd_reboot_usage,
+};

@@ -1,12 +1,14 @@
 /* bootab report: the report of a finished or partial campaign, written again. */
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "campaign/campaign.h"
+#include "campaign/fleet.h"
 #include "commands.h"
 #include "lib/alloc.h"
 #include "lib/escape.h"
@@ -20,9 +22,10 @@ static void say_line(void *ctx, enum campaign_level level, const char *line)
 	log_campaign_line(ctx, (int)level, line);
 }
 
-const char cmd_report_usage[] =
+static const char cmd_report_usage[] =
 	"usage: bootab report [--format txt|md|csv|json|html|mail] [--stat [ROW=]STAT]\n"
 	"                     [-o FILE] CAMPAIGN_DIR\n"
+	"       bootab report --fleet CAMPAIGN_DIR CAMPAIGN_DIR...\n"
 	"\n"
 	"Writes report.txt, report.md, report.json and report.html of a finished\n"
 	"(or partial) campaign from its side directories again, and prints one of\n"
@@ -37,7 +40,15 @@ const char cmd_report_usage[] =
 	"is recorded into it. Each report is replaced whole or not at all: on a\n"
 	"full disk the old reports stay.\n"
 	"\n"
+	"With --fleet, the campaigns of two or more machines (one directory each,\n"
+	"the same plan on every machine) are pooled, and the text is printed and\n"
+	"not written: per metric and mode each machine's own estimate and verdict,\n"
+	"the pooled effect with a CI whose df come from the number of machines,\n"
+	"the spread between machines and whether the effect differs between them\n"
+	"(docs/fleet.md).\n"
+	"\n"
 	"options:\n"
+	"  --fleet              pool the campaigns of several machines (text only)\n"
 	"  --format FMT         txt (default), md, csv, json, html or mail; with -o\n"
 	"                       and no --format, FILE's extension (.txt, .md, .csv,\n"
 	"                       .json, .html) names it\n"
@@ -47,8 +58,8 @@ const char cmd_report_usage[] =
 	"  -o, --output FILE    write the one report to FILE (replaced whole), nothing\n"
 	"                       into CAMPAIGN_DIR; - writes it to stdout\n"
 	"\n"
-	"exit status: 0 written, 2 usage error, not a campaign directory, or a\n"
-	"report could not be written\n";
+	"exit status: 0 written (--fleet: printed), 2 usage error, not a campaign\n"
+	"directory, or a report could not be written\n";
 
 /* The format FILE's extension names, or NULL. */
 static const char *format_of_path(const char *path)
@@ -88,12 +99,13 @@ static int output_write(const char *path, const char *text)
 	return r;
 }
 
-int cmd_report(int argc, char **argv)
+static int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "stat", required_argument, NULL, 's' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "fleet", no_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct campaign_options o = { .say = say_line };
@@ -103,6 +115,7 @@ int cmd_report(int argc, char **argv)
 	enum report_format fmt;
 	char *name, *path, *data, *text = NULL;
 	size_t len;
+	bool fleet = false;
 	int c, r;
 
 	optind = 1;
@@ -118,11 +131,23 @@ int cmd_report(int argc, char **argv)
 		case 'o':
 			output = optarg;
 			break;
+		case 'F':
+			fleet = true;
+			break;
 		case ':':
 			return usage_error(&stats, xasprintf("%s needs a value", argv[optind - 1]));
 		default:
 			return usage_error(&stats, xasprintf("unknown option '%s'", argv[optind - 1]));
 		}
+	}
+	if (fleet) {
+		if (argc - optind < 2)
+			return usage_error(&stats, xstrdup("--fleet: the campaign directories of two or more machines"));
+		if (stats.n || output || (format && strcmp(format, "txt")))
+			return usage_error(&stats, xstrdup("--fleet prints text, with no --stat or -o"));
+		r = campaign_fleet_report((const char *const *)argv + optind, (size_t)(argc - optind), &o, stdout);
+		strlist_release(&stats);
+		return r < 0 ? EXIT_USAGE : EXIT_OK;
 	}
 	if (optind != argc - 1)
 		return usage_error(&stats, xstrdup(optind >= argc ? "no campaign directory given"
@@ -171,3 +196,10 @@ int cmd_report(int argc, char **argv)
 	free(name);
 	return EXIT_OK;
 }
+
+const struct command cmd_report_entry = {
+	.name = "report",
+	.run = cmd_report,
+	.summary = "write the report of a campaign again",
+	.usage = cmd_report_usage,
+};

@@ -17,7 +17,7 @@ static void say_line(void *ctx, enum campaign_level level, const char *line)
 	log_campaign_line(ctx, (int)level, line);
 }
 
-const char cmd_run_usage[] =
+static const char cmd_run_usage[] =
 	"usage: bootab run [--data DIR] [--dry-run] [--root DIR] PLAN.ini\n"
 	"       bootab run [--root DIR] --resume CAMPAIGN_DIR\n"
 	"\n"
@@ -95,7 +95,7 @@ static void print_report(const char *dir)
 	free(path);
 }
 
-int cmd_run(int argc, char **argv)
+static int cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "data", required_argument, NULL, 'd' },
@@ -152,6 +152,8 @@ int cmd_run(int argc, char **argv)
 	}
 	/* Tests stop a campaign at a chosen journal step, as a crash would. */
 	o.stop_after = getenv("BOOTAB_TEST_STOP_AFTER");
+	o.target_shell = getenv("BOOTAB_TARGET_SH");
+	o.ask_password = target_ask_password_tty;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -180,3 +182,10 @@ int cmd_run(int argc, char **argv)
 	campaign_result_release(&res);
 	return rc;
 }
+
+const struct command cmd_run_entry = {
+	.name = "run",
+	.run = cmd_run,
+	.summary = "run a whole campaign from a plan file (resumable)",
+	.usage = cmd_run_usage,
+};

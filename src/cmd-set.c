@@ -21,10 +21,11 @@
 #include "target/boot-io-target.h"
 #include "log.h"
 #include "target/target.h"
+#include "target-args.h"
 
-const char cmd_set_usage[] =
+static const char cmd_set_usage[] =
 	"usage: bootab set --managed ARGS --args ARGS [--target T] [--backend NAME]\n"
-	"                  [--root DIR] [--dry-run] [--json]\n"
+	"                  [--root DIR] [--connect-timeout S] [--dry-run] [--json]\n"
 	"\n"
 	"Strips every managed kernel arg from every boot entry, adds the mode's\n"
 	"args, and checks the default entry and what the next kernel install\n"
@@ -37,6 +38,7 @@ const char cmd_set_usage[] =
 	"  --target T       local (default), lab, or an SSH destination\n"
 	"  --backend NAME   auto (default), grubby, bls, kernel-cmdline, grub, kexec\n"
 	"  --root DIR       work on the tree under DIR instead of / (tests)\n"
+	"  --connect-timeout S  ssh ConnectTimeout (default 5)\n"
 	"  --dry-run        print every file change and command instead of doing it\n"
 	"  --json           print the result as JSON\n";
 
@@ -44,8 +46,7 @@ struct set_options {
 	const char *managed;
 	const char *args;
 	const char *backend;
-	const char *root;
-	const char *target;
+	struct target_args target;  /* --target, --root, --connect-timeout */
 	bool dry_run;
 	bool json;
 };
@@ -56,25 +57,30 @@ static int parse_options(int argc, char **argv, struct set_options *o)
 		{ "managed", required_argument, NULL, 'm' },
 		{ "args", required_argument, NULL, 'a' },
 		{ "backend", required_argument, NULL, 'b' },
-		{ "root", required_argument, NULL, 'r' },
-		{ "target", required_argument, NULL, 't' },
+		TARGET_LONGOPT_ROOT,
+		TARGET_LONGOPT_TARGET,
+		TARGET_LONGOPT_CONNECT_TIMEOUT,
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int c, r;
 
 	memset(o, 0, sizeof(*o));
+	o->target = (struct target_args)TARGET_ARGS_INIT(NULL);
 	o->backend = "auto";
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
+		r = target_args_take(&o->target, c, optarg);
+		if (r < 0)
+			return r;
+		if (r > 0)
+			continue;
 		switch (c) {
 		case 'm': o->managed = optarg; break;
 		case 'a': o->args = optarg; break;
 		case 'b': o->backend = optarg; break;
-		case 'r': o->root = optarg; break;
-		case 't': o->target = optarg; break;
 		case 'n': o->dry_run = true; break;
 		case 'j': o->json = true; break;
 		default:
@@ -284,7 +290,107 @@ static void log_parse_error(const char *prefix, const struct parse_error *err)
 	free(m);
 }
 
-int cmd_set(int argc, char **argv)
+/*
+ * The boot files set works on: the local tree (--root, default /) or a
+ * box, reached as root. NULL when that fails (said on stderr).
+ */
+static struct boot_io *set_open_io(const struct target_args *t, struct target **ret_target)
+{
+	struct boot_io *io;
+	char *error = NULL;
+	int r;
+
+	if (!t->spec || !strcmp(t->spec, "local")) {
+		io = boot_io_local_new(t->root);
+		if (!io)
+			log_error("set: --root '%s' is not a directory", t->root);
+		return io;
+	}
+	if (t->root) {
+		log_error("set: --root works with the local target only");
+		return NULL;
+	}
+	r = target_open_default(t->spec, NULL, t->connect_timeout_s, ret_target, &error);
+	if (r < 0) {
+		log_error("set: %s", error);
+		free(error);
+		return NULL;
+	}
+	/* Root first: a refused sudo password is said as such, before anything is read. */
+	r = target_probe_root(*ret_target);
+	if (r < 0) {
+		log_error("set: %s", target_error(*ret_target));
+		return NULL;
+	}
+	return boot_io_target_new(*ret_target);
+}
+
+/* --json: the backend, what it was found by, and the plan's notes and actions. */
+static json_t *json_plan_head(const struct boot_backend *backend, const char *found, bool dry_run,
+			      const struct boot_plan *plan)
+{
+	json_t *out = json_pack("{s:s, s:o, s:b, s:o, s:o}", "backend", backend->name,
+				"found", json_string_or_null(found), "dry_run", dry_run,
+				"notes", json_array(), "actions", json_plan(plan));
+
+	for (size_t i = 0; i < plan->n_notes; i++)
+		json_array_append_new(json_object_get(out, "notes"), json_string(plan->notes[i]));
+	return out;
+}
+
+static void print_plan_head(const struct boot_backend *backend, const struct boot_plan *plan)
+{
+	printf("backend: %s\n", backend->name);
+	for (size_t i = 0; i < plan->n_notes; i++)
+		printf("note: %s\n", plan->notes[i]);
+}
+
+/* --dry-run: every file change and command of plan, nothing done. */
+static void print_dry_run(const struct boot_plan *plan)
+{
+	for (size_t i = 0; i < plan->n_actions; i++) {
+		const struct boot_action *a = &plan->actions[i];
+
+		if (a->kind == BOOT_ACTION_WRITE) {
+			print_change(a);
+		} else {
+			char *line = shell_line(a->argv);
+
+			printf("run %s\n", line);
+			free(line);
+		}
+	}
+	if (!boot_plan_changes(plan))
+		printf("nothing to change\n");
+	printf("dry run: nothing was changed\n");
+}
+
+/* What plan changed and ran, one line each. */
+static void print_done(const struct boot_plan *plan)
+{
+	for (size_t i = 0; i < plan->n_actions; i++) {
+		const struct boot_action *a = &plan->actions[i];
+		char *line = a->kind == BOOT_ACTION_RUN ? shell_line(a->argv) : NULL;
+
+		printf("%s %s\n", line ? "ran" : "changed", line ? line : a->path);
+		free(line);
+	}
+}
+
+/* The passed read-back check, naming what the entries now carry. */
+static void print_check_ok(const struct boot_state *after, char **args)
+{
+	char *asked = join_words(args);
+	const char *what = after->inherit_checked ? "the entries and the inherited args" : "the entries";
+
+	if (*asked)
+		printf("check: ok: %s carry '%s' and no other managed arg\n", what, asked);
+	else
+		printf("check: ok: %s carry no managed arg\n", what);
+	free(asked);
+}
+
+static int cmd_set(int argc, char **argv)
 {
 	struct set_options o;
 	struct parse_error err = PARSE_ERROR_INIT;
@@ -318,33 +424,9 @@ int cmd_set(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (o.target && strcmp(o.target, "local")) {
-		char *error = NULL;
-
-		if (o.root) {
-			log_error("set: --root works with the local target only");
-			goto out;
-		}
-		r = target_open_default(o.target, NULL, 0, &target, &error);
-		if (r < 0) {
-			log_error("set: %s", error);
-			free(error);
-			goto out;
-		}
-		/* Root first: a refused sudo password is said as such, before anything is read. */
-		r = target_probe_root(target);
-		if (r < 0) {
-			log_error("set: %s", target_error(target));
-			goto out;
-		}
-		io = boot_io_target_new(target);
-	} else {
-		io = boot_io_local_new(o.root);
-		if (!io) {
-			log_error("set: --root '%s' is not a directory", o.root);
-			goto out;
-		}
-	}
+	io = set_open_io(&o.target, &target);
+	if (!io)
+		goto out;
 	if (!backend) {
 		r = boot_backend_detect(io, &backend, &found);
 		if (r < 0) {
@@ -361,35 +443,13 @@ int cmd_set(int argc, char **argv)
 		log_parse_error("set: ", &err);
 		goto out;
 	}
-	if (o.json) {
-		out = json_pack("{s:s, s:o, s:b, s:o, s:o}", "backend", backend->name,
-				"found", json_string_or_null(found), "dry_run", o.dry_run,
-				"notes", json_array(), "actions", json_plan(&plan));
-		for (size_t i = 0; i < plan.n_notes; i++)
-			json_array_append_new(json_object_get(out, "notes"), json_string(plan.notes[i]));
-	} else {
-		printf("backend: %s\n", backend->name);
-		for (size_t i = 0; i < plan.n_notes; i++)
-			printf("note: %s\n", plan.notes[i]);
-	}
+	if (o.json)
+		out = json_plan_head(backend, found, o.dry_run, &plan);
+	else
+		print_plan_head(backend, &plan);
 	if (o.dry_run) {
-		if (!o.json) {
-			for (size_t i = 0; i < plan.n_actions; i++) {
-				const struct boot_action *a = &plan.actions[i];
-
-				if (a->kind == BOOT_ACTION_WRITE) {
-					print_change(a);
-				} else {
-					char *line = shell_line(a->argv);
-
-					printf("run %s\n", line);
-					free(line);
-				}
-			}
-			if (!boot_plan_changes(&plan))
-				printf("nothing to change\n");
-			printf("dry run: nothing was changed\n");
-		}
+		if (!o.json)
+			print_dry_run(&plan);
 		status = EXIT_OK;
 		goto out;
 	}
@@ -403,13 +463,7 @@ int cmd_set(int argc, char **argv)
 		goto out;
 	}
 	if (!o.json)
-		for (size_t i = 0; i < plan.n_actions; i++) {
-			const struct boot_action *a = &plan.actions[i];
-			char *line = a->kind == BOOT_ACTION_RUN ? shell_line(a->argv) : NULL;
-
-			printf("%s %s\n", line ? "ran" : "changed", line ? line : a->path);
-			free(line);
-		}
+		print_done(&plan);
 	r = backend->read_state(io, &plan, &after, &err);
 	if (r < 0) {
 		log_parse_error("set: reading back: ", &err);
@@ -421,17 +475,9 @@ int cmd_set(int argc, char **argv)
 		json_object_set_new(out, "check", json_pack("{s:b, s:o}", "ok", !problems[0],
 							    "problems", json_strv(problems)));
 	} else {
-		char *asked = join_words(args);
-
 		print_state(&after);
-		if (!problems[0] && *asked)
-			printf("check: ok: %s carry '%s' and no other managed arg\n",
-			       after.inherit_checked ? "the entries and the inherited args" : "the entries",
-			       asked);
-		else if (!problems[0])
-			printf("check: ok: %s carry no managed arg\n",
-			       after.inherit_checked ? "the entries and the inherited args" : "the entries");
-		free(asked);
+		if (!problems[0])
+			print_check_ok(&after, args);
 	}
 	for (size_t i = 0; problems[i]; i++)
 		log_error("set: check failed: %s", problems[i]);
@@ -458,3 +504,10 @@ out:
 	strv_free(managed);
 	return status;
 }
+
+const struct command cmd_set_entry = {
+	.name = "set",
+	.run = cmd_set,
+	.summary = "put a mode's kernel args on every boot entry, replacing the managed ones",
+	.usage = cmd_set_usage,
+};

@@ -21,7 +21,7 @@
 #include "kernel/verify.h"
 #include "results/side.h"
 
-const char cmd_snapshot_usage[] =
+static const char cmd_snapshot_usage[] =
 	"usage: bootab snapshot [--target T] [--root DIR] [--managed \"ARGS\"]\n"
 	"                       [--param MODULE.PARAM]... [-o DIR] [--json]\n"
 	"\n"
@@ -63,7 +63,7 @@ static bool param_word_valid(const char *s)
 	return true;
 }
 
-int cmd_snapshot(int argc, char **argv)
+static int cmd_snapshot(int argc, char **argv)
 {
 	enum { OPT_PARAM = 256 };
 	static const struct option longopts[] = {
@@ -228,3 +228,10 @@ out:
 	json_decref(meta);
 	return rc;
 }
+
+const struct command cmd_snapshot_entry = {
+	.name = "snapshot",
+	.run = cmd_snapshot,
+	.summary = "record what this boot is: meta.json and meta.txt",
+	.usage = cmd_snapshot_usage,
+};

@@ -19,7 +19,7 @@
 #include "kernel/proof.h"
 #include "target/verify-boot.h"
 
-const char cmd_verify_usage[] =
+static const char cmd_verify_usage[] =
 	"usage: bootab verify [--target T] [--root DIR] --args \"ARGS\" [--managed \"ARGS\"]\n"
 	"                     [--expect EXPR]... [--json]\n"
 	"       bootab verify --list\n"
@@ -113,7 +113,7 @@ static void print_report(const struct snapshot *snap, const char *target, const 
 		printf("verify: all %zu checks passed\n", judged);
 }
 
-int cmd_verify(int argc, char **argv)
+static int cmd_verify(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		TARGET_LONGOPT_TARGET,
@@ -229,3 +229,10 @@ out:
 	free(expects);
 	return rc;
 }
+
+const struct command cmd_verify_entry = {
+	.name = "verify",
+	.run = cmd_verify,
+	.summary = "prove from sysfs that the boot is the one asked for",
+	.usage = cmd_verify_usage,
+};

@@ -2,8 +2,9 @@
 #define BOOTAB_COMMANDS_H
 
 /*
- * One subcommand, one file: src/cmd-NAME.c defines cmd_NAME() and its
- * usage text; main.c has one row per command in its table.
+ * One subcommand, one file: src/cmd-NAME.c exports one struct command,
+ * cmd_NAME_entry (its name, function, summary and usage text); main.c
+ * keeps the table of them, sorted by name.
  * Each returns the process exit code.
  *
  * The usage text is the command's only documentation source: 'bootab help
@@ -29,23 +30,20 @@ struct command {
 	const char *usage;
 };
 
-/* The table, terminated by a row with name NULL. */
-extern const struct command commands[];
+/* Each command file's one export. */
+extern const struct command cmd_compare_entry;
+extern const struct command cmd_iommu_map_entry;
+extern const struct command cmd_lab_entry;
+extern const struct command cmd_plan_entry;
+extern const struct command cmd_reboot_entry;
+extern const struct command cmd_report_entry;
+extern const struct command cmd_run_entry;
+extern const struct command cmd_set_entry;
+extern const struct command cmd_snapshot_entry;
+extern const struct command cmd_verify_entry;
+
+/* main.c's table, sorted by name: the command called NAME, or NULL. */
 const struct command *command_find(const char *name);
-
-int cmd_lab(int argc, char **argv);
-extern const char cmd_lab_usage[];
-
-int cmd_set(int argc, char **argv);
-extern const char cmd_set_usage[];
-int cmd_iommu_map(int argc, char **argv);
-extern const char cmd_iommu_map_usage[];
-int cmd_snapshot(int argc, char **argv);
-extern const char cmd_snapshot_usage[];
-int cmd_verify(int argc, char **argv);
-extern const char cmd_verify_usage[];
-int cmd_reboot(int argc, char **argv);
-extern const char cmd_reboot_usage[];
 
 /* Exit codes shared by every command. */
 enum {
@@ -53,17 +51,5 @@ enum {
 	EXIT_NOTHING = 1,     /* ran, but found nothing to report / a check failed */
 	EXIT_USAGE = 2,       /* usage or I/O error */
 };
-
-
-int cmd_compare(int argc, char **argv);
-extern const char cmd_compare_usage[];
-
-int cmd_plan(int argc, char **argv);
-extern const char cmd_plan_usage[];
-
-int cmd_run(int argc, char **argv);
-extern const char cmd_run_usage[];
-int cmd_report(int argc, char **argv);
-extern const char cmd_report_usage[];
 
 #endif

@@ -26,29 +26,43 @@ static const char cmd_version_usage[] =
 	"\n"
 	"Prints bootab's version.\n";
 
-const struct command commands[] = {
-	{ "compare", cmd_compare, "compare benchmark results of several boots", cmd_compare_usage },
-	{ "run", cmd_run, "run a whole campaign from a plan file (resumable)", cmd_run_usage },
-	{ "report", cmd_report, "write the report of a campaign again", cmd_report_usage },
-	{ "plan", cmd_plan, "check a campaign plan and print what it will do", cmd_plan_usage },
-	{ "iommu-map", cmd_iommu_map, "list devices by IOMMU group and type; diff two boots", cmd_iommu_map_usage },
-	{ "snapshot", cmd_snapshot, "record what this boot is: meta.json and meta.txt", cmd_snapshot_usage },
-	{ "verify", cmd_verify, "prove from sysfs that the boot is the one asked for", cmd_verify_usage },
-	{ "reboot", cmd_reboot, "reboot the target and wait for a new boot_id", cmd_reboot_usage },
-	{ "help", cmd_help, "show help for a command", cmd_help_usage },
-	{ "lab", cmd_lab, "build, start, stop and reach the QEMU lab target", cmd_lab_usage },
-	{ "set", cmd_set, "strip the managed kernel args from every boot entry, add a mode's", cmd_set_usage },
-	{ "version", cmd_version, "print the version", cmd_version_usage },
-	{ NULL, NULL, NULL, NULL },
+static const struct command help_entry = {
+	.name = "help", .run = cmd_help, .summary = "show help for a command", .usage = cmd_help_usage,
 };
+static const struct command version_entry = {
+	.name = "version", .run = cmd_version, .summary = "print the version", .usage = cmd_version_usage,
+};
+
+/* Sorted by name: command_find searches it by halves (basics.bats checks the order). */
+static const struct command *const commands[] = {
+	&cmd_compare_entry,
+	&help_entry,
+	&cmd_iommu_map_entry,
+	&cmd_lab_entry,
+	&cmd_plan_entry,
+	&cmd_reboot_entry,
+	&cmd_report_entry,
+	&cmd_run_entry,
+	&cmd_set_entry,
+	&cmd_snapshot_entry,
+	&cmd_verify_entry,
+	&version_entry,
+};
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static int command_cmp(const void *key, const void *elem)
+{
+	const struct command *const *c = elem;
+
+	return strcmp(key, (*c)->name);
+}
 
 const struct command *command_find(const char *name)
 {
 	/* Exact names only: a prefix never selects a command. */
-	for (const struct command *c = commands; c->name; c++)
-		if (!strcmp(c->name, name))
-			return c;
-	return NULL;
+	const struct command *const *c = bsearch(name, commands, N_COMMANDS, sizeof(commands[0]), command_cmp);
+
+	return c ? *c : NULL;
 }
 
 static void print_overview(FILE *out)
@@ -58,8 +72,8 @@ static void print_overview(FILE *out)
 	      "parameters, kernels): boots A -> B -> C -> A2, proves each boot from\n"
 	      "sysfs, and judges every delta against the measured boot-to-boot drift.\n\n"
 	      "commands:\n", out);
-	for (const struct command *c = commands; c->name; c++)
-		fprintf(out, "  %-14s %s\n", c->name, c->summary);
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		fprintf(out, "  %-14s %s\n", commands[i]->name, commands[i]->summary);
 	fputs("\nRun 'bootab help COMMAND' for a command's options.\n", out);
 }
 
@@ -76,8 +90,8 @@ static int cmd_help(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--commands")) {
-		for (c = commands; c->name; c++)
-			puts(c->name);
+		for (size_t i = 0; i < N_COMMANDS; i++)
+			puts(commands[i]->name);
 		return EXIT_OK;
 	}
 	c = command_find(argv[1]);

@@ -30,6 +30,19 @@ int target_args_take(struct target_args *o, int c, const char *arg)
 	}
 }
 
+int target_open_default(const char *spec, const char *root, int connect_timeout_s,
+			struct target **ret_target, char **ret_error)
+{
+	struct target_options o = {
+		.root = root,
+		.connect_timeout_s = connect_timeout_s,
+		.shell = getenv("BOOTAB_TARGET_SH"),
+		.ask_password = target_ask_password_tty,
+	};
+
+	return target_open(spec, &o, ret_target, ret_error);
+}
+
 int target_args_open(const struct target_args *o, struct target **ret)
 {
 	char *error = NULL;

@@ -36,6 +36,14 @@ struct target_args {
  */
 int target_args_take(struct target_args *o, int c, const char *arg);
 
+/*
+ * target_open() as every command opens a box: scripts run by the program
+ * $BOOTAB_TARGET_SH names (default sh; the tests run them under dash and
+ * busybox), a sudo password asked on the terminal when stdin is one.
+ */
+int target_open_default(const char *spec, const char *root, int connect_timeout_s,
+			struct target **ret_target, char **ret_error);
+
 /* target_open_default() with o; says why on stderr when it fails. Returns 0 or -errno. */
 int target_args_open(const struct target_args *o, struct target **ret);
 

@@ -512,6 +512,61 @@ static char *temp_name(const char *path)
 	return xasprintf("%s.bootab-new", path);
 }
 
+/*
+ * What is refused before anything changes: a file to write that is a
+ * symlink (a file is replaced whole, temporary file and rename: over a
+ * symlink that would put a copy where the link was and leave the file it
+ * pointed to as it was), and a program io may not run. Returns 0 or
+ * -ELOOP / -EPERM with err set.
+ */
+static int plan_refused(struct boot_io *io, const struct boot_plan *plan, const size_t *writes,
+			size_t n_writes, struct parse_error *err)
+{
+	for (size_t i = 0; i < n_writes && io->is_link; i++) {
+		const char *path = plan->actions[writes[i]].path;
+
+		if (io->is_link(io, path) > 0) {
+			parse_error_set_file(err, path);
+			parse_error_set(err, 0, 0, "a symbolic link: bootab replaces files whole and would turn the link into a copy; point the boot loader at the file itself; nothing was changed");
+			return -ELOOP;
+		}
+	}
+	for (size_t i = 0; i < plan->n_actions && io->may_run; i++) {
+		const char *why = NULL;
+
+		if (plan->actions[i].kind == BOOT_ACTION_RUN &&
+		    io->may_run(io, plan->actions[i].argv[0], &why) < 0) {
+			parse_error_set_file(err, plan->actions[i].argv[0]);
+			parse_error_set(err, 0, 0, "not run: %s; nothing was changed", why);
+			return -EPERM;
+		}
+	}
+	return 0;
+}
+
+/* Each file to write still holds what the plan read. Returns 0, or -ESTALE / -errno with err set. */
+static int plan_files_unchanged(struct boot_io *io, const struct boot_plan *plan, const size_t *writes,
+				size_t n_writes, struct parse_error *err)
+{
+	for (size_t k = 0; k < n_writes; k++) {
+		const struct boot_action *a = &plan->actions[writes[k]];
+		char *now = NULL;
+		size_t len = 0;
+		int r = boot_io_read_optional(io, a->path, &now, &len);
+		bool same = r == 0 && (now == NULL) == (a->old_data == NULL) &&
+			    (!now || (len == a->old_len && !memcmp(now, a->old_data, len)));
+
+		free(now);
+		if (!same) {
+			parse_error_set_file(err, a->path);
+			parse_error_set(err, 0, 0, "%s", r < 0 ? strerror(-r) :
+					"changed since it was read; nothing was written");
+			return r < 0 ? r : -ESTALE;
+		}
+	}
+	return 0;
+}
+
 int boot_plan_execute(struct boot_io *io, const struct boot_plan *plan, struct parse_error *err)
 {
 	struct saved_file *saved = xcalloc(plan->n_actions + plan->n_protect + 1, sizeof(*saved));
@@ -523,34 +578,11 @@ int boot_plan_execute(struct boot_io *io, const struct boot_plan *plan, struct p
 	for (size_t i = 0; i < plan->n_actions; i++)
 		if (plan->actions[i].kind == BOOT_ACTION_WRITE)
 			writes[n_writes++] = i;
-	/*
-	 * A file is replaced whole (temporary file, rename): over a symlink
-	 * that would put a copy where the link was and leave the file it
-	 * pointed to as it was. Such a file is refused before anything changes.
-	 */
-	for (size_t i = 0; i < n_writes && io->is_link; i++) {
-		const char *path = plan->actions[writes[i]].path;
-
-		if (io->is_link(io, path) > 0) {
-			parse_error_set_file(err, path);
-			parse_error_set(err, 0, 0, "a symbolic link: bootab replaces files whole and would turn the link into a copy; point the boot loader at the file itself; nothing was changed");
-			free(saved);
-			free(writes);
-			return -ELOOP;
-		}
-	}
-	/* Every program is allowed before the first file changes, or nothing is done. */
-	for (size_t i = 0; i < plan->n_actions && io->may_run; i++) {
-		const char *why = NULL;
-
-		if (plan->actions[i].kind == BOOT_ACTION_RUN &&
-		    io->may_run(io, plan->actions[i].argv[0], &why) < 0) {
-			parse_error_set_file(err, plan->actions[i].argv[0]);
-			parse_error_set(err, 0, 0, "not run: %s; nothing was changed", why);
-			free(saved);
-			free(writes);
-			return -EPERM;
-		}
+	r = plan_refused(io, plan, writes, n_writes, err);
+	if (r < 0) {
+		free(saved);
+		free(writes);
+		return r;
 	}
 
 	/* 1. Every new file under a temporary name. */
@@ -568,23 +600,9 @@ int boot_plan_execute(struct boot_io *io, const struct boot_plan *plan, struct p
 	}
 
 	/* 2. Nothing changed under us since the plan read the files. */
-	for (size_t k = 0; k < n_writes; k++) {
-		const struct boot_action *a = &plan->actions[writes[k]];
-		char *now = NULL;
-		size_t len = 0;
-
-		r = boot_io_read_optional(io, a->path, &now, &len);
-		if (r < 0 || (now == NULL) != (a->old_data == NULL) ||
-		    (now && (len != a->old_len || memcmp(now, a->old_data, len)))) {
-			free(now);
-			parse_error_set_file(err, a->path);
-			parse_error_set(err, 0, 0, "%s", r < 0 ? strerror(-r) :
-					"changed since it was read; nothing was written");
-			r = r < 0 ? r : -ESTALE;
-			goto undo_temps;
-		}
-		free(now);
-	}
+	r = plan_files_unchanged(io, plan, writes, n_writes, err);
+	if (r < 0)
+		goto undo_temps;
 
 	/* 3. The files the commands may rewrite, as they are now. */
 	for (size_t k = 0; k < plan->n_protect; k++) {

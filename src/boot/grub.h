@@ -78,4 +78,42 @@ int grub_cfg_kernels(const char *text, struct boot_kernels *ret);
  */
 char *grub_cfg_default_kernel(const char *text, const char *spec);
 
+/*
+ * One-shot boots. Debian's grub.cfg (00_header) boots the entry named by
+ * grubenv's next_entry once and clears it (save_env) before booting, and
+ * its 41_custom part sources /boot/grub/custom.cfg at boot time. bootab's
+ * one-shot entry is a menuentry with the id GRUB_ONESHOT_ID in that file,
+ * made from a kernel's entry of grub.cfg with the mode's args; grub-reboot
+ * GRUB_ONESHOT_ID names it for the next boot only. The file starts with
+ * GRUB_ONESHOT_MARK: bootab never overwrites or removes a custom.cfg that
+ * does not.
+ */
+#define GRUB_ONESHOT_ID "bootab-oneshot"
+#define GRUB_ONESHOT_FILE "/boot/grub/custom.cfg"
+#define GRUB_CUSTOM_CFG "custom.cfg"
+#define GRUB_ONESHOT_MARK "# bootab one-shot entry: booted once by next_entry, then removed by bootab"
+
+/*
+ * The text of custom.cfg for entry (a menu path of grub.cfg, as
+ * grub_cfg_kernels() gives it): that entry's lines, its first linux line's
+ * args edited as cmdline_apply() does. *ret_args: the args it ends with.
+ * Returns 0, or -ENOENT (no such entry) / -EINVAL with err.
+ */
+int grub_cfg_oneshot_text(const char *cfg, const char *entry, char *const *managed, char *const *args,
+			  char **ret, char **ret_args, struct parse_error *err);
+
+/* 1 when the box's GRUB can boot bootab's one-shot entry; 0 and *ret_why (the caller's) when not. */
+int grub_oneshot_usable(struct boot_io *io, char **ret_why);
+
+/*
+ * Writes the one-shot entry for kernel (a release or /boot path; NULL: the
+ * kernel GRUB boots by default) with args. *ret_entry: the grub.cfg entry
+ * it was made from; *ret_args: its kernel args. 0 or -errno with err.
+ */
+int grub_oneshot_write(struct boot_io *io, const char *kernel, char *const *managed, char *const *args,
+		       char **ret_entry, char **ret_args, struct parse_error *err);
+
+/* Removes bootab's custom.cfg: 1 removed, 0 none there, -EEXIST one that is not bootab's, or -errno. */
+int grub_oneshot_remove(struct boot_io *io);
+
 #endif

@@ -121,7 +121,7 @@ int campaign_reboot(struct campaign *c, size_t k)
 	int r;
 
 	if (campaign_boot_is_oneshot(c, k))
-		ro.oneshot_entry = ONESHOT_ENTRY;
+		ro.oneshot_entry = oneshot_entry_id(c);
 	r = campaign_check_data_dir(c, "before the reboot");
 	if (r < 0)
 		return r;

@@ -391,7 +391,10 @@ int campaign_run(const struct campaign_options *o, struct campaign_result *ret)
 		r = -EINVAL;
 		goto out;
 	}
-	r = target_open_default(c.plan.target, o->root, 0, &c.target, &error);
+	r = target_open(c.plan.target,
+			&(struct target_options){ .root = o->root, .shell = o->target_shell,
+						  .ask_password = o->ask_password },
+			&c.target, &error);
 	if (r < 0) {
 		campaign_say(&c, CAMPAIGN_ERROR, "%s", error);
 		free(error);

@@ -6,6 +6,7 @@
 
 #include "lib/process.h"
 #include "report/compare-report.h"
+#include "target/target.h"
 
 /*
  * A whole campaign from one plan: for each boot, set the mode's args,
@@ -28,6 +29,9 @@ struct campaign_options {
 	const char *resume_dir;       /* or: continue this one */
 	const char *data_dir;         /* overrides [campaign] data */
 	const char *root;             /* target = local in a tree (tests, images): paths inside it */
+	/* How the box is opened: the shell that runs scripts, how a sudo password is asked. */
+	const char *target_shell;     /* NULL: sh */
+	target_ask_password_fn ask_password; /* NULL: sudo must work without a password */
 	bool dry_run;                 /* print what would run; touch nothing */
 	/* Progress and problems, one line each (the command prints them). */
 	void (*say)(void *ctx, enum campaign_level level, const char *line);

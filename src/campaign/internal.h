@@ -8,6 +8,7 @@
  *   steps.c     the journal: a boot's steps as it records them, read back on resume
  *   bring-up.c  set the mode, reboot into it, verify it; back to the standing config
  *   oneshot.c   test modes booted once through systemd-boot's LoaderEntryOneShot
+ *               or GRUB's next_entry
  *   kernels.c   each mode's kernel: found before anything changes, the standing one restored
  *   local.c     target = local: bootab reboots its own box, a systemd unit resumes it
  *   rows.c      start the per-boot runner (runner.c) on the target and wait for it
@@ -63,7 +64,8 @@ struct campaign {
 	struct boot_progress *progress;
 	struct target *target;
 	double started;
-	bool oneshot;              /* test modes boot one-shot (systemd-boot) */
+	bool oneshot;              /* test modes boot one-shot (systemd-boot or GRUB) */
+	bool oneshot_grub;         /* ... through GRUB's next_entry and bootab's custom.cfg entry */
 	double done_at;            /* when the last boot of this run finished */
 	size_t done_this_run;
 	bool local;                /* target = local: bootab runs on the box it reboots */
@@ -78,8 +80,11 @@ struct campaign {
 	bool locked;
 };
 
-/* The one-shot entry's file name, next to the default entry. */
+/* The one-shot entry's file name, next to the default entry (systemd-boot). */
 #define ONESHOT_ENTRY BLS_ONESHOT_ENTRY
+
+/* The entry the reboot boots once: the BLS entry id or GRUB's menu entry id. */
+const char *oneshot_entry_id(const struct campaign *c);
 
 /*
  * touch.c: before the first boot of a new campaign, what each mode can

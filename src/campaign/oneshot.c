@@ -4,6 +4,7 @@
 
 #include "boot/bls.h"
 #include "boot/boot.h"
+#include "boot/grub.h"
 #include "campaign/internal.h"
 #include "lib/alloc.h"
 #include "lib/parse-error.h"
@@ -13,6 +14,35 @@
 bool campaign_boot_is_oneshot(const struct campaign *c, size_t k)
 {
 	return c->oneshot && c->boots[k].mode != 0;
+}
+
+const char *oneshot_entry_id(const struct campaign *c)
+{
+	return c->oneshot_grub ? GRUB_ONESHOT_ID : ONESHOT_ENTRY;
+}
+
+/* GRUB: bootab's entry in custom.cfg, made from the kernel's entry of grub.cfg. */
+static int oneshot_set_grub(struct campaign *c, size_t k)
+{
+	struct boot_io *io = boot_io_target_new(c->target);
+	struct parse_error err = PARSE_ERROR_INIT;
+	char *from = NULL, *args = NULL;
+	int r;
+
+	r = grub_oneshot_write(io, campaign_mode_kernel(c, c->boots[k].mode), c->managed,
+			       c->plan.modes[c->boots[k].mode].args, &from, &args, &err);
+	if (r < 0)
+		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: cannot write the one-shot entry: %s%s%s", k + 1,
+			     c->boots[k].label, err.file ? err.file : "", err.file ? ": " : "",
+			     err.message ? err.message : strerror(-r));
+	else
+		campaign_progress(c, k, "one-shot entry %s in %s (from %s): %s", GRUB_ONESHOT_ID, GRUB_ONESHOT_FILE,
+				  from, args);
+	free(from);
+	free(args);
+	parse_error_release(&err);
+	boot_io_free(io);
+	return r;
 }
 
 /*
@@ -31,6 +61,10 @@ int oneshot_set(struct campaign *c, size_t k)
 	size_t def;
 	int r;
 
+	if (c->oneshot_grub) {
+		boot_io_free(io);
+		return oneshot_set_grub(c, k);
+	}
 	r = bls_entries_read(io, &entries, &err);
 	if (r == 0 && campaign_mode_kernel(c, c->boots[k].mode)) {
 		/* The mode's kernel: the one-shot entry is made from that kernel's entry. */
@@ -77,6 +111,12 @@ void oneshot_remove_entry(struct campaign *c)
 {
 	struct boot_io *io = boot_io_target_new(c->target);
 
+	if (c->oneshot_grub) {
+		if (grub_oneshot_remove(io) < 0)
+			campaign_say(c, CAMPAIGN_WARNING, "cannot remove %s, ignoring", GRUB_ONESHOT_FILE);
+		boot_io_free(io);
+		return;
+	}
 	for (size_t i = 0; bls_entry_dirs[i]; i++) {
 		char *path = xasprintf("%s/%s", bls_entry_dirs[i], ONESHOT_ENTRY);
 
@@ -87,13 +127,16 @@ void oneshot_remove_entry(struct campaign *c)
 	boot_io_free(io);
 }
 
-/* One-shot boots need systemd-boot's entries and efivarfs on the target. */
+/*
+ * One-shot boots need systemd-boot's entries and efivarfs on the target,
+ * or a Debian grub.cfg that honours next_entry and sources custom.cfg.
+ */
 int oneshot_decide(struct campaign *c)
 {
 	struct boot_io *io;
 	const struct boot_backend *backend = NULL;
-	char *found = NULL;
-	bool usable = false;
+	char *found = NULL, *why = NULL;
+	bool usable = false, grub = false;
 
 	if (c->plan.oneshot == ONESHOT_OFF)
 		return 0;
@@ -105,13 +148,26 @@ int oneshot_decide(struct campaign *c)
 	if (backend && !strcmp(backend->name, "bls") &&
 	    io->exists(io, "/sys/firmware/efi/efivars") == 1)
 		usable = true;
+	if (backend && !strcmp(backend->name, "grub")) {
+		grub = usable = grub_oneshot_usable(io, &why) == 1;
+	}
 	free(found);
 	boot_io_free(io);
 	if (!usable && c->plan.oneshot == ONESHOT_ON) {
-		campaign_say(c, CAMPAIGN_ERROR, "oneshot = on, but the target does not boot through systemd-boot entries with efivarfs mounted");
+		if (why)
+			campaign_say(c, CAMPAIGN_ERROR, "oneshot = on, but GRUB on the target cannot boot an entry once: %s", why);
+		else
+			campaign_say(c, CAMPAIGN_ERROR, "oneshot = on, but the target does not boot through systemd-boot entries with efivarfs mounted, nor through a Debian grub.cfg with next_entry");
+		free(why);
 		return -EOPNOTSUPP;
 	}
 	c->oneshot = usable;
-	campaign_say(c, CAMPAIGN_INFO, "test modes boot %s", usable ? "one-shot (systemd-boot LoaderEntryOneShot); the standing entries keep the first mode" : "persistently (no one-shot boots on this target)");
+	c->oneshot_grub = grub;
+	if (grub)
+		campaign_say(c, CAMPAIGN_INFO, "test modes boot one-shot (GRUB next_entry: grub-reboot %s, an entry in %s); the standing entries keep the first mode", GRUB_ONESHOT_ID, GRUB_ONESHOT_FILE);
+	else
+		campaign_say(c, CAMPAIGN_INFO, "test modes boot %s%s%s%s", usable ? "one-shot (systemd-boot LoaderEntryOneShot); the standing entries keep the first mode" : "persistently (no one-shot boots on this target",
+			     why ? ": " : "", why ? why : "", usable ? "" : ")");
+	free(why);
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include "lib/clock.h"
 #include "lib/process.h"
 #include "target/target.h"
+#include "target/exit-codes.h"
 
 int campaign_start_rows(struct campaign *c, size_t k)
 {
@@ -26,7 +27,7 @@ int campaign_start_rows(struct campaign *c, size_t k)
 	if (r < 0) {
 		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: cannot start the rows: %s", k + 1, c->boots[k].label,
 		    target_error(c->target));
-	} else if (res.exit_code == 3) {
+	} else if (res.exit_code == TARGET_EXIT_STARTED) {
 		/* Already started on this boot (a resume after the start was lost): go on polling. */
 		process_result_release(&res);
 		r = 0;

@@ -62,72 +62,70 @@ fail:
 	_exit(127);
 }
 
-int process_run(const char *const *argv, const struct process_options *options,
-		struct process_result *ret)
+/* The parent's ends of the child's pipes and what came out of them. */
+struct child_io {
+	int in[2], out[2], err[2];
+	struct strbuf out_buf, err_buf;
+	size_t max, written;
+	bool out_truncated, err_truncated;
+};
+
+/* Appends n bytes of buf to sb, keeping at most max bytes in all. */
+static void keep_output(struct strbuf *sb, const char *buf, size_t n, size_t max, bool *truncated)
 {
-	static const struct process_options defaults = { 0 };
-	const struct process_options *o = options ? options : &defaults;
-	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
-	int err_pipe[2] = { -1, -1 };
-	struct strbuf sout = STRBUF_INIT, serr = STRBUF_INIT;
-	size_t max = o->max_output ? o->max_output : PROCESS_OUTPUT_MAX;
-	size_t written = 0;
-	bool timed_out = false, otrunc = false, etrunc = false;
-	long long deadline = o->timeout_ms > 0 ? now_ms() + o->timeout_ms : 0;
-	int status = 0, child_errno = 0, r;
-	pid_t pid;
+	size_t keep = sb->len >= max ? 0 : max - sb->len;
 
-	if (pipe2(err_pipe, O_CLOEXEC) < 0 ||
-	    (o->stdin_data && pipe2(in, O_CLOEXEC) < 0) ||
-	    (!o->inherit_stdout && !o->stdout_to_fd && pipe2(out, O_CLOEXEC) < 0) ||
-	    (!o->inherit_stderr && pipe2(err, O_CLOEXEC) < 0)) {
-		r = -errno;
-		goto fail;
-	}
-	pid = fork();
-	if (pid < 0) {
-		r = -errno;
-		goto fail;
-	}
-	if (pid == 0)
-		child_exec(argv, o, in, out, err, err_pipe);
+	if (n > keep)
+		*truncated = true;
+	strbuf_add(sb, buf, n < keep ? n : keep);
+}
 
-	setpgid(pid, pid);
-	close(err_pipe[1]);
-	err_pipe[1] = -1;
-	if (in[0] >= 0) {
-		close(in[0]);
-		in[0] = -1;
-		fcntl(in[1], F_SETFL, O_NONBLOCK);
-		if (o->stdin_len == 0)
-			close_pair(in);
-	}
-	if (out[1] >= 0) {
-		close(out[1]);
-		out[1] = -1;
-	}
-	if (err[1] >= 0) {
-		close(err[1]);
-		err[1] = -1;
-	}
+/* Handles one ready descriptor of io: feeds stdin, or reads stdout or stderr. */
+static void child_io_ready(struct child_io *io, const struct process_options *o, int fd)
+{
+	char buf[65536];
+	ssize_t n;
 
-	while (out[0] >= 0 || err[0] >= 0 || in[1] >= 0) {
+	if (fd == io->in[1]) {
+		n = write(fd, (const char *)o->stdin_data + io->written, o->stdin_len - io->written);
+		if (n > 0)
+			io->written += (size_t)n;
+		if ((n < 0 && errno != EAGAIN && errno != EINTR) || io->written == o->stdin_len)
+			close_pair(io->in);
+		return;
+	}
+	n = read(fd, buf, sizeof(buf));
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0)
+		close_pair(fd == io->out[0] ? io->out : io->err);
+	else if (fd == io->out[0])
+		keep_output(&io->out_buf, buf, (size_t)n, io->max, &io->out_truncated);
+	else
+		keep_output(&io->err_buf, buf, (size_t)n, io->max, &io->err_truncated);
+}
+
+/*
+ * Feeds the child's stdin and collects its stdout and stderr until all
+ * three are closed. Returns true when the deadline (0: none) passed first.
+ */
+static bool child_io_pump(struct child_io *io, const struct process_options *o, long long deadline)
+{
+	while (io->out[0] >= 0 || io->err[0] >= 0 || io->in[1] >= 0) {
 		struct pollfd pfd[3];
 		int nfd = 0, timeout = -1;
 
-		if (out[0] >= 0)
-			pfd[nfd++] = (struct pollfd){ .fd = out[0], .events = POLLIN };
-		if (err[0] >= 0)
-			pfd[nfd++] = (struct pollfd){ .fd = err[0], .events = POLLIN };
-		if (in[1] >= 0)
-			pfd[nfd++] = (struct pollfd){ .fd = in[1], .events = POLLOUT };
+		if (io->out[0] >= 0)
+			pfd[nfd++] = (struct pollfd){ .fd = io->out[0], .events = POLLIN };
+		if (io->err[0] >= 0)
+			pfd[nfd++] = (struct pollfd){ .fd = io->err[0], .events = POLLIN };
+		if (io->in[1] >= 0)
+			pfd[nfd++] = (struct pollfd){ .fd = io->in[1], .events = POLLOUT };
 		if (deadline) {
 			long long left = deadline - now_ms();
 
-			if (left <= 0) {
-				timed_out = true;
-				break;
-			}
+			if (left <= 0)
+				return true;
 			timeout = left > 1000 ? 1000 : (int)left;
 		}
 		if (poll(pfd, (nfds_t)nfd, timeout) < 0) {
@@ -135,79 +133,105 @@ int process_run(const char *const *argv, const struct process_options *options,
 				continue;
 			break;
 		}
-		for (int i = 0; i < nfd; i++) {
-			char buf[65536];
-			ssize_t n;
-
-			if (!pfd[i].revents)
-				continue;
-			if (pfd[i].fd == in[1]) {
-				n = write(in[1], (const char *)o->stdin_data + written,
-					  o->stdin_len - written);
-				if (n > 0)
-					written += (size_t)n;
-				if ((n < 0 && errno != EAGAIN && errno != EINTR) ||
-				    written == o->stdin_len)
-					close_pair(in);
-				continue;
-			}
-			n = read(pfd[i].fd, buf, sizeof(buf));
-			if (n < 0 && (errno == EAGAIN || errno == EINTR))
-				continue;
-			if (n <= 0) {
-				if (pfd[i].fd == out[0])
-					close_pair(out);
-				else
-					close_pair(err);
-				continue;
-			}
-			if (pfd[i].fd == out[0]) {
-				size_t keep = sout.len >= max ? 0 : max - sout.len;
-
-				if ((size_t)n > keep)
-					otrunc = true;
-				strbuf_add(&sout, buf, (size_t)n < keep ? (size_t)n : keep);
-			} else {
-				size_t keep = serr.len >= max ? 0 : max - serr.len;
-
-				if ((size_t)n > keep)
-					etrunc = true;
-				strbuf_add(&serr, buf, (size_t)n < keep ? (size_t)n : keep);
-			}
-		}
+		for (int i = 0; i < nfd; i++)
+			if (pfd[i].revents)
+				child_io_ready(io, o, pfd[i].fd);
 	}
+	return false;
+}
 
-	if (timed_out)
+/*
+ * Waits for pid, killing its process group once the deadline (0: none)
+ * passes. Returns 0 with *status, or -errno.
+ */
+static int child_reap(pid_t pid, long long deadline, bool *timed_out, int *status)
+{
+	if (*timed_out)
 		kill(-pid, SIGKILL);
 	for (;;) {
 		pid_t w;
 
-		if (deadline && !timed_out && now_ms() > deadline) {
-			timed_out = true;
+		if (deadline && !*timed_out && now_ms() > deadline) {
+			*timed_out = true;
 			kill(-pid, SIGKILL);
 		}
-		w = waitpid(pid, &status, deadline && !timed_out ? WNOHANG : 0);
+		w = waitpid(pid, status, deadline && !*timed_out ? WNOHANG : 0);
 		if (w == pid)
-			break;
-		if (w < 0 && errno != EINTR) {
-			r = -errno;
-			goto fail;
-		}
+			return 0;
+		if (w < 0 && errno != EINTR)
+			return -errno;
 		if (w == 0) {
 			struct timespec ts = { 0, 20 * 1000 * 1000 };
 
 			nanosleep(&ts, NULL);
 		}
 	}
+}
+
+/* Closes the child's ends in the parent; stdin without data is closed at once. */
+static void child_io_parent_side(struct child_io *io, const struct process_options *o)
+{
+	if (io->in[0] >= 0) {
+		close(io->in[0]);
+		io->in[0] = -1;
+		fcntl(io->in[1], F_SETFL, O_NONBLOCK);
+		if (o->stdin_len == 0)
+			close_pair(io->in);
+	}
+	if (io->out[1] >= 0) {
+		close(io->out[1]);
+		io->out[1] = -1;
+	}
+	if (io->err[1] >= 0) {
+		close(io->err[1]);
+		io->err[1] = -1;
+	}
+}
+
+int process_run(const char *const *argv, const struct process_options *options,
+		struct process_result *ret)
+{
+	static const struct process_options defaults = { 0 };
+	const struct process_options *o = options ? options : &defaults;
+	struct child_io io = {
+		.in = { -1, -1 }, .out = { -1, -1 }, .err = { -1, -1 },
+		.out_buf = STRBUF_INIT, .err_buf = STRBUF_INIT,
+		.max = o->max_output ? o->max_output : PROCESS_OUTPUT_MAX,
+	};
+	int err_pipe[2] = { -1, -1 };
+	bool timed_out;
+	long long deadline = o->timeout_ms > 0 ? now_ms() + o->timeout_ms : 0;
+	int status = 0, child_errno = 0, r;
+	pid_t pid;
+
+	if (pipe2(err_pipe, O_CLOEXEC) < 0 ||
+	    (o->stdin_data && pipe2(io.in, O_CLOEXEC) < 0) ||
+	    (!o->inherit_stdout && !o->stdout_to_fd && pipe2(io.out, O_CLOEXEC) < 0) ||
+	    (!o->inherit_stderr && pipe2(io.err, O_CLOEXEC) < 0)) {
+		r = -errno;
+		goto out;
+	}
+	pid = fork();
+	if (pid < 0) {
+		r = -errno;
+		goto out;
+	}
+	if (pid == 0)
+		child_exec(argv, o, io.in, io.out, io.err, err_pipe);
+
+	setpgid(pid, pid);
+	close(err_pipe[1]);
+	err_pipe[1] = -1;
+	child_io_parent_side(&io, o);
+	timed_out = child_io_pump(&io, o, deadline);
+	r = child_reap(pid, deadline, &timed_out, &status);
+	if (r < 0)
+		goto out;
 	if (read(err_pipe[0], &child_errno, sizeof(child_errno)) == sizeof(child_errno) &&
 	    child_errno) {
 		r = -child_errno;
-		goto fail;
+		goto out;
 	}
-	close_pair(err_pipe);
-	close_pair(in);
-	close_pair(out);
-	close_pair(err);
 
 	memset(ret, 0, sizeof(*ret));
 	if (WIFEXITED(status))
@@ -215,18 +239,17 @@ int process_run(const char *const *argv, const struct process_options *options,
 	else if (WIFSIGNALED(status))
 		ret->exit_code = 128 + WTERMSIG(status);
 	ret->timed_out = timed_out;
-	ret->out_truncated = otrunc;
-	ret->err_truncated = etrunc;
-	ret->out = strbuf_detach(&sout, &ret->out_len);
-	ret->err = strbuf_detach(&serr, &ret->err_len);
-	return 0;
-fail:
+	ret->out_truncated = io.out_truncated;
+	ret->err_truncated = io.err_truncated;
+	ret->out = strbuf_detach(&io.out_buf, &ret->out_len);
+	ret->err = strbuf_detach(&io.err_buf, &ret->err_len);
+out:
 	close_pair(err_pipe);
-	close_pair(in);
-	close_pair(out);
-	close_pair(err);
-	strbuf_release(&sout);
-	strbuf_release(&serr);
+	close_pair(io.in);
+	close_pair(io.out);
+	close_pair(io.err);
+	strbuf_release(&io.out_buf);
+	strbuf_release(&io.err_buf);
 	return r;
 }
 

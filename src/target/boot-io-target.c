@@ -8,6 +8,7 @@
 #include "lib/alloc.h"
 #include "lib/strvec.h"
 #include "lib/file.h"
+#include "target/exit-codes.h"
 
 #define IO_TIMEOUT_MS 120000
 /* A boot loader's own tool (update-grub on a slow box with several kernels) gets longer. */
@@ -30,11 +31,11 @@ static int io_script(struct boot_io *io, const char *const *args, const void *in
 static int exit_to_errno(int code)
 {
 	switch (code) {
-	case 0:
+	case TARGET_EXIT_OK:
 		return 0;
-	case 3:
+	case TARGET_EXIT_NOT_FOUND:
 		return -ENOENT;
-	case 2:
+	case TARGET_EXIT_USAGE:
 		return -EINVAL;
 	default:
 		return -EIO;
@@ -137,7 +138,7 @@ static int io_ask(struct boot_io *io, const char *verb, const char *path)
 
 	if (r < 0)
 		return r;
-	r = res.exit_code == 0 ? 1 : res.exit_code == 1 ? 0 : -EIO;
+	r = res.exit_code == TARGET_EXIT_OK ? 1 : res.exit_code == TARGET_EXIT_NO ? 0 : -EIO;
 	process_result_release(&res);
 	return r;
 }
@@ -167,7 +168,7 @@ static int t_run(struct boot_io *io, const char *const *argv, struct process_res
 	free(args);
 	if (r < 0)
 		return r;
-	if (ret->exit_code == 127 && strstr(ret->err, "io.sh: not found")) {
+	if (ret->exit_code == TARGET_EXIT_NO_PROGRAM && strstr(ret->err, "io.sh: not found")) {
 		process_result_release(ret);
 		return -ENOENT;
 	}

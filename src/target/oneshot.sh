@@ -49,16 +49,16 @@ if [ -f "$cfg" ] && [ -f "$grubenv" ] &&
 		rest=${rest#*>}
 	done
 	if [ -z "$ROOT" ] && command -v grub-reboot >/dev/null 2>&1; then
-		grub-reboot "$entry" || { echo "oneshot.sh: grub-reboot failed" >&2; exit 5; }
+		grub-reboot "$entry" || { echo "oneshot.sh: grub-reboot failed" >&2; exit 8; }
 	elif command -v grub-editenv >/dev/null 2>&1; then
-		grub-editenv "$grubenv" set "next_entry=$entry" || { echo "oneshot.sh: grub-editenv failed" >&2; exit 5; }
+		grub-editenv "$grubenv" set "next_entry=$entry" || { echo "oneshot.sh: grub-editenv failed" >&2; exit 8; }
 	else
 		echo "oneshot.sh: neither grub-reboot nor grub-editenv is installed" >&2
-		exit 3
+		exit 127
 	fi
 	if ! grub-editenv "$grubenv" list 2>/dev/null | grep -qxF "next_entry=$entry"; then
 		echo "oneshot.sh: $grubenv does not hold next_entry=$entry after grub-reboot" >&2
-		exit 5
+		exit 8
 	fi
 	printf 'oneshot\tgrub-reboot\t%s\n' "$entry"
 	exit 0
@@ -82,7 +82,7 @@ if [ ! -d "$dir" ]; then
 	echo "oneshot.sh: no efivarfs at /sys/firmware/efi/efivars (not booted with UEFI, or not mounted)" >&2
 	exit 3
 fi
-tmp=$(mktemp) || exit 5
+tmp=$(mktemp) || exit 4
 trap 'rm -f "$tmp"' EXIT
 {
 	printf '\007\000\000\000'
@@ -113,6 +113,6 @@ fi
 # cat copies the few bytes in one write(), which efivarfs requires.
 if ! cat "$tmp" >"$var"; then
 	echo "oneshot.sh: writing $var failed" >&2
-	exit 5
+	exit 4
 fi
 printf 'oneshot\tefivarfs\t%s\n' "$entry"

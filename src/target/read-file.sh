@@ -1,6 +1,6 @@
 # bootab read-file: prints at most LIMIT bytes of PATH (under ROOT).
 # Usage: sh read-file.sh PATH LIMIT
-# Exit 3: PATH does not exist; 4: not a regular file; 5: a symlink leads
+# Exit 3: PATH does not exist; 6: not a regular file; 5: a symlink leads
 # out of ROOT; 2: bad arguments.
 set -u
 ROOT=${ROOT-}
@@ -36,5 +36,5 @@ if [ -n "$ROOT" ] && [ -e "$f" ]; then
 	esac
 fi
 [ -e "$f" ] || exit 3
-[ -f "$f" ] || exit 4
+[ -f "$f" ] || exit 6
 exec head -c "$2" "$f"

@@ -3,7 +3,7 @@
 # Usage: sh run-start.sh DIR UNIT    (the script arrives on stdin)
 # DIR is created (mode 0700); the script is written to DIR/run.sh and runs
 # with DIR as its working directory, writing DIR/status as it goes. A DIR
-# that already has a status is never started twice (exit 3).
+# that already has a status is never started twice (exit 7).
 # systemd-run --unit UNIT is used where systemd runs and we are root, else
 # setsid. Exit 2: bad arguments; 4: cannot create DIR or the script.
 set -u
@@ -30,7 +30,7 @@ umask 077
 mkdir -p "$dir" || exit 4
 if [ -e "$dir/status" ]; then
 	echo "run-start.sh: $dir was already started (status: $(head -c 200 "$dir/status"))" >&2
-	exit 3
+	exit 7
 fi
 cat > "$dir/run.sh.tmp" && mv "$dir/run.sh.tmp" "$dir/run.sh" || exit 4
 printf 'starting\n' > "$dir/status.tmp" && mv "$dir/status.tmp" "$dir/status" || exit 4

@@ -15,6 +15,7 @@
 #include "lib/tty.h"
 #include "kernel/snapshot.h"
 #include "target-scripts.h"
+#include "target/exit-codes.h"
 
 /* How scripts get root on the target. */
 enum root_method {
@@ -690,13 +691,13 @@ int target_read_file(struct target *t, const char *path, size_t max, bool as_roo
 	if (r < 0)
 		return r;
 	switch (res.exit_code) {
-	case 0:
+	case TARGET_EXIT_OK:
 		break;
-	case 3:
+	case TARGET_EXIT_NOT_FOUND:
 		set_error(t, "'%s' does not exist on '%s'", path, t->spec);
 		process_result_release(&res);
 		return -ENOENT;
-	case 4:
+	case TARGET_EXIT_NOT_REGULAR:
 		set_error(t, "'%s' on '%s' is not a regular file", path, t->spec);
 		process_result_release(&res);
 		return -EINVAL;
@@ -837,17 +838,4 @@ int target_ask_password_tty(const char *target, char **ret_password)
 	r = tty_read_secret(prompt, ret_password);
 	free(prompt);
 	return r;
-}
-
-int target_open_default(const char *spec, const char *root, int connect_timeout_s,
-			struct target **ret_target, char **ret_error)
-{
-	struct target_options o = {
-		.root = root,
-		.connect_timeout_s = connect_timeout_s,
-		.shell = getenv("BOOTAB_TARGET_SH"),
-		.ask_password = target_ask_password_tty,
-	};
-
-	return target_open(spec, &o, ret_target, ret_error);
 }

@@ -144,8 +144,6 @@ void target_drop_connection(struct target *t);
 int target_probe_root(struct target *t);
 const char *target_root_method(const struct target *t);
 
-#endif
-
 struct snapshot;
 struct parse_error;
 
@@ -164,10 +162,4 @@ int target_snapshot(struct target *t, const char *const *args, bool as_root,
 /* Asks for a sudo password on the terminal: a target_ask_password_fn. */
 int target_ask_password_tty(const char *target, char **ret_password);
 
-/*
- * target_open with what commands share: shell from $BOOTAB_TARGET_SH
- * (default sh), the terminal asked for a sudo password when stdin is a
- * terminal.
- */
-int target_open_default(const char *spec, const char *root, int connect_timeout_s,
-			struct target **ret_target, char **ret_error);
+#endif

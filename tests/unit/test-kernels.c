@@ -8,11 +8,13 @@
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "boot/bls.h"
@@ -62,6 +64,15 @@ static char *read_in(const char *root, const char *path)
 	assert_int_equal(file_read(full, 1 << 20, &data, &len), 0);
 	free(full);
 	return data;
+}
+
+static bool exists_in(const char *root, const char *path)
+{
+	char *full = xasprintf("%s%s", root, path);
+	bool there = access(full, F_OK) == 0;
+
+	free(full);
+	return there;
 }
 
 static void write_in(const char *root, const char *path, const char *text, mode_t mode)
@@ -325,6 +336,96 @@ static const char grubby_double[] =
 	";;\n"
 	"esac\n";
 
+/* GRUB one-shot: bootab's custom.cfg entry is the kernel's entry with the mode's args. */
+static void test_grub_oneshot_entry(void **state)
+{
+	char *root = fixture_copy("grub-debian12"), *cfg, *text = NULL, *args = NULL, *why = NULL, *from = NULL;
+	struct boot_io *io = boot_io_local_new(root);
+	struct parse_error err = PARSE_ERROR_INIT;
+	char *const man[] = { (char *)"iommu=pt", (char *)"intel_iommu=off", NULL };
+	char *const mode[] = { (char *)"intel_iommu=off", NULL };
+	(void)state;
+	cfg = read_in(root, "/boot/grub/grub.cfg");
+	assert_int_equal(grub_cfg_oneshot_text(cfg, DEB_ADV ">gnulinux-6.1.0-17-amd64-advanced-" DEB_UUID, man, mode,
+					       &text, &args, &err), 0);
+	assert_string_equal(text,
+		GRUB_ONESHOT_MARK "\n"
+		"# made from the entry " DEB_ADV ">gnulinux-6.1.0-17-amd64-advanced-" DEB_UUID " of /boot/grub/grub.cfg\n"
+		"menuentry 'bootab one-shot' --id bootab-oneshot {\n"
+		"\t\tlinux\t/boot/vmlinuz-6.1.0-17-amd64 root=UUID=" DEB_UUID " ro console=ttyS0,115200n8 quiet intel_iommu=off\n"
+		"\t\tinitrd\t/boot/initrd.img-6.1.0-17-amd64\n"
+		"}\n");
+	assert_string_equal(args, "root=UUID=" DEB_UUID " ro console=ttyS0,115200n8 quiet intel_iommu=off");
+	free(text);
+	free(args);
+	/* No args asked: the managed ones are stripped all the same. */
+	assert_int_equal(grub_cfg_oneshot_text(cfg, "gnulinux-simple-" DEB_UUID, man, no_args, &text, &args, &err), 0);
+	assert_string_equal(args, "root=UUID=" DEB_UUID " ro console=ttyS0,115200n8 quiet");
+	free(text);
+	free(args);
+	/* An entry path grub.cfg does not have (a submenu id alone is no entry). */
+	assert_int_equal(grub_cfg_oneshot_text(cfg, DEB_ADV, man, mode, &text, &args, &err), -ENOENT);
+	assert_string_equal(err.message, "no menu entry '" DEB_ADV "' with a linux line");
+	parse_error_release(&err);
+
+	/* No environment block: nothing can hold next_entry. */
+	assert_int_equal(grub_oneshot_usable(io, &why), 0);
+	assert_string_equal(why, "no /boot/grub/grubenv");
+	free(why);
+	text = xasprintf("# GRUB Environment Block\n%1000s", "");
+	for (char *p = text + 25; *p; p++)
+		*p = '#';
+	write_in(root, "/boot/grub/grubenv", text, 0644);
+	free(text);
+	/* This grub.cfg has no next_entry part: no one-shot, and nothing is written. */
+	assert_int_equal(grub_oneshot_usable(io, &why), 0);
+	assert_string_equal(why, "/boot/grub/grub.cfg does not use next_entry");
+	free(why);
+	assert_int_equal(grub_oneshot_write(io, "6.1.0-17-amd64", man, mode, &from, &args, &err), -EOPNOTSUPP);
+	assert_false(exists_in(root, "/boot/grub/custom.cfg"));
+	parse_error_release(&err);
+	free(cfg);
+
+	/* With Debian's 00_header and 41_custom parts (as update-grub writes them). */
+	cfg = read_in(root, "/boot/grub/grub.cfg");
+	text = xasprintf("if [ \"${next_entry}\" ] ; then\n   set default=\"${next_entry}\"\n   set next_entry=\n"
+			 "   save_env next_entry\n   set boot_once=true\nelse\n   set default=\"0\"\nfi\n%s"
+			 "if [ -f  ${config_directory}/custom.cfg ]; then\n  source ${config_directory}/custom.cfg\nfi\n", cfg);
+	write_in(root, "/boot/grub/grub.cfg", text, 0644);
+	free(text);
+	free(cfg);
+	assert_int_equal(grub_oneshot_usable(io, &why), 1);
+	assert_null(why);
+	/* No kernel asked: the default one (GRUB_DEFAULT=0: the first entry, 6.1.0-18). */
+	assert_int_equal(grub_oneshot_write(io, NULL, man, mode, &from, &args, &err), 0);
+	assert_string_equal(from, DEB_ADV ">gnulinux-6.1.0-18-amd64-advanced-" DEB_UUID);
+	text = read_in(root, "/boot/grub/custom.cfg");
+	assert_non_null(strstr(text, "linux\t/boot/vmlinuz-6.1.0-18-amd64 root=UUID=" DEB_UUID " ro console=ttyS0,115200n8 quiet intel_iommu=off\n"));
+	free(text);
+	free(from);
+	free(args);
+	assert_int_equal(grub_oneshot_write(io, "6.1.0-99-amd64", man, mode, &from, &args, &err), -ENOENT);
+	assert_string_equal(err.message, "no menu entry boots kernel 6.1.0-99-amd64");
+	parse_error_release(&err);
+	assert_int_equal(grub_oneshot_remove(io), 1);
+	assert_false(exists_in(root, "/boot/grub/custom.cfg"));
+	assert_int_equal(grub_oneshot_remove(io), 0);
+
+	/* A custom.cfg of the box's own: never overwritten, never removed. */
+	write_in(root, "/boot/grub/custom.cfg", "menuentry 'mine' {\n}\n", 0644);
+	assert_int_equal(grub_oneshot_usable(io, &why), 0);
+	assert_string_equal(why, "/boot/grub/custom.cfg exists and is not bootab's");
+	free(why);
+	assert_int_equal(grub_oneshot_write(io, "6.1.0-17-amd64", man, mode, &from, &args, &err), -EOPNOTSUPP);
+	parse_error_release(&err);
+	assert_int_equal(grub_oneshot_remove(io), -EEXIST);
+	text = read_in(root, "/boot/grub/custom.cfg");
+	assert_string_equal(text, "menuentry 'mine' {\n}\n");
+	free(text);
+	boot_io_free(io);
+	remove_tree(root);
+}
+
 static void test_grubby(void **state)
 {
 	char *root = fixture_copy("bls-fedora"), *text;
@@ -410,6 +511,7 @@ int main(void)
 		cmocka_unit_test(test_bls_fedora),
 		cmocka_unit_test(test_kernel_install_uki),
 		cmocka_unit_test(test_grub_debian),
+		cmocka_unit_test(test_grub_oneshot_entry),
 		cmocka_unit_test(test_grubby),
 		cmocka_unit_test(test_kexec),
 	};

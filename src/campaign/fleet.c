@@ -1,0 +1,173 @@
+/* bootab report --fleet: campaigns of several machines, pooled (campaign/fleet.h). */
+#include "campaign/fleet.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "campaign/internal.h"
+#include "judge/compare.h"
+#include "judge/fleet.h"
+#include "judge/history.h"
+#include "lib/alloc.h"
+#include "lib/file.h"
+#include "lib/strlist.h"
+#include "report/fleet-report.h"
+#include "results/side.h"
+
+struct machine {
+	char *name;
+	const char *id;          /* borrowed from sides */
+	struct side *sides;
+	size_t n_sides;
+	struct history history;
+	struct compare_result res;
+	bool compared;
+};
+
+static char *machine_name(const char *dir)
+{
+	size_t len = strlen(dir);
+	const char *p;
+
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	p = dir + len;
+	while (p > dir && p[-1] != '/')
+		p--;
+	return xstrndup(p, (size_t)(dir + len - p));
+}
+
+/* Loads and compares one campaign as its own report does. */
+static int machine_load(struct campaign *c, const char *dir, struct machine *m, struct strlist *warnings)
+{
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct plan plan;
+	struct plan_boot *boots;
+	struct strlist margins = STRLIST_INIT;
+	struct compare_options co = { .stat = STAT_MEAN, .loud_pct = COMPARE_LOUD_PCT_DEFAULT };
+	char *plan_path = path_join(dir, "plan.ini");
+	size_t n;
+	int r;
+
+	r = plan_load(plan_path, &plan, &err);
+	free(plan_path);
+	if (r < 0) {
+		campaign_say(c, CAMPAIGN_ERROR, "%s: %s", dir, err.message ? err.message : strerror(-r));
+		parse_error_release(&err);
+		return -EINVAL;
+	}
+	parse_error_release(&err);
+	n = plan_boots(&plan, &boots);
+	m->sides = xcalloc(n ? n : 1, sizeof(*m->sides));
+	for (size_t k = 0; k < n; k++) {
+		char *side_dir = path_join(dir, boots[k].label), *meta = path_join(side_dir, "meta.json");
+
+		if (path_exists(meta) && side_load(side_dir, &m->sides[m->n_sides], warnings) == 0)
+			m->n_sides++;
+		free(meta);
+		free(side_dir);
+	}
+	plan_boots_free(boots, n);
+	r = 0;
+	for (size_t k = 0; k < m->n_sides && r == 0; k++)
+		if (m->sides[k].unreadable_rows) {
+			campaign_say(c, CAMPAIGN_ERROR, "%zu recorded row%s of %s cannot be read: no fleet report without %s",
+				     m->sides[k].unreadable_rows, m->sides[k].unreadable_rows == 1 ? "" : "s",
+				     m->sides[k].dir, m->sides[k].unreadable_rows == 1 ? "it" : "them");
+			r = -EINVAL;
+		}
+	if (r == 0 && m->n_sides < 2) {
+		campaign_say(c, CAMPAIGN_ERROR, "%s: fewer than two boots recorded, nothing to pool", dir);
+		r = -EINVAL;
+	}
+	if (r == 0) {
+		char *error = NULL, *hpath = NULL;
+
+		m->id = history_sides_machine(m->sides, m->n_sides, NULL);
+		if (!plan.history_off &&
+		    history_open(m->sides, m->n_sides, plan.history, false, &hpath, &m->history, &error, warnings) < 0) {
+			strlist_addf(warnings, "%s: [campaign] history %s: %s, ignoring the history", dir,
+				     plan.history ? plan.history : "(default)", error);
+			history_release(&m->history);
+			m->history = (struct history)HISTORY_INIT;
+		}
+		free(error);
+		free(hpath);
+		co.history = m->history.n_entries ? &m->history : NULL;
+		co.equivalence_pct = plan.equivalence_pct;
+		for (size_t i = 0; i < plan.n_rows; i++)
+			if (plan.rows[i].equivalence_pct > 0)
+				strlist_addf(&margins, "%s=%.17g", plan.rows[i].name, plan.rows[i].equivalence_pct);
+		co.row_equivalence = &margins;
+		r = compare_sides(m->sides, m->n_sides, &co, &m->res, warnings);
+		if (r < 0)
+			campaign_say(c, CAMPAIGN_ERROR, "%s: cannot compare the sides: %s", dir, strerror(-r));
+		m->compared = r == 0;
+	}
+	strlist_release(&margins);
+	plan_release(&plan);
+	return r;
+}
+
+int campaign_fleet_report(const char *const *dirs, size_t n, const struct campaign_options *o, FILE *out)
+{
+	struct campaign c = { .o = o };
+	struct machine *ms = xcalloc(n ? n : 1, sizeof(*ms));
+	const struct compare_result **res = xcalloc(n ? n : 1, sizeof(*res));
+	const char **names = xcalloc(n ? n : 1, sizeof(*names)), **ids = xcalloc(n ? n : 1, sizeof(*ids));
+	struct strlist warnings = STRLIST_INIT;
+	struct fleet_result f;
+	int r = 0;
+
+	if (n < 2) {
+		campaign_say(&c, CAMPAIGN_ERROR, "a fleet report needs the campaign directories of two or more machines");
+		r = -EINVAL;
+	}
+	for (size_t i = 0; i < n && r == 0; i++) {
+		ms[i].history = (struct history)HISTORY_INIT;
+		ms[i].name = machine_name(dirs[i]);
+		r = machine_load(&c, dirs[i], &ms[i], &warnings);
+		for (size_t j = 0; j < i && r == 0; j++) {
+			if (ms[i].id && ms[j].id && !strcmp(ms[i].id, ms[j].id)) {
+				campaign_say(&c, CAMPAIGN_ERROR, "%s and %s are the same machine (machine_id %s): a fleet pools different machines",
+					     dirs[j], dirs[i], ms[i].id);
+				r = -EINVAL;
+			} else if (!strcmp(ms[i].name, ms[j].name)) {
+				/* Two boxes' directories of the same name: name them by their paths. */
+				free(ms[i].name);
+				ms[i].name = xstrdup(dirs[i]);
+			}
+		}
+		res[i] = &ms[i].res;
+		names[i] = ms[i].name;
+		ids[i] = ms[i].id;
+	}
+	for (size_t i = 0; i < warnings.n; i++)
+		campaign_say(&c, CAMPAIGN_WARNING, "%s", warnings.items[i]);
+	strlist_release(&warnings);
+	if (r == 0) {
+		r = fleet_judge(res, names, n, COMPARE_ALPHA_DEFAULT, &f, &warnings);
+		for (size_t i = 0; i < warnings.n; i++)
+			campaign_say(&c, r < 0 ? CAMPAIGN_ERROR : CAMPAIGN_WARNING, "%s", warnings.items[i]);
+		if (r == 0) {
+			r = report_fleet_text(out, &f, ids);
+			fleet_result_release(&f);
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (ms[i].compared)
+			compare_result_release(&ms[i].res);
+		for (size_t k = 0; k < ms[i].n_sides; k++)
+			side_release(&ms[i].sides[k]);
+		free(ms[i].sides);
+		history_release(&ms[i].history);
+		free(ms[i].name);
+	}
+	strlist_release(&warnings);
+	free(ms);
+	free(res);
+	free(names);
+	free(ids);
+	return r;
+}

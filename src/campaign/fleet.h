@@ -1,0 +1,21 @@
+#ifndef BOOTAB_CAMPAIGN_FLEET_H
+#define BOOTAB_CAMPAIGN_FLEET_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "campaign/campaign.h"
+
+/*
+ * bootab report --fleet: one campaign directory per machine, each compared
+ * as its own report is (its plan's statistics, margins and the machine's
+ * calibration history), then pooled over the machines (judge/fleet.h) and
+ * printed as text to out. A machine is named by its directory's last
+ * component. Returns 0; -EINVAL when a directory is not a campaign, has
+ * fewer than two boots recorded, two directories hold the same machine
+ * (meta.json machine_id) or the campaigns' first modes differ (say() names
+ * it); -EIO when out cannot be written.
+ */
+int campaign_fleet_report(const char *const *dirs, size_t n, const struct campaign_options *options, FILE *out);
+
+#endif

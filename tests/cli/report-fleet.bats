@@ -1,0 +1,69 @@
+#!/usr/bin/env bats
+# bootab report --fleet on campaigns of several machines. The campaigns are
+# copies of the fixtures' campaigns (tests/fixtures/campaign-lab is a real
+# lab campaign; campaign-abca is in the format bootab run writes), with only
+# the machine_id changed where a copy needs to be another machine: so every
+# machine measured the same numbers, and the pooled test says the estimates
+# do not vary. The pooled statistics themselves are tested in
+# tests/unit/test-fleet.c and measured by bench/method/fleet (docs/fleet.md).
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	fx="$BATS_TEST_DIRNAME/../fixtures"
+	d="$BATS_TEST_TMPDIR/fleet"
+	mkdir -p "$d"
+}
+
+# copy_abca NAME MACHINE_ID
+copy_abca() {
+	cp -R "$fx/campaign-abca" "$d/$1"
+	sed -i "s/4c4c4544004a3610804bb7c04f395032/$2/" "$d/$1"/*/meta.json
+}
+
+@test "three machines: each machine's own verdict, the pooled line, the spread and the heterogeneity test" {
+	copy_abca box1 4c4c4544004a3610804bb7c04f395032
+	copy_abca box2 11111111111111111111111111111111
+	copy_abca box3 22222222222222222222222222222222
+	run --separate-stderr "$BOOTAB" report --fleet "$d/box1" "$d/box2" "$d/box3"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "fleet of 3 machines, every mode against pt (+ is better):" ]
+	[ "${lines[2]}" = "  box2  machine 11111111111111111111111111111111" ]
+	echo "$output" | grep -qx 'prefill  pp512  off vs pt  (t/s, higher is better)'
+	[ "$(echo "$output" | grep -cE '^  box[123] +\+3\.8%  \[ +\+2\.3, +\+5\.3\]%  counts \(boot\)$')" -eq 3 ]
+	echo "$output" | grep -qx '  pooled: not tested: the 3 machines'"'"' estimates do not vary (+3.8 % on each)'
+	echo "$output" | grep -qx '  spread between machines: sd 0.00 %, of which the effect'"'"'s own (tau) 0.00 %'
+	echo "$output" | grep -qx '  differs between machines? X = 0.00 on 2 df, p = 1 (Q = 0.00, I2 = 0 %)'
+	[ "${lines[${#lines[@]}-1]}" = "summary: 0 better or worse on the fleet, 0 within noise, 0 differ between machines, 4 not tested, of 4" ]
+}
+
+@test "the real lab campaign on two machines: one boot per mode, no test of their own" {
+	cp -R "$fx/campaign-lab" "$d/lab1"
+	cp -R "$fx/campaign-lab" "$d/lab2"
+	run --separate-stderr "$BOOTAB" report --fleet "$d/lab1" "$d/lab2"
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -qx 'randread  randread.iops  passthrough vs translated  (IOPS, higher is better)'
+	# The block of the first metric: its two machines, then the pooled line.
+	block=$(echo "$output" | sed -n '/^randread  randread.iops /,/^$/p')
+	[ "$(echo "$block" | grep -cE '^  lab[12] +\+5\.1% +not tested \(none\)$')" -eq 2 ]
+	echo "$block" | grep -qx '  pooled: not tested: the 2 machines'"'"' estimates do not vary (+5.1 % on each)'
+	echo "$output" | grep -q 'differs between machines? not tested: every machine needs a test of its own on 4 or more degrees of freedom'
+}
+
+@test "the same machine twice, different baselines, one campaign: refused" {
+	copy_abca box1 4c4c4544004a3610804bb7c04f395032
+	copy_abca box2 4c4c4544004a3610804bb7c04f395032
+	run --separate-stderr "$BOOTAB" report --fleet "$d/box1" "$d/box2"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "bootab: $d/box1 and $d/box2 are the same machine (machine_id 4c4c4544004a3610804bb7c04f395032): a fleet pools different machines" ]
+	cp -R "$fx/campaign-lab" "$d/lab1"
+	run --separate-stderr "$BOOTAB" report --fleet "$d/box1" "$d/lab1"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "bootab: lab1 starts with mode 'translated' where box1 starts with 'pt': a fleet pools one baseline" ]
+	run --separate-stderr "$BOOTAB" report --fleet "$d/box1"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "bootab: --fleet: the campaign directories of two or more machines; see 'bootab help report'" ]
+	run --separate-stderr "$BOOTAB" report --fleet "$d/box1" "$d/nothing"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "bootab: $d/nothing: "* ]]
+}
