@@ -182,6 +182,9 @@ bench-method: $(BUILD)/bench/method
 	nice $(BUILD)/bench/method > bench/method/results.csv.tmp && \
 	    mv bench/method/results.csv.tmp bench/method/results.csv
 	sh bench/method/summarise.sh bench/method/results.csv
+	nice $(BUILD)/bench/method --sequential --null-draws 16384 --draws 2048 > bench/method/sequential.csv.tmp && \
+	    mv bench/method/sequential.csv.tmp bench/method/sequential.csv
+	sh bench/method/summarise-sequential.sh bench/method/sequential.csv
 
 bench-method-quick: $(BUILD)/bench/method
 	$(BUILD)/bench/method --quick

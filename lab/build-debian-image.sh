@@ -4,6 +4,17 @@
 # image's key: editing it rebuilds the image, editing build-debian.sh only
 # the labs' disks.
 # shellcheck shell=bash disable=SC2154 # the variables are build-debian.sh's
+# Runs "$@" with every descriptor above 2 closed.
+without_inherited_fds() {
+	(
+		for fd in /proc/self/fd/*; do
+			fd=${fd##*/}
+			[ "$fd" -gt 2 ] 2>/dev/null && eval "exec $fd>&-"
+		done
+		exec "$@"
+	)
+}
+
 build_image() {
 	local work tree mm_mirrors=() line
 	work=$(mktemp -d "$debs/debian/build.XXXXXX")
@@ -15,7 +26,11 @@ build_image() {
 	done <<<"$mirrors"
 	say "building the Debian image with mmdebstrap ($k61 $v61, $k612 $v612)"
 	# shellcheck disable=SC2086 # one package per word
-	if ! mmdebstrap --variant=apt --include="$(echo $packages | tr ' ' ',')" \
+	# mmdebstrap hands apt a hook "cat >&FD" run by /bin/sh (dash), which
+	# takes only one-digit descriptors: with many inherited ones open (bats
+	# holds 3 to 11) FD became 12 and the download failed ("Bad fd
+	# number"). It runs with none but 0-2.
+	if ! without_inherited_fds mmdebstrap --variant=apt --include="$(echo $packages | tr ' ' ',')" \
 		bookworm "$tree" "${mm_mirrors[@]}" >"$work/mmdebstrap.log" 2>&1; then
 		tail -n 20 "$work/mmdebstrap.log" >&2
 		die "mmdebstrap failed (full log above, last 20 lines)"

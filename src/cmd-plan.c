@@ -198,8 +198,37 @@ static void print_boots(unsigned n)
 		printf(" %10s", ">1000");
 }
 
-static void print_row_noise(const struct plan_row *pr, const struct row_noise *rn, double d, size_t n_modes,
-			    unsigned *worst, bool *unreachable)
+/*
+ * rounds = auto at an effect of d (log) with boot means varying by tau2:
+ * the chance of a claim by the ceiling and the rounds it takes on average,
+ * from the design's boundaries under a normal law (the boot-level t has few
+ * degrees of freedom at the first looks, so the campaign's power is a
+ * little lower; bench/method measures it).
+ */
+static void print_auto(const struct plan *plan, double d, double tau2)
+{
+	double info[PLAN_MAX_ROUNDS_MAX], z[PLAN_MAX_ROUNDS_MAX], p[PLAN_MAX_ROUNDS_MAX], power = 0, rounds = 0;
+	unsigned k = plan->max_rounds;
+
+	if (!(tau2 > 0))
+		return;
+	for (unsigned j = 1; j <= k; j++)
+		info[j - 1] = 1 / (tau2 * (1.0 / j + 1.0 / (j + 1)));
+	if (stats_gs_bounds(info, k, COMPARE_ALPHA_DEFAULT, COMPARE_SEQ_SPENDING, z) < 0 ||
+	    stats_gs_crossing(info, k, z, fabs(d), p) < 0)
+		return;
+	for (unsigned j = 1; j <= k; j++) {
+		power += p[j - 1];
+		/* Round 1 has one boot per mode: no test there without a history. */
+		rounds += (j < 2 ? 2 : j) * p[j - 1];
+	}
+	rounds += k * (1 - power);
+	printf("    rounds = auto: %.0f%% power by round %u, %.1f rounds on average (%.0f boots; normal approximation)\n",
+	       100 * power, k, rounds, rounds * (double)plan->n_modes + 1);
+}
+
+static void print_row_noise(const struct plan *plan, const struct plan_row *pr, const struct row_noise *rn, double d,
+			    size_t n_modes, unsigned *worst, bool *unreachable)
 {
 	double reps = pr->reps, tau2 = rn->c.sigma_b2 + rn->c.sigma_w2 / reps;
 	double best = stats_best_reps(rn->c_boot, rn->c_rep, rn->c.sigma_w2, rn->c.sigma_b2, 100);
@@ -228,6 +257,8 @@ static void print_row_noise(const struct plan_row *pr, const struct row_noise *r
 		printf(" %8s\n", "-");
 	else
 		printf(" %8.1f\n", rn->c_rep);
+	if (plan->rounds_auto)
+		print_auto(plan, d, tau2);
 	if (!n)
 		*unreachable = true;
 	else if (n > *worst)
@@ -259,7 +290,7 @@ static void print_effect(const struct plan *plan, double effect, const struct no
 				continue;
 			row_costs(nz, pr->name, &rn.c_boot, &rn.c_rep);
 			found = true;
-			print_row_noise(pr, &rn, d, plan->n_modes, &worst, &unreachable);
+			print_row_noise(plan, pr, &rn, d, plan->n_modes, &worst, &unreachable);
 		}
 		for (size_t e = 0; !nz->have_res && e < nz->history.n_entries; e++) {
 			const struct history_entry *he = &nz->history.entries[e];
@@ -283,7 +314,7 @@ static void print_effect(const struct plan *plan, double effect, const struct no
 				stats_variance_components(g, ng, &rn.c);
 				free(g);
 				found = true;
-				print_row_noise(pr, &rn, d, plan->n_modes, &worst, &unreachable);
+				print_row_noise(plan, pr, &rn, d, plan->n_modes, &worst, &unreachable);
 			}
 		}
 		if (!found)
@@ -294,8 +325,11 @@ static void print_effect(const struct plan *plan, double effect, const struct no
 		return;
 	if (unreachable)
 		printf("a row needs more than 1000 boots per mode: the effect is too small for its boot-to-boot noise\n");
-	else if (worst)
+	else if (worst && !plan->rounds_auto)
 		printf("suggested: rounds = %u (the row that needs the most boots; boots at the plan's reps)\n", worst);
+	else if (worst && worst > plan->max_rounds)
+		printf("suggested: max_rounds = %u (a fixed design needs %u rounds for the row that needs the most boots)\n",
+		       worst < PLAN_MAX_ROUNDS_MAX ? worst : PLAN_MAX_ROUNDS_MAX, worst);
 }
 
 /* What each mode can change on the target, from its standing boot. */
@@ -453,7 +487,7 @@ static int cmd_plan(int argc, char **argv)
 		printf("seed: %lu\n", plan.seed);
 	}
 	n = plan_boots(&plan, &boots);
-	printf("\nboot order (%zu boots):\n", n);
+	printf("\nboot order (%zu boots%s):\n", n, plan.rounds_auto ? ", at most: rounds = auto" : "");
 	for (size_t i = 0; i < n; i++) {
 		const struct plan_mode *m = &plan.modes[boots[i].mode];
 
@@ -468,6 +502,17 @@ static int cmd_plan(int argc, char **argv)
 			printf("      %-16s expect %s\n", "", m->expects.items[e]);
 	}
 
+	if (plan.rounds_auto) {
+		printf("\nrounds = auto: after every round the boot-level tests look; the campaign stops when every test is decided\n"
+		       "  (a claim that survives FDR, or the same within its margin), else after round %u (%zu boots).\n"
+		       "  Each look claims at its O'Brien-Fleming boundary (alpha 0.05 over every look):",
+		       plan.max_rounds, n);
+		for (unsigned j = 1; j <= plan.max_rounds; j++)
+			printf("%s round %u %.4f", j == 1 ? "" : ",", j,
+			       compare_sequential_alpha(j, plan.max_rounds, COMPARE_ALPHA_DEFAULT));
+		printf(".\n  Fewest boots: %zu (round 1, with a history to test against), else %zu (round 2).\n",
+		       plan.n_modes + 1, 2 * plan.n_modes + 1);
+	}
 	printf("\non every boot:\n");
 	for (size_t i = 0; i < plan.n_versions; i++)
 		printf("  version %-14s %s\n", plan.versions[i].name, plan.versions[i].command);

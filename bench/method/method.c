@@ -21,7 +21,7 @@
  *
  *   usage: method [--quick] [--equiv-grid] [--stress-only|--normal-only|--stress KIND] [--boots B,...] [--draws N]
  *                 [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--skip CSV]
- *                 [--cell SB,SW,REPS,BOOTS,DELTA]
+ *                 [--cell SB,SW,REPS,BOOTS,DELTA] [--sequential]
  * --skip CSV (repeatable) leaves out the cells a CSV already holds, to resume
  * a run. docs/statistics.md has the method and the table of a full run.
  */
@@ -362,6 +362,130 @@ static void run_cell(const struct cell *c, unsigned long min_draws, unsigned lon
 	fflush(stdout);
 }
 
+
+/*
+ * --sequential: rounds = auto. A campaign of at most `boots` rounds looks
+ * after every round j >= 2 (round 1 has one boot per mode and no test) at
+ * the nominal level compare_sequential_alpha(j, boots), and stops a metric
+ * at the first look that decides it: a claim (the CI at that level excludes
+ * 0) or the same within -/+ 2 %. From the same draws, the fixed design of
+ * j rounds (alpha 0.05 at look j alone) gives the power curve that the
+ * sequential design's boots are set against, and "peek" (a claim at any look
+ * at alpha 0.05) the false-claim rate of looking without a boundary.
+ */
+#define SEQ_MAX 20
+
+struct seq_tally {
+	unsigned long draws, claims, same, covered, ci_n, fixed_claims[SEQ_MAX + 1];
+	unsigned long peek_claims;      /* a claim at any look at alpha 0.05: peeking without a boundary */
+	double rounds;          /* sum of the rounds used */
+};
+
+static void seq_run(struct sim *s, struct seq_tally *t)
+{
+	double mu_b = log1p(s->c.delta / 100), truth = s->c.delta;
+	unsigned k = s->c.boots;
+	bool stopped[METRICS_PER_CALL] = { false }, peeked[METRICS_PER_CALL] = { false };
+	struct strlist w = STRLIST_INIT;
+
+	for (size_t b = 0; b < s->n_sides; b++)
+		for (unsigned m = 0; m < METRICS_PER_CALL; m++)
+			fill_boot(s, s->sides[b].rows[m].metrics.metrics[0].samples, b % 2 ? mu_b : 0, 0);
+	for (unsigned j = 2; j <= k; j++) {
+		for (int fixed = 0; fixed < 2; fixed++) {
+			struct compare_options o = { .stat = STAT_MEAN, .loud_pct = COMPARE_LOUD_PCT_DEFAULT,
+						     .by_run = &s->by_run, .equivalence_pct = EQUIV_MARGIN,
+						     .alpha = fixed ? COMPARE_ALPHA_DEFAULT
+								    : compare_sequential_alpha(j, k, COMPARE_ALPHA_DEFAULT) };
+			struct compare_result res;
+
+			if (compare_sides(s->sides, 2 * j + 1, &o, &res, &w) < 0) {
+				fprintf(stderr, "method: compare_sides failed\n");
+				exit(2);
+			}
+			for (size_t i = 0; i < res.n_metrics; i++) {
+				const struct compare_test *ct = &res.metrics[i].tests[0];
+				bool claim = ct->method != METHOD_NONE && ct->verdict == VERDICT_COUNTS;
+				bool same = ct->method != METHOD_NONE && ct->equivalent;
+
+				if (fixed) {
+					t->fixed_claims[j] += claim;
+					if (claim && !peeked[i]) {
+						peeked[i] = true;
+						t->peek_claims++;
+					}
+					continue;
+				}
+				if (stopped[i] || (!claim && !same && j < k))
+					continue;
+				stopped[i] = true;
+				t->draws++;
+				t->rounds += j;
+				t->claims += claim;
+				t->same += same;
+				if (ct->method != METHOD_NONE) {
+					t->ci_n++;
+					t->covered += ct->lo_pct <= truth && truth <= ct->hi_pct;
+				}
+			}
+			compare_result_release(&res);
+		}
+	}
+	strlist_release(&w);
+}
+
+static void run_seq_cell(const struct cell *c, unsigned long draws, unsigned long seed)
+{
+	struct seq_tally t = { 0 };
+	struct sim s;
+	struct cell sc = *c;
+	double power, fixed_rounds = NAN;
+
+	/* Simulate the ceiling: boots rounds, A B A B ... A. */
+	sim_init(&s, &sc, cell_seed(seed + 7919, c));
+	s.use_history = false;
+	while (t.draws < draws)
+		seq_run(&s, &t);
+	sim_release(&s);
+	power = (double)t.claims / (double)t.draws;
+	/* The fewest fixed rounds whose power reaches the sequential design's. */
+	for (unsigned j = 2; c->delta > 0 && j <= c->boots && isnan(fixed_rounds); j++)
+		if ((double)t.fixed_claims[j] / (double)t.draws >= power)
+			fixed_rounds = j;
+	for (int m = 0; m < 3; m++) {
+		double rate = (double)(m == 2 ? t.peek_claims : m ? t.same : t.claims) / (double)t.draws;
+
+		if (m == 2) {
+			/* Every look at 0.05, the first claim kept, all rounds run: what the boundary prevents. */
+			printf("%s,%g,%g,%u,%u,%g,peek,%lu,%.4f,%.4f,%u,,,\n", stress_names[c->stress], c->sb, c->sw,
+			       c->reps, c->boots, c->delta, t.draws, rate, sqrt(rate * (1 - rate) / (double)t.draws),
+			       c->boots);
+			continue;
+		}
+		printf("%s,%g,%g,%u,%u,%g,%s,%lu,%.4f,%.4f,%.3f,", stress_names[c->stress], c->sb, c->sw, c->reps,
+		       c->boots, c->delta, m ? "seq-equiv" : "seq", t.draws, rate,
+		       sqrt(rate * (1 - rate) / (double)t.draws), t.rounds / (double)t.draws);
+		if (c->delta > 0 && !m) {
+			if (isnan(fixed_rounds))
+				printf(">%u,", c->boots);
+			else
+				printf("%.0f,", fixed_rounds);
+			printf("%.4f,", (double)t.fixed_claims[c->boots] / (double)t.draws);
+		} else {
+			printf(",,");
+		}
+		printf("%.4f\n", (double)t.covered / (double)t.ci_n);
+	}
+	fflush(stdout);
+}
+
+/* rounds = auto: ceilings of 3 to 8 rounds, no effect to a large one. */
+static const double seq_sb[] = { 0.5, 1, 2, 3 };
+static const double seq_sw[] = { 0.5, 2 };
+static const unsigned seq_reps[] = { 5 };
+static const unsigned seq_boots[] = { 3, 4, 6, 8 };
+static const double seq_delta[] = { 0, 1, 2, 3, 5, 8 };
+
 static const double grid_sb[] = { 0, 0.5, 1, 2, 3, 4.4, 6 };
 static const double grid_sw[] = { 0.2, 0.5, 1, 2, 4 };
 static const unsigned grid_reps[] = { 2, 3, 5, 10 };
@@ -518,6 +642,7 @@ int main(int argc, char **argv)
 	struct done done = { 0 };
 	int only_stress = -1;
 	unsigned long only_boots = 0;     /* bit b: cells with b boots per mode; 0: all */
+	bool sequential = false;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--quick")) {
@@ -551,6 +676,9 @@ int main(int argc, char **argv)
 				only_boots |= 1UL << b;
 				list = end + (*end == ',');
 			} while (*end);
+		} else if (!strcmp(argv[i], "--sequential")) {
+			/* rounds = auto: the cells' boots are the ceiling (max_rounds). */
+			sequential = true;
 		} else if (!strcmp(argv[i], "--stress-only")) {
 			do_normal = false;
 		} else if (!strcmp(argv[i], "--normal-only")) {
@@ -580,9 +708,29 @@ int main(int argc, char **argv)
 			}
 			one = true;
 		} else {
-			fprintf(stderr, "usage: method [--quick] [--equiv-grid] [--stress-only|--normal-only|--stress KIND] [--boots B,...] [--draws N] [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--skip CSV] [--cell SB,SW,REPS,BOOTS,DELTA]\n");
+			fprintf(stderr, "usage: method [--quick] [--equiv-grid] [--stress-only|--normal-only|--stress KIND] [--boots B,...] [--draws N] [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--skip CSV] [--cell SB,SW,REPS,BOOTS,DELTA] [--sequential]\n");
 			return 2;
 		}
+	}
+	if (sequential) {
+		struct grid g = { seq_sb, seq_sw, seq_delta, seq_reps, seq_boots,
+				  N(seq_sb), N(seq_sw), N(seq_reps), N(seq_boots), N(seq_delta) };
+
+		if (one && (cell.boots < 2 || cell.boots > SEQ_MAX)) {
+			fprintf(stderr, "method: --sequential: the ceiling (BOOTS) is 2 to %d rounds\n", SEQ_MAX);
+			return 2;
+		}
+		printf("stress,sigma_b_pct,sigma_w_pct,reps,max_rounds,delta_pct,method,draws,claim_rate,mc_se,mean_rounds,fixed_rounds,fixed_power_at_max,ci_coverage\n");
+		if (one) {
+			run_seq_cell(&cell, cell.delta == 0 ? null_draws : draws, seed);
+			return 0;
+		}
+		add_grid(&cells, &g, S_NONE);
+		for (size_t i = 0; i < cells.n; i++)
+			if (i % shards == shard)
+				run_seq_cell(&cells.cells[i], cells.cells[i].delta == 0 ? null_draws : draws, seed);
+		free(cells.cells);
+		return 0;
 	}
 	printf("stress,sigma_b_pct,sigma_w_pct,reps,boots,delta_pct,method,draws,claim_rate,mc_se,power,wrong_sign,exaggeration,ci_coverage\n");
 	if (one) {

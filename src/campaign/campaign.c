@@ -357,6 +357,43 @@ out:
 	return r;
 }
 
+/*
+ * rounds = auto: boot k closes a round (the first mode's boot after every
+ * mode's) and a boot follows it. The last boot needs no look: the campaign
+ * ends there anyway, and its report judges at the last boundary.
+ */
+static bool look_due(const struct campaign *c, size_t k)
+{
+	return c->plan.rounds_auto && k > 0 && k + 1 < c->n_boots && c->boots[k].mode == 0 &&
+	       k % c->plan.n_modes == 0;
+}
+
+/*
+ * The look after the round boot k closes: the report's comparison at the
+ * round's boundary on the boots so far. Decided: journal it and stop after
+ * this boot. A look that cannot be made is a warning: more boots never hurt.
+ */
+static void sequential_look(struct campaign *c, size_t k)
+{
+	unsigned round = (unsigned)(k / c->plan.n_modes);
+	bool decided = false;
+	char *line = NULL;
+	int r = campaign_look(c->dir, c->o, &decided, &line);
+
+	if (r < 0) {
+		campaign_say(c, CAMPAIGN_WARNING, "round %u of at most %u: cannot look at the boots so far (%s): going on",
+			     round, c->plan.max_rounds, strerror(-r));
+	} else if (decided && journal_appendf(c->journal, "decided after round %u", round) == 0) {
+		campaign_say(c, CAMPAIGN_INFO, "round %u of at most %u: %s: decided, no more boots", round,
+			     c->plan.max_rounds, line);
+		c->decided_round = round;
+	} else {
+		campaign_say(c, CAMPAIGN_INFO, "round %u of at most %u: %s: going on", round, c->plan.max_rounds,
+			     line ? line : "no test yet");
+	}
+	free(line);
+}
+
 int campaign_run(const struct campaign_options *o, struct campaign_result *ret)
 {
 	struct campaign c = { .o = o, .res = ret, .started = clock_now_s() };
@@ -415,12 +452,15 @@ int campaign_run(const struct campaign_options *o, struct campaign_result *ret)
 	r = campaign_kernels_preflight(&c);
 	if (r < 0)
 		goto out;
-	for (size_t k = 0; k < c.n_boots; k++) {
-		if (c.progress[k].step == STEP_DONE)
-			continue;
-		r = run_boot(&c, k);
-		if (r < 0)
-			break;
+	for (size_t k = 0; k < c.n_boots && !c.decided_round; k++) {
+		if (c.progress[k].step != STEP_DONE) {
+			r = run_boot(&c, k);
+			if (r < 0)
+				break;
+		}
+		/* A look not made yet (a resumed campaign makes the last one again). */
+		if (look_due(&c, k) && c.progress[k + 1].step == STEP_NONE)
+			sequential_look(&c, k);
 	}
 	if (r == 0)
 		campaign_kernel_restore(&c);

@@ -68,6 +68,7 @@ struct campaign {
 	bool oneshot_grub;         /* ... through GRUB's next_entry and bootab's custom.cfg entry */
 	double done_at;            /* when the last boot of this run finished */
 	size_t done_this_run;
+	unsigned decided_round;        /* rounds = auto: the round whose look decided it; 0: not decided */
 	bool local;                /* target = local: bootab runs on the box it reboots */
 	char *rows_user;           /* local: who bench rows run as when the plan does not say */
 	bool reboot_issued;        /* local: this process asked the box to reboot */
@@ -173,6 +174,14 @@ void campaign_set_aside(struct campaign *c, size_t k);
  */
 int campaign_write_report(const char *dir, const struct campaign_options *o, bool record,
 			  const struct campaign_report_request *request, char **ret_text);
+
+/*
+ * report.c: a look of a rounds = auto campaign at its recorded boots, by
+ * the report's own comparison at the look's boundary: *ret_decided when
+ * every boot-level test is decided; *ret_line (the caller's, may be NULL
+ * on error) says how many are. Returns 0 or -errno (nothing written).
+ */
+int campaign_look(const char *dir, const struct campaign_options *o, bool *ret_decided, char **ret_line);
 
 /* dry-run.c: prints what the campaign would run. */
 void campaign_dry_run(struct campaign *c);

@@ -247,8 +247,20 @@ static int campaign_key(struct parse_state *s, const char *key, const char *v)
 		}
 		return 1;
 	}
-	if (!strcmp(key, "rounds"))
+	if (!strcmp(key, "rounds")) {
+		p->rounds_line = s->line;
+		if (!strcmp(v, "auto")) {
+			p->rounds_auto = true;
+			return 1;
+		}
+		p->rounds_auto = false;
 		return parse_uint(s, key, v, 1, 100, &p->rounds);
+	}
+	if (!strcmp(key, "max_rounds")) {
+		p->has_max_rounds = true;
+		p->max_rounds_line = s->line;
+		return parse_uint(s, key, v, PLAN_MAX_ROUNDS_MIN, PLAN_MAX_ROUNDS_MAX, &p->max_rounds);
+	}
 	if (!strcmp(key, "seed")) {
 		unsigned seed;
 
@@ -688,6 +700,17 @@ static int validate(struct parse_state *s)
 		if (p->rounds > 1)
 			return fail(s, "rounds", "an explicit order is the whole campaign; rounds does not apply");
 	}
+	if (p->has_max_rounds && !p->rounds_auto) {
+		s->line = p->max_rounds_line;
+		return fail(s, "max_rounds", "only with rounds = auto (a fixed campaign has its rounds)");
+	}
+	if (p->rounds_auto) {
+		/* Each round is closed by the first mode: the campaign can stop there. */
+		s->line = p->rounds_line;
+		if (p->order_kind != ORDER_DEFAULT)
+			return fail(s, "rounds", "rounds = auto works with the default order only (every mode once per round, the first mode closing it)");
+		p->rounds = p->max_rounds;
+	}
 	if (!labels_unique(s))
 		return 0;
 	if (p->watch) {
@@ -706,6 +729,7 @@ int plan_parse(const char *name, const char *text, struct plan *ret, struct pars
 
 	plan.file = xstrdup(name);
 	plan.rounds = 1;
+	plan.max_rounds = PLAN_MAX_ROUNDS_DEFAULT;
 	plan.default_reps = 5;
 	plan.poll_s = 60;
 	plan.boot_timeout_s = 600;
@@ -991,7 +1015,10 @@ char *plan_format(const struct plan *p)
 	} else {
 		strbuf_addf(&sb, "order = %s\n", order_name(p->order_kind));
 	}
-	strbuf_addf(&sb, "rounds = %u\n", p->rounds);
+	if (p->rounds_auto)
+		strbuf_addf(&sb, "rounds = auto\nmax_rounds = %u\n", p->max_rounds);
+	else
+		strbuf_addf(&sb, "rounds = %u\n", p->rounds);
 	if (p->has_seed)
 		strbuf_addf(&sb, "seed = %lu\n", p->seed);
 	format_string(&sb, "data", p->data_dir);

@@ -81,7 +81,16 @@ struct plan {
 	char *backend;
 	enum plan_order_kind order_kind;
 	struct strlist order_list;     /* ORDER_LIST: as written */
-	unsigned rounds;
+	unsigned rounds;               /* rounds = auto: max_rounds */
+	/*
+	 * rounds = auto: after every round the boot-level tests look at the
+	 * data with group-sequential boundaries (judge/compare.h), and the
+	 * campaign stops once every test is decided, or after max_rounds.
+	 */
+	bool rounds_auto;
+	unsigned max_rounds;
+	bool has_max_rounds;
+	unsigned rounds_line, max_rounds_line;   /* where they were given, for errors */
 	unsigned long seed;
 	bool has_seed;
 	char *data_dir;
@@ -105,6 +114,11 @@ struct plan {
 	struct strlist unpark;
 	size_t alloc_modes, alloc_rows, alloc_versions;
 };
+
+/* rounds = auto: the ceiling's default and range. */
+#define PLAN_MAX_ROUNDS_DEFAULT 6
+#define PLAN_MAX_ROUNDS_MIN 2
+#define PLAN_MAX_ROUNDS_MAX 20
 
 /* One boot of the campaign. */
 struct plan_boot {

@@ -181,9 +181,37 @@ static int request_stats(const struct campaign *c, const struct plan *plan, cons
 	return 0;
 }
 
-/* campaign_report(); record: also add the first mode's boots to the history. */
-int campaign_write_report(const char *dir, const struct campaign_options *o, bool record,
-			  const struct campaign_report_request *request, char **ret_text)
+/*
+ * rounds = auto: the round the recorded sides complete (the fewest boots of
+ * a mode other than the first, at most max_rounds), 0 with none.
+ */
+static unsigned rounds_done(const struct plan *plan, const struct side *sides, size_t n_sides)
+{
+	unsigned fewest = 0;
+
+	for (size_t m = 1; m < plan->n_modes; m++) {
+		unsigned n = 0;
+
+		for (size_t k = 0; k < n_sides; k++)
+			n += !strcmp(sides[k].mode, plan->modes[m].name);
+		if (m == 1 || n < fewest)
+			fewest = n;
+	}
+	return fewest < plan->max_rounds ? fewest : plan->max_rounds;
+}
+
+/*
+ * The report, or with look a look of a rounds = auto campaign: the same
+ * comparison at the same boundary, nothing written; look->decided and
+ * look->line (what decided it or did not) are filled.
+ */
+struct look {
+	bool decided;
+	char *line;
+};
+
+static int report_or_look(const char *dir, const struct campaign_options *o, bool record,
+			  const struct campaign_report_request *request, char **ret_text, struct look *look)
 {
 	struct campaign c = { .o = o };
 	bool files = !(request && request->no_files);
@@ -272,6 +300,8 @@ int campaign_write_report(const char *dir, const struct campaign_options *o, boo
 		strbuf_addf(&head, "warning: %s is %s in every mode: the setting did not change this device's DMA path; a gain needs another explanation\n",
 			    plan.watch, first_watch);
 	strbuf_addch(&head, '\n');
+	if (n_sides < 2 && look)
+		goto out;
 	if (n_sides < 2) {
 		campaign_say(&c, CAMPAIGN_WARNING, "%s: fewer than two boots recorded, no comparison", dir);
 		char *txt = path_join(dir, "report.txt");
@@ -294,9 +324,28 @@ int campaign_write_report(const char *dir, const struct campaign_options *o, boo
 		if (plan.rows[i].equivalence_pct > 0)
 			strlist_addf(&row_margins, "%s=%.17g", plan.rows[i].name, plan.rows[i].equivalence_pct);
 	co.row_equivalence = &row_margins;
+	if (plan.rounds_auto) {
+		unsigned done = rounds_done(&plan, sides, n_sides);
+
+		/* The tests of a look, and of the report, claim only at its boundary. */
+		if (done >= 1) {
+			co.alpha = compare_sequential_alpha(done, plan.max_rounds, COMPARE_ALPHA_DEFAULT);
+			strbuf_addf(&head, "rounds = auto: %u of at most %u rounds; the boot-level tests claim at this look's O'Brien-Fleming boundary, alpha %.4f (%.2f over every look)\n\n",
+				    done, plan.max_rounds, co.alpha, COMPARE_ALPHA_DEFAULT);
+		}
+	}
 	r = compare_sides(sides, n_sides, &co, &res, &warnings);
 	if (r < 0) {
 		campaign_say(&c, CAMPAIGN_ERROR, "%s: cannot compare the sides: %s", dir, strerror(-r));
+		goto out;
+	}
+	if (look) {
+		size_t decided, tests;
+
+		look->decided = compare_decided(&res, &decided, &tests);
+		look->line = xasprintf("%zu of %zu boot-level tests decided (a claim that survives FDR, or the same within its margin) at alpha %.4f",
+				       decided, tests, co.alpha);
+		compare_result_release(&res);
 		goto out;
 	}
 	for (size_t i = 0; i < warnings.n; i++)
@@ -335,6 +384,23 @@ out:
 	strlist_release(&row_stats);
 	plan_boots_free(boots, n);
 	plan_release(&plan);
+	return r;
+}
+
+/* campaign_report(); record: also add the first mode's boots to the history. */
+int campaign_write_report(const char *dir, const struct campaign_options *o, bool record,
+			  const struct campaign_report_request *request, char **ret_text)
+{
+	return report_or_look(dir, o, record, request, ret_text, NULL);
+}
+
+int campaign_look(const char *dir, const struct campaign_options *o, bool *ret_decided, char **ret_line)
+{
+	struct look look = { 0 };
+	int r = report_or_look(dir, o, false, NULL, NULL, &look);
+
+	*ret_decided = r == 0 && look.decided;
+	*ret_line = look.line;
 	return r;
 }
 

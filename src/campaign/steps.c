@@ -258,12 +258,34 @@ int campaign_load_journal(struct campaign *c)
 			}
 			free(c->rows_user);
 			c->rows_user = xstrdup(line + 14);
+		} else if (!strncmp(line, "decided after round ", 20)) {
+			unsigned round;
+			char extra;
+
+			if (!c->plan.rounds_auto || c->decided_round ||
+			    sscanf(line + 20, "%u%c", &round, &extra) != 1 || round < 1 ||
+			    round >= c->plan.max_rounds || line[20] < '0' || line[20] > '9') {
+				r = journal_bad(c, i + 1, line, "expected 'decided after round N' once, in a rounds = auto campaign, N below its max_rounds %u",
+						c->plan.max_rounds);
+				break;
+			}
+			/* Round N ends with the first mode's boot N * modes + 1. */
+			for (size_t k = 0; k <= (size_t)round * c->plan.n_modes && r == 0; k++)
+				if (c->progress[k].step != STEP_DONE)
+					r = journal_bad(c, i + 1, line, "expected boot %zu %s to be done before round %u decided it",
+							k + 1, c->boots[k].label, round);
+			c->decided_round = round;
 		} else if (!strcmp(line, "finished")) {
-			for (size_t k = 0; k < c->n_boots && r == 0; k++)
+			/* A decided campaign ends with its round's closing boot. */
+			size_t last = c->decided_round ? (size_t)c->decided_round * c->plan.n_modes + 1 : c->n_boots;
+
+			for (size_t k = 0; k < last && r == 0; k++)
 				if (c->progress[k].step != STEP_DONE)
 					r = journal_bad(c, i + 1, line, "expected boot %zu %s to be done before 'finished'",
 							k + 1, c->boots[k].label);
 			finished = true;
+		} else if (c->decided_round) {
+			r = journal_bad(c, i + 1, line, "expected only 'finished' after 'decided after round %u'", c->decided_round);
 		} else {
 			r = journal_boot_line(c, i + 1, line);
 		}

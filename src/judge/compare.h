@@ -319,6 +319,36 @@ int compare_history_record(const struct compare_result *result, struct history *
 			   size_t *ret_boots);
 
 /*
+ * Sequential campaigns (rounds = auto): the boot-level tests look at the
+ * data after every round, and a look may claim only at its nominal level,
+ * from two-sided O'Brien-Fleming-type alpha spending (Lan and DeMets 1983;
+ * stats_gs_bounds()). Look j comes after round j of the default order: the
+ * first mode has j + 1 boots, every other mode j, so the information of a
+ * difference grows as 1 / (1 / j + 1 / (j + 1)). O'Brien-Fleming rather
+ * than Pocock: it spends almost nothing at the first looks, where the
+ * boot-level t has two or three degrees of freedom and an early stop would
+ * rest on the least data, and it leaves the last look close to the fixed
+ * design's level, so a campaign that runs to its ceiling loses little
+ * power against a fixed campaign of that length (docs/statistics.md).
+ */
+#define COMPARE_SEQ_SPENDING SPENDING_OBRIEN_FLEMING
+
+/*
+ * The nominal level of the look after round (1..max_rounds) of a campaign
+ * of at most max_rounds rounds whose overall false-claim rate is alpha;
+ * NaN for a round outside 1..max_rounds or max_rounds above 100.
+ */
+double compare_sequential_alpha(unsigned round, unsigned max_rounds, double alpha);
+
+/*
+ * Whether a look decides the campaign: every boot-level test of every
+ * metric is a claim that survives the false-discovery correction or the
+ * same within its margin. *ret_decided and *ret_tests (either may be NULL)
+ * count the tests decided and all tests; no test at all decides nothing.
+ */
+bool compare_decided(const struct compare_result *result, size_t *ret_decided, size_t *ret_tests);
+
+/*
  * The samples of metric cm on side k as that side recorded them, in rep
  * (or run) order: the metric of the side's row (borrowed), or NULL when
  * the side has no such bench row or metric.

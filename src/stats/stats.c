@@ -495,3 +495,187 @@ double stats_best_reps(double c_boot, double c_rep, double sigma_w2, double sigm
 	r = round(sqrt(c_boot / c_rep * sigma_w2 / sigma_b2));
 	return fmin(max, fmax(1, r));
 }
+
+double stats_spend(enum stats_spending s, double alpha, double t)
+{
+	if (t <= 0)
+		return 0;
+	if (t >= 1)
+		return alpha;
+	if (s == SPENDING_POCOCK)
+		return alpha * log1p((M_E - 1) * t);
+	return 2 * gsl_cdf_ugaussian_Q(gsl_cdf_ugaussian_Qinv(alpha / 2) / sqrt(t));
+}
+
+double stats_gs_nominal(double z)
+{
+	return 2 * gsl_cdf_ugaussian_Q(z);
+}
+
+/* Beyond this |z| the normal density is below 1e-15: the integrals stop there. */
+#define GS_Z_MAX 8.5
+/* Grid step on the z scale (Simpson's rule). */
+#define GS_STEP 0.02
+
+/* The sub-density of Z_j on the look's continuation region, on a grid. */
+struct gs_density {
+	double *z, *w;          /* points and Simpson weights x density */
+	size_t n;
+};
+
+static void gs_grid(double c, size_t *ret_n, double *ret_h)
+{
+	double lim = fmin(c, GS_Z_MAX);
+	size_t n = (size_t)ceil(2 * lim / GS_STEP);
+
+	if (n < 2)
+		n = 2;
+	n += n % 2;
+	*ret_n = n + 1;
+	*ret_h = 2 * lim / (double)n;
+}
+
+static double simpson(size_t i, size_t n, double h)
+{
+	return h / 3 * (i == 0 || i == n - 1 ? 1 : i % 2 ? 4 : 2);
+}
+
+/* Look 1: Z_1 ~ N(theta sqrt(I_1), 1) on (-c, c). */
+static void gs_first(struct gs_density *d, double c, double mean)
+{
+	double h;
+
+	gs_grid(c, &d->n, &h);
+	d->z = xcalloc(d->n, sizeof(*d->z));
+	d->w = xcalloc(d->n, sizeof(*d->w));
+	for (size_t i = 0; i < d->n; i++) {
+		d->z[i] = -fmin(c, GS_Z_MAX) + (double)i * h;
+		d->w[i] = simpson(i, d->n, h) * gsl_ran_ugaussian_pdf(d->z[i] - mean);
+	}
+}
+
+/*
+ * P(first claim at look j with boundary c | the density d at look j - 1):
+ * the score S = Z sqrt(I) gains N(theta delta, delta), delta = I_j - I_{j-1}.
+ */
+static double gs_cross(const struct gs_density *d, double i0, double i1, double theta, double c)
+{
+	double sd = sqrt(i1 - i0), p = 0;
+
+	for (size_t i = 0; i < d->n; i++) {
+		double m = d->z[i] * sqrt(i0) + theta * (i1 - i0);
+
+		p += d->w[i] * (gsl_cdf_ugaussian_P((-c * sqrt(i1) - m) / sd) +
+				gsl_cdf_ugaussian_Q((c * sqrt(i1) - m) / sd));
+	}
+	return p;
+}
+
+/* The density at look j on (-c, c) from the one at look j - 1. */
+static void gs_next(const struct gs_density *d, double i0, double i1, double theta, double c,
+		    struct gs_density *ret)
+{
+	double sd = sqrt(i1 - i0), h;
+
+	gs_grid(c, &ret->n, &h);
+	ret->z = xcalloc(ret->n, sizeof(*ret->z));
+	ret->w = xcalloc(ret->n, sizeof(*ret->w));
+	for (size_t k = 0; k < ret->n; k++) {
+		double f = 0;
+
+		ret->z[k] = -fmin(c, GS_Z_MAX) + (double)k * h;
+		for (size_t i = 0; i < d->n; i++) {
+			double m = d->z[i] * sqrt(i0) + theta * (i1 - i0);
+
+			f += d->w[i] * gsl_ran_ugaussian_pdf((ret->z[k] * sqrt(i1) - m) / sd);
+		}
+		ret->w[k] = simpson(k, ret->n, h) * f * sqrt(i1) / sd;
+	}
+}
+
+static void gs_free(struct gs_density *d)
+{
+	free(d->z);
+	free(d->w);
+	d->z = d->w = NULL;
+	d->n = 0;
+}
+
+static bool gs_info_ok(const double *info, size_t k)
+{
+	if (k == 0)
+		return false;
+	for (size_t j = 0; j < k; j++)
+		if (!(info[j] > 0 && isfinite(info[j])) || (j > 0 && !(info[j] > info[j - 1])))
+			return false;
+	return true;
+}
+
+int stats_gs_bounds(const double *info, size_t k, double alpha, enum stats_spending s, double *ret_z)
+{
+	struct gs_density d = { 0 }, next;
+	double spent = 0;
+
+	if (!gs_info_ok(info, k) || !(alpha > 0 && alpha < 1))
+		return -EINVAL;
+	for (size_t j = 0; j < k; j++) {
+		double target = stats_spend(s, alpha, info[j] / info[k - 1]), inc = target - spent, c;
+
+		if (j == 0) {
+			c = inc > 1e-15 ? gsl_cdf_ugaussian_Qinv(inc / 2) : STATS_GS_NEVER;
+			c = fmin(c, STATS_GS_NEVER);
+			gs_first(&d, c, 0);
+		} else {
+			double lo = 0, hi = STATS_GS_NEVER;
+
+			if (inc <= 1e-15) {
+				c = STATS_GS_NEVER;
+			} else {
+				/* The crossing chance falls as the boundary rises. */
+				for (int it = 0; it < 60; it++) {
+					double mid = (lo + hi) / 2;
+
+					if (gs_cross(&d, info[j - 1], info[j], 0, mid) > inc)
+						lo = mid;
+					else
+						hi = mid;
+				}
+				c = (lo + hi) / 2;
+			}
+			if (j + 1 < k) {
+				gs_next(&d, info[j - 1], info[j], 0, c, &next);
+				gs_free(&d);
+				d = next;
+			}
+		}
+		ret_z[j] = c;
+		spent = target;
+	}
+	gs_free(&d);
+	return 0;
+}
+
+int stats_gs_crossing(const double *info, size_t k, const double *z, double theta, double *ret_p)
+{
+	struct gs_density d = { 0 }, next;
+
+	if (!gs_info_ok(info, k))
+		return -EINVAL;
+	for (size_t j = 0; j < k; j++) {
+		if (j == 0) {
+			double m = theta * sqrt(info[0]);
+
+			ret_p[0] = gsl_cdf_ugaussian_P(-z[0] - m) + gsl_cdf_ugaussian_Q(z[0] - m);
+			gs_first(&d, z[0], m);
+			continue;
+		}
+		ret_p[j] = gs_cross(&d, info[j - 1], info[j], theta, z[j]);
+		if (j + 1 < k) {
+			gs_next(&d, info[j - 1], info[j], theta, z[j], &next);
+			gs_free(&d);
+			d = next;
+		}
+	}
+	gs_free(&d);
+	return 0;
+}

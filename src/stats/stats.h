@@ -181,4 +181,48 @@ unsigned stats_tost_boots_needed(double effect_log, double lo_log, double hi_log
  */
 double stats_best_reps(double c_boot, double c_rep, double sigma_w2, double sigma_b2, double max);
 
+/*
+ * Group-sequential designs: a test looked at after every round of boots,
+ * with two-sided boundaries from Lan and DeMets's alpha spending (Lan and
+ * DeMets 1983, Biometrika 70:659-663; Jennison and Turnbull 2000, "Group
+ * Sequential Methods with Applications to Clinical Trials", ch. 7). The
+ * spending function alpha(t) says how much of the false-claim rate alpha
+ * may be used up by information fraction t:
+ *   O'Brien-Fleming type  2 - 2 Phi(z_{1-alpha/2} / sqrt(t))
+ *   Pocock type           alpha ln(1 + (e - 1) t)
+ */
+enum stats_spending {
+	SPENDING_OBRIEN_FLEMING,
+	SPENDING_POCOCK,
+};
+
+/* alpha(t) of spending function s, for t in [0, 1]. */
+double stats_spend(enum stats_spending s, double alpha, double t);
+
+/*
+ * The boundaries of k looks at information levels info[0] < ... <
+ * info[k-1] (any unit: only the ratios matter): look j claims when |Z_j| >=
+ * ret_z[j], where Z_j is the standardised statistic on all the data so far.
+ * They are found by numerical integration of the joint normal law of the
+ * Z_j (Armitage, McPherson and Rowe 1969; Jennison and Turnbull ch. 19) so
+ * that the chance under no effect of a first claim at look j is alpha(t_j) -
+ * alpha(t_{j-1}), t_j = info[j] / info[k-1]. A look that may spend nothing
+ * gets STATS_GS_NEVER. Returns 0, or -EINVAL for k = 0, alpha outside
+ * (0, 1) or info not positive and increasing.
+ */
+#define STATS_GS_NEVER 12.0
+int stats_gs_bounds(const double *info, size_t k, double alpha, enum stats_spending s, double *ret_z);
+
+/*
+ * With the same looks and boundaries z, the chance of a first claim at
+ * each look (ret_p[0..k-1]) when the statistic drifts by theta: Z_j is
+ * normal with mean theta sqrt(info[j]) (info in units of 1 / variance of
+ * the estimate, theta the true difference). theta = 0 gives the
+ * false-claim rate, look by look. Returns 0 or -EINVAL as above.
+ */
+int stats_gs_crossing(const double *info, size_t k, const double *z, double theta, double *ret_p);
+
+/* The two-sided nominal level of boundary z: 2 (1 - Phi(z)). */
+double stats_gs_nominal(double z);
+
 #endif

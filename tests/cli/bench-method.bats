@@ -44,10 +44,30 @@ between() {
 	[ "$(awk -F, '$7 == "boot" { print $12 }' "$BATS_TEST_TMPDIR/out.csv")" = 0.0000 ]
 }
 
+@test "rounds = auto, no effect, at most 4 rounds: the boundary keeps false claims near 5 %; peeking at 0.05 does not" {
+	"$METHOD_BENCH" --sequential --cell 2,2,5,4,0 --null-draws 4096 > "$BATS_TEST_TMPDIR/out.csv"
+	[ "$(head -1 "$BATS_TEST_TMPDIR/out.csv")" = "stress,sigma_b_pct,sigma_w_pct,reps,max_rounds,delta_pct,method,draws,claim_rate,mc_se,mean_rounds,fixed_rounds,fixed_power_at_max,ci_coverage" ]
+	[ "$(awk -F, 'NR > 1 { print $7 }' "$BATS_TEST_TMPDIR/out.csv" | tr '\n' ' ')" = "seq seq-equiv peek " ]
+	between "$(rate seq)" 0.035 0.07
+	between "$(rate peek)" 0.09 0.15
+}
+
+@test "rounds = auto with a 3 % effect: found as often as by 6 fixed rounds, in fewer rounds" {
+	"$METHOD_BENCH" --sequential --cell 1,1,5,6,3 --draws 2048 > "$BATS_TEST_TMPDIR/out.csv"
+	between "$(rate seq)" 0.95 1
+	line=$(awk -F, '$7 == "seq"' "$BATS_TEST_TMPDIR/out.csv")
+	rounds=$(echo "$line" | cut -d, -f11)
+	fixed=$(echo "$line" | cut -d, -f12)
+	between "$rounds" 2 "$(awk -v f="$fixed" 'BEGIN { print f - 1 }')"
+}
+
 @test "bad arguments" {
 	run "$METHOD_BENCH" --cell 1,2,3
 	[ "$status" -eq 2 ]
 	[ "$output" = "method: --cell: expected SB,SW,REPS,BOOTS,DELTA (%, reps >= 2)" ]
 	run "$METHOD_BENCH" --draws 10
 	[ "$status" -eq 2 ]
+	run "$METHOD_BENCH" --sequential --cell 1,1,5,1,0
+	[ "$status" -eq 2 ]
+	[ "$output" = "method: --sequential: the ceiling (BOOTS) is 2 to 20 rounds" ]
 }

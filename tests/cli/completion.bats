@@ -189,7 +189,7 @@ EOF
 	COMP_WORDS=(bootab run plan.ini --mode "")
 	COMPREPLY=()
 	_bootab_option_value "$BOOTAB" run --mode ""
-	[ "$(printf '%s\n' "${COMPREPLY[@]}")" = "$(printf '%s\n' translated strict passthrough off)" ]
+	[ "$(printf '%s\n' "${COMPREPLY[@]}")" = "$(printf '%s\n' translated passthrough pti)" ]
 	COMP_WORDS=(bootab run --mode "")
 	COMPREPLY=()
 	_bootab_option_value "$BOOTAB" run --mode ""

@@ -370,3 +370,79 @@ shell_words() {
 	# Nothing was created: a dry run touches nothing.
 	[ -z "$(ls -A "$data")" ]
 }
+
+# run_local PLAN: bootab run, then systemd's part until no unit is enabled.
+run_local() {
+	run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$1"
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	all_stderr=$stderr
+	while [ -L "$link" ]; do
+		read -r -a cmd <<<"$(exec_start)"
+		run --separate-stderr "${cmd[@]}"
+		echo "$stderr"
+		[ "$status" -eq 0 ]
+		all_stderr+=$stderr
+	done
+}
+
+# A row whose value moves boot to boot (40, 41, 42, ...) and, with SHIFT, by
+# that much more on passthrough boots: the boot level has noise to test.
+auto_row() {
+	cat <<-EOF
+	[row "level"]
+	command = n=\$(wc -l < "$BATS_TEST_TMPDIR/count"); if grep -q iommu=pt "$tree/proc/cmdline"; then s=$1; else s=0; fi; echo \$((40 + n % 3 + s)); echo \$((41 + n % 3 + s)); echo x >> "$BATS_TEST_TMPDIR/count"
+	parser = number
+	reps = 1
+	EOF
+}
+
+@test "rounds = auto: a clear effect is decided after round 2 of at most 4, the report judges at that look's boundary" {
+	: >"$BATS_TEST_TMPDIR/count"
+	write_plan "$BATS_TEST_TMPDIR/auto.ini" default "$(auto_row 20)"
+	sed -i 's/^order = default$/order = default\nrounds = auto\nmax_rounds = 4/' "$BATS_TEST_TMPDIR/auto.ini"
+	sed -i '/^\[row "answer"\]$/,$d' "$BATS_TEST_TMPDIR/auto.ini"
+	auto_row 20 >>"$BATS_TEST_TMPDIR/auto.ini"
+	run "$BOOTAB" plan "$BATS_TEST_TMPDIR/auto.ini"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"boot order (9 boots, at most: rounds = auto):"* ]]
+	[[ "$output" == *"rounds = auto: after every round the boot-level tests look; the campaign stops when every test is decided"* ]]
+	run_local "$BATS_TEST_TMPDIR/auto.ini"
+	dir=$(echo "$data"/auto-*)
+	# A B A (round 1: no test yet), B A (round 2: decided): 5 of the 9 boots.
+	[[ "$all_stderr" == *"round 1 of at most 4: "*": going on"* ]]
+	[[ "$all_stderr" == *"round 2 of at most 4: 1 of 1 boot-level tests decided (a claim that survives FDR, or the same within its margin) at alpha 0.0075: decided, no more boots"* ]]
+	[ "$(grep -c '^decided after round 2$' "$dir/journal")" -eq 1 ]
+	[ "$(tail -n 1 "$dir/journal")" = finished ]
+	[ "$(cut -d' ' -f1 "$tree/boots.log" | tr '\n' ' ')" = "translated passthrough translated passthrough translated " ]
+	[ ! -e "$dir/passthrough3" ]
+	grep -q '^campaign .*: 5 of 9 boots recorded$' "$dir/report.txt"
+	grep -q '^rounds = auto: 2 of at most 4 rounds; the boot-level tests claim at this look.s O.Brien-Fleming boundary, alpha 0.0075 (0.05 over every look)$' "$dir/report.txt"
+	[ "$(jq -r '.alpha * 10000 | round' "$dir/report.json")" = 75 ]
+	cat "$dir/report.txt"
+	grep -q '^  passthrough  *2/3 .* counts' "$dir/report.txt"
+
+	# A journal that says a look decided it where the plan has no rounds = auto is refused.
+	sed -i 's/^rounds = auto$/rounds = 4/; /^max_rounds/d' "$dir/plan.ini"
+	sed -i '$d' "$dir/journal"
+	run --separate-stderr "$BOOTAB" run --root "$tree" --resume "$dir"
+	[ "$status" -ne 0 ]
+	[[ "$stderr" == *"expected 'decided after round N' once, in a rounds = auto campaign"* ]]
+}
+
+@test "rounds = auto: no effect and no margin runs to the ceiling, judged at its last boundary" {
+	: >"$BATS_TEST_TMPDIR/count"
+	write_plan "$BATS_TEST_TMPDIR/null.ini" default
+	sed -i 's/^order = default$/order = default\nrounds = auto\nmax_rounds = 2/' "$BATS_TEST_TMPDIR/null.ini"
+	sed -i '/^\[row "answer"\]$/,$d' "$BATS_TEST_TMPDIR/null.ini"
+	auto_row 0 >>"$BATS_TEST_TMPDIR/null.ini"
+	run_local "$BATS_TEST_TMPDIR/null.ini"
+	dir=$(echo "$data"/null-*)
+	[[ "$all_stderr" == *"round 1 of at most 2: "*": going on"* ]]
+	! grep -q '^decided' "$dir/journal"
+	[ "$(tail -n 1 "$dir/journal")" = finished ]
+	grep -q '^campaign .*: 5 of 5 boots recorded$' "$dir/report.txt"
+	grep -q '^rounds = auto: 2 of at most 2 rounds; .*, alpha 0.0500 (0.05 over every look)$' "$dir/report.txt" ||
+		grep -q '^rounds = auto: 2 of at most 2 rounds; .*, alpha 0.04[0-9]* (0.05 over every look)$' "$dir/report.txt"
+}

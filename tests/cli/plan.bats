@@ -52,6 +52,26 @@
 	EOT
 }
 
+@test "rounds = auto: the looks and their levels, and with --effect the power by the ceiling and the rounds on average" {
+	c="$BATS_TEST_DIRNAME/../fixtures/campaign-abca"
+	sed 's/^rounds = 3$/rounds = auto\nmax_rounds = 6/' "$c/plan.ini" >"$BATS_TEST_TMPDIR/auto.ini"
+	run "$BOOTAB" plan --effect 2% --from "$c" "$BATS_TEST_TMPDIR/auto.ini"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"boot order (19 boots, at most: rounds = auto):"* ]]
+	[[ "$output" == *"else after round 6 (19 boots)."* ]]
+	[[ "$output" == *"(alpha 0.05 over every look): round 1 0.0000, round 2 0.0013, round 3 0.0066, round 4 0.0155, round 5 0.0260, round 6 0.0370."* ]]
+	[[ "$output" == *"Fewest boots: 4 (round 1, with a history to test against), else 7 (round 2)."* ]]
+	diff -u - <(printf '%s\n' "$output" | sed -n '/^boots per mode/,$p') <<-EOT
+	boots per mode to find +2.0% with 80% power (alpha 0.05, boot-level t over 3 modes),
+	from $c:
+	  row          metric            sigma_b  sigma_w reps      boots  best reps      boots   boot s    rep s
+	  prefill      pp512               0.81%    0.38%    5          4          1          5      144     30.0
+	    rounds = auto: 99% power by round 6, 3.2 rounds on average (11 boots; normal approximation)
+	  latency      p99_ms              0.30%    0.39%    3          2          -          -       84        -
+	    rounds = auto: 100% power by round 6, 2.0 rounds on average (7 boots; normal approximation)
+	EOT
+}
+
 @test "--effect from a history; a tiny effect needs more than 1000 boots" {
 	c="$BATS_TEST_DIRNAME/../fixtures/campaign-abca"
 	h="$BATS_TEST_TMPDIR/h.json"

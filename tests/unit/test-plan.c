@@ -131,6 +131,8 @@ static const struct order_case orders[] = {
 	{ "order = abca\nrounds = 2\n", "a b c a2 b2 c2 a3" },
 	{ "order = abba\n", "a b c c2 b2 a2" },
 	{ "order = aa\nrounds = 3\n", "a a2 a3 a4" },
+	/* rounds = auto: the boots of its ceiling, stopped early when a look decides. */
+	{ "rounds = auto\nmax_rounds = 2\n", "a b c a2 b2 c2 a3" },
 	{ "order = c a b c\n", "c a b c2" },
 };
 
@@ -227,6 +229,34 @@ static void test_format(void **state)
 	parse_error_release(&err);
 }
 
+/* rounds = auto: its ceiling defaults to 6 and both keys are written back. */
+static void test_rounds_auto(void **state)
+{
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct plan p, again;
+	char *text;
+
+	(void)state;
+	assert_int_equal(plan_parse("a.ini", "[campaign]\nrounds = auto\n[mode \"a\"]\n[mode \"b\"]\n", &p, &err), 0);
+	assert_true(p.rounds_auto);
+	assert_int_equal(p.max_rounds, 6);
+	assert_int_equal(p.rounds, 6);
+	text = plan_format(&p);
+	assert_non_null(strstr(text, "\nrounds = auto\nmax_rounds = 6\n"));
+	assert_int_equal(plan_parse("a.ini", text, &again, &err), 0);
+	assert_true(again.rounds_auto);
+	assert_int_equal(again.max_rounds, 6);
+	free(text);
+	plan_release(&again);
+	plan_release(&p);
+	/* A number after auto is a fixed campaign again. */
+	assert_int_equal(plan_parse("a.ini", "[campaign]\nrounds = auto\nrounds = 3\n[mode \"a\"]\n", &p, &err), 0);
+	assert_false(p.rounds_auto);
+	assert_int_equal(p.rounds, 3);
+	plan_release(&p);
+	parse_error_release(&err);
+}
+
 static void test_orders(void **state)
 {
 	(void)state;
@@ -297,6 +327,9 @@ static const struct error_case errors[] = {
 	{ "[campaign]\ntarget = lab\n", 0, "no [mode \"NAME\"] section: a campaign needs at least one mode" },
 	{ "[mode \"a\"]\nargs = iommu=pt; reboot\n", 2, "args: " },
 	{ "[mode \"a\"]\n[campaign]\nrounds = many\n", 3, "rounds: 'many' is not a whole number from 1 to 100" },
+	{ "[mode \"a\"]\n[campaign]\nrounds = auto\nmax_rounds = 21\n", 4, "max_rounds: '21' is not a whole number from 2 to 20" },
+	{ "[campaign]\nmax_rounds = 3\n[mode \"a\"]\n", 2, "max_rounds: only with rounds = auto" },
+	{ "[campaign]\norder = abba\nrounds = auto\n[mode \"a\"]\n", 3, "rounds: rounds = auto works with the default order only" },
 	{ "[mode \"a\"]\n[campaign]\nbackend = lilo\n", 3, "backend: unknown backend 'lilo'" },
 	{ "[mode \"a\"]\n[campaign]\ncolour = red\n", 3, "colour: unknown key in [campaign]" },
 	{ "[mode \"a\"]\n[mode \"a\"]\n", 2, "section [mode \"a\"]: mode 'a' is defined twice" },
@@ -467,7 +500,7 @@ static void test_load(void **state)
 	assert_string_equal(err.file, "/nonexistent/plan.ini");
 	parse_error_release(&err);
 	assert_int_equal(plan_load(FIXTURES "/../../examples/lab-iommu.ini", &p, &err), 0);
-	assert_true(p.n_modes == 4);
+	assert_true(p.n_modes == 3);
 	plan_release(&p);
 	parse_error_release(&err);
 }
@@ -500,6 +533,7 @@ int main(void)
 		cmocka_unit_test(test_full_plan),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_orders),
+		cmocka_unit_test(test_rounds_auto),
 		cmocka_unit_test(test_random_order_is_seeded),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_load),

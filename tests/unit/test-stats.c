@@ -282,6 +282,78 @@ static void test_tost_boots(void **state)
 	assert_int_equal(stats_tost_boots_needed(0, lo, hi, 1e-4, 1, 0.05, 0.8, 1000), 0);
 }
 
+static double sum_of(const double *x, size_t n)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < n; i++)
+		s += x[i];
+	return s;
+}
+
+/*
+ * Group-sequential boundaries. The classical constant boundaries of
+ * Pocock (1977) and O'Brien and Fleming (1979), as tabled by Jennison and
+ * Turnbull (2000, tables 2.1 and 2.3: two-sided alpha 0.05, equal
+ * increments), must give a 5 % false-claim rate through the integration;
+ * the spending boundaries must spend alpha(t) look by look.
+ */
+static void test_group_sequential(void **state)
+{
+	double eq2[] = { 1, 2 }, eq4[] = { 1, 2, 3, 4 }, eq5[] = { 1, 2, 3, 4, 5 };
+	double z[5], p[5], one = 1;
+
+	(void)state;
+	z[0] = z[1] = 2.178;
+	assert_int_equal(stats_gs_crossing(eq2, 2, z, 0, p), 0);
+	assert_true(fabs(sum_of(p, 2) - 0.05) < 0.0006);
+	for (int j = 0; j < 5; j++)
+		z[j] = 2.413;
+	assert_int_equal(stats_gs_crossing(eq5, 5, z, 0, p), 0);
+	assert_true(fabs(sum_of(p, 5) - 0.05) < 0.0006);
+	for (int j = 0; j < 5; j++)
+		z[j] = 2.040 * sqrt(5.0 / (j + 1));
+	assert_int_equal(stats_gs_crossing(eq5, 5, z, 0, p), 0);
+	assert_true(fabs(sum_of(p, 5) - 0.05) < 0.0006);
+	/* Pocock's boundary spends early, O'Brien-Fleming's late. */
+	assert_true(p[0] < 0.0001 && p[4] > 0.02);
+
+	/* One look is the fixed test. */
+	assert_int_equal(stats_gs_bounds(&one, 1, 0.05, SPENDING_OBRIEN_FLEMING, z), 0);
+	assert_true(fabs(z[0] - 1.959964) < 1e-5);
+	/* Its power at theta sqrt(I) = 2.8 is Phi(0.84) and a hair. */
+	assert_int_equal(stats_gs_crossing(&one, 1, z, 2.8, p), 0);
+	assert_true(fabs(p[0] - 0.79955) < 0.0005);
+
+	/* O'Brien-Fleming spending over 4 equal looks: look 1 at z_{0.975} / sqrt(1/4). */
+	assert_int_equal(stats_gs_bounds(eq4, 4, 0.05, SPENDING_OBRIEN_FLEMING, z), 0);
+	assert_true(fabs(z[0] - 2 * 1.959964) < 1e-4);
+	for (int j = 1; j < 4; j++)
+		assert_true(z[j] < z[j - 1]);
+	assert_int_equal(stats_gs_crossing(eq4, 4, z, 0, p), 0);
+	for (int j = 0; j < 4; j++) {
+		double want = stats_spend(SPENDING_OBRIEN_FLEMING, 0.05, (j + 1) / 4.0) -
+			      stats_spend(SPENDING_OBRIEN_FLEMING, 0.05, j / 4.0);
+
+		assert_true(fabs(p[j] - want) < 2e-5);
+	}
+	assert_true(fabs(sum_of(p, 4) - 0.05) < 5e-5);
+	/* The last look's nominal level stays near the fixed design's. */
+	assert_true(stats_gs_nominal(z[3]) > 0.04 && stats_gs_nominal(z[3]) < 0.05);
+
+	/* Pocock spending: the last look's level is far below 5 %. */
+	assert_int_equal(stats_gs_bounds(eq4, 4, 0.05, SPENDING_POCOCK, z), 0);
+	assert_int_equal(stats_gs_crossing(eq4, 4, z, 0, p), 0);
+	assert_true(fabs(sum_of(p, 4) - 0.05) < 5e-5);
+	assert_true(stats_gs_nominal(z[3]) < 0.03);
+
+	/* Bad looks. */
+	eq2[1] = 1;
+	assert_int_equal(stats_gs_bounds(eq2, 2, 0.05, SPENDING_POCOCK, z), -EINVAL);
+	assert_int_equal(stats_gs_bounds(eq4, 0, 0.05, SPENDING_POCOCK, z), -EINVAL);
+	assert_int_equal(stats_gs_bounds(eq4, 4, 1, SPENDING_POCOCK, z), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -299,6 +371,7 @@ int main(void)
 		cmocka_unit_test(test_best_reps),
 		cmocka_unit_test(test_f),
 		cmocka_unit_test(test_tost_boots),
+		cmocka_unit_test(test_group_sequential),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
