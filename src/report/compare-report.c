@@ -665,7 +665,7 @@ static void boot_level_summary(FILE *out, const struct compare_result *res, cons
 		fprintf(out, "%sboot level: nothing tested: a mode has one boot and there is no history (more rounds,\n"
 			"%s  or an A/A campaign recorded with --record-history, make tests possible)\n", prefix, prefix);
 	else
-		fprintf(out, "%sboot level: %zu test%s at alpha = %.2f, %zu claim%s; %zu survive%s Benjamini-Hochberg at q = %.2f\n",
+		fprintf(out, "%sboot level: %zu test%s at alpha = %.3g, %zu claim%s; %zu survive%s Benjamini-Hochberg at q = %.2f\n",
 		prefix, res->n_tests, res->n_tests == 1 ? "" : "s", res->alpha, res->n_claims,
 		res->n_claims == 1 ? "" : "s", res->n_survive, res->n_survive == 1 ? "s" : "", res->fdr_q);
 	if (res->n_same || res->n_undecided)
@@ -715,7 +715,7 @@ static void legend_boot_level(FILE *out, const struct compare_result *res, const
 		prefix, res->fdr_q);
 	fprintf(out, "%s  most %.0f%% are false in expectation.\n", prefix, 100 * res->fdr_q);
 	if (any_margin(res)) {
-		fprintf(out, "%ssame within ±M%%: a row's equivalence margin M; two one-sided tests at alpha %.2f, that is\n",
+		fprintf(out, "%ssame within ±M%%: a row's equivalence margin M; two one-sided tests at alpha %.3g, that is\n",
 			prefix, res->alpha);
 		fprintf(out, "%s  its %.0f%% CI lies inside -M to +M%%. undecided: neither a claim nor inside the margin;\n",
 			prefix, 100 * (1 - 2 * res->alpha));
