@@ -13,6 +13,7 @@
 #     (the error is half that round trip, printed);
 #   - the forks of one snapshot on the captured lab tree.
 # One QEMU; the load average is printed before and after.
+# With SKIP_CAMPAIGN=1 only the lag and the forks are measured.
 #   usage: bench/campaign-overhead.sh [BOOTAB] [NPROBES]
 set -eu
 bootab=$(cd "$(dirname "${1:-./build/bootab}")" && pwd)/$(basename "${1:-./build/bootab}")
@@ -22,7 +23,7 @@ dir=$(mktemp -d /tmp/bootab-overhead.XXXXXX)
 BOOTAB_LAB_DIR=$dir/lab
 export BOOTAB_LAB_DIR
 cleanup() {
-	[ -n "${watch_pid-}" ] && kill "$watch_pid" 2> /dev/null
+	[ -z "${watch_pid-}" ] || kill "$watch_pid" 2> /dev/null || true
 	"$bootab" lab down > /dev/null 2>&1 || true
 	rm -rf "$dir"
 }
@@ -56,6 +57,7 @@ load = 100
 checks = 1
 interval = 1
 EOT
+if [ -z "${SKIP_CAMPAIGN-}" ]; then
 start=$(now_ms)
 "$bootab" run --data "$dir/runs" "$dir/plan.ini" > /dev/null 2> "$dir/run.err" || { cat "$dir/run.err" >&2; exit 1; }
 end=$(now_ms)
@@ -74,6 +76,7 @@ echo "$summary" | awk '{
 	printf "own steps: %.1f %% of the campaign (goal <= 4 %%), %.0f %% of the reboot time\n", 100 * own / total, 100 * own / reboot
 }'
 grep 'SSH sessions:' "$dir/run.err" | sed 's/^bootab: \[[0-9:]*\] //; s/ (ETA [0-9:]*)$//'
+fi
 
 # Detection lag: the watch of a progress file the bench appends to.
 lab 'mkdir -p /var/tmp/bootab-lag && : > /var/tmp/bootab-lag/progress && rm -f /var/tmp/bootab-lag/marks'
@@ -86,7 +89,7 @@ done < "$dir/watch" > "$dir/arrivals" &
 best=
 for _ in 1 2 3 4 5 6 7; do
 	t0=$(now_ms)
-	u=$(lab cut -d ' ' -f 1 /proc/uptime)
+	u=$(lab "cut -d ' ' -f 1 /proc/uptime")
 	t1=$(now_ms)
 	rtt=$((t1 - t0))
 	if [ -z "$best" ] || [ "$rtt" -lt "$best" ]; then
