@@ -157,7 +157,7 @@ check-asan:
 
 lint:
 	$(MAKE) WERROR=-Werror BUILD=build-lint bootab $(TEST_BIN:$(BUILD)/%=build-lint/%) build-lint/bench/method build-lint/bench/fleet
-	shellcheck -s sh $(SCRIPTS) tools/*.sh tests/cli/helpers/*.sh bench/scaling.sh
+	shellcheck -s sh $(SCRIPTS) tools/*.sh tests/cli/helpers/*.sh bench/scaling.sh bench/snapshot-forks.sh bench/campaign-overhead.sh
 	shellcheck -s bash completion/bootab.bash
 	shellcheck -x .ci/run $(wildcard lab/*.sh)
 	shellcheck -s sh $(wildcard lab/guest/*.sh)

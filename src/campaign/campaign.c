@@ -238,13 +238,40 @@ static int setup(struct campaign *c)
 	return 0;
 }
 
+/*
+ * "boot 1/3 x: SSH sessions: set 2, reboot wait 4, verify+snapshot+start 3,
+ * rows 1, fetch 1": what each step of this boot asked of the box (a step
+ * done before a resume counts as "-").
+ */
+static void say_sessions(const struct campaign *c, size_t k, const struct target_counts *n, const bool *counted)
+{
+	static const char *const names[] = { "set", "reboot wait", "verify+snapshot+start", "rows", "fetch" };
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < 5; i++) {
+		strbuf_addf(&sb, "%s%s ", i ? ", " : "", names[i]);
+		if (counted[i] && counted[i + 1])
+			strbuf_addf(&sb, "%lu", n[i + 1].sessions - n[i].sessions);
+		else
+			strbuf_addch(&sb, '-');
+	}
+	campaign_progress(c, k, "SSH sessions: %s", strbuf_str(&sb));
+	strbuf_release(&sb);
+}
+
 static int run_boot(struct campaign *c, size_t k)
 {
 	struct boot_progress *bp = &c->progress[k];
 	struct snapshot snap;
 	char *summary = NULL, *id = NULL;
 	bool have_snap = false;
+	/* SSH sessions at each step's end: set, reboot wait, verify+snapshot+start, rows, fetch. */
+	struct target_counts n[6] = { 0 };
+	bool counted[6] = { false };
 	int r = 0;
+
+	target_counts(c->target, &n[0]);
+	counted[0] = true;
 
 	/* Resuming after the reboot a local campaign asked for. */
 	if (bp->step == STEP_REBOOTING) {
@@ -299,6 +326,8 @@ static int run_boot(struct campaign *c, size_t k)
 		}
 		if ((r = campaign_journal_step(c, k, STEP_SET, NULL)) < 0)
 			return r;
+		target_counts(c->target, &n[1]);
+		counted[1] = true;
 	}
 	if (bp->step < STEP_REBOOTED) {
 		if (campaign_interrupted(c))
@@ -309,6 +338,8 @@ static int run_boot(struct campaign *c, size_t k)
 				campaign_journal_step(c, k, STEP_FAILED, "reboot");
 			return r;
 		}
+		target_counts(c->target, &n[2]);
+		counted[2] = counted[1];
 	}
 	if (bp->step < STEP_DONE) {
 		r = campaign_verify(c, k, &snap, &summary);
@@ -339,7 +370,11 @@ static int run_boot(struct campaign *c, size_t k)
 			goto out;
 	}
 	if (bp->step < STEP_DONE) {
+		target_counts(c->target, &n[3]);
+		counted[3] = true;
 		r = campaign_wait_rows(c, k);
+		target_counts(c->target, &n[4]);
+		counted[4] = true;
 		if (r == -ESTALE) {
 			campaign_set_aside(c, k);
 			bp->step = STEP_NONE;
@@ -349,6 +384,10 @@ static int run_boot(struct campaign *c, size_t k)
 		if (r < 0)
 			goto out;
 		r = campaign_fetch(c, k, &snap, summary);
+		target_counts(c->target, &n[5]);
+		counted[5] = true;
+		if (r == 0 && target_kind(c->target) == TARGET_SSH)
+			say_sessions(c, k, n, counted);
 	}
 out:
 	if (have_snap)

@@ -49,6 +49,7 @@ struct boot_progress {
 	char *rebooting_from;   /* from "rebooting": the boot_id the reboot left */
 	double rebooting_at;    /* and the wall-clock time it was issued */
 	json_t *proof;          /* the last verify's proof levels (meta.json "proof"), or NULL */
+	size_t seen;            /* progress lines of the started run already shown ("progress N") */
 };
 
 struct campaign {
@@ -112,6 +113,12 @@ char *campaign_remote_dir(const struct campaign *c, size_t k);
 const char *campaign_step_name(enum step step);
 /* steps.c: appends "boot K LABEL STEP [EXTRA]" and moves boot k to step; -EINTR at stop_after. */
 int campaign_journal_step(struct campaign *c, size_t k, enum step step, const char *extra);
+/*
+ * steps.c: appends "boot K LABEL progress N TIME": the first N progress
+ * lines of boot k's run were shown, the last at TIME (the controller's
+ * clock, seconds since the epoch); a resumed watch starts after them.
+ */
+int campaign_journal_seen(struct campaign *c, size_t k, size_t seen);
 /* steps.c: reads the journal into c->progress (and a local campaign's rows user). */
 int campaign_load_journal(struct campaign *c);
 

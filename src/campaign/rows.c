@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -6,7 +7,12 @@
 #include "campaign/runner.h"
 #include "lib/alloc.h"
 #include "lib/clock.h"
+#include "lib/escape.h"
+#include "lib/parse-number.h"
 #include "lib/process.h"
+#include "lib/strbuf.h"
+#include "parsers/parser.h"
+#include "report/rep-line.h"
 #include "target/target.h"
 #include "target/exit-codes.h"
 
@@ -61,74 +67,239 @@ static double rows_deadline_s(const struct plan *p)
 	return s;
 }
 
+/* A rep's stdout as the watch sends it: at most this much (larger: the value waits for the fetch). */
+#define WATCH_REP_MAX ((size_t)4 << 20)
+
+static const struct plan_row *find_row(const struct plan *p, const char *name)
+{
+	for (size_t i = 0; i < p->n_rows; i++)
+		if (!strcmp(p->rows[i].name, name))
+			return &p->rows[i];
+	return NULL;
+}
+
+/* "rep ROW REP RC SECONDS" and that rep's output (NULL: not sent) -> "row ROW 2/3: 5.41 k IOPS". */
+static void show_rep(struct campaign *c, size_t k, const char *line, const char *out, size_t out_len)
+{
+	char row[256], *text = NULL;
+	unsigned rep = 0, secs = 0;
+	int rc = 0;
+	const struct plan_row *r;
+
+	if (sscanf(line, "rep %255s %u %d %u", row, &rep, &rc, &secs) != 4 || !(r = find_row(&c->plan, row))) {
+		char *safe = text_escape(line);
+
+		campaign_progress(c, k, "%s", safe);
+		free(safe);
+		return;
+	}
+	if (!r->check && rc == 0 && out) {
+		struct metric_set set = { 0 };
+		struct parse_error perr = PARSE_ERROR_INIT, pwarn = PARSE_ERROR_INIT;
+		struct parser_regex regex = { r->metric, r->pattern, r->unit,
+					      r->better_lower ? BETTER_LOWER : BETTER_HIGHER };
+		int q = r->parser == PARSER_REGEX ? parser_parse_regex(&regex, out, out_len, &set, &perr, &pwarn)
+						  : parser_parse(r->parser, r->selector, out, out_len, &set, &perr, &pwarn);
+
+		text = report_rep_line(r->name, rep, r->reps, false, 0, q == 0 ? &set : NULL);
+		parse_error_release(&perr);
+		parse_error_release(&pwarn);
+		metric_set_release(&set);
+	} else {
+		text = report_rep_line(r->name, rep, r->reps, r->check, rc, NULL);
+	}
+	campaign_progress(c, k, "%s (%u s)", text, secs);
+	free(text);
+}
+
+enum watch_end {
+	WATCH_DONE,       /* the run said "done" */
+	WATCH_DROPPED,    /* the connection ended first */
+	WATCH_NO_PROGRESS, /* the run has no progress file (TARGET_EXIT_NOT_FOUND) */
+};
+
+/* What the watch says next: a line, or an error when it ended or the campaign stops. */
+static int watch_line(struct campaign *c, struct process_stream *s, double deadline_at, char **ret)
+{
+	for (;;) {
+		int r = process_stream_line(s, 4096, 500, ret);
+
+		if (r == 1 || r == 0 || r == -EMSGSIZE)
+			return r;
+		if (campaign_interrupted(c))
+			return -EINTR;
+		if (clock_now_s() > deadline_at)
+			return -ETIMEDOUT;
+	}
+}
+
 /*
- * Waits for the per-boot script's status "done", asking at most once per
- * poll interval. A dropped connection is retried; a new boot_id means the
- * box rebooted under the rows, and that boot's data is not used.
+ * One watch of boot k's run, from the progress lines already shown on:
+ * each line said as it comes and journaled as shown, a rep's value with
+ * it. A rep line counts as shown only once its output came too, so a
+ * connection that drops between the two sends both again.
+ */
+static int watch_once(struct campaign *c, size_t k, const char *dir, double deadline_at, enum watch_end *ret_end)
+{
+	struct boot_progress *bp = &c->progress[k];
+	char from[32], limit[32], *line = NULL, *pending = NULL, *err = NULL;
+	const char *args[] = { dir, from, limit, NULL };
+	struct process_stream s;
+	bool header = false, done = false;
+	int r, code;
+
+	snprintf(from, sizeof(from), "%zu", bp->seen);
+	snprintf(limit, sizeof(limit), "%zu", WATCH_REP_MAX);
+	r = target_stream_script(c->target, "run-watch", args, &s);
+	if (r < 0)
+		return r;
+	while ((r = watch_line(c, &s, deadline_at, &line)) == 1) {
+		if (!header) {
+			header = !strcmp(line, "bootab-watch 1");
+			if (!header) {
+				r = -EPROTO;
+				break;
+			}
+		} else if (!strncmp(line, "line ", 5) && !pending) {
+			if (!strncmp(line + 5, "rep ", 4)) {
+				pending = xstrdup(line + 5);
+			} else {
+				char *safe;
+
+				/* Journaled before it is shown: a kill in between loses the line, never shows it twice. */
+				if ((r = campaign_journal_seen(c, k, bp->seen + 1)) < 0)
+					break;
+				safe = text_escape(line + 5);
+				campaign_progress(c, k, "%s", safe);
+				free(safe);
+				done = !strcmp(line + 5, "done");
+			}
+		} else if (pending && (!strncmp(line, "file ", 5) || !strncmp(line, "skip ", 5))) {
+			const char *size_text = strrchr(line, ' ') + 1;
+			long size = 0;
+			char *data = NULL;
+
+			/* A skipped output may be of any size; one sent is at most the limit. */
+			if (number_parse_long(size_text, 0, line[0] == 'f' ? (long)WATCH_REP_MAX : LONG_MAX, &size) < 0) {
+				r = -EPROTO;
+				break;
+			}
+			if (line[0] == 'f') {
+				r = process_stream_bytes(&s, (size_t)size + 1, 30000, &data);
+				if (r != 1)
+					break;
+				if (data[size] != '\n') {
+					free(data);
+					r = -EPROTO;
+					break;
+				}
+			}
+			r = campaign_journal_seen(c, k, bp->seen + 1);
+			if (r == 0)
+				show_rep(c, k, pending, data, (size_t)size);
+			free(data);
+			free(pending);
+			pending = NULL;
+			if (r < 0)
+				break;
+		} else if (!strcmp(line, "end") && !pending) {
+			/* After "done", or a run found finished: its "done" was shown before. */
+			done = true;
+			break;
+		} else {
+			r = -EPROTO;
+			break;
+		}
+		free(line);
+		line = NULL;
+	}
+	free(line);
+	free(pending);
+	code = process_stream_finish(&s, !(r == 1 && done), &err);
+	if (r == 1 && done) {
+		*ret_end = WATCH_DONE;
+		r = 0;
+	} else if (r == 0 && code == TARGET_EXIT_NOT_FOUND) {
+		*ret_end = WATCH_NO_PROGRESS;
+	} else if (r == 0 || r == 1 || r == -EPROTO || r == -EMSGSIZE) {
+		size_t n = strlen(err);
+
+		while (n && (err[n - 1] == '\n' || err[n - 1] == '\r'))
+			err[--n] = '\0';
+		*ret_end = WATCH_DROPPED;
+		r = 0;
+		campaign_say(c, CAMPAIGN_WARNING, "boot %zu %s: the watch of the rows ended (%s), reconnecting",
+			     k + 1, c->boots[k].label,
+			     code == 255 ? (*err ? strrchr(err, '\n') ? strrchr(err, '\n') + 1 : err : "connection lost")
+			     : r == -EPROTO ? "not what run-watch sends" : "connection lost");
+	}
+	free(err);
+	return r;
+}
+
+/*
+ * Waits for the per-boot script's "done", told by the run itself: one
+ * idle connection follows its progress file (run-watch.sh), so the
+ * controller learns of each rep, row and the end as they happen, and
+ * nothing wakes the box meanwhile. After a drop the watch resumes where
+ * it left off, poll seconds later; a new boot_id then means the box
+ * rebooted under the rows, and that boot's data is not used.
  */
 int campaign_wait_rows(struct campaign *c, size_t k)
 {
-	char *dir = campaign_remote_dir(c, k), *last = NULL;
-	const char *args[] = { dir, NULL };
-	double start = clock_now_s(), deadline = rows_deadline_s(&c->plan);
+	char *dir = campaign_remote_dir(c, k);
+	double deadline_at = clock_now_s() + rows_deadline_s(&c->plan);
 	unsigned poll = c->plan.poll_s ? c->plan.poll_s : 60;
-	int r = -ETIMEDOUT, failures = 0;
+	int r;
 
 	for (;;) {
-		struct process_result res;
-		int q;
+		enum watch_end end = WATCH_DROPPED;
+		char *id = NULL;
 
 		if (campaign_interrupted(c)) {
 			r = -EINTR;
 			break;
 		}
-		q = target_run_script(c->target, "run-status", args, NULL, 0, false, 30000, &res);
-		if (q == 0 && res.exit_code == 0) {
-			size_t n = strcspn(res.out, "\n");
-
-			failures = 0;
-			res.out[n] = '\0';
-			if (!last || strcmp(last, res.out)) {
-				campaign_progress(c, k, "%s", res.out);
-				free(last);
-				last = xstrdup(res.out);
-			}
-			process_result_release(&res);
-			if (!strcmp(last, "done")) {
-				r = 0;
+		r = watch_once(c, k, dir, deadline_at, &end);
+		if (r == -ETIMEDOUT) {
+			campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: the rows did not finish within %.0f s", k + 1,
+			    c->boots[k].label, rows_deadline_s(&c->plan));
+			break;
+		}
+		if (r < 0 && r != -EHOSTUNREACH && r != -ENOENT)
+			break;
+		if (r == 0 && end == WATCH_DONE)
+			break;
+		if (r == 0 && end == WATCH_NO_PROGRESS) {
+			campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: the run in %s has no progress file to follow (started by an older bootab?)",
+			    k + 1, c->boots[k].label, dir);
+			r = -ENOENT;
+			break;
+		}
+		if (r < 0)
+			campaign_say(c, CAMPAIGN_WARNING, "boot %zu %s: cannot follow the rows (%s), retrying",
+			    k + 1, c->boots[k].label, target_error(c->target));
+		/* poll is the reconnect interval after a drop, and only that. */
+		for (unsigned i = 0; i < poll * 10 && !campaign_interrupted(c); i++)
+			clock_sleep_s(0.1);
+		target_drop_connection(c->target);
+		if (target_boot_id(c->target, true, 15000, &id) == 0) {
+			if (c->progress[k].boot_id && strcmp(id, c->progress[k].boot_id)) {
+				campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: the box rebooted under the rows (boot_id %s); this boot's data is not used",
+				    k + 1, c->boots[k].label, id);
+				free(id);
+				r = -ESTALE;
 				break;
 			}
-		} else {
-			char *id = NULL;
-
-			if (q == 0)
-				process_result_release(&res);
-			failures++;
-			campaign_say(c, CAMPAIGN_WARNING, "boot %zu %s: status not readable (%s), retrying",
-			    k + 1, c->boots[k].label, q < 0 ? target_error(c->target) : "no status file");
-			target_drop_connection(c->target);
-			if (target_boot_id(c->target, true, 15000, &id) == 0) {
-				if (c->progress[k].boot_id && strcmp(id, c->progress[k].boot_id)) {
-					campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: the box rebooted under the rows (boot_id %s); this boot's data is not used",
-					    k + 1, c->boots[k].label, id);
-					free(id);
-					r = -ESTALE;
-					break;
-				}
-				free(id);
-			}
+			free(id);
 		}
-		if (clock_now_s() - start > deadline) {
+		if (clock_now_s() > deadline_at) {
 			campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: the rows did not finish within %.0f s", k + 1,
-			    c->boots[k].label, deadline);
+			    c->boots[k].label, rows_deadline_s(&c->plan));
 			r = -ETIMEDOUT;
 			break;
 		}
-		/* While a row runs the box is not poked more than once per poll interval. */
-		for (unsigned i = 0; i < poll * 10 && !campaign_interrupted(c); i++)
-			clock_sleep_s(0.1);
 	}
-	free(last);
 	free(dir);
 	return r;
 }

@@ -19,7 +19,7 @@
 static const char helpers[] =
 	"now() { date -u +%Y-%m-%dT%H:%M:%SZ; }\n"
 	"secs() { date +%s; }\n"
-	"status() { printf '%s\\n' \"$*\" > status.tmp && mv status.tmp status; }\n"
+	"status() { printf '%s\\n' \"$*\" > status.tmp && mv status.tmp status; printf '%s\\n' \"$*\" >> progress; }\n"
 	"record() { printf '%s\\n' \"$*\" >> results; }\n"
 	"\n"
 	"gpu_busy() {\n"
@@ -78,6 +78,7 @@ static const char helpers[] =
 	"\t\"$@\" > \"$row.$rep.out\" 2> \"$row.$rep.err\" < /dev/null\n"
 	"\trc=$?\n"
 	"\trecord \"rep $row $rep $rc $rep_start $(now) $(($(secs) - rep_secs))\"\n"
+	"\tprintf 'rep %s %s %s %s\\n' \"$row\" \"$rep\" \"$rc\" \"$(($(secs) - rep_secs))\" >> progress\n"
 	"}\n";
 
 static void add_var(struct strbuf *sb, const char *name, const char *value)

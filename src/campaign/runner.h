@@ -12,6 +12,9 @@
  * directory it sits in and writes there:
  *   status                 one line, replaced as it goes: starting, versions,
  *                          park, gate ROW, row ROW REP/N, check ROW, unpark, done
+ *   progress               what the status said, one line each, appended, and
+ *                          after each rep "rep ROW REP RC SECONDS" (its stdout is
+ *                          complete by then): what run-watch.sh follows
  *   results                one record per line, appended:
  *                            start TIME LOADAVG...
  *                            version NAME RC

@@ -12,6 +12,7 @@
 #include "campaign/internal.h"
 #include "campaign/journal.h"
 #include "lib/alloc.h"
+#include "lib/clock.h"
 #include "lib/file.h"
 #include "lib/parse-error.h"
 #include "lib/strbuf.h"
@@ -35,11 +36,27 @@ int campaign_journal_step(struct campaign *c, size_t k, enum step step, const ch
 		return r;
 	}
 	c->progress[k].step = step;
+	if (step == STEP_STARTED)
+		c->progress[k].seen = 0;
 	snprintf(stop, sizeof(stop), "boot %zu %s", k + 1, step_names[step]);
 	if (c->o->stop_after && !strcmp(c->o->stop_after, stop)) {
 		campaign_say(c, CAMPAIGN_WARNING, "stopping after '%s' as asked", stop);
 		return -EINTR;
 	}
+	return 0;
+}
+
+int campaign_journal_seen(struct campaign *c, size_t k, size_t seen)
+{
+	int r = journal_appendf(c->journal, "boot %zu %s progress %zu %.3f", k + 1, c->boots[k].label, seen,
+				clock_wall_s());
+
+	if (r < 0) {
+		campaign_say(c, CAMPAIGN_ERROR, "cannot write the journal %s: %s", c->journal, strerror(-r));
+		c->res->data_error = true;
+		return r;
+	}
+	c->progress[k].seen = seen;
 	return 0;
 }
 
@@ -119,6 +136,18 @@ static int journal_boot_line(struct campaign *c, size_t line, const char *text)
 		r = journal_bad(c, line, text, "expected boot %zu's label '%s'", k + 1, c->boots[k].label);
 		goto out;
 	}
+	if (!strcmp(w[3], "progress")) {
+		unsigned long long seen;
+
+		errno = 0;
+		seen = n == 6 ? strtoull(w[4], &end, 10) : 0;
+		if (n != 6 || errno || *end || w[4][0] == '-' || !seconds_ok(w[5], &s1) ||
+		    c->progress[k].step != STEP_STARTED)
+			r = journal_bad(c, line, text, "expected 'boot %zu %s progress N TIME' after 'started'", k + 1, w[2]);
+		else
+			c->progress[k].seen = (size_t)seen;
+		goto out;
+	}
 	for (size_t i = 1; i < sizeof(step_names) / sizeof(step_names[0]); i++)
 		if (!strcmp(w[3], step_names[i]))
 			st = (int)i;
@@ -162,6 +191,8 @@ static int journal_boot_line(struct campaign *c, size_t line, const char *text)
 		goto out;
 	}
 	c->progress[k].step = (enum step)st;
+	if (st == STEP_STARTED)
+		c->progress[k].seen = 0;
 	if (st == STEP_REBOOTING) {
 		free(c->progress[k].rebooting_from);
 		c->progress[k].rebooting_from = xstrdup(w[4]);

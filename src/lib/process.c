@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -303,4 +304,234 @@ pid_t process_spawn_detached(const char *const *argv, const char *log_path)
 	}
 	close(err_pipe[0]);
 	return pid;
+}
+
+int process_stream_start(const char *const *argv, struct process_stream *ret)
+{
+	int out[2] = { -1, -1 }, err[2] = { -1, -1 }, err_pipe[2] = { -1, -1 };
+	pid_t parent = getpid(), pid;
+	int child_errno = 0, r;
+
+	if (pipe2(err_pipe, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0) {
+		r = -errno;
+		goto fail;
+	}
+	pid = fork();
+	if (pid < 0) {
+		r = -errno;
+		goto fail;
+	}
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_RDWR), e;
+
+		setpgid(0, 0);
+		signal(SIGPIPE, SIG_DFL);
+		/* Should the parent die first (SIGKILL), the reader goes too. */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(127);
+		if (devnull >= 0)
+			dup2(devnull, 0);
+		dup2(out[1], 1);
+		dup2(err[1], 2);
+		execvp(argv[0], (char *const *)argv);
+		e = errno;
+		if (write(err_pipe[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	close(err_pipe[1]);
+	err_pipe[1] = -1;
+	close(out[1]);
+	close(err[1]);
+	if (read(err_pipe[0], &child_errno, sizeof(child_errno)) == sizeof(child_errno) && child_errno) {
+		close(err_pipe[0]);
+		close(out[0]);
+		close(err[0]);
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		return -child_errno;
+	}
+	close(err_pipe[0]);
+	memset(ret, 0, sizeof(*ret));
+	ret->pid = pid;
+	ret->out_fd = out[0];
+	ret->err_fd = err[0];
+	fcntl(out[0], F_SETFL, O_NONBLOCK);
+	fcntl(err[0], F_SETFL, O_NONBLOCK);
+	ret->err = xcalloc(1, 1);
+	ret->err_alloc = 1;
+	return 0;
+fail:
+	close_pair(err_pipe);
+	close_pair(out);
+	close_pair(err);
+	return r;
+}
+
+#define STREAM_ERR_MAX ((size_t)64 << 10)
+
+/* Reads what is there (waiting at most timeout_ms); 1 when stdout gave bytes or ended. */
+static int stream_fill(struct process_stream *s, int timeout_ms)
+{
+	long long deadline = timeout_ms >= 0 ? now_ms() + timeout_ms : 0;
+
+	for (;;) {
+		struct pollfd pfd[2];
+		int nfd = 0, wait = -1;
+		bool got = false;
+
+		if (s->eof)
+			return 1;
+		pfd[nfd++] = (struct pollfd){ .fd = s->out_fd, .events = POLLIN };
+		if (s->err_fd >= 0)
+			pfd[nfd++] = (struct pollfd){ .fd = s->err_fd, .events = POLLIN };
+		if (timeout_ms >= 0) {
+			long long left = deadline - now_ms();
+
+			wait = left > 0 ? (int)left : 0;
+		}
+		if (poll(pfd, (nfds_t)nfd, wait) < 0) {
+			if (errno == EINTR)
+				return -EINTR;
+			return -errno;
+		}
+		for (int i = 0; i < nfd; i++) {
+			char chunk[65536];
+			ssize_t n;
+
+			if (!pfd[i].revents)
+				continue;
+			n = read(pfd[i].fd, chunk, sizeof(chunk));
+			if (n < 0 && (errno == EAGAIN || errno == EINTR))
+				continue;
+			if (pfd[i].fd == s->out_fd) {
+				if (n <= 0) {
+					s->eof = true;
+				} else {
+					GROW(s->buf, s->alloc, s->len + (size_t)n + 1);
+					memcpy(s->buf + s->len, chunk, (size_t)n);
+					s->len += (size_t)n;
+					s->buf[s->len] = '\0';
+				}
+				got = true;
+			} else if (n <= 0) {
+				close(s->err_fd);
+				s->err_fd = -1;
+			} else {
+				size_t keep = s->err_len >= STREAM_ERR_MAX ? 0 : STREAM_ERR_MAX - s->err_len;
+
+				if ((size_t)n < keep)
+					keep = (size_t)n;
+				GROW(s->err, s->err_alloc, s->err_len + keep + 1);
+				memcpy(s->err + s->err_len, chunk, keep);
+				s->err_len += keep;
+				s->err[s->err_len] = '\0';
+			}
+		}
+		if (got)
+			return 1;
+		if (timeout_ms >= 0 && now_ms() >= deadline)
+			return -ETIMEDOUT;
+	}
+}
+
+static char *stream_take(struct process_stream *s, size_t n, size_t skip)
+{
+	char *data = xmalloc(n + 1);
+
+	memcpy(data, s->buf, n);
+	data[n] = '\0';
+	memmove(s->buf, s->buf + n + skip, s->len - n - skip);
+	s->len -= n + skip;
+	return data;
+}
+
+int process_stream_line(struct process_stream *s, size_t max, int timeout_ms, char **ret_line)
+{
+	long long deadline = timeout_ms >= 0 ? now_ms() + timeout_ms : 0;
+
+	for (;;) {
+		char *nl = s->len ? memchr(s->buf, '\n', s->len) : NULL;
+		int r;
+
+		if (nl) {
+			if ((size_t)(nl - s->buf) > max)
+				return -EMSGSIZE;
+			*ret_line = stream_take(s, (size_t)(nl - s->buf), 1);
+			return 1;
+		}
+		if (s->len > max)
+			return -EMSGSIZE;
+		if (s->eof)
+			return 0;
+		r = stream_fill(s, timeout_ms >= 0 ? (int)(deadline - now_ms() > 0 ? deadline - now_ms() : 0) : -1);
+		if (r < 0)
+			return r;
+	}
+}
+
+int process_stream_bytes(struct process_stream *s, size_t n, int timeout_ms, char **ret_data)
+{
+	long long deadline = timeout_ms >= 0 ? now_ms() + timeout_ms : 0;
+
+	for (;;) {
+		int r;
+
+		if (s->len >= n) {
+			*ret_data = stream_take(s, n, 0);
+			return 1;
+		}
+		if (s->eof)
+			return 0;
+		r = stream_fill(s, timeout_ms >= 0 ? (int)(deadline - now_ms() > 0 ? deadline - now_ms() : 0) : -1);
+		if (r < 0)
+			return r;
+	}
+}
+
+int process_stream_finish(struct process_stream *s, bool stop, char **ret_err)
+{
+	int status = 0, code = -1;
+
+	if (s->pid > 0) {
+		if (stop)
+			kill(-s->pid, SIGTERM);
+		if (s->out_fd >= 0)
+			close(s->out_fd);
+		/* What it said before it went (the reason a connection failed): at most 2 s more. */
+		for (long long end = now_ms() + 2000; !stop && s->err_fd >= 0 && now_ms() < end;) {
+			struct pollfd pfd = { .fd = s->err_fd, .events = POLLIN };
+			char chunk[4096];
+			ssize_t n;
+
+			if (poll(&pfd, 1, (int)(end - now_ms())) <= 0)
+				break;
+			n = read(s->err_fd, chunk, sizeof(chunk));
+			if (n < 0 && (errno == EAGAIN || errno == EINTR))
+				continue;
+			if (n <= 0)
+				break;
+			if (s->err_len + (size_t)n <= STREAM_ERR_MAX) {
+				GROW(s->err, s->err_alloc, s->err_len + (size_t)n + 1);
+				memcpy(s->err + s->err_len, chunk, (size_t)n);
+				s->err_len += (size_t)n;
+				s->err[s->err_len] = '\0';
+			}
+		}
+		if (s->err_fd >= 0)
+			close(s->err_fd);
+		while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
+			;
+		code = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
+	}
+	if (ret_err)
+		*ret_err = s->err ? s->err : xcalloc(1, 1);
+	else
+		free(s->err);
+	free(s->buf);
+	memset(s, 0, sizeof(*s));
+	s->out_fd = s->err_fd = -1;
+	return code;
 }

@@ -54,4 +54,49 @@ void process_result_release(struct process_result *result);
  */
 pid_t process_spawn_detached(const char *const *argv, const char *log_path);
 
+/*
+ * A program whose stdout is read as it comes (a watch that lasts as long
+ * as a boot's rows): stdin on /dev/null, stderr kept (bounded) for the
+ * error message, its own process group, ended with SIGTERM should this
+ * process die (PR_SET_PDEATHSIG), so no reader is left behind.
+ */
+struct process_stream {
+	pid_t pid;
+	int out_fd;
+	int err_fd;
+	char *buf;                /* read, not yet consumed */
+	size_t len, alloc;
+	char *err;                /* stderr so far, NUL-terminated, at most 64 KiB */
+	size_t err_len, err_alloc;
+	bool eof;
+};
+
+/* Starts argv. Returns 0 and *ret (process_stream_finish() it), or -errno (-ENOENT: not found). */
+int process_stream_start(const char *const *argv, struct process_stream *ret);
+
+/*
+ * The next line of stdout, without its newline, in *ret_line (the
+ * caller's; NUL-terminated; a line longer than max is an error). Waits at
+ * most timeout_ms (< 0: no limit). Returns 1 with a line, 0 at the end of
+ * the output (an unterminated last line is dropped), -ETIMEDOUT when
+ * nothing whole came in time, -EINTR when a signal came, -EMSGSIZE for a
+ * line longer than max.
+ */
+int process_stream_line(struct process_stream *s, size_t max, int timeout_ms, char **ret_line);
+
+/*
+ * Exactly n bytes of stdout in *ret_data (the caller's, NUL-terminated
+ * after them). Returns 1, 0 when the output ended first, -ETIMEDOUT or
+ * -EINTR as process_stream_line().
+ */
+int process_stream_bytes(struct process_stream *s, size_t n, int timeout_ms, char **ret_data);
+
+/*
+ * Ends the stream: with stop, SIGTERM to its process group first; waits
+ * for the program and frees everything. Returns its exit status (128 +
+ * signal for a signal) and, when ret_err is not NULL, its stderr (the
+ * caller's). A stream never started (pid 0) returns -1.
+ */
+int process_stream_finish(struct process_stream *s, bool stop, char **ret_err);
+
 #endif

@@ -1644,3 +1644,19 @@ void report_legend(FILE *out, const struct compare_result *res, const struct rep
 {
 	legend(out, res, o, prefix);
 }
+
+void report_add_test_verdict(struct strbuf *sb, const struct compare_metric *cm, const struct compare_test *t)
+{
+	add_test_verdict(sb, cm, t);
+}
+
+void report_add_test_notes(struct strbuf *sb, const struct compare_result *res, const struct compare_metric *cm,
+			   const struct compare_test *t)
+{
+	test_notes(sb, res, t, cm->better);
+}
+
+void report_add_sd_pct(struct strbuf *sb, double var)
+{
+	add_sd_pct(sb, var);
+}

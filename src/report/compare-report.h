@@ -76,6 +76,16 @@ void report_cost_words(struct strbuf *sb, const struct compare_cost *c, bool aga
 void report_side_note(struct strbuf *sb, const struct compare_result *res, size_t k);
 /* "row  metric", or the row alone for a one-number row; the caller's. */
 char *report_metric_title(const struct compare_metric *cm);
+/*
+ * A boot-level test as the text report words it: its verdict ("counts",
+ * "same within ±2%", "not tested", ...), and the notes after it (FDR, the
+ * checks, the boots it needs); report_add_sd_pct: a log variance as
+ * "1.10%" ("-" for NaN).
+ */
+void report_add_test_verdict(struct strbuf *sb, const struct compare_metric *cm, const struct compare_test *t);
+void report_add_test_notes(struct strbuf *sb, const struct compare_result *res, const struct compare_metric *cm,
+			   const struct compare_test *t);
+void report_add_sd_pct(struct strbuf *sb, double var);
 /* The legend the text report ends with, each line starting with prefix. */
 void report_legend(FILE *out, const struct compare_result *res, const struct report_options *options,
 		   const char *prefix);

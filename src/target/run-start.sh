@@ -2,8 +2,8 @@
 # detached, so a dropped SSH connection does not end it.
 # Usage: sh run-start.sh DIR UNIT    (the script arrives on stdin)
 # DIR is created (mode 0700); the script is written to DIR/run.sh and runs
-# with DIR as its working directory, writing DIR/status as it goes. A DIR
-# that already has a status is never started twice (exit 7).
+# with DIR as its working directory, writing DIR/status and DIR/progress
+# as it goes. A DIR that already has a status is never started twice (exit 7).
 # systemd-run --unit UNIT is used where systemd runs and we are root, else
 # setsid. Exit 2: bad arguments; 4: cannot create DIR or the script.
 set -u
@@ -34,6 +34,8 @@ if [ -e "$dir/status" ]; then
 fi
 cat > "$dir/run.sh.tmp" && mv "$dir/run.sh.tmp" "$dir/run.sh" || exit 4
 printf 'starting\n' > "$dir/status.tmp" && mv "$dir/status.tmp" "$dir/status" || exit 4
+# The file run-watch.sh follows, there before the run says anything.
+: >> "$dir/progress" || exit 4
 if [ "$(id -u)" = 0 ] && command -v systemd-run >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
 	if systemd-run --unit "$unit" --collect --quiet --working-directory "$dir" sh "$dir/run.sh"; then
 		echo "started systemd unit $unit"

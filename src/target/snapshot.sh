@@ -1,32 +1,42 @@
-# bootab snapshot: this boot, from procfs and sysfs (records: docs/target.md).
+# bootab snapshot: this boot from procfs and sysfs (docs/target.md).
 # Usage: sh snapshot.sh [nolog] [param:MOD.PARAM]... [file:/sys/PATH]...
-# ROOT (default empty) prefixes every path: a captured tree. Values hold no
-# control character; reads are bounded. Under 8000 bytes quoted: dropbear
-# refuses a command over 9000.
+# ROOT prefixes every path. No control characters; bounded reads. Under
+# 8000 bytes quoted (dropbear refuses 9000).
 set -u
 ROOT=${ROOT-}
 LC_ALL=C
 export LC_ALL
 
-# A record: fields joined by TABs.
+# Fields joined by TABs.
 rec() {
-	printf '%s' "$1"
+	printf %s "$1"
 	shift
 	for field in "$@"; do
 		printf '\t%s' "$field"
 	done
-	printf '\n'
+	echo
 }
 
-# Strips C1 controls (UTF-8).
 C1="s/$(printf '\302')[$(printf '\200')-$(printf '\237')]//g"
 
-# A ROOT: no path out of it, no non-regular file.
+# Builtin reads; a control, \302 (UTF-8 C1) or 4 KiB: the long way.
+CTL=$(awk 'BEGIN{for(i=1;i<32;i++)if(i!=10)printf "%c",i;printf "\177\302"}')
+HERE=$PWD
+
+# Nothing out of ROOT, no non-regular file.
 RR=
 [ -z "$ROOT" ] || RR=$(cd "$ROOT" 2>/dev/null && pwd -P) || RR=/nonexistent
 inside_root() {
 	[ -z "$RR" ] && return 0
-	case $(readlink -f -- "$1" 2>/dev/null) in
+	q=$1
+	[ -d "$q" ] || { [ ! -h "$q" ] && q=${q%/*}; }
+	if [ ! -h "$q" ] && cd -P -- "$q" 2>/dev/null; then
+		q=$PWD
+		cd "$HERE" || exit 1
+	else
+		q=$(readlink -f -- "$1" 2>/dev/null)
+	fi
+	case $q in
 	"$RR" | "$RR"/*) return 0 ;;
 	esac
 	return 1
@@ -35,29 +45,44 @@ readable() {
 	[ -r "$1" ] && inside_root "$1" && { [ -z "$RR" ] || [ -f "$1" ]; }
 }
 
-# First line of a file, bounded, no control characters.
+# First line, bounded, no controls.
 first_line() {
 	readable "$1" || return 0
 	head -c 4096 "$1" 2>/dev/null | head -n 1 | tr -d '\000-\037\177' | sed "$C1"
 }
-
-# A link target's last component, or "-".
-link_name() {
-	target=$(readlink "$1" 2>/dev/null) || target=
-	if [ -n "$target" ]; then
-		printf '%s' "${target##*/}" | tr -d '\000-\037\177' | sed "$C1"
-	else
-		printf -- '-'
-	fi
+# Into L.
+line_of() {
+	L=
+	readable "$1" || return 0
+	IFS= read -r L <"$1" 2>/dev/null
+	[ ${#L} -le 4096 ] || L=$(first_line "$1")
+	case $L in *[$CTL]*) L=$(first_line "$1") ;; esac
+}
+# rec FIELDS... of the line of a file.
+lrec() {
+	line_of "$1"
+	shift
+	rec "$@" "$L"
+}
+# L: that, or "-".
+field_of() {
+	line_of "$1"
+	[ -n "$L" ] || L=-
 }
 
-# First line of a file, or "-".
-field() {
-	if readable "$1"; then
-		v=$(first_line "$1")
-		[ -n "$v" ] && { printf '%s' "$v"; return; }
+# L: a link target's last name, or "-".
+link_of() {
+	L=-
+	[ -h "$1" ] || return 0
+	if cd -P -- "$1" 2>/dev/null; then
+		L=${PWD##*/}
+		cd "$HERE" || exit 1
+	else
+		L=$(readlink "$1" 2>/dev/null) || L=
+		L=${L##*/}
 	fi
-	printf -- '-'
+	case $L in *[$CTL]*) L=$(printf %s "$L" | tr -d '\000-\037\177' | sed "$C1") ;; esac
+	[ -n "$L" ] || L=-
 }
 
 rec bootab-snapshot 1
@@ -66,13 +91,13 @@ for key in boot_id:sys/kernel/random/boot_id kernel:sys/kernel/osrelease \
 	hostname:sys/kernel/hostname cmdline:cmdline loadavg:loadavg; do
 	path="$ROOT/proc/${key#*:}"
 	if readable "$path"; then
-		rec "${key%%:*}" "$(first_line "$path")"
+		lrec "$path" "${key%%:*}"
 	fi
 done
-# machine-id(5), else D-Bus's; the controller checks the value.
+# machine-id(5), else D-Bus.
 for path in "$ROOT/etc/machine-id" "$ROOT/var/lib/dbus/machine-id"; do
 	if readable "$path" && [ ! -d "$path" ]; then
-		rec machine_id "$(first_line "$path")"
+		lrec "$path" machine_id
 		break
 	fi
 done
@@ -80,19 +105,22 @@ done
 for p in "$ROOT"/sys/devices/system/cpu/cpufreq/policy*; do
 	inside_root "$p" || continue
 	readable "$p/scaling_governor" || continue
-	rec governor "${p##*/}" "$(first_line "$p/scaling_governor")"
+	lrec "$p/scaling_governor" governor "${p##*/}"
 done
 
 for z in "$ROOT"/sys/class/thermal/thermal_zone*; do
 	inside_root "$z" || continue
 	readable "$z/temp" || continue
-	rec thermal "${z##*/}" "$(field "$z/type")" "$(field "$z/temp")"
+	field_of "$z/type"
+	t=$L
+	field_of "$z/temp"
+	rec thermal "${z##*/}" "$t" "$L"
 done
 
 for v in "$ROOT"/sys/devices/system/cpu/vulnerabilities/*; do
 	inside_root "$v" || continue
 	readable "$v" || continue
-	rec vuln "${v##*/}" "$(first_line "$v")"
+	lrec "$v" vuln "${v##*/}"
 done
 
 nolog=
@@ -118,7 +146,7 @@ for arg in "$@"; do
 		esac
 		path="$ROOT/sys/module/$mod/parameters/$par"
 		if readable "$path"; then
-			rec param "$name" "$(first_line "$path")"
+			lrec "$path" param "$name"
 		else
 			rec param_absent "$name"
 		fi
@@ -135,7 +163,7 @@ for arg in "$@"; do
 			exit 2
 		fi
 		if readable "$ROOT$path" && [ ! -d "$ROOT$path" ]; then
-			rec file "$path" "$(first_line "$ROOT$path")"
+			lrec "$ROOT$path" file "$path"
 		else
 			rec file_absent "$path"
 		fi
@@ -154,22 +182,20 @@ for rel in sys/devices/system/cpu/smt/control sys/devices/system/cpu/smt/active 
 	sys/devices/system/cpu/intel_pstate/status sys/devices/system/cpu/amd_pstate/status \
 	sys/kernel/debug/sched/preempt proc/sys/kernel/version; do
 	if readable "$ROOT/$rel"; then
-		rec state "/$rel" "$(first_line "$ROOT/$rel")"
+		lrec "$ROOT/$rel" state "/$rel"
 	fi
 done
-# Every policy has the same driver: the first one's is enough.
+# The first policy's driver.
 for p in "$ROOT"/sys/devices/system/cpu/cpufreq/policy*; do
 	[ -r "$p/scaling_driver" ] || continue
-	rec state "/sys/devices/system/cpu/cpufreq/${p##*/}/scaling_driver" \
-		"$(first_line "$p/scaling_driver")"
+	lrec "$p/scaling_driver" state "/sys/devices/system/cpu/cpufreq/${p##*/}/scaling_driver"
 	break
 done
 for h in "$ROOT"/sys/kernel/mm/hugepages/hugepages-*; do
 	[ -r "$h/nr_hugepages" ] || continue
-	rec state "/sys/kernel/mm/hugepages/${h##*/}/nr_hugepages" "$(first_line "$h/nr_hugepages")"
+	lrec "$h/nr_hugepages" state "/sys/kernel/mm/hugepages/${h##*/}/nr_hugepages"
 done
-# One line of a file: "flags : fpu vme ..." as "fpu vme ...". The
-# first CPU's flags line comes within the first few kilobytes.
+# CPU 0: "flags : fpu vme" as "fpu vme".
 if [ -r "$ROOT/proc/cpuinfo" ]; then
 	v=$(head -c 65536 "$ROOT/proc/cpuinfo" | sed -n '/^flags[[:space:]]*:/{p;q;}' |
 		head -c 8000 | tr -d '\000-\037\177')
@@ -183,7 +209,7 @@ if [ -r "$ROOT/proc/meminfo" ]; then
 		rec state "/proc/meminfo:${line%%:*}" "$v"
 	done
 fi
-# Where a kernel sits (nokaslr): only root reads the address, others read zeros.
+# nokaslr: only root reads the address (others: zeros).
 if [ -r "$ROOT/proc/kallsyms" ]; then
 	v=$(sed -n '/ _text$/{p;q;}' "$ROOT/proc/kallsyms" 2>/dev/null | head -c 200 |
 		tr -d '\000-\037\177')
@@ -204,41 +230,48 @@ for c in "$ROOT"/sys/class/iommu/*; do
 	rec iommu_class "${c##*/}"
 done
 
-# Group directories are numbers; others are skipped.
+# Groups are numbers.
 for g in "$ROOT"/sys/kernel/iommu_groups/*; do
 	n=${g##*/}
 	case $n in
 	'' | *[!0-9]*) continue ;;
 	esac
 	inside_root "$g" || continue
-	rec group "$n" "$(field "$g/type")"
+	field_of "$g/type"
+	rec group "$n" "$L"
 	for d in "$g"/devices/*; do
 		[ -e "$d" ] || [ -L "$d" ] || continue
-		rec device "$n" "${d##*/}" "$(link_name "$d/subsystem")" \
-			"$(field "$d/vendor")" "$(field "$d/device")" \
-			"$(field "$d/class")" "$(link_name "$d/driver")"
+		link_of "$d/subsystem"
+		s=$L
+		field_of "$d/vendor"
+		ve=$L
+		field_of "$d/device"
+		de=$L
+		field_of "$d/class"
+		cl=$L
+		link_of "$d/driver"
+		rec device "$n" "${d##*/}" "$s" "$ve" "$de" "$cl" "$L"
 	done
 done
 
-# The kernel log is evidence: IOMMU lines and their count, without the
-# echoed command line (it names iommu parameters).
-source='absent'
+# Kernel log evidence: IOMMU lines and count, not the command line.
+source=absent
 klog=
 if [ -n "$nolog" ]; then
-	source='skipped'
+	source=skipped
 elif [ -n "$ROOT" ]; then
 	if readable "$ROOT/var/log/dmesg"; then
 		klog=$(head -c 16777216 "$ROOT/var/log/dmesg")
-		source='file'
+		source="file"
 	fi
 else
 	if command -v journalctl >/dev/null 2>&1; then
 		klog=$(journalctl -k -b --no-pager -q 2>/dev/null | head -c 67108864) || klog=
-		[ -n "$klog" ] && source='journalctl'
+		[ -n "$klog" ] && source=journalctl
 	fi
 	if [ "$source" = absent ] && command -v dmesg >/dev/null 2>&1; then
 		klog=$(dmesg 2>/dev/null | head -c 67108864) || klog=
-		[ -n "$klog" ] && source='dmesg'
+		[ -n "$klog" ] && source=dmesg
 	fi
 fi
 rec log_source "$source"
@@ -253,7 +286,7 @@ if [ "$source" != absent ] && [ "$source" != skipped ]; then
 		done
 	fi
 	rec log_count "$((count + 0))"
-	# What some parameters leave in the log and nowhere else: evidence.
+	# What some parameters leave only in the log.
 	printf '%s\n' "$klog" | grep -E 'page tables isolation|Dynamic Preempt|mem auto-init' |
 		tr -d '\000-\011\013-\037\177' | head -n 200 | while IFS= read -r line; do
 		rec klog "$line"

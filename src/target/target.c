@@ -43,6 +43,7 @@ struct target {
 	enum root_method root_method;
 	char *password;            /* sudo's, only with ROOT_SUDO_PASSWORD; wiped at close */
 	char *error;
+	struct target_counts counts;
 };
 
 /*
@@ -244,6 +245,7 @@ static int start_master(struct target *t)
 		strvec_push(&argv, opts[i]);
 	strvec_push(&argv, "--");
 	strvec_push(&argv, t->destination);
+	t->counts.connections++;
 	r = process_run(strvec_argv(&argv), &po, &res);
 	strvec_release(&argv);
 	if (r < 0) {
@@ -450,6 +452,48 @@ static char *script_text(const struct target *t, const char *name, enum root_met
 	return text;
 }
 
+/*
+ * Counts one remote command; after a reboot dropped the master, the first
+ * command that may share one starts it again, so the steps that follow
+ * (verify, snapshot, start, fetch) cost no new connection each. A master
+ * that cannot start leaves the command to connect on its own and say why.
+ */
+static void count_session(struct target *t, bool fresh)
+{
+	if (t->kind != TARGET_SSH)
+		return;
+	if (!fresh && !t->no_master && !t->master)
+		start_master(t);
+	t->counts.sessions++;
+	if (fresh || t->no_master || !t->master)
+		t->counts.connections++;
+}
+
+void target_counts(const struct target *t, struct target_counts *ret)
+{
+	*ret = t->counts;
+}
+
+int target_stream_script(struct target *t, const char *name, const char *const *args,
+			 struct process_stream *ret)
+{
+	char *text = script_text(t, name, ROOT_UNKNOWN), **argv;
+	int r;
+
+	if (!text) {
+		set_error(t, "no embedded script '%s'", name);
+		return -ENOENT;
+	}
+	count_session(t, false);
+	argv = full_argv(t, text, name, args, ROOT_UNKNOWN, t->no_master);
+	r = process_stream_start((const char *const *)argv, ret);
+	strv_free(argv);
+	free(text);
+	if (r < 0)
+		set_error(t, "cannot run %s: %s", t->kind == TARGET_SSH ? "ssh" : t->shell, strerror(-r));
+	return r;
+}
+
 /* Runs text as name with how; a low-level step shared by probing and scripts. */
 static int run_raw_to(struct target *t, const char *name, const char *const *args,
 		      const char *stdin_data, size_t stdin_len, enum root_method how,
@@ -467,6 +511,7 @@ static int run_raw_to(struct target *t, const char *name, const char *const *arg
 	}
 	if (t->kind == TARGET_SSH && fresh && timeout_ms <= 0)
 		po.timeout_ms = (t->connect_timeout_s + 10) * 1000;
+	count_session(t, fresh);
 	argv = full_argv(t, text, name, args, how, fresh || t->no_master);
 	if (how == ROOT_SUDO_PASSWORD) {
 		/* One allocation of the final size: growing would free a copy

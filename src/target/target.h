@@ -131,6 +131,24 @@ int target_read_file(struct target *t, const char *path, size_t max, bool as_roo
 int target_boot_id(struct target *t, bool fresh_connection, int timeout_ms, char **ret_boot_id);
 
 /*
+ * Starts embedded script name with args on t (not as root), its stdout
+ * read as it comes through *ret (lib/process.h): for a script that waits
+ * on the box, such as run-watch. Over the control master when there is
+ * one. Returns 0 or -errno (target_error() says why). The stream's exit
+ * status is the script's, 255 when the SSH connection failed.
+ */
+int target_stream_script(struct target *t, const char *name, const char *const *args,
+			 struct process_stream *ret);
+
+/* What bootab asked of an SSH target so far (all 0 for the local target). */
+struct target_counts {
+	unsigned long sessions;     /* remote commands run (scripts, streams) */
+	unsigned long connections;  /* SSH connections opened: masters, and commands run without one */
+};
+
+void target_counts(const struct target *t, struct target_counts *ret);
+
+/*
  * Stops and forgets the control master: after a reboot it holds a dead
  * connection. The next run connects anew (and starts a new master).
  */

@@ -92,7 +92,7 @@ wait_until() {
 journal_sane() { # DIR
 	local j=$1/journal bad
 	bad=$(head -n "$(wc -l <"$j")" "$j" |
-		grep -v -E '^(bootab-journal 1 campaign [^ ]+ boots [0-9]+|boot [0-9]+ [a-z0-9]+ (begin|set|rebooted [0-9a-f-]+ [0-9.]+ [0-9a-f-]+|verified|started /var/tmp/bootab/[^ ]+|done|failed [a-z-]+)|finished)$' || true)
+		grep -v -E '^(bootab-journal 1 campaign [^ ]+ boots [0-9]+|boot [0-9]+ [a-z0-9]+ (begin|set|rebooted [0-9a-f-]+ [0-9.]+ [0-9a-f-]+|verified|started /var/tmp/bootab/[^ ]+|progress [0-9]+ [0-9.]+|done|failed [a-z-]+)|finished)$' || true)
 	[ -z "$bad" ] || { echo "not a journal line: $bad"; return 1; }
 }
 
@@ -109,6 +109,24 @@ kill_controller() {
 	kill -9 "$pid"
 	wait "$pid" || true
 	journal_sane "$dir"
+}
+
+# Each progress line of a boot's rows shown exactly once in the files
+# (the runs of one campaign, a resume after a kill or a reconnect after a
+# cut included): none lost, none doubled.
+rows_told_once() { # "K/N LABEL" FILE...
+	local boot=$1 line n
+	shift
+	for line in "gate randread" "row randread 1/2" "row randread 1/2: randread.iops * IOPS (+3 more)" \
+		"row randread 2/2" "row randread 2/2: randread.iops * IOPS (+3 more)" "check data-disk 1/1" \
+		"check data-disk 1/1: passed" "done"; do
+		n=$(cat "$@" | sed -n "s|^bootab: \[[0-9:]*\] boot $boot: ||p" | sed 's/ (ETA [0-9:]*)$//; s/ ([0-9]* s)$//' |
+			while IFS= read -r l; do
+				# shellcheck disable=SC2053 # a pattern: the IOPS vary
+				[[ "$l" == $line ]] && echo x
+			done | wc -l)
+		[ "$n" -eq 1 ] || { echo "boot $boot: '$line' shown $n times"; return 1; }
+	done
 }
 
 teardown() {
@@ -179,9 +197,9 @@ teardown() {
 		rm "$data/filler"
 	fi
 
-	# 7. While a row of the second boot runs.
+	# 7. While a row of the second boot runs: its first rep told, the second running.
 	resume_bg "$dir" "$BATS_TEST_TMPDIR/run7.err"
-	wait_until 1200 1 grep -q '^boot 2 passthrough started' "$dir/journal"
+	wait_until 1200 0.2 grep -q 'boot 2/3 passthrough: row randread 1/2: ' "$BATS_TEST_TMPDIR/run7.err"
 	kill_controller
 	[ -f "$dir/translated/meta.json" ]
 	[ ! -f "$dir/passthrough/meta.json" ]
@@ -191,6 +209,10 @@ teardown() {
 	echo "$stderr" >&3
 	[ "$status" -eq 0 ]
 	[[ "$stderr" == *"boot 2/3 passthrough: resuming on the same boot"* ]]
+	# The resumed watch went on from the line the killed one had shown last.
+	printf '%s\n' "$stderr" >"$BATS_TEST_TMPDIR/run8.err"
+	rows_told_once "2/3 passthrough" "$BATS_TEST_TMPDIR/run7.err" "$BATS_TEST_TMPDIR/run8.err"
+	rows_told_once "3/3 translated2" "$BATS_TEST_TMPDIR/run8.err"
 	grep -qx finished "$dir/journal"
 	journal_sane "$dir"
 	# Every side names the guest's machine, the one id the lab keeps across reboots.
@@ -291,6 +313,9 @@ expect = iommu.groups=0'
 	# The cut happened (a new listener), and the rows went on regardless.
 	[ -n "$before" ]
 	[ "$(lab_ssh pidof dropbear)" != "$before" ]
+	# The watch of the rows dropped with it, came back, and told every line once.
+	[[ "$stderr" == *"boot 1 translated: the watch of the rows ended ("* ]]
+	rows_told_once "1/2 translated" "$BATS_TEST_TMPDIR/bad.err"
 	[ "$(grep -c '^rep randread 1 0 \|^rep randread 2 0 ' "$dir/translated/scripts/results")" -eq 2 ]
 	grep -q '"samples"' "$dir/translated/meta.json"
 	# Boot 2 is not the boot asked for.

@@ -112,7 +112,17 @@ reps = 1'
 		echo "$stderr"
 		[ "$status" -eq 0 ]
 		boots=$((boots + 1))
+		printf '%s\n' "$stderr" >>"$BATS_TEST_TMPDIR/resumed.err"
 	done
+	# The run told each rep with its value as it came, and its end, each once.
+	for label in "2/3 passthrough" "3/3 translated2"; do
+		for line in "row answer 1/2: 42" "row answer 2/2: 42" "row dma 5/5: 1.4 us" \
+			"row kunit 1/1: failed (rc=1)" "row answer 2/2" "gate dma" "done"; do
+			[ "$(grep -c -F -x -e "] boot $label: $line" <(sed 's/^bootab: \[[0-9:]*\]/]/; s/ (ETA [0-9:]*)$//; s/ ([0-9]* s)$//' "$BATS_TEST_TMPDIR/resumed.err"))" -eq 1 ] ||
+				{ echo "not once: boot $label: $line"; false; }
+		done
+	done
+	[ "$(grep -c ' progress ' "$dir/journal")" -eq "$((3 * $(grep -c '' "$tree/var/tmp/bootab/${dir##*/}/passthrough/progress")))" ]
 	# Three resumed runs: after boot 1's and boot 2's reboots (each ends in the
 	# next reboot), and after boot 3's (it finishes and removes the unit).
 	[ "$boots" -eq 3 ]
@@ -310,6 +320,8 @@ command = yes 0123456789abcdef | head -c 20000000; echo"
 		boots=$((boots + 1))
 	done
 	grep -qx finished "$dir/journal"
+	# The check's output was too large to come with the watch: it came with the fetch.
+	grep -q 'check big 1/1: passed' <<<"$stderr"
 	for s in translated passthrough; do
 		# The whole output, byte for byte, nothing cut.
 		[ "$(wc -c < "$dir/$s/rows/big/rep-1.out")" -eq 20000001 ]
@@ -369,6 +381,52 @@ shell_words() {
 	done
 	# Nothing was created: a dry run touches nothing.
 	[ -z "$(ls -A "$data")" ]
+}
+
+@test "run-watch: a running run is followed as it writes, a finished one is told to its end, from any line on" {
+	local w="$BATS_TEST_DIRNAME/../../src/target/run-watch.sh" run_dir="$BATS_TEST_TMPDIR/run" sh
+	for sh in dash "busybox sh"; do
+		command -v "${sh%% *}" >/dev/null || continue
+		rm -rf "$run_dir"
+		mkdir -p "$run_dir"
+		printf 'row r 1/1\n' >"$run_dir/status"
+		printf 'gate r\nrow r 1/1\n' >"$run_dir/progress"
+		# Running: the lines after the first, then each new one as it comes, the rep with its output.
+		$sh "$w" "$run_dir" 1 100 >"$BATS_TEST_TMPDIR/out" 2>&1 &
+		wpid=$!
+		sleep 1
+		printf '42\n' >"$run_dir/r.1.out"
+		printf 'rep r 1 0 1\n' >>"$run_dir/progress"
+		sleep 1.5
+		printf 'done\n' >"$run_dir/status"
+		printf 'done\n' >>"$run_dir/progress"
+		timeout 10 tail --pid="$wpid" -f /dev/null
+		wait "$wpid"
+		[ "$(cat "$BATS_TEST_TMPDIR/out")" = "bootab-watch 1
+line row r 1/1
+line rep r 1 0 1
+file r.1.out 3
+42
+
+line done
+end" ]
+		# No fifo and no tail left behind.
+		[ "$(ls "$run_dir")" = "$(printf 'progress\nr.1.out\nstatus')" ]
+		! pgrep -f "tail .*$run_dir/progress"
+		# Finished: not followed; from its last line on, only the end.
+		run -0 timeout 10 $sh "$w" "$run_dir" 4 100
+		[ "$output" = "bootab-watch 1
+end" ]
+		run -0 timeout 10 $sh "$w" "$run_dir" 3 100
+		[ "$output" = "bootab-watch 1
+line done
+end" ]
+		# A rep's output over LIMIT is skipped, never cut; no progress file: exit 3.
+		run -0 timeout 10 $sh "$w" "$run_dir" 2 2
+		[ "${lines[2]}" = "skip r.1.out 3" ]
+		run -3 $sh "$w" "$BATS_TEST_TMPDIR/none" 0 100
+		run -2 $sh "$w" "$run_dir" x 100
+	done
 }
 
 # run_local PLAN: bootab run, then systemd's part until no unit is enabled.

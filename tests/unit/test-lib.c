@@ -295,6 +295,51 @@ static void test_process_not_found(void **state)
 	assert_int_equal(r.exit_code, 77);
 }
 
+/* Lines as they come, bytes framed between them, the end, the exit status and stderr. */
+static void test_process_stream(void **state)
+{
+	const char *argv[] = { "sh", "-c", "printf 'one\\ntwo\\n'; sleep 0.3; printf 'abc\\nlast'; echo oops >&2; exit 5", NULL };
+	struct process_stream s;
+	char *line = NULL, *err = NULL;
+
+	(void)state;
+	assert_int_equal(process_stream_start(argv, &s), 0);
+	assert_int_equal(process_stream_line(&s, 100, 5000, &line), 1);
+	assert_string_equal(line, "one");
+	free(line);
+	assert_int_equal(process_stream_line(&s, 100, 5000, &line), 1);
+	assert_string_equal(line, "two");
+	free(line);
+	/* Nothing whole within 50 ms: a timeout, nothing consumed. */
+	line = NULL;
+	assert_int_equal(process_stream_line(&s, 100, 50, &line), -ETIMEDOUT);
+	assert_null(line);
+	assert_int_equal(process_stream_bytes(&s, 4, 5000, &line), 1);
+	assert_memory_equal(line, "abc\n", 5);
+	free(line);
+	/* An unterminated last line is dropped at the end. */
+	assert_int_equal(process_stream_line(&s, 100, 5000, &line), 0);
+	assert_int_equal(process_stream_finish(&s, false, &err), 5);
+	assert_string_equal(err, "oops\n");
+	free(err);
+}
+
+/* A line longer than max is refused; finish with stop ends a program that would run on. */
+static void test_process_stream_long_line_and_stop(void **state)
+{
+	const char *argv[] = { "sh", "-c", "printf '0123456789\\n'; exec sleep 60", NULL };
+	const char *missing[] = { "bootab-no-such-program", NULL };
+	struct process_stream s;
+	char *line = NULL;
+
+	(void)state;
+	assert_int_equal(process_stream_start(missing, &s), -ENOENT);
+	assert_int_equal(process_stream_start(argv, &s), 0);
+	assert_int_equal(process_stream_line(&s, 5, 5000, &line), -EMSGSIZE);
+	assert_null(line);
+	assert_int_equal(process_stream_finish(&s, true, NULL), 128 + 15);
+}
+
 static void test_parse_error(void **state)
 {
 	struct parse_error e = PARSE_ERROR_INIT;
@@ -413,6 +458,8 @@ int main(void)
 		cmocka_unit_test(test_process_timeout_kills_group),
 		cmocka_unit_test(test_process_output_bounded),
 		cmocka_unit_test(test_process_not_found),
+		cmocka_unit_test(test_process_stream),
+		cmocka_unit_test(test_process_stream_long_line_and_stop),
 		cmocka_unit_test(test_parse_error),
 		cmocka_unit_test(test_timestamp),
 	};

@@ -19,6 +19,7 @@
 #include "lib/strbuf.h"
 #include "report/chart.h"
 #include "report/html.h"
+#include "report/rep-line.h"
 #include "report/timeline.h"
 
 #define NEAR(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
@@ -444,10 +445,57 @@ static void test_page_hostile_names(void **state)
 	free(root);
 }
 
+/* One rep as the campaign prints it when it arrives. */
+static void test_rep_line(void **state)
+{
+	static const struct {
+		double v;
+		const char *text;
+	} values[] = {
+		{ 5412, "5.41 k" }, { 42, "42" }, { 1.4, "1.4" }, { 999.4, "999" }, { 999.6, "1 k" },
+		{ 2.5e6, "2.5 M" }, { -3300, "-3.3 k" }, { 0.00123, "0.00123" },
+	};
+	struct metric_set set = { 0 };
+	char *t;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		t = report_value_short(values[i].v);
+		assert_string_equal(t, values[i].text);
+		free(t);
+	}
+	t = report_rep_line("randread", 2, 3, false, 0, NULL);
+	assert_string_equal(t, "row randread 2/3: done (no value parsed)");
+	free(t);
+	metric_set_add_sample(&set, "randread.iops", BETTER_HIGHER, "IOPS", 5412);
+	t = report_rep_line("randread", 2, 3, false, 0, &set);
+	assert_string_equal(t, "row randread 2/3: 5.41 k IOPS");
+	free(t);
+	metric_set_add_sample(&set, "randread.bw_kib", BETTER_HIGHER, "KiB/s", 21648);
+	t = report_rep_line("randread", 2, 3, false, 0, &set);
+	assert_string_equal(t, "row randread 2/3: randread.iops 5.41 k IOPS (+1 more)");
+	free(t);
+	t = report_rep_line("randread", 3, 3, false, 124, &set);
+	assert_string_equal(t, "row randread 3/3: failed (rc=124)");
+	free(t);
+	t = report_rep_line("data-disk", 1, 1, true, 0, NULL);
+	assert_string_equal(t, "check data-disk 1/1: passed");
+	free(t);
+	metric_set_release(&set);
+	/* A name from the box cannot move the cursor. */
+	memset(&set, 0, sizeof(set));
+	metric_set_add_sample(&set, "x", BETTER_HIGHER, "\x1b[2J", 1);
+	t = report_rep_line("r", 1, 1, false, 0, &set);
+	assert_string_equal(t, "row r 1/1: 1 \\x1b[2J");
+	free(t);
+	metric_set_release(&set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_rep_line),
 		cmocka_unit_test(test_axis),
 		cmocka_unit_test(test_axis_errors),
 		cmocka_unit_test(test_map_and_slots),
