@@ -23,7 +23,7 @@ dir=$(mktemp -d /tmp/bootab-overhead.XXXXXX)
 BOOTAB_LAB_DIR=$dir/lab
 export BOOTAB_LAB_DIR
 cleanup() {
-	[ -n "${watch_pid-}" ] && kill "$watch_pid" 2> /dev/null
+	[ -z "${watch_pid-}" ] || kill "$watch_pid" 2> /dev/null || true
 	"$bootab" lab down > /dev/null 2>&1 || true
 	rm -rf "$dir"
 }

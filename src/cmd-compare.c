@@ -13,6 +13,7 @@
 #include "lib/parse-number.h"
 #include "lib/file.h"
 #include "lib/strlist.h"
+#include "lib/tty.h"
 #include "log.h"
 #include "report/compare-report.h"
 #include "results/side.h"
@@ -26,6 +27,9 @@ static const char cmd_compare_usage[] =
 	"dma_map_benchmark, KTAP/KUnit results, a new,old table, one number per\n"
 	"line; NAME.rc holds a check row's exit code). Put the repeat of the first\n"
 	"side last (A B C A2): its delta is the drift every other delta is judged by.\n"
+	"A side's mode is its meta.json mode, else its label; a label is a repeat of\n"
+	"another side's only when it is that label and digits (pt2, pt-3) or -again\n"
+	"(v6.1-again): v6.1 and v6.8 are two modes.\n"
 	"\n"
 	"options:\n"
 	"  --stat [ROW=]STAT    mean (default), median, min or max; a list (mean,min)\n"
@@ -48,6 +52,7 @@ static const char cmd_compare_usage[] =
 	"                       when meta.json names the machine\n"
 	"  --no-history         use no history\n"
 	"  --record-history     add this campaign's boots of the first mode to the history\n"
+	"  --legend             end txt and md with the long legend, every column explained\n"
 	"  --ignore REGEX       do not report a cost found by bootab whose subject (the\n"
 	"                       device, node, interface, kernel message or unit) matches\n"
 	"                       this extended regular expression (repeatable)\n"
@@ -57,6 +62,8 @@ static const char cmd_compare_usage[] =
 	"network interfaces gone or down, kernel error and warning lines no boot of\n"
 	"the first mode printed (and the reverse), failed units; these costs found by\n"
 	"bootab are printed apart from failed check rows.\n"
+	"\n"
+	"Text fits 100 columns, or COLUMNS on a terminal.\n"
 	"\n"
 	"exit status: 0 compared, 1 nothing could be compared, 2 usage or I/O error\n";
 
@@ -130,6 +137,7 @@ static int cmd_compare(int argc, char **argv)
 		{ "no-history", no_argument, NULL, 'N' },
 		{ "record-history", no_argument, NULL, 'R' },
 		{ "ignore", required_argument, NULL, 'i' },
+		{ "legend", no_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct strlist by_run = STRLIST_INIT, row_stats = STRLIST_INIT, warnings = STRLIST_INIT;
@@ -242,6 +250,9 @@ static int cmd_compare(int argc, char **argv)
 			strlist_add(&ignore, optarg);
 			break;
 		}
+		case 'L':
+			ropt.legend_long = true;
+			break;
 		case 'c':
 			if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never")) {
 				log_error("--color: '%s' is not auto, always or never", optarg);
@@ -264,6 +275,8 @@ static int cmd_compare(int argc, char **argv)
 	else if (!strcmp(color, "auto"))
 		ropt.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR") && ropt.format == REPORT_TEXT;
 	ropt.loud_pct = copt.loud_pct;
+	/* 100 columns, or the terminal's (COLUMNS) when printing to one. */
+	ropt.width = tty_columns(STDOUT_FILENO);
 	ropt.warnings = &warnings;
 
 	sides = xcalloc((size_t)(argc - optind), sizeof(*sides));
@@ -276,6 +289,7 @@ static int cmd_compare(int argc, char **argv)
 		}
 		n_sides++;
 	}
+	side_infer_modes(sides, n_sides, &warnings);
 	for (size_t i = 0; i < n_sides; i++)
 		if (sides[i].unreadable_rows) {
 			/* A report without a recorded row would look complete and be wrong. */

@@ -528,8 +528,8 @@ static int cmd_plan(int argc, char **argv)
 			strbuf_addstr(&stats, stat_kind_name(r->has_stat ? r->stat : STAT_MEAN));
 			for (size_t k = 1; k < r->n_stats; k++)
 				strbuf_addf(&stats, ",%s", stat_kind_name(r->stats[k]));
-			printf("        %-16s %u reps, parser %s%s%s, %s%s, timeout %us\n", "", r->reps,
-			       parser_kind_name(r->parser), r->selector ? " " : "",
+			printf("        %-16s %u rep%s, parser %s%s%s, %s%s, timeout %us\n", "", r->reps,
+			       r->reps == 1 ? "" : "s", parser_kind_name(r->parser), r->selector ? " " : "",
 			       r->selector ? r->selector : "", strbuf_str(&stats),
 			       r->by_run ? ", run by run" : "", r->timeout_s);
 			if (r->pattern)

@@ -2,11 +2,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
 
 #include "lib/alloc.h"
+#include "lib/parse-number.h"
 
 #define SECRET_MAX 1024
 
@@ -63,4 +66,20 @@ int tty_read_secret(const char *prompt, char **ret_secret)
 	}
 	explicit_bzero(buf, sizeof(buf));
 	return r;
+}
+
+unsigned tty_columns(int fd)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+	long v;
+
+	if (!isatty(fd))
+		return 0;
+
+	if (env && number_parse_long(env, 20, 1000, &v) == 0)
+		return (unsigned)v;
+	if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+		return ws.ws_col;
+	return 0;
 }

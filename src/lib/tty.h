@@ -11,4 +11,11 @@
  */
 int tty_read_secret(const char *prompt, char **ret_secret);
 
+/*
+ * The columns text written to fd may use: when fd is a terminal, COLUMNS
+ * (a number from 20 to 1000) or else the terminal's own width; 0 when fd
+ * is no terminal or neither is known (the caller's default applies).
+ */
+unsigned tty_columns(int fd);
+
 #endif

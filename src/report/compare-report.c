@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -55,6 +56,73 @@ static int decimals_for(double v)
 	if (a >= 0.01)
 		return 4;
 	return 6;
+}
+
+/*
+ * One unit per table, as people read it: a time in the unit that makes its
+ * largest value at least 1 (36.1 ms, not 36120948 ns), a byte size or rate
+ * in KiB, MiB, GiB, any other rate or count with k or M above 1000
+ * (5.9 k IOPS). Values are divided by factor; json and csv keep the raw.
+ */
+static void unit_scale(const char *unit, double largest, struct report_unit *ret)
+{
+	static const struct { const char *name; double seconds; } times[] = {
+		{ "ns", 1e-9 }, { "us", 1e-6 }, { "µs", 1e-6 }, { "ms", 1e-3 }, { "s", 1 },
+	};
+	static const char *const time_to[] = { "ns", "us", "ms", "s" };
+	static const double time_sec[] = { 1e-9, 1e-6, 1e-3, 1 };
+	static const char *const bytes[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	const char *rest;
+	size_t n = strlen(unit);
+
+	*ret = (struct report_unit){ .factor = 1 };
+	snprintf(ret->unit, sizeof(ret->unit), "%s", unit);
+	if (!(largest > 0) || !isfinite(largest) || n == 0 || n >= sizeof(ret->unit) - 3)
+		return;
+	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
+		size_t best = 0;
+
+		if (strcmp(unit, times[i].name))
+			continue;
+		for (size_t t = 0; t < 4; t++)
+			if (largest * times[i].seconds / time_sec[t] >= 1)
+				best = t;
+		ret->factor = time_sec[best] / times[i].seconds;
+		snprintf(ret->unit, sizeof(ret->unit), "%s", time_to[best]);
+		return;
+	}
+	for (size_t b = 0; b < 5; b++) {
+		size_t len = strlen(bytes[b]);
+
+		if (strncmp(unit, bytes[b], len) || (unit[len] && strcmp(unit + len, "/s")))
+			continue;
+		rest = unit + len;
+		while (b < 4 && largest / ret->factor >= 1024) {
+			ret->factor *= 1024;
+			b++;
+		}
+		snprintf(ret->unit, sizeof(ret->unit), "%s%s", bytes[b], rest);
+		return;
+	}
+	if (!strcmp(unit, "%"))
+		return;
+	if (largest >= 1e7) {
+		ret->factor = 1e6;
+		snprintf(ret->unit, sizeof(ret->unit), "M %s", unit);
+	} else if (largest >= 1e4) {
+		ret->factor = 1e3;
+		snprintf(ret->unit, sizeof(ret->unit), "k %s", unit);
+	}
+}
+
+void report_unit_of(const struct compare_result *res, const struct compare_metric *cm, struct report_unit *ret)
+{
+	double largest = 0;
+
+	for (size_t k = 0; k < res->n_sides; k++)
+		if (cm->cells[k].present && fabs(cm->cells[k].value) > largest)
+			largest = fabs(cm->cells[k].value);
+	unit_scale(cm->unit, largest, ret);
 }
 
 static void add_value_as(struct strbuf *sb, double v, double like)
@@ -566,6 +634,30 @@ static void legend(FILE *out, const struct compare_result *res, const struct rep
 	fprintf(out, "%s  boot cannot characterise it, so it is reported, not judged.\n", prefix);
 }
 
+static bool any_boot_level(const struct compare_result *res);
+
+/*
+ * The short legend every txt and md report ends with; the long one
+ * (report_options.legend_long, bootab compare --legend) explains each column.
+ */
+static void legend_short(FILE *out, const struct compare_result *res, const struct report_options *o,
+			 size_t width, const char *prefix)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *indent = xasprintf("%s  ", prefix);
+
+	strbuf_addf(&sb, "%slegend: + is better (10%% less time is +10%%). screen (the seed rule): counts when "
+		    "|delta| >= 2 |drift| and > the first side's spread. loud: spread over %.1f%%, not judged.",
+		    prefix, o->loud_pct);
+	if (any_boot_level(res))
+		strbuf_addf(&sb, " boot t, history t: a t-test on boot means, counts when its %.0f%% CI excludes 0.",
+			    100 * (1 - res->alpha));
+	strbuf_addstr(&sb, " 'bootab compare --legend' explains every column.");
+	put_wrapped(out, strbuf_str(&sb), width ? width : SIZE_MAX, indent);
+	free(indent);
+	strbuf_release(&sb);
+}
+
 /* A variance in log units as a percentage-like sd: 100 sqrt(var). */
 static void add_sd_pct(struct strbuf *sb, double var)
 {
@@ -609,7 +701,12 @@ static void add_test_verdict(struct strbuf *sb, const struct compare_metric *cm,
 {
 	switch (t->verdict) {
 	case VERDICT_UNTESTED:
-		strbuf_addstr(sb, "not tested");
+		/*
+		 * No boot-level test: the screen's verdict on the mode's first
+		 * side is the row's verdict, and this table says so rather than
+		 * a second, different word for the same row.
+		 */
+		strbuf_addf(sb, "screen: %s", verdict_text(cm->cells[t->side].verdict)->brief);
 		break;
 	case VERDICT_SAME:
 		strbuf_addf(sb, "same within ±%g%%", cm->margin_pct);
@@ -648,9 +745,10 @@ static void test_notes(struct strbuf *sb, const struct compare_result *res, cons
 
 	if (t->method == METHOD_NONE) {
 		if (t->boots < 2 || t->boots_first < 2)
-			strbuf_addf(sb, "one boot of %s and no history", t->boots < 2 ? t->mode : res->sides[0].mode);
+			strbuf_addf(sb, "no boot test: one boot of %s and no history",
+				    t->boots < 2 ? t->mode : res->sides[0].mode);
 		else
-			strbuf_addf(sb, "the boot means do not vary (a constant shift of %+.1f%%): no test can bound it",
+			strbuf_addf(sb, "no boot test: the boot means do not vary (a constant shift of %+.1f%%), no test can bound it",
 				    t->delta_pct);
 		sep = "; ";
 	} else if (t->verdict == VERDICT_COUNTS) {
@@ -679,8 +777,44 @@ static void test_notes(struct strbuf *sb, const struct compare_result *res, cons
 			    COMPARE_POWER * 100, t->delta_pct);
 }
 
+/* Columns sb's text takes: one per UTF-8 character. */
+static size_t text_columns(const struct strbuf *sb)
+{
+	size_t cols = 0;
+
+	for (size_t i = 0; i < sb->len; i++)
+		cols += ((unsigned char)sb->buf[i] & 0xc0) != 0x80;
+	return cols;
+}
+
+/*
+ * A table row and its notes: "ROW; NOTES" when that fits in width columns,
+ * else the row, then the notes wrapped on lines of their own, indented.
+ * invisible: bytes of the row that take no column (colour).
+ */
+static void put_row_notes(FILE *out, struct strbuf *row, struct strbuf *notes, size_t width, size_t invisible)
+{
+	size_t cols = 0;
+
+	for (size_t i = 0; i < row->len; i++)
+		cols += ((unsigned char)row->buf[i] & 0xc0) != 0x80;
+	cols -= invisible;
+	for (size_t i = 0; i < notes->len; i++)
+		cols += ((unsigned char)notes->buf[i] & 0xc0) != 0x80;
+	if (!notes->len || cols + 2 <= width) {
+		if (notes->len)
+			strbuf_addf(row, "; %s", strbuf_str(notes));
+		put_line(out, row);
+		return;
+	}
+	put_line(out, row);
+	fputs("      ", out);
+	put_wrapped(out, strbuf_str(notes), width > 6 ? width - 6 : 1, "      ");
+	strbuf_truncate(notes, 0);
+}
+
 static void text_boot_level(FILE *out, const struct compare_result *res, const struct compare_metric *cm,
-			    const struct report_options *o, size_t label_w)
+			    const struct report_options *o, size_t label_w, size_t width)
 {
 	const char *reset = o->color ? "\033[0m" : "";
 	struct strbuf sb = STRBUF_INIT;
@@ -718,11 +852,11 @@ static void text_boot_level(FILE *out, const struct compare_result *res, const s
 	}
 	if (cm->n_tests == 0)
 		goto out;
-	strbuf_addf(&sb, "  %-*s  %7s  %7s  %18s  %6s  %-17s  %s", (int)label_w, "mode", "boots", "delta",
+	strbuf_addf(&sb, "  %-*s  %5s  %7s  %15s  %6s  %-16s  %s", (int)label_w, "mode", "boots", "delta",
 		    "95% CI", "p", "test", "verdict");
 	if (fabs(res->alpha - 0.05) > 1e-12) {
 		strbuf_truncate(&sb, 0);
-		strbuf_addf(&sb, "  %-*s  %7s  %7s  %15.0f%% CI  %6s  %-17s  %s", (int)label_w, "mode", "boots",
+		strbuf_addf(&sb, "  %-*s  %5s  %7s  %12.0f%% CI  %6s  %-16s  %s", (int)label_w, "mode", "boots",
 			    "delta", 100 * (1 - res->alpha), "p", "test", "verdict");
 	}
 	put_line(out, &sb);
@@ -744,10 +878,10 @@ static void text_boot_level(FILE *out, const struct compare_result *res, const s
 		}
 		test_notes(&notes, res, ct, cm->better);
 		add_test_verdict(&v, cm, ct);
-		strbuf_addf(&sb, "  %-*s  %7s  %7s  %18s  %6s  %-17s  %s%s%s%s%s", (int)label_w, ct->mode,
+		strbuf_addf(&sb, "  %-*s  %5s  %7s  %15s  %6s  %-16s  %s%s%s", (int)label_w, ct->mode,
 			    strbuf_str(&b), strbuf_str(&d), strbuf_str(&ci), strbuf_str(&p), strbuf_str(&m), color,
-			    strbuf_str(&v), *color ? reset : "", notes.len ? "; " : "", strbuf_str(&notes));
-		put_line(out, &sb);
+			    strbuf_str(&v), *color ? reset : "");
+		put_row_notes(out, &sb, &notes, width, *color ? strlen(color) + strlen(reset) : 0);
 		strbuf_release(&b);
 		strbuf_release(&d);
 		strbuf_release(&ci);
@@ -867,6 +1001,8 @@ static void stats_words(struct strbuf *sb, const struct compare_metric *cm)
 
 static void text_report(FILE *out, const struct compare_result *res, const struct report_options *o)
 {
+	size_t width = o->width ? o->width : REPORT_WIDTH_DEFAULT, value_w;
+	struct report_unit unit;
 	const char *reset = o->color ? "\033[0m" : "";
 	size_t label_w = 4, stat_w = 8;
 	struct strbuf sb = STRBUF_INIT, words = STRBUF_INIT;
@@ -875,7 +1011,7 @@ static void text_report(FILE *out, const struct compare_result *res, const struc
 		if (strlen(res->sides[k].label) > label_w)
 			label_w = strlen(res->sides[k].label);
 
-	headline_text(out, res, o->width ? o->width : REPORT_WIDTH_DEFAULT, false);
+	headline_text(out, res, width, false);
 	if (o->preamble)
 		fputs(o->preamble, out);
 	fprintf(out, "sides (every side against %s; + is better):\n", res->sides[0].label);
@@ -920,30 +1056,46 @@ static void text_report(FILE *out, const struct compare_result *res, const struc
 		if (!any)
 			continue;
 		title = metric_title(cm);
+		report_unit_of(res, cm, &unit);
+		/* The value column: as wide as its widest "VALUE ± SPREAD", in columns. */
+		value_w = 14;
+		for (size_t k = 0; k < res->n_sides; k++) {
+			struct strbuf v = STRBUF_INIT;
+
+			if (!cm->cells[k].present)
+				continue;
+			add_value(&v, cm->cells[k].value / unit.factor);
+			strbuf_addstr(&v, " ± ");
+			add_value_as(&v, cm->cells[k].spread / unit.factor, cm->cells[k].value / unit.factor);
+			if (v.len - 1 > value_w)
+				value_w = v.len - 1;
+			strbuf_release(&v);
+		}
 
 		strbuf_truncate(&words, 0);
 		stats_words(&words, cm);
-		fprintf(out, "\n%s  (%s%s%s, %s%s)\n", title, cm->unit, *cm->unit ? ", " : "",
+		fprintf(out, "\n%s  (%s%s%s, %s%s)\n", title, unit.unit, *unit.unit ? ", " : "",
 			strbuf_str(&words), better_words(cm->better), cm->by_run ? ", run by run" : "");
 		strbuf_truncate(&words, 0);
 		if (cm->n_stats > 1)
 			strbuf_addf(&words, "%-*s", (int)stat_w, "stat");
 		/* The value column holds "±", two bytes in UTF-8, in header and rows alike. */
-		fprintf(out, "  %-*s  %s%22s %6s %3s  %16s  %16s %5s %6s  %s\n", (int)label_w, "side",
-			strbuf_str(&words), "value ± spread", "", "n", "delta", "drift", "q", "p", "screen");
+		fprintf(out, "  %-*s  %s%*s %6s %3s  %14s  %14s %5s %6s  %s\n", (int)label_w, "side",
+			strbuf_str(&words), (int)value_w + 1, "value ± spread", "", "n", "delta", "drift", "q", "p",
+			"screen");
 		for (size_t k = 0; k < res->n_sides; k++) {
 			const struct compare_cell *c = &cm->cells[k];
 			struct strbuf v = STRBUF_INIT, d = STRBUF_INIT, dr = STRBUF_INIT;
 			struct strbuf q = STRBUF_INIT, p = STRBUF_INIT, sp = STRBUF_INIT;
 
 			if (!c->present) {
-				fprintf(out, "  %-*s  %21s\n", (int)label_w, res->sides[k].label, "-");
+				fprintf(out, "  %-*s  %*s\n", (int)label_w, res->sides[k].label, (int)value_w, "-");
 				strbuf_release(&v);
 				continue;
 			}
-			add_value(&v, c->value);
+			add_value(&v, c->value / unit.factor);
 			strbuf_addstr(&v, " ± ");
-			add_value_as(&v, c->spread, c->value);
+			add_value_as(&v, c->spread / unit.factor, c->value / unit.factor);
 			if (!isnan(c->spread_pct))
 				strbuf_addf(&sp, "%.1f%%", c->spread_pct);
 			add_delta(&d, cm, c);
@@ -953,13 +1105,23 @@ static void text_report(FILE *out, const struct compare_result *res, const struc
 			strbuf_truncate(&words, 0);
 			if (cm->n_stats > 1)
 				strbuf_addf(&words, "%-*s", (int)stat_w, stat_kind_name(cm->stats[0]));
-			strbuf_addf(&sb, "  %-*s  %s%22s %6s %3zu  %16s  %16s %5s %6s  %s%s%s", (int)label_w,
-				    res->sides[k].label, strbuf_str(&words), strbuf_str(&v), strbuf_str(&sp), c->n,
-				    strbuf_str(&d), strbuf_str(&dr), strbuf_str(&q), strbuf_str(&p), color_of(c, o->color),
-				    verdict_words(c->verdict), *color_of(c, o->color) ? reset : "");
-			if (c->pairs >= 2)
-				strbuf_addf(&sb, "; sign agrees in %zu of %zu pairs", c->pairs_agree, c->pairs);
-			put_line(out, &sb);
+			strbuf_addf(&sb, "  %-*s  %s%*s %6s %3zu  %14s  %14s %5s %6s  ", (int)label_w,
+				    res->sides[k].label, strbuf_str(&words), (int)value_w + 1, strbuf_str(&v), strbuf_str(&sp), c->n,
+				    strbuf_str(&d), strbuf_str(&dr), strbuf_str(&q), strbuf_str(&p));
+			/* The verdict's short words where the long ones would pass the width. */
+			strbuf_addf(&sb, "%s%s%s", color_of(c, o->color),
+				    text_columns(&sb) + strlen(verdict_words(c->verdict)) > width
+				    ? verdict_text(c->verdict)->brief : verdict_words(c->verdict),
+				    *color_of(c, o->color) ? reset : "");
+			{
+				struct strbuf notes = STRBUF_INIT;
+				size_t inv = strlen(color_of(c, o->color)) + (*color_of(c, o->color) ? strlen(reset) : 0);
+
+				if (c->pairs >= 2)
+					strbuf_addf(&notes, "sign agrees in %zu of %zu pairs", c->pairs_agree, c->pairs);
+				put_row_notes(out, &sb, &notes, width, inv);
+				strbuf_release(&notes);
+			}
 			/* The other statistics: one line each, judged alike (the spread is the samples'). */
 			for (size_t j = 1; j < cm->n_stats; j++) {
 				const struct compare_stat *st = &c->stats[j];
@@ -974,12 +1136,12 @@ static void text_report(FILE *out, const struct compare_result *res, const struc
 				if (st->verdict == VERDICT_MISSING && !(st->value > 0))
 					strbuf_addstr(&v, "-");
 				else
-					add_value_as(&v, st->value, c->value);
+					add_value_as(&v, st->value / unit.factor, c->value / unit.factor);
 				/* Under the first line's value: as wide as its " ± SPREAD" in columns. */
 				{
 					struct strbuf w = STRBUF_INIT;
 
-					add_value_as(&w, c->spread, c->value);
+					add_value_as(&w, c->spread / unit.factor, c->value / unit.factor);
 					for (size_t pad = 0; pad < w.len + 3; pad++)
 						strbuf_addch(&v, ' ');
 					strbuf_release(&w);
@@ -989,8 +1151,9 @@ static void text_report(FILE *out, const struct compare_result *res, const struc
 					add_pct(&dr, st->drift_pct);
 				add_q(&q, st->q);
 				add_p(&p, st->p);
-				strbuf_addf(&sb, "  %-*s  %-*s%21s %6s %3s  %16s  %16s %5s %6s  %s%s%s", (int)label_w, "",
-					    (int)stat_w, stat_kind_name(cm->stats[j]), strbuf_str(&v), "", "", strbuf_str(&d),
+				strbuf_addf(&sb, "  %-*s  %-*s%*s %6s %3s  %14s  %14s %5s %6s  %s%s%s", (int)label_w, "",
+					    (int)stat_w, stat_kind_name(cm->stats[j]), (int)value_w, strbuf_str(&v), "", "",
+					    strbuf_str(&d),
 					    strbuf_str(&dr), strbuf_str(&q), strbuf_str(&p), color,
 					    k == 0 ? "" : verdict_words(st->verdict), *color ? reset : "");
 				put_line(out, &sb);
@@ -1002,14 +1165,31 @@ static void text_report(FILE *out, const struct compare_result *res, const struc
 			strbuf_release(&p);
 			strbuf_release(&sp);
 		}
-		text_boot_level(out, res, cm, o, label_w);
+		text_boot_level(out, res, cm, o, label_w, width);
 		free(title);
 	}
 	fputc('\n', out);
-	summary_line(out, res, "summary: ", "");
+	{
+		char *line = NULL;
+		size_t line_len = 0;
+		FILE *mem = open_memstream(&line, &line_len);
+
+		if (mem) {
+			summary_line(mem, res, "summary: ", "");
+			fclose(mem);
+			if (line_len && line[line_len - 1] == '\n')
+				line[line_len - 1] = 0;
+			put_wrapped(out, line, width, "  ");
+			free(line);
+		}
+	}
 	boot_level_summary(out, res, "");
-	legend(out, res, o, "");
-	legend_boot_level(out, res, "");
+	if (o->legend_long) {
+		legend(out, res, o, "");
+		legend_boot_level(out, res, "");
+	} else {
+		legend_short(out, res, o, width, "");
+	}
 	strbuf_release(&sb);
 	strbuf_release(&words);
 }
@@ -1138,6 +1318,9 @@ static void md_report(FILE *out, const struct compare_result *res, const struct 
 		"|---|---|---|%s---:|---:|---:|---:|---:|---:|---:|---:|---|\n", multi ? " stat |" : "", multi ? "---|" : "");
 	for (size_t i = 0; i < res->n_metrics; i++) {
 		const struct compare_metric *cm = &res->metrics[i];
+		struct report_unit unit;
+
+		report_unit_of(res, cm, &unit);
 
 		for (size_t k = 0; k < res->n_sides; k++) {
 			const struct compare_cell *c = &cm->cells[k];
@@ -1147,15 +1330,20 @@ static void md_report(FILE *out, const struct compare_result *res, const struct 
 			md_cell(&sb, cm->row);
 			strbuf_addstr(&sb, " | ");
 			md_cell(&sb, cm->metric);
+			if (*unit.unit) {
+				strbuf_addstr(&sb, " (");
+				md_cell(&sb, unit.unit);
+				strbuf_addch(&sb, ')');
+			}
 			strbuf_addstr(&sb, " | ");
 			md_cell(&sb, res->sides[k].label);
 			strbuf_addstr(&sb, " | ");
 			if (multi)
 				strbuf_addf(&sb, "%s | ", stat_kind_name(cm->stat));
 			if (c->present) {
-				add_value(&sb, c->value);
+				add_value(&sb, c->value / unit.factor);
 				strbuf_addstr(&sb, " | ");
-				add_value_as(&sb, c->spread, c->value);
+				add_value_as(&sb, c->spread / unit.factor, c->value / unit.factor);
 				strbuf_addstr(&sb, " | ");
 				if (!isnan(c->spread_pct))
 					strbuf_addf(&sb, "%.1f%%", c->spread_pct);
@@ -1185,7 +1373,7 @@ static void md_report(FILE *out, const struct compare_result *res, const struct 
 				md_cell(&sb, res->sides[k].label);
 				strbuf_addf(&sb, " | %s | ", stat_kind_name(cm->stats[j]));
 				if (st->value > 0)
-					add_value_as(&sb, st->value, c->value);
+					add_value_as(&sb, st->value / unit.factor, c->value / unit.factor);
 				else
 					strbuf_addstr(&sb, "-");
 				strbuf_addstr(&sb, " | | | | ");
@@ -1208,8 +1396,12 @@ static void md_report(FILE *out, const struct compare_result *res, const struct 
 	boot_level_summary(out, res, "");
 	md_found(out, res);
 	fputc('\n', out);
-	legend(out, res, o, "> ");
-	legend_boot_level(out, res, "> ");
+	if (o->legend_long) {
+		legend(out, res, o, "> ");
+		legend_boot_level(out, res, "> ");
+	} else {
+		legend_short(out, res, o, 0, "> ");
+	}
 	strbuf_release(&sb);
 }
 
@@ -1853,4 +2045,20 @@ void report_legend(FILE *out, const struct compare_result *res, const struct rep
 		   const char *prefix)
 {
 	legend(out, res, o, prefix);
+}
+
+void report_add_test_verdict(struct strbuf *sb, const struct compare_metric *cm, const struct compare_test *t)
+{
+	add_test_verdict(sb, cm, t);
+}
+
+void report_add_test_notes(struct strbuf *sb, const struct compare_result *res, const struct compare_metric *cm,
+			   const struct compare_test *t)
+{
+	test_notes(sb, res, t, cm->better);
+}
+
+void report_add_sd_pct(struct strbuf *sb, double var)
+{
+	add_sd_pct(sb, var);
 }

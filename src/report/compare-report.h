@@ -29,6 +29,8 @@ struct report_options {
 	const char *watch;
 	/* txt and md: text printed after the headline, before the sides (NULL: none). */
 	const char *preamble;
+	/* txt and md: end with the long legend, every column explained (else the short one). */
+	bool legend_long;
 	/* Text only: the columns lines are wrapped to; 0: REPORT_WIDTH_DEFAULT. */
 	unsigned width;
 	/* json and html: when the report was written, RFC 3339 ("2026-12-01T11:46:16Z"); NULL: now. */
@@ -64,6 +66,16 @@ void report_add_delta(struct strbuf *sb, const struct compare_metric *cm, const 
 void report_add_drift(struct strbuf *sb, const struct compare_metric *cm, const struct compare_cell *c);
 void report_add_q(struct strbuf *sb, double q);
 void report_add_p(struct strbuf *sb, double p);
+/*
+ * The unit a metric's values are shown in by txt, md and html: one per
+ * table, scaled as people read it (36.1 ms, not 36120948 ns; 5.9 k IOPS;
+ * 3.30 MiB/s). Shown value = raw value / factor; json and csv keep the raw.
+ */
+struct report_unit {
+	double factor;
+	char unit[48];
+};
+void report_unit_of(const struct compare_result *res, const struct compare_metric *cm, struct report_unit *ret);
 /* "counts", "within noise", "loud: not judged", ...; "" for the baseline. */
 const char *report_verdict_words(enum verdict v);
 /*
@@ -76,6 +88,16 @@ void report_cost_words(struct strbuf *sb, const struct compare_cost *c, bool aga
 void report_side_note(struct strbuf *sb, const struct compare_result *res, size_t k);
 /* "row  metric", or the row alone for a one-number row; the caller's. */
 char *report_metric_title(const struct compare_metric *cm);
+/*
+ * A boot-level test as the text report words it: its verdict ("counts",
+ * "same within ±2%", "not tested", ...), and the notes after it (FDR, the
+ * checks, the boots it needs); report_add_sd_pct: a log variance as
+ * "1.10%" ("-" for NaN).
+ */
+void report_add_test_verdict(struct strbuf *sb, const struct compare_metric *cm, const struct compare_test *t);
+void report_add_test_notes(struct strbuf *sb, const struct compare_result *res, const struct compare_metric *cm,
+			   const struct compare_test *t);
+void report_add_sd_pct(struct strbuf *sb, double var);
 /* The legend the text report ends with, each line starting with prefix. */
 void report_legend(FILE *out, const struct compare_result *res, const struct report_options *options,
 		   const char *prefix);

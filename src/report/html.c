@@ -13,6 +13,7 @@
 #include "lib/alloc.h"
 #include "lib/parse-error.h"
 #include "report/chart.h"
+#include "report/headline.h"
 #include "report/timeline.h"
 #include "lib/version.h"
 
@@ -209,16 +210,35 @@ static const char *verdict_class(const struct compare_cell *c)
 	return verdict_text(c->verdict)->css;
 }
 
+/* The screen's verdict in the words of the text report (the verdict table's); the first side is the baseline. */
 static const char *verdict_label(const struct compare_cell *c)
 {
-	switch (c->verdict) {
-	case VERDICT_BASELINE:
-		return "baseline";
-	case VERDICT_COUNTS:
-		return c->delta_pct >= 0 ? "counts: better" : "counts: worse";
-	default:
-		return report_verdict_words(c->verdict);
-	}
+	return c->verdict == VERDICT_BASELINE ? "baseline" : report_verdict_words(c->verdict);
+}
+
+/* CSS class of a boot-level test's verdict: a claim is a gain or a loss by its sign. */
+static const char *test_class(const struct compare_test *t)
+{
+	if (t->verdict == VERDICT_COUNTS && t->delta_pct < 0)
+		return "v-loss";
+	return verdict_text(t->verdict)->css;
+}
+
+static void test_attrs(struct page *pg, const struct compare_metric *cm, const struct compare_test *t)
+{
+	putf(pg, " data-test-verdict=\"%s\" data-row=\"", verdict_name(t->verdict));
+	esc(pg, cm->row);
+	put(pg, "\" data-metric=\"");
+	esc(pg, cm->metric);
+	put(pg, "\" data-mode=\"");
+	esc(pg, t->mode);
+	put(pg, "\"");
+}
+
+/* The colour of a mode: that of its first side. */
+static const char *test_color(const struct page *pg, const struct compare_test *t)
+{
+	return mode_color(pg, t->side);
 }
 
 static void verdict_attrs(struct page *pg, const struct compare_metric *cm, size_t k)
@@ -333,6 +353,26 @@ static const char css[] =
 	"ul.warn{margin:0;padding-left:20px;font-size:13px}\n"
 	"footer{color:var(--muted);font-size:12.5px;text-align:center;margin-top:24px}\n"
 	"a{color:var(--info)}\n"
+	"#headline p.hl{margin:0 0 8px;padding:8px 12px;border-left:4px solid var(--line);background:var(--soft);"
+	"border-radius:6px;font-size:15px;overflow-wrap:anywhere}\n"
+	"#headline p.hl.gain{border-left-color:var(--gain)}#headline p.hl.loss{border-left-color:var(--loss)}\n"
+	"#headline .hm{font-weight:600;margin-right:2px}\n"
+	".forest{font-size:13.5px}\n"
+	".fr{display:grid;grid-template-columns:minmax(150px,30%) minmax(0,1fr) minmax(170px,27%);gap:2px 12px;"
+	"align-items:center;padding:3px 0;border-bottom:1px solid var(--line)}\n"
+	".fr.axis{border-bottom:1px solid #afb8c1}.fr:last-child{border-bottom:0}\n"
+	".fl{overflow-wrap:anywhere}.fl a{color:inherit;text-decoration:none}.fm{white-space:nowrap;color:var(--muted)}\n"
+	"svg.fp{width:100%;overflow:visible}svg.fp text{font-size:11px}\n"
+	"svg .margin{fill:#1a7f37;fill-opacity:.13}svg .zero{stroke:#59636e;stroke-width:1;stroke-dasharray:3 2}\n"
+	"svg .ci{stroke-width:2}svg .est{stroke-width:2}\n"
+	".fv{font-variant-numeric:tabular-nums}.fd{white-space:nowrap}\n"
+	".bl{margin-top:10px;font-size:12.5px}.bl h4{margin:0 0 4px;font-size:12px;color:var(--muted);text-transform:uppercase;"
+	"letter-spacing:.4px}\n"
+	".bl ul{list-style:none;margin:4px 0 0;padding:0}.bl li{padding:4px 0;border-top:1px solid var(--line)}\n"
+	".bl .d{color:var(--muted);font-variant-numeric:tabular-nums}\n"
+	"svg .rep{stroke:none;fill-opacity:.6}svg .run{fill:none;stroke:#8c959f;stroke-width:1;stroke-opacity:.7}\n"
+	"@media (max-width:600px){.fr{grid-template-columns:minmax(0,1fr)}.fr.axis .fl,.fr.axis .fv{display:none}"
+	".fr .fl{font-weight:600}}\n"
 	"@media (max-width:760px){body{font-size:14px}main{padding:12px 10px 32px}section{padding:14px 12px;border-radius:8px}"
 	".figure{grid-template-columns:1fr}header.top{padding:16px 10px}header.top .in{padding:0}"
 	/* SVG text is in viewBox units: larger there keeps it readable once the chart shrinks to a phone. */
@@ -556,6 +596,206 @@ static void summary_table(struct page *pg)
 	put(pg, "</table></div>\n</section>\n");
 }
 
+/* ---- the headline: the answer first, as every report opens ---- */
+
+static void headline_section(struct page *pg)
+{
+	const struct compare_result *res = pg->res;
+	struct headline h;
+
+	headline_build(res, &h);
+	put(pg, "<section id=\"headline\">\n<h2>The answer</h2>\n");
+	if (h.all_one_mode) {
+		put(pg, "<p class=\"hl\" data-null=\"aa\">Every side is ");
+		esc(pg, res->sides[0].mode);
+		put(pg, ": an A/A campaign; nothing to compare, its boots measure the machine's noise floor.</p>\n");
+	}
+	for (size_t i = 0; i < h.n_lines; i++) {
+		const struct headline_line *l = &h.lines[i];
+		size_t n_gain = 0, n_loss = 0, n_cost = 0, prefix = strlen(l->mode) + strlen(" vs ") + strlen(l->first_mode) + 2;
+		const char *rest = l->text;
+
+		for (size_t j = 0; j < l->n_items; j++) {
+			const struct headline_item *it = &l->items[j];
+
+			n_cost += it->kind == HEADLINE_COST;
+			n_gain += it->kind == HEADLINE_CLAIM && it->delta_pct >= 0;
+			n_loss += it->kind == HEADLINE_CLAIM && it->delta_pct < 0;
+		}
+		/* The line's text is "MODE vs FIRST: ..."; the names are set apart. */
+		if (strlen(l->text) >= prefix && !strncmp(l->text, l->mode, strlen(l->mode)))
+			rest = l->text + prefix;
+		putf(pg, "<p class=\"hl%s%s\" data-null=\"%s\" data-mode=\"", n_gain ? " gain" : "",
+		     n_loss || n_cost ? " loss" : "", headline_null_name(l->null));
+		esc(pg, l->mode);
+		putf(pg, "\" data-claims=\"%zu\" data-costs=\"%zu\"><span class=\"sw\" style=\"background:%s\"></span>"
+			 "<span class=\"hm\">", n_gain + n_loss, n_cost, mode_color(pg, l->side));
+		if (rest != l->text) {
+			esc(pg, l->mode);
+			put(pg, " vs ");
+			esc(pg, l->first_mode);
+			put(pg, ":</span> ");
+		} else {
+			put(pg, "</span>");
+		}
+		esc(pg, rest);
+		put(pg, "</p>\n");
+	}
+	put(pg, "<p class=\"note\">The headline of report.txt: for each mode, every metric whose decisive verdict moved "
+		"(the boot-level test's where one ran, else the screen's, as each item says), the checks that failed, or "
+		"what no difference means.</p>\n</section>\n");
+	headline_release(&h);
+}
+
+/* ---- the forest plot: every boot-level result on one % axis ---- */
+
+/* Where v sits on the forest's axis, in % of the strip's width (2 % kept clear at each end). */
+static double forest_x(const struct chart_axis *axis, double v)
+{
+	return chart_axis_map(axis, v, 2, 98);
+}
+
+static void forest_number(struct page *pg, const char *attr, double pct)
+{
+	putf(pg, " %s=\"%.2f%%\"", attr, pct);
+}
+
+/* The metrics with a boot level, as the text report and report.json show them: a mode with two boots, or a history. */
+static bool forest_metric(const struct compare_metric *cm)
+{
+	return cm->has_components || cm->has_history;
+}
+
+static void forest_section(struct page *pg)
+{
+	const struct compare_result *res = pg->res;
+	double lo = 0, hi = 0;
+	size_t n_rows = 0;
+	struct chart_axis axis;
+
+	for (size_t i = 0; i < res->n_metrics; i++) {
+		const struct compare_metric *cm = &res->metrics[i];
+
+		for (size_t t = 0; forest_metric(cm) && t < cm->n_tests; t++) {
+			const struct compare_test *ct = &cm->tests[t];
+			double v[] = { ct->delta_pct, ct->lo_pct, ct->hi_pct,
+				       ct->has_equivalence ? cm->margin_pct : NAN, ct->has_equivalence ? -cm->margin_pct : NAN };
+
+			for (size_t j = 0; j < sizeof(v) / sizeof(v[0]); j++)
+				if (isfinite(v[j])) {
+					lo = fmin(lo, v[j]);
+					hi = fmax(hi, v[j]);
+				}
+			n_rows++;
+		}
+	}
+	put(pg, "<section id=\"forest\">\n<h2>Every mode against ");
+	esc(pg, res->sides[0].mode);
+	put(pg, ", metric by metric</h2>\n");
+	if (n_rows == 0) {
+		put(pg, "<p class=\"note\">No boot-level result: no mode has two boots, and the machine has no history "
+			"(a repeat of the first side, more rounds, or a recorded A/A campaign make one).</p>\n</section>\n");
+		return;
+	}
+	if (chart_axis_nice(lo, hi, 6, &axis) < 0)
+		axis = (struct chart_axis){ .lo = -1, .hi = 1, .step = 1, .n_ticks = 3 };
+	putf(pg, "<div class=\"forest\" data-rows=\"%zu\">\n<div class=\"fr axis\"><div class=\"fl\"></div>"
+		 "<svg class=\"fp\" height=\"22\" aria-hidden=\"true\">", n_rows);
+	for (size_t t = 0; t < axis.n_ticks; t++) {
+		double v = axis.lo + (double)t * axis.step;
+		struct strbuf label = STRBUF_INIT;
+
+		chart_tick_label(&label, v, axis.step);
+		put(pg, "<text");
+		forest_number(pg, "x", forest_x(&axis, v));
+		putf(pg, " y=\"15\" text-anchor=\"%s\">%s", t == 0 ? "start" : t + 1 == axis.n_ticks ? "end" : "middle",
+		     v > 0 ? "+" : "");
+		esc(pg, strbuf_str(&label));
+		put(pg, "%</text>");
+		strbuf_release(&label);
+	}
+	put(pg, "</svg><div class=\"fv note\">estimate [CI], verdict</div></div>\n");
+	for (size_t i = 0; i < res->n_metrics; i++) {
+		const struct compare_metric *cm = &res->metrics[i];
+
+		for (size_t t = 0; forest_metric(cm) && t < cm->n_tests; t++) {
+			const struct compare_test *ct = &cm->tests[t];
+			const char *color = test_color(pg, ct);
+			bool ci = ct->method != METHOD_NONE && isfinite(ct->lo_pct) && isfinite(ct->hi_pct);
+			struct strbuf w = STRBUF_INIT;
+			char *title = report_metric_title(cm);
+
+			put(pg, "<div class=\"fr\"");
+			test_attrs(pg, cm, ct);
+			put(pg, "><div class=\"fl\"><a href=\"#");
+			metric_anchor(pg, i);
+			put(pg, "\">");
+			metric_heading(pg, cm);
+			putf(pg, "</a> <span class=\"fm\"><span class=\"sw\" style=\"background:%s\"></span>", color);
+			esc(pg, ct->mode);
+			put(pg, "</span></div><svg class=\"fp\" height=\"26\" role=\"img\" aria-label=\"");
+			esc(pg, title);
+			put(pg, ", ");
+			esc(pg, ct->mode);
+			put(pg, "\">");
+			if (ct->has_equivalence && cm->margin_pct > 0) {
+				double a = forest_x(&axis, -cm->margin_pct), b = forest_x(&axis, cm->margin_pct);
+
+				put(pg, "<rect class=\"margin\"");
+				forest_number(pg, "x", a);
+				forest_number(pg, "width", b - a);
+				putf(pg, " y=\"2\" height=\"22\"><title>equivalence margin ±%g%%</title></rect>", cm->margin_pct);
+			}
+			put(pg, "<line class=\"zero\"");
+			forest_number(pg, "x1", forest_x(&axis, 0));
+			forest_number(pg, "x2", forest_x(&axis, 0));
+			put(pg, " y1=\"0\" y2=\"26\"/>");
+			if (ci) {
+				double a = forest_x(&axis, ct->lo_pct), b = forest_x(&axis, ct->hi_pct);
+
+				putf(pg, "<line class=\"ci\" stroke=\"%s\"", color);
+				forest_number(pg, "x1", a);
+				forest_number(pg, "x2", b);
+				putf(pg, " y1=\"13\" y2=\"13\"/><line class=\"ci\" stroke=\"%s\"", color);
+				forest_number(pg, "x1", a);
+				forest_number(pg, "x2", a);
+				putf(pg, " y1=\"7\" y2=\"19\"/><line class=\"ci\" stroke=\"%s\"", color);
+				forest_number(pg, "x1", b);
+				forest_number(pg, "x2", b);
+				put(pg, " y1=\"7\" y2=\"19\"/>");
+			}
+			if (isfinite(ct->delta_pct)) {
+				/* Hollow: an estimate no test bounds. */
+				putf(pg, "<circle class=\"est%s\" stroke=\"%s\" fill=\"%s\"", ci ? "" : " open", color,
+				     ci ? color : "#fff");
+				forest_number(pg, "cx", forest_x(&axis, ct->delta_pct));
+				put(pg, " cy=\"13\" r=\"5\"/>");
+			}
+			put(pg, "</svg><div class=\"fv\"><span class=\"fd\">");
+			strbuf_addf(&w, "%+.1f%%", ct->delta_pct);
+			if (ci)
+				strbuf_addf(&w, " [%+.1f, %+.1f]", ct->lo_pct, ct->hi_pct);
+			esc(pg, strbuf_str(&w));
+			strbuf_truncate(&w, 0);
+			report_add_test_verdict(&w, cm, ct);
+			putf(pg, "</span> <span class=\"pill %s\">", test_class(ct));
+			esc(pg, strbuf_str(&w));
+			put(pg, "</span>");
+			if (ct->verdict == VERDICT_COUNTS && !ct->survives)
+				put(pg, " <span class=\"note\">not after FDR</span>");
+			put(pg, "</div></div>\n");
+			strbuf_release(&w);
+			free(title);
+		}
+	}
+	put(pg, "</div>\n<p class=\"note\">Each line: a mode's boot-level delta against ");
+	esc(pg, res->sides[0].mode);
+	putf(pg, " (+ is better), the mean of its boot means in logs, with its %.0f%% confidence interval; a hollow "
+		 "dot is an estimate that no test bounds (one boot of a mode and no history). Shaded: the equivalence "
+		 "margin, where one is set. The verdicts are those of the text report's boot-level tables.</p>\n"
+		 "</section>\n", 100 * (1 - res->alpha));
+}
+
 /* ---- gains and costs ---- */
 
 static void gains_and_costs(struct page *pg)
@@ -563,8 +803,8 @@ static void gains_and_costs(struct page *pg)
 	const struct compare_result *res = pg->res;
 
 	put(pg, "<section id=\"gains-costs\">\n<h2>Gains and costs</h2>\n<div class=\"scroll\"><table class=\"gc\">\n"
-		"<thead><tr><th>side</th><th>mode</th><th>counts: better</th><th>counts: worse</th>"
-		"<th>costs (failed checks)</th><th>costs found by bootab</th></tr></thead>\n<tbody>\n");
+		"<thead><tr><th>side</th><th>mode</th><th>boot-level test: claims</th><th>screen: counts, better</th>"
+		"<th>screen: counts, worse</th><th>costs (failed checks)</th><th>costs found by bootab</th></tr></thead>\n<tbody>\n");
 	for (size_t k = 0; k < res->n_sides; k++) {
 		struct strbuf note = STRBUF_INIT;
 		size_t n_gain = 0, n_loss = 0, n_cost = 0;
@@ -575,6 +815,41 @@ static void gains_and_costs(struct page *pg)
 		esc(pg, res->sides[k].label);
 		put(pg, "</b></td><td>");
 		esc(pg, res->sides[k].mode);
+		put(pg, "</td><td class=\"wrap\">");
+		{
+			/* The test stands on its mode's first side: the claims of its CI, as the text words them. */
+			size_t n_claim = 0, n_tested = 0, n_tests = 0;
+
+			for (size_t i = 0; i < res->n_metrics; i++) {
+				const struct compare_metric *cm = &res->metrics[i];
+
+				for (size_t t = 0; t < cm->n_tests; t++) {
+					const struct compare_test *ct = &cm->tests[t];
+					struct strbuf w = STRBUF_INIT;
+					char *title;
+
+					if (ct->side != k)
+						continue;
+					n_tests++;
+					n_tested += ct->method != METHOD_NONE;
+					if (ct->verdict != VERDICT_COUNTS)
+						continue;
+					title = report_metric_title(cm);
+					strbuf_addf(&w, "%+.1f%% [%+.1f, %+.1f] ", ct->delta_pct, ct->lo_pct, ct->hi_pct);
+					putf(pg, "%s<span class=\"%s\">", n_claim++ ? "<br>" : "", ct->delta_pct >= 0 ? "g" : "l");
+					esc(pg, strbuf_str(&w));
+					put(pg, "</span>");
+					esc(pg, title);
+					if (!ct->survives)
+						put(pg, " <span class=\"note\">(does not survive FDR)</span>");
+					free(title);
+					strbuf_release(&w);
+				}
+			}
+			if (n_claim == 0)
+				put(pg, k == 0 ? "<span class=\"note\">first side</span>"
+					       : n_tested ? "none" : n_tests ? "<span class=\"note\">not tested</span>" : "-");
+		}
 		put(pg, "</td>");
 		for (int want_gain = 1; want_gain >= 0; want_gain--) {
 			size_t *count = want_gain ? &n_gain : &n_loss;
@@ -644,8 +919,11 @@ static void gains_and_costs(struct page *pg)
 		put(pg, "</td></tr>\n");
 		strbuf_release(&note);
 	}
-	put(pg, "</tbody></table></div>\n<p class=\"note\">A gain or loss is listed only where the delta counts: "
-		"at least twice the drift and above the first side's spread. A cost found by bootab is what a side "
+	putf(pg, "</tbody></table></div>\n<p class=\"note\">A claim of the boot-level test is a %.0f%% CI of the mode's "
+		 "boot means that excludes 0 (the forest plot above); the screen (seed rule) lists a delta that is at "
+		 "least twice the drift and above the first side's spread: a screen, not a test. ",
+	     100 * (1 - res->alpha));
+	put(pg, "A cost found by bootab is what a side "
 		"lost against every boot of ");
 	esc(pg, res->sides[0].mode);
 	put(pg, " (");
@@ -703,7 +981,7 @@ static void metric_chart(struct page *pg, size_t i)
 	double lo = INFINITY, hi = -INFINITY, f = metric_drift_fraction(res, cm);
 	double x0 = CHART_LEFT, x1 = CHART_W - CHART_RIGHT, y0 = CHART_H - CHART_BOTTOM, y1 = CHART_TOP;
 	struct chart_axis axis;
-	size_t n_points = 0;
+	size_t n_points = 0, n_reps = 0, max_runs = 0;
 	char *title = report_metric_title(cm);
 
 	for (size_t k = 0; k < res->n_sides; k++) {
@@ -716,6 +994,16 @@ static void metric_chart(struct page *pg, size_t i)
 		lo = fmin(lo, c->value - s);
 		hi = fmax(hi, c->value + s);
 	}
+	/* Every rep of every boot is drawn: the axis holds them all. */
+	for (size_t k = 0; k < res->n_sides; k++) {
+		const struct metric *m = cm->cells[k].present ? compare_side_metric(res, cm, k) : NULL;
+
+		for (size_t n = 0; m && n < m->n_samples; n++) {
+			lo = fmin(lo, m->samples[n]);
+			hi = fmax(hi, m->samples[n]);
+			n_reps++;
+		}
+	}
 	if (base->present && !isnan(f)) {
 		lo = fmin(lo, base->value * (1 - 2 * f));
 		hi = fmax(hi, base->value * (1 + 2 * f));
@@ -727,7 +1015,7 @@ static void metric_chart(struct page *pg, size_t i)
 	esc(pg, cm->row);
 	put(pg, " ");
 	esc(pg, cm->metric);
-	putf(pg, "\" data-points=\"%zu\" aria-label=\"", n_points);
+	putf(pg, "\" data-points=\"%zu\" data-reps=\"%zu\" aria-label=\"", n_points, n_reps);
 	esc(pg, title);
 	put(pg, ": every boot's value and within-boot spread\"><title>");
 	esc(pg, title);
@@ -776,6 +1064,56 @@ static void metric_chart(struct page *pg, size_t i)
 		putf(pg, "<text class=\"bandlab\" x=\"%.1f\" y=\"%.1f\" dominant-baseline=\"middle\">", x1 + 6, yb + 1);
 		esc(pg, res->sides[0].label);
 		put(pg, "</text>\n");
+	}
+
+	/*
+	 * Every rep, spread across its boot's slot in rep order. A by-run row
+	 * pairs run i with run i: a line joins each run across the boots.
+	 */
+	for (size_t k = 0; k < res->n_sides; k++) {
+		const struct metric *m = cm->cells[k].present ? compare_side_metric(res, cm, k) : NULL;
+
+		if (m && m->n_samples > max_runs)
+			max_runs = m->n_samples;
+	}
+	if (cm->by_run)
+		for (size_t n = 0; n < max_runs; n++) {
+			size_t drawn = 0;
+
+			putf(pg, "<path class=\"run\" data-run=\"%zu\" d=\"", n + 1);
+			for (size_t k = 0; k < res->n_sides; k++) {
+				const struct metric *m = cm->cells[k].present ? compare_side_metric(res, cm, k) : NULL;
+				double x = chart_slot_center(k, res->n_sides, x0, x1);
+				double w = (x1 - x0) / (double)res->n_sides * 0.5;
+
+				if (!m || n >= m->n_samples)
+					continue;
+				putf(pg, "%s%.1f %.1f", drawn++ ? " L" : "M", x - w / 2 + w * ((double)n + 0.5) / (double)max_runs,
+				     chart_axis_map(&axis, m->samples[n], y0, y1));
+			}
+			putf(pg, "\"><title>run %zu of every boot</title></path>\n", n + 1);
+		}
+	for (size_t k = 0; k < res->n_sides; k++) {
+		const struct metric *m = cm->cells[k].present ? compare_side_metric(res, cm, k) : NULL;
+		double x = chart_slot_center(k, res->n_sides, x0, x1);
+		double w = (x1 - x0) / (double)res->n_sides * 0.5;
+		size_t across = cm->by_run ? max_runs : (m ? m->n_samples : 0);
+
+		for (size_t n = 0; m && n < m->n_samples; n++) {
+			struct strbuf v = STRBUF_INIT;
+
+			report_add_value(&v, m->samples[n], cm->cells[k].value);
+			putf(pg, "<circle class=\"rep\" data-side=\"");
+			esc(pg, res->sides[k].label);
+			putf(pg, "\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.8\" fill=\"%s\"><title>", x - w / 2 + w * ((double)n + 0.5) / (double)across,
+			     chart_axis_map(&axis, m->samples[n], y0, y1), mode_color(pg, k));
+			esc(pg, res->sides[k].label);
+			putf(pg, cm->by_run ? " run %zu: " : " rep %zu: ", n + 1);
+			esc(pg, strbuf_str(&v));
+			put(pg, "</title></circle>");
+			strbuf_release(&v);
+		}
+		put(pg, m ? "\n" : "");
 	}
 
 	/* One slot per boot, in campaign order. */
@@ -830,12 +1168,83 @@ static void metric_chart(struct page *pg, size_t i)
 	put(pg, "</svg>\n");
 }
 
+/* The metric's boot-level numbers beside its chart, worded as the text report's boot-level table. */
+static void metric_boot_level(struct page *pg, const struct compare_metric *cm)
+{
+	const struct compare_result *res = pg->res;
+	struct strbuf t = STRBUF_INIT;
+
+	if (!cm->has_components && !cm->has_history)
+		return;
+	put(pg, "<div class=\"bl\" data-boot-level=\"");
+	esc(pg, cm->row);
+	put(pg, " ");
+	esc(pg, cm->metric);
+	put(pg, "\"><h4>boot level</h4><span class=\"d\" data-sigma>sigma_b ");
+	report_add_sd_pct(&t, cm->components.sigma_b2);
+	strbuf_addstr(&t, ", sigma_w ");
+	report_add_sd_pct(&t, cm->components.sigma_w2);
+	strbuf_addstr(&t, ", ICC ");
+	if (isnan(cm->components.icc))
+		strbuf_addstr(&t, "-");
+	else
+		strbuf_addf(&t, "%.2f", cm->components.icc);
+	strbuf_addf(&t, " over %zu boots, %zu reps", cm->components.boots, cm->components.samples);
+	esc(pg, strbuf_str(&t));
+	put(pg, "</span>");
+	if (cm->has_history) {
+		strbuf_truncate(&t, 0);
+		strbuf_addf(&t, "history: %zu entries, %.0f df, boot-to-boot sd ", cm->history.entries, cm->history.df);
+		report_add_sd_pct(&t, cm->history.var);
+		if (cm->history.unusual)
+			strbuf_addstr(&t, "; this campaign is unusual: check the machine");
+		if (cm->history.drift)
+			strbuf_addstr(&t, "; not used: this campaign's boots vary more than it predicts");
+		put(pg, "<br><span class=\"d\">");
+		esc(pg, strbuf_str(&t));
+		put(pg, "</span>");
+	}
+	put(pg, "<ul>");
+	for (size_t j = 0; j < cm->n_tests; j++) {
+		const struct compare_test *ct = &cm->tests[j];
+
+		putf(pg, "<li><span class=\"who\"><span class=\"sw\" style=\"background:%s\"></span>", test_color(pg, ct));
+		esc(pg, ct->mode);
+		putf(pg, "</span> <span class=\"pill %s\"", test_class(ct));
+		test_attrs(pg, cm, ct);
+		put(pg, ">");
+		strbuf_truncate(&t, 0);
+		report_add_test_verdict(&t, cm, ct);
+		esc(pg, strbuf_str(&t));
+		put(pg, "</span><br><span class=\"d\">");
+		strbuf_truncate(&t, 0);
+		strbuf_addf(&t, "%zu/%zu boots, delta %+.1f%%", ct->boots, ct->boots_first, ct->delta_pct);
+		if (ct->method != METHOD_NONE) {
+			strbuf_addf(&t, ", %.0f%% CI %+.1f to %+.1f%%, p ", 100 * (1 - res->alpha), ct->lo_pct, ct->hi_pct);
+			report_add_p(&t, ct->test.p);
+			strbuf_addf(&t, " (%s t, df %.0f)", ct->method == METHOD_HISTORY ? "history" : "boot", ct->test.df);
+		}
+		{
+			struct strbuf notes = STRBUF_INIT;
+
+			report_add_test_notes(&notes, res, cm, ct);
+			if (notes.len)
+				strbuf_addf(&t, "; %s", strbuf_str(&notes));
+			strbuf_release(&notes);
+		}
+		esc(pg, strbuf_str(&t));
+		put(pg, "</span></li>");
+	}
+	put(pg, "</ul></div>\n");
+	strbuf_release(&t);
+}
+
 static void metric_aside(struct page *pg, size_t i)
 {
 	const struct compare_result *res = pg->res;
 	const struct compare_metric *cm = &res->metrics[i];
 
-	put(pg, "<ul class=\"verdicts\">\n");
+	put(pg, "<div class=\"bl\"><h4>screen (seed rule), per boot</h4></div><ul class=\"verdicts\">\n");
 	for (size_t k = 0; k < res->n_sides; k++) {
 		const struct compare_cell *c = &cm->cells[k];
 
@@ -886,6 +1295,7 @@ static void metric_aside(struct page *pg, size_t i)
 		put(pg, "</li>\n");
 	}
 	put(pg, "</ul>\n");
+	metric_boot_level(pg, cm);
 }
 
 static void metric_figures(struct page *pg)
@@ -893,9 +1303,12 @@ static void metric_figures(struct page *pg)
 	const struct compare_result *res = pg->res;
 
 	put(pg, "<section id=\"metrics\">\n<h2>Every boot, metric by metric</h2>\n<p class=\"note\">Dots: each boot's ");
-	put(pg, "statistic, in campaign order and coloured by mode; bars: its within-boot spread (± one standard "
-		"deviation of the reps); shaded band: the first side's value ± the drift measured by its repeat; "
-		"dashed box (2×): twice the drift, which a delta must leave to count.</p>\n");
+	put(pg, "statistic, in campaign order and coloured by mode; small dots: every rep of the boot, in rep order "
+		"(run-by-run rows: a grey line joins run i of every boot, the pairs they are compared in); bars: its "
+		"within-boot spread (± one standard deviation of the reps); shaded band: the first side's value ± the "
+		"drift measured by its repeat; dashed box (2×): twice the drift, which a delta must leave to count. "
+		"Beside each chart: the screen's verdict per boot and, where a mode has two boots or the machine a "
+		"history, the boot-level test of each mode with sigma_b, sigma_w and the boots it needs.</p>\n");
 	for (size_t i = 0; i < res->n_metrics; i++) {
 		const struct compare_metric *cm = &res->metrics[i];
 
@@ -1559,6 +1972,8 @@ int report_html(FILE *out, const struct compare_result *res, const struct report
 	sides_load(&pg);
 	page_head(&pg);
 	page_header(&pg);
+	headline_section(&pg);
+	forest_section(&pg);
 	summary_table(&pg);
 	gains_and_costs(&pg);
 	metric_figures(&pg);

@@ -9,7 +9,8 @@
 
 /*
  * report.html: one self-contained page (inline CSS and SVG, no script, no
- * network) with the summary table, a chart per metric, gains and costs,
+ * network) with a forest plot of every boot-level test, the summary table,
+ * a chart per metric, gains and costs,
  * the IOMMU map, versions and a timeline of the campaign. The numbers come
  * from the comparison; the facts of each boot (IOMMU map, times) from
  * each side's meta.json as side_load() kept it (struct side's meta), where
@@ -24,6 +25,13 @@
  * "verdict") and beside each chart (class "pill"). A metric compared by
  * several statistics has a row per further statistic under each side,
  * its verdict in data-stat-verdict with data-stat naming the statistic.
+ * Each chart draws every rep as <circle class="rep" data-side="LABEL">
+ * (data-reps on the svg counts them), and a run-by-run row one
+ * <path class="run" data-run="I"> per run across the boots. Every
+ * boot-level test's verdict is in an element with data-test-verdict
+ * (verdict_name()), data-row, data-metric and data-mode: a line of the
+ * forest plot (<section id="forest">, class "fr") and a pill beside the
+ * metric's chart, worded as the text report words it.
  */
 
 /*

@@ -28,6 +28,56 @@ char *side_mode_from_label(const char *label)
 	return n ? xstrndup(label, n) : xstrdup(label);
 }
 
+/* The mode label is a repeat of: an earlier or later side's label it extends, else NULL. */
+static const char *repeat_of(const struct side *sides, size_t n, size_t k)
+{
+	static const char *const suffixes[] = { "-again", "_again", "-repeat", "_repeat", NULL };
+	const char *label = sides[k].label;
+	size_t len = strlen(label);
+
+	for (size_t j = 0; j < n; j++) {
+		const char *m = sides[j].label;
+		size_t ml = strlen(m);
+		const char *rest = label + ml;
+
+		if (j == k || ml >= len || strncmp(label, m, ml))
+			continue;
+		for (const char *const *sfx = suffixes; *sfx; sfx++)
+			if (!strcmp(rest, *sfx))
+				return m;
+		if (*rest == '-' || *rest == '_' || *rest == '.')
+			rest++;
+		if (!*rest)
+			continue;
+		while (isdigit((unsigned char)*rest))
+			rest++;
+		if (!*rest)
+			return m;
+	}
+	return NULL;
+}
+
+void side_infer_modes(struct side *sides, size_t n, struct strlist *warnings)
+{
+	for (size_t k = 0; k < n; k++) {
+		const char *of;
+
+		for (size_t j = 0; j < k; j++)
+			if (!strcmp(sides[j].label, sides[k].label))
+				strlist_addf(warnings, "sides %s and %s are both called '%s': name them apart "
+					     "(a meta.json mode, or distinct directory names)", sides[j].dir, sides[k].dir,
+					     sides[k].label);
+		if (sides[k].mode_recorded)
+			continue;
+		of = repeat_of(sides, n, k);
+		free(sides[k].mode);
+		sides[k].mode = xstrdup(of ? of : sides[k].label);
+		if (of && strchr(sides[k].label, '.'))
+			strlist_addf(warnings, "side %s: mode '%s' inferred from its label, a repeat of side %s",
+				     sides[k].label, of, of);
+	}
+}
+
 struct row *side_find_row(const struct side *side, const char *name)
 {
 	for (size_t i = 0; i < side->n_rows; i++)
@@ -458,6 +508,7 @@ void side_meta_parse(const char *file, const char *data, size_t len, struct side
 	if (json_is_string(mode) && row_name_valid(json_string_value(mode))) {
 		free(side->mode);
 		side->mode = xstrdup(json_string_value(mode));
+		side->mode_recorded = true;
 	} else if (mode) {
 		strlist_addf(warnings, "%s: mode: not a printable string, using '%s'", file,
 			     side->mode ? side->mode : "");

@@ -64,7 +64,8 @@ struct side_version {
 struct side {
 	char *dir;
 	char *label;        /* the directory's name */
-	char *mode;         /* meta.json's mode, else label without trailing digits */
+	char *mode;         /* meta.json's mode, else label without trailing digits (side_infer_modes()) */
+	bool mode_recorded; /* the mode is meta.json's, not inferred from the label */
 	unsigned round;     /* meta.json's round (1-based); 0: not recorded */
 	char *machine_id;   /* meta.json's machine_id, or NULL */
 	char *boot_id;      /* meta.json's boot_id, or NULL */
@@ -125,6 +126,18 @@ bool results_name_reserved(const char *name, const char **ret_why);
 
 /* The label with trailing digits removed ("pt2" -> "pt"); the caller's. */
 char *side_mode_from_label(const char *label);
+
+/*
+ * The modes of sides whose meta.json names none, from their labels, never
+ * by a guess: a label is a repeat of mode M only when another side is
+ * labelled M and the label is M followed by digits (pt2), by "-", "_" or
+ * "." and digits, or by "-again" ("v6.1-again"); any other label is its
+ * own mode (v6.1 and v6.8 are two modes; run1 run2 run3 are three). Two
+ * sides with the same label are a warning. Every inferred mode that is not
+ * the label itself is a line in warnings when the label looks like a
+ * version (holds a '.').
+ */
+void side_infer_modes(struct side *sides, size_t n, struct strlist *warnings);
 
 void side_release(struct side *side);
 

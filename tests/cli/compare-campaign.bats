@@ -193,7 +193,7 @@ one_round_campaign() { # DIR [PLAN LINE]
 	# The campaign's own pt/pt2 vary more than the drift gate lets the
 	# history judge (1.2x and 0.8x its variance): its own boots judge it.
 	[[ "$output" == *"  history: 1 entries, 1 df, boot-to-boot sd 0.77%; this campaign's variance is 1.2x it (p 0.470)"* ]]
-	[[ "$output" == *"  off             1/2    +3.9%      -9.0 to +18.6%   0.169  boot t, df 1       within noise;"* ]]
+	[[ "$output" == *"  off           1/2    +3.9%   -9.0 to +18.6%   0.169  boot t, df 1      within noise"* ]]
 	[[ "$output" == *"boot level: 4 tests at alpha = 0.05, 0 claims"* ]]
 	[[ "$output" == *"history not used for 2 metrics"* ]]
 	[ "$(grep -c '"drift": true' "$d/report.json")" -eq 2 ]
@@ -226,10 +226,15 @@ one_round_campaign() { # DIR [PLAN LINE]
 	# shellcheck disable=SC2086
 	run -0 "$BOOTAB" compare --color never --equivalence 1% $all
 	# translated: its 90% CI lies inside -/+ 1 % on latency; off counts on prefill.
-	[[ "$output" == *"  translated       3/4    -0.3%       -1.0 to +0.4%   0.298  boot t, df 7       same within ±1%; 90% CI -0.9 to +0.2%;"* ]]
-	[[ "$output" == *"  translated       3/4    -0.6%       -2.1 to +0.8%   0.341  boot t, df 7       undecided; 90% CI -1.8 to +0.6%; about 27 boots per mode would decide it;"* ]]
-	[[ "$output" == *"  off              3/4    +3.8%       +2.3 to +5.3%  <0.001  boot t, df 7       counts; 90% CI +2.6 to +5.0%; survives FDR"* ]]
+	[[ "$output" == *"  translated     3/4    -0.3%    -1.0 to +0.4%   0.298  boot t, df 7      same within ±1%
+      90% CI -0.9 to +0.2%;"* ]]
+	[[ "$output" == *"  translated     3/4    -0.6%    -2.1 to +0.8%   0.341  boot t, df 7      undecided
+      90% CI -1.8 to +0.6%; about 27 boots per mode would decide it;"* ]]
+	[[ "$output" == *"  off            3/4    +3.8%    +2.3 to +5.3%  <0.001  boot t, df 7      counts
+      90% CI +2.6 to +5.0%; survives FDR"* ]]
 	[[ "$output" == *"equivalence: 2 the same within their margin, 1 undecided"* ]]
+	# shellcheck disable=SC2086
+	run -0 --separate-stderr "$BOOTAB" compare --legend --color never --equivalence 1% $all
 	[[ "$output" == *"same within ±M%: a row's equivalence margin M; two one-sided tests at alpha 0.05, that is"* ]]
 	# A row's own margin; the others have none.
 	# shellcheck disable=SC2086

@@ -240,8 +240,10 @@ setup() {
 	for s in a a2; do printf '100\n100\n' > "$d/c/$s/x.txt"; done
 	for s in b b2; do printf '110\n110\n' > "$d/c/$s/x.txt"; done
 	run -0 "$BOOTAB" compare "$d/c/a" "$d/c/b" "$d/c/a2" "$d/c/b2"
-	[[ "$output" == *"  b               110.0 ± 0.0   0.0%   2            +10.0%             +0.0%   inf <0.001  counts"* ]]
-	[[ "$output" == *"not tested; the boot means do not vary (a constant shift of +10.0%): no test can bound it"* ]]
+	[[ "$output" == *"  b        110.0 ± 0.0   0.0%   2          +10.0%           +0.0%   inf <0.001  counts"* ]]
+	# The boot-level table gives the screen's verdict, the one the row has, and why no test ran.
+	[[ "$output" == *"  b       2/2   +10.0%                           -                 screen: counts
+      no boot test: the boot means do not vary (a constant shift of +10.0%), no test can bound it"* ]]
 	[[ "$output" == *"summary: no test ran; screen (seed rule): 2 count"* ]]
 	# y is missing on the first side: the screen cannot judge it, the test still runs.
 	printf '50\n51\n' > "$d/c/a2/y.txt"
@@ -252,5 +254,27 @@ setup() {
 	printf '50.1\n51.1\n' > "$d/c/a3/y.txt"
 	run -0 --separate-stderr "$BOOTAB" compare "$d/c/a" "$d/c/b" "$d/c/a2" "$d/c/b2" "$d/c/a3"
 	[[ "$stderr" == *"bootab: warning: row 'y' is missing on the first side a: the screen cannot judge it; the boot level compares with the other boots of a"* ]]
-	[[ "$output" == *"  b         2/2    +0.6%       -0.7 to +1.9%   0.198  boot t, df 2       within noise;"* ]]
+	[[ "$output" == *"  b       2/2    +0.6%    -0.7 to +1.9%   0.198  boot t, df 2      within noise"* ]]
+}
+
+@test "modes from labels never guessed: v6.1 v6.8 v6.1-again, run1 run2 run3, a/x b/x" {
+	for s in v6.1 v6.8 v6.1-again run1 run2 run3 a/x b/x; do mkdir -p "$d/m/$s"; done
+	printf '100\n101\n' > "$d/m/v6.1/r.txt"
+	printf '105\n106\n' > "$d/m/v6.8/r.txt"
+	printf '100.2\n101.2\n' > "$d/m/v6.1-again/r.txt"
+	for s in run1 run2 run3 a/x b/x; do printf '100\n101\n' > "$d/m/$s/r.txt"; done
+	# v6.8 is a mode of its own, not a repeat of "v6."; the repeat says which side it repeats.
+	run -0 --separate-stderr "$BOOTAB" compare --json "$d/m/v6.1" "$d/m/v6.8" "$d/m/v6.1-again"
+	[ "$(jq -r '[.sides[].mode] | join(" ")' <<<"$output")" = "v6.1 v6.8 v6.1" ]
+	[ "$(jq -r '.warnings[]' <<<"$output")" = "side v6.1-again: mode 'v6.1' inferred from its label, a repeat of side v6.1" ]
+	[ "$(jq -r '.headline[0].text' <<<"$output")" = "v6.8 vs v6.1: r +5.0 % better (screen, 1 + 2 boots)" ]
+	run -0 --separate-stderr "$BOOTAB" compare "$d/m/v6.1" "$d/m/v6.8" "$d/m/v6.1-again"
+	[ "$stderr" = "bootab: warning: side v6.1-again: mode 'v6.1' inferred from its label, a repeat of side v6.1" ]
+	# run1 run2 run3: no side is called run, so three modes, nothing judged.
+	run -0 "$BOOTAB" compare --json "$d/m/run1" "$d/m/run2" "$d/m/run3"
+	[ "$(jq -r '[.sides[].mode] | join(" ")' <<<"$output")" = "run1 run2 run3" ]
+	[ "$(jq -r '[.headline[].null] | join(" ")' <<<"$output")" = "not-judged not-judged" ]
+	# Two sides called x: a warning that names both directories.
+	run -0 --separate-stderr "$BOOTAB" compare "$d/m/a/x" "$d/m/b/x"
+	[ "$stderr" = "bootab: warning: sides $d/m/a/x and $d/m/b/x are both called 'x': name them apart (a meta.json mode, or distinct directory names)" ]
 }

@@ -130,7 +130,7 @@ mail_shaped() {
 	grep -Eq '^prefill pp512 \(t/s\) min +398\.0 +411\.6 +\+3\.42 +2\.21  counts$' "$d/mail.txt"
 	[ ! -e "$d/camp/report.mail" ]
 	# the reports written again carry both statistics
-	grep -q '  side         stat           value' "$d/camp/report.txt"
+	grep -q '^  side         stat    value ± spread' "$d/camp/report.txt"
 	run --separate-stderr "$BOOTAB" report --stat prefill=min "$d/camp"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"prefill  pp512  (t/s, min, higher is better)"* ]]

@@ -129,3 +129,13 @@
 	[ "$status" -eq 2 ]
 	[ "$output" = "bootab: $f:2: target: '-oProxyCommand=touch\${IFS}/tmp/pwned' is not local, lab or an SSH destination (none starts with '-' or holds spaces or control characters)" ]
 }
+
+@test "one rep reads '1 rep', more read 'reps'" {
+	f="$BATS_TEST_TMPDIR/one.ini"
+	sed 's/^reps = 3$/reps = 1/' "$BATS_TEST_DIRNAME/../../examples/lab-iommu.ini" > "$f"
+	grep -q '^reps = 1$' "$f"
+	run "$BOOTAB" plan "$f"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" 1 rep, parser fio, mean, timeout 120s"* ]]
+	[[ "$output" != *"1 reps"* ]]
+}

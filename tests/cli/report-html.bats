@@ -58,6 +58,38 @@ probe_script() {
 			metric: e.dataset.metric, side: e.dataset.side, verdict: e.dataset.verdict,
 			text: e.textContent, shown: shown(e.getBoundingClientRect()) });
 	});
+	out.tests = [];
+	document.querySelectorAll('[data-test-verdict]').forEach(function (e) {
+		var r = e.getBoundingClientRect();
+		out.tests.push({ where: e.classList.contains('fr') ? 'forest' : 'chart', row: e.dataset.row,
+			metric: e.dataset.metric, mode: e.dataset.mode, verdict: e.dataset.testVerdict,
+			text: (e.querySelector('.pill') || e).textContent, shown: shown(r), right: Math.ceil(r.right) });
+	});
+	out.reps = [];
+	document.querySelectorAll('svg[data-metric]').forEach(function (s) {
+		out.reps.push({ metric: s.getAttribute('data-metric'), reps: +s.getAttribute('data-reps'),
+			drawn: s.querySelectorAll('circle.rep').length, runs: s.querySelectorAll('path.run').length });
+	});
+	out.headline = [];
+	document.querySelectorAll('#headline p.hl').forEach(function (e) {
+		var r = e.getBoundingClientRect();
+		out.headline.push({ mode: e.dataset.mode, text: e.textContent, shown: shown(r), right: Math.ceil(r.right) });
+	});
+	out.regions = {};
+	['headline', 'forest'].forEach(function (id) {
+		var e = document.getElementById(id);
+		if (!e)
+			return;
+		var r = e.getBoundingClientRect();
+		out.regions[id] = { x: Math.floor(r.left + window.scrollX), y: Math.floor(r.top + window.scrollY),
+			w: Math.floor(r.width), h: Math.floor(r.height), right: Math.ceil(r.right) };
+	});
+	out.fontsize = {};
+	document.querySelectorAll('#forest .fl, #forest svg text, #headline p.hl').forEach(function (e) {
+		var k = e.closest('svg') ? 'axis' : e.closest('#headline') ? 'headline' : 'label',
+			px = parseFloat(getComputedStyle(e).fontSize);
+		out.fontsize[k] = Math.min(out.fontsize[k] || 99, px);
+	});
 	document.querySelectorAll('[data-summary]').forEach(function (e) {
 		out.summary[e.dataset.summary] = parseInt(e.textContent, 10);
 	});
@@ -69,11 +101,17 @@ probe_script() {
 	out.height = Math.ceil(document.documentElement.scrollHeight);
 	out.width = Math.ceil(document.documentElement.scrollWidth);
 	out.viewport = window.innerWidth;
-	var pre = document.createElement('pre');
-	pre.id = 'bootab-check';
-	pre.textContent = JSON.stringify(out).replace(/[<>&\u007f-\uffff]/g, function (c) {
+	var text = JSON.stringify(out).replace(/[<>&\u007f-\uffff]/g, function (c) {
 		return '\\u' + ('000' + c.charCodeAt(0).toString(16)).slice(-4);
 	});
+	/* In a frame (the phone width), the frame's page tells the page around it. */
+	if (window.parent !== window) {
+		window.parent.postMessage(text, '*');
+		return;
+	}
+	var pre = document.createElement('pre');
+	pre.id = 'bootab-check';
+	pre.textContent = text;
 	document.body.appendChild(pre);
 })();
 </script>
@@ -87,6 +125,42 @@ probe() {
 	chromium_run --window-size="$width,1000" --dump-dom "file://$page.probe.html" > "$page.$width.dom" || return 1
 	sed -n 's:.*<pre id="bootab-check">\(.*\)</pre>.*:\1:p' "$page.$width.dom" > "$page.$width.json"
 	jq -e 'type == "object"' "$page.$width.json" > /dev/null
+}
+
+# probe_phone PAGE WIDTH: as probe, with the page in a frame WIDTH pixels wide
+# (headless Chromium's window is at least 500 pixels: a frame is narrower),
+# writing PAGE.WIDTH.json; the frame sits at the window's top left corner.
+probe_phone() {
+	local page=$1 width=$2
+	{ cat "$page"; probe_script; } > "$page.probe.html"
+	phone_frame "$page.probe.html" "$width" 4000 > "$page.frame.html"
+	chromium_run --window-size=1000,1000 --virtual-time-budget=20000 --dump-dom "file://$page.frame.html" \
+		> "$page.$width.dom" || return 1
+	sed -n 's:.*<pre id="bootab-check">\(.*\)</pre>.*:\1:p' "$page.$width.dom" > "$page.$width.json"
+	jq -e 'type == "object"' "$page.$width.json" > /dev/null
+}
+
+# phone_frame PAGE WIDTH HEIGHT: a page holding PAGE in a frame of WIDTH x HEIGHT pixels
+phone_frame() {
+	cat <<EOF
+<!DOCTYPE html><html><head><meta charset="utf-8"><style>html,body{margin:0;padding:0}iframe{border:0;display:block}</style></head>
+<body><iframe src="file://$1" width="$2" height="$3"></iframe><script>
+window.addEventListener('message', function (e) {
+	var pre = document.createElement('pre');
+	pre.id = 'bootab-check';
+	pre.textContent = e.data;
+	document.body.appendChild(pre);
+});
+</script></body></html>
+EOF
+}
+
+# ink PNG REGION-JSON: pixels of the region (x, y, w, h) that differ from its
+# most common colour, and how many colours it has
+ink() {
+	local png=$1 r=$2
+	/usr/bin/python3 "$BATS_TEST_DIRNAME/helpers/png-region.py" ink "$png" \
+		"$(jq .x <<<"$r")" "$(jq .y <<<"$r")" "$(jq .w <<<"$r")" "$(jq .h <<<"$r")"
 }
 
 # expect_page PAGE.json REPORT.json: the rendered page agrees with report.json
@@ -116,6 +190,28 @@ expect_page() {
 		(.verdict == "drift" and .text == "drift") or
 		(.verdict == "baseline" and .text == "") or
 		(.verdict == "missing" and .text == "missing"))' "$page" > /dev/null || return 1
+	# The headline opens the page, line by line as report.json (and report.txt) has it.
+	diff -u <(jq -r '.headline[] | "\(.mode)|\(.text)"' "$report") \
+		<(jq -r '.headline[] | select(.shown) | "\(.mode)|\(.text)"' "$page") || return 1
+	# Every boot-level test is a line of the forest plot and a verdict beside its
+	# chart, as report.json has it, in the words of report.txt.
+	for where in forest chart; do
+		diff -u <(jq -r '.boot_level[] | . as $m | .tests[] | "\($m.row)|\($m.metric)|\(.mode)|\(.test_verdict)"' \
+				"$report" | sort) \
+			<(jq -r --arg w "$where" '.tests[] | select(.where == $w and .shown)
+				| "\(.row)|\(.metric)|\(.mode)|\(.verdict)"' "$page" | sort) || return 1
+	done
+	jq -e '.tests | all(
+		(.verdict == "counts" and (.text | startswith("counts"))) or
+		(.verdict == "within-noise" and .text == "within noise") or
+		(.verdict == "untested" and (.text | startswith("screen: "))) or
+		(.verdict == "same" and (.text | startswith("same within ±"))) or
+		(.verdict == "undecided" and .text == "undecided"))' "$page" > /dev/null || return 1
+	# Every rep of every boot is drawn in its metric's chart.
+	diff -u <(jq -r '[.comparisons[] | select(.value != null)] | group_by("\(.row) \(.metric)")
+			| map("\(.[0].row) \(.[0].metric) \(map(.samples | length) | add)") | sort | .[]' "$report") \
+		<(jq -r '.reps | map("\(.metric) \(.drawn)") | sort | .[]' "$page") || return 1
+	jq -e '.reps | all(.reps == .drawn)' "$page" > /dev/null || return 1
 	# The counts at the top are report.json's summary.
 	[ "$(jq -c '.screen_summary | {counts, within_noise, loud, no_drift}' "$report")" = \
 	  "$(jq -c '.summary | {counts, within_noise, loud, no_drift}' "$page")" ]
@@ -190,6 +286,60 @@ expect_self_contained() {
 	# Plain side directories have no meta.json: no IOMMU map and no timeline, said so.
 	grep -q 'No side recorded an IOMMU map.' "$BATS_TEST_TMPDIR/cs.html"
 	grep -q 'No times were recorded.' "$BATS_TEST_TMPDIR/cs.html"
+}
+
+@test "report.html: the headline and the forest plot of every boot-level result, at 1280 and at 400 pixels, and their screenshots" {
+	c="$BATS_TEST_DIRNAME/../fixtures/campaign-abca"
+	all="$c/pt $c/translated $c/off $c/pt2 $c/translated2 $c/off2 $c/pt3 $c/translated3 $c/off3 $c/pt4"
+	html="$BATS_TEST_TMPDIR/abca.html"
+	# shellcheck disable=SC2086
+	"$BOOTAB" compare --format html --equivalence 1% $all > "$html"
+	# shellcheck disable=SC2086
+	"$BOOTAB" compare --format json --equivalence 1% $all > "$BATS_TEST_TMPDIR/abca.json"
+	expect_self_contained "$html"
+	probe "$html" 1280
+	page="$html.1280.json"
+	expect_page "$page" "$BATS_TEST_TMPDIR/abca.json"
+	# A claim, two the same within the margin and one undecided, each with its CI.
+	[ "$(jq -c '[.tests[] | select(.where == "forest") | .verdict] | sort' "$page")" = '["counts","same","same","undecided"]' ]
+	[ "$(grep -o '<line class="ci"' "$html" | wc -l)" -eq 12 ]
+	[ "$(grep -o '<rect class="margin"' "$html" | wc -l)" -eq 4 ]
+
+	# At 400 pixels (a phone), the forest plot needs no sideways scrolling and its text stays readable.
+	probe_phone "$html" 400
+	phone="$html.400.json"
+	jq -e '.viewport == 400 and .width <= 400' "$phone" > /dev/null
+	jq -e '.regions.forest.right <= 400 and ([.tests[] | select(.where == "forest" and .shown) | .right] | length == 4 and max <= 400)' \
+		"$phone" > /dev/null
+	jq -e '.fontsize.label >= 12 and .fontsize.axis >= 10 and .fontsize.headline >= 12' "$phone" > /dev/null
+	jq -e '.regions.headline.right <= 400 and (.headline | length == 2 and all(.right <= 400))' "$phone" > /dev/null
+	expect_page "$phone" "$BATS_TEST_TMPDIR/abca.json"
+
+	# Screenshots down to the forest plot's end, written next to bootab, with ink where the plot is.
+	build=$(dirname "${BOOTAB_VALGRIND_BIN:-$BOOTAB}")
+	png="$build/report-html-1280.png"
+	h=$(jq '.regions.forest.y + .regions.forest.h + 16' "$page")
+	chromium_run --window-size="1280,$h" --screenshot="$png" "file://$html" > /dev/null
+	[ "$(/usr/bin/python3 "$BATS_TEST_DIRNAME/helpers/png-region.py" size "$png")" = "1280 $h" ]
+	for region in headline forest; do
+		read -r n colours < <(ink "$png" "$(jq -c ".regions.$region" "$page")")
+		[ "$n" -gt "$(jq ".regions.$region.w * .regions.$region.h / 50 | floor" "$page")" ]
+		[ "$colours" -gt 8 ]
+	done
+	# The page's margin beside it is blank: the count tells the two apart.
+	read -r n _ < <(ink "$png" "$(jq -c '.regions.forest | {x: 0, y, w: 40, h}' "$page")")
+	[ "$n" -eq 0 ]
+	png="$build/report-html-400.png"
+	h=$(jq '.regions.forest.y + .regions.forest.h + 16' "$phone")
+	phone_frame "$html" 400 "$h" > "$BATS_TEST_TMPDIR/frame.html"
+	chromium_run --window-size="500,$h" --screenshot="$BATS_TEST_TMPDIR/frame.png" "file://$BATS_TEST_TMPDIR/frame.html" > /dev/null
+	/usr/bin/python3 "$BATS_TEST_DIRNAME/helpers/png-region.py" crop "$BATS_TEST_TMPDIR/frame.png" 0 0 400 "$h" "$png"
+	[ "$(/usr/bin/python3 "$BATS_TEST_DIRNAME/helpers/png-region.py" size "$png")" = "400 $h" ]
+	for region in headline forest; do
+		read -r n colours < <(ink "$png" "$(jq -c ".regions.$region" "$phone")")
+		[ "$n" -gt "$(jq ".regions.$region.w * .regions.$region.h / 50 | floor" "$phone")" ]
+		[ "$colours" -gt 8 ]
+	done
 }
 
 @test "report --format html: unknown formats are refused" {

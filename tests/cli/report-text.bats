@@ -27,3 +27,70 @@ setup() {
 		"passthrough vs translated: nothing judged (no repeat boot of translated and no history); largest delta randread bw_kib +14.4 %" ]
 	[ "$(jq -r '.headline[0].null' "$camp/report.json")" = not-judged ]
 }
+
+# widest FILE: the widest line of FILE in columns (UTF-8 characters)
+widest() {
+	python3 -c 'import sys; print(max(len(l) for l in open(sys.argv[1], encoding="utf-8").read().split("\n")))' "$1"
+}
+
+@test "text fits 100 columns: the lab campaign and the case study, compare and report alike; --legend is the long form" {
+	r2="$BATS_TEST_DIRNAME/../../examples/case-study/round2"
+	r1="$BATS_TEST_DIRNAME/../../examples/case-study/round1"
+	abca="$BATS_TEST_DIRNAME/../fixtures/campaign-abca"
+	run -0 "$BOOTAB" report "$camp"
+	[ "$(widest "$camp/report.txt")" -le 100 ]
+	"$BOOTAB" compare --color never --by-run strata-prefill --by-run strata-decode \
+		"$r2/pt" "$r2/translated" "$r2/off" "$r2/pt2" > "$BATS_TEST_TMPDIR/r2.txt"
+	[ "$(widest "$BATS_TEST_TMPDIR/r2.txt")" -le 100 ]
+	"$BOOTAB" compare --color never "$r1/off" "$r1/on" "$r1/off2" "$r1/on2" > "$BATS_TEST_TMPDIR/r1.txt"
+	[ "$(widest "$BATS_TEST_TMPDIR/r1.txt")" -le 100 ]
+	"$BOOTAB" compare --color never "$abca"/{pt,translated,off,pt2,translated2,off2,pt3,translated3,off3,pt4} \
+		> "$BATS_TEST_TMPDIR/abca.txt"
+	[ "$(widest "$BATS_TEST_TMPDIR/abca.txt")" -le 100 ]
+	# The short legend, once, at the end; the long one on request.
+	[ "$(grep -c "^legend: " "$BATS_TEST_TMPDIR/r2.txt")" -eq 1 ]
+	tail -4 "$BATS_TEST_TMPDIR/r2.txt" | grep -q "^legend: + is better"
+	! grep -q '^q = |delta|/|drift|' "$BATS_TEST_TMPDIR/r2.txt"
+	run -0 "$BOOTAB" compare --legend --color never "$r2/pt" "$r2/translated" "$r2/off" "$r2/pt2"
+	[[ "$output" == *"q = |delta|/|drift|; p = 1 - (2/pi) atan(q/sqrt(0.75))"* ]]
+	[[ "$output" != *"legend: + is better"* ]]
+}
+
+@test "COLUMNS is honoured on a terminal only" {
+	r2="$BATS_TEST_DIRNAME/../../examples/case-study/round2"
+	COLUMNS=60 "$BOOTAB" compare --color never "$r2/pt" "$r2/translated" "$r2/off" "$r2/pt2" > "$BATS_TEST_TMPDIR/pipe.txt"
+	diff -u "$BATS_TEST_TMPDIR/pipe.txt" <("$BOOTAB" compare --color never "$r2/pt" "$r2/translated" "$r2/off" "$r2/pt2")
+	command -v script > /dev/null || skip "script(1) is not installed"
+	COLUMNS=60 script -qec "$BOOTAB compare --color never $r2/pt $r2/translated $r2/off $r2/pt2" /dev/null |
+		tr -d '\r' > "$BATS_TEST_TMPDIR/tty.txt"
+	# The headline wraps at 60 there; at 100 in a pipe.
+	[ "$(sed '/^$/,$d' "$BATS_TEST_TMPDIR/tty.txt" | python3 -c 'import sys; print(max(len(l) for l in sys.stdin.read().split("\n")))')" -le 60 ]
+	[ "$(sed '/^$/,$d' "$BATS_TEST_TMPDIR/pipe.txt" | python3 -c 'import sys; print(max(len(l) for l in sys.stdin.read().split("\n")))')" -gt 60 ]
+}
+
+@test "units as people read them: one per table in txt and md, the raw value in json and csv" {
+	run -0 "$BOOTAB" compare --color never "$camp/translated" "$camp/passthrough"
+	[[ "$output" == *"randread  randread.clat_mean_ns  (ms, mean, lower is better)"* ]]
+	[[ "$output" == *"  translated     36.12 ± 4.59  12.7%   2"* ]]
+	[[ "$output" == *"randread  randread.bw_kib  (MiB/s, mean, higher is better)"* ]]
+	run -0 "$BOOTAB" compare --format md "$camp/translated" "$camp/passthrough"
+	[[ "$output" == *"| randread | randread.clat_mean_ns (ms) | translated | 36.12 | 4.59 | 12.7% | 2 |"* ]]
+	run -0 "$BOOTAB" compare --json "$camp/translated" "$camp/passthrough"
+	[ "$(jq -r '.comparisons[] | select(.metric == "randread.clat_mean_ns" and .side == "translated") | .unit + " " + (.value | floor | tostring)' <<<"$output")" = "ns 36120947" ]
+}
+
+@test "README's worked example is what compare prints on the case study, line for line" {
+	readme="$BATS_TEST_DIRNAME/../../README.md"
+	r2="$BATS_TEST_DIRNAME/../../examples/case-study/round2"
+	run -0 "$BOOTAB" compare --color never --by-run strata-prefill --by-run strata-decode \
+		"$r2/pt" "$r2/translated" "$r2/off" "$r2/pt2"
+	printf '%s\n' "$output" > "$BATS_TEST_TMPDIR/out.txt"
+	sed -n '/^## A worked example/,/^## /p' "$readme" | sed -n '/^```$/,/^```$/p' | sed '1d;$d' > "$BATS_TEST_TMPDIR/excerpt"
+	[ "$(wc -l < "$BATS_TEST_TMPDIR/excerpt")" -gt 30 ]
+	while IFS= read -r line; do
+		[ -z "$line" ] && continue
+		grep -qxF -- "$line" "$BATS_TEST_TMPDIR/out.txt" || { echo "not in the output: $line"; false; }
+	done < "$BATS_TEST_TMPDIR/excerpt"
+	# It opens as the output does: the headline first.
+	[ "$(head -1 "$BATS_TEST_TMPDIR/excerpt")" = "$(head -1 "$BATS_TEST_TMPDIR/out.txt")" ]
+}
