@@ -273,7 +273,7 @@ static void test_parse_inventory(void **state)
 static void test_scripts_fit_a_command_line(void **state)
 {
 	static const char *const names[] = { "boot-id", "io", "oneshot", "probe", "read-file", "reboot",
-					     "run-fetch", "run-start", "run-status", "snapshot", "inventory", NULL };
+					     "run-fetch", "run-start", "run-watch", "snapshot", "inventory", "kernel-id", NULL };
 	struct target_options o = { .root = NULL };
 	struct target *t = NULL;
 	char *error = NULL;
