@@ -130,18 +130,25 @@ static char *claim_note(const struct compare_result *res, const struct headline_
 	return strbuf_detach(&sb, NULL);
 }
 
+/* "gptoss-rocm pp512@d65536 +4.1 %", or its range over the runs "... +2.0 to +5.1 %". */
+static void add_name_and_delta(struct strbuf *sb, const struct headline_item *it)
+{
+	char *name = headline_metric_name(it->metric);
+
+	strbuf_addf(sb, "%s ", name);
+	free(name);
+	if (it->range)
+		strbuf_addf(sb, "%+.1f to %+.1f %%", it->lo_pct, it->hi_pct);
+	else
+		add_pct(sb, it->delta_pct);
+}
+
 /* "gptoss-rocm pp512@d65536 +4.1 % [+3.0, +5.2] faster". */
 static char *claim_words(const struct headline_item *it)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char *name = headline_metric_name(it->metric);
 
-	strbuf_addf(&sb, "%s ", name);
-	free(name);
-	if (it->range)
-		strbuf_addf(&sb, "%+.1f to %+.1f %%", it->lo_pct, it->hi_pct);
-	else
-		add_pct(&sb, it->delta_pct);
+	add_name_and_delta(&sb, it);
 	if (it->judge == HEADLINE_BY_TEST && !isnan(it->lo_pct))
 		strbuf_addf(&sb, " [%+.1f, %+.1f]", it->lo_pct, it->hi_pct);
 	strbuf_addf(&sb, " %s", it->direction);
@@ -162,14 +169,8 @@ static void claim_text(const struct compare_result *res, struct headline_item *i
 static char *loud_text(const struct headline_item *it)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char *name = headline_metric_name(it->metric);
 
-	strbuf_addf(&sb, "%s ", name);
-	free(name);
-	if (it->range)
-		strbuf_addf(&sb, "%+.1f to %+.1f %%", it->lo_pct, it->hi_pct);
-	else
-		add_pct(&sb, it->delta_pct);
+	add_name_and_delta(&sb, it);
 	strbuf_addstr(&sb, ", too loud to judge");
 	return strbuf_detach(&sb, NULL);
 }

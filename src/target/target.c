@@ -702,21 +702,24 @@ char **target_script_argv(struct target *t, const char *name, const char *const 
 	return argv;
 }
 
-int target_run_script(struct target *t, const char *name, const char *const *args,
-		      const char *stdin_data, size_t stdin_len, bool as_root, int timeout_ms,
-		      struct process_result *ret)
+/* Whether script name exists and, as_root, whether root is available on t. 0 or -errno. */
+static int script_runnable(struct target *t, const char *name, bool as_root)
 {
-	int r;
-
 	if (!target_script_text(name)) {
 		set_error(t, "no embedded script '%s'", name);
 		return -ENOENT;
 	}
-	if (as_root) {
-		r = target_probe_root(t);
-		if (r < 0)
-			return r;
-	}
+	return as_root ? target_probe_root(t) : 0;
+}
+
+int target_run_script(struct target *t, const char *name, const char *const *args,
+		      const char *stdin_data, size_t stdin_len, bool as_root, int timeout_ms,
+		      struct process_result *ret)
+{
+	int r = script_runnable(t, name, as_root);
+
+	if (r < 0)
+		return r;
 	return run_raw(t, name, args, stdin_data, stdin_len, method_for(t, as_root), false,
 		       timeout_ms, ret);
 }
@@ -724,17 +727,10 @@ int target_run_script(struct target *t, const char *name, const char *const *arg
 int target_run_script_to_fd(struct target *t, const char *name, const char *const *args, bool as_root,
 			    int timeout_ms, int out_fd, struct process_result *ret)
 {
-	int r;
+	int r = script_runnable(t, name, as_root);
 
-	if (!target_script_text(name)) {
-		set_error(t, "no embedded script '%s'", name);
-		return -ENOENT;
-	}
-	if (as_root) {
-		r = target_probe_root(t);
-		if (r < 0)
-			return r;
-	}
+	if (r < 0)
+		return r;
 	return run_raw_to(t, name, args, NULL, 0, method_for(t, as_root), false, timeout_ms, out_fd, ret);
 }
 
