@@ -262,7 +262,7 @@ if [ -n "$nolog" ]; then
 elif [ -n "$ROOT" ]; then
 	if readable "$ROOT/var/log/dmesg"; then
 		klog=$(head -c 16777216 "$ROOT/var/log/dmesg" | sed 's/^<[0-9]*>//')
-		source=file
+		source="file"
 	fi
 else
 	if command -v journalctl >/dev/null 2>&1; then
