@@ -50,7 +50,7 @@ done
 
 # Everything the guest modules need, as modprobe names; their dependencies
 # are resolved from each module's depends= field below.
-MODULES="virtio_pci virtio_blk virtio_net vfat nls_cp437 nls_iso8859-1 nls_ascii nls_utf8 efivarfs"
+MODULES="virtio_pci virtio_blk virtio_net vfat nls_cp437 nls_iso8859-1 nls_ascii nls_utf8 efivarfs vfio-pci"
 ESP_MIB=256
 DATA_MIB=256
 

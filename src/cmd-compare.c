@@ -53,6 +53,15 @@ static const char cmd_compare_usage[] =
 	"  --no-history         use no history\n"
 	"  --record-history     add this campaign's boots of the first mode to the history\n"
 	"  --legend             end txt and md with the long legend, every column explained\n"
+	"  --ignore REGEX       do not report a cost found by bootab whose subject (the\n"
+	"                       device, node, interface, kernel message or unit) matches\n"
+	"                       this extended regular expression (repeatable)\n"
+	"\n"
+	"Every side of another mode is also compared with every boot of the first\n"
+	"mode for what it broke: PCI devices that lost their driver, device nodes and\n"
+	"network interfaces gone or down, kernel error and warning lines no boot of\n"
+	"the first mode printed (and the reverse), failed units; these costs found by\n"
+	"bootab are printed apart from failed check rows.\n"
 	"\n"
 	"Text fits 100 columns, or COLUMNS on a terminal.\n"
 	"\n"
@@ -127,13 +136,16 @@ static int cmd_compare(int argc, char **argv)
 		{ "history", required_argument, NULL, 'H' },
 		{ "no-history", no_argument, NULL, 'N' },
 		{ "record-history", no_argument, NULL, 'R' },
+		{ "ignore", required_argument, NULL, 'i' },
 		{ "legend", no_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct strlist by_run = STRLIST_INIT, row_stats = STRLIST_INIT, warnings = STRLIST_INIT;
+	struct strlist ignore = STRLIST_INIT;
 	struct strlist row_margins = STRLIST_INIT;
 	struct compare_options copt = { .stat = STAT_MEAN, .loud_pct = COMPARE_LOUD_PCT_DEFAULT,
-					.by_run = &by_run, .row_stats = &row_stats, .row_equivalence = &row_margins,
+					.by_run = &by_run, .row_stats = &row_stats, .ignore = &ignore,
+					.row_equivalence = &row_margins,
 					.alpha = COMPARE_ALPHA_DEFAULT, .fdr_q = COMPARE_FDR_Q_DEFAULT,
 					.boots_needed = true };
 	enum stat_kind stats[STAT_KINDS];
@@ -227,6 +239,17 @@ static int cmd_compare(int argc, char **argv)
 		case 'R':
 			record = true;
 			break;
+		case 'i': {
+			char *error = NULL;
+
+			if (costs_pattern_check(optarg, &error) < 0) {
+				log_error("--ignore: %s", error);
+				free(error);
+				goto out;
+			}
+			strlist_add(&ignore, optarg);
+			break;
+		}
 		case 'L':
 			ropt.legend_long = true;
 			break;
@@ -342,6 +365,7 @@ out:
 	free(sides);
 	strlist_release(&by_run);
 	strlist_release(&row_stats);
+	strlist_release(&ignore);
 	strlist_release(&row_margins);
 	strlist_release(&warnings);
 	return ret;

@@ -27,17 +27,20 @@ static const char cmd_snapshot_usage[] =
 	"\n"
 	"Records the running boot: time, kernel release, /proc/cmdline, boot_id,\n"
 	"IOMMU map and summary, IOMMU kernel-log lines and their count (evidence,\n"
-	"not proof), CPU vulnerabilities, governor, temperatures, load, and the\n"
-	"module parameters named.\n"
+	"not proof), CPU vulnerabilities, governor, temperatures, load, the\n"
+	"module parameters named, and the device inventory costs are found from:\n"
+	"PCI devices with their drivers, device nodes, network interfaces, the\n"
+	"kernel's error and warning lines, failed systemd units.\n"
 	"\n"
 	"  --target T         local (default), an SSH destination, or lab\n"
 	"  --root DIR         read sysfs and procfs under DIR (local target)\n"
 	"  --connect-timeout S  ssh ConnectTimeout (default 5)\n"
 	"  --managed \"ARGS\"   read the module parameters these args name (MODULE.PARAM=V)\n"
 	"  --param MODULE.PARAM  read this module parameter (repeatable)\n"
-	"  -o, --output DIR   write DIR/meta.json, meta.txt, iommu.txt and\n"
-	"                     scripts/snapshot.sh (the script as run) instead of\n"
-	"                     printing meta.txt\n"
+	"  -o, --output DIR   write DIR/meta.json, meta.txt, iommu.txt, snapshot.out\n"
+	"                     (the records) and scripts/snapshot.sh, kernel-id.sh,\n"
+	"                     inventory.sh (the scripts as run, in that order)\n"
+	"                     instead of printing meta.txt\n"
 	"  --json             print meta.json instead of meta.txt\n";
 
 static int write_file(const char *dir, const char *name, const char *data)
@@ -163,7 +166,7 @@ static int cmd_snapshot(int argc, char **argv)
 		}
 		goto out;
 	}
-	r = iommu_map_describe(&snap.iommu, getenv("BOOTAB_PCI_IDS"));
+	r = snapshot_describe(&snap, getenv("BOOTAB_PCI_IDS"));
 	if (r < 0)
 		log_warning("cannot read pci.ids (%s): devices are named by number", errno_string(r));
 	{
@@ -193,8 +196,15 @@ static int cmd_snapshot(int argc, char **argv)
 			free(scripts);
 			goto out;
 		}
-		script = target_script_render(t, "snapshot");
-		r = write_file(scripts, "snapshot.sh", script);
+		r = 0;
+		for (size_t i = 0; r == 0 && target_snapshot_scripts[i]; i++) {
+			char *name = xasprintf("%s.sh", target_snapshot_scripts[i]);
+
+			script = target_script_render(t, target_snapshot_scripts[i]);
+			r = write_file(scripts, name, script);
+			free(script);
+			free(name);
+		}
 		if (r == 0)
 			r = write_file(out_dir, "snapshot.out", raw);
 		/* iommu.txt, meta.txt, then meta.json: its presence says the snapshot is complete. */
@@ -205,7 +215,6 @@ static int cmd_snapshot(int argc, char **argv)
 		}
 		free(failed);
 		free(scripts);
-		free(script);
 		if (r < 0)
 			goto out;
 	}

@@ -30,10 +30,16 @@
 #     sys/kernel/mm/hugepages/*/nr_hugepages, sys/kernel/debug/sched/preempt,
 #     proc/sys/kernel/{numa_balancing,version}, proc/cpuinfo, proc/meminfo,
 #     and the _text line of proc/kallsyms
+#   sys/bus/pci/devices/* (links) to the device directories, as above
+#   sys/class/{accel,drm,nvme,block,vfio,net}/* (links) and the directories they
+#     point to, with uevent, operstate, carrier and the device link
 #   var/log/dmesg: the kernel-log lines about the IOMMU and the proofs'
-#     evidence lines (the same filters as snapshot.sh, plus the kernel's command-line echo, which snapshot.sh
-#     must leave out), from journalctl -k -b, else dmesg; absent when neither
-#     answers (not root)
+#     evidence lines (the same filters as snapshot.sh, plus the kernel's
+#     command-line echo, which snapshot.sh must leave out) and every line at error or warning level, in dmesg -r
+#     form (<LEVEL>[SECONDS] TEXT), from dmesg -r, else journalctl -k -b;
+#     absent when neither answers (not root)
+#   var/log/failed-units: systemctl list-units --failed --plain --no-legend,
+#     where systemd runs
 #   capture.txt: when, from where, and the kernel log's source
 # Symlinks are copied as symlinks with their original (relative) targets,
 # so they resolve inside the tree as they do under /sys. Directories that
@@ -151,6 +157,38 @@ target_side() {
 			done
 		done
 	done
+	# device_dir REL: the device directory REL (resolved), its ids and links.
+	device_dir() {
+		for f in vendor device class; do
+			copy "$1/$f"
+		done
+		for l in subsystem driver iommu_group; do
+			dir_of_link "$1/$l" >/dev/null || true
+		done
+	}
+	for dev in "$ROOT"/sys/bus/pci/devices/*; do
+		[ -e "$dev" ] || [ -L "$dev" ] || continue
+		d=$(dir_of_link "${dev#"$ROOT"/}") || continue
+		device_dir "$d"
+	done
+	for class in accel drm nvme block vfio net; do
+		for e in "$ROOT/sys/class/$class"/*; do
+			[ -e "$e" ] || [ -L "$e" ] || continue
+			rel=${e#"$ROOT"/}
+			if [ -L "$e" ]; then
+				d=$(dir_of_link "$rel") || continue
+			else
+				d=$rel
+				mkdir -p "$stage/$d"
+			fi
+			for f in uevent operstate carrier; do
+				copy "$d/$f"
+			done
+			if dd=$(dir_of_link "$d/device"); then
+				device_dir "$dd"
+			fi
+		done
+	done
 	# What the parameter proofs read (snapshot.sh's state records).
 	for f in sys/devices/system/cpu/smt/control sys/devices/system/cpu/smt/active \
 		sys/kernel/mm/transparent_hugepage/enabled sys/devices/system/cpu/isolated \
@@ -193,20 +231,32 @@ target_side() {
 			source='file'
 		fi
 	else
-		if command -v journalctl >/dev/null 2>&1; then
-			klog=$(journalctl -k -b --no-pager -q 2>/dev/null | head -c 67108864) || klog=
-			[ -n "$klog" ] && source='journalctl'
-		fi
-		if [ "$source" = absent ] && command -v dmesg >/dev/null 2>&1; then
-			klog=$(dmesg 2>/dev/null | head -c 67108864) || klog=
+		if command -v dmesg >/dev/null 2>&1; then
+			klog=$(dmesg -r 2>/dev/null | head -c 67108864) || klog=
 			[ -n "$klog" ] && source='dmesg'
+		fi
+		if [ "$source" = absent ] && command -v journalctl >/dev/null 2>&1; then
+			# Levels as snapshot.sh gives them: 0-3 as 3, 4 as 4.
+			klog=$( { journalctl -k -b --no-pager -q 2>/dev/null
+				journalctl -k -b -q --no-pager -o short-monotonic -p 0..3 2>/dev/null |
+					sed 's/^\(\[ *[0-9]*\.[0-9]*\]\) [^ ]* kernel: /<3>\1 /'
+				journalctl -k -b -q --no-pager -o short-monotonic -p 4..4 2>/dev/null |
+					sed 's/^\(\[ *[0-9]*\.[0-9]*\]\) [^ ]* kernel: /<4>\1 /'; } | head -c 67108864) || klog=
+			[ -n "$klog" ] && source='journalctl'
 		fi
 	fi
 	if [ "$source" != absent ]; then
 		mkdir -p "$stage/var/log"
 		printf '%s\n' "$klog" |
-			grep -i -E 'iommu|AMD-Vi|DMAR|Default domain type|Command line: |page tables isolation|Dynamic Preempt|mem auto-init' \
+			grep -E '^<[0-4]>|[Ii][Oo][Mm][Mm][Uu]|AMD-Vi|DMAR|Default domain type|Command line: |page tables isolation|Dynamic Preempt|mem auto-init' \
 				>"$stage/var/log/dmesg" || true
+	fi
+	if [ -n "$ROOT" ]; then
+		[ -r "$ROOT/var/log/failed-units" ] && copy var/log/failed-units
+	elif [ -d /run/systemd/system ] && command -v systemctl >/dev/null 2>&1; then
+		mkdir -p "$stage/var/log"
+		systemctl list-units --failed --plain --no-legend --no-pager --full 2>/dev/null |
+			head -c 65536 >"$stage/var/log/failed-units" || true
 	fi
 	{
 		printf 'captured %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"

@@ -16,6 +16,15 @@ mount -t tmpfs -o mode=1777 tmpfs /tmp
 hostname bootab-lab
 echo "bootab-lab: init"
 
+# The virtio RNG (1af4:1044) goes to vfio-pci, as a device passed through
+# to a VM is; driver_override keeps virtio-pci off it. vfio-pci binds only
+# where the device has an IOMMU group: with intel_iommu=off its probe fails
+# (-22) and the device stays without a driver.
+for d in /sys/bus/pci/devices/*; do
+	if [ "$(cat "$d/vendor")" = 0x1af4 ] && [ "$(cat "$d/device")" = 0x1044 ]; then
+		echo vfio-pci >"$d/driver_override"
+	fi
+done
 read -r modules </etc/lab-modules
 for m in $modules; do
 	modprobe "$m" || echo "bootab-lab: modprobe $m failed"

@@ -187,6 +187,8 @@ int campaign_verify(struct campaign *c, size_t k, struct snapshot *ret, char **r
 			     err.message ? err.message : target_error(c->target));
 		goto out;
 	}
+	/* Device names for the report, from this machine's pci.ids (absent: by number). */
+	snapshot_describe(&res.snapshot, getenv("BOOTAB_PCI_IDS"));
 	if (c->progress[k].boot_id && strcmp(res.snapshot.boot_id, c->progress[k].boot_id)) {
 		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: the box is on boot %s, not %s: it rebooted on its own",
 			     k + 1, c->boots[k].label, res.snapshot.boot_id, c->progress[k].boot_id);

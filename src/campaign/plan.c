@@ -9,6 +9,7 @@
 #include <gsl/gsl_rng.h>
 #include <ini.h>
 
+#include "judge/costs.h"
 #include "judge/compare.h"
 #include "kernel/cmdline.h"
 #include "lib/alloc.h"
@@ -289,6 +290,19 @@ static int campaign_key(struct parse_state *s, const char *key, const char *v)
 	}
 	if (!strcmp(key, "watch"))
 		return set_string(s, key, &p->watch, v);
+	if (!strcmp(key, "ignore")) {
+		char *error = NULL;
+
+		if (!*v)
+			return 1;
+		if (costs_pattern_check(v, &error) < 0) {
+			fail(s, key, "%s", error);
+			free(error);
+			return 0;
+		}
+		strlist_add(&p->ignore, v);
+		return 1;
+	}
 	if (!strcmp(key, "history")) {
 		if (p->history || p->history_off)
 			return fail(s, key, "given twice in [campaign]");
@@ -1026,6 +1040,8 @@ char *plan_format(const struct plan *p)
 	format_string(&sb, "power_cycle", p->power_cycle);
 	strbuf_addf(&sb, "oneshot = %s\n", oneshot_name(p->oneshot));
 	format_string(&sb, "watch", p->watch);
+	for (size_t i = 0; i < p->ignore.n; i++)
+		format_string(&sb, "ignore", p->ignore.items[i]);
 	if (p->history_off)
 		strbuf_addstr(&sb, "history = off\n");
 	else
@@ -1128,6 +1144,7 @@ void plan_release(struct plan *p)
 	free(p->watch);
 	strlist_release(&p->order_list);
 	strlist_release(&p->park);
+	strlist_release(&p->ignore);
 	strlist_release(&p->unpark);
 	memset(p, 0, sizeof(*p));
 }

@@ -98,6 +98,7 @@ struct plan {
 	char *power_cycle;             /* the user's command, run on the controller */
 	enum plan_oneshot oneshot;
 	char *watch;                   /* device address of the hypothesis, e.g. 0000:c6:00.0 */
+	struct strlist ignore;         /* patterns of costs found by bootab not to report (judge/costs.h) */
 	char *history;                 /* calibration history: a file or a directory; NULL: the machine's default */
 	bool history_off;              /* history = off: no history is read or recorded */
 	double equivalence_pct;        /* "same within -/+ PCT %" margin of every row; 0: none */

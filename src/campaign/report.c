@@ -318,6 +318,7 @@ static int report_or_look(const char *dir, const struct campaign_options *o, boo
 	/* As bootab compare does: the machine's noise floor judges a campaign with few repeats. */
 	have_history = report_history_open(&plan, sides, n_sides, &history_path, &history, &warnings) > 0;
 	co.history = have_history ? &history : NULL;
+	co.ignore = &plan.ignore;
 	/* The plan's equivalence margins: the campaign's, and each row's own. */
 	co.equivalence_pct = plan.equivalence_pct;
 	for (size_t i = 0; i < plan.n_rows; i++)

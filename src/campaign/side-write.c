@@ -397,6 +397,10 @@ int side_write(const char *dir, const struct side_record *rec, struct strlist *w
 		keep_error(&write_error, write_text(dir, "scripts/run.sh", script->data, script->len));
 	if (results)
 		keep_error(&write_error, write_text(dir, "scripts/results", results->data, results->len));
+	/* The source of meta.json's boot facts: inventory, kernel-log lines, units. */
+	if (rec->snapshot->raw)
+		keep_error(&write_error, write_text(dir, "snapshot.out", rec->snapshot->raw,
+						    strlen(rec->snapshot->raw)));
 	if (rec->snapshot->config.n) {
 		/* The options the boot's kernel config sets, for the report's config differences. */
 		struct strbuf kc = STRBUF_INIT;

@@ -909,6 +909,15 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 			if (!eq || eq == o->row_stats->items[i] || stat_list_parse(eq + 1, k) < 0)
 				return -EINVAL;
 		}
+	if (o->ignore)
+		for (size_t i = 0; i < o->ignore->n; i++) {
+			char *error = NULL;
+
+			if (costs_pattern_check(o->ignore->items[i], &error) < 0) {
+				free(error);
+				return -EINVAL;
+			}
+		}
 	if (!(o->equivalence_pct >= 0 && o->equivalence_pct <= COMPARE_MARGIN_MAX))
 		return -EINVAL;
 	if (o->row_equivalence)
@@ -1059,6 +1068,7 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 	free(partner);
 	control_fdr(&res);
 	collect_costs(sides, n_sides, &res);
+	costs_find(sides, n_sides, o->ignore, &res.found);
 	collect_versions(sides, n_sides, &res);
 	*ret = res;
 	return 0;
@@ -1161,6 +1171,7 @@ void compare_result_release(struct compare_result *res)
 	}
 	free(res->metrics);
 	free(res->costs);
+	costs_result_release(&res->found);
 	free(res->versions);
 	free(res->rounds);
 	free(res->history_key);

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "judge/costs.h"
 #include "judge/history.h"
 #include "lib/strlist.h"
 #include "results/side.h"
@@ -217,6 +218,7 @@ struct compare_options {
 	double fdr_q;                 /* Benjamini-Hochberg level; 0: 0.10 */
 	const struct history *history;   /* the machine's history, or NULL */
 	bool boots_needed;            /* fill compare_test.boots_needed (numerical, slower) */
+	const struct strlist *ignore; /* patterns of costs not to report (judge/costs.h), or NULL */
 	double equivalence_pct;       /* margin of "same within -/+ PCT %" for every metric; 0: none */
 	const struct strlist *row_equivalence; /* "ROW=PCT" margins for one row */
 };
@@ -263,8 +265,9 @@ struct compare_result {
 	size_t n_repeats;             /* sides after the first with the first's mode */
 	struct compare_metric *metrics;
 	size_t n_metrics;
-	struct compare_cost *costs;
+	struct compare_cost *costs;   /* failed check rows */
 	size_t n_costs;
+	struct costs_result found;    /* costs found by bootab from each boot's inventory */
 	struct compare_version *versions;   /* only those that differ */
 	size_t n_versions;
 	size_t n_counts, n_within_noise, n_loud, n_no_drift;
@@ -286,7 +289,8 @@ struct compare_result {
  * Compares sides[1..n-1] with sides[0]. Problems that leave a metric
  * unjudged (present on one side only, a non-positive mean, unequal run
  * counts in a by-run row) are appended to warnings. Returns 0, or -EINVAL
- * for fewer than two sides or a bad option. *ret is written only on 0 and
+ * for fewer than two sides or a bad option (an ignore pattern that is not
+ * a regular expression). *ret is written only on 0 and
  * released with compare_result_release().
  */
 int compare_sides(const struct side *sides, size_t n_sides, const struct compare_options *options,

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,6 +227,8 @@ void snapshot_release(struct snapshot *snap)
 	entries_release(&snap->vulnerabilities);
 	entries_release(&snap->params);
 	entries_release(&snap->files);
+	inventory_release(&snap->inventory);
+	free(snap->raw);
 	entries_release(&snap->state);
 	for (size_t i = 0; i < snap->n_thermal; i++) {
 		free(snap->thermal[i].zone);
@@ -270,6 +273,7 @@ struct parser {
 	char *fields[MAX_FIELDS];
 	size_t n_fields;
 	bool saw_log_source, saw_log_count, saw_machine_id;
+	bool saw_inventory, saw_klog_count, saw_units_source;
 };
 
 static int fail(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -297,6 +301,153 @@ static int set_scalar(struct parser *p, char **slot, const char *value)
 	return 0;
 }
 
+/* Parses "9.872102" (seconds since boot) or "-" (NaN). */
+static bool parse_seconds(const char *s, double *ret)
+{
+	char *end;
+	double v;
+
+	if (!strcmp(s, "-")) {
+		*ret = NAN;
+		return true;
+	}
+	if (!*s || strlen(s) > 24 || !strchr("0123456789", s[0]))
+		return false;
+	for (const char *c = s; *c; c++)
+		if (!strchr("0123456789.", *c))
+			return false;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !(v >= 0 && v < 1e10))
+		return false;
+	*ret = v;
+	return true;
+}
+
+/* The inventory's records: inventory, pci, node, netif, klog*, units_source, unit_failed. */
+static int parse_inventory_record(struct parser *p)
+{
+	struct inventory *inv = &p->snap->inventory;
+	const char *key = p->fields[0];
+	char **f = p->fields;
+	int r;
+
+	if (!strcmp(key, "inventory")) {
+		if (p->saw_inventory)
+			return fail(p, "record '%s' repeated", key);
+		if (strcmp(f[1], "1"))
+			return fail(p, "inventory format '%s' is not 1", f[1]);
+		p->saw_inventory = true;
+		inv->has_devices = true;
+		return 0;
+	}
+	if (!p->saw_inventory)
+		return fail(p, "record '%s' before 'inventory'", key);
+	if (!strcmp(key, "pci")) {
+		unsigned vendor, device, cls;
+		long group = -1;
+
+		if (!parse_id(f[2], 0xffff, &vendor) || !parse_id(f[3], 0xffff, &device) ||
+		    !parse_id(f[4], 0xffffff, &cls))
+			return fail(p, "pci device '%s': vendor, device or class is not 0xHHHH", f[1]);
+		if (strcmp(f[6], "-") && !parse_long(f[6], 0, 1000000, &group))
+			return fail(p, "pci device '%s': IOMMU group '%s' is not a number", f[1], f[6]);
+		r = inventory_add_pci(inv, f[1], vendor, device, cls, dash_null(f[5]), group);
+		if (r == -EEXIST)
+			return fail(p, "pci device '%s' repeated", f[1]);
+		if (r < 0)
+			return fail(p, "pci device '%s' or its driver '%s' is malformed", f[1], f[5]);
+		return 0;
+	}
+	if (!strcmp(key, "node")) {
+		char *dev;
+
+		/* DEVNAME is relative to /dev ("accel/accel0"). */
+		if (f[3][0] == '/' || strstr(f[3], ".."))
+			return fail(p, "node '%s': DEVNAME '%s' is not a name under /dev", f[2], f[3]);
+		dev = xasprintf("/dev/%s", f[3]);
+		r = inventory_add_node(inv, f[1], f[2], dev, dash_null(f[4]));
+		free(dev);
+		if (r == -EEXIST)
+			return fail(p, "node '%s' repeated", f[3]);
+		if (r < 0)
+			return fail(p, "node record '%s %s' is malformed", f[1], f[2]);
+		return 0;
+	}
+	if (!strcmp(key, "netif")) {
+		int carrier = !strcmp(f[3], "1") ? 1 : !strcmp(f[3], "0") ? 0 : -1;
+		const char *state = strcmp(f[2], "-") ? f[2] : "unknown";
+
+		if (carrier < 0 && strcmp(f[3], "-"))
+			return fail(p, "interface '%s': carrier '%s' is not 0, 1 or -", f[1], f[3]);
+		r = inventory_add_netif(inv, f[1], state, carrier, dash_null(f[4]));
+		if (r == -EEXIST)
+			return fail(p, "interface '%s' repeated", f[1]);
+		if (r < 0)
+			return fail(p, "interface record '%s' is malformed (operstate '%s')", f[1], f[2]);
+		return 0;
+	}
+	if (!strcmp(key, "kmsg_source")) {
+		if (inv->has_klog)
+			return fail(p, "record '%s' repeated", key);
+		if (inventory_source_from_name(f[1], &inv->klog_source) < 0 ||
+		    inv->klog_source == INVENTORY_SOURCE_SYSTEMCTL)
+			return fail(p, "kernel log source '%s' is not dmesg, journalctl, file, absent or skipped", f[1]);
+		inv->has_klog = true;
+		return 0;
+	}
+	if (!strcmp(key, "kmsg")) {
+		long level;
+		double t;
+		char *text;
+
+		if (!inv->has_klog || inv->klog_source == INVENTORY_SOURCE_ABSENT ||
+		    inv->klog_source == INVENTORY_SOURCE_SKIPPED || p->saw_klog_count)
+			return fail(p, "record '%s' without a kernel log source", key);
+		if (!parse_long(f[1], 0, 4, &level))
+			return fail(p, "kmsg level '%s' is not 0-4", f[1]);
+		if (!parse_seconds(f[2], &t))
+			return fail(p, "kmsg time '%s' is not seconds since boot", f[2]);
+		if (inv->n_klog >= INVENTORY_MAX_KLOG)
+			return fail(p, "more than %d kmsg lines", INVENTORY_MAX_KLOG);
+		/* Kernel messages may carry any bytes; keep them readable in JSON. */
+		text = utf8_sanitize(f[3]);
+		r = inventory_add_klog(inv, (int)level, t, text);
+		free(text);
+		return r < 0 ? fail(p, "kmsg line is malformed") : 0;
+	}
+	if (!strcmp(key, "kmsg_count")) {
+		long n;
+
+		if (!inv->has_klog || p->saw_klog_count)
+			return fail(p, "record '%s' repeated or without a kernel log source", key);
+		if (!parse_long(f[1], 0, LONG_MAX / 2, &n) || (unsigned long)n < inv->n_klog)
+			return fail(p, "kmsg_count '%s' is not a number at least the lines given", f[1]);
+		inv->klog_count = (unsigned long)n;
+		p->saw_klog_count = true;
+		return 0;
+	}
+	if (!strcmp(key, "units_source")) {
+		if (p->saw_units_source)
+			return fail(p, "record '%s' repeated", key);
+		if (inventory_source_from_name(f[1], &inv->units_source) < 0 ||
+		    (inv->units_source != INVENTORY_SOURCE_SYSTEMCTL && inv->units_source != INVENTORY_SOURCE_FILE &&
+		     inv->units_source != INVENTORY_SOURCE_ABSENT))
+			return fail(p, "units source '%s' is not systemctl, file or absent", f[1]);
+		p->saw_units_source = true;
+		/* Without systemd there is no unit to fail: nothing recorded. */
+		inv->has_units = inv->units_source != INVENTORY_SOURCE_ABSENT;
+		return 0;
+	}
+	/* unit_failed */
+	if (!inv->has_units)
+		return fail(p, "record '%s' without a units source", key);
+	r = inventory_add_unit(inv, f[1]);
+	if (r == -EEXIST)
+		return fail(p, "unit '%s' repeated", f[1]);
+	return r < 0 ? fail(p, "unit name '%s' is malformed", f[1]) : 0;
+}
+
 /* One record, its fields split; checks count and content, stores it. */
 static int parse_record(struct parser *p)
 {
@@ -313,6 +464,8 @@ static int parse_record(struct parser *p)
 		{ "vuln", 3 }, { "param", 3 }, { "param_absent", 2 }, { "file", 3 },
 		{ "file_absent", 2 }, { "iommu_class", 2 }, { "group", 3 }, { "device", 8 },
 		{ "log_source", 2 }, { "log", 2 }, { "log_count", 2 }, { "machine_id", 2 },
+		{ "inventory", 2 }, { "pci", 7 }, { "node", 5 }, { "netif", 5 }, { "kmsg_source", 2 },
+		{ "kmsg", 4 }, { "kmsg_count", 2 }, { "units_source", 2 }, { "unit_failed", 2 },
 		{ "kernel_version", 2 }, { "kernel_notes", 2 }, { "kernel_config", 3 },
 		{ "kconfig", 3 }, { "kernel_package", 3 },
 		{ "state", 3 }, { "klog", 2 },
@@ -549,6 +702,10 @@ static int parse_record(struct parser *p)
 			return fail(p, "device %s repeated", f[2]);
 		return r;
 	}
+	if (!strcmp(key, "inventory") || !strcmp(key, "pci") || !strcmp(key, "node") ||
+	    !strcmp(key, "netif") || !strcmp(key, "kmsg_source") || !strcmp(key, "kmsg") ||
+	    !strcmp(key, "kmsg_count") || !strcmp(key, "units_source") || !strcmp(key, "unit_failed"))
+		return parse_inventory_record(p);
 	if (!strcmp(key, "log_source")) {
 		static const struct {
 			const char *name;
@@ -701,6 +858,16 @@ int snapshot_parse(const char *data, size_t len, struct snapshot *ret, struct pa
 		r = -EINVAL;
 		goto fail;
 	}
+	if (snap.inventory.has_klog && snap.inventory.klog_source != INVENTORY_SOURCE_ABSENT &&
+	    snap.inventory.klog_source != INVENTORY_SOURCE_SKIPPED && !p.saw_klog_count) {
+		parse_error_set(err, p.line, 0, "missing record 'kmsg_count'");
+		r = -EINVAL;
+		goto fail;
+	}
+	/* An absent or skipped kernel log is no evidence of errors either way. */
+	if (snap.inventory.klog_source == INVENTORY_SOURCE_ABSENT ||
+	    snap.inventory.klog_source == INVENTORY_SOURCE_SKIPPED)
+		snap.inventory.has_klog = false;
 	if (!p.saw_log_source) {
 		parse_error_set(err, p.line, 0, "missing record 'log_source'");
 		r = -EINVAL;
@@ -718,6 +885,14 @@ int snapshot_parse(const char *data, size_t len, struct snapshot *ret, struct pa
 fail:
 	snapshot_release(&snap);
 	return r;
+}
+
+int snapshot_describe(struct snapshot *snap, const char *ids_path)
+{
+	int r = iommu_map_describe(&snap->iommu, ids_path);
+	int r2 = inventory_describe(&snap->inventory, ids_path);
+
+	return r < 0 ? r : r2;
 }
 
 char *time_now_iso8601(void)
@@ -804,6 +979,7 @@ json_t *snapshot_to_json(const struct snapshot *snap, const struct snapshot_cont
 	json_object_set_new(o, "loadavg", nullable(snap->loadavg));
 	json_object_set_new(o, "module_parameters", entries_json(&snap->params));
 	json_object_set_new(o, "files", entries_json(&snap->files));
+	inventory_to_json(&snap->inventory, &snap->iommu, o);
 	json_object_set_new(o, "kernel_state", entries_json(&snap->state));
 	json_object_set_new(o, "kernel_log_evidence", evidence);
 	free(summary);
@@ -895,6 +1071,24 @@ char *snapshot_to_text(const struct snapshot *snap, const struct snapshot_contex
 	for (size_t i = 0; i < snap->params.n; i++)
 		strbuf_addf(&sb, "param %s=%s\n", snap->params.v[i].name,
 			    snap->params.v[i].value ? snap->params.v[i].value : "(absent)");
+	if (snap->inventory.has_devices) {
+		const struct inventory *inv = &snap->inventory;
+		size_t unbound = 0;
+
+		for (size_t i = 0; i < inv->n_pci; i++)
+			unbound += !inv->pci[i].driver;
+		strbuf_addf(&sb, "devices: %zu PCI (%zu without a driver), %zu device nodes, %zu network interfaces\n",
+			    inv->n_pci, unbound, inv->n_nodes, inv->n_netifs);
+	}
+	if (snap->inventory.has_klog)
+		strbuf_addf(&sb, "kernel errors and warnings: %lu (%s)\n", snap->inventory.klog_count,
+			    inventory_source_name(snap->inventory.klog_source));
+	if (snap->inventory.has_units) {
+		strbuf_addf(&sb, "failed units: %zu", snap->inventory.n_failed_units);
+		for (size_t i = 0; i < snap->inventory.n_failed_units; i++)
+			strbuf_addf(&sb, " %s", snap->inventory.failed_units[i]);
+		strbuf_addch(&sb, '\n');
+	}
 	free(summary);
 	return strbuf_detach(&sb, NULL);
 }

@@ -6,6 +6,7 @@
 
 #include <jansson.h>
 
+#include "kernel/inventory.h"
 #include "kernel/iommu.h"
 #include "lib/parse-error.h"
 
@@ -64,6 +65,8 @@ struct snapshot {
 	char **log_lines;                       /* IOMMU kernel-log lines (at most 2000) */
 	size_t n_log_lines, alloc_log_lines;
 	unsigned long log_count;                /* how many the log held */
+	struct inventory inventory;             /* devices, kernel errors, failed units */
+	char *raw;                              /* the snapshot.sh output it came from, when kept; may be NULL */
 	/* The running kernel's identity. */
 	char *kernel_version;                   /* uname -v: build number and date; NULL: not read */
 	bool has_notes;                         /* /sys/kernel/notes was read */
@@ -116,7 +119,14 @@ struct snapshot_context {
 	const char *target;   /* the --target given */
 };
 
-/* meta.json's object for snap. New reference. */
+/*
+ * Names the PCI devices of the IOMMU map and of the inventory from pci.ids
+ * (ids_path NULL: libpci's default). Returns 0, or -ENOENT when pci.ids
+ * cannot be read (devices are then named by number or not at all).
+ */
+int snapshot_describe(struct snapshot *snap, const char *ids_path);
+
+/* meta.json's object for snap (the inventory's keys included). New reference. */
 json_t *snapshot_to_json(const struct snapshot *snap, const struct snapshot_context *ctx);
 
 /* meta.txt: the case study's layout (time, kernel, cmdline, iommu group types, ...). The result is the caller's. */

@@ -425,7 +425,13 @@ static void qemu_argv(struct strvec *a, const char *dir, int port, unsigned flag
 	strvec_pushf(a, "user,id=n0,hostfwd=tcp:127.0.0.1:%d-:22", port);
 	/* romfile= : no option ROM, so OVMF does not try a network boot. */
 	strvec_push(a, "-device");
-	strvec_push(a, "virtio-net-pci,netdev=n0,romfile=");
+	strvec_push(a, "virtio-net-pci,netdev=n0,romfile=,addr=03.0,multifunction=on");
+	/* A second function beside the NIC (so in its IOMMU group, and the
+	 * group count stays the same): a virtio RNG nothing else uses, which
+	 * the guest hands to vfio-pci at boot. vfio needs an IOMMU group, so
+	 * with intel_iommu=off its bind fails: a device one mode breaks. */
+	strvec_push(a, "-device");
+	strvec_push(a, "virtio-rng-pci,disable-legacy=on,addr=03.1");
 	strvec_push(a, "-display");
 	strvec_push(a, "none");
 	strvec_push(a, "-vga");

@@ -269,6 +269,139 @@ static void side_note(struct strbuf *sb, const struct compare_result *res, size_
 	if (s->proof)
 		strbuf_addf(sb, "%sproof: %s%s%s%s", first_note ? "" : "; ", s->proof, s->proof_weak ? " (" : "",
 			    s->proof_weak ? s->proof_weak : "", s->proof_weak ? ")" : "");
+	{
+		size_t costs = 0, gains = 0;
+
+		for (size_t i = 0; i < res->found.n_found; i++) {
+			if (res->found.found[i].side != k)
+				continue;
+			costs += !res->found.found[i].gain;
+			gains += res->found.found[i].gain;
+		}
+		if (costs)
+			strbuf_addf(sb, "%s%zu cost%s found by bootab", first_note ? "" : "; ", costs,
+				    costs == 1 ? "" : "s");
+		if (gains)
+			strbuf_addf(sb, "%s%zu kernel line%s gone", first_note && !costs ? "" : "; ", gains,
+				    gains == 1 ? "" : "s");
+	}
+}
+
+/* The noise line: "the boots of pt differ in 2 kernel lines, 1 failed unit". */
+static void add_noise(struct strbuf *sb, const struct costs_result *f)
+{
+	const char *sep = "";
+
+	if (f->noise_klog) {
+		strbuf_addf(sb, " %zu kernel line%s", f->noise_klog, f->noise_klog == 1 ? "" : "s");
+		sep = ",";
+	}
+	if (f->noise_devices) {
+		strbuf_addf(sb, "%s %zu device%s", sep, f->noise_devices, f->noise_devices == 1 ? "" : "s");
+		sep = ",";
+	}
+	if (f->noise_units)
+		strbuf_addf(sb, "%s %zu failed unit%s", sep, f->noise_units, f->noise_units == 1 ? "" : "s");
+}
+
+static bool found_any_judged(const struct compare_result *res)
+{
+	for (size_t k = 0; k < res->n_sides; k++)
+		if (res->found.judged[k])
+			return true;
+	return res->found.notes.n > 0;
+}
+
+/*
+ * The costs bootab found, one line each: "off: cost: ...". Every string in
+ * them came from a boot; the inventory keeps only printable text.
+ */
+static void text_found(FILE *out, const struct compare_result *res)
+{
+	const struct costs_result *f = &res->found;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!found_any_judged(res))
+		return;
+	fprintf(out, "costs found by bootab (every side against every boot of %s: %s):\n", res->sides[0].mode,
+		f->baseline);
+	for (size_t k = 1; k < res->n_sides; k++) {
+		size_t n = 0;
+
+		if (!f->judged[k])
+			continue;
+		for (size_t i = 0; i < f->n_found; i++) {
+			const struct found *x = &f->found[i];
+
+			if (x->side != k)
+				continue;
+			fprintf(out, "  %s: %s: %s\n", res->sides[k].label, x->gain ? "gain" : "cost", x->text);
+			n++;
+		}
+		if (n == 0)
+			fprintf(out, "  %s: nothing lost\n", res->sides[k].label);
+	}
+	if (f->noise_klog || f->noise_devices || f->noise_units) {
+		add_noise(&sb, f);
+		fprintf(out, "  baseline noise, blamed on no mode: the boots of %s differ in%s\n", res->sides[0].mode,
+			strbuf_str(&sb));
+		for (size_t i = 0; i < f->noise_examples.n; i++)
+			fprintf(out, "    %s\n", f->noise_examples.items[i]);
+	}
+	if (f->n_ignored)
+		fprintf(out, "  %zu finding%s matched an ignore pattern\n", f->n_ignored, f->n_ignored == 1 ? "" : "s");
+	for (size_t i = 0; i < f->notes.n; i++)
+		fprintf(out, "  %s\n", f->notes.items[i]);
+	strbuf_release(&sb);
+}
+
+static void md_text(struct strbuf *sb, const char *s);
+
+static void md_found(FILE *out, const struct compare_result *res)
+{
+	const struct costs_result *f = &res->found;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!found_any_judged(res))
+		return;
+	fprintf(out, "\n## Costs found by bootab\n\nEvery side against every boot of %s (%s): PCI devices and their drivers, device nodes, network interfaces, kernel error and warning lines, failed units.\n\n",
+		res->sides[0].mode, f->baseline);
+	for (size_t k = 1; k < res->n_sides; k++) {
+		size_t n = 0;
+
+		if (!f->judged[k])
+			continue;
+		for (size_t i = 0; i < f->n_found; i++) {
+			const struct found *x = &f->found[i];
+
+			if (x->side != k)
+				continue;
+			md_text(&sb, x->text);
+			fprintf(out, "- %s: %s: %s\n", res->sides[k].label, x->gain ? "gain" : "cost", strbuf_str(&sb));
+			strbuf_truncate(&sb, 0);
+			n++;
+		}
+		if (n == 0)
+			fprintf(out, "- %s: nothing lost\n", res->sides[k].label);
+	}
+	if (f->noise_klog || f->noise_devices || f->noise_units) {
+		add_noise(&sb, f);
+		fprintf(out, "\nBaseline noise, blamed on no mode: the boots of %s differ in%s:\n\n", res->sides[0].mode,
+			strbuf_str(&sb));
+		for (size_t i = 0; i < f->noise_examples.n; i++) {
+			strbuf_truncate(&sb, 0);
+			md_text(&sb, f->noise_examples.items[i]);
+			fprintf(out, "- %s\n", strbuf_str(&sb));
+		}
+	}
+	if (f->n_ignored)
+		fprintf(out, "\n%zu finding%s matched an ignore pattern.\n", f->n_ignored, f->n_ignored == 1 ? "" : "s");
+	for (size_t i = 0; i < f->notes.n; i++) {
+		strbuf_truncate(&sb, 0);
+		md_text(&sb, f->notes.items[i]);
+		fprintf(out, "\n%s\n", strbuf_str(&sb));
+	}
+	strbuf_release(&sb);
 }
 
 static void md_cell(struct strbuf *sb, const char *s);
@@ -909,6 +1042,8 @@ static void text_report(FILE *out, const struct compare_result *res, const struc
 		kernels_text(out, res, &kc, false);
 		kernel_compare_release(&kc);
 	}
+	/* What the sides are comes first (modes, versions, kernels), then what bootab found each side lost. */
+	text_found(out, res);
 
 	for (size_t i = 0; i < res->n_metrics; i++) {
 		const struct compare_metric *cm = &res->metrics[i];
@@ -1057,6 +1192,16 @@ static void text_report(FILE *out, const struct compare_result *res, const struc
 	}
 	strbuf_release(&sb);
 	strbuf_release(&words);
+}
+
+/* Markdown text: a backslash before every character Markdown gives a meaning. */
+static void md_text(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++) {
+		if (strchr("\\`*_{}[]()<>#+-.!|~", *s))
+			strbuf_addch(sb, '\\');
+		strbuf_addch(sb, *s);
+	}
 }
 
 /* Markdown table cells: escape the pipe and backslash. */
@@ -1249,6 +1394,7 @@ static void md_report(FILE *out, const struct compare_result *res, const struct 
 	fputc('\n', out);
 	summary_line(out, res, "Summary: ", ".");
 	boot_level_summary(out, res, "");
+	md_found(out, res);
 	fputc('\n', out);
 	if (o->legend_long) {
 		legend(out, res, o, "> ");
@@ -1351,10 +1497,33 @@ static void csv_kernel_rows(FILE *out, const struct compare_result *res)
 			csv_field(out, b->kernel.release ? b->kernel.release : "", false);
 			csv_field(out, b->kernel.build_id ? b->kernel.build_id : "", false);
 			csv_field(out, config_value(p->diffs[d].from), false);
-			csv_field(out, config_value(p->diffs[d].to), true);
+			csv_field(out, config_value(p->diffs[d].to), false);
+			fputc('\n', out);
 		}
 	}
 	kernel_compare_release(&kc);
+}
+
+/*
+ * What bootab found each side lost (or gained): a row each, row
+ * "found-by-bootab", metric its kind, the finding in words in the last
+ * column; the user's check rows are metric rows above.
+ */
+static void csv_found_rows(FILE *out, const struct compare_result *res)
+{
+	for (size_t i = 0; i < res->found.n_found; i++) {
+		const struct found *f = &res->found.found[i];
+		const struct side *s = &res->sides[f->side];
+
+		csv_field(out, "found-by-bootab", false);
+		csv_field(out, found_kind_name(f->kind), false);
+		csv_field(out, s->label, false);
+		csv_field(out, s->mode, false);
+		/* stat .. config_to: 38 empty columns */
+		for (int c = 0; c < 38; c++)
+			fputc(',', out);
+		csv_field(out, f->text, true);
+	}
 }
 
 static void csv_report(FILE *out, const struct compare_result *res)
@@ -1364,7 +1533,7 @@ static void csv_report(FILE *out, const struct compare_result *res)
 	      "sigma_b_pct,sigma_w_pct,icc,test_method,test_boots,test_boots_first,test_delta_pct,"
 	      "ci_lo_pct,ci_hi_pct,test_p,test_df,fdr_q,test_verdict,boots_needed,"
 	      "margin_pct,equiv_ci_lo_pct,equiv_ci_hi_pct,boots_to_decide,"
-	      "kernel,kernel_build_id,config_from,config_to\n", out);
+	      "kernel,kernel_build_id,config_from,config_to,found\n", out);
 	for (size_t i = 0; i < res->n_metrics; i++) {
 		const struct compare_metric *cm = &res->metrics[i];
 
@@ -1396,7 +1565,7 @@ static void csv_report(FILE *out, const struct compare_result *res)
 			csv_boot_level(out, cm, k);
 			csv_field(out, res->sides[k].kernel.release ? res->sides[k].kernel.release : "", false);
 			csv_field(out, res->sides[k].kernel.build_id ? res->sides[k].kernel.build_id : "", false);
-			fputs(",\n", out);
+			fputs(",,\n", out);
 			/* The other statistics: a row each, its stat column naming it; no boot level (it is the metric's). */
 			for (size_t j = 1; c->present && j < cm->n_stats; j++) {
 				const struct compare_stat *st = &c->stats[j];
@@ -1423,11 +1592,12 @@ static void csv_report(FILE *out, const struct compare_result *res)
 				fputs(",,,,,,,,,,,,,,,,,,", out);
 				csv_field(out, res->sides[k].kernel.release ? res->sides[k].kernel.release : "", false);
 				csv_field(out, res->sides[k].kernel.build_id ? res->sides[k].kernel.build_id : "", false);
-				fputs(",\n", out);
+				fputs(",,\n", out);
 			}
 		}
 	}
 	csv_kernel_rows(out, res);
+	csv_found_rows(out, res);
 }
 
 static json_t *json_num(double v)
@@ -1581,6 +1751,8 @@ static int json_report(FILE *out, const struct compare_result *res, const struct
 {
 	json_t *root = json_object(), *sides = json_array(), *cmp = json_array();
 	json_t *costs = json_array(), *versions = json_array(), *warnings = json_array();
+	json_t *found = json_array(), *noise_examples = json_array(), *found_notes = json_array();
+	json_t *judged = json_array();
 	char now[32];
 	int r;
 
@@ -1680,6 +1852,38 @@ static int json_report(FILE *out, const struct compare_result *res, const struct
 		}
 		json_array_append_new(costs, c);
 	}
+	for (size_t i = 0; i < res->found.n_found; i++) {
+		const struct found *f = &res->found.found[i];
+		json_t *c = json_object();
+
+		json_object_set_new(c, "side", json_string(res->sides[f->side].label));
+		json_object_set_new(c, "found_by", json_string("bootab"));
+		json_object_set_new(c, "kind", json_string(found_kind_name(f->kind)));
+		json_object_set_new(c, "gain", json_boolean(f->gain));
+		json_object_set_new(c, "text", json_string(f->text));
+		json_object_set_new(c, "subject", json_string(f->subject));
+		if (f->address)
+			json_object_set_new(c, "address", json_string(f->address));
+		if (f->kind == FOUND_DRIVER || f->kind == FOUND_LINK_DOWN) {
+			json_object_set_new(c, "baseline", f->baseline_value ? json_string(f->baseline_value) : json_null());
+			json_object_set_new(c, "value", f->value ? json_string(f->value) : json_null());
+		}
+		if (f->level >= 0) {
+			json_object_set_new(c, "level", json_integer(f->level));
+			json_object_set_new(c, "level_name", json_string(klog_level_name(f->level)));
+			json_object_set_new(c, "count", json_integer((json_int_t)f->count));
+			if (!isnan(f->time))
+				json_object_set_new(c, "time", json_real(f->time));
+		}
+		json_array_append_new(found, c);
+	}
+	for (size_t i = 0; i < res->found.noise_examples.n; i++)
+		json_array_append_new(noise_examples, json_string(res->found.noise_examples.items[i]));
+	for (size_t i = 0; i < res->found.notes.n; i++)
+		json_array_append_new(found_notes, json_string(res->found.notes.items[i]));
+	for (size_t k = 0; k < res->n_sides; k++)
+		if (res->found.judged[k])
+			json_array_append_new(judged, json_string(res->sides[k].label));
 	for (size_t i = 0; i < res->n_versions; i++) {
 		json_t *v = json_object(), *vals = json_object();
 
@@ -1698,6 +1902,12 @@ static int json_report(FILE *out, const struct compare_result *res, const struct
 	json_object_set_new(root, "loud_pct", json_real(o->loud_pct));
 	json_object_set_new(root, "comparisons", cmp);
 	json_object_set_new(root, "costs", costs);
+	json_object_set_new(root, "found", json_pack("{s:s, s:o, s:o, s:I, s:{s:I, s:I, s:I, s:o}, s:o}",
+		"baseline", res->found.baseline, "judged", judged, "costs", found,
+		"ignored", (json_int_t)res->found.n_ignored,
+		"baseline_noise", "kernel_lines", (json_int_t)res->found.noise_klog,
+		"devices", (json_int_t)res->found.noise_devices, "units", (json_int_t)res->found.noise_units,
+		"examples", noise_examples, "notes", found_notes));
 	json_object_set_new(root, "versions_differ", versions);
 	{
 		struct kernel_compare kc;

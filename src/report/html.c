@@ -421,6 +421,9 @@ static void page_header(struct page *pg)
 	if (res->n_costs)
 		putf(pg, "<span class=\"chip v-loss\" data-summary=\"costs\"><b>%zu</b> failed check%s</span>",
 		     res->n_costs, res->n_costs == 1 ? "" : "s");
+	if (res->found.n_costs)
+		putf(pg, "<span class=\"chip v-loss\" data-summary=\"found_costs\"><b>%zu</b> cost%s found by bootab</span>",
+		     res->found.n_costs, res->found.n_costs == 1 ? "" : "s");
 	put(pg, "</div>\n</div></header>\n<main>\n");
 }
 
@@ -801,7 +804,7 @@ static void gains_and_costs(struct page *pg)
 
 	put(pg, "<section id=\"gains-costs\">\n<h2>Gains and costs</h2>\n<div class=\"scroll\"><table class=\"gc\">\n"
 		"<thead><tr><th>side</th><th>mode</th><th>boot-level test: claims</th><th>screen: counts, better</th>"
-		"<th>screen: counts, worse</th><th>costs (failed checks)</th></tr></thead>\n<tbody>\n");
+		"<th>screen: counts, worse</th><th>costs (failed checks)</th><th>costs found by bootab</th></tr></thead>\n<tbody>\n");
 	for (size_t k = 0; k < res->n_sides; k++) {
 		struct strbuf note = STRBUF_INIT;
 		size_t n_gain = 0, n_loss = 0, n_cost = 0;
@@ -894,13 +897,49 @@ static void gains_and_costs(struct page *pg)
 		}
 		if (n_cost == 0)
 			put(pg, "none");
+		put(pg, "</td><td class=\"wrap\">");
+		n_cost = 0;
+		for (size_t i = 0; i < res->found.n_found; i++) {
+			const struct found *f = &res->found.found[i];
+
+			if (f->side != k)
+				continue;
+			put(pg, n_cost++ ? "<br>" : "");
+			putf(pg, "<span class=\"%s\" data-found=\"%s\" data-side=\"", f->gain ? "g" : "c",
+			     found_kind_name(f->kind));
+			esc(pg, res->sides[k].label);
+			put(pg, "\">");
+			put(pg, f->gain ? "gain: " : "cost: ");
+			esc(pg, f->text);
+			put(pg, "</span>");
+		}
+		if (n_cost == 0)
+			put(pg, !strcmp(res->sides[k].mode, res->sides[0].mode) ? "<span class=\"note\">baseline</span>"
+				: res->found.judged[k] ? "none" : "<span class=\"note\">not recorded</span>");
 		put(pg, "</td></tr>\n");
 		strbuf_release(&note);
 	}
 	putf(pg, "</tbody></table></div>\n<p class=\"note\">A claim of the boot-level test is a %.0f%% CI of the mode's "
 		 "boot means that excludes 0 (the forest plot above); the screen (seed rule) lists a delta that is at "
-		 "least twice the drift and above the first side's spread: a screen, not a test.</p>\n</section>\n",
+		 "least twice the drift and above the first side's spread: a screen, not a test. ",
 	     100 * (1 - res->alpha));
+	put(pg, "A cost found by bootab is what a side "
+		"lost against every boot of ");
+	esc(pg, res->sides[0].mode);
+	put(pg, " (");
+	esc(pg, res->found.baseline);
+	put(pg, "): a device's driver, a device node, a network interface, a kernel error or warning line none of "
+		"them printed, a failed unit.");
+	if (res->found.noise_klog || res->found.noise_devices || res->found.noise_units)
+		putf(pg, " The boots of the first mode differ among themselves in %zu kernel line%s, %zu device%s and "
+			 "%zu failed unit%s: noise, blamed on no mode.",
+		     res->found.noise_klog, res->found.noise_klog == 1 ? "" : "s", res->found.noise_devices,
+		     res->found.noise_devices == 1 ? "" : "s", res->found.noise_units,
+		     res->found.noise_units == 1 ? "" : "s");
+	if (res->found.n_ignored)
+		putf(pg, " %zu finding%s matched an ignore pattern.", res->found.n_ignored,
+		     res->found.n_ignored == 1 ? "" : "s");
+	put(pg, "</p>\n</section>\n");
 }
 
 /* ---- one chart per metric ---- */
@@ -1245,6 +1284,13 @@ static void metric_aside(struct page *pg, size_t i)
 			esc(pg, strbuf_str(&words));
 			put(pg, "</span>");
 			strbuf_release(&words);
+		}
+		for (size_t j = 0; j < res->found.n_found; j++) {
+			if (res->found.found[j].side != k || res->found.found[j].gain)
+				continue;
+			put(pg, "<span class=\"cost\">cost found by bootab: ");
+			esc(pg, res->found.found[j].text);
+			put(pg, "</span>");
 		}
 		put(pg, "</li>\n");
 	}

@@ -261,6 +261,16 @@ static void side_block(FILE *out, const struct compare_result *res, size_t k, st
 		put_line(out, sb);
 		strbuf_release(&words);
 	}
+	/* What bootab found itself, against every boot of the first mode. */
+	for (size_t i = 0; i < res->found.n_found; i++) {
+		const struct found *f = &res->found.found[i];
+
+		if (f->side != k)
+			continue;
+		strbuf_addstr(sb, f->gain ? "gain found by bootab: " : "cost found by bootab: ");
+		add_ascii(sb, f->text, strlen(f->text));
+		put_line(out, sb);
+	}
 }
 
 int report_mail(FILE *out, const struct compare_result *res, const struct report_options *o)

@@ -539,6 +539,19 @@ void side_meta_parse(const char *file, const char *data, size_t len, struct side
 	}
 	if (json_object_get(root, "rows"))
 		load_meta_rows(file, json_object_get(root, "rows"), side, warnings);
+	{
+		struct parse_error err = PARSE_ERROR_INIT;
+		struct inventory inv;
+
+		if (inventory_from_json(root, &inv, &err) == 0) {
+			inventory_release(&side->inventory);
+			side->inventory = inv;
+		} else {
+			strlist_addf(warnings, "%s: %s, ignoring the device inventory and kernel log", file,
+				     err.message ? err.message : "bad inventory");
+		}
+		parse_error_release(&err);
+	}
 out:
 	json_decref(root);
 }
@@ -637,7 +650,7 @@ bool results_name_reserved(const char *name, const char **ret_why)
 /* Files bootab writes into a side that are not benchmark output. */
 static bool is_bootab_file(const char *name)
 {
-	static const char *const own[] = { "meta.json", "meta.txt", "iommu.txt", "journal", "kernel-config", NULL };
+	static const char *const own[] = { "meta.json", "meta.txt", "iommu.txt", "journal", "snapshot.out", "kernel-config", NULL };
 
 	if (name[0] == '.' || strstr(name, ".tmp-"))
 		return true;
@@ -801,6 +814,7 @@ void side_release(struct side *side)
 	free(side->mode);
 	free(side->machine_id);
 	free(side->boot_id);
+	inventory_release(&side->inventory);
 	free(side->kernel.release);
 	free(side->kernel.version);
 	free(side->kernel.build_id);

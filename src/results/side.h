@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "kernel/inventory.h"
 #include <jansson.h>
 
 #include "kernel/iommu.h"
@@ -80,6 +81,7 @@ struct side {
 	struct side_version *versions;
 	size_t n_versions;
 	size_t alloc_versions;
+	struct inventory inventory;  /* meta.json's devices, kernel_log, failed_units (each may be unrecorded) */
 	/*
 	 * meta.json rows that bootab wrote but that cannot be read (a metric
 	 * that does not parse): the warnings name each. A report without them

@@ -188,12 +188,12 @@ done
 # The first policy's driver.
 for p in "$ROOT"/sys/devices/system/cpu/cpufreq/policy*; do
 	[ -r "$p/scaling_driver" ] || continue
-	lrec "$p/scaling_driver" state "/sys/devices/system/cpu/cpufreq/${p##*/}/scaling_driver"
+	lrec "$p/scaling_driver" state "${p#"$ROOT"}/scaling_driver"
 	break
 done
 for h in "$ROOT"/sys/kernel/mm/hugepages/hugepages-*; do
 	[ -r "$h/nr_hugepages" ] || continue
-	lrec "$h/nr_hugepages" state "/sys/kernel/mm/hugepages/${h##*/}/nr_hugepages"
+	lrec "$h/nr_hugepages" state "${h#"$ROOT"}/nr_hugepages"
 done
 # CPU 0: "flags : fpu vme" as "fpu vme".
 if [ -r "$ROOT/proc/cpuinfo" ]; then
@@ -261,7 +261,7 @@ if [ -n "$nolog" ]; then
 	source=skipped
 elif [ -n "$ROOT" ]; then
 	if readable "$ROOT/var/log/dmesg"; then
-		klog=$(head -c 16777216 "$ROOT/var/log/dmesg")
+		klog=$(head -c 16777216 "$ROOT/var/log/dmesg" | sed 's/^<[0-9]*>//')
 		source="file"
 	fi
 else

@@ -100,7 +100,22 @@ char *target_script_render(const struct target *t, const char *name)
 	strbuf_addstr(&sb, "ROOT=");
 	shell_quote_append(&sb, t->root ? t->root : "");
 	strbuf_addch(&sb, '\n');
-	strbuf_addstr(&sb, text);
+	/*
+	 * The script travels as one argument of the ssh command line, and
+	 * dropbear refuses a command longer than 9000 bytes (MAX_CMD_LEN):
+	 * lines that hold only a comment are left out, and indentation. No
+	 * script here has a here-document or a quoted string that spans lines.
+	 */
+	for (const char *p = text; *p;) {
+		const char *nl = strchr(p, '\n'), *q = p;
+		size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
+
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (*q != '#')
+			strbuf_add(&sb, q, len - (size_t)(q - p));
+		p += len;
+	}
 	return strbuf_detach(&sb, NULL);
 }
 
@@ -790,7 +805,8 @@ int target_boot_id(struct target *t, bool fresh_connection, int timeout_ms, char
  * the parser reads one record. A snapshot without that last line is left
  * as it is, for the parser to refuse.
  */
-static int kernel_id_append(struct target *t, bool as_root, struct process_result *snap)
+static int script_append(struct target *t, const char *script, const char *const *args, bool as_root,
+			 struct process_result *snap)
 {
 	struct process_result res;
 	struct strbuf sb = STRBUF_INIT;
@@ -799,13 +815,13 @@ static int kernel_id_append(struct target *t, bool as_root, struct process_resul
 	if (snap->out_len < 4 || strcmp(snap->out + snap->out_len - 4, "end\n") ||
 	    (snap->out_len > 4 && snap->out[snap->out_len - 5] != '\n'))
 		return 0;
-	r = target_run_script(t, "kernel-id", NULL, NULL, 0, as_root, 120000, &res);
+	r = target_run_script(t, script, args, NULL, 0, as_root, 120000, &res);
 	if (r < 0)
 		return r;
 	if (res.exit_code != 0 || res.out_truncated) {
 		char *why = last_line(res.err);
 
-		set_error(t, "kernel-id on '%s' failed (exit %d): %s", t->spec, res.exit_code,
+		set_error(t, "%s on '%s' failed (exit %d): %s", script, t->spec, res.exit_code,
 			  res.out_truncated ? "output too long" : *why ? why : "no message");
 		free(why);
 		process_result_release(&res);
@@ -820,13 +836,15 @@ static int kernel_id_append(struct target *t, bool as_root, struct process_resul
 	return 0;
 }
 
+const char *const target_snapshot_scripts[] = { "snapshot", "kernel-id", "inventory", NULL };
+
 int target_snapshot(struct target *t, const char *const *args, bool as_root,
 		    struct snapshot *ret, char **ret_raw, struct parse_error *err)
 {
 	struct process_result res;
 	int r;
 
-	r = target_run_script(t, "snapshot", args, NULL, 0, as_root, 120000, &res);
+	r = target_run_script(t, target_snapshot_scripts[0], args, NULL, 0, as_root, 120000, &res);
 	if (r < 0)
 		return r;
 	if (res.exit_code != 0) {
@@ -845,7 +863,16 @@ int target_snapshot(struct target *t, const char *const *args, bool as_root,
 	}
 	/* The kernel's records come from a script of their own (one SSH command
 	 * line has room for one script: dropbear takes at most 9000 bytes). */
-	r = kernel_id_append(t, as_root, &res);
+	r = script_append(t, target_snapshot_scripts[1], NULL, as_root, &res);
+	if (r == 0) {
+		/* The device inventory too: nolog leaves its kernel log out as well. */
+		bool nolog = false;
+		const char *const inv_args[] = { "nolog", NULL };
+
+		for (size_t i = 0; args && args[i]; i++)
+			nolog |= !strcmp(args[i], "nolog");
+		r = script_append(t, target_snapshot_scripts[2], nolog ? inv_args : NULL, as_root, &res);
+	}
 	if (r < 0) {
 		process_result_release(&res);
 		return r;
@@ -859,6 +886,8 @@ int target_snapshot(struct target *t, const char *const *args, bool as_root,
 		process_result_release(&res);
 		return r;
 	}
+	/* The raw output is kept with the boot's results (snapshot.out). */
+	ret->raw = xstrndup(res.out, res.out_len);
 	if (ret_raw) {
 		*ret_raw = res.out;
 		res.out = NULL;

@@ -79,7 +79,9 @@ const char *target_error(const struct target *t);
 const char *target_script_text(const char *name);
 
 /*
- * The script as it runs on t: "ROOT=..." then the embedded text, so it can
+ * The script as it runs on t: "ROOT=..." then the embedded text without its
+ * comment-only lines and indentation (the ssh command line carries it;
+ * dropbear takes at most 9000 bytes), so it can
  * be stored with the results and rerun by hand. NULL for an unknown name.
  * The result is the caller's.
  */
@@ -166,7 +168,7 @@ struct snapshot;
 struct parse_error;
 
 /*
- * Runs snapshot.sh on t with args ("nolog", "param:MOD.PARAM",
+ * Runs snapshot.sh, then kernel-id.sh and inventory.sh, on t with args ("nolog", "param:MOD.PARAM",
  * "file:/sys/..."; as_root for the kernel log) and parses its output.
  * On success fills *ret (snapshot_release()) and, when ret_raw is not
  * NULL, the raw output (caller's). Returns -errno: target failures as
@@ -176,6 +178,12 @@ struct parse_error;
  */
 int target_snapshot(struct target *t, const char *const *args, bool as_root,
 		    struct snapshot *ret, char **ret_raw, struct parse_error *err);
+
+/*
+ * The scripts target_snapshot() runs, in order (NULL-terminated): the raw
+ * output is their records, snapshot.sh's closing "end" line moved last.
+ */
+extern const char *const target_snapshot_scripts[];
 
 /* Asks for a sudo password on the terminal: a target_ask_password_fn. */
 int target_ask_password_tty(const char *target, char **ret_password);

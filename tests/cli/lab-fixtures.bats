@@ -184,6 +184,8 @@ load 1.10 0.31 0.11 1/59 249
 cpu vulnerabilities: 2 affected of 17
   spectre_v1: Mitigation: usercopy/swapgs barriers and __user pointer sanitization
   spectre_v2: Mitigation: Retpolines; STIBP: disabled; RSB filling; PBRSB-eIBRS: Not affected; BHI: Not affected
+devices: 0 PCI (0 without a driver), 0 device nodes, 0 network interfaces
+kernel errors and warnings: 0 (file)
 TXT
 )
 	# the kernel's command-line echo names intel_iommu but is left out

@@ -98,7 +98,7 @@ setup() {
 	done
 	"$BOOTAB" compare --format csv "$r2/pt" "$r2/pt2" > "$BATS_TEST_TMPDIR/out.csv" 2>/dev/null
 	head -1 "$BATS_TEST_TMPDIR/out.csv" | tr ',' '\n' > "$BATS_TEST_TMPDIR/columns"
-	[ "$(wc -l < "$BATS_TEST_TMPDIR/columns")" -eq 42 ]
+	[ "$(wc -l < "$BATS_TEST_TMPDIR/columns")" -eq 43 ]
 	# The csv section's table lists the columns in order.
 	diff -u "$BATS_TEST_TMPDIR/columns" <(sed -n '/^## report.csv/,$p' "$doc" | grep '^| `' |
 		sed 's/ | [^|]*|$//; s/^| //' | tr -d '`' | sed 's/, /\n/g')

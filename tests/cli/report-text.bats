@@ -85,7 +85,8 @@ widest() {
 	run -0 "$BOOTAB" compare --color never --by-run strata-prefill --by-run strata-decode \
 		"$r2/pt" "$r2/translated" "$r2/off" "$r2/pt2"
 	printf '%s\n' "$output" > "$BATS_TEST_TMPDIR/out.txt"
-	sed -n '/^## A worked example/,/^## /p' "$readme" | sed -n '/^```$/,/^```$/p' | sed '1d;$d' > "$BATS_TEST_TMPDIR/excerpt"
+	# The section's first block is the case study's output.
+	sed -n '/^## A worked example/,/^## /p' "$readme" | awk '/^```$/ { n++; next } n == 1' > "$BATS_TEST_TMPDIR/excerpt"
 	[ "$(wc -l < "$BATS_TEST_TMPDIR/excerpt")" -gt 30 ]
 	while IFS= read -r line; do
 		[ -z "$line" ] && continue

@@ -33,6 +33,9 @@ cpu vulnerabilities: 3 affected of 14
   spectre_v1: Mitigation: usercopy/swapgs barriers and __user pointer sanitization
   spectre_v2: Mitigation: Enhanced / Automatic IBRS; IBPB: conditional; STIBP: always-on; RSB filling; PBRSB-eIBRS: Not affected; BHI: Not affected
 param ttm.pages_limit=31457280
+devices: 43 PCI (15 without a driver), 8 device nodes, 3 network interfaces
+kernel errors and warnings: 6 (file)
+failed units: 0
 TXT
 )
 		# first line: the controller's time, ISO 8601
@@ -59,12 +62,25 @@ TXT
 	[ "$(tail -n 1 "$BATS_TEST_TMPDIR/s/iommu.txt")" = "iommu group types: 1 DMA, 32 DMA-FQ, 2 identity" ]
 }
 
-@test "the stored script reruns by hand and gives the same records" {
+@test "the stored scripts rerun by hand and give the same records" {
 	"$BOOTAB" snapshot --root "$fixtures/seed-translated" -o "$BATS_TEST_TMPDIR/s" 2>/dev/null
-	run sh "$BATS_TEST_TMPDIR/s/scripts/snapshot.sh"
-	[ "$status" -eq 0 ]
-	diff -u <(grep -v '^time' "$BATS_TEST_TMPDIR/s/snapshot.out") <(printf '%s\n' "$output" | grep -v '^time')
-	head -n 1 "$BATS_TEST_TMPDIR/s/scripts/snapshot.sh" | grep -qx "ROOT='$fixtures/seed-translated'"
+	sc=$BATS_TEST_TMPDIR/s/scripts
+	[ "$(cd "$sc" && echo *)" = "inventory.sh kernel-id.sh snapshot.sh" ]
+	# snapshot.sh, kernel-id.sh, inventory.sh in that order; snapshot.sh's
+	# closing "end" comes last
+	{
+		sh "$sc/snapshot.sh" | sed '$d'
+		sh "$sc/kernel-id.sh"
+		sh "$sc/inventory.sh"
+		echo end
+	} >"$BATS_TEST_TMPDIR/again.out"
+	diff -u <(grep -v '^time' "$BATS_TEST_TMPDIR/s/snapshot.out") <(grep -v '^time' "$BATS_TEST_TMPDIR/again.out")
+	# the inventory's records are there, not only snapshot.sh's
+	grep -qx 'pci	0000:00:01.0	0x1022	0x1507	0x060000	-	0' "$BATS_TEST_TMPDIR/again.out"
+	grep -q '^kmsg	3	' "$BATS_TEST_TMPDIR/again.out"
+	for f in snapshot kernel-id inventory; do
+		head -n 1 "$sc/$f.sh" | grep -qx "ROOT='$fixtures/seed-translated'"
+	done
 }
 
 @test "without -o, meta.txt goes to stdout; --json gives meta.json" {

@@ -14,6 +14,7 @@
 #include "lib/strbuf.h"
 #include "kernel/notes.h"
 #include "kernel/snapshot.h"
+#include "lib/shell-quote.h"
 #include "lib/file.h"
 #include "target/target.h"
 
@@ -148,6 +149,152 @@ static void test_parse_off_box(void **state)
 	free(out);
 }
 
+/* snapshot.sh, kernel-id.sh and inventory.sh, as target_snapshot() runs them: the raw output. */
+static char *run_full_snapshot(const char *tree, const char *shell)
+{
+	struct target_options o = { .root = tree, .shell = shell };
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct target *t = NULL;
+	struct snapshot s = { 0 };
+	char *error = NULL, *raw = NULL;
+
+	assert_int_equal(target_open("local", &o, &t, &error), 0);
+	assert_int_equal(target_snapshot(t, NULL, true, &s, &raw, &err), 0);
+	snapshot_release(&s);
+	target_close(t);
+	return raw;
+}
+
+/* The off boot of the case study: the NPU unbound, its node gone, the amdxdna lines. */
+static void test_parse_inventory(void **state)
+{
+	char dir[] = "/tmp/bootab-test-XXXXXX", *busybox_sh;
+	const char *shells[2] = { "dash", NULL };
+
+	(void)state;
+	/* busybox runs its sh applet when called as "sh" */
+	assert_non_null(mkdtemp(dir));
+	busybox_sh = xasprintf("%s/sh", dir);
+	assert_int_equal(symlink("/bin/busybox", busybox_sh), 0);
+	shells[1] = busybox_sh;
+	for (size_t i = 0; i < 2; i++) {
+		struct parse_error err = PARSE_ERROR_INIT;
+		struct snapshot s = { 0 }, p = { 0 };
+		char *out = run_full_snapshot(FIXTURES "/sysfs/seed-off", shells[i]);
+		char *pt = run_full_snapshot(FIXTURES "/sysfs/seed-passthrough2", shells[i]);
+		const struct inventory *inv = &s.inventory;
+		const struct inventory_pci *npu;
+		const struct klog_line *last;
+
+		assert_int_equal(snapshot_parse(out, strlen(out), &s, &err), 0);
+		assert_true(inv->has_devices);
+		assert_int_equal(inv->n_pci, 43);
+		npu = inventory_find_pci(inv, "0000:c7:00.1");
+		assert_non_null(npu);
+		assert_null(npu->driver);
+		assert_int_equal(npu->iommu_group, -1);
+		assert_int_equal(npu->vendor, 0x1022);
+		assert_int_equal(npu->device, 0x17f0);
+		assert_int_equal(npu->class_code, 0x118000);
+		assert_string_equal(inventory_find_pci(inv, "0000:c6:00.0")->driver, "amdgpu");
+		/* accel0 gone; loop0 and zram0 and the connector (no node) left out */
+		assert_int_equal(inv->n_nodes, 8);
+		for (size_t n = 0; n < inv->n_nodes; n++) {
+			assert_string_not_equal(inv->nodes[n].dev, "/dev/accel/accel0");
+			assert_null(strstr(inv->nodes[n].dev, "loop"));
+		}
+		assert_string_equal(inv->nodes[0].dev, "/dev/dri/card1");
+		assert_string_equal(inv->nodes[0].device, "0000:c6:00.0");
+		assert_int_equal(inv->n_netifs, 3);
+		assert_string_equal(inv->netifs[0].name, "enp195s0");
+		assert_string_equal(inv->netifs[0].operstate, "up");
+		assert_int_equal(inv->netifs[0].carrier, 1);
+		assert_string_equal(inv->netifs[0].device, "0000:c3:00.0");
+		assert_int_equal(inv->netifs[2].carrier, -1);
+		assert_true(inv->has_klog);
+		assert_int_equal(inv->klog_source, INVENTORY_SOURCE_FILE);
+		assert_int_equal(inv->n_klog, 6);
+		assert_int_equal(inv->klog_count, 6);
+		last = &inv->klog[5];
+		assert_int_equal(last->level, 3);
+		assert_true(last->time > 9.8722 && last->time < 9.8723);
+		assert_string_equal(last->text, "amdxdna 0000:c7:00.1: probe with driver amdxdna failed with error -22");
+		assert_string_equal(last->key, "amdxdna 0000:c7:00.1: probe with driver amdxdna failed with error -22");
+		assert_int_equal(inv->klog[0].level, 4);
+		assert_true(inv->has_units);
+		assert_int_equal(inv->n_failed_units, 0);
+
+		assert_int_equal(snapshot_parse(pt, strlen(pt), &p, &err), 0);
+		assert_int_equal(p.inventory.n_failed_units, 1);
+		assert_string_equal(p.inventory.failed_units[0], "fwupd-refresh.service");
+		assert_string_equal(inventory_find_pci(&p.inventory, "0000:c7:00.1")->driver, "amdxdna");
+		assert_int_equal(inventory_find_pci(&p.inventory, "0000:c7:00.1")->iommu_group, 29);
+		assert_string_equal(p.inventory.nodes[0].dev, "/dev/accel/accel0");
+		assert_string_equal(p.inventory.nodes[0].device, "0000:c7:00.1");
+
+		/* meta.json keeps all of it, and reads back the same */
+		{
+			json_t *j = snapshot_to_json(&p, NULL);
+			struct inventory back;
+
+			assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(
+				json_object_get(j, "devices"), "pci"), 38), "iommu_type")), "identity");
+			assert_int_equal(inventory_from_json(j, &back, &err), 0);
+			assert_int_equal(back.n_pci, p.inventory.n_pci);
+			assert_int_equal(back.n_nodes, p.inventory.n_nodes);
+			assert_int_equal(back.n_netifs, p.inventory.n_netifs);
+			assert_int_equal(back.n_klog, p.inventory.n_klog);
+			assert_int_equal(back.klog_count, p.inventory.klog_count);
+			assert_string_equal(back.failed_units[0], "fwupd-refresh.service");
+			assert_int_equal(back.netifs[2].carrier, -1);
+			assert_string_equal(back.klog[back.n_klog - 1].key, p.inventory.klog[p.inventory.n_klog - 1].key);
+			for (size_t n = 0; n < back.n_pci; n++) {
+				assert_string_equal(back.pci[n].address, p.inventory.pci[n].address);
+				assert_int_equal(back.pci[n].iommu_group, p.inventory.pci[n].iommu_group);
+			}
+			inventory_release(&back);
+			json_decref(j);
+		}
+		snapshot_release(&p);
+		snapshot_release(&s);
+		free(pt);
+		free(out);
+	}
+	unlink(busybox_sh);
+	rmdir(dir);
+	free(busybox_sh);
+}
+
+/*
+ * Every script travels as one quoted argument of the ssh command line, and
+ * the lab's dropbear refuses a command past 9000 bytes: what is sent stays
+ *  under it, with 500 bytes for the sudo wrapper, the label and the arguments.
+ */
+static void test_scripts_fit_a_command_line(void **state)
+{
+	static const char *const names[] = { "boot-id", "io", "oneshot", "probe", "read-file", "reboot",
+					     "run-fetch", "run-start", "run-watch", "snapshot", "inventory", "kernel-id", NULL };
+	struct target_options o = { .root = NULL };
+	struct target *t = NULL;
+	char *error = NULL;
+
+	(void)state;
+	assert_int_equal(target_open("local", &o, &t, &error), 0);
+	for (size_t i = 0; names[i]; i++) {
+		char *text = target_script_render(t, names[i]), *quoted;
+
+		assert_non_null(text);
+		quoted = shell_quote(text);
+		if (strlen(quoted) > 8500)
+			fail_msg("%s: %zu bytes on the command line", names[i], strlen(quoted));
+		/* comment lines are left out; the code is all there */
+		assert_null(strstr(text, "\n#"));
+		free(quoted);
+		free(text);
+	}
+	target_close(t);
+}
+
 static const struct {
 	const char *input;
 	unsigned line;
@@ -204,6 +351,29 @@ static const struct {
 	{ HEAD "machine_id\t4c4c4544004a3610804bb7c04f395032\textra\n", 2,
 	  "record 'machine_id': 3 fields, expected 2" },
 	{ HEAD "machine_id\t4c4c4544\x1b" "004a3610804bb7c04f395032\n", 2, "control character 0x1b" },
+	/* the device inventory, kernel-log lines and units */
+	{ HEAD "pci\t0000:00:01.0\t0x1\t0x2\t0x3\t-\t-\n", 2, "before 'inventory'" },
+	{ HEAD "inventory\t2\n", 2, "inventory format '2'" },
+	{ HEAD "inventory\t1\ninventory\t1\n", 3, "record 'inventory' repeated" },
+	{ HEAD "inventory\t1\npci\t0000:00:01.0\t1af4\t0x2\t0x3\t-\t-\n", 3, "vendor, device or class" },
+	{ HEAD "inventory\t1\npci\t0000:00:01.0\t0x1\t0x2\t0x3\tbad driver\t-\n", 3, "malformed" },
+	{ HEAD "inventory\t1\npci\t0000:00:01.0\t0x1\t0x2\t0x3\t-\tx\n", 3, "IOMMU group 'x'" },
+	{ HEAD "inventory\t1\npci\ta\t-\t-\t-\t-\t-\npci\ta\t-\t-\t-\t-\t-\n", 4, "pci device 'a' repeated" },
+	{ HEAD "inventory\t1\nnode\taccel\taccel0\t../etc/shadow\t-\n", 3, "not a name under /dev" },
+	{ HEAD "inventory\t1\nnode\taccel\taccel0\t/etc/shadow\t-\n", 3, "not a name under /dev" },
+	{ HEAD "inventory\t1\nnode\tac cel\taccel0\taccel/accel0\t-\n", 3, "malformed" },
+	{ HEAD "inventory\t1\nnetif\teth0\tup\tyes\t-\n", 3, "carrier 'yes'" },
+	{ HEAD "inventory\t1\nnetif\teth0\tsideways\t1\t-\n", 3, "operstate 'sideways'" },
+	{ HEAD "inventory\t1\nkmsg\t3\t1.0\tx\n", 3, "without a kernel log source" },
+	{ HEAD "inventory\t1\nkmsg_source\tsyslog\n", 3, "kernel log source 'syslog'" },
+	{ HEAD "inventory\t1\nkmsg_source\tdmesg\nkmsg\t5\t1.0\tx\n", 4, "kmsg level '5'" },
+	{ HEAD "inventory\t1\nkmsg_source\tdmesg\nkmsg\t3\tsoon\tx\n", 4, "kmsg time 'soon'" },
+	{ HEAD "inventory\t1\nkmsg_source\tdmesg\nkmsg\t3\t-1\tx\n", 4, "kmsg time '-1'" },
+	{ HEAD "inventory\t1\nkmsg_source\tdmesg\nkmsg\t3\t1.0\tx\nkmsg_count\t0\n", 5, "at least the lines given" },
+	{ HEAD BOOT "log_source\tabsent\ninventory\t1\nkmsg_source\tdmesg\nend\n", 8, "missing record 'kmsg_count'" },
+	{ HEAD "inventory\t1\nunits_source\tinit.d\n", 3, "units source 'init.d'" },
+	{ HEAD "inventory\t1\nunits_source\tabsent\nunit_failed\tx.service\n", 4, "without a units source" },
+	{ HEAD "inventory\t1\nunits_source\tsystemctl\nunit_failed\ta/b\n", 4, "unit name 'a/b'" },
 	{ HEAD "kernel_notes\t0400000\n", 2, "kernel_notes is not hex bytes" },
 	{ HEAD "kernel_notes\t04000000zz\n", 2, "kernel_notes is not hex bytes" },
 	/* namesz 4, descsz 20, type 3, but only the name follows */
@@ -578,6 +748,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_fixture_dash_and_busybox),
 		cmocka_unit_test(test_parse_off_box),
+		cmocka_unit_test(test_parse_inventory),
+		cmocka_unit_test(test_scripts_fit_a_command_line),
 		cmocka_unit_test(test_parse_rejects),
 		cmocka_unit_test(test_parse_bounds),
 		cmocka_unit_test(test_parse_minimal_and_log_sanitised),

@@ -1,0 +1,131 @@
+# bootab inventory: the device inventory, kernel error and warning lines and
+# failed units of this boot (snapshot.sh's records inventory, pci, node,
+# netif, kmsg*, units_source, unit_failed; docs/target.md). It runs right
+# after snapshot.sh, whose output it completes: a second script, because
+# dropbear takes a command of at most 9000 bytes.
+# Usage: sh inventory.sh [nolog]
+set -u
+ROOT=${ROOT-}
+LC_ALL=C
+export LC_ALL
+nolog=
+[ "${1-}" = nolog ] && nolog=1
+
+rec() {
+	printf '%s' "$1"
+	shift
+	for field in "$@"; do
+		printf '\t%s' "$field"
+	done
+	printf '\n'
+}
+
+first_line() {
+	head -c 4096 "$1" 2>/dev/null | head -n 1 | tr -d '\000-\037\177'
+}
+
+link_name() {
+	target=$(readlink "$1" 2>/dev/null) || target=
+	if [ -n "$target" ]; then
+		printf '%s' "${target##*/}" | tr -d '\000-\037\177'
+	else
+		printf -- '-'
+	fi
+}
+
+field() {
+	if [ -r "$1" ]; then
+		v=$(first_line "$1")
+		[ -n "$v" ] && { printf '%s' "$v"; return; }
+	fi
+	printf -- '-'
+}
+
+# The device inventory: what users of this boot depend on, read so that a
+# device that lost its driver, a node or an interface that went away shows.
+rec inventory 1
+for d in "$ROOT"/sys/bus/pci/devices/*; do
+	[ -e "$d" ] || [ -L "$d" ] || continue
+	group=$(link_name "$d/iommu_group")
+	rec pci "${d##*/}" "$(field "$d/vendor")" "$(field "$d/device")" \
+		"$(field "$d/class")" "$(link_name "$d/driver")" "$group"
+done
+# Device nodes, from the class entries udev makes them from (DEVNAME in
+# uevent, Documentation/ABI/testing/sysfs-uevent). Loop, RAM and zram disks
+# and network block devices come and go with their users: left out.
+for class in accel drm nvme block vfio; do
+	for e in "$ROOT/sys/class/$class"/*; do
+		[ -d "$e" ] || continue
+		case $class:${e##*/} in
+		block:loop* | block:ram* | block:zram* | block:nbd*) continue ;;
+		esac
+		devname=$(head -c 4096 "$e/uevent" 2>/dev/null | sed -n 's/^DEVNAME=//p' | head -n 1 |
+			tr -d '\000-\037\177')
+		[ -n "$devname" ] || continue
+		rec node "$class" "${e##*/}" "$devname" "$(link_name "$e/device")"
+	done
+done
+for e in "$ROOT"/sys/class/net/*; do
+	[ -d "$e" ] || continue
+	# carrier cannot be read on an interface that is down (EINVAL).
+	carrier=$(first_line "$e/carrier")
+	case $carrier in
+	0 | 1) ;;
+	*) carrier=- ;;
+	esac
+	rec netif "${e##*/}" "$(field "$e/operstate")" "$carrier" "$(link_name "$e/device")"
+done
+
+# Kernel-log lines at error and warning level, with the kernel's own
+# priorities: dmesg -r prints each record as "<LEVEL>[SECONDS] TEXT"
+# (facility 0 only: userspace writes to /dev/kmsg with another facility).
+# Without dmesg (or its permission) the source is absent: nothing is judged.
+tab=$(printf '\t')
+ksource=absent
+kraw=
+if [ -n "$nolog" ]; then
+	ksource=skipped
+elif [ -n "$ROOT" ]; then
+	if [ -r "$ROOT/var/log/dmesg" ]; then
+		kraw=$(head -c 16777216 "$ROOT/var/log/dmesg")
+		ksource='file'
+	fi
+else
+	if command -v dmesg >/dev/null 2>&1; then
+		kraw=$(dmesg -r 2>/dev/null | head -c 67108864) || kraw=
+		[ -n "$kraw" ] && ksource=dmesg
+	fi
+fi
+rec kmsg_source "$ksource"
+if [ "$ksource" != absent ] && [ "$ksource" != skipped ]; then
+	klines=$(printf '%s\n' "$kraw" | tr '\011' ' ' | tr -d '\000-\010\013-\037\177' |
+		sed -n -e "s/^<\([0-4]\)>\[ *\([0-9][0-9]*\.[0-9][0-9]*\)\] \{0,1\}/kmsg$tab\1$tab\2$tab/p" \
+			-e "t" -e "s/^<\([0-4]\)>/kmsg$tab\1$tab-$tab/p")
+	kcount=0
+	if [ -n "$klines" ]; then
+		kcount=$(printf '%s\n' "$klines" | wc -l)
+		printf '%s\n' "$klines" | head -n 2000
+	fi
+	rec kmsg_count "$((kcount + 0))"
+fi
+
+# Failed units (systemctl(1) list-units --failed), where systemd runs
+# (sd_booted(3): /run/systemd/system exists).
+usource=absent
+if [ -n "$ROOT" ]; then
+	if [ -r "$ROOT/var/log/failed-units" ]; then
+		usource='file'
+		units=$(head -c 1048576 "$ROOT/var/log/failed-units")
+	fi
+elif [ -d /run/systemd/system ] && command -v systemctl >/dev/null 2>&1; then
+	usource=systemctl
+	units=$(systemctl list-units --failed --plain --no-legend --no-pager --full 2>/dev/null |
+		head -c 1048576)
+fi
+rec units_source "$usource"
+if [ "$usource" != absent ]; then
+	printf '%s\n' "$units" | tr -d '\000-\010\013-\037\177' | while read -r unit rest; do
+		[ -n "$unit" ] && rec unit_failed "$unit"
+	done
+fi
+exit 0
