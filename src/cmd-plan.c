@@ -98,15 +98,14 @@ static int noise_from_campaign(const char *dir, struct noise *nz)
 		return r;
 	}
 	for (char **n = names; *n; n++) {
-		char *path = path_join(dir, *n), *meta = path_join(path, "meta.json");
+		char *path = path_join(dir, *n);
 
 		/* A campaign directory holds its plan and report next to the sides. */
-		if (path_is_dir(path) && path_exists(meta)) {
+		if (path_is_dir(path) && side_recorded(path)) {
 			nz->sides = xrealloc(nz->sides, (nz->n_sides + 1) * sizeof(*nz->sides));
 			if (side_load(path, &nz->sides[nz->n_sides], &warnings) == 0)
 				nz->n_sides++;
 		}
-		free(meta);
 		free(path);
 	}
 	strv_free(names);
