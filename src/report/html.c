@@ -267,123 +267,8 @@ static void metric_anchor(struct page *pg, size_t i)
 
 /* ---- header and summary ---- */
 
-static const char css[] =
-	":root{--fg:#1f2328;--muted:#59636e;--line:#d8dee4;--soft:#f6f8fa;--card:#fff;--bg:#eef1f4;"
-	"--gain:#1a7f37;--gain-bg:#dafbe1;--loss:#cf222e;--loss-bg:#ffebe9;--loud:#9a6700;--loud-bg:#fff8c5;"
-	"--info:#0969da;--info-bg:#ddf4ff}\n"
-	"*{box-sizing:border-box}\n"
-	"html{-webkit-text-size-adjust:100%}\n"
-	"body{margin:0;background:var(--bg);color:var(--fg);font:15px/1.5 system-ui,-apple-system,"
-	"'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif}\n"
-	"main{max-width:1120px;margin:0 auto;padding:24px 20px 48px}\n"
-	"header.top{background:#24292f;color:#fff;padding:22px 20px}\n"
-	"header.top .in{max-width:1120px;margin:0 auto;padding:0 20px}\n"
-	"header.top h1{margin:0;font-size:24px;font-weight:600;letter-spacing:.2px}\n"
-	"header.top h1 small{font-weight:400;color:#b6bec8;margin-left:8px}\n"
-	"header.top p{margin:6px 0 0;color:#d0d7de}\n"
-	".chips{display:flex;flex-wrap:wrap;gap:8px;margin-top:14px}\n"
-	".chip{display:inline-block;border-radius:999px;padding:3px 12px;font-size:13px;background:#3d444d;color:#fff}\n"
-	".chip b{font-variant-numeric:tabular-nums}\n"
-	".chip.v-gain{background:var(--gain);color:#fff}.chip.v-loud{background:#9a6700;color:#fff}"
-	".chip.v-loss{background:var(--loss);color:#fff}\n"
-	"section{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:18px 20px;margin:18px 0;"
-	"box-shadow:0 1px 2px rgba(31,35,40,.06)}\n"
-	"h2{font-size:18px;margin:0 0 12px;font-weight:600}\n"
-	"h3{font-size:15px;margin:0;font-weight:600}\n"
-	".rowname{color:var(--muted);font-weight:500;margin-right:2px}\n"
-	"h3 .sub{font-weight:400;color:var(--muted);font-size:13px;margin-left:6px}\n"
-	".note{color:var(--muted);font-size:13px;margin:8px 0 0}\n"
-	".callout{border-left:4px solid var(--loud);background:var(--loud-bg);padding:8px 12px;border-radius:6px;margin:10px 0}\n"
-	".callout.info{border-color:var(--info);background:var(--info-bg)}\n"
-	".callout.bad{border-color:var(--loss);background:var(--loss-bg)}\n"
-	".scroll{overflow-x:auto;-webkit-overflow-scrolling:touch}\n"
-	"table{border-collapse:collapse;width:100%;font-size:13.5px}\n"
-	"th,td{padding:5px 8px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top;white-space:nowrap}\n"
-	"th{font-weight:600;color:var(--muted);font-size:12px;text-transform:uppercase;letter-spacing:.4px}\n"
-	"td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}\n"
-	"tbody.metric tr.head td{background:var(--soft);font-weight:600;border-top:2px solid var(--line)}\n"
-	"tbody.metric tr.head td a{color:inherit;text-decoration:none}\n"
-	"tbody.metric tr.head .sub{font-weight:400;color:var(--muted);margin-left:8px}\n"
-	"td.wrap{white-space:normal}\n"
-	".sw{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:6px;vertical-align:0}\n"
-	".verdict,.pill{font-weight:600}\n"
-	"tr.stat td{color:var(--muted);font-size:13.5px}\n"
-	".pill{display:inline-block;border-radius:999px;padding:1px 9px;font-size:12px;white-space:nowrap}\n"
-	".v-gain{color:var(--gain)}.pill.v-gain{background:var(--gain-bg)}\n"
-	".v-loss{color:var(--loss)}.pill.v-loss{background:var(--loss-bg)}\n"
-	".v-loud{color:var(--loud)}.pill.v-loud{background:var(--loud-bg)}\n"
-	".v-noise,.v-nodrift,.v-drift,.v-base,.v-missing,.v-untested,.v-same,.v-undecided{color:var(--muted);font-weight:500}\n"
-	".pill.v-noise,.pill.v-nodrift,.pill.v-drift,.pill.v-base,.pill.v-missing,.pill.v-untested,.pill.v-same,.pill.v-undecided{background:var(--soft);border:1px solid var(--line)}\n"
-	".figure{display:grid;grid-template-columns:minmax(0,1fr) 270px;gap:18px;align-items:start;"
-	"padding:16px 0;border-top:1px solid var(--line)}\n"
-	".figure:first-of-type{border-top:0}\n"
-	".figure .head{grid-column:1/-1;display:flex;flex-wrap:wrap;align-items:baseline;gap:4px 10px}\n"
-	"svg{display:block;width:100%;height:auto}\n"
-	"svg text{font-family:system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;fill:#59636e;font-size:11px}\n"
-	"svg .grid{stroke:#e6eaef;stroke-width:1}\n"
-	"svg .axis{stroke:#afb8c1;stroke-width:1}\n"
-	"svg .band{fill:#0969da;fill-opacity:.10}\n"
-	"svg .band2{fill:none;stroke:#0969da;stroke-opacity:.45;stroke-dasharray:4 3}\n"
-	"svg .base{stroke:#0969da;stroke-opacity:.7;stroke-width:1.2;stroke-dasharray:6 3}\n"
-	"svg .bar{stroke-width:1.8}\n"
-	"svg .pt{stroke:#fff;stroke-width:1.5}\n"
-	"svg .lab{fill:#1f2328;font-weight:600;font-size:12px}\n"
-	"svg .val{font-size:10.5px}\n"
-	"svg .dir{font-size:10.5px;fill:#8c959f}\n"
-	"svg .bandlab{fill:#0969da;font-size:10.5px}\n"
-	"ul.verdicts{list-style:none;margin:0;padding:0}\n"
-	"ul.verdicts li{display:grid;grid-template-columns:1fr auto;gap:2px 8px;padding:7px 0;border-bottom:1px solid var(--line)}\n"
-	"ul.verdicts li:last-child{border-bottom:0}\n"
-	"ul.verdicts .who{font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}\n"
-	"ul.verdicts .d{font-variant-numeric:tabular-nums;color:var(--muted);font-size:13px}\n"
-	"ul.verdicts .cost{grid-column:1/-1;color:var(--loss);font-size:12.5px}\n"
-	".gc td .g{color:var(--gain)}.gc td .l{color:var(--loss)}.gc td .c{color:var(--loss);font-weight:600}\n"
-	"tr.changed td{background:#fff8c5}\n"
-	"tr.watch td{background:#ddf4ff}\n"
-	"tr.watch.changed td{background:#e6f7d9}\n"
-	".tag{display:inline-block;font-size:11px;font-weight:600;border-radius:4px;padding:0 6px;margin-left:6px;"
-	"text-transform:uppercase;letter-spacing:.3px}\n"
-	".tag.watch{background:var(--info);color:#fff}.tag.chg{background:#9a6700;color:#fff}\n"
-	".t-translated{color:#0550ae;font-weight:600}.t-identity{color:#1a7f37;font-weight:600}.t-other{color:#6e7781;font-weight:600}\n"
-	"code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}\n"
-	".legend{display:flex;flex-wrap:wrap;gap:6px 16px;font-size:12.5px;color:var(--muted);margin-top:8px}\n"
-	".legend i{display:inline-block;width:14px;height:10px;border-radius:2px;margin-right:5px;vertical-align:-1px}\n"
-	"table.times{margin-top:10px}\n"
-	"pre.rule{white-space:pre-wrap;font-size:12.5px;color:var(--muted);margin:0}\n"
-	"ul.warn{margin:0;padding-left:20px;font-size:13px}\n"
-	"footer{color:var(--muted);font-size:12.5px;text-align:center;margin-top:24px}\n"
-	"a{color:var(--info)}\n"
-	"#headline p.hl{margin:0 0 8px;padding:8px 12px;border-left:4px solid var(--line);background:var(--soft);"
-	"border-radius:6px;font-size:15px;overflow-wrap:anywhere}\n"
-	"#headline p.hl.gain{border-left-color:var(--gain)}#headline p.hl.loss{border-left-color:var(--loss)}\n"
-	"#headline .hm{font-weight:600;margin-right:2px}\n"
-	".forest{font-size:13.5px}\n"
-	".fr{display:grid;grid-template-columns:minmax(150px,30%) minmax(0,1fr) minmax(170px,27%);gap:2px 12px;"
-	"align-items:center;padding:3px 0;border-bottom:1px solid var(--line)}\n"
-	".fr.axis{border-bottom:1px solid #afb8c1}.fr:last-child{border-bottom:0}\n"
-	".fl{overflow-wrap:anywhere}.fl a{color:inherit;text-decoration:none}.fm{white-space:nowrap;color:var(--muted)}\n"
-	"svg.fp{width:100%;overflow:visible}svg.fp text{font-size:11px}\n"
-	"svg .margin{fill:#1a7f37;fill-opacity:.13}svg .zero{stroke:#59636e;stroke-width:1;stroke-dasharray:3 2}\n"
-	"svg .ci{stroke-width:2}svg .est{stroke-width:2}\n"
-	".fv{font-variant-numeric:tabular-nums}.fd{white-space:nowrap}\n"
-	".bl{margin-top:10px;font-size:12.5px}.bl h4{margin:0 0 4px;font-size:12px;color:var(--muted);text-transform:uppercase;"
-	"letter-spacing:.4px}\n"
-	".bl ul{list-style:none;margin:4px 0 0;padding:0}.bl li{padding:4px 0;border-top:1px solid var(--line)}\n"
-	".bl .d{color:var(--muted);font-variant-numeric:tabular-nums}\n"
-	"svg .rep{stroke:none;fill-opacity:.6}svg .run{fill:none;stroke:#8c959f;stroke-width:1;stroke-opacity:.7}\n"
-	"@media (max-width:600px){.fr{grid-template-columns:minmax(0,1fr)}.fr.axis .fl,.fr.axis .fv{display:none}"
-	".fr .fl{font-weight:600}}\n"
-	"@media (max-width:760px){body{font-size:14px}main{padding:12px 10px 32px}section{padding:14px 12px;border-radius:8px}"
-	".figure{grid-template-columns:1fr}header.top{padding:16px 10px}header.top .in{padding:0}"
-	/* SVG text is in viewBox units: larger there keeps it readable once the chart shrinks to a phone. */
-	"svg.chart text{font-size:17px}svg.chart .lab{font-size:19px}svg.chart .val{font-size:16px}"
-	"svg.chart .dir,svg.chart .bandlab{font-size:15px}svg.timeline text{font-size:22px}}\n"
-	"@media print{body{background:#fff;font-size:11pt}header.top{background:#fff;color:#000;border-bottom:2px solid #000}"
-	"header.top h1 small,header.top p{color:#333}.chip{border:1px solid #000}"
-	"section{box-shadow:none;border:0;border-top:1px solid #999;border-radius:0;padding:10px 0;margin:8px 0}"
-	".figure{grid-template-columns:minmax(0,1fr) 220px;break-inside:avoid}tr,li{break-inside:avoid}"
-	".scroll{overflow:visible}th,td{white-space:normal}"
-	"*{-webkit-print-color-adjust:exact;print-color-adjust:exact}main{max-width:none;padding:0}a{color:inherit;text-decoration:none}}\n";
+/* report.css, embedded at build time as report_css[]. */
+#include "report-css.h"
 
 static void page_head(struct page *pg)
 {
@@ -394,7 +279,7 @@ static void page_head(struct page *pg)
 		"<meta name=\"generator\" content=\"bootab " BOOTAB_VERSION "\">\n<title>bootab report: ");
 	esc(pg, title);
 	put(pg, "</title>\n<style>\n");
-	put(pg, css);
+	put(pg, report_css);
 	put(pg, "</style>\n</head>\n<body>\n");
 }
 
@@ -973,16 +858,22 @@ static void chart_num(struct page *pg, const char *attr, double v)
 	putf(pg, " %s=\"%.1f\"", attr, v);
 }
 
-static void metric_chart(struct page *pg, size_t i)
-{
-	const struct compare_result *res = pg->res;
-	const struct compare_metric *cm = &res->metrics[i];
-	const struct compare_cell *base = &cm->cells[0];
-	double lo = INFINITY, hi = -INFINITY, f = metric_drift_fraction(res, cm);
-	double x0 = CHART_LEFT, x1 = CHART_W - CHART_RIGHT, y0 = CHART_H - CHART_BOTTOM, y1 = CHART_TOP;
+/* A metric chart's value axis and plot area, in viewBox units. */
+struct chart_frame {
 	struct chart_axis axis;
-	size_t n_points = 0, n_reps = 0, max_runs = 0;
-	char *title = report_metric_title(cm);
+	double x0, x1, y0, y1;
+};
+
+/*
+ * The value axis of metric cm's chart: every boot's value and spread,
+ * every rep and twice the drift band around the first side; the points
+ * and reps drawn counted in *n_points, *n_reps.
+ */
+static void metric_chart_axis(const struct compare_result *res, const struct compare_metric *cm, double f,
+			      struct chart_axis *ret, size_t *n_points, size_t *n_reps)
+{
+	const struct compare_cell *base = &cm->cells[0];
+	double lo = INFINITY, hi = -INFINITY;
 
 	for (size_t k = 0; k < res->n_sides; k++) {
 		const struct compare_cell *c = &cm->cells[k];
@@ -990,7 +881,7 @@ static void metric_chart(struct page *pg, size_t i)
 
 		if (!c->present)
 			continue;
-		n_points++;
+		(*n_points)++;
 		lo = fmin(lo, c->value - s);
 		hi = fmax(hi, c->value + s);
 	}
@@ -1001,75 +892,79 @@ static void metric_chart(struct page *pg, size_t i)
 		for (size_t n = 0; m && n < m->n_samples; n++) {
 			lo = fmin(lo, m->samples[n]);
 			hi = fmax(hi, m->samples[n]);
-			n_reps++;
+			(*n_reps)++;
 		}
 	}
 	if (base->present && !isnan(f)) {
 		lo = fmin(lo, base->value * (1 - 2 * f));
 		hi = fmax(hi, base->value * (1 + 2 * f));
 	}
-	if (chart_axis_nice(lo, hi, 5, &axis) < 0)
-		axis = (struct chart_axis){ .lo = 0, .hi = 1, .step = 1, .n_ticks = 2 };
+	if (chart_axis_nice(lo, hi, 5, ret) < 0)
+		*ret = (struct chart_axis){ .lo = 0, .hi = 1, .step = 1, .n_ticks = 2 };
+}
 
-	put(pg, "<svg class=\"chart\" viewBox=\"0 0 640 270\" role=\"img\" data-metric=\"");
-	esc(pg, cm->row);
-	put(pg, " ");
-	esc(pg, cm->metric);
-	putf(pg, "\" data-points=\"%zu\" data-reps=\"%zu\" aria-label=\"", n_points, n_reps);
-	esc(pg, title);
-	put(pg, ": every boot's value and within-boot spread\"><title>");
-	esc(pg, title);
-	put(pg, "</title>\n");
-	free(title);
-
-	/* Grid and value axis. */
-	for (size_t t = 0; t < axis.n_ticks; t++) {
-		double v = axis.lo + (double)t * axis.step, y = chart_axis_map(&axis, v, y0, y1);
+/* Grid lines, tick labels, the axis and which way is better. */
+static void metric_chart_grid(struct page *pg, const struct compare_metric *cm, const struct chart_frame *fr)
+{
+	for (size_t t = 0; t < fr->axis.n_ticks; t++) {
+		double v = fr->axis.lo + (double)t * fr->axis.step, y = chart_axis_map(&fr->axis, v, fr->y0, fr->y1);
 		struct strbuf label = STRBUF_INIT;
 
-		chart_tick_label(&label, v, axis.step);
-		putf(pg, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>", x0, x1, y, y);
-		putf(pg, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" dominant-baseline=\"middle\">", x0 - 8, y);
+		chart_tick_label(&label, v, fr->axis.step);
+		putf(pg, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>", fr->x0, fr->x1, y, y);
+		putf(pg, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" dominant-baseline=\"middle\">", fr->x0 - 8, y);
 		esc(pg, strbuf_str(&label));
 		put(pg, "</text>\n");
 		strbuf_release(&label);
 	}
-	putf(pg, "<line class=\"axis\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>\n", x0, x1, y0, y0);
-	putf(pg, "<text class=\"dir\" x=\"%.1f\" y=\"12\" text-anchor=\"start\">", x0 - 52);
+	putf(pg, "<line class=\"axis\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>\n", fr->x0, fr->x1, fr->y0, fr->y0);
+	putf(pg, "<text class=\"dir\" x=\"%.1f\" y=\"12\" text-anchor=\"start\">", fr->x0 - 52);
 	esc(pg, cm->unit);
 	put(pg, cm->better == BETTER_LOWER ? " · lower is better ↓</text>\n" : " · higher is better ↑</text>\n");
+}
 
-	/* The drift band around the first side: a delta inside it is noise, one beyond twice it may count. */
+/* The drift band around the first side: a delta inside it is noise, one beyond twice it may count. */
+static void metric_chart_band(struct page *pg, const struct compare_metric *cm, double f,
+			      const struct chart_frame *fr)
+{
+	const struct compare_cell *base = &cm->cells[0];
+
 	if (base->present && !isnan(f) && f > 0) {
-		double ya = chart_axis_map(&axis, base->value * (1 + f), y0, y1);
-		double yb = chart_axis_map(&axis, base->value * (1 - f), y0, y1);
-		double y2a = chart_axis_map(&axis, base->value * (1 + 2 * f), y0, y1);
-		double y2b = chart_axis_map(&axis, base->value * (1 - 2 * f), y0, y1);
+		double ya = chart_axis_map(&fr->axis, base->value * (1 + f), fr->y0, fr->y1);
+		double yb = chart_axis_map(&fr->axis, base->value * (1 - f), fr->y0, fr->y1);
+		double y2a = chart_axis_map(&fr->axis, base->value * (1 + 2 * f), fr->y0, fr->y1);
+		double y2b = chart_axis_map(&fr->axis, base->value * (1 - 2 * f), fr->y0, fr->y1);
 
 		putf(pg, "<rect class=\"band2\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>2 × drift: "
-			 "a delta must leave this to count</title></rect>\n", x0, y2a, x1 - x0, y2b - y2a);
+			 "a delta must leave this to count</title></rect>\n", fr->x0, y2a, fr->x1 - fr->x0, y2b - y2a);
 		putf(pg, "<rect class=\"band\" data-drift=\"%.4f\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\">"
 			 "<title>drift ±%.1f%%: the first side against its repeat</title></rect>\n",
-		     f * 100, x0, ya, x1 - x0, yb - ya, f * 100);
+		     f * 100, fr->x0, ya, fr->x1 - fr->x0, yb - ya, f * 100);
 		/* Labels in the right margin, clear of the boots; pushed apart when the band is thin. */
 		putf(pg, "<text class=\"bandlab\" x=\"%.1f\" y=\"%.1f\" dominant-baseline=\"middle\">±%.1f%%</text>\n",
-		     x1 + 6, fmin(ya, (ya + yb) / 2 - 7), f * 100);
+		     fr->x1 + 6, fmin(ya, (ya + yb) / 2 - 7), f * 100);
 		putf(pg, "<text class=\"bandlab\" x=\"%.1f\" y=\"%.1f\" dominant-baseline=\"middle\">2×</text>\n",
-		     x1 + 6, fmin(y2a, (ya + yb) / 2 - 21));
+		     fr->x1 + 6, fmin(y2a, (ya + yb) / 2 - 21));
 	}
 	if (base->present) {
-		double yb = chart_axis_map(&axis, base->value, y0, y1);
+		double yb = chart_axis_map(&fr->axis, base->value, fr->y0, fr->y1);
 
-		putf(pg, "<line class=\"base\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>\n", x0, x1, yb, yb);
-		putf(pg, "<text class=\"bandlab\" x=\"%.1f\" y=\"%.1f\" dominant-baseline=\"middle\">", x1 + 6, yb + 1);
-		esc(pg, res->sides[0].label);
+		putf(pg, "<line class=\"base\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>\n", fr->x0, fr->x1, yb, yb);
+		putf(pg, "<text class=\"bandlab\" x=\"%.1f\" y=\"%.1f\" dominant-baseline=\"middle\">", fr->x1 + 6, yb + 1);
+		esc(pg, pg->res->sides[0].label);
 		put(pg, "</text>\n");
 	}
+}
 
-	/*
-	 * Every rep, spread across its boot's slot in rep order. A by-run row
-	 * pairs run i with run i: a line joins each run across the boots.
-	 */
+/*
+ * Every rep, spread across its boot's slot in rep order. A by-run row
+ * pairs run i with run i: a line joins each run across the boots.
+ */
+static void metric_chart_reps(struct page *pg, const struct compare_metric *cm, const struct chart_frame *fr)
+{
+	const struct compare_result *res = pg->res;
+	size_t max_runs = 0;
+
 	for (size_t k = 0; k < res->n_sides; k++) {
 		const struct metric *m = cm->cells[k].present ? compare_side_metric(res, cm, k) : NULL;
 
@@ -1083,20 +978,20 @@ static void metric_chart(struct page *pg, size_t i)
 			putf(pg, "<path class=\"run\" data-run=\"%zu\" d=\"", n + 1);
 			for (size_t k = 0; k < res->n_sides; k++) {
 				const struct metric *m = cm->cells[k].present ? compare_side_metric(res, cm, k) : NULL;
-				double x = chart_slot_center(k, res->n_sides, x0, x1);
-				double w = (x1 - x0) / (double)res->n_sides * 0.5;
+				double x = chart_slot_center(k, res->n_sides, fr->x0, fr->x1);
+				double w = (fr->x1 - fr->x0) / (double)res->n_sides * 0.5;
 
 				if (!m || n >= m->n_samples)
 					continue;
 				putf(pg, "%s%.1f %.1f", drawn++ ? " L" : "M", x - w / 2 + w * ((double)n + 0.5) / (double)max_runs,
-				     chart_axis_map(&axis, m->samples[n], y0, y1));
+				     chart_axis_map(&fr->axis, m->samples[n], fr->y0, fr->y1));
 			}
 			putf(pg, "\"><title>run %zu of every boot</title></path>\n", n + 1);
 		}
 	for (size_t k = 0; k < res->n_sides; k++) {
 		const struct metric *m = cm->cells[k].present ? compare_side_metric(res, cm, k) : NULL;
-		double x = chart_slot_center(k, res->n_sides, x0, x1);
-		double w = (x1 - x0) / (double)res->n_sides * 0.5;
+		double x = chart_slot_center(k, res->n_sides, fr->x0, fr->x1);
+		double w = (fr->x1 - fr->x0) / (double)res->n_sides * 0.5;
 		size_t across = cm->by_run ? max_runs : (m ? m->n_samples : 0);
 
 		for (size_t n = 0; m && n < m->n_samples; n++) {
@@ -1106,7 +1001,7 @@ static void metric_chart(struct page *pg, size_t i)
 			putf(pg, "<circle class=\"rep\" data-side=\"");
 			esc(pg, res->sides[k].label);
 			putf(pg, "\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.8\" fill=\"%s\"><title>", x - w / 2 + w * ((double)n + 0.5) / (double)across,
-			     chart_axis_map(&axis, m->samples[n], y0, y1), mode_color(pg, k));
+			     chart_axis_map(&fr->axis, m->samples[n], fr->y0, fr->y1), mode_color(pg, k));
 			esc(pg, res->sides[k].label);
 			putf(pg, cm->by_run ? " run %zu: " : " rep %zu: ", n + 1);
 			esc(pg, strbuf_str(&v));
@@ -1115,34 +1010,39 @@ static void metric_chart(struct page *pg, size_t i)
 		}
 		put(pg, m ? "\n" : "");
 	}
+}
 
-	/* One slot per boot, in campaign order. */
+/* One slot per boot, in campaign order: its label, value and spread, its delta. */
+static void metric_chart_slots(struct page *pg, const struct compare_metric *cm, const struct chart_frame *fr)
+{
+	const struct compare_result *res = pg->res;
+
 	for (size_t k = 0; k < res->n_sides; k++) {
 		const struct compare_cell *c = &cm->cells[k];
-		double x = chart_slot_center(k, res->n_sides, x0, x1);
+		double x = chart_slot_center(k, res->n_sides, fr->x0, fr->x1);
 		const char *color = mode_color(pg, k);
 		struct strbuf v = STRBUF_INIT;
 
-		putf(pg, "<text class=\"lab\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x, y0 + 18);
+		putf(pg, "<text class=\"lab\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x, fr->y0 + 18);
 		esc(pg, res->sides[k].label);
 		put(pg, "</text>");
 		if (!c->present) {
 			putf(pg, "<text class=\"val\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">no value</text>\n", x,
-			     y0 + 34);
+			     fr->y0 + 34);
 			continue;
 		}
 		report_add_value(&v, c->value, c->value);
 		strbuf_addstr(&v, " ± ");
 		report_add_value(&v, c->spread, c->value);
-		putf(pg, "<text class=\"val\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x, y0 + 34);
+		putf(pg, "<text class=\"val\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x, fr->y0 + 34);
 		if (k == 0)
 			put(pg, "first side");
 		else
 			cell_text(pg, report_add_delta, cm, c);
 		put(pg, "</text>\n<g>");
 		if (!isnan(c->spread) && c->spread > 0) {
-			double ya = chart_axis_map(&axis, c->value + c->spread, y0, y1);
-			double yb = chart_axis_map(&axis, c->value - c->spread, y0, y1);
+			double ya = chart_axis_map(&fr->axis, c->value + c->spread, fr->y0, fr->y1);
+			double yb = chart_axis_map(&fr->axis, c->value - c->spread, fr->y0, fr->y1);
 
 			putf(pg, "<line class=\"bar\" stroke=\"%s\"", color);
 			chart_num(pg, "x1", x);
@@ -1156,7 +1056,7 @@ static void metric_chart(struct page *pg, size_t i)
 		putf(pg, "<circle class=\"pt\" data-side=\"");
 		esc(pg, res->sides[k].label);
 		putf(pg, "\" cx=\"%.1f\" cy=\"%.1f\" r=\"6\" fill=\"%s\"><title>", x,
-		     chart_axis_map(&axis, c->value, y0, y1), color);
+		     chart_axis_map(&fr->axis, c->value, fr->y0, fr->y1), color);
 		esc(pg, res->sides[k].label);
 		put(pg, " (");
 		esc(pg, res->sides[k].mode);
@@ -1165,6 +1065,34 @@ static void metric_chart(struct page *pg, size_t i)
 		putf(pg, ", n=%zu</title></circle></g>\n", c->n);
 		strbuf_release(&v);
 	}
+}
+
+static void metric_chart(struct page *pg, size_t i)
+{
+	const struct compare_result *res = pg->res;
+	const struct compare_metric *cm = &res->metrics[i];
+	double f = metric_drift_fraction(res, cm);
+	struct chart_frame fr = { .x0 = CHART_LEFT, .x1 = CHART_W - CHART_RIGHT, .y0 = CHART_H - CHART_BOTTOM,
+				  .y1 = CHART_TOP };
+	size_t n_points = 0, n_reps = 0;
+	char *title = report_metric_title(cm);
+
+	metric_chart_axis(res, cm, f, &fr.axis, &n_points, &n_reps);
+	put(pg, "<svg class=\"chart\" viewBox=\"0 0 640 270\" role=\"img\" data-metric=\"");
+	esc(pg, cm->row);
+	put(pg, " ");
+	esc(pg, cm->metric);
+	putf(pg, "\" data-points=\"%zu\" data-reps=\"%zu\" aria-label=\"", n_points, n_reps);
+	esc(pg, title);
+	put(pg, ": every boot's value and within-boot spread\"><title>");
+	esc(pg, title);
+	put(pg, "</title>\n");
+	free(title);
+
+	metric_chart_grid(pg, cm, &fr);
+	metric_chart_band(pg, cm, f, &fr);
+	metric_chart_reps(pg, cm, &fr);
+	metric_chart_slots(pg, cm, &fr);
 	put(pg, "</svg>\n");
 }
 

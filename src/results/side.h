@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "kernel/iommu.h"
+#include "lib/parse-error.h"
 #include "lib/strlist.h"
 #include "stats/metric.h"
 #include "stats/stats.h"
@@ -139,6 +140,23 @@ char *side_mode_from_label(const char *label);
  */
 void side_infer_modes(struct side *sides, size_t n, struct strlist *warnings);
 
+/*
+ * Whether name can be a side's label or mode: printable, one line, 1 to
+ * 200 bytes (what meta.json's mode must be too).
+ */
+bool side_name_valid(const char *name);
+
+/*
+ * Gives sides the modes of assignments, each "LABEL=MODE" (compare
+ * --mode): LABEL names exactly one side by its label, and MODE replaces
+ * what meta.json says (a line in warnings when it differs) and is never
+ * inferred. Returns 0, or -EINVAL when a label names no side or two,
+ * with *ret_error (the caller's) saying which; sides are then partly
+ * assigned.
+ */
+int side_assign_modes(struct side *sides, size_t n, const struct strlist *assignments,
+		      struct strlist *warnings, char **ret_error);
+
 void side_release(struct side *side);
 
 /*
@@ -150,6 +168,19 @@ void side_release(struct side *side);
  *   iommu.txt   one line per device (group, type, address, name, driver),
  *               then "iommu group types: SUMMARY"
  */
+
+/*
+ * Reads a side's meta.json as side_load() does (at most FILE_READ_MAX
+ * bytes, no key twice, an object): path is the side directory or the
+ * meta.json file itself. *ret_file (the caller's) is the file read, set
+ * whatever the outcome. Returns 0 with *ret_meta (the caller's), -errno
+ * when the file cannot be read, or -EINVAL with err saying where the JSON
+ * stops (line, column) or that it is not an object.
+ */
+int side_meta_read(const char *path, char **ret_file, json_t **ret_meta, struct parse_error *err);
+
+/* Whether dir is a recorded side: it holds a meta.json (written last, so the side is complete). */
+bool side_recorded(const char *dir);
 
 /* meta.json's text: two-space indent, keys in the order they were set, a final newline. The caller's. */
 char *side_meta_dump(const json_t *meta);
