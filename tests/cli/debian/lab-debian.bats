@@ -267,4 +267,8 @@ SH
 	[ "$output" = "$k61" ]
 	run -0 "$BOOTAB" verify --target lab --managed "$managed" --args iommu=pt
 	[[ "${lines[-1]}" == "verify: all 3 checks passed" ]]
+	# Four resets (two campaign reboots, the hung boot's reboot, the power
+	# cycle), each followed by the flush of TCG's translations.
+	run -0 grep -c "reset: translations flushed" "$BOOTAB_LAB_DIR/run/resets"
+	[ "$output" = 4 ]
 }
