@@ -255,9 +255,9 @@ SH
 	chmod +x "$pc"
 	before=$(boot_id)
 	run -0 --separate-stderr "$BOOTAB" reboot --target lab --oneshot bootab-hang \
-		--timeout 900 --power-cycle "'$pc' '$serial' $offset '$BOOTAB'"
+		--timeout 480 --power-cycle "'$pc' '$serial' $offset '$BOOTAB'"
 	echo "$stderr"
-	[ "${stderr_lines[1]}" = "bootab: warning: lab did not come back within 900 s: the power-cycle command ran" ]
+	[ "${stderr_lines[1]}" = "bootab: warning: lab did not come back within 480 s: the power-cycle command ran" ]
 	[[ "${lines[0]}" =~ ^rebooted\ lab\ in\ [0-9.]+\ s\ \(after\ a\ power\ cycle\):\ boot_id\ $before\ -\>\ [0-9a-f-]{36}$ ]]
 	# The hung boot ran the one-shot entry; the next one the standing default.
 	run -0 bash -c "tail -c +$((offset + 1)) '$serial' | tr -d '\\r' | grep -a -E 'Kernel command line|Kernel panic - not syncing'"
