@@ -85,6 +85,8 @@ struct campaign {
 
 /* The one-shot entry's file name, next to the default entry (systemd-boot). */
 #define ONESHOT_ENTRY BLS_ONESHOT_ENTRY
+/* The journal line a campaign with kernels records once: the release the box ran when it began. */
+#define JOURNAL_STANDING_KERNEL "standing-kernel "
 
 /* The entry the reboot boots once: the BLS entry id or GRUB's menu entry id. */
 const char *oneshot_entry_id(const struct campaign *c);
