@@ -27,11 +27,18 @@ static const char cmd_compare_usage[] =
 	"dma_map_benchmark, KTAP/KUnit results, a new,old table, one number per\n"
 	"line; NAME.rc holds a check row's exit code). Put the repeat of the first\n"
 	"side last (A B C A2): its delta is the drift every other delta is judged by.\n"
-	"A side's mode is its meta.json mode, else its label; a label is a repeat of\n"
-	"another side's only when it is that label and digits (pt2, pt-3) or -again\n"
-	"(v6.1-again): v6.1 and v6.8 are two modes.\n"
+	"A side's label is its directory's name, or LABEL of --side LABEL=DIR (in\n"
+	"the order given among the SIDE_DIRs). Its mode is --mode's, else its\n"
+	"meta.json mode, else its label; a label is a repeat of another side's only\n"
+	"when it is that label and digits (pt2, pt-3) or -again (v6.1-again): v6.1\n"
+	"and v6.8 are two modes. Say the modes with --mode and nothing is inferred.\n"
 	"\n"
 	"options:\n"
+	"  --side LABEL=DIR     a side directory with its own label (a/x b/x can be\n"
+	"                       --side ax=a/x --side bx=b/x)\n"
+	"  --mode LABEL=MODE    the side labelled LABEL is of mode MODE, whatever its\n"
+	"                       label or meta.json says (repeatable; a directory name\n"
+	"                       may hold ':' or '=', so there is no DIR:MODE form)\n"
 	"  --stat [ROW=]STAT    mean (default), median, min or max; a list (mean,min)\n"
 	"                       compares each, with its own delta and verdict; it\n"
 	"                       replaces the rows' own (meta.json); ROW= sets one row's\n"
@@ -138,11 +145,15 @@ static int cmd_compare(int argc, char **argv)
 		{ "record-history", no_argument, NULL, 'R' },
 		{ "ignore", required_argument, NULL, 'i' },
 		{ "legend", no_argument, NULL, 'L' },
+		{ "side", required_argument, NULL, 'S' },
+		{ "mode", required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct strlist by_run = STRLIST_INIT, row_stats = STRLIST_INIT, warnings = STRLIST_INIT;
 	struct strlist ignore = STRLIST_INIT;
 	struct strlist row_margins = STRLIST_INIT;
+	/* The sides in the order given: dirs[i], with labels[i] ("" for the directory's name). */
+	struct strlist dirs = STRLIST_INIT, labels = STRLIST_INIT, modes = STRLIST_INIT;
 	struct compare_options copt = { .stat = STAT_MEAN, .loud_pct = COMPARE_LOUD_PCT_DEFAULT,
 					.by_run = &by_run, .row_stats = &row_stats, .ignore = &ignore,
 					.row_equivalence = &row_margins,
@@ -162,8 +173,35 @@ static int cmd_compare(int argc, char **argv)
 	int opt, r, ret = EXIT_USAGE;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	/* "-": side directories come back in order among --side options. */
+	while ((opt = getopt_long(argc, argv, "-", longopts, NULL)) != -1) {
 		switch (opt) {
+		case 1:
+			strlist_add(&dirs, optarg);
+			strlist_add(&labels, "");
+			break;
+		case 'S':
+		case 'M': {
+			const char *eq = strchr(optarg, '=');
+			char *label = eq ? xstrndup(optarg, (size_t)(eq - optarg)) : NULL;
+			bool ok = label && side_name_valid(label) && eq[1] && (opt == 'S' || side_name_valid(eq + 1));
+
+			free(label);
+			if (!ok) {
+				log_error("--%s: '%s' is not %s (LABEL: printable, at most 200 bytes)",
+					  opt == 'S' ? "side" : "mode", optarg, opt == 'S' ? "LABEL=DIR" : "LABEL=MODE");
+				goto out;
+			}
+			if (opt == 'M') {
+				strlist_add(&modes, optarg);
+				break;
+			}
+			strlist_add(&dirs, eq + 1);
+			label = xstrndup(optarg, (size_t)(eq - optarg));
+			strlist_add(&labels, label);
+			free(label);
+			break;
+		}
 		case 's': {
 			const char *eq = strchr(optarg, '=');
 			enum stat_kind row[STAT_KINDS];
@@ -265,7 +303,12 @@ static int cmd_compare(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (argc - optind < 2) {
+	for (int i = optind; i < argc; i++) {
+		/* What follows "--" is side directories too. */
+		strlist_add(&dirs, argv[i]);
+		strlist_add(&labels, "");
+	}
+	if (dirs.n < 2) {
 		log_error("compare needs at least two side directories");
 		fputs(cmd_compare_usage, stderr);
 		goto out;
@@ -279,15 +322,28 @@ static int cmd_compare(int argc, char **argv)
 	ropt.width = tty_columns(STDOUT_FILENO);
 	ropt.warnings = &warnings;
 
-	sides = xcalloc((size_t)(argc - optind), sizeof(*sides));
-	for (int i = optind; i < argc; i++) {
-		r = side_load(argv[i], &sides[n_sides], &warnings);
+	sides = xcalloc(dirs.n, sizeof(*sides));
+	for (size_t i = 0; i < dirs.n; i++) {
+		r = side_load(dirs.items[i], &sides[n_sides], &warnings);
 		if (r < 0) {
-			log_error("cannot read side directory '%s': %s", argv[i], errno_string(r));
+			log_error("cannot read side directory '%s': %s", dirs.items[i], errno_string(r));
 			io_error = true;
 			continue;
 		}
+		if (*labels.items[i]) {
+			free(sides[n_sides].label);
+			sides[n_sides].label = xstrdup(labels.items[i]);
+		}
 		n_sides++;
+	}
+	{
+		char *error = NULL;
+
+		if (side_assign_modes(sides, n_sides, &modes, &warnings, &error) < 0) {
+			log_error("%s", error);
+			free(error);
+			goto out;
+		}
 	}
 	side_infer_modes(sides, n_sides, &warnings);
 	for (size_t i = 0; i < n_sides; i++)
@@ -367,6 +423,9 @@ out:
 	strlist_release(&row_stats);
 	strlist_release(&ignore);
 	strlist_release(&row_margins);
+	strlist_release(&dirs);
+	strlist_release(&labels);
+	strlist_release(&modes);
 	strlist_release(&warnings);
 	return ret;
 }

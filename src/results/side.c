@@ -64,8 +64,8 @@ void side_infer_modes(struct side *sides, size_t n, struct strlist *warnings)
 
 		for (size_t j = 0; j < k; j++)
 			if (!strcmp(sides[j].label, sides[k].label))
-				strlist_addf(warnings, "sides %s and %s are both called '%s': name them apart "
-					     "(a meta.json mode, or distinct directory names)", sides[j].dir, sides[k].dir,
+				strlist_addf(warnings, "sides %s and %s are both called '%s': label them apart "
+					     "with --side LABEL=DIR", sides[j].dir, sides[k].dir,
 					     sides[k].label);
 		if (sides[k].mode_recorded)
 			continue;
@@ -76,6 +76,39 @@ void side_infer_modes(struct side *sides, size_t n, struct strlist *warnings)
 			strlist_addf(warnings, "side %s: mode '%s' inferred from its label, a repeat of side %s",
 				     sides[k].label, of, of);
 	}
+}
+
+int side_assign_modes(struct side *sides, size_t n, const struct strlist *assignments,
+		      struct strlist *warnings, char **ret_error)
+{
+	for (size_t a = 0; a < assignments->n; a++) {
+		const char *text = assignments->items[a], *eq = strchr(text, '=');
+		size_t label_len = eq ? (size_t)(eq - text) : 0;
+		struct side *found = NULL;
+
+		for (size_t k = 0; k < n && eq; k++) {
+			if (strlen(sides[k].label) != label_len || strncmp(sides[k].label, text, label_len))
+				continue;
+			if (found) {
+				*ret_error = xasprintf("--mode %s: two sides are labelled '%.*s' (%s and %s): "
+						       "label them apart with --side LABEL=DIR", text, (int)label_len,
+						       text, found->dir, sides[k].dir);
+				return -EINVAL;
+			}
+			found = &sides[k];
+		}
+		if (!found) {
+			*ret_error = xasprintf("--mode %s: no side is labelled '%.*s'", text, (int)label_len, text);
+			return -EINVAL;
+		}
+		if (found->mode_recorded && strcmp(found->mode, eq + 1))
+			strlist_addf(warnings, "side %s: mode '%s' from --mode, not meta.json's '%s'", found->label,
+				     eq + 1, found->mode);
+		free(found->mode);
+		found->mode = xstrdup(eq + 1);
+		found->mode_recorded = true;
+	}
+	return 0;
 }
 
 struct row *side_find_row(const struct side *side, const char *name)
@@ -123,6 +156,11 @@ static bool row_name_valid(const char *name)
 		if (!isprint((unsigned char)*p))
 			return false;
 	return true;
+}
+
+bool side_name_valid(const char *name)
+{
+	return row_name_valid(name);
 }
 
 /* A version is printed in reports: printable, one line, not a novel. */

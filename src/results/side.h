@@ -139,6 +139,23 @@ char *side_mode_from_label(const char *label);
  */
 void side_infer_modes(struct side *sides, size_t n, struct strlist *warnings);
 
+/*
+ * Whether name can be a side's label or mode: printable, one line, 1 to
+ * 200 bytes (what meta.json's mode must be too).
+ */
+bool side_name_valid(const char *name);
+
+/*
+ * Gives sides the modes of assignments, each "LABEL=MODE" (compare
+ * --mode): LABEL names exactly one side by its label, and MODE replaces
+ * what meta.json says (a line in warnings when it differs) and is never
+ * inferred. Returns 0, or -EINVAL when a label names no side or two,
+ * with *ret_error (the caller's) saying which; sides are then partly
+ * assigned.
+ */
+int side_assign_modes(struct side *sides, size_t n, const struct strlist *assignments,
+		      struct strlist *warnings, char **ret_error);
+
 void side_release(struct side *side);
 
 /*

@@ -276,5 +276,44 @@ setup() {
 	[ "$(jq -r '[.headline[].null] | join(" ")' <<<"$output")" = "not-judged not-judged" ]
 	# Two sides called x: a warning that names both directories.
 	run -0 --separate-stderr "$BOOTAB" compare "$d/m/a/x" "$d/m/b/x"
-	[ "$stderr" = "bootab: warning: sides $d/m/a/x and $d/m/b/x are both called 'x': name them apart (a meta.json mode, or distinct directory names)" ]
+	[ "$stderr" = "bootab: warning: sides $d/m/a/x and $d/m/b/x are both called 'x': label them apart with --side LABEL=DIR" ]
+}
+
+@test "--side LABEL=DIR and --mode LABEL=MODE: the user names sides and modes, nothing inferred" {
+	for s in v6.1 v6.8 v6.1-again a/x b/x; do mkdir -p "$d/m/$s"; done
+	printf '100\n101\n' > "$d/m/v6.1/r.txt"
+	printf '105\n106\n' > "$d/m/v6.8/r.txt"
+	printf '100.2\n101.2\n' > "$d/m/v6.1-again/r.txt"
+	printf '100\n101\n' > "$d/m/a/x/r.txt"
+	printf '103\n104\n' > "$d/m/b/x/r.txt"
+	# a/x b/x: without labels one mode (b/x would be a repeat of a/x); with --side two, in the order given.
+	run -0 --separate-stderr "$BOOTAB" compare --json "$d/m/a/x" "$d/m/b/x"
+	[ "$(jq -r '[.sides[].mode] | join(" ")' <<<"$output")" = "x x" ]
+	run -0 --separate-stderr "$BOOTAB" compare --json --side ax="$d/m/a/x" --side bx="$d/m/b/x"
+	[ "$stderr" = "" ]
+	[ "$(jq -r '[.sides[] | .label + ":" + .mode + ":" + .dir] | join(" ")' <<<"$output")" = "ax:ax:$d/m/a/x bx:bx:$d/m/b/x" ]
+	[ "$(jq -r '.headline[0].text' <<<"$output")" = "bx vs ax: nothing judged (no repeat boot of ax and no history); largest delta r +3.0 %" ]
+	# --side mixes with plain directories in order; --mode names modes by label and no inference warns.
+	run -0 --separate-stderr "$BOOTAB" compare --json --mode v6.1=old --mode v6.1-again=old "$d/m/v6.1" \
+		--side new="$d/m/v6.8" "$d/m/v6.1-again"
+	[ "$stderr" = "" ]
+	[ "$(jq -r '[.sides[] | .label + ":" + .mode + ":" + (.repeat | tostring)] | join(" ")' <<<"$output")" = \
+		"v6.1:old:false new:new:false v6.1-again:old:true" ]
+	[ "$(jq -r '.warnings | length' <<<"$output")" = 0 ]
+	[ "$(jq -r '.headline[0].text' <<<"$output")" = "new vs old: r +5.0 % better (screen, 1 + 2 boots)" ]
+	# --mode over meta.json's mode is said.
+	printf '{"format": "bootab-results", "mode": "pt"}\n' > "$d/m/v6.8/meta.json"
+	run -0 --separate-stderr "$BOOTAB" compare --mode v6.8=new "$d/m/v6.1" "$d/m/v6.8"
+	[ "$stderr" = "bootab: warning: side v6.8: mode 'new' from --mode, not meta.json's 'pt'" ]
+	# Mistakes are one line each, exit 2.
+	run -2 --separate-stderr "$BOOTAB" compare --mode zz=1 "$d/m/v6.1" "$d/m/v6.8"
+	[ "$stderr" = "bootab: --mode zz=1: no side is labelled 'zz'" ]
+	run -2 --separate-stderr "$BOOTAB" compare --mode x=1 "$d/m/a/x" "$d/m/b/x"
+	[ "$stderr" = "bootab: --mode x=1: two sides are labelled 'x' ($d/m/a/x and $d/m/b/x): label them apart with --side LABEL=DIR" ]
+	for bad in "=$d/m/a/x" "ax" "ax="; do
+		run -2 --separate-stderr "$BOOTAB" compare --side "$bad" "$d/m/v6.1"
+		[ "$stderr" = "bootab: --side: '$bad' is not LABEL=DIR (LABEL: printable, at most 200 bytes)" ]
+	done
+	run -2 --separate-stderr "$BOOTAB" compare --mode "v6.1=" "$d/m/v6.1" "$d/m/v6.8"
+	[ "$stderr" = "bootab: --mode: 'v6.1=' is not LABEL=MODE (LABEL: printable, at most 200 bytes)" ]
 }

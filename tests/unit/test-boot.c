@@ -18,15 +18,13 @@
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "lib/process.h"
+#include "test-tmpdir.h"
 
 static char *const managed[] = { (char *)"iommu=pt", (char *)"amd_iommu=off", (char *)"iommu.strict=1", NULL };
 
 static char *make_tmpdir(void)
 {
-	char *d = xstrdup("/tmp/bootab-boot-XXXXXX");
-
-	assert_non_null(mkdtemp(d));
-	return d;
+	return test_tmpdir();
 }
 
 static void write_file(const char *dir, const char *name, const char *text)

@@ -26,13 +26,11 @@
 #include "results/side.h"
 #include "kernel/snapshot.h"
 #include "target/target.h"
+#include "test-tmpdir.h"
 
 static char *make_tmpdir(void)
 {
-	char *d = xstrdup("/tmp/bootab-bounds-XXXXXX");
-
-	assert_non_null(mkdtemp(d));
-	return d;
+	return test_tmpdir();
 }
 
 static void write_text(const char *dir, const char *name, const char *text)

@@ -15,13 +15,11 @@
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "results/side.h"
+#include "test-tmpdir.h"
 
 static char *make_tmpdir(void)
 {
-	char *d = xstrdup("/tmp/bootab-test-XXXXXX");
-
-	assert_non_null(mkdtemp(d));
-	return d;
+	return test_tmpdir();
 }
 
 static void write_file(const char *dir, const char *name, const char *text)

@@ -20,13 +20,11 @@
 #include "lib/strbuf.h"
 #include "lib/strvec.h"
 #include "lib/timestamp.h"
+#include "test-tmpdir.h"
 
 static char *make_tmpdir(void)
 {
-	char *d = xstrdup("/tmp/bootab-test-XXXXXX");
-
-	assert_non_null(mkdtemp(d));
-	return d;
+	return test_tmpdir();
 }
 
 static void test_strbuf(void **state)
