@@ -1,4 +1,5 @@
 #include "campaign/campaign.h"
+#include "campaign/ansible-inventory.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -446,6 +447,12 @@ int campaign_run(const struct campaign_options *o, struct campaign_result *ret)
 	ret->dir = xstrdup(c.dir);
 	if (o->dry_run) {
 		campaign_dry_run(&c);
+		goto out;
+	}
+	if (plan_is_fleet(&c.plan)) {
+		campaign_say(&c, CAMPAIGN_ERROR, "%s: [campaign] names a fleet (targets or inventory): a campaign runs on one target",
+		    c.plan.file);
+		r = -EINVAL;
 		goto out;
 	}
 	if (!c.plan.target) {
