@@ -12,9 +12,10 @@
 #include "lib/strlist.h"
 #include "target/target.h"
 
-/* An inventory line, a host's range expansion and a fleet stay this small. */
-#define INVENTORY_MAX_BYTES (4 << 20)
-#define INVENTORY_MAX_HOSTS 10000
+/* An inventory and a fleet stay this small (each box of a fleet is a process of its own). */
+#define INVENTORY_MAX_BYTES (1 << 20)
+#define INVENTORY_MAX_HOSTS 1000
+#define INVENTORY_MAX_GROUPS 1000
 
 /* The variables that map onto OpenSSH, each with Ansible's older ansible_ssh_ spelling. */
 enum inventory_var { VAR_HOST, VAR_USER, VAR_PORT, VAR_COUNT };
@@ -42,7 +43,6 @@ struct inv_group {
 	unsigned children_line;
 	struct var_set vars;
 	unsigned depth;
-	bool selected;
 };
 
 struct inventory {
@@ -52,6 +52,7 @@ struct inventory {
 	size_t n_hosts, alloc_hosts;
 	struct inv_group *groups;
 	size_t n_groups, alloc_groups;
+	bool *member;              /* [group * n_hosts + host]: host is in the group or one of its children */
 };
 
 static int fail(struct inventory *inv, unsigned line, const char *field, const char *fmt, ...)
@@ -103,6 +104,8 @@ static struct inv_group *get_group(struct inventory *inv, const char *name, unsi
 
 	if (g)
 		return g;
+	if (inv->n_groups >= INVENTORY_MAX_GROUPS)
+		return NULL;
 	GROW(inv->groups, inv->alloc_groups, inv->n_groups + 1);
 	g = &inv->groups[inv->n_groups++];
 	memset(g, 0, sizeof(*g));
@@ -488,8 +491,9 @@ static int parse_text(struct inventory *inv, const char *text)
 				r = fail(inv, line, "section", "'%s' is not a group name (letters, digits and _ . -)", name);
 			} else if (!strcmp(name, "ungrouped") && kind == SECTION_CHILDREN) {
 				r = fail(inv, line, "section", "ungrouped has no children");
+			} else if (!(group = get_group(inv, name, line))) {
+				r = fail(inv, line, "section", "more than %d groups", INVENTORY_MAX_GROUPS);
 			} else {
-				group = get_group(inv, name, line);
 				if (kind == SECTION_CHILDREN && !group->children_line)
 					group->children_line = line;
 			}
@@ -551,15 +555,6 @@ static int compute_depths(struct inventory *inv)
 	return 0;
 }
 
-static void select_group(struct inventory *inv, struct inv_group *g)
-{
-	if (g->selected)
-		return;
-	g->selected = true;
-	for (size_t c = 0; c < g->children.n; c++)
-		select_group(inv, find_group(inv, g->children.items[c]));
-}
-
 static bool host_in_group(const struct inv_group *g, const char *host)
 {
 	return strlist_find(&g->hosts, host) >= 0;
@@ -574,21 +569,62 @@ static bool host_grouped(const struct inventory *inv, const char *host)
 	return false;
 }
 
-/* Whether host belongs to g: named in it, in one of its children, or (all) anywhere. */
-static bool host_member(struct inventory *inv, const struct inv_group *g, const char *host, unsigned depth)
+static long host_index(const struct inventory *inv, const char *name)
 {
-	if (!strcmp(g->name, "all"))
-		return true;
-	if (!strcmp(g->name, "ungrouped"))
-		return !host_grouped(inv, host) || host_in_group(g, host);
-	if (host_in_group(g, host))
-		return true;
-	if (depth > inv->n_groups)
-		return false;
-	for (size_t c = 0; c < g->children.n; c++)
-		if (host_member(inv, find_group(inv, g->children.items[c]), host, depth + 1))
-			return true;
-	return false;
+	for (size_t i = 0; i < inv->n_hosts; i++)
+		if (!strcmp(inv->hosts[i].name, name))
+			return (long)i;
+	return -1;
+}
+
+static int by_depth_deepest_first(const void *a, const void *b)
+{
+	const struct inv_group *const *x = a, *const *y = b;
+
+	return (*x)->depth < (*y)->depth ? 1 : (*x)->depth > (*y)->depth ? -1 : 0;
+}
+
+/*
+ * Which hosts each group holds, its children's included: all holds every
+ * host, ungrouped those in no other group (and any named in it). Children
+ * are deeper than their parents, so deepest first each child is complete
+ * before its parents take it in.
+ */
+static void compute_members(struct inventory *inv)
+{
+	struct inv_group **order = xcalloc(inv->n_groups ? inv->n_groups : 1, sizeof(*order));
+	size_t cells = inv->n_groups * inv->n_hosts;
+
+	inv->member = xcalloc(cells ? cells : 1, sizeof(bool));
+	for (size_t i = 0; i < inv->n_groups; i++)
+		order[i] = &inv->groups[i];
+	qsort(order, inv->n_groups, sizeof(*order), by_depth_deepest_first);
+	for (size_t k = 0; k < inv->n_groups; k++) {
+		struct inv_group *g = order[k];
+		bool *row = inv->member + (size_t)(g - inv->groups) * inv->n_hosts;
+
+		for (size_t h = 0; h < g->hosts.n; h++)
+			row[host_index(inv, g->hosts.items[h])] = true;
+		for (size_t c = 0; c < g->children.n; c++) {
+			const struct inv_group *child = find_group(inv, g->children.items[c]);
+			const bool *child_row = inv->member + (size_t)(child - inv->groups) * inv->n_hosts;
+
+			for (size_t h = 0; h < inv->n_hosts; h++)
+				row[h] = row[h] || child_row[h];
+		}
+		if (!strcmp(g->name, "all"))
+			for (size_t h = 0; h < inv->n_hosts; h++)
+				row[h] = true;
+		else if (!strcmp(g->name, "ungrouped"))
+			for (size_t h = 0; h < inv->n_hosts; h++)
+				row[h] = row[h] || !host_grouped(inv, inv->hosts[h].name);
+	}
+	free(order);
+}
+
+static bool host_member(const struct inventory *inv, const struct inv_group *g, const struct inv_host *h)
+{
+	return inv->member[(size_t)(g - inv->groups) * inv->n_hosts + (size_t)(h - inv->hosts)];
 }
 
 /*
@@ -596,7 +632,7 @@ static bool host_member(struct inventory *inv, const struct inv_group *g, const 
  * group it belongs to (groups of one depth in the order of their names,
  * the last winning, as Ansible merges them), else all's.
  */
-static const char *host_var(struct inventory *inv, const struct inv_host *h, enum inventory_var var)
+static const char *host_var(const struct inventory *inv, const struct inv_host *h, enum inventory_var var)
 {
 	const struct inv_group *best = NULL;
 
@@ -605,7 +641,7 @@ static const char *host_var(struct inventory *inv, const struct inv_host *h, enu
 	for (size_t i = 0; i < inv->n_groups; i++) {
 		const struct inv_group *g = &inv->groups[i];
 
-		if (!g->vars.value[var] || !host_member(inv, g, h->name, 0))
+		if (!g->vars.value[var] || !host_member(inv, g, h))
 			continue;
 		if (!best || g->depth > best->depth || (g->depth == best->depth && strcmp(g->name, best->name) > 0))
 			best = g;
@@ -637,6 +673,7 @@ static void inventory_release(struct inventory *inv)
 	}
 	free(inv->hosts);
 	free(inv->groups);
+	free(inv->member);
 }
 
 int ansible_inventory_parse(const char *name, const char *text, const char *group, struct fleet *ret,
@@ -653,6 +690,7 @@ int ansible_inventory_parse(const char *name, const char *text, const char *grou
 		r = compute_depths(&inv);
 	if (r < 0)
 		goto out;
+	compute_members(&inv);
 	if (!group)
 		group = "all";
 	selected = find_group(&inv, group);
@@ -660,8 +698,6 @@ int ansible_inventory_parse(const char *name, const char *text, const char *grou
 		r = fail(&inv, 0, "group", "'%s' is not a group of the inventory", group);
 		goto out;
 	}
-	if (selected && strcmp(group, "all") && strcmp(group, "ungrouped"))
-		select_group(&inv, selected);
 	fleet.boxes = xcalloc(inv.n_hosts ? inv.n_hosts : 1, sizeof(*fleet.boxes));
 	for (size_t i = 0; i < inv.n_hosts; i++) {
 		const struct inv_host *h = &inv.hosts[i];
@@ -669,11 +705,10 @@ int ansible_inventory_parse(const char *name, const char *text, const char *grou
 
 		if (!strcmp(group, "all"))
 			in = true;
-		else if (!strcmp(group, "ungrouped"))
+		else if (!strcmp(group, "ungrouped") && !selected)
 			in = !host_grouped(&inv, h->name);
 		else
-			for (size_t g = 0; g < inv.n_groups && !in; g++)
-				in = inv.groups[g].selected && host_in_group(&inv.groups[g], h->name);
+			in = host_member(&inv, selected, h);
 		if (!in)
 			continue;
 		{

@@ -115,7 +115,7 @@ char *campaign_remote_dir(const struct campaign *c, size_t k)
 	return xasprintf("%s/var/tmp/bootab/%s/%s", root, c->name, c->boots[k].label);
 }
 
-static char *campaign_name(const char *plan_path)
+char *campaign_name_for(const char *plan_path)
 {
 	char *base = path_basename(plan_path), *dot = strrchr(base, '.'), *name;
 	time_t t = time(NULL);
@@ -191,7 +191,7 @@ static int setup(struct campaign *c)
 		char *text;
 		size_t len;
 
-		c->name = campaign_name(plan_path);
+		c->name = campaign_name_for(plan_path);
 		c->dir = path_join(data, c->name);
 		if (c->o->dry_run) {
 			free(resume_plan);

@@ -167,7 +167,7 @@ static void test_errors(void **state)
 		{ "h1 novalue\n", NULL, "r.ini:1: 'novalue' is not a key=value variable" },
 		{ "h1 ansible_user=\"open\n", NULL, "r.ini:1: host: a quote is not closed" },
 		{ "h$1\n", NULL, "r.ini:1: host: 'h$1' is not a host name bootab can name a directory after (letters, digits and _ . -)" },
-		{ "n[3:1]\n", NULL, "r.ini:1: host: 'n[3:1]': a range runs from its start up to its end, at most 10000 hosts" },
+		{ "n[3:1]\n", NULL, "r.ini:1: host: 'n[3:1]': a range runs from its start up to its end, at most 1000 hosts" },
 		{ "n[1:x]\n", NULL, "r.ini:1: host: 'n[1:x]': a range's bounds are numbers or single letters" },
 		{ "n[1::2]\n", NULL, "r.ini:1: host: 'n[1::2]': a range is [START:END] or [START:END:STEP]" },
 		{ "n[1:2\n", NULL, "r.ini:1: host: 'n[1:2' has a '[' without ']'" },
