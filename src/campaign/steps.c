@@ -222,18 +222,18 @@ static bool journal_campaign_ok(const struct campaign *c, const char *name)
 	bool ok = !strcmp(name, c->name);
 
 	for (size_t k = 0; k < c->n_boots && !ok; k++) {
-		char *side = path_join(c->dir, c->boots[k].label), *meta = path_join(side, "meta.json"), *data;
-		size_t len;
+		struct parse_error err = PARSE_ERROR_INIT;
+		char *side = path_join(c->dir, c->boots[k].label), *file;
+		json_t *meta;
 
-		if (file_read(meta, FILE_READ_MAX, &data, &len) == 0) {
-			json_t *j = json_loadb(data, len, 0, NULL);
-			const char *recorded = json_string_value(json_object_get(j, "campaign"));
+		if (side_meta_read(side, &file, &meta, &err) == 0) {
+			const char *recorded = json_string_value(json_object_get(meta, "campaign"));
 
 			ok = recorded && !strcmp(recorded, name);
-			json_decref(j);
-			free(data);
+			json_decref(meta);
 		}
-		free(meta);
+		parse_error_release(&err);
+		free(file);
 		free(side);
 	}
 	return ok;
