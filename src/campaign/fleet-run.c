@@ -204,10 +204,10 @@ static void box_say_line(void *ctx, enum campaign_level level, const char *line)
 		b->o->say(b->o->say_ctx, b->box, level, line);
 }
 
-/* The box's process: its campaign, new or resumed; never returns. */
+/* The box's process: its campaign, new or resumed; never returns. It frees the three paths. */
 static void __attribute__((noreturn)) box_process(const struct fleet_state *s, const struct fleet_box *box,
-						  struct campaign_options *co, const char *box_dir,
-						  const char *plan_path, const char *campaign_dir)
+						  struct campaign_options *co, char *box_dir, char *plan_path,
+						  char *campaign_dir)
 {
 	struct box_say bs = { .o = s->o, .box = box->name };
 	struct campaign_result res;
@@ -240,6 +240,9 @@ static void __attribute__((noreturn)) box_process(const struct fleet_state *s, c
 	code = res.finished ? BOX_EXIT_FINISHED : res.resumable || r == -EINTR ? BOX_EXIT_STOPPED : BOX_EXIT_FAILED;
 	campaign_result_release(&res);
 	free(dir);
+	free(box_dir);
+	free(plan_path);
+	free(campaign_dir);
 	fflush(NULL);
 	exit(code);
 }
