@@ -154,7 +154,24 @@
 	run "$BOOTAB" plan "$d/fleet.ini"
 	[ "$status" -eq 2 ]
 	[ "$output" = "bootab: $d/hosts.ini:3: ansible_port: '22x' is not a port from 1 to 65535" ]
-	# A fleet plan is not a one-box campaign.
+	# bootab run refuses the same line before it makes anything.
 	run "$BOOTAB" run --data "$d/runs" "$d/fleet.ini"
 	[ "$status" -eq 2 ]
+	[ ! -e "$d/runs" ]
+}
+
+@test "the patterns a plan ignores among the costs bootab finds are printed, escaped; none said as none" {
+	f="$BATS_TEST_TMPDIR/p.ini"
+	printf '[campaign]\ntarget = lab\nignore = ^usb [0-9-]+: device descriptor read\nignore = a\033]0;x\n[mode "a"]\nargs =\n[mode "b"]\nargs = iommu=pt\n' >"$f"
+	run "$BOOTAB" plan "$f"
+	[ "$status" -eq 0 ]
+	diff -u - <(printf '%s\n' "${lines[@]:6:3}") <<-'EOF'
+	costs found by bootab: every side against every boot of mode a; not reported when they match:
+	  ignore ^usb [0-9-]+: device descriptor read
+	  ignore a\x1b]0;x
+	EOF
+	printf '[campaign]\ntarget = lab\n[mode "a"]\nargs =\n[mode "b"]\nargs = iommu=pt\n' >"$f"
+	run "$BOOTAB" plan "$f"
+	[ "$status" -eq 0 ]
+	[ "${lines[6]}" = "costs found by bootab: every side against every boot of mode a; no ignore patterns" ]
 }
