@@ -39,9 +39,10 @@ static const char cmd_compare_usage[] =
 	"  --mode LABEL=MODE    the side labelled LABEL is of mode MODE, whatever its\n"
 	"                       label or meta.json says (repeatable; a directory name\n"
 	"                       may hold ':' or '=', so there is no DIR:MODE form)\n"
-	"  --stat [ROW=]STAT    mean (default), median, min or max; a list (mean,min)\n"
-	"                       compares each, with its own delta and verdict; it\n"
-	"                       replaces the rows' own (meta.json); ROW= sets one row's\n"
+	"  --stat [ROW=]STAT    compare by mean (default), median, min or max, or by a\n"
+	"                       list (mean,min), each with its own delta and verdict,\n"
+	"                       instead of the statistics the rows name (meta.json);\n"
+	"                       ROW=STAT sets one row's statistic only (repeatable)\n"
 	"  --by-run ROW         compare run i with run i (rows with a cold first run)\n"
 	"  --loud PCT           spread above PCT % of the mean is too loud to judge (5)\n"
 	"  --format FMT         txt (default), md, csv, json, html or mail; html is one\n"
@@ -53,7 +54,8 @@ static const char cmd_compare_usage[] =
 	"  --fdr Q              Benjamini-Hochberg level over the report's tests (0.10)\n"
 	"  --equivalence [ROW=]PCT  a mode is the same within the margin when its\n"
 	"                       1 - 2 alpha CI lies inside -PCT to +PCT % (two one-sided\n"
-	"                       tests), else undecided, with the boots that would decide it\n"
+	"                       tests), else undecided, with the boots that would decide\n"
+	"                       it; ROW=PCT sets one row's margin only (repeatable)\n"
 	"  --history FILE|DIR   the machine's calibration history (a directory holds\n"
 	"                       MACHINE-ID.json); default: $XDG_DATA_HOME/bootab/history/\n"
 	"                       when meta.json names the machine\n"
@@ -173,8 +175,9 @@ static int cmd_compare(int argc, char **argv)
 	int opt, r, ret = EXIT_USAGE;
 
 	optind = 1;
-	/* "-": side directories come back in order among --side options. */
-	while ((opt = getopt_long(argc, argv, "-", longopts, NULL)) != -1) {
+	opterr = 0;
+	/* "-": side directories come back in order among --side options; ":": usage errors are ours. */
+	while ((opt = getopt_long(argc, argv, "-:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 1:
 			strlist_add(&dirs, optarg);
@@ -188,7 +191,7 @@ static int cmd_compare(int argc, char **argv)
 
 			free(label);
 			if (!ok) {
-				log_error("--%s: '%s' is not %s (LABEL: printable, at most 200 bytes)",
+				command_usage_error("compare", "--%s: '%s' is not %s (LABEL: printable, at most 200 bytes)",
 					  opt == 'S' ? "side" : "mode", optarg, opt == 'S' ? "LABEL=DIR" : "LABEL=MODE");
 				goto out;
 			}
@@ -209,7 +212,7 @@ static int cmd_compare(int argc, char **argv)
 			int k = stat_list_parse(eq ? eq + 1 : optarg, eq ? row : stats);
 
 			if (k < 0 || eq == optarg) {
-				log_error("--stat: '%s' is not mean, median, min or max, a list of them such as mean,min, "
+				command_usage_error("compare", "--stat: '%s' is not mean, median, min or max, a list of them such as mean,min, "
 					  "or ROW=STAT", optarg);
 				goto out;
 			}
@@ -228,13 +231,13 @@ static int cmd_compare(int argc, char **argv)
 			break;
 		case 'l':
 			if (number_parse_double(optarg, 0, HUGE_VAL, &copt.loud_pct) < 0) {
-				log_error("--loud: '%s' is not a percentage", optarg);
+				command_usage_error("compare", "--loud: '%s' is not a percentage", optarg);
 				goto out;
 			}
 			break;
 		case 'f':
 			if (report_format_from_name(optarg, &ropt.format) < 0) {
-				log_error("--format: '%s' is not txt, md, csv, json, html or mail", optarg);
+				command_usage_error("compare", "--format: '%s' is not txt, md, csv, json, html or mail", optarg);
 				goto out;
 			}
 			break;
@@ -246,7 +249,7 @@ static int cmd_compare(int argc, char **argv)
 			double v;
 
 			if (parse_fraction(optarg, opt == 'a' ? 0.5 : 1, &v) < 0) {
-				log_error("--%s: '%s' is not a level between 0 and %s", opt == 'a' ? "alpha" : "fdr",
+				command_usage_error("compare", "--%s: '%s' is not a level between 0 and %s", opt == 'a' ? "alpha" : "fdr",
 					  optarg, opt == 'a' ? "0.5" : "1");
 				goto out;
 			}
@@ -258,7 +261,7 @@ static int cmd_compare(int argc, char **argv)
 			double v;
 
 			if (eq == optarg || compare_parse_margin(eq ? eq + 1 : optarg, &v) < 0) {
-				log_error("--equivalence: '%s' is not a margin in %% above 0 and at most %g (or ROW=PCT)",
+				command_usage_error("compare", "--equivalence: '%s' is not a margin in %% above 0 and at most %g (or ROW=PCT)",
 					  optarg, COMPARE_MARGIN_MAX);
 				goto out;
 			}
@@ -281,7 +284,7 @@ static int cmd_compare(int argc, char **argv)
 			char *error = NULL;
 
 			if (costs_pattern_check(optarg, &error) < 0) {
-				log_error("--ignore: %s", error);
+				command_usage_error("compare", "--ignore: %s", error);
 				free(error);
 				goto out;
 			}
@@ -293,13 +296,13 @@ static int cmd_compare(int argc, char **argv)
 			break;
 		case 'c':
 			if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never")) {
-				log_error("--color: '%s' is not auto, always or never", optarg);
+				command_usage_error("compare", "--color: '%s' is not auto, always or never", optarg);
 				goto out;
 			}
 			color = optarg;
 			break;
 		default:
-			fputs(cmd_compare_usage, stderr);
+			command_option_error("compare", opt, argv);
 			goto out;
 		}
 	}
@@ -309,8 +312,7 @@ static int cmd_compare(int argc, char **argv)
 		strlist_add(&labels, "");
 	}
 	if (dirs.n < 2) {
-		log_error("compare needs at least two side directories");
-		fputs(cmd_compare_usage, stderr);
+		command_usage_error("compare", "compare needs at least two side directories");
 		goto out;
 	}
 	if (!strcmp(color, "always"))
@@ -340,7 +342,7 @@ static int cmd_compare(int argc, char **argv)
 		char *error = NULL;
 
 		if (side_assign_modes(sides, n_sides, &modes, &warnings, &error) < 0) {
-			log_error("%s", error);
+			command_usage_error("compare", "%s", error);
 			free(error);
 			goto out;
 		}
@@ -363,7 +365,7 @@ static int cmd_compare(int argc, char **argv)
 		for (size_t k = 0; k < n_sides && !found; k++)
 			found = side_find_row(&sides[k], by_run.items[i]) != NULL;
 		if (!found) {
-			log_error("--by-run %s: no side has a row called '%s'", by_run.items[i], by_run.items[i]);
+			command_usage_error("compare", "--by-run %s: no side has a row called '%s'", by_run.items[i], by_run.items[i]);
 			goto out;
 		}
 	}
@@ -375,7 +377,7 @@ static int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	if (no_history && (history_arg || record)) {
-		log_error("--no-history cannot go with --history or --record-history");
+		command_usage_error("compare", "--no-history cannot go with --history or --record-history");
 		goto out;
 	}
 	if (!no_history) {

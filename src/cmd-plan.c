@@ -395,7 +395,8 @@ static int cmd_plan(int argc, char **argv)
 	int opt, ret = EXIT_USAGE;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
 		int t = target_args_take(&to, opt, optarg);
 
 		if (t < 0)
@@ -419,18 +420,15 @@ static int cmd_plan(int argc, char **argv)
 			touch = true;
 			break;
 		default:
-			fputs(cmd_plan_usage, stderr);
-			return EXIT_USAGE;
+			return command_option_error("plan", opt, argv);
 		}
 	}
-	if (argc - optind != 1 || (from && history) || ((from || history) && isnan(effect))) {
-		if (from && history)
-			log_error("--from and --history are two sources of the same numbers: give one");
-		else if ((from || history) && isnan(effect))
-			log_error("--from and --history need --effect");
-		fputs(cmd_plan_usage, stderr);
-		return EXIT_USAGE;
-	}
+	if (from && history)
+		return command_usage_error("plan", "--from and --history are two sources of the same numbers: give one");
+	if ((from || history) && isnan(effect))
+		return command_usage_error("plan", "--from and --history need --effect");
+	if (argc - optind != 1)
+		return command_usage_error("plan", optind == argc ? "no plan file given" : "one plan file only");
 	if ((touch && to.spec) || ((to.root || to.connect_timeout_s) && !to.spec)) {
 		log_error(touch ? "--touch reads the plan's target, --target another: give one"
 				: "--root and --connect-timeout need --target");

@@ -91,7 +91,8 @@ static int cmd_snapshot(int argc, char **argv)
 	int c, r, rc = EXIT_USAGE;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:r:m:o:j", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
 		r = target_args_take(&to, c, optarg);
 		if (r < 0)
 			goto out;
@@ -129,7 +130,7 @@ static int cmd_snapshot(int argc, char **argv)
 			json = true;
 			break;
 		default:
-			fputs(cmd_snapshot_usage, stderr);
+			command_option_error("snapshot", c, argv);
 			goto out;
 		}
 	}
