@@ -47,6 +47,9 @@ CMD_OBJ  := $(CMD_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(sort $(wildcard tests/unit/test-*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 SCRIPTS  := $(sort $(wildcard src/target/*.sh))
+# Texts that are not C, embedded at build time (tools/embed-text.sh): the
+# target scripts, the per-boot runner's shell helpers, report.html's CSS.
+EMBED_H  := $(BUILD)/src/target-scripts.h $(BUILD)/src/runner-helpers.h $(BUILD)/src/report-css.h
 
 deps:
 	sh tools/install-deps.sh
@@ -92,17 +95,28 @@ $(BUILD)/libbootab.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-# The generated header exists before the first compile (order-only); after
-# that the .d files name it for the objects that include it. An edited
+# The generated headers exist before the first compile (order-only); after
+# that the .d files name them for the objects that include them. An edited
 # Makefile (flags) builds everything again.
-$(BUILD)/%.o: %.c Makefile | $(BUILD)/src/target-scripts.h
+$(BUILD)/%.o: %.c Makefile | $(EMBED_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -I$(BUILD)/src -c -o $@ $<
 
 # Target-side POSIX sh scripts are carried inside the binary.
-$(BUILD)/src/target-scripts.h: $(SCRIPTS) tools/embed-scripts.sh
+$(BUILD)/src/target-scripts.h: $(SCRIPTS) tools/embed-scripts.sh tools/embed-text.sh
 	@mkdir -p $(dir $@)
 	sh tools/embed-scripts.sh $(SCRIPTS) > $@.tmp && mv $@.tmp $@
+
+# The shell helpers every per-boot script carries (src/campaign/runner.c).
+$(BUILD)/src/runner-helpers.h: src/campaign/runner-helpers.sh tools/embed-text.sh
+	@mkdir -p $(dir $@)
+	sh tools/embed-text.sh runner_helpers src/campaign/runner-helpers.sh > $@.tmp && mv $@.tmp $@
+
+# report.html's stylesheet; its whole-line comments stay out of the page.
+$(BUILD)/src/report-css.h: src/report/report.css tools/embed-text.sh
+	@mkdir -p $(dir $@)
+	sed '/^\/\*.*\*\/$$/d' src/report/report.css > $@.css
+	sh tools/embed-text.sh report_css $@.css > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbootab.a
 	@mkdir -p $(dir $@)
@@ -157,7 +171,7 @@ check-asan:
 
 lint:
 	$(MAKE) WERROR=-Werror BUILD=build-lint bootab $(TEST_BIN:$(BUILD)/%=build-lint/%) build-lint/bench/method build-lint/bench/fleet
-	shellcheck -s sh $(SCRIPTS) tools/*.sh tests/cli/helpers/*.sh bench/scaling.sh bench/snapshot-forks.sh bench/campaign-overhead.sh
+	shellcheck -s sh $(SCRIPTS) src/campaign/runner-helpers.sh tools/*.sh tests/cli/helpers/*.sh bench/scaling.sh bench/snapshot-forks.sh bench/campaign-overhead.sh
 	shellcheck -s bash completion/bootab.bash
 	shellcheck -x .ci/run $(wildcard lab/*.sh)
 	shellcheck -s sh $(wildcard lab/guest/*.sh)

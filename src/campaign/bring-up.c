@@ -61,7 +61,7 @@ void campaign_reboot_to_standing(struct campaign *c)
 		local_unit_remove(c);
 		campaign_say(c, CAMPAIGN_WARNING, "rebooting into the standing config; the campaign does not resume by itself (bootab run --resume %s)",
 		    c->abs_dir);
-		if (local_issue_reboot(c) == 0)
+		if (local_issue_reboot(c, NULL) == 0)
 			(void)local_await_shutdown(c);
 		return;
 	}

@@ -160,7 +160,7 @@ void campaign_kernels_release(struct campaign *c);
 /* local.c: target = local. */
 bool local_user_name_ok(const char *s);
 int local_setup(struct campaign *c);
-int local_issue_reboot(struct campaign *c);
+int local_issue_reboot(struct campaign *c, const char *oneshot_entry);
 int local_await_shutdown(struct campaign *c);
 void local_unit_remove(struct campaign *c);
 int local_reboot(struct campaign *c, size_t k);

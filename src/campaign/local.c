@@ -11,6 +11,7 @@
 #include "lib/alloc.h"
 #include "lib/clock.h"
 #include "lib/process.h"
+#include "target/reboot.h"
 #include "target/target.h"
 
 /* A login name as useradd(8) takes it, to run rows as. */
@@ -70,14 +71,25 @@ int local_setup(struct campaign *c)
 }
 
 /*
- * target = local: asks the box to reboot. In a tree (--root) nothing can
- * reboot: the options' reboot_tree stands in, when there is one.
+ * target = local: asks the box to reboot, into oneshot_entry once when it
+ * is not NULL. In a tree (--root) nothing can reboot: the options'
+ * reboot_tree stands in, when there is one.
  */
-int local_issue_reboot(struct campaign *c)
+int local_issue_reboot(struct campaign *c, const char *oneshot_entry)
 {
 	struct process_result res;
 	int r;
 
+	if (oneshot_entry) {
+		char *why = NULL;
+
+		r = target_ask_oneshot(c->target, oneshot_entry, &why);
+		if (r < 0) {
+			campaign_say(c, CAMPAIGN_ERROR, "cannot reboot: %s", why ? why : strerror(-r));
+			free(why);
+			return r;
+		}
+	}
 	if (c->o->root) {
 		if (!c->o->reboot_tree) {
 			campaign_say(c, CAMPAIGN_ERROR, "--root %s: a tree cannot reboot", c->o->root);
@@ -211,7 +223,7 @@ int local_reboot(struct campaign *c, size_t k)
 		return r;
 	campaign_progress(c, k, "rebooting into mode %s; bootab continues after the boot (systemd unit %s, journalctl -u %s)",
 		 c->plan.modes[c->boots[k].mode].name, RESUME_UNIT_NAME, RESUME_UNIT_NAME);
-	r = local_issue_reboot(c);
+	r = local_issue_reboot(c, campaign_boot_is_oneshot(c, k) ? oneshot_entry_id(c) : NULL);
 	if (r < 0)
 		return r;
 	r = local_await_shutdown(c);

@@ -9,77 +9,15 @@
 #include "lib/strbuf.h"
 
 /*
- * The helpers every per-boot script carries. The idle gate follows the
+ * The helpers every per-boot script carries (runner-helpers.sh, embedded at
+ * build time as runner_helpers[]). The idle gate follows the
  * plan's [idle] section: CHECKS consecutive checks INTERVAL seconds apart
  * with the 1-minute load average below LOAD and every GPU busy below GPU %;
  * one busy check starts the count again. GPU busy is read from amdgpu's
  * gpu_busy_percent (Documentation/gpu/amdgpu/driver-misc.rst) on every
  * card, and from nvidia-smi (NVML's command-line client) where installed.
  */
-static const char helpers[] =
-	"now() { date -u +%Y-%m-%dT%H:%M:%SZ; }\n"
-	"secs() { date +%s; }\n"
-	"status() { printf '%s\\n' \"$*\" > status.tmp && mv status.tmp status; printf '%s\\n' \"$*\" >> progress; }\n"
-	"record() { printf '%s\\n' \"$*\" >> results; }\n"
-	"\n"
-	"gpu_busy() {\n"
-	"\tbusy=0\n"
-	"\tfor f in /sys/class/drm/card*/device/gpu_busy_percent; do\n"
-	"\t\t[ -r \"$f\" ] || continue\n"
-	"\t\tv=$(head -c 16 \"$f\" 2>/dev/null) || continue\n"
-	"\t\tcase $v in '' | *[!0-9]*) continue ;; esac\n"
-	"\t\t[ \"$v\" -gt \"$busy\" ] && busy=$v\n"
-	"\tdone\n"
-	"\tif command -v nvidia-smi >/dev/null 2>&1; then\n"
-	"\t\tfor v in $(nvidia-smi --query-gpu=utilization.gpu --format=csv,noheader,nounits 2>/dev/null); do\n"
-	"\t\t\tcase $v in '' | *[!0-9]*) continue ;; esac\n"
-	"\t\t\t[ \"$v\" -gt \"$busy\" ] && busy=$v\n"
-	"\t\tdone\n"
-	"\tfi\n"
-	"\techo \"$busy\"\n"
-	"}\n"
-	"\n"
-	"# idle_gate ROW: wait until the box is idle; records the wait.\n"
-	"idle_gate() {\n"
-	"\tstatus \"gate $1\"\n"
-	"\tgate_start=$(secs)\n"
-	"\tn=0\n"
-	"\twhile :; do\n"
-	"\t\tload=$(cut -d ' ' -f 1 /proc/loadavg)\n"
-	"\t\tgpu=$(gpu_busy)\n"
-	"\t\tif awk -v l=\"$load\" -v g=\"$gpu\" -v ml=\"$IDLE_LOAD\" -v mg=\"$IDLE_GPU\" 'BEGIN { exit !(l + 0 < ml + 0 && g + 0 < mg + 0) }'; then\n"
-	"\t\t\tn=$((n + 1))\n"
-	"\t\telse\n"
-	"\t\t\tn=0\n"
-	"\t\tfi\n"
-	"\t\tsleep \"$IDLE_INTERVAL\"\n"
-	"\t\t[ \"$n\" -ge \"$IDLE_CHECKS\" ] && break\n"
-	"\t\tif [ \"$IDLE_TIMEOUT\" -gt 0 ] && [ $(($(secs) - gate_start)) -ge \"$IDLE_TIMEOUT\" ]; then\n"
-	"\t\t\trecord \"gate $1 timeout $(($(secs) - gate_start))\"\n"
-	"\t\t\treturn 1\n"
-	"\t\tfi\n"
-	"\tdone\n"
-	"\trecord \"gate $1 ok $(($(secs) - gate_start))\"\n"
-	"}\n"
-	"\n"
-	"# run_rep ROW REP TIMEOUT USER COMMAND: one rep, as USER (empty: as we are).\n"
-	"run_rep() {\n"
-	"\trow=$1 rep=$2 limit=$3 user=$4 command=$5\n"
-	"\tif [ -z \"$user\" ] || [ \"$user\" = \"$(id -un)\" ]; then\n"
-	"\t\tset -- sh -c \"$command\"\n"
-	"\telse\n"
-	"\t\tset -- sudo -n -u \"$user\" sh -c \"$command\"\n"
-	"\tfi\n"
-	"\tif command -v timeout >/dev/null 2>&1; then\n"
-	"\t\tset -- timeout \"$limit\" \"$@\"\n"
-	"\tfi\n"
-	"\trep_start=$(now)\n"
-	"\trep_secs=$(secs)\n"
-	"\t\"$@\" > \"$row.$rep.out\" 2> \"$row.$rep.err\" < /dev/null\n"
-	"\trc=$?\n"
-	"\trecord \"rep $row $rep $rc $rep_start $(now) $(($(secs) - rep_secs))\"\n"
-	"\tprintf 'rep %s %s %s %s\\n' \"$row\" \"$rep\" \"$rc\" \"$(($(secs) - rep_secs))\" >> progress\n"
-	"}\n";
+#include "runner-helpers.h"
 
 static void add_var(struct strbuf *sb, const char *name, const char *value)
 {
@@ -123,7 +61,7 @@ char *runner_generate(const struct plan *plan, const struct runner_options *o)
 	snprintf(num, sizeof(num), "%u", plan->idle.timeout_s);
 	add_var(&sb, "IDLE_TIMEOUT", num);
 	strbuf_addch(&sb, '\n');
-	strbuf_addstr(&sb, helpers);
+	strbuf_addstr(&sb, runner_helpers);
 
 	strbuf_addstr(&sb, "\nrecord \"start $(now) $(cat /proc/loadavg)\"\n");
 	if (plan->n_versions)

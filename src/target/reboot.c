@@ -45,6 +45,28 @@ static char *first_line(const char *s)
 	return xstrndup(s, strcspn(s, "\n"));
 }
 
+int target_ask_oneshot(struct target *t, const char *entry, char **ret_error)
+{
+	const char *args[] = { entry, NULL };
+	struct process_result res;
+	int r = target_run_script(t, "oneshot", args, NULL, 0, true, 60000, &res);
+
+	if (r < 0) {
+		*ret_error = xstrdup(target_error(t));
+		return r;
+	}
+	if (res.exit_code != 0) {
+		char *why = first_line(res.err);
+
+		*ret_error = xasprintf("one-shot boot of '%s' failed: %s", entry, *why ? why : "no message");
+		free(why);
+		process_result_release(&res);
+		return -EIO;
+	}
+	process_result_release(&res);
+	return 0;
+}
+
 int reboot_and_wait(struct target *t, const struct reboot_options *o, struct reboot_result *ret)
 {
 	double timeout = o->timeout_s > 0 ? o->timeout_s : 300;
@@ -65,23 +87,9 @@ int reboot_and_wait(struct target *t, const struct reboot_options *o, struct reb
 		return r;
 	}
 	if (o->oneshot_entry) {
-		const char *args[] = { o->oneshot_entry, NULL };
-
-		r = target_run_script(t, "oneshot", args, NULL, 0, true, 60000, &res);
-		if (r < 0) {
-			ret->error = xstrdup(target_error(t));
+		r = target_ask_oneshot(t, o->oneshot_entry, &ret->error);
+		if (r < 0)
 			return r;
-		}
-		if (res.exit_code != 0) {
-			char *why = first_line(res.err);
-
-			ret->error = xasprintf("one-shot boot of '%s' failed: %s", o->oneshot_entry,
-					       *why ? why : "no message");
-			free(why);
-			process_result_release(&res);
-			return -EIO;
-		}
-		process_result_release(&res);
 	}
 	start = clock_now_s();
 	{

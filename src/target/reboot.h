@@ -29,6 +29,13 @@ struct reboot_result {
 };
 
 /*
+ * Asks the box's boot loader to boot ENTRY once, on the next boot only
+ * (oneshot.sh: systemd-boot's LoaderEntryOneShot, or GRUB's next_entry).
+ * On failure *ret_error says why (free()).
+ */
+int target_ask_oneshot(struct target *t, const char *entry, char **ret_error);
+
+/*
  * Reboots t and waits. Returns 0 when a new boot answered (*ret filled),
  * -ETIMEDOUT when none did (even after the power cycle), other -errno when
  * the reboot could not be started; in every case *ret is filled as far as

@@ -33,7 +33,7 @@ write_plan() {
 	[campaign]
 	target = local
 	backend = bls
-	oneshot = off
+	oneshot = ${ONESHOT:-off}
 	order = $2
 	boot_timeout = ${BOOT_TIMEOUT:-30}
 	poll = 1
@@ -167,6 +167,36 @@ reps = 1'
 	grep -q 'cost: kunit: 1 of 2 tests failed (b), rc=1' "$dir/report.txt"
 	grep -qx 'options console=ttyS0 no_timer_check' "$tree/boot/loader/entries/lab.conf"
 	[ "$(cat "$tree/proc/cmdline")" = 'initrd=\initrd console=ttyS0 no_timer_check' ]
+}
+
+@test "a local campaign with one-shot boots: the test mode boots once from bootab's entry, the standing entry never changes" {
+	# systemd-boot with efivarfs: test modes boot once through LoaderEntryOneShot.
+	mkdir -p "$tree/sys/firmware/efi/efivars"
+	standing=$(cat "$tree/boot/loader/entries/lab.conf" "$tree/boot/loader/loader.conf")
+	ONESHOT=on write_plan "$BATS_TEST_TMPDIR/p.ini" "translated passthrough translated"
+	run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/p.ini"
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"test modes boot one-shot (systemd-boot LoaderEntryOneShot)"* ]]
+	dir=$(echo "$data"/p-*)
+	boots=0
+	while [ -L "$link" ] && [ "$boots" -lt 6 ]; do
+		[ "$(cat "$tree/boot/loader/entries/lab.conf" "$tree/boot/loader/loader.conf")" = "$standing" ]
+		read -r -a cmd <<<"$(exec_start)"
+		run --separate-stderr "${cmd[@]}"
+		echo "$stderr"
+		[ "$status" -eq 0 ]
+		boots=$((boots + 1))
+	done
+	[ "$boots" -eq 3 ]
+	grep -qx finished "$dir/journal"
+	# The boot loader booted bootab's entry for passthrough only, and the standing one otherwise.
+	[ "$(cut -d' ' -f1,3 "$tree/boots.log" | tr '\n' ';')" = "translated lab.conf;passthrough bootab-oneshot.conf;translated lab.conf;" ]
+	[ "$(jq -r .proof.level "$dir/passthrough/meta.json")" = proven ]
+	# Nothing of the one-shot is left: no entry, no variable; the standing config is as it was.
+	[ ! -e "$tree/boot/loader/entries/bootab-oneshot.conf" ]
+	[ -z "$(ls "$tree/sys/firmware/efi/efivars")" ]
+	[ "$(cat "$tree/boot/loader/entries/lab.conf" "$tree/boot/loader/loader.conf")" = "$standing" ]
 }
 
 @test "a mode that can change nothing on the box: a warning before the first boot, in every report, never a stop" {

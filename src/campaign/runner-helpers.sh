@@ -1,0 +1,63 @@
+now() { date -u +%Y-%m-%dT%H:%M:%SZ; }
+secs() { date +%s; }
+status() { printf '%s\n' "$*" > status.tmp && mv status.tmp status; printf '%s\n' "$*" >> progress; }
+record() { printf '%s\n' "$*" >> results; }
+
+gpu_busy() {
+	busy=0
+	for f in /sys/class/drm/card*/device/gpu_busy_percent; do
+		[ -r "$f" ] || continue
+		v=$(head -c 16 "$f" 2>/dev/null) || continue
+		case $v in '' | *[!0-9]*) continue ;; esac
+		[ "$v" -gt "$busy" ] && busy=$v
+	done
+	if command -v nvidia-smi >/dev/null 2>&1; then
+		for v in $(nvidia-smi --query-gpu=utilization.gpu --format=csv,noheader,nounits 2>/dev/null); do
+			case $v in '' | *[!0-9]*) continue ;; esac
+			[ "$v" -gt "$busy" ] && busy=$v
+		done
+	fi
+	echo "$busy"
+}
+
+# idle_gate ROW: wait until the box is idle; records the wait.
+idle_gate() {
+	status "gate $1"
+	gate_start=$(secs)
+	n=0
+	while :; do
+		load=$(cut -d ' ' -f 1 /proc/loadavg)
+		gpu=$(gpu_busy)
+		if awk -v l="$load" -v g="$gpu" -v ml="$IDLE_LOAD" -v mg="$IDLE_GPU" 'BEGIN { exit !(l + 0 < ml + 0 && g + 0 < mg + 0) }'; then
+			n=$((n + 1))
+		else
+			n=0
+		fi
+		sleep "$IDLE_INTERVAL"
+		[ "$n" -ge "$IDLE_CHECKS" ] && break
+		if [ "$IDLE_TIMEOUT" -gt 0 ] && [ $(($(secs) - gate_start)) -ge "$IDLE_TIMEOUT" ]; then
+			record "gate $1 timeout $(($(secs) - gate_start))"
+			return 1
+		fi
+	done
+	record "gate $1 ok $(($(secs) - gate_start))"
+}
+
+# run_rep ROW REP TIMEOUT USER COMMAND: one rep, as USER (empty: as we are).
+run_rep() {
+	row=$1 rep=$2 limit=$3 user=$4 command=$5
+	if [ -z "$user" ] || [ "$user" = "$(id -un)" ]; then
+		set -- sh -c "$command"
+	else
+		set -- sudo -n -u "$user" sh -c "$command"
+	fi
+	if command -v timeout >/dev/null 2>&1; then
+		set -- timeout "$limit" "$@"
+	fi
+	rep_start=$(now)
+	rep_secs=$(secs)
+	"$@" > "$row.$rep.out" 2> "$row.$rep.err" < /dev/null
+	rc=$?
+	record "rep $row $rep $rc $rep_start $(now) $(($(secs) - rep_secs))"
+	printf 'rep %s %s %s %s\n' "$row" "$rep" "$rc" "$(($(secs) - rep_secs))" >> progress
+}
