@@ -134,7 +134,7 @@ TXT
   baseline noise"* ]]
 	[[ "$output" == *"  4 findings matched an ignore pattern"* ]]
 	run -2 "$BOOTAB" compare --ignore 'a(' "$d/pt" "$d/off"
-	[ "$output" = "bootab: --ignore: 'a(' is not an extended regular expression: Unmatched ( or \\(" ]
+	[ "$output" = "bootab: --ignore: 'a(' is not an extended regular expression: Unmatched ( or \\(; see 'bootab help compare'" ]
 
 	# a campaign directory: bootab report judges with the plan's patterns
 	c="$BATS_TEST_TMPDIR/camp"
