@@ -317,3 +317,20 @@ setup() {
 	run -2 --separate-stderr "$BOOTAB" compare --mode "v6.1=" "$d/m/v6.1" "$d/m/v6.8"
 	[ "$stderr" = "bootab: --mode: 'v6.1=' is not LABEL=MODE (LABEL: printable, at most 200 bytes); see 'bootab help compare'" ]
 }
+
+@test "hyperfine run for real: --style none into a file, the human text through a pipe, and a file it overwrote" {
+	# hyperfine is in tools/debian-packages: the real tool, not a fixture.
+	mkdir -p "$d/hf/none" "$d/hf/pipe" "$d/hf/file"
+	hyperfine -N --runs 3 --style none --export-json /dev/stdout 'sleep 0.001' 'true' > "$d/hf/none/h.txt" 2>/dev/null
+	hyperfine -N --runs 3 --export-json /dev/stdout 'sleep 0.001' 'true' 2>/dev/null | cat > "$d/hf/pipe/h.txt"
+	hyperfine -N --runs 3 --export-json /dev/stdout 'sleep 0.001' 'true' > "$d/hf/file/h.txt" 2>/dev/null
+	grep -q '^Benchmark 1: sleep 0.001' "$d/hf/pipe/h.txt"
+	for s in none pipe; do
+		run -0 --separate-stderr "$BOOTAB" compare --json "$d/hf/$s" "$d/hf/$s"
+		[ "$stderr" = "" ]
+		# Three runs of each command, the interim export of the first not counted again.
+		[ "$(jq -r '[.comparisons[] | .metric + ":" + (.n | tostring)] | unique | join(" ")' <<<"$output")" = "sleep 0.001:3 true:3" ]
+	done
+	run -1 --separate-stderr "$BOOTAB" compare "$d/hf/file" "$d/hf/none"
+	[[ "$stderr" == *"$d/hf/file/h.txt:"*"(hyperfine's human text written over its JSON: run it with --style none), ignoring the file"* ]]
+}
