@@ -128,7 +128,187 @@ static int compare_history_save(const struct compare_result *res, const char *pa
 	return 0;
 }
 
-static int cmd_compare(int argc, char **argv)
+/* What compare's options say, and the lists the comparison reads them from. */
+struct compare_args {
+	struct strlist by_run, row_stats, ignore, row_margins, modes;
+	/* The sides in the order given: dirs[i], with labels[i] ("" for the directory's name). */
+	struct strlist dirs, labels;
+	enum stat_kind stats[STAT_KINDS];
+	struct compare_options copt;
+	struct report_options ropt;
+	const char *history_arg;
+	bool no_history, record;
+	const char *color;
+};
+
+static void compare_args_init(struct compare_args *a)
+{
+	*a = (struct compare_args){ .by_run = STRLIST_INIT, .row_stats = STRLIST_INIT, .ignore = STRLIST_INIT,
+				    .row_margins = STRLIST_INIT, .modes = STRLIST_INIT, .dirs = STRLIST_INIT,
+				    .labels = STRLIST_INIT, .ropt = { .format = REPORT_TEXT }, .color = "auto" };
+	a->copt = (struct compare_options){ .stat = STAT_MEAN, .loud_pct = COMPARE_LOUD_PCT_DEFAULT,
+					    .by_run = &a->by_run, .row_stats = &a->row_stats, .ignore = &a->ignore,
+					    .row_equivalence = &a->row_margins,
+					    .alpha = COMPARE_ALPHA_DEFAULT, .fdr_q = COMPARE_FDR_Q_DEFAULT,
+					    .boots_needed = true };
+}
+
+static void compare_args_release(struct compare_args *a)
+{
+	strlist_release(&a->by_run);
+	strlist_release(&a->row_stats);
+	strlist_release(&a->ignore);
+	strlist_release(&a->row_margins);
+	strlist_release(&a->dirs);
+	strlist_release(&a->labels);
+	strlist_release(&a->modes);
+}
+
+/* --side LABEL=DIR (opt 'S') or --mode LABEL=MODE (opt 'M'). */
+static int take_side_or_mode(struct compare_args *a, int opt, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char *label = eq ? xstrndup(arg, (size_t)(eq - arg)) : NULL;
+	bool ok = label && side_name_valid(label) && eq[1] && (opt == 'S' || side_name_valid(eq + 1));
+
+	if (!ok) {
+		free(label);
+		log_error("--%s: '%s' is not %s (LABEL: printable, at most 200 bytes)",
+			  opt == 'S' ? "side" : "mode", arg, opt == 'S' ? "LABEL=DIR" : "LABEL=MODE");
+		return -EINVAL;
+	}
+	if (opt == 'M') {
+		strlist_add(&a->modes, arg);
+	} else {
+		strlist_add(&a->dirs, eq + 1);
+		strlist_add(&a->labels, label);
+	}
+	free(label);
+	return 0;
+}
+
+/* --stat STATS or --stat ROW=STATS. */
+static int take_stat(struct compare_args *a, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	enum stat_kind row[STAT_KINDS];
+	/* A ROW= list is checked here and kept as text: it must not replace the default list. */
+	int k = stat_list_parse(eq ? eq + 1 : arg, eq ? row : a->stats);
+
+	if (k < 0 || eq == arg) {
+		log_error("--stat: '%s' is not mean, median, min or max, a list of them such as mean,min, "
+			  "or ROW=STAT", arg);
+		return -EINVAL;
+	}
+	if (eq) {
+		strlist_add(&a->row_stats, arg);
+	} else {
+		a->copt.stat = a->stats[0];
+		a->copt.stats = a->stats;
+		a->copt.n_stats = (size_t)k;
+		a->copt.stat_given = true;
+	}
+	return 0;
+}
+
+/* --alpha (opt 'a'), --fdr ('q') and --equivalence ('e'): the levels and margins of the tests. */
+static int take_level(struct compare_args *a, int opt, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	double v;
+
+	if (opt == 'e') {
+		if (eq == arg || compare_parse_margin(eq ? eq + 1 : arg, &v) < 0) {
+			log_error("--equivalence: '%s' is not a margin in %% above 0 and at most %g (or ROW=PCT)",
+				  arg, COMPARE_MARGIN_MAX);
+			return -EINVAL;
+		}
+		if (eq)
+			strlist_add(&a->row_margins, arg);
+		else
+			a->copt.equivalence_pct = v;
+		return 0;
+	}
+	if (parse_fraction(arg, opt == 'a' ? 0.5 : 1, &v) < 0) {
+		log_error("--%s: '%s' is not a level between 0 and %s", opt == 'a' ? "alpha" : "fdr",
+			  arg, opt == 'a' ? "0.5" : "1");
+		return -EINVAL;
+	}
+	*(opt == 'a' ? &a->copt.alpha : &a->copt.fdr_q) = v;
+	return 0;
+}
+
+/* One option of compare (getopt's opt, with its argument). */
+static int take_option(struct compare_args *a, int opt, const char *arg)
+{
+	char *error = NULL;
+
+	switch (opt) {
+	case 1:
+		strlist_add(&a->dirs, arg);
+		strlist_add(&a->labels, "");
+		return 0;
+	case 'S':
+	case 'M':
+		return take_side_or_mode(a, opt, arg);
+	case 's':
+		return take_stat(a, arg);
+	case 'b':
+		strlist_add(&a->by_run, arg);
+		return 0;
+	case 'l':
+		if (number_parse_double(arg, 0, HUGE_VAL, &a->copt.loud_pct) < 0) {
+			log_error("--loud: '%s' is not a percentage", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case 'f':
+		if (report_format_from_name(arg, &a->ropt.format) < 0) {
+			log_error("--format: '%s' is not txt, md, csv, json, html or mail", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case 'j':
+		a->ropt.format = REPORT_JSON;
+		return 0;
+	case 'a':
+	case 'q':
+	case 'e':
+		return take_level(a, opt, arg);
+	case 'H':
+		a->history_arg = arg;
+		return 0;
+	case 'N':
+		a->no_history = true;
+		return 0;
+	case 'R':
+		a->record = true;
+		return 0;
+	case 'i':
+		if (costs_pattern_check(arg, &error) < 0) {
+			log_error("--ignore: %s", error);
+			free(error);
+			return -EINVAL;
+		}
+		strlist_add(&a->ignore, arg);
+		return 0;
+	case 'L':
+		a->ropt.legend_long = true;
+		return 0;
+	case 'c':
+		if (strcmp(arg, "auto") && strcmp(arg, "always") && strcmp(arg, "never")) {
+			log_error("--color: '%s' is not auto, always or never", arg);
+			return -EINVAL;
+		}
+		a->color = arg;
+		return 0;
+	default:
+		fputs(cmd_compare_usage, stderr);
+		return -EINVAL;
+	}
+}
+
+static int parse_compare_args(int argc, char **argv, struct compare_args *a)
 {
 	static const struct option longopts[] = {
 		{ "stat", required_argument, NULL, 's' },
@@ -149,224 +329,150 @@ static int cmd_compare(int argc, char **argv)
 		{ "mode", required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct strlist by_run = STRLIST_INIT, row_stats = STRLIST_INIT, warnings = STRLIST_INIT;
-	struct strlist ignore = STRLIST_INIT;
-	struct strlist row_margins = STRLIST_INIT;
-	/* The sides in the order given: dirs[i], with labels[i] ("" for the directory's name). */
-	struct strlist dirs = STRLIST_INIT, labels = STRLIST_INIT, modes = STRLIST_INIT;
-	struct compare_options copt = { .stat = STAT_MEAN, .loud_pct = COMPARE_LOUD_PCT_DEFAULT,
-					.by_run = &by_run, .row_stats = &row_stats, .ignore = &ignore,
-					.row_equivalence = &row_margins,
-					.alpha = COMPARE_ALPHA_DEFAULT, .fdr_q = COMPARE_FDR_Q_DEFAULT,
-					.boots_needed = true };
-	enum stat_kind stats[STAT_KINDS];
-	struct history history = HISTORY_INIT;
-	const char *history_arg = NULL;
-	char *history_path = NULL;
-	bool no_history = false, record = false, have_history = false;
-	struct report_options ropt = { .format = REPORT_TEXT };
-	struct compare_result res;
-	struct side *sides = NULL;
-	size_t n_sides = 0;
-	const char *color = "auto";
-	bool io_error = false;
-	int opt, r, ret = EXIT_USAGE;
+	int opt;
 
 	optind = 1;
 	/* "-": side directories come back in order among --side options. */
-	while ((opt = getopt_long(argc, argv, "-", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 1:
-			strlist_add(&dirs, optarg);
-			strlist_add(&labels, "");
-			break;
-		case 'S':
-		case 'M': {
-			const char *eq = strchr(optarg, '=');
-			char *label = eq ? xstrndup(optarg, (size_t)(eq - optarg)) : NULL;
-			bool ok = label && side_name_valid(label) && eq[1] && (opt == 'S' || side_name_valid(eq + 1));
-
-			free(label);
-			if (!ok) {
-				log_error("--%s: '%s' is not %s (LABEL: printable, at most 200 bytes)",
-					  opt == 'S' ? "side" : "mode", optarg, opt == 'S' ? "LABEL=DIR" : "LABEL=MODE");
-				goto out;
-			}
-			if (opt == 'M') {
-				strlist_add(&modes, optarg);
-				break;
-			}
-			strlist_add(&dirs, eq + 1);
-			label = xstrndup(optarg, (size_t)(eq - optarg));
-			strlist_add(&labels, label);
-			free(label);
-			break;
-		}
-		case 's': {
-			const char *eq = strchr(optarg, '=');
-			enum stat_kind row[STAT_KINDS];
-			/* A ROW= list is checked here and kept as text: it must not replace the default list. */
-			int k = stat_list_parse(eq ? eq + 1 : optarg, eq ? row : stats);
-
-			if (k < 0 || eq == optarg) {
-				log_error("--stat: '%s' is not mean, median, min or max, a list of them such as mean,min, "
-					  "or ROW=STAT", optarg);
-				goto out;
-			}
-			if (eq) {
-				strlist_add(&row_stats, optarg);
-			} else {
-				copt.stat = stats[0];
-				copt.stats = stats;
-				copt.n_stats = (size_t)k;
-				copt.stat_given = true;
-			}
-			break;
-		}
-		case 'b':
-			strlist_add(&by_run, optarg);
-			break;
-		case 'l':
-			if (number_parse_double(optarg, 0, HUGE_VAL, &copt.loud_pct) < 0) {
-				log_error("--loud: '%s' is not a percentage", optarg);
-				goto out;
-			}
-			break;
-		case 'f':
-			if (report_format_from_name(optarg, &ropt.format) < 0) {
-				log_error("--format: '%s' is not txt, md, csv, json, html or mail", optarg);
-				goto out;
-			}
-			break;
-		case 'j':
-			ropt.format = REPORT_JSON;
-			break;
-		case 'a':
-		case 'q': {
-			double v;
-
-			if (parse_fraction(optarg, opt == 'a' ? 0.5 : 1, &v) < 0) {
-				log_error("--%s: '%s' is not a level between 0 and %s", opt == 'a' ? "alpha" : "fdr",
-					  optarg, opt == 'a' ? "0.5" : "1");
-				goto out;
-			}
-			*(opt == 'a' ? &copt.alpha : &copt.fdr_q) = v;
-			break;
-		}
-		case 'e': {
-			const char *eq = strchr(optarg, '=');
-			double v;
-
-			if (eq == optarg || compare_parse_margin(eq ? eq + 1 : optarg, &v) < 0) {
-				log_error("--equivalence: '%s' is not a margin in %% above 0 and at most %g (or ROW=PCT)",
-					  optarg, COMPARE_MARGIN_MAX);
-				goto out;
-			}
-			if (eq)
-				strlist_add(&row_margins, optarg);
-			else
-				copt.equivalence_pct = v;
-			break;
-		}
-		case 'H':
-			history_arg = optarg;
-			break;
-		case 'N':
-			no_history = true;
-			break;
-		case 'R':
-			record = true;
-			break;
-		case 'i': {
-			char *error = NULL;
-
-			if (costs_pattern_check(optarg, &error) < 0) {
-				log_error("--ignore: %s", error);
-				free(error);
-				goto out;
-			}
-			strlist_add(&ignore, optarg);
-			break;
-		}
-		case 'L':
-			ropt.legend_long = true;
-			break;
-		case 'c':
-			if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never")) {
-				log_error("--color: '%s' is not auto, always or never", optarg);
-				goto out;
-			}
-			color = optarg;
-			break;
-		default:
-			fputs(cmd_compare_usage, stderr);
-			goto out;
-		}
-	}
+	while ((opt = getopt_long(argc, argv, "-", longopts, NULL)) != -1)
+		if (take_option(a, opt, optarg) < 0)
+			return -EINVAL;
 	for (int i = optind; i < argc; i++) {
 		/* What follows "--" is side directories too. */
-		strlist_add(&dirs, argv[i]);
-		strlist_add(&labels, "");
+		strlist_add(&a->dirs, argv[i]);
+		strlist_add(&a->labels, "");
 	}
-	if (dirs.n < 2) {
+	if (a->dirs.n < 2) {
 		log_error("compare needs at least two side directories");
 		fputs(cmd_compare_usage, stderr);
-		goto out;
+		return -EINVAL;
 	}
-	if (!strcmp(color, "always"))
-		ropt.color = true;
-	else if (!strcmp(color, "auto"))
-		ropt.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR") && ropt.format == REPORT_TEXT;
-	ropt.loud_pct = copt.loud_pct;
+	if (!strcmp(a->color, "always"))
+		a->ropt.color = true;
+	else if (!strcmp(a->color, "auto"))
+		a->ropt.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR") && a->ropt.format == REPORT_TEXT;
+	a->ropt.loud_pct = a->copt.loud_pct;
 	/* 100 columns, or the terminal's (COLUMNS) when printing to one. */
-	ropt.width = tty_columns(STDOUT_FILENO);
-	ropt.warnings = &warnings;
+	a->ropt.width = tty_columns(STDOUT_FILENO);
+	return 0;
+}
 
-	sides = xcalloc(dirs.n, sizeof(*sides));
-	for (size_t i = 0; i < dirs.n; i++) {
-		r = side_load(dirs.items[i], &sides[n_sides], &warnings);
+/*
+ * Reads the sides given into sides (*n_sides of them; *io_error when one
+ * cannot be read) with their labels and modes. Returns -EINVAL, said, when
+ * no report can be made of them: a --mode that names no side, a recorded
+ * row that cannot be read, a --by-run row that no side has.
+ */
+static int load_compare_sides(const struct compare_args *a, struct side *sides, size_t *n_sides,
+			      struct strlist *warnings, bool *io_error)
+{
+	char *error = NULL;
+	int r;
+
+	for (size_t i = 0; i < a->dirs.n; i++) {
+		r = side_load(a->dirs.items[i], &sides[*n_sides], warnings);
 		if (r < 0) {
-			log_error("cannot read side directory '%s': %s", dirs.items[i], errno_string(r));
-			io_error = true;
+			log_error("cannot read side directory '%s': %s", a->dirs.items[i], errno_string(r));
+			*io_error = true;
 			continue;
 		}
-		if (*labels.items[i]) {
-			free(sides[n_sides].label);
-			sides[n_sides].label = xstrdup(labels.items[i]);
+		if (*a->labels.items[i]) {
+			free(sides[*n_sides].label);
+			sides[*n_sides].label = xstrdup(a->labels.items[i]);
 		}
-		n_sides++;
+		(*n_sides)++;
 	}
-	{
-		char *error = NULL;
-
-		if (side_assign_modes(sides, n_sides, &modes, &warnings, &error) < 0) {
-			log_error("%s", error);
-			free(error);
-			goto out;
-		}
+	if (side_assign_modes(sides, *n_sides, &a->modes, warnings, &error) < 0) {
+		log_error("%s", error);
+		free(error);
+		return -EINVAL;
 	}
-	side_infer_modes(sides, n_sides, &warnings);
-	for (size_t i = 0; i < n_sides; i++)
+	side_infer_modes(sides, *n_sides, warnings);
+	for (size_t i = 0; i < *n_sides; i++)
 		if (sides[i].unreadable_rows) {
 			/* A report without a recorded row would look complete and be wrong. */
-			for (size_t w = 0; w < warnings.n; w++)
-				log_warning("%s", warnings.items[w]);
+			for (size_t w = 0; w < warnings->n; w++)
+				log_warning("%s", warnings->items[w]);
 			log_error("%zu recorded row%s of '%s' cannot be read: no report without %s",
 				  sides[i].unreadable_rows, sides[i].unreadable_rows == 1 ? "" : "s",
 				  sides[i].dir, sides[i].unreadable_rows == 1 ? "it" : "them");
-			goto out;
+			return -EINVAL;
 		}
 	/* --by-run names a row: one that no side has is a typo, not a no-op. */
-	for (size_t i = 0; i < by_run.n && n_sides >= 2; i++) {
+	for (size_t i = 0; i < a->by_run.n && *n_sides >= 2; i++) {
 		bool found = false;
 
-		for (size_t k = 0; k < n_sides && !found; k++)
-			found = side_find_row(&sides[k], by_run.items[i]) != NULL;
+		for (size_t k = 0; k < *n_sides && !found; k++)
+			found = side_find_row(&sides[k], a->by_run.items[i]) != NULL;
 		if (!found) {
-			log_error("--by-run %s: no side has a row called '%s'", by_run.items[i], by_run.items[i]);
-			goto out;
+			log_error("--by-run %s: no side has a row called '%s'", a->by_run.items[i], a->by_run.items[i]);
+			return -EINVAL;
 		}
 	}
+	return 0;
+}
+
+/* Compares the sides (two or more), prints the report, records the history asked for; the exit code. */
+static int compare_and_report(struct compare_args *a, struct side *sides, size_t n_sides,
+			      struct strlist *warnings, bool io_error)
+{
+	struct history history = HISTORY_INIT;
+	char *history_path = NULL;
+	struct compare_result res;
+	int r, ret = EXIT_USAGE;
+
+	if (a->no_history && (a->history_arg || a->record)) {
+		log_error("--no-history cannot go with --history or --record-history");
+		return EXIT_USAGE;
+	}
+	if (!a->no_history) {
+		r = compare_history_open(sides, n_sides, a->history_arg, a->record, &history_path, &history,
+					 warnings);
+		if (r < 0)
+			goto out;
+		a->copt.history = r > 0 ? &history : NULL;
+	}
+	r = compare_sides(sides, n_sides, &a->copt, &res, warnings);
+	if (r < 0) {
+		log_error("cannot compare: %s", errno_string(r));
+		goto out;
+	}
+	if (a->ropt.format != REPORT_JSON)
+		for (size_t i = 0; i < warnings->n; i++)
+			log_warning("%s", warnings->items[i]);
+	if (compare_result_compared(&res) == 0) {
+		if (a->ropt.format == REPORT_JSON)
+			report_compare(stdout, &res, &a->ropt);
+		log_error("no metric is present on the first side and another: nothing could be compared");
+		ret = io_error ? EXIT_USAGE : EXIT_NOTHING;
+	} else if ((r = report_compare(stdout, &res, &a->ropt)) < 0) {
+		log_error("failed to write the report: %s", errno_string(r));
+	} else if (!a->record || compare_history_save(&res, history_path, &history) == 0) {
+		ret = io_error ? EXIT_USAGE : EXIT_OK;
+	}
+	compare_result_release(&res);
+out:
+	a->copt.history = NULL;
+	history_release(&history);
+	free(history_path);
+	return ret;
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+	struct strlist warnings = STRLIST_INIT;
+	struct compare_args a;
+	struct side *sides = NULL;
+	size_t n_sides = 0;
+	bool io_error = false;
+	int ret = EXIT_USAGE;
+
+	compare_args_init(&a);
+	a.ropt.warnings = &warnings;
+	if (parse_compare_args(argc, argv, &a) < 0)
+		goto out;
+	sides = xcalloc(a.dirs.n, sizeof(*sides));
+	if (load_compare_sides(&a, sides, &n_sides, &warnings, &io_error) < 0)
+		goto out;
 	if (n_sides < 2) {
 		for (size_t i = 0; i < warnings.n; i++)
 			log_warning("%s", warnings.items[i]);
@@ -374,58 +480,12 @@ static int cmd_compare(int argc, char **argv)
 		ret = io_error ? EXIT_USAGE : EXIT_NOTHING;
 		goto out;
 	}
-	if (no_history && (history_arg || record)) {
-		log_error("--no-history cannot go with --history or --record-history");
-		goto out;
-	}
-	if (!no_history) {
-		r = compare_history_open(sides, n_sides, history_arg, record, &history_path, &history, &warnings);
-		if (r < 0)
-			goto out;
-		have_history = r > 0;
-		copt.history = have_history ? &history : NULL;
-	}
-	r = compare_sides(sides, n_sides, &copt, &res, &warnings);
-	if (r < 0) {
-		log_error("cannot compare: %s", errno_string(r));
-		goto out;
-	}
-	if (ropt.format != REPORT_JSON)
-		for (size_t i = 0; i < warnings.n; i++)
-			log_warning("%s", warnings.items[i]);
-	if (compare_result_compared(&res) == 0) {
-		if (ropt.format == REPORT_JSON)
-			report_compare(stdout, &res, &ropt);
-		log_error("no metric is present on the first side and another: nothing could be compared");
-		ret = io_error ? EXIT_USAGE : EXIT_NOTHING;
-		compare_result_release(&res);
-		goto out;
-	}
-	r = report_compare(stdout, &res, &ropt);
-	if (r < 0) {
-		compare_result_release(&res);
-		log_error("failed to write the report: %s", errno_string(r));
-		goto out;
-	}
-	if (record && compare_history_save(&res, history_path, &history) < 0) {
-		compare_result_release(&res);
-		goto out;
-	}
-	compare_result_release(&res);
-	ret = io_error ? EXIT_USAGE : EXIT_OK;
+	ret = compare_and_report(&a, sides, n_sides, &warnings, io_error);
 out:
-	history_release(&history);
-	free(history_path);
 	for (size_t i = 0; i < n_sides; i++)
 		side_release(&sides[i]);
 	free(sides);
-	strlist_release(&by_run);
-	strlist_release(&row_stats);
-	strlist_release(&ignore);
-	strlist_release(&row_margins);
-	strlist_release(&dirs);
-	strlist_release(&labels);
-	strlist_release(&modes);
+	compare_args_release(&a);
 	strlist_release(&warnings);
 	return ret;
 }

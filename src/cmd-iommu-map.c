@@ -12,6 +12,7 @@
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "log.h"
+#include "results/side.h"
 #include "kernel/snapshot.h"
 #include "target-args.h"
 #include "target/target.h"
@@ -121,36 +122,29 @@ static int print_map(const struct iommu_map *map, const char *device, bool json)
 	return EXIT_OK;
 }
 
-/* A snapshot directory (its meta.json) or a meta.json file. */
+/* A snapshot directory (its meta.json) or a meta.json file, read as every side is. */
 static int load_snapshot_file(const char *arg, struct snapshot *ret)
 {
-	char *path = path_is_dir(arg) ? path_join(arg, "meta.json") : xstrdup(arg);
 	struct parse_error err = PARSE_ERROR_INIT;
-	json_error_t jerr;
-	char *data = NULL;
-	size_t len;
-	json_t *j;
+	char *path, *message;
+	json_t *j = NULL;
 	int r;
 
-	r = file_read(path, FILE_READ_MAX, &data, &len);
-	if (r < 0) {
+	r = side_meta_read(arg, &path, &j, &err);
+	if (r < 0 && err.message) {
+		message = parse_error_format(&err);
+		log_error("%s", message);
+		free(message);
+	} else if (r < 0) {
 		log_error("failed to read '%s': %s", path, errno_string(r));
-		free(path);
-		return r;
-	}
-	j = json_loadb(data, len, 0, &jerr);
-	free(data);
-	if (!j) {
-		log_error("%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
-		free(path);
-		return -EINVAL;
-	}
-	r = snapshot_from_json(j, ret, &err);
-	json_decref(j);
-	if (r < 0) {
-		log_error("%s: %s", path, err.message);
+	} else {
 		parse_error_release(&err);
+		r = snapshot_from_json(j, ret, &err);
+		json_decref(j);
+		if (r < 0)
+			log_error("%s: %s", path, err.message);
 	}
+	parse_error_release(&err);
 	free(path);
 	return r;
 }

@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "judge/compare.h"
 #include "judge/history.h"
+#include "lib/escape.h"
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
 #include "lib/parse-number.h"
@@ -98,15 +99,14 @@ static int noise_from_campaign(const char *dir, struct noise *nz)
 		return r;
 	}
 	for (char **n = names; *n; n++) {
-		char *path = path_join(dir, *n), *meta = path_join(path, "meta.json");
+		char *path = path_join(dir, *n);
 
 		/* A campaign directory holds its plan and report next to the sides. */
-		if (path_is_dir(path) && path_exists(meta)) {
+		if (path_is_dir(path) && side_recorded(path)) {
 			nz->sides = xrealloc(nz->sides, (nz->n_sides + 1) * sizeof(*nz->sides));
 			if (side_load(path, &nz->sides[nz->n_sides], &warnings) == 0)
 				nz->n_sides++;
 		}
-		free(meta);
 		free(path);
 	}
 	strv_free(names);
@@ -369,6 +369,129 @@ static int print_touch(const struct plan *plan, const struct target_args *to)
 	return r;
 }
 
+/* What the plan is: its counts, target, backend, history, managed args; a random order's seed, chosen here when the plan has none. */
+static void print_plan_header(const char *file, struct plan *plan, size_t n_checks)
+{
+	char **managed;
+
+	printf("plan %s: modes %zu, rows %zu, checks %zu, versions %zu\n", file, plan->n_modes,
+	       plan->n_rows - n_checks, n_checks, plan->n_versions);
+	printf("target: %s\nbackend: %s\noneshot: %s\n", plan->target ? plan->target : "(not set)",
+	       plan->backend,
+	       plan->oneshot == ONESHOT_ON ? "on" : plan->oneshot == ONESHOT_OFF ? "off" : "auto");
+	if (plan->watch)
+		printf("watch: %s\n", plan->watch);
+	printf("history: %s\n", plan->history_off ? "off (none read, none recorded)"
+			       : plan->history ? plan->history
+			       : "$XDG_DATA_HOME/bootab/history/MACHINE_ID.json (the machine's default)");
+	managed = plan_managed_args(plan);
+	printf("managed args:");
+	for (char **a = managed; *a; a++)
+		printf(" %s", *a);
+	printf("%s\n", managed[0] ? "" : " (none)");
+	strv_free(managed);
+	/* What the costs bootab finds on its own will not blame on a mode (judge/costs.h). */
+	printf("costs found by bootab: every side against every boot of mode %s; %s\n", plan->modes[0].name,
+	       plan->ignore.n ? "not reported when they match:" : "no ignore patterns");
+	for (size_t i = 0; i < plan->ignore.n; i++) {
+		char *pattern = text_escape(plan->ignore.items[i]);
+
+		printf("  ignore %s\n", pattern);
+		free(pattern);
+	}
+
+	if (plan->order_kind == ORDER_RANDOM && !plan->has_seed) {
+		/* A random order is only worth its name if it can be repeated: say the seed. */
+		plan->seed = (unsigned long)time(NULL) & 0xffffffffUL;
+		plan->has_seed = true;
+		printf("seed: %lu, chosen now (add 'seed = %lu' to [campaign] to keep this order)\n", plan->seed,
+		       plan->seed);
+	} else if (plan->order_kind == ORDER_RANDOM) {
+		printf("seed: %lu\n", plan->seed);
+	}
+}
+
+/* The boots in their order, each with its mode's args or kernel and what it expects. */
+static void print_boot_order(const struct plan *plan, const struct plan_boot *boots, size_t n)
+{
+	printf("\nboot order (%zu boots%s):\n", n, plan->rounds_auto ? ", at most: rounds = auto" : "");
+	for (size_t i = 0; i < n; i++) {
+		const struct plan_mode *m = &plan->modes[boots[i].mode];
+
+		if (!plan_has_kernels(plan))
+			printf("  %2zu  %-16s %s\n", i + 1, boots[i].label,
+			       *m->args_text ? m->args_text : "(the standing kernel defaults)");
+		else
+			printf("  %2zu  %-16s kernel %s%s%s\n", i + 1, boots[i].label,
+			       m->kernel ? m->kernel : "(the standing one)",
+			       *m->args_text ? ", args " : " (its default args)", m->args_text);
+		for (size_t e = 0; e < m->expects.n; e++)
+			printf("      %-16s expect %s\n", "", m->expects.items[e]);
+	}
+}
+
+/* rounds = auto: when the campaign stops, and each look's level. */
+static void print_rounds_auto(const struct plan *plan, size_t n)
+{
+	printf("\nrounds = auto: after every round the boot-level tests look; the campaign stops when every test is decided\n"
+	       "  (a claim that survives FDR, or the same within its margin), else after round %u (%zu boots).\n"
+	       "  Each look claims at its O'Brien-Fleming boundary (alpha 0.05 over every look):",
+	       plan->max_rounds, n);
+	for (unsigned j = 1; j <= plan->max_rounds; j++)
+		printf("%s round %u %.4f", j == 1 ? "" : ",", j,
+		       compare_sequential_alpha(j, plan->max_rounds, COMPARE_ALPHA_DEFAULT));
+	printf(".\n  Fewest boots: %zu (round 1, with a history to test against), else %zu (round 2).\n",
+	       plan->n_modes + 1, 2 * plan->n_modes + 1);
+}
+
+/* What runs on every boot: versions, park, rows and checks with their parsers, unpark. */
+static void print_every_boot(const struct plan *plan)
+{
+	printf("\non every boot:\n");
+	for (size_t i = 0; i < plan->n_versions; i++)
+		printf("  version %-14s %s\n", plan->versions[i].name, plan->versions[i].command);
+	for (size_t i = 0; i < plan->park.n; i++)
+		printf("  park (first boot)      %s\n", plan->park.items[i]);
+	for (size_t i = 0; i < plan->n_rows; i++) {
+		const struct plan_row *r = &plan->rows[i];
+
+		printf("  %-5s %-16s %s\n", r->check ? "check" : "row", r->name, r->command);
+		if (!r->check) {
+			struct strbuf stats = STRBUF_INIT;
+
+			strbuf_addstr(&stats, stat_kind_name(r->has_stat ? r->stat : STAT_MEAN));
+			for (size_t k = 1; k < r->n_stats; k++)
+				strbuf_addf(&stats, ",%s", stat_kind_name(r->stats[k]));
+			printf("        %-16s %u rep%s, parser %s%s%s, %s%s, timeout %us\n", "", r->reps,
+			       r->reps == 1 ? "" : "s", parser_kind_name(r->parser), r->selector ? " " : "",
+			       r->selector ? r->selector : "", strbuf_str(&stats),
+			       r->by_run ? ", run by run" : "", r->timeout_s);
+			if (r->pattern)
+				printf("        %-16s metric '%s' (%s%s%s is better) from each line matching %s\n", "",
+				       r->metric, r->unit ? r->unit : "", r->unit ? ", " : "",
+				       r->better_lower ? "lower" : "higher", r->pattern);
+			strbuf_release(&stats);
+		}
+	}
+	for (size_t i = 0; i < plan->unpark.n; i++)
+		printf("  unpark (last boot)     %s\n", plan->unpark.items[i]);
+}
+
+/* The least a campaign of n boots takes (reboots and idle gates), and the most its rows may take. */
+static void print_estimate(const struct plan *plan, size_t n, unsigned long row_bound)
+{
+	unsigned long gates = plan->n_rows, gate_s;
+
+	gate_s = (unsigned long)plan->idle.checks * plan->idle.interval_s;
+	printf("\nestimated duration: at least ");
+	print_duration(n * (REBOOT_ESTIMATE_S + gates * gate_s));
+	printf(" (%zu reboots at about %ds, %lu idle gates of at least %lus each)\n", n,
+	       REBOOT_ESTIMATE_S, n * gates, gate_s);
+	printf("  plus the rows' own time, at most ");
+	print_duration(n * row_bound);
+	printf(" by their timeouts\n");
+}
+
 static int cmd_plan(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -385,13 +508,12 @@ static int cmd_plan(int argc, char **argv)
 	struct plan plan;
 	struct plan_boot *boots;
 	struct noise nz = { .history = HISTORY_INIT };
-	unsigned long gates = 0, gate_s, row_bound = 0;
+	unsigned long row_bound = 0;
 	size_t n, n_checks = 0;
 	const char *from = NULL, *history = NULL, *file;
 	struct target_args to = TARGET_ARGS_INIT(NULL);
 	bool touch = false;
 	double effect = NAN;
-	char **managed;
 	int opt, ret = EXIT_USAGE;
 
 	optind = 1;
@@ -460,97 +582,13 @@ static int cmd_plan(int argc, char **argv)
 		if ((from ? noise_from_campaign(from, &nz) : noise_from_history(history, &nz)) < 0)
 			goto out;
 	}
-	printf("plan %s: modes %zu, rows %zu, checks %zu, versions %zu\n", file, plan.n_modes,
-	       plan.n_rows - n_checks, n_checks, plan.n_versions);
-	printf("target: %s\nbackend: %s\noneshot: %s\n", plan.target ? plan.target : "(not set)",
-	       plan.backend,
-	       plan.oneshot == ONESHOT_ON ? "on" : plan.oneshot == ONESHOT_OFF ? "off" : "auto");
-	if (plan.watch)
-		printf("watch: %s\n", plan.watch);
-	printf("history: %s\n", plan.history_off ? "off (none read, none recorded)"
-			       : plan.history ? plan.history
-			       : "$XDG_DATA_HOME/bootab/history/MACHINE_ID.json (the machine's default)");
-	managed = plan_managed_args(&plan);
-	printf("managed args:");
-	for (char **a = managed; *a; a++)
-		printf(" %s", *a);
-	printf("%s\n", managed[0] ? "" : " (none)");
-	strv_free(managed);
-
-	if (plan.order_kind == ORDER_RANDOM && !plan.has_seed) {
-		/* A random order is only worth its name if it can be repeated: say the seed. */
-		plan.seed = (unsigned long)time(NULL) & 0xffffffffUL;
-		plan.has_seed = true;
-		printf("seed: %lu, chosen now (add 'seed = %lu' to [campaign] to keep this order)\n", plan.seed,
-		       plan.seed);
-	} else if (plan.order_kind == ORDER_RANDOM) {
-		printf("seed: %lu\n", plan.seed);
-	}
+	print_plan_header(file, &plan, n_checks);
 	n = plan_boots(&plan, &boots);
-	printf("\nboot order (%zu boots%s):\n", n, plan.rounds_auto ? ", at most: rounds = auto" : "");
-	for (size_t i = 0; i < n; i++) {
-		const struct plan_mode *m = &plan.modes[boots[i].mode];
-
-		if (!plan_has_kernels(&plan))
-			printf("  %2zu  %-16s %s\n", i + 1, boots[i].label,
-			       *m->args_text ? m->args_text : "(the standing kernel defaults)");
-		else
-			printf("  %2zu  %-16s kernel %s%s%s\n", i + 1, boots[i].label,
-			       m->kernel ? m->kernel : "(the standing one)",
-			       *m->args_text ? ", args " : " (its default args)", m->args_text);
-		for (size_t e = 0; e < m->expects.n; e++)
-			printf("      %-16s expect %s\n", "", m->expects.items[e]);
-	}
-
-	if (plan.rounds_auto) {
-		printf("\nrounds = auto: after every round the boot-level tests look; the campaign stops when every test is decided\n"
-		       "  (a claim that survives FDR, or the same within its margin), else after round %u (%zu boots).\n"
-		       "  Each look claims at its O'Brien-Fleming boundary (alpha 0.05 over every look):",
-		       plan.max_rounds, n);
-		for (unsigned j = 1; j <= plan.max_rounds; j++)
-			printf("%s round %u %.4f", j == 1 ? "" : ",", j,
-			       compare_sequential_alpha(j, plan.max_rounds, COMPARE_ALPHA_DEFAULT));
-		printf(".\n  Fewest boots: %zu (round 1, with a history to test against), else %zu (round 2).\n",
-		       plan.n_modes + 1, 2 * plan.n_modes + 1);
-	}
-	printf("\non every boot:\n");
-	for (size_t i = 0; i < plan.n_versions; i++)
-		printf("  version %-14s %s\n", plan.versions[i].name, plan.versions[i].command);
-	for (size_t i = 0; i < plan.park.n; i++)
-		printf("  park (first boot)      %s\n", plan.park.items[i]);
-	for (size_t i = 0; i < plan.n_rows; i++) {
-		const struct plan_row *r = &plan.rows[i];
-
-		printf("  %-5s %-16s %s\n", r->check ? "check" : "row", r->name, r->command);
-		if (!r->check) {
-			struct strbuf stats = STRBUF_INIT;
-
-			strbuf_addstr(&stats, stat_kind_name(r->has_stat ? r->stat : STAT_MEAN));
-			for (size_t k = 1; k < r->n_stats; k++)
-				strbuf_addf(&stats, ",%s", stat_kind_name(r->stats[k]));
-			printf("        %-16s %u rep%s, parser %s%s%s, %s%s, timeout %us\n", "", r->reps,
-			       r->reps == 1 ? "" : "s", parser_kind_name(r->parser), r->selector ? " " : "",
-			       r->selector ? r->selector : "", strbuf_str(&stats),
-			       r->by_run ? ", run by run" : "", r->timeout_s);
-			if (r->pattern)
-				printf("        %-16s metric '%s' (%s%s%s is better) from each line matching %s\n", "",
-				       r->metric, r->unit ? r->unit : "", r->unit ? ", " : "",
-				       r->better_lower ? "lower" : "higher", r->pattern);
-			strbuf_release(&stats);
-		}
-		gates++;
-	}
-	for (size_t i = 0; i < plan.unpark.n; i++)
-		printf("  unpark (last boot)     %s\n", plan.unpark.items[i]);
-
-	gate_s = (unsigned long)plan.idle.checks * plan.idle.interval_s;
-	printf("\nestimated duration: at least ");
-	print_duration(n * (REBOOT_ESTIMATE_S + gates * gate_s));
-	printf(" (%zu reboots at about %ds, %lu idle gates of at least %lus each)\n", n,
-	       REBOOT_ESTIMATE_S, n * gates, gate_s);
-	printf("  plus the rows' own time, at most ");
-	print_duration(n * row_bound);
-	printf(" by their timeouts\n");
+	print_boot_order(&plan, boots, n);
+	if (plan.rounds_auto)
+		print_rounds_auto(&plan, n);
+	print_every_boot(&plan);
+	print_estimate(&plan, n, row_bound);
 	plan_boots_free(boots, n);
 	if (!isnan(effect))
 		print_effect(&plan, effect, &nz);

@@ -61,11 +61,10 @@ static int machine_load(struct campaign *c, const char *dir, struct machine *m, 
 	n = plan_boots(&plan, &boots);
 	m->sides = xcalloc(n ? n : 1, sizeof(*m->sides));
 	for (size_t k = 0; k < n; k++) {
-		char *side_dir = path_join(dir, boots[k].label), *meta = path_join(side_dir, "meta.json");
+		char *side_dir = path_join(dir, boots[k].label);
 
-		if (path_exists(meta) && side_load(side_dir, &m->sides[m->n_sides], warnings) == 0)
+		if (side_recorded(side_dir) && side_load(side_dir, &m->sides[m->n_sides], warnings) == 0)
 			m->n_sides++;
-		free(meta);
 		free(side_dir);
 	}
 	plan_boots_free(boots, n);

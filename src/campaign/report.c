@@ -249,11 +249,10 @@ static int report_or_look(const char *dir, const struct campaign_options *o, boo
 	sides = xcalloc(n, sizeof(*sides));
 	strbuf_addf(&head, "campaign %s: ", dir);
 	for (size_t k = 0; k < n; k++) {
-		char *side_dir = path_join(dir, boots[k].label), *meta = path_join(side_dir, "meta.json");
+		char *side_dir = path_join(dir, boots[k].label);
 
-		if (path_exists(meta) && side_load(side_dir, &sides[n_sides], &warnings) == 0)
+		if (side_recorded(side_dir) && side_load(side_dir, &sides[n_sides], &warnings) == 0)
 			n_sides++;
-		free(meta);
 		free(side_dir);
 	}
 	for (size_t k = 0; k < n_sides; k++)

@@ -306,14 +306,11 @@ int side_write(const char *dir, const struct side_record *rec, struct strlist *w
 	size_t flen;
 	int r, write_error = 0;
 
-	path = path_join(dir, "meta.json");
-	if (path_exists(path)) {
-		free(path);
+	if (side_recorded(dir)) {
 		json_decref(rows);
 		json_decref(versions);
 		return -EEXIST;
 	}
-	free(path);
 	r = dir_create_all(dir, 0755);
 	if (r < 0) {
 		json_decref(rows);

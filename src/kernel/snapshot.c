@@ -448,40 +448,12 @@ static int parse_inventory_record(struct parser *p)
 	return r < 0 ? fail(p, "unit name '%s' is malformed", f[1]) : 0;
 }
 
-/* One record, its fields split; checks count and content, stores it. */
-static int parse_record(struct parser *p)
+/* The boot and the box it ran on: when, which boot, which kernel, which host. */
+static int parse_identity_record(struct parser *p)
 {
 	struct snapshot *s = p->snap;
 	const char *key = p->fields[0];
 	char **f = p->fields;
-	size_t nf = p->n_fields;
-	static const struct {
-		const char *key;
-		size_t fields;
-	} arity[] = {
-		{ "time", 2 }, { "boot_id", 2 }, { "kernel", 2 }, { "hostname", 2 },
-		{ "cmdline", 2 }, { "loadavg", 2 }, { "governor", 3 }, { "thermal", 4 },
-		{ "vuln", 3 }, { "param", 3 }, { "param_absent", 2 }, { "file", 3 },
-		{ "file_absent", 2 }, { "iommu_class", 2 }, { "group", 3 }, { "device", 8 },
-		{ "log_source", 2 }, { "log", 2 }, { "log_count", 2 }, { "machine_id", 2 },
-		{ "inventory", 2 }, { "pci", 7 }, { "node", 5 }, { "netif", 5 }, { "kmsg_source", 2 },
-		{ "kmsg", 4 }, { "kmsg_count", 2 }, { "units_source", 2 }, { "unit_failed", 2 },
-		{ "kernel_version", 2 }, { "kernel_notes", 2 }, { "kernel_config", 3 },
-		{ "kconfig", 3 }, { "kernel_package", 3 },
-		{ "state", 3 }, { "klog", 2 },
-	};
-	size_t want = 0;
-
-	for (size_t i = 0; i < sizeof(arity) / sizeof(arity[0]); i++)
-		if (!strcmp(arity[i].key, key))
-			want = arity[i].fields;
-	if (!want)
-		return fail(p, "unknown record '%s'", key);
-	if (nf != want) {
-		parse_error_set(p->err, p->line, 0, "record '%s': %zu fields, expected %zu",
-				key, nf, want);
-		return -EINVAL;
-	}
 
 	if (!strcmp(key, "time")) {
 		if (strlen(f[1]) > 64)
@@ -503,6 +475,38 @@ static int parse_record(struct parser *p)
 			return fail(p, "record '%s': value too long", key);
 		return set_scalar(p, &s->kernel_version, f[1]);
 	}
+	if (!strcmp(key, "hostname")) {
+		if (!word_valid(f[1], 64, "._-"))
+			return fail(p, "hostname '%s' is not a host name", f[1]);
+		return set_scalar(p, &s->hostname, f[1]);
+	}
+	if (!strcmp(key, "cmdline"))
+		return set_scalar(p, &s->cmdline, f[1]);
+	if (!strcmp(key, "loadavg"))
+		return set_scalar(p, &s->loadavg, f[1]);
+	/* machine_id */
+	{
+		if (p->saw_machine_id)
+			return fail(p, "record '%s' repeated", key);
+		p->saw_machine_id = true;
+		/*
+		 * A file that holds no id ("uninitialized" on a first boot, an
+		 * empty file, anything else) names no machine: recorded as absent,
+		 * because the id names the history file on the controller.
+		 */
+		if (machine_id_valid(f[1]))
+			s->machine_id = xstrdup(f[1]);
+		return 0;
+	}
+}
+
+/* The kernel's build: its notes (the build id), its config and the package it came in. */
+static int parse_kernel_build_record(struct parser *p)
+{
+	struct snapshot *s = p->snap;
+	const char *key = p->fields[0];
+	char **f = p->fields;
+
 	if (!strcmp(key, "kernel_notes")) {
 		unsigned char *notes;
 		size_t len;
@@ -547,7 +551,8 @@ static int parse_record(struct parser *p)
 		entries_add(&s->config, f[1], f[2]);
 		return 0;
 	}
-	if (!strcmp(key, "kernel_package")) {
+	/* kernel_package */
+	{
 		if (s->package_manager)
 			return fail(p, "record '%s' repeated", key);
 		if (strcmp(f[1], "dpkg") && strcmp(f[1], "rpm"))
@@ -558,28 +563,16 @@ static int parse_record(struct parser *p)
 		s->package = xstrdup(f[2]);
 		return 0;
 	}
-	if (!strcmp(key, "hostname")) {
-		if (!word_valid(f[1], 64, "._-"))
-			return fail(p, "hostname '%s' is not a host name", f[1]);
-		return set_scalar(p, &s->hostname, f[1]);
-	}
-	if (!strcmp(key, "machine_id")) {
-		if (p->saw_machine_id)
-			return fail(p, "record '%s' repeated", key);
-		p->saw_machine_id = true;
-		/*
-		 * A file that holds no id ("uninitialized" on a first boot, an
-		 * empty file, anything else) names no machine: recorded as absent,
-		 * because the id names the history file on the controller.
-		 */
-		if (machine_id_valid(f[1]))
-			s->machine_id = xstrdup(f[1]);
-		return 0;
-	}
-	if (!strcmp(key, "cmdline"))
-		return set_scalar(p, &s->cmdline, f[1]);
-	if (!strcmp(key, "loadavg"))
-		return set_scalar(p, &s->loadavg, f[1]);
+}
+
+/* What the box was set to: governors, thermal zones, mitigations, module parameters, files and state asked for. */
+static int parse_settings_record(struct parser *p)
+{
+	struct snapshot *s = p->snap;
+	const char *key = p->fields[0];
+	char **f = p->fields;
+	size_t nf = p->n_fields;
+
 	if (!strcmp(key, "governor")) {
 		if (!word_valid(f[1], 32, "_") || !word_valid(f[2], 32, "_-"))
 			return fail(p, "governor record for '%s' is malformed", f[1]);
@@ -633,7 +626,8 @@ static int parse_record(struct parser *p)
 		entries_add(&s->files, f[1], nf == 3 ? f[2] : NULL);
 		return 0;
 	}
-	if (!strcmp(key, "state")) {
+	/* state */
+	{
 		if ((strncmp(f[1], "/sys/", 5) && strncmp(f[1], "/proc/", 6)) || strstr(f[1], "/../") ||
 		    !word_valid(f[1], 256, "/._:-"))
 			return fail(p, "state record path '%s' is not a /sys or /proc path", f[1]);
@@ -644,16 +638,15 @@ static int parse_record(struct parser *p)
 		entries_add(&s->state, f[1], f[2]);
 		return 0;
 	}
-	if (!strcmp(key, "klog")) {
-		if (!p->saw_log_source || s->log_source == SNAPSHOT_LOG_ABSENT ||
-		    s->log_source == SNAPSHOT_LOG_SKIPPED)
-			return fail(p, "record '%s' without a log source", key);
-		if (s->n_evidence >= SNAPSHOT_MAX_EVIDENCE_LINES)
-			return fail(p, "more than %d klog lines", SNAPSHOT_MAX_EVIDENCE_LINES);
-		GROW(s->evidence, s->alloc_evidence, s->n_evidence + 1);
-		s->evidence[s->n_evidence++] = utf8_sanitize(f[1]);
-		return 0;
-	}
+}
+
+/* The IOMMU map: the classes looked at, the groups and their devices. */
+static int parse_iommu_record(struct parser *p)
+{
+	struct snapshot *s = p->snap;
+	const char *key = p->fields[0];
+	char **f = p->fields;
+
 	if (!strcmp(key, "iommu_class")) {
 		if (!iommu_device_name_valid(f[1]) || !utf8_valid(f[1]))
 			return fail(p, "iommu class entry '%s' is malformed", f[1]);
@@ -675,7 +668,8 @@ static int parse_record(struct parser *p)
 			return fail(p, "group %s repeated", f[1]);
 		return r;
 	}
-	if (!strcmp(key, "device")) {
+	/* device */
+	{
 		unsigned vendor, device, cls;
 		long n;
 		int r;
@@ -702,10 +696,25 @@ static int parse_record(struct parser *p)
 			return fail(p, "device %s repeated", f[2]);
 		return r;
 	}
-	if (!strcmp(key, "inventory") || !strcmp(key, "pci") || !strcmp(key, "node") ||
-	    !strcmp(key, "netif") || !strcmp(key, "kmsg_source") || !strcmp(key, "kmsg") ||
-	    !strcmp(key, "kmsg_count") || !strcmp(key, "units_source") || !strcmp(key, "unit_failed"))
-		return parse_inventory_record(p);
+}
+
+/* The boot log kept as evidence: its source, lines and count. */
+static int parse_log_record(struct parser *p)
+{
+	struct snapshot *s = p->snap;
+	const char *key = p->fields[0];
+	char **f = p->fields;
+
+	if (!strcmp(key, "klog")) {
+		if (!p->saw_log_source || s->log_source == SNAPSHOT_LOG_ABSENT ||
+		    s->log_source == SNAPSHOT_LOG_SKIPPED)
+			return fail(p, "record '%s' without a log source", key);
+		if (s->n_evidence >= SNAPSHOT_MAX_EVIDENCE_LINES)
+			return fail(p, "more than %d klog lines", SNAPSHOT_MAX_EVIDENCE_LINES);
+		GROW(s->evidence, s->alloc_evidence, s->n_evidence + 1);
+		s->evidence[s->n_evidence++] = utf8_sanitize(f[1]);
+		return 0;
+	}
 	if (!strcmp(key, "log_source")) {
 		static const struct {
 			const char *name;
@@ -754,6 +763,161 @@ static int parse_record(struct parser *p)
 	}
 }
 
+/* One record, its fields split; checks count and content, stores it. */
+static int parse_record(struct parser *p)
+{
+	const char *key = p->fields[0];
+	static const struct {
+		const char *key;
+		size_t fields;
+		int (*parse)(struct parser *p);
+	} records[] = {
+		{ "time", 2, parse_identity_record },
+		{ "boot_id", 2, parse_identity_record },
+		{ "kernel", 2, parse_identity_record },
+		{ "hostname", 2, parse_identity_record },
+		{ "cmdline", 2, parse_identity_record },
+		{ "loadavg", 2, parse_identity_record },
+		{ "governor", 3, parse_settings_record },
+		{ "thermal", 4, parse_settings_record },
+		{ "vuln", 3, parse_settings_record },
+		{ "param", 3, parse_settings_record },
+		{ "param_absent", 2, parse_settings_record },
+		{ "file", 3, parse_settings_record },
+		{ "file_absent", 2, parse_settings_record },
+		{ "iommu_class", 2, parse_iommu_record },
+		{ "group", 3, parse_iommu_record },
+		{ "device", 8, parse_iommu_record },
+		{ "log_source", 2, parse_log_record },
+		{ "log", 2, parse_log_record },
+		{ "log_count", 2, parse_log_record },
+		{ "machine_id", 2, parse_identity_record },
+		{ "inventory", 2, parse_inventory_record },
+		{ "pci", 7, parse_inventory_record },
+		{ "node", 5, parse_inventory_record },
+		{ "netif", 5, parse_inventory_record },
+		{ "kmsg_source", 2, parse_inventory_record },
+		{ "kmsg", 4, parse_inventory_record },
+		{ "kmsg_count", 2, parse_inventory_record },
+		{ "units_source", 2, parse_inventory_record },
+		{ "unit_failed", 2, parse_inventory_record },
+		{ "kernel_version", 2, parse_identity_record },
+		{ "kernel_notes", 2, parse_kernel_build_record },
+		{ "kernel_config", 3, parse_kernel_build_record },
+		{ "kconfig", 3, parse_kernel_build_record },
+		{ "kernel_package", 3, parse_kernel_build_record },
+		{ "state", 3, parse_settings_record },
+		{ "klog", 2, parse_log_record },
+	};
+
+	for (size_t i = 0; i < sizeof(records) / sizeof(records[0]); i++) {
+		if (strcmp(records[i].key, key))
+			continue;
+		if (p->n_fields != records[i].fields) {
+			parse_error_set(p->err, p->line, 0, "record '%s': %zu fields, expected %zu",
+					key, p->n_fields, records[i].fields);
+			return -EINVAL;
+		}
+		return records[i].parse(p);
+	}
+	return fail(p, "unknown record '%s'", key);
+}
+
+/* A record's bytes: tabs between fields, no other control character (C0, DEL or C1). */
+static int check_line_bytes(struct parser *p, const char *line, size_t llen)
+{
+	for (size_t i = 0; i < llen; i++) {
+		unsigned char c = (unsigned char)line[i];
+
+		if ((c < 0x20 && c != '\t') || c == 0x7f) {
+			parse_error_set(p->err, p->line, (unsigned)i + 1, "control character 0x%02x in record", c);
+			return -EINVAL;
+		}
+		/* C1 controls in UTF-8 (U+009B is CSI to many terminals). */
+		if (c == 0xc2 && i + 1 < llen && (unsigned char)line[i + 1] >= 0x80 &&
+		    (unsigned char)line[i + 1] <= 0x9f) {
+			parse_error_set(p->err, p->line, (unsigned)i + 1,
+					"control character U+%04X in record", (unsigned char)line[i + 1]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Splits line (the parser's copy) at tabs into p->fields. */
+static int split_fields(struct parser *p, char *line)
+{
+	char *cur = line;
+
+	p->n_fields = 0;
+	for (;;) {
+		char *tab = strchr(cur, '\t');
+
+		if (p->n_fields == MAX_FIELDS) {
+			parse_error_set(p->err, p->line, 0, "too many fields");
+			return -EINVAL;
+		}
+		p->fields[p->n_fields++] = cur;
+		if (!tab)
+			return 0;
+		*tab = '\0';
+		cur = tab + 1;
+	}
+}
+
+/* One line's fields: the header first, records, then 'end'. */
+static int parse_line(struct parser *p, bool *header, bool *end)
+{
+	if (!*header) {
+		*header = true;
+		if (p->n_fields != 2 || strcmp(p->fields[0], "bootab-snapshot") || strcmp(p->fields[1], "1")) {
+			parse_error_set(p->err, p->line, 0, "not snapshot output (expected 'bootab-snapshot<TAB>1' first)");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!strcmp(p->fields[0], "end") && p->n_fields == 1) {
+		*end = true;
+		return 0;
+	}
+	return parse_record(p);
+}
+
+/* After the last line: the header and 'end' were there, and every record a snapshot must hold. */
+static int check_complete(struct parser *p, bool header, bool end)
+{
+	struct snapshot *snap = p->snap;
+	const char *missing = NULL;
+
+	if (!header) {
+		parse_error_set(p->err, 1, 0, "empty snapshot output");
+		return -EINVAL;
+	}
+	if (!end) {
+		parse_error_set(p->err, p->line, 0, "output cut off: no 'end' record");
+		return -EINVAL;
+	}
+	if (!snap->boot_id || !snap->kernel || !snap->cmdline)
+		missing = !snap->boot_id ? "boot_id" : !snap->kernel ? "kernel" : "cmdline";
+	else if (snap->inventory.has_klog && snap->inventory.klog_source != INVENTORY_SOURCE_ABSENT &&
+		 snap->inventory.klog_source != INVENTORY_SOURCE_SKIPPED && !p->saw_klog_count)
+		missing = "kmsg_count";
+	else if (!p->saw_log_source)
+		missing = "log_source";
+	else if (snap->log_source != SNAPSHOT_LOG_ABSENT && snap->log_source != SNAPSHOT_LOG_SKIPPED &&
+		 !p->saw_log_count)
+		missing = "log_count";
+	if (missing) {
+		parse_error_set(p->err, p->line, 0, "missing record '%s'", missing);
+		return -EINVAL;
+	}
+	/* An absent or skipped kernel log is no evidence of errors either way. */
+	if (snap->inventory.klog_source == INVENTORY_SOURCE_ABSENT ||
+	    snap->inventory.klog_source == INVENTORY_SOURCE_SKIPPED)
+		snap->inventory.has_klog = false;
+	return 0;
+}
+
 int snapshot_parse(const char *data, size_t len, struct snapshot *ret, struct parse_error *err)
 {
 	struct snapshot snap = { 0 };
@@ -769,7 +933,7 @@ int snapshot_parse(const char *data, size_t len, struct snapshot *ret, struct pa
 	while (pos < len) {
 		const char *line = data + pos, *nl = memchr(line, '\n', len - pos);
 		size_t llen;
-		char *copy, *cur;
+		char *copy;
 
 		p.line++;
 		if (!nl) {
@@ -784,101 +948,25 @@ int snapshot_parse(const char *data, size_t len, struct snapshot *ret, struct pa
 			r = -EINVAL;
 			goto fail;
 		}
-		for (size_t i = 0; i < llen; i++) {
-			unsigned char c = (unsigned char)line[i];
-
-			if ((c < 0x20 && c != '\t') || c == 0x7f) {
-				parse_error_set(err, p.line, (unsigned)i + 1,
-						"control character 0x%02x in record", c);
-				r = -EINVAL;
-				goto fail;
-			}
-			/* C1 controls in UTF-8 (U+009B is CSI to many terminals). */
-			if (c == 0xc2 && i + 1 < llen && (unsigned char)line[i + 1] >= 0x80 &&
-			    (unsigned char)line[i + 1] <= 0x9f) {
-				parse_error_set(err, p.line, (unsigned)i + 1,
-						"control character U+%04X in record", (unsigned char)line[i + 1]);
-				r = -EINVAL;
-				goto fail;
-			}
-		}
+		r = check_line_bytes(&p, line, llen);
+		if (r < 0)
+			goto fail;
 		if (end) {
 			parse_error_set(err, p.line, 0, "record after 'end'");
 			r = -EINVAL;
 			goto fail;
 		}
 		copy = xstrndup(line, llen);
-		p.n_fields = 0;
-		cur = copy;
-		for (;;) {
-			char *tab = strchr(cur, '\t');
-
-			if (p.n_fields == MAX_FIELDS) {
-				parse_error_set(err, p.line, 0, "too many fields");
-				free(copy);
-				r = -EINVAL;
-				goto fail;
-			}
-			p.fields[p.n_fields++] = cur;
-			if (!tab)
-				break;
-			*tab = '\0';
-			cur = tab + 1;
-		}
-		if (!header) {
-			if (p.n_fields != 2 || strcmp(p.fields[0], "bootab-snapshot") ||
-			    strcmp(p.fields[1], "1")) {
-				parse_error_set(err, p.line, 0,
-						"not snapshot output (expected 'bootab-snapshot<TAB>1' first)");
-				r = -EINVAL;
-			}
-			header = true;
-		} else if (!strcmp(p.fields[0], "end") && p.n_fields == 1) {
-			end = true;
-		} else {
-			r = parse_record(&p);
-		}
+		r = split_fields(&p, copy);
+		if (r == 0)
+			r = parse_line(&p, &header, &end);
 		free(copy);
 		if (r < 0)
 			goto fail;
 	}
-	if (!header) {
-		parse_error_set(err, 1, 0, "empty snapshot output");
-		r = -EINVAL;
+	r = check_complete(&p, header, end);
+	if (r < 0)
 		goto fail;
-	}
-	if (!end) {
-		parse_error_set(err, p.line, 0, "output cut off: no 'end' record");
-		r = -EINVAL;
-		goto fail;
-	}
-	if (!snap.boot_id || !snap.kernel || !snap.cmdline) {
-		parse_error_set(err, p.line, 0, "missing record '%s'",
-				!snap.boot_id ? "boot_id" : !snap.kernel ? "kernel" : "cmdline");
-		r = -EINVAL;
-		goto fail;
-	}
-	if (snap.inventory.has_klog && snap.inventory.klog_source != INVENTORY_SOURCE_ABSENT &&
-	    snap.inventory.klog_source != INVENTORY_SOURCE_SKIPPED && !p.saw_klog_count) {
-		parse_error_set(err, p.line, 0, "missing record 'kmsg_count'");
-		r = -EINVAL;
-		goto fail;
-	}
-	/* An absent or skipped kernel log is no evidence of errors either way. */
-	if (snap.inventory.klog_source == INVENTORY_SOURCE_ABSENT ||
-	    snap.inventory.klog_source == INVENTORY_SOURCE_SKIPPED)
-		snap.inventory.has_klog = false;
-	if (!p.saw_log_source) {
-		parse_error_set(err, p.line, 0, "missing record 'log_source'");
-		r = -EINVAL;
-		goto fail;
-	}
-	if (snap.log_source != SNAPSHOT_LOG_ABSENT && snap.log_source != SNAPSHOT_LOG_SKIPPED &&
-	    !p.saw_log_count) {
-		parse_error_set(err, p.line, 0, "missing record 'log_count'");
-		r = -EINVAL;
-		goto fail;
-	}
 	iommu_map_sort(&snap.iommu);
 	*ret = snap;
 	return 0;

@@ -858,16 +858,22 @@ static void chart_num(struct page *pg, const char *attr, double v)
 	putf(pg, " %s=\"%.1f\"", attr, v);
 }
 
-static void metric_chart(struct page *pg, size_t i)
-{
-	const struct compare_result *res = pg->res;
-	const struct compare_metric *cm = &res->metrics[i];
-	const struct compare_cell *base = &cm->cells[0];
-	double lo = INFINITY, hi = -INFINITY, f = metric_drift_fraction(res, cm);
-	double x0 = CHART_LEFT, x1 = CHART_W - CHART_RIGHT, y0 = CHART_H - CHART_BOTTOM, y1 = CHART_TOP;
+/* A metric chart's value axis and plot area, in viewBox units. */
+struct chart_frame {
 	struct chart_axis axis;
-	size_t n_points = 0, n_reps = 0, max_runs = 0;
-	char *title = report_metric_title(cm);
+	double x0, x1, y0, y1;
+};
+
+/*
+ * The value axis of metric cm's chart: every boot's value and spread,
+ * every rep and twice the drift band around the first side; the points
+ * and reps drawn counted in *n_points, *n_reps.
+ */
+static void metric_chart_axis(const struct compare_result *res, const struct compare_metric *cm, double f,
+			      struct chart_axis *ret, size_t *n_points, size_t *n_reps)
+{
+	const struct compare_cell *base = &cm->cells[0];
+	double lo = INFINITY, hi = -INFINITY;
 
 	for (size_t k = 0; k < res->n_sides; k++) {
 		const struct compare_cell *c = &cm->cells[k];
@@ -875,7 +881,7 @@ static void metric_chart(struct page *pg, size_t i)
 
 		if (!c->present)
 			continue;
-		n_points++;
+		(*n_points)++;
 		lo = fmin(lo, c->value - s);
 		hi = fmax(hi, c->value + s);
 	}
@@ -886,75 +892,79 @@ static void metric_chart(struct page *pg, size_t i)
 		for (size_t n = 0; m && n < m->n_samples; n++) {
 			lo = fmin(lo, m->samples[n]);
 			hi = fmax(hi, m->samples[n]);
-			n_reps++;
+			(*n_reps)++;
 		}
 	}
 	if (base->present && !isnan(f)) {
 		lo = fmin(lo, base->value * (1 - 2 * f));
 		hi = fmax(hi, base->value * (1 + 2 * f));
 	}
-	if (chart_axis_nice(lo, hi, 5, &axis) < 0)
-		axis = (struct chart_axis){ .lo = 0, .hi = 1, .step = 1, .n_ticks = 2 };
+	if (chart_axis_nice(lo, hi, 5, ret) < 0)
+		*ret = (struct chart_axis){ .lo = 0, .hi = 1, .step = 1, .n_ticks = 2 };
+}
 
-	put(pg, "<svg class=\"chart\" viewBox=\"0 0 640 270\" role=\"img\" data-metric=\"");
-	esc(pg, cm->row);
-	put(pg, " ");
-	esc(pg, cm->metric);
-	putf(pg, "\" data-points=\"%zu\" data-reps=\"%zu\" aria-label=\"", n_points, n_reps);
-	esc(pg, title);
-	put(pg, ": every boot's value and within-boot spread\"><title>");
-	esc(pg, title);
-	put(pg, "</title>\n");
-	free(title);
-
-	/* Grid and value axis. */
-	for (size_t t = 0; t < axis.n_ticks; t++) {
-		double v = axis.lo + (double)t * axis.step, y = chart_axis_map(&axis, v, y0, y1);
+/* Grid lines, tick labels, the axis and which way is better. */
+static void metric_chart_grid(struct page *pg, const struct compare_metric *cm, const struct chart_frame *fr)
+{
+	for (size_t t = 0; t < fr->axis.n_ticks; t++) {
+		double v = fr->axis.lo + (double)t * fr->axis.step, y = chart_axis_map(&fr->axis, v, fr->y0, fr->y1);
 		struct strbuf label = STRBUF_INIT;
 
-		chart_tick_label(&label, v, axis.step);
-		putf(pg, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>", x0, x1, y, y);
-		putf(pg, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" dominant-baseline=\"middle\">", x0 - 8, y);
+		chart_tick_label(&label, v, fr->axis.step);
+		putf(pg, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>", fr->x0, fr->x1, y, y);
+		putf(pg, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" dominant-baseline=\"middle\">", fr->x0 - 8, y);
 		esc(pg, strbuf_str(&label));
 		put(pg, "</text>\n");
 		strbuf_release(&label);
 	}
-	putf(pg, "<line class=\"axis\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>\n", x0, x1, y0, y0);
-	putf(pg, "<text class=\"dir\" x=\"%.1f\" y=\"12\" text-anchor=\"start\">", x0 - 52);
+	putf(pg, "<line class=\"axis\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>\n", fr->x0, fr->x1, fr->y0, fr->y0);
+	putf(pg, "<text class=\"dir\" x=\"%.1f\" y=\"12\" text-anchor=\"start\">", fr->x0 - 52);
 	esc(pg, cm->unit);
 	put(pg, cm->better == BETTER_LOWER ? " · lower is better ↓</text>\n" : " · higher is better ↑</text>\n");
+}
 
-	/* The drift band around the first side: a delta inside it is noise, one beyond twice it may count. */
+/* The drift band around the first side: a delta inside it is noise, one beyond twice it may count. */
+static void metric_chart_band(struct page *pg, const struct compare_metric *cm, double f,
+			      const struct chart_frame *fr)
+{
+	const struct compare_cell *base = &cm->cells[0];
+
 	if (base->present && !isnan(f) && f > 0) {
-		double ya = chart_axis_map(&axis, base->value * (1 + f), y0, y1);
-		double yb = chart_axis_map(&axis, base->value * (1 - f), y0, y1);
-		double y2a = chart_axis_map(&axis, base->value * (1 + 2 * f), y0, y1);
-		double y2b = chart_axis_map(&axis, base->value * (1 - 2 * f), y0, y1);
+		double ya = chart_axis_map(&fr->axis, base->value * (1 + f), fr->y0, fr->y1);
+		double yb = chart_axis_map(&fr->axis, base->value * (1 - f), fr->y0, fr->y1);
+		double y2a = chart_axis_map(&fr->axis, base->value * (1 + 2 * f), fr->y0, fr->y1);
+		double y2b = chart_axis_map(&fr->axis, base->value * (1 - 2 * f), fr->y0, fr->y1);
 
 		putf(pg, "<rect class=\"band2\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>2 × drift: "
-			 "a delta must leave this to count</title></rect>\n", x0, y2a, x1 - x0, y2b - y2a);
+			 "a delta must leave this to count</title></rect>\n", fr->x0, y2a, fr->x1 - fr->x0, y2b - y2a);
 		putf(pg, "<rect class=\"band\" data-drift=\"%.4f\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\">"
 			 "<title>drift ±%.1f%%: the first side against its repeat</title></rect>\n",
-		     f * 100, x0, ya, x1 - x0, yb - ya, f * 100);
+		     f * 100, fr->x0, ya, fr->x1 - fr->x0, yb - ya, f * 100);
 		/* Labels in the right margin, clear of the boots; pushed apart when the band is thin. */
 		putf(pg, "<text class=\"bandlab\" x=\"%.1f\" y=\"%.1f\" dominant-baseline=\"middle\">±%.1f%%</text>\n",
-		     x1 + 6, fmin(ya, (ya + yb) / 2 - 7), f * 100);
+		     fr->x1 + 6, fmin(ya, (ya + yb) / 2 - 7), f * 100);
 		putf(pg, "<text class=\"bandlab\" x=\"%.1f\" y=\"%.1f\" dominant-baseline=\"middle\">2×</text>\n",
-		     x1 + 6, fmin(y2a, (ya + yb) / 2 - 21));
+		     fr->x1 + 6, fmin(y2a, (ya + yb) / 2 - 21));
 	}
 	if (base->present) {
-		double yb = chart_axis_map(&axis, base->value, y0, y1);
+		double yb = chart_axis_map(&fr->axis, base->value, fr->y0, fr->y1);
 
-		putf(pg, "<line class=\"base\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>\n", x0, x1, yb, yb);
-		putf(pg, "<text class=\"bandlab\" x=\"%.1f\" y=\"%.1f\" dominant-baseline=\"middle\">", x1 + 6, yb + 1);
-		esc(pg, res->sides[0].label);
+		putf(pg, "<line class=\"base\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>\n", fr->x0, fr->x1, yb, yb);
+		putf(pg, "<text class=\"bandlab\" x=\"%.1f\" y=\"%.1f\" dominant-baseline=\"middle\">", fr->x1 + 6, yb + 1);
+		esc(pg, pg->res->sides[0].label);
 		put(pg, "</text>\n");
 	}
+}
 
-	/*
-	 * Every rep, spread across its boot's slot in rep order. A by-run row
-	 * pairs run i with run i: a line joins each run across the boots.
-	 */
+/*
+ * Every rep, spread across its boot's slot in rep order. A by-run row
+ * pairs run i with run i: a line joins each run across the boots.
+ */
+static void metric_chart_reps(struct page *pg, const struct compare_metric *cm, const struct chart_frame *fr)
+{
+	const struct compare_result *res = pg->res;
+	size_t max_runs = 0;
+
 	for (size_t k = 0; k < res->n_sides; k++) {
 		const struct metric *m = cm->cells[k].present ? compare_side_metric(res, cm, k) : NULL;
 
@@ -968,20 +978,20 @@ static void metric_chart(struct page *pg, size_t i)
 			putf(pg, "<path class=\"run\" data-run=\"%zu\" d=\"", n + 1);
 			for (size_t k = 0; k < res->n_sides; k++) {
 				const struct metric *m = cm->cells[k].present ? compare_side_metric(res, cm, k) : NULL;
-				double x = chart_slot_center(k, res->n_sides, x0, x1);
-				double w = (x1 - x0) / (double)res->n_sides * 0.5;
+				double x = chart_slot_center(k, res->n_sides, fr->x0, fr->x1);
+				double w = (fr->x1 - fr->x0) / (double)res->n_sides * 0.5;
 
 				if (!m || n >= m->n_samples)
 					continue;
 				putf(pg, "%s%.1f %.1f", drawn++ ? " L" : "M", x - w / 2 + w * ((double)n + 0.5) / (double)max_runs,
-				     chart_axis_map(&axis, m->samples[n], y0, y1));
+				     chart_axis_map(&fr->axis, m->samples[n], fr->y0, fr->y1));
 			}
 			putf(pg, "\"><title>run %zu of every boot</title></path>\n", n + 1);
 		}
 	for (size_t k = 0; k < res->n_sides; k++) {
 		const struct metric *m = cm->cells[k].present ? compare_side_metric(res, cm, k) : NULL;
-		double x = chart_slot_center(k, res->n_sides, x0, x1);
-		double w = (x1 - x0) / (double)res->n_sides * 0.5;
+		double x = chart_slot_center(k, res->n_sides, fr->x0, fr->x1);
+		double w = (fr->x1 - fr->x0) / (double)res->n_sides * 0.5;
 		size_t across = cm->by_run ? max_runs : (m ? m->n_samples : 0);
 
 		for (size_t n = 0; m && n < m->n_samples; n++) {
@@ -991,7 +1001,7 @@ static void metric_chart(struct page *pg, size_t i)
 			putf(pg, "<circle class=\"rep\" data-side=\"");
 			esc(pg, res->sides[k].label);
 			putf(pg, "\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.8\" fill=\"%s\"><title>", x - w / 2 + w * ((double)n + 0.5) / (double)across,
-			     chart_axis_map(&axis, m->samples[n], y0, y1), mode_color(pg, k));
+			     chart_axis_map(&fr->axis, m->samples[n], fr->y0, fr->y1), mode_color(pg, k));
 			esc(pg, res->sides[k].label);
 			putf(pg, cm->by_run ? " run %zu: " : " rep %zu: ", n + 1);
 			esc(pg, strbuf_str(&v));
@@ -1000,34 +1010,39 @@ static void metric_chart(struct page *pg, size_t i)
 		}
 		put(pg, m ? "\n" : "");
 	}
+}
 
-	/* One slot per boot, in campaign order. */
+/* One slot per boot, in campaign order: its label, value and spread, its delta. */
+static void metric_chart_slots(struct page *pg, const struct compare_metric *cm, const struct chart_frame *fr)
+{
+	const struct compare_result *res = pg->res;
+
 	for (size_t k = 0; k < res->n_sides; k++) {
 		const struct compare_cell *c = &cm->cells[k];
-		double x = chart_slot_center(k, res->n_sides, x0, x1);
+		double x = chart_slot_center(k, res->n_sides, fr->x0, fr->x1);
 		const char *color = mode_color(pg, k);
 		struct strbuf v = STRBUF_INIT;
 
-		putf(pg, "<text class=\"lab\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x, y0 + 18);
+		putf(pg, "<text class=\"lab\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x, fr->y0 + 18);
 		esc(pg, res->sides[k].label);
 		put(pg, "</text>");
 		if (!c->present) {
 			putf(pg, "<text class=\"val\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">no value</text>\n", x,
-			     y0 + 34);
+			     fr->y0 + 34);
 			continue;
 		}
 		report_add_value(&v, c->value, c->value);
 		strbuf_addstr(&v, " ± ");
 		report_add_value(&v, c->spread, c->value);
-		putf(pg, "<text class=\"val\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x, y0 + 34);
+		putf(pg, "<text class=\"val\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x, fr->y0 + 34);
 		if (k == 0)
 			put(pg, "first side");
 		else
 			cell_text(pg, report_add_delta, cm, c);
 		put(pg, "</text>\n<g>");
 		if (!isnan(c->spread) && c->spread > 0) {
-			double ya = chart_axis_map(&axis, c->value + c->spread, y0, y1);
-			double yb = chart_axis_map(&axis, c->value - c->spread, y0, y1);
+			double ya = chart_axis_map(&fr->axis, c->value + c->spread, fr->y0, fr->y1);
+			double yb = chart_axis_map(&fr->axis, c->value - c->spread, fr->y0, fr->y1);
 
 			putf(pg, "<line class=\"bar\" stroke=\"%s\"", color);
 			chart_num(pg, "x1", x);
@@ -1041,7 +1056,7 @@ static void metric_chart(struct page *pg, size_t i)
 		putf(pg, "<circle class=\"pt\" data-side=\"");
 		esc(pg, res->sides[k].label);
 		putf(pg, "\" cx=\"%.1f\" cy=\"%.1f\" r=\"6\" fill=\"%s\"><title>", x,
-		     chart_axis_map(&axis, c->value, y0, y1), color);
+		     chart_axis_map(&fr->axis, c->value, fr->y0, fr->y1), color);
 		esc(pg, res->sides[k].label);
 		put(pg, " (");
 		esc(pg, res->sides[k].mode);
@@ -1050,6 +1065,34 @@ static void metric_chart(struct page *pg, size_t i)
 		putf(pg, ", n=%zu</title></circle></g>\n", c->n);
 		strbuf_release(&v);
 	}
+}
+
+static void metric_chart(struct page *pg, size_t i)
+{
+	const struct compare_result *res = pg->res;
+	const struct compare_metric *cm = &res->metrics[i];
+	double f = metric_drift_fraction(res, cm);
+	struct chart_frame fr = { .x0 = CHART_LEFT, .x1 = CHART_W - CHART_RIGHT, .y0 = CHART_H - CHART_BOTTOM,
+				  .y1 = CHART_TOP };
+	size_t n_points = 0, n_reps = 0;
+	char *title = report_metric_title(cm);
+
+	metric_chart_axis(res, cm, f, &fr.axis, &n_points, &n_reps);
+	put(pg, "<svg class=\"chart\" viewBox=\"0 0 640 270\" role=\"img\" data-metric=\"");
+	esc(pg, cm->row);
+	put(pg, " ");
+	esc(pg, cm->metric);
+	putf(pg, "\" data-points=\"%zu\" data-reps=\"%zu\" aria-label=\"", n_points, n_reps);
+	esc(pg, title);
+	put(pg, ": every boot's value and within-boot spread\"><title>");
+	esc(pg, title);
+	put(pg, "</title>\n");
+	free(title);
+
+	metric_chart_grid(pg, cm, &fr);
+	metric_chart_band(pg, cm, f, &fr);
+	metric_chart_reps(pg, cm, &fr);
+	metric_chart_slots(pg, cm, &fr);
 	put(pg, "</svg>\n");
 }
 

@@ -662,6 +662,44 @@ out:
 	free(file);
 }
 
+int side_meta_read(const char *path, char **ret_file, json_t **ret_meta, struct parse_error *err)
+{
+	char *file = path_is_dir(path) ? path_join(path, "meta.json") : xstrdup(path), *data = NULL;
+	json_error_t jerr;
+	json_t *meta;
+	size_t len;
+	int r;
+
+	*ret_file = file;
+	r = file_read(file, FILE_READ_MAX, &data, &len);
+	if (r < 0)
+		return r;
+	meta = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
+	free(data);
+	parse_error_set_file(err, file);
+	if (!meta) {
+		parse_error_set(err, jerr.line > 0 ? (unsigned)jerr.line : 0,
+				jerr.column > 0 ? (unsigned)jerr.column : 0, "%s", jerr.text);
+		return -EINVAL;
+	}
+	if (!json_is_object(meta)) {
+		json_decref(meta);
+		parse_error_set(err, 0, 0, "not a JSON object");
+		return -EINVAL;
+	}
+	*ret_meta = meta;
+	return 0;
+}
+
+bool side_recorded(const char *dir)
+{
+	char *meta = path_join(dir, "meta.json");
+	bool recorded = path_exists(meta);
+
+	free(meta);
+	return recorded;
+}
+
 bool results_name_reserved(const char *name, const char **ret_why)
 {
 	/* docs/results-format.md: the campaign directory's own files. */

@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "kernel/iommu.h"
+#include "lib/parse-error.h"
 #include "lib/strlist.h"
 #include "stats/metric.h"
 #include "stats/stats.h"
@@ -167,6 +168,19 @@ void side_release(struct side *side);
  *   iommu.txt   one line per device (group, type, address, name, driver),
  *               then "iommu group types: SUMMARY"
  */
+
+/*
+ * Reads a side's meta.json as side_load() does (at most FILE_READ_MAX
+ * bytes, no key twice, an object): path is the side directory or the
+ * meta.json file itself. *ret_file (the caller's) is the file read, set
+ * whatever the outcome. Returns 0 with *ret_meta (the caller's), -errno
+ * when the file cannot be read, or -EINVAL with err saying where the JSON
+ * stops (line, column) or that it is not an object.
+ */
+int side_meta_read(const char *path, char **ret_file, json_t **ret_meta, struct parse_error *err);
+
+/* Whether dir is a recorded side: it holds a meta.json (written last, so the side is complete). */
+bool side_recorded(const char *dir);
 
 /* meta.json's text: two-space indent, keys in the order they were set, a final newline. The caller's. */
 char *side_meta_dump(const json_t *meta);

@@ -106,6 +106,11 @@ b: 1 DMA, 32 DMA-FQ, 2 identity" ]
 	run "$BOOTAB" iommu-map --diff "$BATS_TEST_TMPDIR/missing" "$BATS_TEST_TMPDIR/x.json"
 	[ "$status" -eq 2 ]
 	[ "$output" = "bootab: failed to read '$BATS_TEST_TMPDIR/missing': No such file or directory" ]
+	# Read as every side is: a key twice is refused, as side_load() refuses it.
+	printf '{"bootab_snapshot": 1,\n "bootab_snapshot": 1}\n' > "$BATS_TEST_TMPDIR/twice.json"
+	run "$BOOTAB" iommu-map --diff "$BATS_TEST_TMPDIR/twice.json" "$BATS_TEST_TMPDIR/x.json"
+	[ "$status" -eq 2 ]
+	[[ "$output" == "bootab: $BATS_TEST_TMPDIR/twice.json:2:"*"duplicate object key"* ]]
 }
 
 @test "targets that are refused" {
