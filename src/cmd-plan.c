@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "judge/compare.h"
 #include "judge/history.h"
+#include "lib/escape.h"
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
 #include "lib/parse-number.h"
@@ -389,6 +390,15 @@ static void print_plan_header(const char *file, struct plan *plan, size_t n_chec
 		printf(" %s", *a);
 	printf("%s\n", managed[0] ? "" : " (none)");
 	strv_free(managed);
+	/* What the costs bootab finds on its own will not blame on a mode (judge/costs.h). */
+	printf("costs found by bootab: every side against every boot of mode %s; %s\n", plan->modes[0].name,
+	       plan->ignore.n ? "not reported when they match:" : "no ignore patterns");
+	for (size_t i = 0; i < plan->ignore.n; i++) {
+		char *pattern = text_escape(plan->ignore.items[i]);
+
+		printf("  ignore %s\n", pattern);
+		free(pattern);
+	}
 
 	if (plan->order_kind == ORDER_RANDOM && !plan->has_seed) {
 		/* A random order is only worth its name if it can be repeated: say the seed. */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "boot/bls.h"
+#include "boot/grubby.h"
 #include "kernel/cmdline.h"
 #include "lib/alloc.h"
 #include "lib/parse-number.h"
@@ -109,8 +110,10 @@ static void info_block_flush(struct info_block *b, struct boot_kernels *kernels)
 	if (b->image) {
 		char *release = boot_image_release(b->image);
 
-		/* grubby lists the rescue image too: it is not a kernel of its own. */
-		if (!release || strncmp(release, "0-rescue-", 9))
+		/* grubby lists the rescue image too: it is not a kernel of its own;
+		 * nor is bootab's one-shot entry while it is there. */
+		if ((!release || strncmp(release, "0-rescue-", 9)) &&
+		    !(b->id && !strcmp(b->id, GRUBBY_ONESHOT_ID)))
 			boot_kernels_add(kernels, release, b->image, b->initrd, b->id ? b->id : b->index,
 					 b->title);
 		free(release);
@@ -358,6 +361,128 @@ static int grubby_kernels(struct boot_io *io, struct boot_kernels *ret, struct p
 	}
 	*ret = kernels;
 	return 0;
+}
+
+/* ---- one-shot boots: grub2-reboot names bootab's BLS entry for the next boot ---- */
+
+static const char *const grub2_reboot_paths[] = { "/usr/sbin/grub2-reboot", "/usr/bin/grub2-reboot",
+						  "/sbin/grub2-reboot", NULL };
+/* Fedora 34 and later keep the real grub.cfg in /boot/grub2 on EFI too (the
+ * ESP's is a stub that loads it); older EFI installs kept it on the ESP. */
+static const char *const grub2_cfgs[] = { "/boot/grub2/grub.cfg", "/boot/efi/EFI/fedora/grub.cfg",
+					  "/boot/efi/EFI/redhat/grub.cfg", NULL };
+
+int grubby_oneshot_usable(struct boot_io *io, char **ret_why)
+{
+	bool tool = false;
+	char *why = NULL;
+
+	*ret_why = NULL;
+	for (size_t i = 0; grub2_reboot_paths[i] && !tool; i++)
+		tool = io->exists(io, grub2_reboot_paths[i]) == 1;
+	if (!tool) {
+		*ret_why = xstrdup("no grub2-reboot in /usr/sbin, /usr/bin or /sbin");
+		return 0;
+	}
+	if (io->exists(io, GRUB2_ENV) != 1) {
+		*ret_why = xstrdup("no " GRUB2_ENV);
+		return 0;
+	}
+	for (size_t i = 0; grub2_cfgs[i]; i++) {
+		char *cfg = NULL;
+
+		if (boot_io_read_optional(io, grub2_cfgs[i], &cfg, NULL) < 0 || !cfg)
+			continue;
+		free(why);
+		why = NULL;
+		/* grub-mkconfig's 00_header: `if [ "${next_entry}" ] ; then set
+		 * default=...; save_env next_entry`; 10_linux on BLS systems: blscfg. */
+		if (!strstr(cfg, "blscfg"))
+			why = xasprintf("%s does not read the BLS entries (no blscfg)", grub2_cfgs[i]);
+		else if (!strstr(cfg, "${next_entry}") || !strstr(cfg, "save_env next_entry"))
+			why = xasprintf("%s does not use next_entry", grub2_cfgs[i]);
+		free(cfg);
+		if (!why)
+			return 1;
+	}
+	*ret_why = why ? why : xstrdup("no readable /boot/grub2/grub.cfg");
+	return 0;
+}
+
+/* Runs argv through io: 0, or -errno / -EIO with err naming the tool and its first line of output. */
+static int grubby_run_tool(struct boot_io *io, const char *const *argv, struct parse_error *err)
+{
+	const char *why = NULL;
+	struct process_result res;
+	int r;
+
+	parse_error_set_file(err, argv[0]);
+	if (io->may_run && io->may_run(io, argv[0], &why) < 0) {
+		parse_error_set(err, 0, 0, "not run: %s", why);
+		return -EPERM;
+	}
+	r = io->run(io, argv, &res);
+	if (r < 0) {
+		parse_error_set(err, 0, 0, "cannot run: %s", r == -ENOENT ? "program not found" : strerror(-r));
+		return r;
+	}
+	if (res.exit_code != 0) {
+		const char *e = res.err_len ? res.err : res.out;
+		size_t n = strcspn(e, "\n");
+
+		parse_error_set(err, 0, 0, "exited %d%s%.*s", res.exit_code, n ? ": " : "", (int)n, e);
+		r = -EIO;
+	}
+	process_result_release(&res);
+	return r;
+}
+
+/* Whether the environment block holds the line "next_entry=ID": 1, 0, or -errno. */
+static int grubenv_next_entry_is(struct boot_io *io, const char *id)
+{
+	char *env = NULL, *want = xasprintf("\nnext_entry=%s\n", id);
+	int r = boot_io_read_optional(io, GRUB2_ENV, &env, NULL);
+
+	if (r == 0) {
+		char *with_nl = xasprintf("\n%s", env ? env : "");
+
+		r = strstr(with_nl, want) != NULL;
+		free(with_nl);
+	}
+	free(env);
+	free(want);
+	return r;
+}
+
+int grubby_oneshot_next(struct boot_io *io, const char *id, struct parse_error *err)
+{
+	const char *argv[] = { "grub2-reboot", id, NULL };
+	int r = grubby_run_tool(io, argv, err);
+
+	if (r < 0)
+		return r;
+	r = grubenv_next_entry_is(io, id);
+	if (r <= 0) {
+		parse_error_set_file(err, GRUB2_ENV);
+		parse_error_set(err, 0, 0, r < 0 ? "cannot read it after grub2-reboot: %s"
+					  : "grub2-reboot exited 0 but the block does not hold next_entry=%s",
+				r < 0 ? strerror(-r) : id);
+		return r < 0 ? r : -EIO;
+	}
+	return 0;
+}
+
+int grubby_oneshot_clear(struct boot_io *io, const char *id)
+{
+	const char *argv[] = { "grub2-editenv", GRUB2_ENV, "unset", "next_entry", NULL };
+	struct parse_error err = PARSE_ERROR_INIT;
+	int r = grubenv_next_entry_is(io, id);
+
+	if (r <= 0)
+		return r;
+	r = grubby_run_tool(io, argv, &err);
+	parse_error_release(&err);
+	return r < 0 ? r : 1;
 }
 
 const struct boot_backend boot_backend_grubby = {

@@ -118,13 +118,19 @@ int campaign_reboot(struct campaign *c, size_t k)
 		.kexec = !strcmp(c->plan.backend, "kexec"),
 	};
 	struct reboot_result rr;
+	bool oneshot = campaign_boot_is_oneshot(c, k);
 	int r;
 
-	if (campaign_boot_is_oneshot(c, k))
+	/* grub2-reboot is run from here; the reboot script tells the others. */
+	if (oneshot && !c->oneshot_grubby)
 		ro.oneshot_entry = oneshot_entry_id(c);
 	r = campaign_check_data_dir(c, "before the reboot");
 	if (r < 0)
 		return r;
+	if (oneshot && (r = oneshot_arm(c, k)) < 0) {
+		oneshot_remove_entry(c);
+		return r;
+	}
 	if (c->local)
 		return local_reboot(c, k);
 	campaign_progress(c, k, "rebooting into mode %s", c->plan.modes[c->boots[k].mode].name);
@@ -132,8 +138,8 @@ int campaign_reboot(struct campaign *c, size_t k)
 	if (rr.power_cycled)
 		campaign_say(c, CAMPAIGN_WARNING, "boot %zu %s: no answer in time, the power-cycle command ran%s",
 		    k + 1, c->boots[k].label,
-		    ro.oneshot_entry ? "; a one-shot boot that hung comes back on the standing config" : "");
-	if (ro.oneshot_entry && r != -EINTR)
+		    oneshot ? "; a one-shot boot that hung comes back on the standing config" : "");
+	if (oneshot && r != -EINTR)
 		oneshot_remove_entry(c);
 	if (r < 0) {
 		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: %s", k + 1, c->boots[k].label,
@@ -142,7 +148,7 @@ int campaign_reboot(struct campaign *c, size_t k)
 		return r;
 	}
 	c->res->reboot_s += rr.seconds;
-	if (rr.power_cycled && ro.oneshot_entry) {
+	if (rr.power_cycled && oneshot) {
 		/* The test mode never came up: the power cycle brought back the standing config. */
 		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: mode %s did not come up within %u s; after the power cycle the box is on its standing config (mode %s, boot_id %s)",
 		    k + 1, c->boots[k].label, c->plan.modes[c->boots[k].mode].name, c->plan.boot_timeout_s,

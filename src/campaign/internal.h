@@ -67,6 +67,7 @@ struct campaign {
 	double started;
 	bool oneshot;              /* test modes boot one-shot (systemd-boot or GRUB) */
 	bool oneshot_grub;         /* ... through GRUB's next_entry and bootab's custom.cfg entry */
+	bool oneshot_grubby;       /* ... through grub2-reboot and bootab's BLS entry (Fedora GRUB) */
 	double done_at;            /* when the last boot of this run finished */
 	size_t done_this_run;
 	unsigned decided_round;        /* rounds = auto: the round whose look decided it; 0: not decided */
@@ -84,6 +85,8 @@ struct campaign {
 
 /* The one-shot entry's file name, next to the default entry (systemd-boot). */
 #define ONESHOT_ENTRY BLS_ONESHOT_ENTRY
+/* The journal line a campaign with kernels records once: the release the box ran when it began. */
+#define JOURNAL_STANDING_KERNEL "standing-kernel "
 
 /* The entry the reboot boots once: the BLS entry id or GRUB's menu entry id. */
 const char *oneshot_entry_id(const struct campaign *c);
@@ -139,6 +142,10 @@ void campaign_restore_oneshot(struct campaign *c);
 bool campaign_boot_is_oneshot(const struct campaign *c, size_t k);
 int oneshot_set(struct campaign *c, size_t k);
 void oneshot_remove_entry(struct campaign *c);
+/* Just before the reboot of one-shot boot k, where the boot loader is told
+ * here rather than by the reboot script (grub2-reboot on a grubby box): 0,
+ * or -errno, said. */
+int oneshot_arm(struct campaign *c, size_t k);
 int oneshot_decide(struct campaign *c);
 
 /*

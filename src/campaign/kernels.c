@@ -16,8 +16,6 @@
 #include "lib/parse-error.h"
 #include "target/boot-io-target.h"
 
-#define STANDING_KERNEL "standing-kernel "
-
 /* The release the box runs now, read through io. */
 static char *running_release(struct boot_io *io)
 {
@@ -42,9 +40,9 @@ static char *journal_standing(const struct campaign *c)
 	if (journal_read(c->journal, &j, NULL) < 0)
 		return NULL;
 	for (size_t i = 0; i < j.n_lines && !found; i++)
-		if (!strncmp(j.lines[i], STANDING_KERNEL, strlen(STANDING_KERNEL)) &&
-		    plan_kernel_valid(j.lines[i] + strlen(STANDING_KERNEL), &(const char *){ NULL }))
-			found = xstrdup(j.lines[i] + strlen(STANDING_KERNEL));
+		if (!strncmp(j.lines[i], JOURNAL_STANDING_KERNEL, strlen(JOURNAL_STANDING_KERNEL)) &&
+		    plan_kernel_valid(j.lines[i] + strlen(JOURNAL_STANDING_KERNEL), &(const char *){ NULL }))
+			found = xstrdup(j.lines[i] + strlen(JOURNAL_STANDING_KERNEL));
 	journal_release(&j);
 	return found;
 }
@@ -86,7 +84,7 @@ int campaign_kernels_preflight(struct campaign *c)
 			r = -EIO;
 			goto out;
 		}
-		r = journal_appendf(c->journal, STANDING_KERNEL "%s", c->standing_kernel);
+		r = journal_appendf(c->journal, JOURNAL_STANDING_KERNEL "%s", c->standing_kernel);
 		if (r < 0) {
 			campaign_say(c, CAMPAIGN_ERROR, "cannot write the journal %s: %s", c->journal, strerror(-r));
 			goto out;

@@ -223,7 +223,8 @@ int local_reboot(struct campaign *c, size_t k)
 		return r;
 	campaign_progress(c, k, "rebooting into mode %s; bootab continues after the boot (systemd unit %s, journalctl -u %s)",
 		 c->plan.modes[c->boots[k].mode].name, RESUME_UNIT_NAME, RESUME_UNIT_NAME);
-	r = local_issue_reboot(c, campaign_boot_is_oneshot(c, k) ? oneshot_entry_id(c) : NULL);
+	/* A grubby box was told already (oneshot_arm()). */
+	r = local_issue_reboot(c, campaign_boot_is_oneshot(c, k) && !c->oneshot_grubby ? oneshot_entry_id(c) : NULL);
 	if (r < 0)
 		return r;
 	r = local_await_shutdown(c);

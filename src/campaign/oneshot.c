@@ -5,6 +5,7 @@
 #include "boot/bls.h"
 #include "boot/boot.h"
 #include "boot/grub.h"
+#include "boot/grubby.h"
 #include "campaign/internal.h"
 #include "lib/alloc.h"
 #include "lib/parse-error.h"
@@ -18,7 +19,7 @@ bool campaign_boot_is_oneshot(const struct campaign *c, size_t k)
 
 const char *oneshot_entry_id(const struct campaign *c)
 {
-	return c->oneshot_grub ? GRUB_ONESHOT_ID : ONESHOT_ENTRY;
+	return c->oneshot_grub ? GRUB_ONESHOT_ID : c->oneshot_grubby ? GRUBBY_ONESHOT_ID : ONESHOT_ENTRY;
 }
 
 /* GRUB: bootab's entry in custom.cfg, made from the kernel's entry of grub.cfg. */
@@ -106,6 +107,27 @@ out:
 	return r;
 }
 
+int oneshot_arm(struct campaign *c, size_t k)
+{
+	struct boot_io *io;
+	struct parse_error err = PARSE_ERROR_INIT;
+	int r;
+
+	if (!c->oneshot_grubby)
+		return 0;
+	io = boot_io_target_new(c->target);
+	r = grubby_oneshot_next(io, GRUBBY_ONESHOT_ID, &err);
+	if (r < 0)
+		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: cannot name the one-shot entry for the next boot: %s%s%s",
+			     k + 1, c->boots[k].label, err.file ? err.file : "", err.file ? ": " : "",
+			     err.message ? err.message : strerror(-r));
+	else
+		campaign_progress(c, k, "grub2-reboot %s: next_entry in %s", GRUBBY_ONESHOT_ID, GRUB2_ENV);
+	parse_error_release(&err);
+	boot_io_free(io);
+	return r;
+}
+
 /* The one-shot entry has served once it booted (or failed to): remove it. */
 void oneshot_remove_entry(struct campaign *c)
 {
@@ -117,6 +139,10 @@ void oneshot_remove_entry(struct campaign *c)
 		boot_io_free(io);
 		return;
 	}
+	/* A reboot that never happened leaves next_entry naming an entry that is
+	 * about to go: GRUB would then boot its first entry, not the standing one. */
+	if (c->oneshot_grubby && grubby_oneshot_clear(io, GRUBBY_ONESHOT_ID) < 0)
+		campaign_say(c, CAMPAIGN_WARNING, "cannot unset next_entry in %s, ignoring", GRUB2_ENV);
 	for (size_t i = 0; bls_entry_dirs[i]; i++) {
 		char *path = xasprintf("%s/%s", bls_entry_dirs[i], ONESHOT_ENTRY);
 
@@ -129,14 +155,16 @@ void oneshot_remove_entry(struct campaign *c)
 
 /*
  * One-shot boots need systemd-boot's entries and efivarfs on the target,
- * or a Debian grub.cfg that honours next_entry and sources custom.cfg.
+ * a Debian grub.cfg that honours next_entry and sources custom.cfg, or,
+ * on a grubby box, grub2-reboot and a grub.cfg that reads the BLS entries
+ * and honours next_entry.
  */
 int oneshot_decide(struct campaign *c)
 {
 	struct boot_io *io;
 	const struct boot_backend *backend = NULL;
 	char *found = NULL, *why = NULL;
-	bool usable = false, grub = false;
+	bool usable = false, grub = false, grubby = false;
 
 	if (c->plan.oneshot == ONESHOT_OFF)
 		return 0;
@@ -151,6 +179,8 @@ int oneshot_decide(struct campaign *c)
 	if (backend && !strcmp(backend->name, "grub")) {
 		grub = usable = grub_oneshot_usable(io, &why) == 1;
 	}
+	if (backend && !strcmp(backend->name, "grubby"))
+		grubby = usable = grubby_oneshot_usable(io, &why) == 1;
 	free(found);
 	boot_io_free(io);
 	if (!usable && c->plan.oneshot == ONESHOT_ON) {
@@ -163,7 +193,10 @@ int oneshot_decide(struct campaign *c)
 	}
 	c->oneshot = usable;
 	c->oneshot_grub = grub;
-	if (grub)
+	c->oneshot_grubby = grubby;
+	if (grubby)
+		campaign_say(c, CAMPAIGN_INFO, "test modes boot one-shot (GRUB next_entry: grub2-reboot %s, the entry %s in the BLS entries); the standing entries keep the first mode", GRUBBY_ONESHOT_ID, ONESHOT_ENTRY);
+	else if (grub)
 		campaign_say(c, CAMPAIGN_INFO, "test modes boot one-shot (GRUB next_entry: grub-reboot %s, an entry in %s); the standing entries keep the first mode", GRUB_ONESHOT_ID, GRUB_ONESHOT_FILE);
 	else
 		campaign_say(c, CAMPAIGN_INFO, "test modes boot %s%s%s%s", usable ? "one-shot (systemd-boot LoaderEntryOneShot); the standing entries keep the first mode" : "persistently (no one-shot boots on this target",

@@ -251,7 +251,7 @@ int campaign_load_journal(struct campaign *c)
 	struct journal j;
 	struct parse_error err = PARSE_ERROR_INIT;
 	int r = journal_read(c->journal, &j, &err);
-	bool finished = false;
+	bool finished = false, standing = false;
 
 	if (r < 0) {
 		campaign_say(c, CAMPAIGN_ERROR, "cannot read the journal %s: %s", c->journal,
@@ -289,6 +289,15 @@ int campaign_load_journal(struct campaign *c)
 			}
 			free(c->rows_user);
 			c->rows_user = xstrdup(line + 14);
+		} else if (!strncmp(line, JOURNAL_STANDING_KERNEL, strlen(JOURNAL_STANDING_KERNEL))) {
+			/* Read by the kernels' preflight (kernels.c); a release, once. */
+			const char *release = line + strlen(JOURNAL_STANDING_KERNEL), *why = NULL;
+
+			if (standing || release[0] == '/' || !plan_kernel_valid(release, &why)) {
+				r = journal_bad(c, i + 1, line, "expected '" JOURNAL_STANDING_KERNEL "RELEASE' once, with a kernel release");
+				break;
+			}
+			standing = true;
 		} else if (!strncmp(line, "decided after round ", 20)) {
 			unsigned round;
 			char extra;

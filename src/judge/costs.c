@@ -28,6 +28,8 @@ const char *found_kind_name(enum found_kind kind)
 		return "kernel-log";
 	case FOUND_UNIT_FAILED:
 		return "unit-failed";
+	case FOUND_UNIT_RECOVERED:
+		return "unit-recovered";
 	case FOUND_KLOG_GONE:
 		break;
 	}
@@ -105,7 +107,7 @@ static struct found *add(struct search *s, size_t side, enum found_kind kind, ch
 	}
 	GROW(s->res->found, s->alloc, s->res->n_found + 1);
 	f = &s->res->found[s->res->n_found++];
-	*f = (struct found){ .side = side, .kind = kind, .gain = kind == FOUND_KLOG_GONE,
+	*f = (struct found){ .side = side, .kind = kind, .gain = kind == FOUND_KLOG_GONE || kind == FOUND_UNIT_RECOVERED,
 			     .subject = subject, .text = text, .level = -1, .time = NAN };
 	s->res->n_costs += !f->gain;
 	return f;
@@ -365,6 +367,34 @@ static void find_units(struct search *s, size_t k)
 		}
 		if (!on_base)
 			add(s, k, FOUND_UNIT_FAILED, xstrdup(unit), xasprintf("unit %s failed", unit));
+	}
+	/* The reverse: a unit that failed on every baseline boot and not here. */
+	{
+		const struct inventory *first = &s->sides[s->base_units[0]].inventory;
+		char *on = NULL;
+
+		for (size_t i = 0; i < first->n_failed_units; i++) {
+			const char *unit = first->failed_units[i];
+			bool everywhere = true, here = false;
+
+			for (size_t b = 1; b < s->n_base_units && everywhere; b++) {
+				const struct inventory *ib = &s->sides[s->base_units[b]].inventory;
+				bool found = false;
+
+				for (size_t j = 0; j < ib->n_failed_units && !found; j++)
+					found = !strcmp(ib->failed_units[j], unit);
+				everywhere = found;
+			}
+			for (size_t j = 0; j < inv->n_failed_units && !here; j++)
+				here = !strcmp(inv->failed_units[j], unit);
+			if (!everywhere || here)
+				continue;
+			if (!on)
+				on = labels_of(s, s->base_units, s->n_base_units);
+			add(s, k, FOUND_UNIT_RECOVERED, xstrdup(unit),
+			    xasprintf("unit %s did not fail (failed on %s)", unit, on));
+		}
+		free(on);
 	}
 }
 

@@ -23,7 +23,8 @@
  *   a systemd unit failed on the side and on no baseline boot.
  *
  * The reverse is a gain: an error or warning line on every baseline boot
- * and not on the side (the mode made it go away). What differs between the
+ * and not on the side (the mode made it go away), a unit failed on every
+ * baseline boot that did not fail on the side. What differs between the
  * baseline boots themselves is noise, counted and blamed on nothing.
  * Patterns to ignore (POSIX extended regular expressions) are matched
  * against each finding's subject (costs_subject docs below).
@@ -38,15 +39,17 @@ enum found_kind {
 	FOUND_KLOG_NEW,        /* a kernel error or warning line no baseline boot has */
 	FOUND_UNIT_FAILED,     /* a unit failed that failed on no baseline boot */
 	FOUND_KLOG_GONE,       /* a gain: a line every baseline boot has is gone */
+	FOUND_UNIT_RECOVERED,  /* a gain: a unit failed on every baseline boot and not on the side */
 };
 
-/* "driver", "device-gone", "node-gone", "netif-gone", "link-down", "kernel-log", "unit-failed", "kernel-log-gone". */
+/* "driver", "device-gone", "node-gone", "netif-gone", "link-down", "kernel-log", "unit-failed",
+ * "kernel-log-gone", "unit-recovered". */
 const char *found_kind_name(enum found_kind kind);
 
 struct found {
 	size_t side;
 	enum found_kind kind;
-	bool gain;             /* FOUND_KLOG_GONE */
+	bool gain;             /* FOUND_KLOG_GONE, FOUND_UNIT_RECOVERED */
 	/*
 	 * What ignore patterns match: the device's address and name
 	 * ("0000:c7:00.1 Strix/Krackan/Strix Halo Neural Processing Unit"),

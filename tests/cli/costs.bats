@@ -63,6 +63,12 @@ TXT
 	# with one baseline boot, the USB warning is on no baseline boot: then it is a cost
 	run -0 "$BOOTAB" compare --json "$d/pt" "$d/off"
 	jq -r '.found.costs[].text' <<<"$output" | grep -qx 'new kernel warning: usb 5-1: device descriptor read/64, error -71'
+	# the reverse of a failed unit: failed on every baseline boot (pt2 alone here) and not
+	# on the side, it is the side's gain, in the text and in report.json, never dropped
+	run -0 "$BOOTAB" compare "$d/pt2" "$d/off"
+	grep -qx '  off: gain: unit fwupd-refresh.service did not fail (failed on pt2)' <<<"$output"
+	run -0 "$BOOTAB" compare --json "$d/pt2" "$d/off"
+	[ "$(jq -c '.found.costs[] | select(.kind == "unit-recovered") | [.side, .gain, .subject]' <<<"$output")" = '["off",true,"fwupd-refresh.service"]' ]
 }
 
 @test "json, md, csv, html and mail carry the same costs, marked as found by bootab and apart from check rows" {

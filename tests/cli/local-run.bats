@@ -169,6 +169,67 @@ reps = 1'
 	[ "$(cat "$tree/proc/cmdline")" = 'initrd=\initrd console=ttyS0 no_timer_check' ]
 }
 
+@test "a first mode on another kernel: every boot runs its mode's kernel, the standing kernel is the default again at the end" {
+	# Two kernels, each with its own entry; the box runs 6.1 (lab.conf) when the campaign begins.
+	printf 'title bootab lab\nversion 6.1.0-57-amd64\nlinux /vmlinuz\ninitrd /initrd\noptions console=ttyS0 no_timer_check\n' \
+		>"$tree/boot/loader/entries/lab.conf"
+	printf 'title bootab lab 6.12\nlinux /vmlinuz-6.12.117+deb12-amd64\ninitrd /initrd-6.12\noptions console=ttyS0 no_timer_check\n' \
+		>"$tree/boot/loader/entries/lab-6.12.conf"
+	cp "$tree/boot/loader/entries/lab.conf" "$BATS_TEST_TMPDIR/lab.conf.before"
+	cat >"$BATS_TEST_TMPDIR/k.ini" <<-EOF
+	[campaign]
+	target = local
+	backend = bls
+	oneshot = off
+	order = new old new
+	boot_timeout = 30
+	poll = 1
+
+	[mode "new"]
+	kernel = 6.12.117+deb12-amd64
+
+	[mode "old"]
+	args = iommu=pt
+	expect = iommu.type(0000:00:02.0)=identity
+
+	[idle]
+	load = 100
+	checks = 1
+	interval = 1
+
+	[row "answer"]
+	command = echo 42
+	parser = number
+	reps = 2
+	EOF
+	run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/k.ini"
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	dir=$(echo "$data"/k-*)
+	[[ "$stderr" == *"standing kernel 6.1.0-57-amd64; every mode's kernel is installed"* ]]
+	boots=0
+	while [ -L "$link" ] && [ "$boots" -lt 5 ]; do
+		read -r -a cmd <<<"$(exec_start)"
+		run --separate-stderr "${cmd[@]}"
+		echo "$stderr"
+		[ "$status" -eq 0 ]
+		boots=$((boots + 1))
+	done
+	[ "$boots" -eq 3 ]
+	grep -qx finished "$dir/journal"
+	# Each boot ran its mode's kernel (the standing one for "old"), and verify proved it.
+	[ "$(cut -d' ' -f1,4 "$tree/boots.log" | tr '\n' ',')" = "translated 6.12.117+deb12-amd64,passthrough 6.1.0-57-amd64,translated 6.12.117+deb12-amd64," ]
+	[ "$(jq -r .kernel "$dir/new/meta.json")" = 6.12.117+deb12-amd64 ]
+	[ "$(jq -r .kernel "$dir/old/meta.json")" = 6.1.0-57-amd64 ]
+	[ "$(jq -r .kernel "$dir/new2/meta.json")" = 6.12.117+deb12-amd64 ]
+	# The first mode left the box on 6.12; the end of the campaign makes 6.1 the default
+	# again, with the first mode's args (none), as the box stood before.
+	grep -qx 'default lab.conf' "$tree/boot/loader/loader.conf"
+	[[ "$stderr" == *"the standing kernel 6.1.0-57-amd64 is the default again"* ]]
+	diff -u "$BATS_TEST_TMPDIR/lab.conf.before" "$tree/boot/loader/entries/lab.conf"
+	grep -qx 'options console=ttyS0 no_timer_check' "$tree/boot/loader/entries/lab-6.12.conf"
+}
+
 @test "a local campaign with one-shot boots: the test mode boots once from bootab's entry, the standing entry never changes" {
 	# systemd-boot with efivarfs: test modes boot once through LoaderEntryOneShot.
 	mkdir -p "$tree/sys/firmware/efi/efivars"

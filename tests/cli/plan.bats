@@ -139,3 +139,19 @@
 	[[ "$output" == *" 1 rep, parser fio, mean, timeout 120s"* ]]
 	[[ "$output" != *"1 reps"* ]]
 }
+
+@test "the patterns a plan ignores among the costs bootab finds are printed, escaped; none said as none" {
+	f="$BATS_TEST_TMPDIR/p.ini"
+	printf '[campaign]\ntarget = lab\nignore = ^usb [0-9-]+: device descriptor read\nignore = a\033]0;x\n[mode "a"]\nargs =\n[mode "b"]\nargs = iommu=pt\n' >"$f"
+	run "$BOOTAB" plan "$f"
+	[ "$status" -eq 0 ]
+	diff -u - <(printf '%s\n' "${lines[@]:6:3}") <<-'EOF'
+	costs found by bootab: every side against every boot of mode a; not reported when they match:
+	  ignore ^usb [0-9-]+: device descriptor read
+	  ignore a\x1b]0;x
+	EOF
+	printf '[campaign]\ntarget = lab\n[mode "a"]\nargs =\n[mode "b"]\nargs = iommu=pt\n' >"$f"
+	run "$BOOTAB" plan "$f"
+	[ "$status" -eq 0 ]
+	[ "${lines[6]}" = "costs found by bootab: every side against every boot of mode a; no ignore patterns" ]
+}

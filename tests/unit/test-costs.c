@@ -178,6 +178,11 @@ static void test_case_study(void **state)
 	assert_int_equal(inventory_add_unit(&s[2].inventory, "fwupd-refresh.service"), 0);
 	assert_int_equal(inventory_add_unit(&s[2].inventory, "npu-runtime.service"), 0);
 
+	/* a unit that fails on every boot of pt and not on translated: a gain of translated */
+	assert_int_equal(inventory_add_unit(&s[0].inventory, "npu-firmware-check.service"), 0);
+	assert_int_equal(inventory_add_unit(&s[3].inventory, "npu-firmware-check.service"), 0);
+	assert_int_equal(inventory_add_unit(&s[2].inventory, "npu-firmware-check.service"), 0);
+
 	assert_int_equal(costs_find(s, 4, NULL, &r), 0);
 	assert_string_equal(r.baseline, "pt, pt2");
 	assert_int_equal(r.n_baseline, 2);
@@ -186,8 +191,10 @@ static void test_case_study(void **state)
 	assert_true(r.judged[2]);
 	assert_false(r.judged[3]);
 	got = found_of(&r, 1);
-	assert_string_equal(got, "");
+	assert_string_equal(got, "gain: unit npu-firmware-check.service did not fail (failed on pt, pt2)\n");
 	free(got);
+	assert_int_equal(r.found[0].kind, FOUND_UNIT_RECOVERED);
+	assert_string_equal(found_kind_name(r.found[0].kind), "unit-recovered");
 	got = found_of(&r, 2);
 	assert_string_equal(got,
 		"cost: 0000:c7:00.1 [1022:17f0]: no driver (amdxdna bound on pt, pt2)\n"
@@ -197,12 +204,12 @@ static void test_case_study(void **state)
 		"gain: kernel warning gone: AMD-Vi: Unable to read/write to IOMMU perf counter. (on pt, pt2)\n");
 	free(got);
 	assert_int_equal(r.n_costs, 4);
-	assert_int_equal(r.found[0].kind, FOUND_DRIVER);
-	assert_string_equal(r.found[0].address, "0000:c7:00.1");
-	assert_string_equal(r.found[0].baseline_value, "amdxdna");
-	assert_null(r.found[0].value);
-	assert_int_equal(r.found[2].level, 3);
-	assert_int_equal(r.found[2].count, 2);
+	assert_int_equal(r.found[1].kind, FOUND_DRIVER);
+	assert_string_equal(r.found[1].address, "0000:c7:00.1");
+	assert_string_equal(r.found[1].baseline_value, "amdxdna");
+	assert_null(r.found[1].value);
+	assert_int_equal(r.found[3].level, 3);
+	assert_int_equal(r.found[3].count, 2);
 	/* noise: the usb warning and the failed unit differ between pt and pt2 */
 	assert_int_equal(r.noise_klog, 1);
 	assert_int_equal(r.noise_units, 1);

@@ -20,6 +20,7 @@
 #include "boot/bls.h"
 #include "boot/boot.h"
 #include "boot/grub.h"
+#include "boot/grubby.h"
 #include "boot/set.h"
 #include "lib/alloc.h"
 #include "lib/file.h"
@@ -332,6 +333,13 @@ static const char grubby_double[] =
 	"initrd=\"/boot/initramfs-0-rescue-" FEDORA_ID ".img\"\n"
 	"title=\"Fedora Linux (0-rescue-" FEDORA_ID ") 39 (Workstation Edition)\"\n"
 	"id=\"" FEDORA_ID "-0-rescue\"\n"
+	"index=3\n"
+	"kernel=\"/boot/vmlinuz-6.5.6-300.fc39.x86_64\"\n"
+	"args=\"ro rootflags=subvol=root rhgb quiet iommu=pt\"\n"
+	"root=\"UUID=3f1c0b9e-8d2a-4c55-9a31-6a2e0f4b7d10\"\n"
+	"initrd=\"/boot/initramfs-6.5.6-300.fc39.x86_64.img\"\n"
+	"title=\"Fedora Linux (6.5.6-300.fc39.x86_64) 39 (Workstation Edition)\"\n"
+	"id=\"bootab-oneshot\"\n"
 	"EOF\n"
 	";;\n"
 	"esac\n";
@@ -460,6 +468,119 @@ static void test_grubby(void **state)
 	remove_tree(root);
 }
 
+/*
+ * grub2-reboot as Fedora's: next_entry=ID written into the 1024-byte block
+ * /boot/grub2/grubenv, the rest kept; grub2-editenv FILE unset NAME. Either
+ * logs its words; GRUB2_FAIL=1 in the tree makes grub2-reboot fail as it
+ * does on a block GRUB cannot write, GRUB2_SILENT=1 exit 0 without writing.
+ */
+static const char grub2_double[] =
+	"#!/bin/sh\n"
+	"printf '%s %s\\n' \"${0##*/}\" \"$*\" >> \"$BOOTAB_ROOT/tool.log\"\n"
+	"env=$BOOTAB_ROOT/boot/grub2/grubenv\n"
+	"[ -e \"$BOOTAB_ROOT/GRUB2_FAIL\" ] && { echo 'grub2-editenv: error: cannot open /boot/grub2/grubenv.new.' >&2; exit 1; }\n"
+	"[ -e \"$BOOTAB_ROOT/GRUB2_SILENT\" ] && exit 0\n"
+	"case ${0##*/} in\n"
+	"grub2-reboot) body=$(grep -v -e '^#' -e '^next_entry=' \"$env\"; printf 'next_entry=%s' \"$1\") ;;\n"
+	"grub2-editenv) body=$(grep -v -e '^#' -e \"^$3=\" \"$env\") ;;\n"
+	"esac\n"
+	"printf '# GRUB Environment Block\\n%s\\n' \"$body\" > \"$env.new\"\n"
+	"n=$(wc -c < \"$env.new\")\n"
+	"head -c $((1024 - n)) /dev/zero | tr '\\0' '#' >> \"$env.new\"\n"
+	"mv \"$env.new\" \"$env\"\n";
+
+/* The parts of a grub.cfg that grub2-mkconfig writes on Fedora 39 that one-shot boots rely on. */
+static const char fedora_grub_cfg[] =
+	"### BEGIN /etc/grub.d/00_header ###\n"
+	"set pager=1\n"
+	"if [ -f ${config_directory}/grubenv ]; then\n"
+	"  load_env -f ${config_directory}/grubenv\n"
+	"elif [ -s $prefix/grubenv ]; then\n"
+	"  load_env\n"
+	"fi\n"
+	"if [ \"${next_entry}\" ] ; then\n"
+	"   set default=\"${next_entry}\"\n"
+	"   set next_entry=\n"
+	"   save_env next_entry\n"
+	"   set boot_once=true\n"
+	"else\n"
+	"   set default=\"${saved_entry}\"\n"
+	"fi\n"
+	"### END /etc/grub.d/00_header ###\n"
+	"### BEGIN /etc/grub.d/10_linux ###\n"
+	"insmod blscfg\n"
+	"blscfg\n"
+	"### END /etc/grub.d/10_linux ###\n";
+
+/* Fedora GRUB one-shot: usable only with every part there; grub2-reboot's result read back. */
+static void test_grubby_oneshot(void **state)
+{
+	char *root = fixture_copy("bls-fedora"), *why = NULL, *env, *log, *before;
+	struct boot_io *io = boot_io_local_new(root);
+	struct parse_error err = PARSE_ERROR_INIT;
+
+	(void)state;
+	assert_int_equal(grubby_oneshot_usable(io, &why), 0);
+	assert_string_equal(why, "no grub2-reboot in /usr/sbin, /usr/bin or /sbin");
+	free(why);
+	write_in(root, "/usr/sbin/grub2-reboot", grub2_double, 0755);
+	write_in(root, "/usr/bin/grub2-editenv", grub2_double, 0755);
+	assert_int_equal(grubby_oneshot_usable(io, &why), 0);
+	assert_string_equal(why, "no readable /boot/grub2/grub.cfg");
+	free(why);
+	/* A grub.cfg with its menu written out (no blscfg) would not show bootab's entry. */
+	write_in(root, "/boot/grub2/grub.cfg", "if [ \"${next_entry}\" ] ; then\n save_env next_entry\nfi\n"
+		 "menuentry 'Fedora' {\n}\n", 0644);
+	assert_int_equal(grubby_oneshot_usable(io, &why), 0);
+	assert_string_equal(why, "/boot/grub2/grub.cfg does not read the BLS entries (no blscfg)");
+	free(why);
+	write_in(root, "/boot/grub2/grub.cfg", "insmod blscfg\nblscfg\n", 0644);
+	assert_int_equal(grubby_oneshot_usable(io, &why), 0);
+	assert_string_equal(why, "/boot/grub2/grub.cfg does not use next_entry");
+	free(why);
+	write_in(root, "/boot/grub2/grub.cfg", fedora_grub_cfg, 0644);
+	assert_int_equal(grubby_oneshot_usable(io, &why), 1);
+	assert_null(why);
+
+	/* grub2-reboot names the entry; saved_entry stays; the block keeps its size. */
+	assert_int_equal(grubby_oneshot_next(io, GRUBBY_ONESHOT_ID, &err), 0);
+	env = read_in(root, GRUB2_ENV);
+	assert_int_equal(strlen(env), 1024);
+	assert_non_null(strstr(env, "\nsaved_entry=" FEDORA_ID "-6.5.6-300.fc39.x86_64\n"));
+	assert_non_null(strstr(env, "\nnext_entry=bootab-oneshot\n"));
+	free(env);
+	/* Unset again when the reboot did not happen; a second time nothing is run. */
+	assert_int_equal(grubby_oneshot_clear(io, GRUBBY_ONESHOT_ID), 1);
+	env = read_in(root, GRUB2_ENV);
+	assert_null(strstr(env, "next_entry="));
+	assert_non_null(strstr(env, "\nsaved_entry=" FEDORA_ID "-6.5.6-300.fc39.x86_64\n"));
+	free(env);
+	assert_int_equal(grubby_oneshot_clear(io, GRUBBY_ONESHOT_ID), 0);
+	log = read_in(root, "/tool.log");
+	assert_string_equal(log, "grub2-reboot bootab-oneshot\ngrub2-editenv /boot/grub2/grubenv unset next_entry\n");
+	free(log);
+
+	/* grub2-reboot exiting 0 without the variable written is no one-shot boot. */
+	before = read_in(root, GRUB2_ENV);
+	write_in(root, "/GRUB2_SILENT", "", 0644);
+	assert_int_equal(grubby_oneshot_next(io, GRUBBY_ONESHOT_ID, &err), -EIO);
+	assert_string_equal(err.file, GRUB2_ENV);
+	assert_string_equal(err.message, "grub2-reboot exited 0 but the block does not hold next_entry=bootab-oneshot");
+	parse_error_release(&err);
+	/* Nor is one that fails: its first line of stderr is said. */
+	write_in(root, "/GRUB2_FAIL", "", 0644);
+	assert_int_equal(grubby_oneshot_next(io, GRUBBY_ONESHOT_ID, &err), -EIO);
+	assert_string_equal(err.file, "grub2-reboot");
+	assert_string_equal(err.message, "exited 1: grub2-editenv: error: cannot open /boot/grub2/grubenv.new.");
+	parse_error_release(&err);
+	env = read_in(root, GRUB2_ENV);
+	assert_string_equal(env, before);
+	free(env);
+	free(before);
+	boot_io_free(io);
+	remove_tree(root);
+}
+
 /* kexec: the mode's kernel image and its own initrd, with the running command line. */
 static void test_kexec(void **state)
 {
@@ -513,6 +634,7 @@ int main(void)
 		cmocka_unit_test(test_grub_debian),
 		cmocka_unit_test(test_grub_oneshot_entry),
 		cmocka_unit_test(test_grubby),
+		cmocka_unit_test(test_grubby_oneshot),
 		cmocka_unit_test(test_kexec),
 	};
 

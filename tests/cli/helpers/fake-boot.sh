@@ -6,8 +6,10 @@
 # systemd-boot does. Its /proc and /sys become those captured on the QEMU
 # lab booted with the same IOMMU args (tests/fixtures/sysfs/lab-*; a tree's
 # sys/firmware/efi/efivars is kept), its /proc/cmdline the entry's options,
-# its boot_id a new one; then bootab gets SIGTERM, as from a shutdown. Each
-# boot is logged in TREE/boots.log: kind, boot_id, entry.
+# its kernel release the entry's `version` line (else what its
+# vmlinuz-RELEASE name says; else the captured one), its boot_id a new one;
+# then bootab gets SIGTERM, as from a shutdown. Each boot is logged in
+# TREE/boots.log: kind, boot_id, entry, release.
 # Usage (as BOOTAB_TEST_LOCAL_REBOOT): sh fake-boot.sh TREE FIXTURES
 set -eu
 tree=$1
@@ -41,6 +43,11 @@ if [ -n "$keep" ]; then
 	mv "$keep" "$efivars"
 fi
 printf 'initrd=\\initrd %s\n' "$opts" >"$tree/proc/cmdline"
+release=$(sed -n 's/^version[[:space:]]*//p' "$entries/$entry")
+[ -n "$release" ] || release=$(sed -n 's|^linux[[:space:]].*/vmlinuz-||p' "$entries/$entry")
+[ -z "$release" ] || printf '%s\n' "$release" >"$tree/proc/sys/kernel/osrelease"
 cat /proc/sys/kernel/random/uuid >"$tree/proc/sys/kernel/random/boot_id"
-printf '%s %s %s\n' "$kind" "$(cat "$tree/proc/sys/kernel/random/boot_id")" "$entry" >>"$tree/boots.log"
+printf '%s %s %s %s
+' "$kind" "$(cat "$tree/proc/sys/kernel/random/boot_id")" "$entry" \
+	"$(cat "$tree/proc/sys/kernel/osrelease")" >>"$tree/boots.log"
 kill -TERM "$PPID"
