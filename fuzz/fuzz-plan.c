@@ -26,6 +26,9 @@ static void same_list(const struct strlist *x, const struct strlist *y, const ch
 static void same_plan(const struct plan *a, const struct plan *b)
 {
 	SAME_STR(target);
+	same_list(&a->targets, &b->targets, "targets");
+	SAME_STR(inventory);
+	SAME_STR(group);
 	SAME_STR(backend);
 	SAME(order_kind);
 	same_list(&a->order_list, &b->order_list, "order");

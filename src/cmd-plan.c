@@ -15,7 +15,9 @@
 #include "lib/parse-number.h"
 #include "lib/file.h"
 #include "log.h"
+#include "campaign/ansible-inventory.h"
 #include "campaign/plan.h"
+#include "lib/escape.h"
 #include "campaign/touch.h"
 #include "target-args.h"
 #include "target/target.h"
@@ -370,13 +372,23 @@ static int print_touch(const struct plan *plan, const struct target_args *to)
 }
 
 /* What the plan is: its counts, target, backend, history, managed args; a random order's seed, chosen here when the plan has none. */
-static void print_plan_header(const char *file, struct plan *plan, size_t n_checks)
+static void print_plan_header(const char *file, struct plan *plan, const struct fleet *fleet, size_t n_checks)
 {
 	char **managed;
 
 	printf("plan %s: modes %zu, rows %zu, checks %zu, versions %zu\n", file, plan->n_modes,
 	       plan->n_rows - n_checks, n_checks, plan->n_versions);
-	printf("target: %s\nbackend: %s\noneshot: %s\n", plan->target ? plan->target : "(not set)",
+	if (fleet->n) {
+		printf("target: a fleet of %zu boxes\n", fleet->n);
+		for (size_t i = 0; i < fleet->n; i++) {
+			printf("  box %s: ", fleet->boxes[i].name);
+			text_escape_write(stdout, fleet->boxes[i].destination, strlen(fleet->boxes[i].destination), 0, NULL);
+			putchar('\n');
+		}
+	} else {
+		printf("target: %s\n", plan->target ? plan->target : "(not set)");
+	}
+	printf("backend: %s\noneshot: %s\n",
 	       plan->backend,
 	       plan->oneshot == ONESHOT_ON ? "on" : plan->oneshot == ONESHOT_OFF ? "off" : "auto");
 	if (plan->watch)
@@ -506,6 +518,7 @@ static int cmd_plan(int argc, char **argv)
 	};
 	struct parse_error err = PARSE_ERROR_INIT;
 	struct plan plan;
+	struct fleet fleet = { 0 };
 	struct plan_boot *boots;
 	struct noise nz = { .history = HISTORY_INIT };
 	unsigned long row_bound = 0;
@@ -572,6 +585,16 @@ static int cmd_plan(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	parse_error_release(&err);
+	if (plan_is_fleet(&plan) && fleet_from_plan(&plan, &fleet, &err) < 0) {
+		char *msg = parse_error_format(&err);
+
+		log_error("%s", msg);
+		free(msg);
+		parse_error_release(&err);
+		plan_release(&plan);
+		return EXIT_USAGE;
+	}
+	parse_error_release(&err);
 
 	for (size_t i = 0; i < plan.n_rows; i++) {
 		n_checks += plan.rows[i].check;
@@ -582,7 +605,7 @@ static int cmd_plan(int argc, char **argv)
 		if ((from ? noise_from_campaign(from, &nz) : noise_from_history(history, &nz)) < 0)
 			goto out;
 	}
-	print_plan_header(file, &plan, n_checks);
+	print_plan_header(file, &plan, &fleet, n_checks);
 	n = plan_boots(&plan, &boots);
 	print_boot_order(&plan, boots, n);
 	if (plan.rounds_auto)
@@ -610,6 +633,7 @@ out:
 		side_release(&nz.sides[k]);
 	free(nz.sides);
 	history_release(&nz.history);
+	fleet_release(&fleet);
 	plan_release(&plan);
 	return ret;
 }

@@ -145,7 +145,7 @@ static int cmd_report(int argc, char **argv)
 			return usage_error(&stats, xstrdup("--fleet: the campaign directories of two or more machines"));
 		if (stats.n || output || (format && strcmp(format, "txt")))
 			return usage_error(&stats, xstrdup("--fleet prints text, with no --stat or -o"));
-		r = campaign_fleet_report((const char *const *)argv + optind, (size_t)(argc - optind), &o, stdout);
+		r = campaign_fleet_report((const char *const *)argv + optind, NULL, (size_t)(argc - optind), &o, stdout);
 		strlist_release(&stats);
 		return r < 0 ? EXIT_USAGE : EXIT_OK;
 	}

@@ -6,10 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "campaign/ansible-inventory.h"
 #include "campaign/campaign.h"
+#include "campaign/fleet-run.h"
+#include "campaign/plan.h"
 #include "commands.h"
 #include "lib/escape.h"
 #include "lib/file.h"
+#include "lib/strlist.h"
 #include "log.h"
 
 static void say_line(void *ctx, enum campaign_level level, const char *line)
@@ -19,7 +23,7 @@ static void say_line(void *ctx, enum campaign_level level, const char *line)
 
 static const char cmd_run_usage[] =
 	"usage: bootab run [--data DIR] [--dry-run] [--root DIR] PLAN.ini\n"
-	"       bootab run [--root DIR] --resume CAMPAIGN_DIR\n"
+	"       bootab run [--root DIR] --resume CAMPAIGN_DIR|FLEET_DIR\n"
 	"\n"
 	"Runs the campaign PLAN.ini describes (bootab-plan(5)): for every boot, sets\n"
 	"the mode's kernel args (and its kernel, when the mode names one: a kernel\n"
@@ -43,15 +47,25 @@ static const char cmd_run_usage[] =
 	"  --root DIR     target = local in a tree: every /proc, /sys, /boot and /etc\n"
 	"                 path inside DIR (for tests and images; a tree cannot reboot)\n"
 	"\n"
+	"A plan that names a fleet ([campaign] targets, or an Ansible inventory)\n"
+	"runs every box's campaign side by side, one process each (its own SSH\n"
+	"control master, journal and lock), in DIR/<plan>-<time>/BOX/; each line of\n"
+	"progress starts with its box. A box that fails or hangs stops no other.\n"
+	"At the end the pooled report of the boxes that finished (bootab report\n"
+	"--fleet) is written to the fleet directory's report.txt and printed.\n"
+	"--resume on the fleet directory continues every box that did not finish\n"
+	"where it stopped. Boxes need root login or sudo -n (no password prompt).\n"
+	"\n"
 	"With target = local bootab runs on the box it reboots, as root: before each\n"
 	"reboot it installs the systemd unit bootab-resume.service, which runs\n"
 	"bootab run --resume after the boot (progress: journalctl -u bootab-resume);\n"
 	"the unit is removed when the campaign ends or stops. Rows run as the user\n"
 	"who started it with sudo unless the plan names one.\n"
 	"\n"
-	"exit status: 0 finished, 1 stopped (resumable), 2 usage or plan error, or\n"
-	"the data directory cannot be written (full, read-only; checked before\n"
-	"every reboot, and nothing already recorded is lost)\n";
+	"exit status: 0 finished (every box of a fleet), 1 stopped (resumable),\n"
+	"2 usage or plan error, or the data directory cannot be written (full,\n"
+	"read-only; checked before every reboot, and nothing already recorded is\n"
+	"lost)\n";
 
 static volatile sig_atomic_t stop_requested;
 
@@ -93,6 +107,105 @@ static void print_report(const char *dir)
 	fflush(stdout);
 	log_info("report: %s (also report.md, report.json, report.html)", path);
 	free(path);
+}
+
+static void say_box_line(void *ctx, const char *box, enum campaign_level level, const char *line)
+{
+	(void)ctx;
+	if (!box)
+		log_campaign_line(NULL, (int)level, line);
+	else if (level == CAMPAIGN_ERROR)
+		log_error("%s: %s", box, line);
+	else if (level == CAMPAIGN_WARNING)
+		log_warning("%s: %s", box, line);
+	else
+		log_info("%s: %s", box, line);
+}
+
+/* The trees of BOOTAB_TEST_FLEET_ROOTS, one a box, kept until bootab ends. */
+static struct strlist test_fleet_roots;
+
+/*
+ * Tests only: with BOOTAB_TEST_FLEET_ROOTS=DIR, box NAME is target = local
+ * in the tree DIR/NAME, each reboot played by BOOTAB_TEST_LOCAL_REBOOT
+ * with the tree in $BOOTAB_TEST_ROOT (tests/cli/fleet-run.bats); nothing
+ * else sets it.
+ */
+static void setup_test_box(void *ctx, const char *box, struct campaign_options *options, bool *ret_local)
+{
+	const char *roots = getenv("BOOTAB_TEST_FLEET_ROOTS"), *reboot = getenv("BOOTAB_TEST_LOCAL_REBOOT");
+	char *root;
+
+	(void)ctx;
+	if (!roots || !*roots)
+		return;
+	root = path_join(roots, box);
+	strlist_add(&test_fleet_roots, root);
+	free(root);
+	options->root = test_fleet_roots.items[test_fleet_roots.n - 1];
+	setenv("BOOTAB_TEST_ROOT", options->root, 1);
+	if (reboot && *reboot) {
+		options->reboot_tree = reboot_tree_by_test_command;
+		options->reboot_tree_ctx = (void *)reboot;
+	}
+	*ret_local = true;
+}
+
+static bool plan_names_fleet(const char *path)
+{
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct plan plan;
+	bool fleet = false;
+
+	if (plan_load(path, &plan, &err) == 0) {
+		fleet = plan_is_fleet(&plan);
+		plan_release(&plan);
+	}
+	parse_error_release(&err);
+	return fleet;
+}
+
+static int run_fleet(struct campaign_options *o)
+{
+	struct fleet_run_options fo = {
+		.plan_path = o->plan_path, .resume_dir = o->resume_dir, .data_dir = o->data_dir,
+		.box_options = o, .box_setup = setup_test_box, .say = say_box_line,
+	};
+	struct fleet_run_result res;
+	int r, rc;
+
+	if (o->dry_run || o->root) {
+		log_error("%s: a fleet runs on its targets: no %s (bootab plan lists its boxes)",
+			  o->plan_path ? o->plan_path : o->resume_dir, o->dry_run ? "--dry-run" : "--root");
+		return EXIT_USAGE;
+	}
+	/* Each box's own sudo password prompt would fight for one terminal: boxes need sudo -n or root. */
+	o->ask_password = NULL;
+	r = fleet_run(&fo, &res);
+	if (res.report_path) {
+		char *data;
+		size_t len;
+
+		if (file_read(res.report_path, FILE_READ_MAX, &data, &len) == 0) {
+			text_escape_write(stdout, data, len, 0, NULL);
+			free(data);
+		}
+		fflush(stdout);
+		log_info("pooled report of %zu boxes: %s", res.n_finished, res.report_path);
+	}
+	if (r == 0) {
+		log_info("fleet finished: %zu boxes, data in %s", res.n_boxes, res.dir);
+		rc = EXIT_OK;
+	} else if (r == -EAGAIN || r == -EINTR) {
+		log_error("the fleet stopped with %zu of %zu boxes finished; continue the boxes that did not finish with: bootab run --resume %s",
+			  res.n_finished, res.n_boxes, res.dir);
+		rc = EXIT_NOTHING;
+	} else {
+		rc = r == -EINVAL || r == -EBUSY ? EXIT_USAGE : EXIT_NOTHING;
+	}
+	fleet_run_result_release(&res);
+	strlist_release(&test_fleet_roots);
+	return rc;
 }
 
 static int cmd_run(int argc, char **argv)
@@ -158,6 +271,8 @@ static int cmd_run(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
+	if (o.resume_dir ? fleet_dir_is(o.resume_dir) : plan_names_fleet(o.plan_path))
+		return run_fleet(&o);
 	r = campaign_run(&o, &res);
 	if (r == 0) {
 		if (!o.dry_run) {

@@ -1,4 +1,5 @@
 #include "campaign/campaign.h"
+#include "campaign/ansible-inventory.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -114,7 +115,7 @@ char *campaign_remote_dir(const struct campaign *c, size_t k)
 	return xasprintf("%s/var/tmp/bootab/%s/%s", root, c->name, c->boots[k].label);
 }
 
-static char *campaign_name(const char *plan_path)
+char *campaign_name_for(const char *plan_path)
 {
 	char *base = path_basename(plan_path), *dot = strrchr(base, '.'), *name;
 	time_t t = time(NULL);
@@ -190,7 +191,7 @@ static int setup(struct campaign *c)
 		char *text;
 		size_t len;
 
-		c->name = campaign_name(plan_path);
+		c->name = campaign_name_for(plan_path);
 		c->dir = path_join(data, c->name);
 		if (c->o->dry_run) {
 			free(resume_plan);
@@ -470,6 +471,12 @@ int campaign_run(const struct campaign_options *o, struct campaign_result *ret)
 	ret->dir = xstrdup(c.dir);
 	if (o->dry_run) {
 		campaign_dry_run(&c);
+		goto out;
+	}
+	if (plan_is_fleet(&c.plan)) {
+		campaign_say(&c, CAMPAIGN_ERROR, "%s: [campaign] names a fleet (targets or inventory): a campaign runs on one target",
+		    c.plan.file);
+		r = -EINVAL;
 		goto out;
 	}
 	if (!c.plan.target) {

@@ -109,7 +109,7 @@ static int machine_load(struct campaign *c, const char *dir, struct machine *m, 
 	return r;
 }
 
-int campaign_fleet_report(const char *const *dirs, size_t n, const struct campaign_options *o, FILE *out)
+int campaign_fleet_report(const char *const *dirs, const char *const *machine_names, size_t n, const struct campaign_options *o, FILE *out)
 {
 	struct campaign c = { .o = o };
 	struct machine *ms = xcalloc(n ? n : 1, sizeof(*ms));
@@ -125,7 +125,7 @@ int campaign_fleet_report(const char *const *dirs, size_t n, const struct campai
 	}
 	for (size_t i = 0; i < n && r == 0; i++) {
 		ms[i].history = (struct history)HISTORY_INIT;
-		ms[i].name = machine_name(dirs[i]);
+		ms[i].name = machine_names ? xstrdup(machine_names[i]) : machine_name(dirs[i]);
 		r = machine_load(&c, dirs[i], &ms[i], &warnings);
 		for (size_t j = 0; j < i && r == 0; j++) {
 			if (ms[i].id && ms[j].id && !strcmp(ms[i].id, ms[j].id)) {

@@ -200,4 +200,7 @@ int campaign_look(const char *dir, const struct campaign_options *o, bool *ret_d
 /* dry-run.c: prints what the campaign would run. */
 void campaign_dry_run(struct campaign *c);
 
+/* "<plan file name without .ini>-<UTC time>": a new campaign's (or fleet's) directory name (caller's). */
+char *campaign_name_for(const char *plan_path);
+
 #endif

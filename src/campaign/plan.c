@@ -19,6 +19,7 @@
 #include "lib/strvec.h"
 #include "kernel/verify.h"
 #include "results/side.h"
+#include "campaign/ansible-inventory.h"
 #include "target/target.h"
 
 #define PLAN_MAX_BYTES ((size_t)1 << 20)
@@ -219,6 +220,39 @@ static int campaign_key(struct parse_state *s, const char *key, const char *v)
 		if (*v && !target_destination_acceptable(v))
 			return fail(s, key, "'%s' is not local, lab or an SSH destination (none starts with '-' or holds spaces or control characters)", v);
 		return set_string(s, key, &p->target, v);
+	}
+	if (!strcmp(key, "targets")) {
+		struct strlist words = { 0 };
+
+		strlist_split(&words, v, " \t");
+		for (size_t i = 0; i < words.n; i++) {
+			if (!target_destination_acceptable(words.items[i]) || !strcmp(words.items[i], "local") ||
+			    !strcmp(words.items[i], "lab")) {
+				fail(s, key, "'%s' is not an SSH destination (none is local or lab, starts with '-' or holds control characters)",
+				     words.items[i]);
+				strlist_release(&words);
+				return 0;
+			}
+			if (strlist_find(&p->targets, words.items[i]) >= 0) {
+				fail(s, key, "'%s' is named twice", words.items[i]);
+				strlist_release(&words);
+				return 0;
+			}
+			strlist_add(&p->targets, words.items[i]);
+		}
+		strlist_release(&words);
+		if (!p->targets_line)
+			p->targets_line = s->line;
+		return 1;
+	}
+	if (!strcmp(key, "inventory")) {
+		p->inventory_line = s->line;
+		return set_string(s, key, &p->inventory, v);
+	}
+	if (!strcmp(key, "group")) {
+		if (!ansible_group_name_valid(v))
+			return fail(s, key, "'%s' is not an inventory group name (letters, digits and _ . -)", v);
+		return set_string(s, key, &p->group, v);
 	}
 	if (!strcmp(key, "backend")) {
 		static const char *const known[] = { "auto", "bls", "grub", "grubby", "kernel-cmdline", "kexec", NULL };
@@ -660,6 +694,18 @@ static int validate(struct parse_state *s)
 {
 	struct plan *p = s->plan;
 
+	if (p->target && (p->targets.n || p->inventory)) {
+		s->line = p->targets.n ? p->targets_line : p->inventory_line;
+		return fail(s, p->targets.n ? "targets" : "inventory", "a plan names one target, or a fleet with targets or inventory, not both");
+	}
+	if (p->targets.n && p->inventory) {
+		s->line = p->inventory_line;
+		return fail(s, "inventory", "a fleet is named by targets or by an inventory, not both");
+	}
+	if (p->group && !p->inventory) {
+		s->line = 0;
+		return fail(s, "group", "takes an inventory: the group is one of the inventory's");
+	}
 	s->line = 0;
 	if (p->n_modes == 0)
 		return fail(s, NULL, "no [mode \"NAME\"] section: a campaign needs at least one mode");
@@ -1020,6 +1066,14 @@ char *plan_format(const struct plan *p)
 
 	strbuf_addstr(&sb, "[campaign]\n");
 	format_string(&sb, "target", p->target);
+	if (p->targets.n) {
+		strbuf_addstr(&sb, "targets =");
+		for (size_t i = 0; i < p->targets.n; i++)
+			strbuf_addf(&sb, " %s", p->targets.items[i]);
+		strbuf_addch(&sb, '\n');
+	}
+	format_string(&sb, "inventory", p->inventory);
+	format_string(&sb, "group", p->group);
 	format_string(&sb, "backend", p->backend);
 	if (p->order_kind == ORDER_LIST) {
 		strbuf_addstr(&sb, "order =");
@@ -1137,6 +1191,9 @@ void plan_release(struct plan *p)
 	free(p->versions);
 	free(p->file);
 	free(p->target);
+	strlist_release(&p->targets);
+	free(p->inventory);
+	free(p->group);
 	free(p->backend);
 	free(p->data_dir);
 	free(p->history);

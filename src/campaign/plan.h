@@ -78,6 +78,16 @@ enum plan_order_kind {
 struct plan {
 	char *file;
 	char *target;
+	/*
+	 * A fleet instead of one target: SSH destinations (targets), or the
+	 * hosts of an Ansible INI inventory (inventory, relative to the plan's
+	 * directory; group: its group, NULL: all). campaign/inventory.h
+	 * turns either into the boxes.
+	 */
+	struct strlist targets;
+	char *inventory;
+	char *group;
+	unsigned targets_line, inventory_line;
 	char *backend;
 	enum plan_order_kind order_kind;
 	struct strlist order_list;     /* ORDER_LIST: as written */

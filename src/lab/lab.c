@@ -46,7 +46,7 @@ static const char *const built_files_debian[] = {
 
 /* Files in run/ that only mean something while QEMU runs. */
 static const char *const run_files[] = {
-	"qemu.pid", "monitor.sock", "serial.sock", "ssh_config", "port", "started", NULL,
+	"qemu.pid", "monitor.sock", "qmp.sock", "gdb.sock", "serial.sock", "ssh_config", "port", "started", NULL,
 };
 
 static long long now_ms(void)
@@ -445,6 +445,9 @@ static void qemu_argv(struct strvec *a, const char *dir, int port, unsigned flag
 	strvec_push(a, "chardev:serial0");
 	strvec_push(a, "-monitor");
 	strvec_push(a, "unix:monitor.sock,server=on,wait=off");
+	/* For the reset watcher (QMP's RESET event). */
+	strvec_push(a, "-qmp");
+	strvec_push(a, "unix:qmp.sock,server=on,wait=off");
 	strvec_push(a, "-pidfile");
 	strvec_pushf(a, "%s/run/qemu.pid", dir);
 	strvec_push(a, "-daemonize");
@@ -485,6 +488,255 @@ static int write_text(const char *dir, const char *name, const char *text)
 	return r;
 }
 
+/*
+ * The reset watcher. QEMU 7.2's TCG keeps the code it translated for the
+ * boot before a system reset: after a guest has run for a while, RAM holds
+ * pages with many of those translations, and every store the firmware
+ * makes into such a page takes TCG's self-modifying-code path, milliseconds
+ * per byte. OVMF decompresses itself into low memory where the kernel ran,
+ * so a reset after a long boot crawled for minutes in the firmware (a fresh
+ * QEMU process reaches the boot loader in seconds). Nothing in QEMU's
+ * monitor flushes that code, but a single step through its gdbstub does
+ * (QEMU flushes every translation when single-stepping goes on). So a
+ * process per QEMU waits for QMP's RESET event and then opens the gdbstub
+ * on a socket in run/, steps one instruction, detaches and closes it. It
+ * ends when QEMU does (QMP's socket closes), and logs each reset to
+ * run/resets.
+ */
+
+static int watch_write_all(int fd, const char *s, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, s, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		s += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * Reads from fd into sb until sb holds needle past *from (then *from moves
+ * past it), EOF or timeout_ms (-1: none).
+ */
+static int watch_read_until(int fd, struct strbuf *sb, size_t *from, const char *needle, int timeout_ms)
+{
+	long long deadline = timeout_ms < 0 ? 0 : now_ms() + timeout_ms;
+
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		char *hit = sb->len > *from ? memmem(sb->buf + *from, sb->len - *from, needle, strlen(needle)) : NULL;
+		char buf[4096];
+		ssize_t n;
+		int r;
+
+		if (hit) {
+			*from = (size_t)(hit - sb->buf) + strlen(needle);
+			return 0;
+		}
+		if (timeout_ms >= 0 && now_ms() >= deadline)
+			return -ETIMEDOUT;
+		r = poll(&p, 1, timeout_ms < 0 ? -1 : (int)(deadline - now_ms()));
+		if (r < 0 && errno != EINTR)
+			return -errno;
+		if (r <= 0)
+			continue;
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -ECONNRESET;
+		/* Only what is past *from is still looked at. */
+		if (*from > 1 << 16) {
+			memmove(sb->buf, sb->buf + *from, sb->len - *from);
+			strbuf_truncate(sb, sb->len - *from);
+			*from = 0;
+		}
+		strbuf_add(sb, buf, (size_t)n);
+	}
+}
+
+static int watch_connect(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd;
+
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	strcpy(sa.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		int r = -errno;
+
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
+/* An HMP command through QMP; waits for its return. */
+static int watch_hmp(int qmp, struct strbuf *sb, size_t *from, const char *command)
+{
+	char *line = xasprintf("{\"execute\": \"human-monitor-command\", "
+			       "\"arguments\": {\"command-line\": \"%s\"}}\n", command);
+	int r = watch_write_all(qmp, line, strlen(line));
+
+	free(line);
+	return r < 0 ? r : watch_read_until(qmp, sb, from, "\"return\"", 10000);
+}
+
+/*
+ * One gdbstub step: QEMU stops the machine when the debugger connects,
+ * flushes its translations for the step, and lets the machine run again
+ * at the detach. Returns 0 or -errno.
+ */
+static int watch_flush(const char *run, int qmp, struct strbuf *sb, size_t *from)
+{
+	char *sock = xasprintf("%s/gdb.sock", run), *cmd;
+	struct strbuf g = STRBUF_INIT;
+	size_t gfrom = 0;
+	int r, fd = -1;
+
+	if (strlen(sock) >= sizeof(((struct sockaddr_un *)0)->sun_path) || strchr(sock, ',') || strchr(sock, '"') ||
+	    strchr(sock, '\\')) {
+		free(sock);
+		return -ENAMETOOLONG;
+	}
+	/* QEMU runs in / once daemonized: the socket by its full path. */
+	unlink(sock);
+	cmd = xasprintf("gdbserver unix:%s,server=on,wait=off", sock);
+	r = watch_hmp(qmp, sb, from, cmd);
+	free(cmd);
+	if (r < 0)
+		goto out;
+	fd = watch_connect(sock);
+	if (fd < 0) {
+		r = fd;
+		goto stop;
+	}
+	/* "s": step (the stop reply is a T packet); "D": detach. */
+	r = watch_write_all(fd, "+$s#73", 6);
+	if (r == 0)
+		r = watch_read_until(fd, &g, &gfrom, "$T", 30000);
+	if (r == 0)
+		r = watch_write_all(fd, "+$D#44", 6);
+	if (r == 0)
+		r = watch_read_until(fd, &g, &gfrom, "$OK#9a", 10000);
+	close(fd);
+stop:
+	{
+		int r2 = watch_hmp(qmp, sb, from, "gdbserver none");
+
+		if (r == 0)
+			r = r2;
+	}
+out:
+	unlink(sock);
+	strbuf_release(&g);
+	free(sock);
+	return r;
+}
+
+static void watch_log(const char *run, const char *text)
+{
+	char *path = xasprintf("%s/resets", run);
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	struct timespec wall;
+	char *line;
+
+	free(path);
+	if (fd < 0)
+		return;
+	clock_gettime(CLOCK_REALTIME, &wall);
+	line = xasprintf("%lld.%03ld %s\n", (long long)wall.tv_sec, wall.tv_nsec / 1000000, text);
+	watch_write_all(fd, line, strlen(line));
+	free(line);
+	close(fd);
+}
+
+static _Noreturn void watch_run(const char *run)
+{
+	char *qmp_path = xasprintf("%s/qmp.sock", run);
+	struct strbuf sb = STRBUF_INIT;
+	size_t from = 0;
+	int qmp = -1;
+
+	/* QEMU has made its sockets before its parent returned. */
+	for (int i = 0; i < 50 && qmp < 0; i++) {
+		qmp = watch_connect(qmp_path);
+		if (qmp < 0)
+			sleep_ms(100);
+	}
+	if (qmp < 0 || watch_read_until(qmp, &sb, &from, "\"QMP\"", 10000) < 0 ||
+	    watch_write_all(qmp, "{\"execute\": \"qmp_capabilities\"}\n", 32) < 0 ||
+	    watch_read_until(qmp, &sb, &from, "\"return\"", 10000) < 0) {
+		watch_log(run, "watcher: no QMP connection; translations are not flushed after a reset");
+		_exit(1);
+	}
+	{
+		char *text = xasprintf("watcher %d: flushing the translations after each reset", (int)getpid());
+
+		watch_log(run, text);
+		free(text);
+	}
+	/* Until QEMU ends and closes the socket. */
+	while (watch_read_until(qmp, &sb, &from, "\"event\": \"RESET\"", -1) == 0) {
+		int r = watch_flush(run, qmp, &sb, &from);
+
+		watch_log(run, r == 0 ? "reset: translations flushed" : "reset: flushing the translations failed");
+	}
+	_exit(0);
+}
+
+/* Starts the reset watcher for the QEMU just started: detached, no descriptor of ours. */
+static void watch_start(const char *dir)
+{
+	char *run = path_join(dir, "run");
+	pid_t pid;
+
+	if (run[0] != '/') {
+		char cwd[PATH_MAX];
+		char *abs;
+
+		if (!getcwd(cwd, sizeof(cwd))) {
+			free(run);
+			return;
+		}
+		abs = xasprintf("%s/%s", cwd, run);
+		free(run);
+		run = abs;
+	}
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+		setsid();
+		if (fork() != 0)
+			_exit(0);
+		if (null >= 0) {
+			dup2(null, 0);
+			dup2(null, 1);
+			dup2(null, 2);
+		}
+		for (int fd = 3; fd < 1024; fd++)
+			close(fd);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGPIPE, SIG_IGN);
+		watch_run(run);
+	}
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	free(run);
+}
+
 int lab_start(const char *dir, unsigned flags, struct lab_status *ret, char **ret_err)
 {
 	struct lab_status st;
@@ -507,10 +759,12 @@ int lab_start(const char *dir, unsigned flags, struct lab_status *ret, char **re
 	remove_run_files(dir);
 	{
 		/* One log per QEMU process: a fresh start begins an empty one. */
-		char *log = run_path(dir, "serial.log");
+		char *log = run_path(dir, "serial.log"), *resets = run_path(dir, "resets");
 
 		unlink(log);
+		unlink(resets);
 		free(log);
+		free(resets);
 	}
 
 	/* A port can be taken between our probe and QEMU's bind: retry. */
@@ -571,8 +825,10 @@ int lab_start(const char *dir, unsigned flags, struct lab_status *ret, char **re
 		err_text = xstrdup("QEMU exited right after starting; see run/serial.log\n");
 		r = -ESRCH;
 	}
-	if (r == 0)
+	if (r == 0) {
+		watch_start(dir);
 		*ret = st;
+	}
 out:
 	if (r < 0) {
 		/* Whatever got started under our pid file ends here. */

@@ -16,7 +16,8 @@
  * Layout of the lab directory:
  *   vmlinuz initrd esp.img vars.fd data.img stamp   built by lab/build.sh
  *   keys/id_ed25519, known_hosts                   controller key, host key
- *   run/qemu.pid run/monitor.sock run/serial.sock run/serial.log
+ *   run/qemu.pid run/monitor.sock run/qmp.sock run/serial.sock run/serial.log
+ *   run/resets (the reset watcher's log: one line per reset)
  *   run/ssh_config run/port run/started            while QEMU runs
  *
  * The contract for every other part of bootab: while the lab runs,

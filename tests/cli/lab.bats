@@ -54,6 +54,9 @@ setup() { lab_setup; }
 	[ -n "$new" ]
 	run -0 lab_ssh cat /proc/cmdline
 	[ "$output" = 'initrd=\initrd console=ttyS0 no_timer_check iommu=pt' ]
+	# The reset was seen, and TCG's translations of the last boot dropped.
+	run -0 grep -c "reset: translations flushed" "$BOOTAB_LAB_DIR/run/resets"
+	[ "$output" = 1 ]
 	run -0 lab_ssh 'cat /sys/kernel/iommu_groups/*/type | sort -u'
 	[ "$output" = "identity" ]
 	# Restore the entry for the next boot.
@@ -71,12 +74,25 @@ setup() { lab_setup; }
 	[ "$new" != "$old" ]
 	run -0 lab_ssh cat /proc/cmdline
 	[ "$output" = 'initrd=\initrd console=ttyS0 no_timer_check' ]
+	run -0 cat "$BOOTAB_LAB_DIR/run/resets"
+	[ "${#lines[@]}" -eq 3 ]
+	[[ "${lines[0]}" =~ ^[0-9]+\.[0-9]{3}\ watcher\ [0-9]+:\ flushing\ the\ translations\ after\ each\ reset$ ]]
+	[[ "${lines[2]}" =~ ^[0-9]+\.[0-9]{3}\ reset:\ translations\ flushed$ ]]
 }
 
 @test "lab down leaves no QEMU of ours running" {
 	run -0 "$BOOTAB" lab down
 	[ "$output" = "bootab: lab: stopped" ]
 	[ -z "$(our_qemu_pids)" ]
+	# The reset watcher ended with QEMU.
+	local watcher
+	watcher=$(sed -n '1s/^[0-9.]* watcher \([0-9]*\):.*/\1/p' "$BOOTAB_LAB_DIR/run/resets")
+	[ -n "$watcher" ]
+	for _ in $(seq 50); do
+		[ -e "/proc/$watcher" ] || break
+		sleep 0.1
+	done
+	[ ! -e "/proc/$watcher" ]
 	run -1 "$BOOTAB" lab status
 	[ "$output" = "running: no" ]
 	[ ! -e "$BOOTAB_LAB_DIR/run/ssh_config" ]

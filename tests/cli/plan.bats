@@ -140,6 +140,26 @@
 	[[ "$output" != *"1 reps"* ]]
 }
 
+@test "a fleet plan lists its boxes from an Ansible inventory; a bad inventory line is named" {
+	d=$BATS_TEST_TMPDIR
+	cp "$BATS_TEST_DIRNAME/../fixtures/inventories/servers.ini" "$d/hosts.ini"
+	printf '[campaign]\ninventory = hosts.ini\ngroup = web\n[mode "a"]\nargs =\n[mode "pt"]\nargs = iommu=pt\n' > "$d/fleet.ini"
+	run "$BOOTAB" plan "$d/fleet.ini"
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "target: a fleet of 4 boxes" ]
+	[ "${lines[2]}" = "  box web01: deploy@web01" ]
+	[ "${lines[4]}" = "  box web03: deploy@web03" ]
+	[ "${lines[5]}" = "  box old.example.com: ssh://admin@old.example.com:2201" ]
+	printf '[web]\nweb1\nweb2 ansible_port=22x\n' > "$d/hosts.ini"
+	run "$BOOTAB" plan "$d/fleet.ini"
+	[ "$status" -eq 2 ]
+	[ "$output" = "bootab: $d/hosts.ini:3: ansible_port: '22x' is not a port from 1 to 65535" ]
+	# bootab run refuses the same line before it makes anything.
+	run "$BOOTAB" run --data "$d/runs" "$d/fleet.ini"
+	[ "$status" -eq 2 ]
+	[ ! -e "$d/runs" ]
+}
+
 @test "the patterns a plan ignores among the costs bootab finds are printed, escaped; none said as none" {
 	f="$BATS_TEST_TMPDIR/p.ini"
 	printf '[campaign]\ntarget = lab\nignore = ^usb [0-9-]+: device descriptor read\nignore = a\033]0;x\n[mode "a"]\nargs =\n[mode "b"]\nargs = iommu=pt\n' >"$f"

@@ -66,6 +66,9 @@ type_password() {
 	exit [lindex $r 3]
 	EOT
 	TYPED="$password" DEST="$dest" run expect -f "$BATS_TEST_TMPDIR/type.exp" -- "$BOOTAB" "$@"
+	# The terminal ends its lines with CR LF.
+	output=${output//$'\r'/}
+	IFS=$'\n' read -d "" -r -a lines <<<"$output" || true
 }
 
 # The files bootab set edits or makes update-grub write, with their sums.
@@ -111,8 +114,8 @@ grub_files_sum() {
 	[ "$output" = 0 ]
 	# The probe sees it: bootab asks once, on the terminal, and stops when
 	# nobody is there to answer.
-	run -1 --separate-stderr "$BOOTAB" snapshot --target bench@lab </dev/null
-	[ "$stderr" = "bootab: snapshot: root is needed on 'bench@lab': sudo -n wants a password and there is no terminal to ask (log in as root, or allow sudo without a password)" ]
+	run -2 --separate-stderr "$BOOTAB" snapshot --target bench@lab </dev/null
+	[ "$stderr" = "bootab: root is needed on 'bench@lab': sudo -n wants a password and there is no terminal to ask (log in as root, or allow sudo without a password)" ]
 }
 
 @test "a wrong sudo password: one line, and nothing on the box changed" {
@@ -138,7 +141,7 @@ grub_files_sum() {
 	[[ "$output" != *"$password"* ]]
 	[[ "$output" == *"backend: grub"* ]]
 	[[ "$output" == *"changed /etc/default/grub.d/lab.cfg"* ]]
-	[[ "$output" == *"check: ok: the entries carry 'iommu=pt' and no other managed arg"* ]]
+	[[ "$output" == *"check: ok: the entries and the inherited args carry 'iommu=pt' and no other managed arg"* ]]
 	run -0 lab_ssh 'grep ^GRUB_CMDLINE_LINUX= /etc/default/grub /etc/default/grub.d/lab.cfg'
 	[ "$output" = $'/etc/default/grub:GRUB_CMDLINE_LINUX=""\n/etc/default/grub.d/lab.cfg:GRUB_CMDLINE_LINUX="console=ttyS0 no_timer_check iommu=pt"' ]
 	# update-grub rewrote grub.cfg: every kernel's entries carry it.
@@ -150,7 +153,7 @@ grub_files_sum() {
 }
 
 @test "boots 2-3: a kernel campaign through GRUB as benchnp: 6.1 standing, 6.12 one-shot (grub-reboot), proven by uname -r and build id; the standing entries kept" {
-	local plan=$BATS_TEST_TMPDIR/kernels.ini data=$BATS_FILE_TMPDIR/runs dir side want args
+	local plan=$BATS_TEST_TMPDIR/kernels.ini data=$BATS_FILE_TMPDIR/runs dir side want args k612re
 	cat >"$plan" <<EOF
 [campaign]
 target = benchnp@lab
@@ -197,14 +200,15 @@ EOF
 		[ "$(jq -r .kernel "$dir/$side/meta.json")" = "$want" ]
 		jq -r .kernel_build_id "$dir/$side/meta.json" | grep -Eqx '[0-9a-f]{40}'
 		[ "$(jq -r .kernel_config.source "$dir/$side/meta.json")" = "/boot/config-$want" ]
-		[ "$(jq -r .kernel_package.name "$dir/$side/meta.json")" = "linux-image-$want" ]
+		jq -r .kernel_package.name "$dir/$side/meta.json" | grep -Eqx "linux-image-$(printf '%s' "$want" | sed 's/[.+]/\\&/g') [^ ]+"
 		jq -r .verify "$dir/$side/meta.json" | grep -Eqx "ok \([0-9]+ checks\)"
 		[ "$(jq -r .boot_method "$dir/$side/meta.json")" = reboot ]
 		[ "$(jq -r .cmdline "$dir/$side/meta.json")" = "BOOT_IMAGE=/boot/vmlinuz-$want root=UUID=$uuid ro console=ttyS0 no_timer_check $args" ]
 	done
 	[ "$(jq -r .kernel_build_id "$dir/old/meta.json")" != "$(jq -r .kernel_build_id "$dir/new/meta.json")" ]
 	[ "$(jq -r .boot_id "$dir/old/meta.json")" != "$(jq -r .boot_id "$dir/new/meta.json")" ]
-	grep -Eq "^  new +$(printf '%s' "$k612" | sed 's/[.+]/\\&/g') \(build [0-9a-f]{12}\)$" "$dir/report.txt"
+	k612re=$(printf '%s' "$k612" | sed 's/[.+]/\\&/g')
+	grep -Eq "^  new +$k612re \(build [0-9a-f]{12}, package linux-image-$k612re [^ )]+\)$" "$dir/report.txt"
 	# The box still runs the one-shot boot; GRUB cleared next_entry, bootab
 	# removed its entry, and the standing config is the first mode's.
 	run -0 lab_ssh 'uname -r; grub-editenv list; ls /boot/grub/custom.cfg 2>&1 || true'
@@ -251,9 +255,9 @@ SH
 	chmod +x "$pc"
 	before=$(boot_id)
 	run -0 --separate-stderr "$BOOTAB" reboot --target lab --oneshot bootab-hang \
-		--timeout 900 --power-cycle "'$pc' '$serial' $offset '$BOOTAB'"
+		--timeout 480 --power-cycle "'$pc' '$serial' $offset '$BOOTAB'"
 	echo "$stderr"
-	[ "${stderr_lines[1]}" = "bootab: warning: lab did not come back within 900 s: the power-cycle command ran" ]
+	[ "${stderr_lines[1]}" = "bootab: warning: lab did not come back within 480 s: the power-cycle command ran" ]
 	[[ "${lines[0]}" =~ ^rebooted\ lab\ in\ [0-9.]+\ s\ \(after\ a\ power\ cycle\):\ boot_id\ $before\ -\>\ [0-9a-f-]{36}$ ]]
 	# The hung boot ran the one-shot entry; the next one the standing default.
 	run -0 bash -c "tail -c +$((offset + 1)) '$serial' | tr -d '\\r' | grep -a -E 'Kernel command line|Kernel panic - not syncing'"
@@ -264,4 +268,8 @@ SH
 	[ "$output" = "$k61" ]
 	run -0 "$BOOTAB" verify --target lab --managed "$managed" --args iommu=pt
 	[[ "${lines[-1]}" == "verify: all 3 checks passed" ]]
+	# Four resets (two campaign reboots, the hung boot's reboot, the power
+	# cycle), each followed by the flush of TCG's translations.
+	run -0 grep -c "reset: translations flushed" "$BOOTAB_LAB_DIR/run/resets"
+	[ "$output" = 4 ]
 }

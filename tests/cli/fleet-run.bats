@@ -1,0 +1,159 @@
+#!/usr/bin/env bats
+# bootab run of a fleet plan: every box's campaign side by side, one process
+# each, under one fleet directory; one box that fails stops no other; the
+# fleet resumes every box where it stopped; the pooled report at the end.
+# The boxes here are --root trees (BOOTAB_TEST_FLEET_ROOTS: box NAME is
+# target = local in the tree DIR/NAME), each "rebooted" by
+# tests/cli/helpers/fake-boot.sh into the sysfs captured on the QEMU lab, as
+# in local-run.bats; what is tested is the fleet: the processes, the layout,
+# the outcomes, the resume and the pooled report.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	fixtures="$BATS_TEST_DIRNAME/../fixtures/sysfs"
+	roots="$BATS_TEST_TMPDIR/roots"
+	data="$BATS_TEST_TMPDIR/data"
+	meet="$BATS_TEST_TMPDIR/meet"
+	mkdir -p "$roots" "$data" "$meet"
+	for box in box1 box2 box3; do
+		make_tree "$roots/$box"
+		od -An -N16 -tx1 /dev/urandom | tr -d ' \n' >"$roots/$box/etc/machine-id"
+	done
+	export BOOTAB_TEST_FLEET_ROOTS="$roots"
+	export BOOTAB_TEST_LOCAL_REBOOT="exec sh '$BATS_TEST_DIRNAME/helpers/fake-boot.sh' \"\$BOOTAB_TEST_ROOT\" '$fixtures'"
+	export XDG_DATA_HOME="$BATS_TEST_TMPDIR/xdg"
+	unset SUDO_USER
+	cat >"$BATS_TEST_TMPDIR/fleet.ini" <<-EOF
+	[campaign]
+	targets = root@box1 root@box2 root@box3
+	backend = bls
+	oneshot = off
+	order = translated passthrough translated
+	boot_timeout = 30
+	poll = 1
+	history = off
+
+	[mode "translated"]
+	args =
+
+	[mode "passthrough"]
+	args = iommu=pt
+
+	[idle]
+	load = 100
+	checks = 1
+	interval = 1
+
+	[check "meet"]
+	command = echo "\$\$" >>"$meet/arrived"; n=0; while [ "\$(grep -c '' "$meet/arrived")" -lt 2 ] && [ \$n -lt 600 ]; do sleep 0.1; n=\$((n + 1)); done; [ "\$(grep -c '' "$meet/arrived")" -ge 2 ]
+
+	[row "answer"]
+	command = echo \$((40 + \$(od -An -N1 -tu1 /dev/urandom) % 7))
+	parser = number
+	reps = 2
+	EOF
+}
+
+make_tree() {
+	mkdir -p "$1/boot/loader/entries" "$1/etc"
+	cp -R "$fixtures/lab-translated/." "$1/"
+	printf 'default lab.conf\ntimeout 0\n' >"$1/boot/loader/loader.conf"
+	printf 'title bootab lab\nlinux /vmlinuz\ninitrd /initrd\noptions console=ttyS0 no_timer_check\n' \
+		>"$1/boot/loader/entries/lab.conf"
+}
+
+@test "a fleet: boxes side by side, one failing box stops no other, the pooled report of those that finished" {
+	# box3 has no boot loader entries: its campaign stops before anything changes.
+	rm -r "$roots/box3/boot/loader"
+	run --separate-stderr "$BOOTAB" run --data "$data" "$BATS_TEST_TMPDIR/fleet.ini"
+	echo "$stderr"
+	[ "$status" -eq 1 ]
+	fleet=$(echo "$data"/fleet-*)
+	[ -d "$fleet" ]
+	[[ "$stderr" == *"bootab: fleet $BATS_TEST_TMPDIR/fleet.ini: 3 boxes side by side, data in $fleet"* ]]
+	# Every box's lines carry its name; box3 names its problem and ends alone.
+	grep -q '^bootab: box1: campaign box1-[0-9-]*: 3 boots on local' <<<"$stderr"
+	grep -q '^bootab: box2: .*boot 3/3 translated2: done' <<<"$stderr"
+	grep -q '^bootab: box3: ' <<<"$stderr"
+	grep -qx 'bootab: box1: campaign finished' <<<"$stderr"
+	grep -qx 'bootab: box2: campaign finished' <<<"$stderr"
+	grep -q '^bootab: box3: boot 1 translated: setting mode translated failed: no boot entries' <<<"$stderr"
+	grep -qx 'bootab: box3: campaign stopped (resumable)' <<<"$stderr"
+	[[ "$stderr" == *"bootab: the fleet stopped with 2 of 3 boxes finished; continue the boxes that did not finish with: bootab run --resume $fleet"* ]]
+	# The layout: the fleet's plan and boxes, each box's plan and campaign.
+	[ "$(head -n 1 "$fleet/boxes")" = "bootab-fleet 1" ]
+	[ "$(sed -n 2,4p "$fleet/boxes" | tr '\n' ';')" = "box1 root@box1;box2 root@box2;box3 root@box3;" ]
+	cmp "$BATS_TEST_TMPDIR/fleet.ini" "$fleet/plan.ini"
+	for box in box1 box2; do
+		grep -qx 'target = local' "$fleet/$box/$box.ini"
+		grep -qx finished "$fleet/$box"/$box-*/journal
+		[ "$(cut -d' ' -f1 "$roots/$box/boots.log" | tr '\n' ' ')" = "translated passthrough translated " ]
+		# The meeting check passed on every boot: each waited for the other box's campaign.
+		[ "$(jq -r '.rows[] | select(.name == "meet") | .rc' "$fleet/$box"/$box-*/passthrough/meta.json)" = 0 ]
+	done
+	[ ! -e "$roots/box3/boots.log" ]
+	# The pooled report (bootab report --fleet over the finished boxes), on stdout and in the fleet.
+	[ "$output" = "$(cat "$fleet/report.txt")" ]
+	# The same verdicts as bootab report --fleet of the two campaigns; the machines named by their boxes.
+	"$BOOTAB" report --fleet "$fleet"/box1/box1-* "$fleet"/box2/box2-* >"$BATS_TEST_TMPDIR/by-hand.txt" 2>/dev/null
+	diff <(grep -E '^  (pooled|spread|differs)' "$BATS_TEST_TMPDIR/by-hand.txt") <(grep -E '^  (pooled|spread|differs)' "$fleet/report.txt")
+	grep -q '^  pooled: ' "$fleet/report.txt"
+	grep -Eq "^  box1 +machine $(cat "$roots/box1/etc/machine-id")$" "$fleet/report.txt"
+	grep -Eq "^  box2 +machine $(cat "$roots/box2/etc/machine-id")$" "$fleet/report.txt"
+	! grep -q 'box3' "$fleet/report.txt"
+
+	# box3 mended, the fleet resumed: box1 and box2 are left as they were, box3 runs, the report pools three.
+	make_tree "$roots/box3"
+	before=$(cat "$roots/box1/boots.log" "$roots/box2/boots.log")
+	run --separate-stderr "$BOOTAB" run --resume "$fleet"
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	grep -q "^bootab: box1: campaign finished before, in $fleet/box1/box1-" <<<"$stderr"
+	grep -qx 'bootab: box3: campaign finished' <<<"$stderr"
+	[ "$(cat "$roots/box1/boots.log" "$roots/box2/boots.log")" = "$before" ]
+	[ "$(cut -d' ' -f1 "$roots/box3/boots.log" | tr '\n' ' ')" = "translated passthrough translated " ]
+	grep -Eq "^  box3 +machine $(cat "$roots/box3/etc/machine-id")$" "$fleet/report.txt"
+	grep -q '^fleet of 3 machines' "$fleet/report.txt"
+	[ "$output" = "$(cat "$fleet/report.txt")" ]
+}
+
+@test "a fleet stopped part-way resumes every box where it stopped, repeating no boot" {
+	run --separate-stderr env BOOTAB_TEST_STOP_AFTER="boot 2 started" "$BOOTAB" run --data "$data" "$BATS_TEST_TMPDIR/fleet.ini"
+	echo "$stderr"
+	[ "$status" -eq 1 ]
+	fleet=$(echo "$data"/fleet-*)
+	for box in box1 box2 box3; do
+		grep -qx "bootab: $box: campaign stopped (resumable)" <<<"$stderr"
+		[ "$(grep -c '' "$roots/$box/boots.log")" -eq 2 ]
+	done
+	[ ! -e "$fleet/report.txt" ]
+	[[ "$stderr" == *"no pooled report: 0 of 3 boxes finished"* ]]
+
+	run --separate-stderr "$BOOTAB" run --resume "$fleet"
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	for box in box1 box2 box3; do
+		grep -qx "bootab: $box: campaign finished" <<<"$stderr"
+		# Three boots in all, each once: boot 1 was not made again.
+		[ "$(cut -d' ' -f1 "$roots/$box/boots.log" | tr '\n' ' ')" = "translated passthrough translated " ]
+		[ "$(grep -c ' rebooted ' "$fleet/$box"/$box-*/journal)" -eq 3 ]
+	done
+	grep -q '^fleet of 3 machines' "$fleet/report.txt"
+	# A finished fleet, resumed, runs nothing and reports again.
+	run --separate-stderr "$BOOTAB" run --resume "$fleet"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c 'finished before' <<<"$stderr")" -eq 3 ]
+}
+
+@test "a fleet plan's errors: a bad inventory line, --root and --dry-run" {
+	printf '[campaign]\ninventory = hosts.ini\n[mode "a"]\nargs =\n' >"$BATS_TEST_TMPDIR/inv.ini"
+	printf '[web]\nw1 ansible_host=a@b\nw2\n' >"$BATS_TEST_TMPDIR/hosts.ini"
+	run "$BOOTAB" run --data "$data" "$BATS_TEST_TMPDIR/inv.ini"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"bootab: $BATS_TEST_TMPDIR/hosts.ini:2: ansible_host: 'a@b' is not a host name or address ssh can be given"* ]]
+	[ -z "$(ls "$data")" ]
+	run "$BOOTAB" run --dry-run "$BATS_TEST_TMPDIR/fleet.ini"
+	[ "$status" -eq 2 ]
+	[ "$output" = "bootab: $BATS_TEST_TMPDIR/fleet.ini: a fleet runs on its targets: no --dry-run (bootab plan lists its boxes)" ]
+}
