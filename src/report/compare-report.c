@@ -266,9 +266,11 @@ static void side_note(struct strbuf *sb, const struct compare_result *res, size_
 		report_cost_words(sb, c, k != 0);
 	}
 	/* How far the boot was proven to be its mode (meta.json "proof"). */
-	if (s->proof)
+	if (s->proof) {
 		strbuf_addf(sb, "%sproof: %s%s%s%s", first_note ? "" : "; ", s->proof, s->proof_weak ? " (" : "",
 			    s->proof_weak ? s->proof_weak : "", s->proof_weak ? ")" : "");
+		first_note = false;
+	}
 	{
 		size_t costs = 0, gains = 0;
 
