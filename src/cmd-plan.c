@@ -28,9 +28,9 @@ static const char cmd_plan_usage[] =
 	"                   PLAN.ini\n"
 	"\n"
 	"Checks a campaign plan and prints what the campaign will do: the boot\n"
-	"order, the managed args, the rows on every boot and an estimate of how long\n"
-	"it takes. Every error names the file, line and key. bootab-plan(5)\n"
-	"describes the file.\n"
+	"order, the managed args, the patterns the costs bootab finds ignore, the\n"
+	"rows on every boot and an estimate of how long it takes. Every error names\n"
+	"the file, line and key. bootab-plan(5) describes the file.\n"
 	"\n"
 	"With --effect, it also prints how many boots per mode the plan needs to find\n"
 	"an effect of PCT % with 80 % power at alpha = 0.05 (boot-level t-test), from\n"
@@ -504,6 +504,33 @@ static void print_estimate(const struct plan *plan, size_t n, unsigned long row_
 	printf(" by their timeouts\n");
 }
 
+/* The plan in file and, for a fleet plan, its machines; a problem said, nothing kept. */
+static int load_plan(const char *file, struct plan *plan, struct fleet *fleet)
+{
+	struct parse_error err = PARSE_ERROR_INIT;
+
+	if (plan_load(file, plan, &err) < 0) {
+		char *msg = parse_error_format(&err);
+
+		log_error("%s", msg);
+		free(msg);
+		parse_error_release(&err);
+		return -EINVAL;
+	}
+	parse_error_release(&err);
+	if (plan_is_fleet(plan) && fleet_from_plan(plan, fleet, &err) < 0) {
+		char *msg = parse_error_format(&err);
+
+		log_error("%s", msg);
+		free(msg);
+		parse_error_release(&err);
+		plan_release(plan);
+		return -EINVAL;
+	}
+	parse_error_release(&err);
+	return 0;
+}
+
 static int cmd_plan(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -516,7 +543,6 @@ static int cmd_plan(int argc, char **argv)
 		TARGET_LONGOPT_CONNECT_TIMEOUT,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct parse_error err = PARSE_ERROR_INIT;
 	struct plan plan;
 	struct fleet fleet = { 0 };
 	struct plan_boot *boots;
@@ -574,25 +600,8 @@ static int cmd_plan(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	file = argv[optind];
-	if (plan_load(file, &plan, &err) < 0) {
-		char *msg = parse_error_format(&err);
-
-		log_error("%s", msg);
-		free(msg);
-		parse_error_release(&err);
+	if (load_plan(file, &plan, &fleet) < 0)
 		return EXIT_USAGE;
-	}
-	parse_error_release(&err);
-	if (plan_is_fleet(&plan) && fleet_from_plan(&plan, &fleet, &err) < 0) {
-		char *msg = parse_error_format(&err);
-
-		log_error("%s", msg);
-		free(msg);
-		parse_error_release(&err);
-		plan_release(&plan);
-		return EXIT_USAGE;
-	}
-	parse_error_release(&err);
 
 	for (size_t i = 0; i < plan.n_rows; i++) {
 		n_checks += plan.rows[i].check;
