@@ -169,8 +169,11 @@ check-asan:
 	BOOTAB_TEST_NO_LAB=check-asan $(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	    CFLAGS="-O1 -g" FUZZ_SMOKE=no check
 
+# The -Werror build, no C function over 120 lines outside tests
+# (tools/long-functions.sh), and shellcheck over every shell script.
 lint:
 	$(MAKE) WERROR=-Werror BUILD=build-lint bootab $(TEST_BIN:$(BUILD)/%=build-lint/%) build-lint/bench/method build-lint/bench/fleet
+	sh tools/long-functions.sh 120 $(LIB_SRC) $(CMD_SRC)
 	shellcheck -s sh $(SCRIPTS) src/campaign/runner-helpers.sh tools/*.sh tests/cli/helpers/*.sh bench/scaling.sh bench/snapshot-forks.sh bench/campaign-overhead.sh
 	shellcheck -s bash completion/bootab.bash
 	shellcheck -x .ci/run $(wildcard lab/*.sh)

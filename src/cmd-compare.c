@@ -40,8 +40,9 @@ static const char cmd_compare_usage[] =
 	"                       label or meta.json says (repeatable; a directory name\n"
 	"                       may hold ':' or '=', so there is no DIR:MODE form)\n"
 	"  --stat [ROW=]STAT    mean (default), median, min or max; a list (mean,min)\n"
-	"                       compares each, with its own delta and verdict; it\n"
-	"                       replaces the rows' own (meta.json); ROW= sets one row's\n"
+	"                       compares each, with its own delta and verdict, instead\n"
+	"                       of the statistics the rows name (meta.json); ROW=STAT\n"
+	"                       sets one row's statistic only (repeatable)\n"
 	"  --by-run ROW         compare run i with run i (rows with a cold first run)\n"
 	"  --loud PCT           spread above PCT % of the mean is too loud to judge (5)\n"
 	"  --format FMT         txt (default), md, csv, json, html or mail; html is one\n"
@@ -53,7 +54,8 @@ static const char cmd_compare_usage[] =
 	"  --fdr Q              Benjamini-Hochberg level over the report's tests (0.10)\n"
 	"  --equivalence [ROW=]PCT  a mode is the same within the margin when its\n"
 	"                       1 - 2 alpha CI lies inside -PCT to +PCT % (two one-sided\n"
-	"                       tests), else undecided, with the boots that would decide it\n"
+	"                       tests), else undecided, with the boots that would decide\n"
+	"                       it; ROW=PCT sets one row's margin only (repeatable)\n"
 	"  --history FILE|DIR   the machine's calibration history (a directory holds\n"
 	"                       MACHINE-ID.json); default: $XDG_DATA_HOME/bootab/history/\n"
 	"                       when meta.json names the machine\n"
@@ -173,7 +175,7 @@ static int take_side_or_mode(struct compare_args *a, int opt, const char *arg)
 
 	if (!ok) {
 		free(label);
-		log_error("--%s: '%s' is not %s (LABEL: printable, at most 200 bytes)",
+		command_usage_error("compare", "--%s: '%s' is not %s (LABEL: printable, at most 200 bytes)",
 			  opt == 'S' ? "side" : "mode", arg, opt == 'S' ? "LABEL=DIR" : "LABEL=MODE");
 		return -EINVAL;
 	}
@@ -196,7 +198,7 @@ static int take_stat(struct compare_args *a, const char *arg)
 	int k = stat_list_parse(eq ? eq + 1 : arg, eq ? row : a->stats);
 
 	if (k < 0 || eq == arg) {
-		log_error("--stat: '%s' is not mean, median, min or max, a list of them such as mean,min, "
+		command_usage_error("compare", "--stat: '%s' is not mean, median, min or max, a list of them such as mean,min, "
 			  "or ROW=STAT", arg);
 		return -EINVAL;
 	}
@@ -219,7 +221,7 @@ static int take_level(struct compare_args *a, int opt, const char *arg)
 
 	if (opt == 'e') {
 		if (eq == arg || compare_parse_margin(eq ? eq + 1 : arg, &v) < 0) {
-			log_error("--equivalence: '%s' is not a margin in %% above 0 and at most %g (or ROW=PCT)",
+			command_usage_error("compare", "--equivalence: '%s' is not a margin in %% above 0 and at most %g (or ROW=PCT)",
 				  arg, COMPARE_MARGIN_MAX);
 			return -EINVAL;
 		}
@@ -230,7 +232,7 @@ static int take_level(struct compare_args *a, int opt, const char *arg)
 		return 0;
 	}
 	if (parse_fraction(arg, opt == 'a' ? 0.5 : 1, &v) < 0) {
-		log_error("--%s: '%s' is not a level between 0 and %s", opt == 'a' ? "alpha" : "fdr",
+		command_usage_error("compare", "--%s: '%s' is not a level between 0 and %s", opt == 'a' ? "alpha" : "fdr",
 			  arg, opt == 'a' ? "0.5" : "1");
 		return -EINVAL;
 	}
@@ -258,13 +260,13 @@ static int take_option(struct compare_args *a, int opt, const char *arg)
 		return 0;
 	case 'l':
 		if (number_parse_double(arg, 0, HUGE_VAL, &a->copt.loud_pct) < 0) {
-			log_error("--loud: '%s' is not a percentage", arg);
+			command_usage_error("compare", "--loud: '%s' is not a percentage", arg);
 			return -EINVAL;
 		}
 		return 0;
 	case 'f':
 		if (report_format_from_name(arg, &a->ropt.format) < 0) {
-			log_error("--format: '%s' is not txt, md, csv, json, html or mail", arg);
+			command_usage_error("compare", "--format: '%s' is not txt, md, csv, json, html or mail", arg);
 			return -EINVAL;
 		}
 		return 0;
@@ -286,7 +288,7 @@ static int take_option(struct compare_args *a, int opt, const char *arg)
 		return 0;
 	case 'i':
 		if (costs_pattern_check(arg, &error) < 0) {
-			log_error("--ignore: %s", error);
+			command_usage_error("compare", "--ignore: %s", error);
 			free(error);
 			return -EINVAL;
 		}
@@ -297,13 +299,13 @@ static int take_option(struct compare_args *a, int opt, const char *arg)
 		return 0;
 	case 'c':
 		if (strcmp(arg, "auto") && strcmp(arg, "always") && strcmp(arg, "never")) {
-			log_error("--color: '%s' is not auto, always or never", arg);
+			command_usage_error("compare", "--color: '%s' is not auto, always or never", arg);
 			return -EINVAL;
 		}
 		a->color = arg;
 		return 0;
 	default:
-		fputs(cmd_compare_usage, stderr);
+		/* getopt's '?' and ':' are said by parse_compare_args(), which has argv. */
 		return -EINVAL;
 	}
 }
@@ -332,18 +334,23 @@ static int parse_compare_args(int argc, char **argv, struct compare_args *a)
 	int opt;
 
 	optind = 1;
-	/* "-": side directories come back in order among --side options. */
-	while ((opt = getopt_long(argc, argv, "-", longopts, NULL)) != -1)
+	opterr = 0;
+	/* "-": side directories come back in order among --side options; ":": usage errors are ours. */
+	while ((opt = getopt_long(argc, argv, "-:", longopts, NULL)) != -1) {
+		if (opt == '?' || opt == ':') {
+			command_option_error("compare", opt, argv);
+			return -EINVAL;
+		}
 		if (take_option(a, opt, optarg) < 0)
 			return -EINVAL;
+	}
 	for (int i = optind; i < argc; i++) {
 		/* What follows "--" is side directories too. */
 		strlist_add(&a->dirs, argv[i]);
 		strlist_add(&a->labels, "");
 	}
 	if (a->dirs.n < 2) {
-		log_error("compare needs at least two side directories");
-		fputs(cmd_compare_usage, stderr);
+		command_usage_error("compare", "compare needs at least two side directories");
 		return -EINVAL;
 	}
 	if (!strcmp(a->color, "always"))
@@ -382,7 +389,7 @@ static int load_compare_sides(const struct compare_args *a, struct side *sides, 
 		(*n_sides)++;
 	}
 	if (side_assign_modes(sides, *n_sides, &a->modes, warnings, &error) < 0) {
-		log_error("%s", error);
+		command_usage_error("compare", "%s", error);
 		free(error);
 		return -EINVAL;
 	}
@@ -404,7 +411,7 @@ static int load_compare_sides(const struct compare_args *a, struct side *sides, 
 		for (size_t k = 0; k < *n_sides && !found; k++)
 			found = side_find_row(&sides[k], a->by_run.items[i]) != NULL;
 		if (!found) {
-			log_error("--by-run %s: no side has a row called '%s'", a->by_run.items[i], a->by_run.items[i]);
+			command_usage_error("compare", "--by-run %s: no side has a row called '%s'", a->by_run.items[i], a->by_run.items[i]);
 			return -EINVAL;
 		}
 	}
@@ -421,7 +428,7 @@ static int compare_and_report(struct compare_args *a, struct side *sides, size_t
 	int r, ret = EXIT_USAGE;
 
 	if (a->no_history && (a->history_arg || a->record)) {
-		log_error("--no-history cannot go with --history or --record-history");
+		command_usage_error("compare", "--no-history cannot go with --history or --record-history");
 		return EXIT_USAGE;
 	}
 	if (!a->no_history) {

@@ -254,7 +254,8 @@ static int cmd_iommu_map(int argc, char **argv)
 	const char *args[] = { "nolog", NULL };
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:r:jd:", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
 		r = target_args_take(&to, c, optarg);
 		if (r < 0)
 			return EXIT_USAGE;
@@ -271,8 +272,7 @@ static int cmd_iommu_map(int argc, char **argv)
 			diff = true;
 			break;
 		default:
-			fputs(cmd_iommu_map_usage, stderr);
-			return EXIT_USAGE;
+			return command_option_error("iommu-map", c, argv);
 		}
 	}
 	if (diff) {

@@ -122,9 +122,8 @@ static int usage_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	log_error("%s", strbuf_str(&sb));
+	command_usage_error("lab", "%s", strbuf_str(&sb));
 	strbuf_release(&sb);
-	fputs(cmd_lab_usage, stderr);
 	return EXIT_USAGE;
 }
 

@@ -23,14 +23,16 @@
 #include "target/target.h"
 
 static const char cmd_plan_usage[] =
-	"usage: bootab plan [--effect PCT [--from CAMPAIGN_DIR | --history FILE]]\n"
+	"usage: bootab plan [--from CAMPAIGN_DIR] [--effect PCT [--history FILE]]\n"
 	"                   [--touch | --target T [--root DIR] [--connect-timeout S]]\n"
 	"                   PLAN.ini\n"
 	"\n"
 	"Checks a campaign plan and prints what the campaign will do: the boot\n"
-	"order, the managed args, the rows on every boot and an estimate of how long\n"
-	"it takes. Every error names the file, line and key. bootab-plan(5)\n"
-	"describes the file.\n"
+	"order, the managed args, the patterns the costs bootab finds ignore, the\n"
+	"rows on every boot and an estimate of how long it takes. Every error names\n"
+	"the file, line and key. bootab-plan(5) describes the file. With --from, a\n"
+	"finished campaign's side directories, the estimate uses the reboot and rep\n"
+	"times that campaign measured.\n"
 	"\n"
 	"With --effect, it also prints how many boots per mode the plan needs to find\n"
 	"an effect of PCT % with 80 % power at alpha = 0.05 (boot-level t-test), from\n"
@@ -489,19 +491,93 @@ static void print_every_boot(const struct plan *plan)
 		printf("  unpark (last boot)     %s\n", plan->unpark.items[i]);
 }
 
-/* The least a campaign of n boots takes (reboots and idle gates), and the most its rows may take. */
-static void print_estimate(const struct plan *plan, size_t n, unsigned long row_bound)
+/* The mean measured reboot of the campaign's sides (*ret_n of them), NaN when none was measured. */
+static double measured_reboot_s(const struct noise *nz, size_t *ret_n)
+{
+	double sum = 0;
+
+	*ret_n = 0;
+	for (size_t k = 0; k < nz->n_sides; k++)
+		if (nz->sides[k].has_reboot) {
+			sum += nz->sides[k].reboot_s;
+			(*ret_n)++;
+		}
+	return mean_of(sum, *ret_n);
+}
+
+/*
+ * The least a campaign of n boots takes (reboots and idle gates), and the
+ * most its rows may take; with --from, the reboot and the rows' reps as
+ * that campaign measured them.
+ */
+static void print_estimate(const struct plan *plan, size_t n, unsigned long row_bound, const struct noise *nz)
 {
 	unsigned long gates = plan->n_rows, gate_s;
+	size_t n_reboots = 0, n_measured = 0;
+	double reboot_s = nz->n_sides ? measured_reboot_s(nz, &n_reboots) : NAN, rows_s = 0;
 
 	gate_s = (unsigned long)plan->idle.checks * plan->idle.interval_s;
-	printf("\nestimated duration: at least ");
-	print_duration(n * (REBOOT_ESTIMATE_S + gates * gate_s));
-	printf(" (%zu reboots at about %ds, %lu idle gates of at least %lus each)\n", n,
-	       REBOOT_ESTIMATE_S, n * gates, gate_s);
+	if (isnan(reboot_s)) {
+		printf("\nestimated duration: at least ");
+		print_duration(n * (REBOOT_ESTIMATE_S + gates * gate_s));
+		printf(" (%zu reboots at about %ds, %lu idle gates of at least %lus each)\n", n,
+		       REBOOT_ESTIMATE_S, n * gates, gate_s);
+	} else {
+		printf("\nestimated duration: at least ");
+		print_duration(n * ((unsigned long)lround(reboot_s) + gates * gate_s));
+		printf(" (%zu reboots at %.0fs, the mean of the %zu measured in %s; %lu idle gates of at least %lus each)\n",
+		       n, reboot_s, n_reboots, nz->what, n * gates, gate_s);
+	}
+	for (size_t i = 0; i < plan->n_rows && nz->n_sides; i++) {
+		double boot, rep;
+
+		row_costs(nz, plan->rows[i].name, &boot, &rep);
+		if (!isnan(rep)) {
+			rows_s += rep * plan->rows[i].reps;
+			n_measured++;
+		}
+	}
+	if (n_measured && n_measured == plan->n_rows) {
+		printf("  plus the rows' own time, about ");
+		print_duration(n * (unsigned long)lround(rows_s));
+		printf(" as their reps took in %s, at most ", nz->what);
+		print_duration(n * row_bound);
+		printf(" by their timeouts\n");
+		return;
+	}
 	printf("  plus the rows' own time, at most ");
 	print_duration(n * row_bound);
-	printf(" by their timeouts\n");
+	printf(" by their timeouts");
+	if (n_measured)
+		printf(" (%zu of %zu rows measured in %s)", n_measured, plan->n_rows, nz->what);
+	printf("\n");
+}
+
+/* The plan in file and, for a fleet plan, its machines; a problem said, nothing kept. */
+static int load_plan(const char *file, struct plan *plan, struct fleet *fleet)
+{
+	struct parse_error err = PARSE_ERROR_INIT;
+
+	if (plan_load(file, plan, &err) < 0) {
+		char *msg = parse_error_format(&err);
+
+		log_error("%s", msg);
+		free(msg);
+		parse_error_release(&err);
+		return -EINVAL;
+	}
+	parse_error_release(&err);
+	if (plan_is_fleet(plan) && fleet_from_plan(plan, fleet, &err) < 0) {
+		char *msg = parse_error_format(&err);
+
+		log_error("%s", msg);
+		free(msg);
+		parse_error_release(&err);
+		plan_release(plan);
+		return -EINVAL;
+	}
+	parse_error_release(&err);
+	return 0;
 }
 
 static int cmd_plan(int argc, char **argv)
@@ -516,7 +592,6 @@ static int cmd_plan(int argc, char **argv)
 		TARGET_LONGOPT_CONNECT_TIMEOUT,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct parse_error err = PARSE_ERROR_INIT;
 	struct plan plan;
 	struct fleet fleet = { 0 };
 	struct plan_boot *boots;
@@ -530,7 +605,8 @@ static int cmd_plan(int argc, char **argv)
 	int opt, ret = EXIT_USAGE;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
 		int t = target_args_take(&to, opt, optarg);
 
 		if (t < 0)
@@ -554,18 +630,15 @@ static int cmd_plan(int argc, char **argv)
 			touch = true;
 			break;
 		default:
-			fputs(cmd_plan_usage, stderr);
-			return EXIT_USAGE;
+			return command_option_error("plan", opt, argv);
 		}
 	}
-	if (argc - optind != 1 || (from && history) || ((from || history) && isnan(effect))) {
-		if (from && history)
-			log_error("--from and --history are two sources of the same numbers: give one");
-		else if ((from || history) && isnan(effect))
-			log_error("--from and --history need --effect");
-		fputs(cmd_plan_usage, stderr);
-		return EXIT_USAGE;
-	}
+	if (from && history)
+		return command_usage_error("plan", "--from and --history are two sources of the same numbers: give one");
+	if (history && isnan(effect))
+		return command_usage_error("plan", "--history needs --effect");
+	if (argc - optind != 1)
+		return command_usage_error("plan", optind == argc ? "no plan file given" : "one plan file only");
 	if ((touch && to.spec) || ((to.root || to.connect_timeout_s) && !to.spec)) {
 		log_error(touch ? "--touch reads the plan's target, --target another: give one"
 				: "--root and --connect-timeout need --target");
@@ -576,25 +649,8 @@ static int cmd_plan(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	file = argv[optind];
-	if (plan_load(file, &plan, &err) < 0) {
-		char *msg = parse_error_format(&err);
-
-		log_error("%s", msg);
-		free(msg);
-		parse_error_release(&err);
+	if (load_plan(file, &plan, &fleet) < 0)
 		return EXIT_USAGE;
-	}
-	parse_error_release(&err);
-	if (plan_is_fleet(&plan) && fleet_from_plan(&plan, &fleet, &err) < 0) {
-		char *msg = parse_error_format(&err);
-
-		log_error("%s", msg);
-		free(msg);
-		parse_error_release(&err);
-		plan_release(&plan);
-		return EXIT_USAGE;
-	}
-	parse_error_release(&err);
 
 	for (size_t i = 0; i < plan.n_rows; i++) {
 		n_checks += plan.rows[i].check;
@@ -611,7 +667,7 @@ static int cmd_plan(int argc, char **argv)
 	if (plan.rounds_auto)
 		print_rounds_auto(&plan, n);
 	print_every_boot(&plan);
-	print_estimate(&plan, n, row_bound);
+	print_estimate(&plan, n, row_bound, &nz);
 	plan_boots_free(boots, n);
 	if (!isnan(effect))
 		print_effect(&plan, effect, &nz);

@@ -77,7 +77,8 @@ static int cmd_reboot(int argc, char **argv)
 	int c, r, rc = EXIT_USAGE;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
 		r = target_args_take(&to, c, optarg);
 		if (r < 0)
 			return EXIT_USAGE;
@@ -97,8 +98,7 @@ static int cmd_reboot(int argc, char **argv)
 			oneshot = optarg;
 			break;
 		default:
-			fputs(cmd_reboot_usage, stderr);
-			return EXIT_USAGE;
+			return command_option_error("reboot", c, argv);
 		}
 	}
 	if (optind != argc) {

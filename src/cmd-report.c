@@ -78,7 +78,7 @@ static const char *format_of_path(const char *path)
 /* A usage error: one line, with where to read more; takes msg (the caller's). */
 static int usage_error(struct strlist *stats, char *msg)
 {
-	log_error("%s; see 'bootab help report'", msg);
+	command_usage_error("report", "%s", msg);
 	free(msg);
 	strlist_release(stats);
 	return EXIT_USAGE;
@@ -134,10 +134,9 @@ static int cmd_report(int argc, char **argv)
 		case 'F':
 			fleet = true;
 			break;
-		case ':':
-			return usage_error(&stats, xasprintf("%s needs a value", argv[optind - 1]));
 		default:
-			return usage_error(&stats, xasprintf("unknown option '%s'", argv[optind - 1]));
+			strlist_release(&stats);
+			return command_option_error("report", c, argv);
 		}
 	}
 	if (fleet) {

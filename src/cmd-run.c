@@ -223,7 +223,8 @@ static int cmd_run(int argc, char **argv)
 	int c, r, rc;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			o.data_dir = optarg;
@@ -238,14 +239,12 @@ static int cmd_run(int argc, char **argv)
 			o.root = optarg;
 			break;
 		default:
-			fputs(cmd_run_usage, stderr);
-			return EXIT_USAGE;
+			return command_option_error("run", c, argv);
 		}
 	}
-	if (o.resume_dir ? optind != argc : optind != argc - 1) {
-		fputs(cmd_run_usage, stderr);
-		return EXIT_USAGE;
-	}
+	if (o.resume_dir ? optind != argc : optind != argc - 1)
+		return command_usage_error("run", o.resume_dir ? "--resume CAMPAIGN_DIR takes no other argument"
+					   : optind == argc ? "no plan file given" : "one plan file only");
 	if (o.resume_dir && (o.dry_run || o.data_dir)) {
 		log_error("--resume takes no --dry-run or --data: the campaign directory has its plan");
 		return EXIT_USAGE;

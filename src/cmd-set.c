@@ -71,7 +71,7 @@ static int parse_options(int argc, char **argv, struct set_options *o)
 	o->backend = "auto";
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":", long_options, NULL)) != -1) {
 		r = target_args_take(&o->target, c, optarg);
 		if (r < 0)
 			return r;
@@ -84,8 +84,7 @@ static int parse_options(int argc, char **argv, struct set_options *o)
 		case 'n': o->dry_run = true; break;
 		case 'j': o->json = true; break;
 		default:
-			log_error("set: unknown or incomplete option '%s'; 'bootab help set' lists them",
-				  argv[optind - 1]);
+			command_option_error("set", c, argv);
 			return -EINVAL;
 		}
 	}

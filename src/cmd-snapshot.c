@@ -66,6 +66,94 @@ static bool param_word_valid(const char *s)
 	return true;
 }
 
+/* --managed ARGS: the snapshot words that read what each managed arg sets. */
+static int take_managed(const char *arg, struct strvec *words)
+{
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct verify_args managed = { 0 };
+	char **list = NULL;
+
+	if (cmdline_args_parse(arg, &list, &err) < 0) {
+		log_error("--managed: %s", err.message);
+		parse_error_release(&err);
+		return -EINVAL;
+	}
+	parse_error_release(&err);
+	verify_args_from_list(list, &managed);
+	verify_snapshot_args(&managed, words);
+	verify_args_release(&managed);
+	strv_free(list);
+	return 0;
+}
+
+/* --param MODULE.PARAM: the word that reads it, with '-' as '_' (as sysfs names it). */
+static int take_param(const char *arg, struct strvec *words)
+{
+	if (!param_word_valid(arg)) {
+		log_error("--param '%s': write MODULE.PARAM", arg);
+		return -EINVAL;
+	}
+	strvec_pushf(words, "param:%s", arg);
+	for (char *p = words->v[words->n - 1]; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	return 0;
+}
+
+/* The same parameter asked twice is read once. */
+static void words_dedup(struct strvec *words)
+{
+	for (size_t i = 0; i < words->n; i++) {
+		for (size_t j = i + 1; j < words->n; j++) {
+			if (!strcmp(words->v[i], words->v[j])) {
+				/* The NULL after the last word moves down too. */
+				free(words->v[j]);
+				memmove(&words->v[j], &words->v[j + 1], (words->n - j) * sizeof(*words->v));
+				words->n--;
+				j--;
+			}
+		}
+	}
+}
+
+/*
+ * snapshot -o DIR: the scripts as they ran, the raw output, then the
+ * side's own files (iommu.txt, meta.txt, then meta.json: its presence
+ * says the snapshot is complete). Each failure is said.
+ */
+static int write_snapshot_dir(const struct target *t, const char *out_dir, const char *raw, const json_t *meta,
+			      const char *text, const struct iommu_map *iommu)
+{
+	char *scripts = path_join(out_dir, "scripts"), *script, *failed = NULL;
+	int r;
+
+	r = dir_create_all(scripts, 0755);
+	if (r < 0) {
+		log_error("failed to create '%s': %s", scripts, errno_string(r));
+		free(scripts);
+		return r;
+	}
+	r = 0;
+	for (size_t i = 0; r == 0 && target_snapshot_scripts[i]; i++) {
+		char *name = xasprintf("%s.sh", target_snapshot_scripts[i]);
+
+		script = target_script_render(t, target_snapshot_scripts[i]);
+		r = write_file(scripts, name, script);
+		free(script);
+		free(name);
+	}
+	if (r == 0)
+		r = write_file(out_dir, "snapshot.out", raw);
+	if (r == 0) {
+		r = side_write_meta(out_dir, meta, text, iommu, &failed);
+		if (r < 0)
+			log_error("failed to write '%s': %s", failed, errno_string(r));
+	}
+	free(failed);
+	free(scripts);
+	return r;
+}
+
 static int cmd_snapshot(int argc, char **argv)
 {
 	enum { OPT_PARAM = 256 };
@@ -91,36 +179,21 @@ static int cmd_snapshot(int argc, char **argv)
 	int c, r, rc = EXIT_USAGE;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:r:m:o:j", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
 		r = target_args_take(&to, c, optarg);
 		if (r < 0)
 			goto out;
 		if (r > 0)
 			continue;
 		switch (c) {
-		case 'm': {
-			struct verify_args managed = { 0 };
-			char **list = NULL;
-
-			if (cmdline_args_parse(optarg, &list, &err) < 0) {
-				log_error("--managed: %s", err.message);
+		case 'm':
+			if (take_managed(optarg, &words) < 0)
 				goto out;
-			}
-			verify_args_from_list(list, &managed);
-			verify_snapshot_args(&managed, &words);
-			verify_args_release(&managed);
-			strv_free(list);
 			break;
-		}
 		case OPT_PARAM:
-			if (!param_word_valid(optarg)) {
-				log_error("--param '%s': write MODULE.PARAM", optarg);
+			if (take_param(optarg, &words) < 0)
 				goto out;
-			}
-			strvec_pushf(&words, "param:%s", optarg);
-			for (char *p = words.v[words.n - 1]; *p; p++)
-				if (*p == '-')
-					*p = '_';
 			break;
 		case 'o':
 			out_dir = optarg;
@@ -129,7 +202,7 @@ static int cmd_snapshot(int argc, char **argv)
 			json = true;
 			break;
 		default:
-			fputs(cmd_snapshot_usage, stderr);
+			command_option_error("snapshot", c, argv);
 			goto out;
 		}
 	}
@@ -137,18 +210,7 @@ static int cmd_snapshot(int argc, char **argv)
 		log_error("unexpected argument '%s'", argv[optind]);
 		goto out;
 	}
-	/* The same parameter asked twice is read once. */
-	for (size_t i = 0; i < words.n; i++) {
-		for (size_t j = i + 1; j < words.n; j++) {
-			if (!strcmp(words.v[i], words.v[j])) {
-				/* The NULL after the last word moves down too. */
-				free(words.v[j]);
-				memmove(&words.v[j], &words.v[j + 1], (words.n - j) * sizeof(*words.v));
-				words.n--;
-				j--;
-			}
-		}
-	}
+	words_dedup(&words);
 
 	spec = to.spec;
 	if (target_args_open(&to, &t) < 0)
@@ -187,37 +249,8 @@ static int cmd_snapshot(int argc, char **argv)
 		rc = EXIT_OK;
 		goto out;
 	}
-	{
-		char *scripts = path_join(out_dir, "scripts"), *script, *failed = NULL;
-
-		r = dir_create_all(scripts, 0755);
-		if (r < 0) {
-			log_error("failed to create '%s': %s", scripts, errno_string(r));
-			free(scripts);
-			goto out;
-		}
-		r = 0;
-		for (size_t i = 0; r == 0 && target_snapshot_scripts[i]; i++) {
-			char *name = xasprintf("%s.sh", target_snapshot_scripts[i]);
-
-			script = target_script_render(t, target_snapshot_scripts[i]);
-			r = write_file(scripts, name, script);
-			free(script);
-			free(name);
-		}
-		if (r == 0)
-			r = write_file(out_dir, "snapshot.out", raw);
-		/* iommu.txt, meta.txt, then meta.json: its presence says the snapshot is complete. */
-		if (r == 0) {
-			r = side_write_meta(out_dir, meta, text, &snap.iommu, &failed);
-			if (r < 0)
-				log_error("failed to write '%s': %s", failed, errno_string(r));
-		}
-		free(failed);
-		free(scripts);
-		if (r < 0)
-			goto out;
-	}
+	if (write_snapshot_dir(t, out_dir, raw, meta, text, &snap.iommu) < 0)
+		goto out;
 	{
 		char *summary = iommu_map_summary(&snap.iommu);
 

@@ -140,7 +140,8 @@ static int cmd_verify(int argc, char **argv)
 	bool json = false;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:r:m:a:e:jl", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
 		r = target_args_take(&to, c, optarg);
 		if (r < 0)
 			goto out;
@@ -175,7 +176,7 @@ static int cmd_verify(int argc, char **argv)
 			goto out;
 		}
 		default:
-			fputs(cmd_verify_usage, stderr);
+			command_option_error("verify", c, argv);
 			goto out;
 		}
 	}

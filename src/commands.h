@@ -45,6 +45,20 @@ extern const struct command cmd_verify_entry;
 /* main.c's table, sorted by name: the command called NAME, or NULL. */
 const struct command *command_find(const char *name);
 
+/*
+ * A usage error of the command called name: one line on stderr,
+ * "bootab: MESSAGE; see 'bootab help NAME'". Returns EXIT_USAGE.
+ */
+int command_usage_error(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * The usage error getopt_long() returned as c for argv ('?': an unknown
+ * option, ':': an option without its value; the command's optstring
+ * starts with ':' and opterr is 0), said by command_usage_error().
+ * Returns EXIT_USAGE.
+ */
+int command_option_error(const char *name, int c, char *const *argv);
+
 /* Exit codes shared by every command. */
 enum {
 	EXIT_OK = 0,

@@ -1,4 +1,7 @@
 #include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,6 +9,7 @@
 #include "commands.h"
 #include "lib/file.h"
 #include "lib/parse-number.h"
+#include "lib/strbuf.h"
 #include "log.h"
 #include "lib/version.h"
 
@@ -22,7 +26,7 @@ static const char cmd_help_usage[] =
 
 static const char cmd_version_usage[] =
 	"usage: bootab version\n"
-	"       bootab --version\n"
+	"       bootab -V|--version\n"
 	"\n"
 	"Prints bootab's version.\n";
 
@@ -65,6 +69,35 @@ const struct command *command_find(const char *name)
 	return c ? *c : NULL;
 }
 
+int command_usage_error(const char *name, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	log_error("%s; see 'bootab help %s'", strbuf_str(&sb), name);
+	strbuf_release(&sb);
+	return EXIT_USAGE;
+}
+
+int command_option_error(const char *name, int c, char *const *argv)
+{
+	/* The word getopt just passed; a long option's own, a short one's letter is optopt. */
+	const char *word = optind > 0 ? argv[optind - 1] : "";
+	bool is_long = !strncmp(word, "--", 2);
+
+	if (c == ':')
+		return is_long ? command_usage_error(name, "%s needs a value", word)
+			       : command_usage_error(name, "-%c needs a value", optopt);
+	if (is_long && strchr(word, '='))
+		return command_usage_error(name, "'%s': unknown option, or one that takes no value", word);
+	if (is_long || !optopt)
+		return command_usage_error(name, "unknown option '%s'", word);
+	return command_usage_error(name, "unknown option '-%c'", optopt);
+}
+
 static void print_overview(FILE *out)
 {
 	fputs("usage: bootab COMMAND [ARGS...]\n\n"
@@ -74,7 +107,8 @@ static void print_overview(FILE *out)
 	      "commands:\n", out);
 	for (size_t i = 0; i < N_COMMANDS; i++)
 		fprintf(out, "  %-14s %s\n", commands[i]->name, commands[i]->summary);
-	fputs("\nRun 'bootab help COMMAND' for a command's options.\n", out);
+	fputs("\nRun 'bootab help COMMAND' (or 'bootab COMMAND -h') for a command's options;\n"
+	      "'bootab -V' prints the version.\n", out);
 }
 
 static int cmd_help(int argc, char **argv)
@@ -140,7 +174,7 @@ int main(int argc, char **argv)
 		print_overview(stdout);
 		return EXIT_OK;
 	}
-	if (!strcmp(argv[1], "--version"))
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))
 		return cmd_version(argc - 1, argv + 1);
 	c = command_find(argv[1]);
 	if (!c) {

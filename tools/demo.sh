@@ -1,7 +1,8 @@
 #!/bin/sh
-# The main job: bring the QEMU lab up, run the four-IOMMU-mode campaign of
-# examples/lab-iommu.ini against it (bootab run prints the report at the
-# end), and bring the lab down again, whatever happens on the way.
+# The main job: bring the QEMU lab up, run the campaign of
+# examples/lab-iommu.ini against it (two IOMMU modes and pti=on, two rounds;
+# bootab run prints the report at the end), and bring the lab down again,
+# whatever happens on the way.
 #   usage: tools/demo.sh [DATA_DIR]
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)

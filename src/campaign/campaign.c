@@ -260,11 +260,73 @@ static void say_sessions(const struct campaign *c, size_t k, const struct target
 	strbuf_release(&sb);
 }
 
+/* Resuming a boot that got as far as "rebooted": on that very boot it goes on, on another it starts again. */
+static int resume_on_same_boot(struct campaign *c, size_t k)
+{
+	struct boot_progress *bp = &c->progress[k];
+	char *id = NULL;
+	int r;
+
+	r = target_boot_id(c->target, true, 30000, &id);
+	if (r < 0) {
+		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: the box does not answer: %s", k + 1,
+		    c->boots[k].label, target_error(c->target));
+		return r;
+	}
+	if (strcmp(id, bp->boot_id)) {
+		campaign_say(c, CAMPAIGN_WARNING, "boot %zu %s: the box is on another boot (%s) than the one this boot's steps ran on (%s): starting the boot again",
+		    k + 1, c->boots[k].label, id, bp->boot_id);
+		campaign_set_aside(c, k);
+		bp->step = STEP_NONE;
+	} else {
+		campaign_progress(c, k, "resuming on the same boot (%s) after '%s'", id, campaign_step_name(bp->step));
+	}
+	free(id);
+	return 0;
+}
+
+static void say_setting_mode(struct campaign *c, size_t k)
+{
+	const struct plan_mode *m = &c->plan.modes[c->boots[k].mode];
+	const char *kernel = campaign_mode_kernel(c, c->boots[k].mode);
+
+	if (kernel)
+		campaign_progress(c, k, "setting mode %s (kernel %s, %s%s)", m->name, kernel,
+				  *m->args_text ? "args " : "its default args", m->args_text);
+	else
+		campaign_progress(c, k, "setting mode %s (%s)", m->name,
+				  *m->args_text ? m->args_text : "standing kernel defaults");
+}
+
+/* The set step: the boot entries (or the one-shot) changed for boot k's mode, journalled. */
+static int step_set(struct campaign *c, size_t k)
+{
+	int r;
+
+	if (campaign_interrupted(c))
+		return -EINTR;
+	/* Before the entries change: a box left set for a mode it never booted is a trap. */
+	r = campaign_check_data_dir(c, "before the boot entries change");
+	if (r < 0)
+		return r;
+	say_setting_mode(c, k);
+	r = campaign_boot_is_oneshot(c, k) ? oneshot_set(c, k) : campaign_set_mode(c, k, c->boots[k].mode);
+	if (r < 0) {
+		campaign_journal_step(c, k, STEP_FAILED, "set");
+		if (r == -EIO)
+			campaign_restore_standing(c, k);
+		return r;
+	}
+	if ((r = campaign_journal_step(c, k, STEP_SET, NULL)) < 0)
+		return r;
+	return 0;
+}
+
 static int run_boot(struct campaign *c, size_t k)
 {
 	struct boot_progress *bp = &c->progress[k];
 	struct snapshot snap;
-	char *summary = NULL, *id = NULL;
+	char *summary = NULL;
 	bool have_snap = false;
 	/* SSH sessions at each step's end: set, reboot wait, verify+snapshot+start, rows, fetch. */
 	struct target_counts n[6] = { 0 };
@@ -281,51 +343,13 @@ static int run_boot(struct campaign *c, size_t k)
 			return r;
 	}
 	/* Resuming: a boot that got as far as "rebooted" continues only on that very boot. */
-	if (bp->step >= STEP_REBOOTED && bp->step < STEP_DONE) {
-		r = target_boot_id(c->target, true, 30000, &id);
-		if (r < 0) {
-			campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: the box does not answer: %s", k + 1,
-			    c->boots[k].label, target_error(c->target));
-			return r;
-		}
-		if (strcmp(id, bp->boot_id)) {
-			campaign_say(c, CAMPAIGN_WARNING, "boot %zu %s: the box is on another boot (%s) than the one this boot's steps ran on (%s): starting the boot again",
-			    k + 1, c->boots[k].label, id, bp->boot_id);
-			campaign_set_aside(c, k);
-			bp->step = STEP_NONE;
-		} else {
-			campaign_progress(c, k, "resuming on the same boot (%s) after '%s'", id, campaign_step_name(bp->step));
-		}
-		free(id);
-	}
+	if (bp->step >= STEP_REBOOTED && bp->step < STEP_DONE && (r = resume_on_same_boot(c, k)) < 0)
+		return r;
 	if (bp->step < STEP_BEGIN && (r = campaign_journal_step(c, k, STEP_BEGIN, NULL)) < 0)
 		return r;
 	if (bp->step < STEP_SET) {
-		if (campaign_interrupted(c))
-			return -EINTR;
-		/* Before the entries change: a box left set for a mode it never booted is a trap. */
-		r = campaign_check_data_dir(c, "before the boot entries change");
+		r = step_set(c, k);
 		if (r < 0)
-			return r;
-		{
-			const struct plan_mode *m = &c->plan.modes[c->boots[k].mode];
-			const char *kernel = campaign_mode_kernel(c, c->boots[k].mode);
-
-			if (kernel)
-				campaign_progress(c, k, "setting mode %s (kernel %s, %s%s)", m->name, kernel,
-						  *m->args_text ? "args " : "its default args", m->args_text);
-			else
-				campaign_progress(c, k, "setting mode %s (%s)", m->name,
-						  *m->args_text ? m->args_text : "standing kernel defaults");
-		}
-		r = campaign_boot_is_oneshot(c, k) ? oneshot_set(c, k) : campaign_set_mode(c, k, c->boots[k].mode);
-		if (r < 0) {
-			campaign_journal_step(c, k, STEP_FAILED, "set");
-			if (r == -EIO)
-				campaign_restore_standing(c, k);
-			return r;
-		}
-		if ((r = campaign_journal_step(c, k, STEP_SET, NULL)) < 0)
 			return r;
 		target_counts(c->target, &n[1]);
 		counted[1] = true;

@@ -346,6 +346,145 @@ static const char *outcome_words(enum fleet_box_outcome o)
 									   : "campaign stopped on a problem";
 }
 
+/* A new fleet: its boxes resolved from the plan, its directory with a copy of the plan and the boxes. */
+static int fleet_create(struct fleet_state *s, const char *plan_path, const struct plan *plan, struct fleet *fleet)
+{
+	const char *data = s->o->data_dir ? s->o->data_dir : plan->data_dir ? plan->data_dir : "runs";
+	struct parse_error err = PARSE_ERROR_INIT;
+	char *name, *text;
+	size_t len;
+	int r;
+
+	r = fleet_from_plan(plan, fleet, &err);
+	if (r < 0) {
+		char *msg = parse_error_format(&err);
+
+		say(s, CAMPAIGN_ERROR, "%s", msg);
+		free(msg);
+		parse_error_release(&err);
+		return -EINVAL;
+	}
+	name = campaign_name_for(plan_path);
+	s->res->dir = path_join(data, name);
+	free(name);
+	r = dir_create_all(s->res->dir, 0755);
+	if (r == 0)
+		r = file_read(plan_path, 1 << 20, &text, &len);
+	if (r == 0) {
+		char *copy = path_join(s->res->dir, "plan.ini");
+
+		r = file_write_atomic(copy, text, len, 0644);
+		free(copy);
+		free(text);
+	}
+	if (r == 0)
+		r = boxes_write(s->res->dir, fleet);
+	if (r < 0)
+		say(s, CAMPAIGN_ERROR, "cannot create the fleet directory %s: %s", s->res->dir, strerror(-r));
+	parse_error_release(&err);
+	return r;
+}
+
+/*
+ * Box i's campaign: none when it finished before, else its plan written
+ * (once) and its campaign started in a process of its own (*pid, counted
+ * in *running). What fails is said; the other boxes go on.
+ */
+static void start_box(struct fleet_state *s, const struct fleet *fleet, size_t i, const char *plan_path,
+		      int lock_fd, pid_t *pids, size_t *running)
+{
+	const struct fleet_box *box = &fleet->boxes[i];
+	struct campaign_options co = *s->o->box_options;
+	char *box_dir = path_join(s->res->dir, box->name), *box_plan = xasprintf("%s/%s.ini", box_dir, box->name);
+	char *campaign_dir = NULL;
+	bool local = false;
+	int r;
+
+	if (s->o->box_setup)
+		s->o->box_setup(s->o->box_setup_ctx, box->name, &co, &local);
+	r = box_campaign_dir(s, box_dir, &campaign_dir);
+	if (r == 0 && campaign_dir && campaign_finished(campaign_dir)) {
+		say(s, CAMPAIGN_INFO, "%s: campaign finished before, in %s", box->name, campaign_dir);
+		s->res->outcomes[i] = FLEET_BOX_FINISHED;
+		pids[i] = 0;
+	} else if (r == 0) {
+		if (!path_exists(box_plan)) {
+			r = dir_create_all(box_dir, 0755);
+			if (r == 0)
+				r = write_box_plan(plan_path, local ? "local" : box->destination, box_plan);
+			if (r < 0)
+				say(s, CAMPAIGN_ERROR, "%s: cannot write %s: %s", box->name, box_plan, strerror(-r));
+		}
+		if (r == 0) {
+			pid_t pid;
+
+			fflush(NULL);
+			pid = fork();
+			if (pid == 0) {
+				if (lock_fd >= 0)
+					close(lock_fd);
+				box_process(s, box, &co, box_dir, box_plan, campaign_dir);
+			}
+			if (pid < 0) {
+				r = -errno;
+				say(s, CAMPAIGN_ERROR, "%s: cannot start its campaign: %s", box->name, strerror(-r));
+			} else {
+				pids[i] = pid;
+				(*running)++;
+			}
+		}
+	}
+	free(campaign_dir);
+	free(box_plan);
+	free(box_dir);
+}
+
+/* Waits for every box's campaign, passing a SIGTERM on once, and records how each ended. */
+static void wait_boxes(struct fleet_state *s, const struct fleet *fleet, pid_t *pids, size_t running)
+{
+	bool forwarded = false;
+
+	while (running) {
+		int status;
+		pid_t pid = waitpid(-1, &status, 0);
+
+		if (pid < 0) {
+			if (errno != EINTR)
+				break;
+			/*
+			 * Ctrl-C reaches every box through the terminal; a SIGTERM to
+			 * bootab alone is passed on, so each box stops at its next
+			 * safe point.
+			 */
+			if (s->o->box_options->interrupted && *s->o->box_options->interrupted && !forwarded) {
+				forwarded = true;
+				for (size_t i = 0; i < fleet->n; i++)
+					if (pids[i] > 0)
+						kill(pids[i], SIGTERM);
+			}
+			continue;
+		}
+		for (size_t i = 0; i < fleet->n; i++) {
+			if (pids[i] != pid)
+				continue;
+			pids[i] = 0;
+			running--;
+			if (WIFEXITED(status) && WEXITSTATUS(status) == BOX_EXIT_FINISHED)
+				s->res->outcomes[i] = FLEET_BOX_FINISHED;
+			else if (WIFEXITED(status) && WEXITSTATUS(status) == BOX_EXIT_STOPPED)
+				s->res->outcomes[i] = FLEET_BOX_STOPPED;
+			else
+				s->res->outcomes[i] = FLEET_BOX_FAILED;
+			if (WIFSIGNALED(status))
+				say(s, CAMPAIGN_ERROR, "%s: its campaign ended on signal %d", fleet->boxes[i].name,
+				    WTERMSIG(status));
+			else
+				say(s, s->res->outcomes[i] == FLEET_BOX_FINISHED ? CAMPAIGN_INFO : CAMPAIGN_ERROR, "%s: %s",
+				    fleet->boxes[i].name, outcome_words(s->res->outcomes[i]));
+		}
+	}
+}
+
 int fleet_run(const struct fleet_run_options *o, struct fleet_run_result *ret)
 {
 	struct fleet_state s = { .o = o, .res = ret };
@@ -384,38 +523,9 @@ int fleet_run(const struct fleet_run_options *o, struct fleet_run_result *ret)
 		if (r < 0)
 			goto out;
 	} else {
-		char *name, *text;
-		const char *data = o->data_dir ? o->data_dir : plan.data_dir ? plan.data_dir : "runs";
-		size_t len;
-
-		r = fleet_from_plan(&plan, &fleet, &err);
-		if (r < 0) {
-			char *msg = parse_error_format(&err);
-
-			say(&s, CAMPAIGN_ERROR, "%s", msg);
-			free(msg);
-			r = -EINVAL;
+		r = fleet_create(&s, plan_path, &plan, &fleet);
+		if (r < 0)
 			goto out;
-		}
-		name = campaign_name_for(plan_path);
-		ret->dir = path_join(data, name);
-		free(name);
-		r = dir_create_all(ret->dir, 0755);
-		if (r == 0)
-			r = file_read(plan_path, 1 << 20, &text, &len);
-		if (r == 0) {
-			char *copy = path_join(ret->dir, "plan.ini");
-
-			r = file_write_atomic(copy, text, len, 0644);
-			free(copy);
-			free(text);
-		}
-		if (r == 0)
-			r = boxes_write(ret->dir, &fleet);
-		if (r < 0) {
-			say(&s, CAMPAIGN_ERROR, "cannot create the fleet directory %s: %s", ret->dir, strerror(-r));
-			goto out;
-		}
 	}
 	r = lockfile_take(ret->dir, &lock_fd, &held);
 	if (r < 0) {
@@ -430,96 +540,9 @@ int fleet_run(const struct fleet_run_options *o, struct fleet_run_result *ret)
 	say(&s, CAMPAIGN_INFO, "fleet %s: %zu boxes side by side, data in %s", plan.file, fleet.n, ret->dir);
 
 	pids = xcalloc(fleet.n, sizeof(*pids));
-	for (size_t i = 0; i < fleet.n; i++) {
-		const struct fleet_box *box = &fleet.boxes[i];
-		struct campaign_options co = *o->box_options;
-		char *box_dir = path_join(ret->dir, box->name), *box_plan = xasprintf("%s/%s.ini", box_dir, box->name);
-		char *campaign_dir = NULL;
-		bool local = false;
-
-		if (o->box_setup)
-			o->box_setup(o->box_setup_ctx, box->name, &co, &local);
-		r = box_campaign_dir(&s, box_dir, &campaign_dir);
-		if (r == 0 && campaign_dir && campaign_finished(campaign_dir)) {
-			say(&s, CAMPAIGN_INFO, "%s: campaign finished before, in %s", box->name, campaign_dir);
-			ret->outcomes[i] = FLEET_BOX_FINISHED;
-			pids[i] = 0;
-		} else if (r == 0) {
-			if (!path_exists(box_plan)) {
-				r = dir_create_all(box_dir, 0755);
-				if (r == 0)
-					r = write_box_plan(plan_path, local ? "local" : box->destination, box_plan);
-				if (r < 0)
-					say(&s, CAMPAIGN_ERROR, "%s: cannot write %s: %s", box->name, box_plan, strerror(-r));
-			}
-			if (r == 0) {
-				pid_t pid;
-
-				fflush(NULL);
-				pid = fork();
-				if (pid == 0) {
-					if (lock_fd >= 0)
-						close(lock_fd);
-					box_process(&s, box, &co, box_dir, box_plan, campaign_dir);
-				}
-				if (pid < 0) {
-					r = -errno;
-					say(&s, CAMPAIGN_ERROR, "%s: cannot start its campaign: %s", box->name, strerror(-r));
-				} else {
-					pids[i] = pid;
-					running++;
-				}
-			}
-		}
-		r = 0;
-		free(campaign_dir);
-		free(box_plan);
-		free(box_dir);
-	}
-
-	{
-		bool forwarded = false;
-
-		while (running) {
-			int status;
-			pid_t pid = waitpid(-1, &status, 0);
-
-			if (pid < 0) {
-				if (errno != EINTR)
-					break;
-				/*
-				 * Ctrl-C reaches every box through the terminal; a SIGTERM to
-				 * bootab alone is passed on, so each box stops at its next
-				 * safe point.
-				 */
-				if (o->box_options->interrupted && *o->box_options->interrupted && !forwarded) {
-					forwarded = true;
-					for (size_t i = 0; i < fleet.n; i++)
-						if (pids[i] > 0)
-							kill(pids[i], SIGTERM);
-				}
-				continue;
-			}
-			for (size_t i = 0; i < fleet.n; i++) {
-				if (pids[i] != pid)
-					continue;
-				pids[i] = 0;
-				running--;
-				if (WIFEXITED(status) && WEXITSTATUS(status) == BOX_EXIT_FINISHED)
-					ret->outcomes[i] = FLEET_BOX_FINISHED;
-				else if (WIFEXITED(status) && WEXITSTATUS(status) == BOX_EXIT_STOPPED)
-					ret->outcomes[i] = FLEET_BOX_STOPPED;
-				else
-					ret->outcomes[i] = FLEET_BOX_FAILED;
-				if (WIFSIGNALED(status))
-					say(&s, CAMPAIGN_ERROR, "%s: its campaign ended on signal %d", fleet.boxes[i].name,
-					    WTERMSIG(status));
-				else
-					say(&s, ret->outcomes[i] == FLEET_BOX_FINISHED ? CAMPAIGN_INFO : CAMPAIGN_ERROR, "%s: %s",
-					    fleet.boxes[i].name, outcome_words(ret->outcomes[i]));
-			}
-		}
-	}
+	for (size_t i = 0; i < fleet.n; i++)
+		start_box(&s, &fleet, i, plan_path, lock_fd, pids, &running);
+	wait_boxes(&s, &fleet, pids, running);
 	for (size_t i = 0; i < fleet.n; i++)
 		ret->n_finished += ret->outcomes[i] == FLEET_BOX_FINISHED;
 	r = write_pooled_report(&s, &fleet);

@@ -212,15 +212,11 @@ static int parse_margin(struct parse_state *s, const char *key, const char *v, d
 	return 1;
 }
 
-static int campaign_key(struct parse_state *s, const char *key, const char *v)
+/* The keys of a fleet campaign: the machines (targets, or an Ansible inventory and its group). */
+static int campaign_fleet_key(struct parse_state *s, const char *key, const char *v)
 {
 	struct plan *p = s->plan;
 
-	if (!strcmp(key, "target")) {
-		if (*v && !target_destination_acceptable(v))
-			return fail(s, key, "'%s' is not local, lab or an SSH destination (none starts with '-' or holds spaces or control characters)", v);
-		return set_string(s, key, &p->target, v);
-	}
 	if (!strcmp(key, "targets")) {
 		struct strlist words = { 0 };
 
@@ -249,22 +245,19 @@ static int campaign_key(struct parse_state *s, const char *key, const char *v)
 		p->inventory_line = s->line;
 		return set_string(s, key, &p->inventory, v);
 	}
-	if (!strcmp(key, "group")) {
+	/* group */
+	{
 		if (!ansible_group_name_valid(v))
 			return fail(s, key, "'%s' is not an inventory group name (letters, digits and _ . -)", v);
 		return set_string(s, key, &p->group, v);
 	}
-	if (!strcmp(key, "backend")) {
-		static const char *const known[] = { "auto", "bls", "grub", "grubby", "kernel-cmdline", "kexec", NULL };
+}
 
-		for (size_t i = 0; known[i]; i++)
-			if (!strcmp(v, known[i])) {
-				free(p->backend);
-				p->backend = xstrdup(v);
-				return 1;
-			}
-		return fail(s, key, "unknown backend '%s' (auto, bls, grub, grubby, kernel-cmdline, kexec)", v);
-	}
+/* The keys of the boot order: order, rounds, max_rounds, seed. */
+static int campaign_order_key(struct parse_state *s, const char *key, const char *v)
+{
+	struct plan *p = s->plan;
+
 	if (!strcmp(key, "order")) {
 		if (p->order_list.n || p->order_kind != ORDER_DEFAULT)
 			return fail(s, key, "given twice in [campaign]");
@@ -296,7 +289,8 @@ static int campaign_key(struct parse_state *s, const char *key, const char *v)
 		p->max_rounds_line = s->line;
 		return parse_uint(s, key, v, PLAN_MAX_ROUNDS_MIN, PLAN_MAX_ROUNDS_MAX, &p->max_rounds);
 	}
-	if (!strcmp(key, "seed")) {
+	/* seed */
+	{
 		unsigned seed;
 
 		if (!parse_uint(s, key, v, 0, 0xffffffffu, &seed))
@@ -305,6 +299,32 @@ static int campaign_key(struct parse_state *s, const char *key, const char *v)
 		p->has_seed = true;
 		return 1;
 	}
+}
+
+static int campaign_key(struct parse_state *s, const char *key, const char *v)
+{
+	struct plan *p = s->plan;
+
+	if (!strcmp(key, "target")) {
+		if (*v && !target_destination_acceptable(v))
+			return fail(s, key, "'%s' is not local, lab or an SSH destination (none starts with '-' or holds spaces or control characters)", v);
+		return set_string(s, key, &p->target, v);
+	}
+	if (!strcmp(key, "targets") || !strcmp(key, "inventory") || !strcmp(key, "group"))
+		return campaign_fleet_key(s, key, v);
+	if (!strcmp(key, "backend")) {
+		static const char *const known[] = { "auto", "bls", "grub", "grubby", "kernel-cmdline", "kexec", NULL };
+
+		for (size_t i = 0; known[i]; i++)
+			if (!strcmp(v, known[i])) {
+				free(p->backend);
+				p->backend = xstrdup(v);
+				return 1;
+			}
+		return fail(s, key, "unknown backend '%s' (auto, bls, grub, grubby, kernel-cmdline, kexec)", v);
+	}
+	if (!strcmp(key, "order") || !strcmp(key, "rounds") || !strcmp(key, "max_rounds") || !strcmp(key, "seed"))
+		return campaign_order_key(s, key, v);
 	if (!strcmp(key, "data"))
 		return set_string(s, key, &p->data_dir, v);
 	if (!strcmp(key, "boot_timeout"))

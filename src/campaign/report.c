@@ -210,6 +210,131 @@ struct look {
 	char *line;
 };
 
+/*
+ * The sides of the campaign in dir that are recorded, in boot order,
+ * into sides (*n_sides). Returns -EINVAL, said, when a recorded row cannot
+ * be read: a report without it would look complete and be wrong.
+ */
+static int load_recorded_sides(const struct campaign *c, const char *dir, const struct plan_boot *boots, size_t n,
+			       struct side *sides, size_t *n_sides, struct strlist *warnings)
+{
+	for (size_t k = 0; k < n; k++) {
+		char *side_dir = path_join(dir, boots[k].label);
+
+		if (side_recorded(side_dir) && side_load(side_dir, &sides[*n_sides], warnings) == 0)
+			(*n_sides)++;
+		free(side_dir);
+	}
+	for (size_t k = 0; k < *n_sides; k++)
+		if (sides[k].unreadable_rows) {
+			for (size_t i = 0; i < warnings->n; i++)
+				campaign_say(c, CAMPAIGN_WARNING, "%s", warnings->items[i]);
+			campaign_say(c, CAMPAIGN_ERROR, "%zu recorded row%s of %s cannot be read: no report without %s",
+				     sides[k].unreadable_rows, sides[k].unreadable_rows == 1 ? "" : "s", sides[k].dir,
+				     sides[k].unreadable_rows == 1 ? "it" : "them");
+			return -EINVAL;
+		}
+	return 0;
+}
+
+/* The report's IOMMU lines: each side's group types and the watched device's; a watch that never changed. */
+static void report_head_iommu(struct strbuf *head, const struct plan *plan, const struct side *sides, size_t n_sides)
+{
+	char *first_watch = NULL;
+	bool watch_differs = false;
+
+	strbuf_addstr(head, "verified IOMMU group types per side:\n");
+	for (size_t k = 0; k < n_sides; k++) {
+		char *summary, *watch;
+
+		side_iommu(&sides[k], plan->watch, &summary, &watch);
+		strbuf_addf(head, "  %-14s %s", sides[k].label, summary ? summary : "(not recorded)");
+		if (plan->watch)
+			strbuf_addf(head, "; %s: %s", plan->watch, watch ? watch : "(not recorded)");
+		strbuf_addch(head, '\n');
+		if (watch) {
+			if (!first_watch)
+				first_watch = xstrdup(watch);
+			else if (strcmp(first_watch, watch))
+				watch_differs = true;
+		}
+		free(summary);
+		free(watch);
+	}
+	if (plan->watch && first_watch && !watch_differs && n_sides > 1)
+		strbuf_addf(head, "warning: %s is %s in every mode: the setting did not change this device's DMA path; a gain needs another explanation\n",
+			    plan->watch, first_watch);
+	free(first_watch);
+}
+
+/* Fewer than two boots recorded: report.txt holds the head only. */
+static int report_too_few(const struct campaign *c, const char *dir, bool files,
+			  const struct campaign_report_request *request, const struct strbuf *head, char **ret_text)
+{
+	char *txt = path_join(dir, "report.txt");
+	int r;
+
+	campaign_say(c, CAMPAIGN_WARNING, "%s: fewer than two boots recorded, no comparison", dir);
+	r = files ? file_write_atomic(txt, head->buf, head->len, 0644) : 0;
+	if (r < 0)
+		campaign_say(c, CAMPAIGN_ERROR, "cannot write %s: %s", txt, strerror(-r));
+	else if (request && request->text && ret_text &&
+		 (request->text_format == REPORT_TEXT || request->text_format == REPORT_MD))
+		*ret_text = xstrdup(strbuf_str(head));
+	free(txt);
+	return r;
+}
+
+/*
+ * The plan's say in the comparison: its ignored costs, equivalence
+ * margins (the campaign's and each row's, into row_margins) and, with
+ * rounds = auto, this look's level (said in head).
+ */
+static void report_plan_options(const struct plan *plan, const struct side *sides, size_t n_sides,
+				struct compare_options *co, struct strlist *row_margins, struct strbuf *head)
+{
+	co->ignore = &plan->ignore;
+	co->equivalence_pct = plan->equivalence_pct;
+	for (size_t i = 0; i < plan->n_rows; i++)
+		if (plan->rows[i].equivalence_pct > 0)
+			strlist_addf(row_margins, "%s=%.17g", plan->rows[i].name, plan->rows[i].equivalence_pct);
+	co->row_equivalence = row_margins;
+	if (plan->rounds_auto) {
+		unsigned done = rounds_done(plan, sides, n_sides);
+
+		/* The tests of a look, and of the report, claim only at its boundary. */
+		if (done >= 1) {
+			co->alpha = compare_sequential_alpha(done, plan->max_rounds, COMPARE_ALPHA_DEFAULT);
+			strbuf_addf(head, "rounds = auto: %u of at most %u rounds; the boot-level tests claim at this look's O'Brien-Fleming boundary, alpha %.4f (%.2f over every look)\n\n",
+				    done, plan->max_rounds, co->alpha, COMPARE_ALPHA_DEFAULT);
+		}
+	}
+}
+
+/* report.txt, .md, .json and .html (unless request says no files), and the text request asks for. */
+static int report_files(const char *dir, bool files, const struct compare_result *res,
+			const struct strlist *warnings, const char *head, const struct plan *plan,
+			const struct campaign_report_request *request, char **ret_text)
+{
+	int r = 0;
+
+	if (files) {
+		r = write_report(dir, "report.txt", res, REPORT_TEXT, warnings, head, plan);
+		if (r == 0)
+			r = write_report(dir, "report.md", res, REPORT_MD, warnings, head, plan);
+		if (r == 0)
+			r = write_report(dir, "report.json", res, REPORT_JSON, warnings, NULL, plan);
+		if (r == 0)
+			r = write_report(dir, "report.html", res, REPORT_HTML, warnings, NULL, plan);
+	}
+	if (r == 0 && request && request->text && ret_text) {
+		size_t len;
+
+		r = render_report(dir, res, request->text_format, warnings, head, plan, ret_text, &len);
+	}
+	return r;
+}
+
 static int report_or_look(const char *dir, const struct campaign_options *o, bool record,
 			  const struct campaign_report_request *request, char **ret_text, struct look *look)
 {
@@ -226,8 +351,8 @@ static int report_or_look(const char *dir, const struct campaign_options *o, boo
 	struct strlist row_stats = STRLIST_INIT;
 	struct compare_result res;
 	struct history history = HISTORY_INIT;
-	char *plan_path = path_join(dir, "plan.ini"), *first_watch = NULL, *history_path = NULL;
-	bool watch_differs = false, have_history = false;
+	char *plan_path = path_join(dir, "plan.ini"), *history_path = NULL;
+	bool have_history = false;
 	size_t n, n_sides = 0;
 	int r;
 
@@ -248,24 +373,9 @@ static int report_or_look(const char *dir, const struct campaign_options *o, boo
 	n = plan_boots(&plan, &boots);
 	sides = xcalloc(n, sizeof(*sides));
 	strbuf_addf(&head, "campaign %s: ", dir);
-	for (size_t k = 0; k < n; k++) {
-		char *side_dir = path_join(dir, boots[k].label);
-
-		if (side_recorded(side_dir) && side_load(side_dir, &sides[n_sides], &warnings) == 0)
-			n_sides++;
-		free(side_dir);
-	}
-	for (size_t k = 0; k < n_sides; k++)
-		if (sides[k].unreadable_rows) {
-			/* A report without a recorded row would look complete and be wrong. */
-			for (size_t i = 0; i < warnings.n; i++)
-				campaign_say(&c, CAMPAIGN_WARNING, "%s", warnings.items[i]);
-			campaign_say(&c, CAMPAIGN_ERROR, "%zu recorded row%s of %s cannot be read: no report without %s",
-				     sides[k].unreadable_rows, sides[k].unreadable_rows == 1 ? "" : "s", sides[k].dir,
-				     sides[k].unreadable_rows == 1 ? "it" : "them");
-			r = -EINVAL;
-			goto out;
-		}
+	r = load_recorded_sides(&c, dir, boots, n, sides, &n_sides, &warnings);
+	if (r < 0)
+		goto out;
 	strbuf_addf(&head, "%zu of %zu boots recorded\n", n_sides, n);
 	{
 		/* What each mode could change, read before the first boot (touch.txt). */
@@ -277,63 +387,17 @@ static int report_or_look(const char *dir, const struct campaign_options *o, boo
 			strbuf_addstr(&head, touch);
 		free(touch);
 	}
-	strbuf_addstr(&head, "verified IOMMU group types per side:\n");
-	for (size_t k = 0; k < n_sides; k++) {
-		char *summary, *watch;
-
-		side_iommu(&sides[k], plan.watch, &summary, &watch);
-		strbuf_addf(&head, "  %-14s %s", sides[k].label, summary ? summary : "(not recorded)");
-		if (plan.watch)
-			strbuf_addf(&head, "; %s: %s", plan.watch, watch ? watch : "(not recorded)");
-		strbuf_addch(&head, '\n');
-		if (watch) {
-			if (!first_watch)
-				first_watch = xstrdup(watch);
-			else if (strcmp(first_watch, watch))
-				watch_differs = true;
-		}
-		free(summary);
-		free(watch);
-	}
-	if (plan.watch && first_watch && !watch_differs && n_sides > 1)
-		strbuf_addf(&head, "warning: %s is %s in every mode: the setting did not change this device's DMA path; a gain needs another explanation\n",
-			    plan.watch, first_watch);
+	report_head_iommu(&head, &plan, sides, n_sides);
 	strbuf_addch(&head, '\n');
-	if (n_sides < 2 && look)
-		goto out;
 	if (n_sides < 2) {
-		campaign_say(&c, CAMPAIGN_WARNING, "%s: fewer than two boots recorded, no comparison", dir);
-		char *txt = path_join(dir, "report.txt");
-
-		r = files ? file_write_atomic(txt, head.buf, head.len, 0644) : 0;
-		if (r < 0)
-			campaign_say(&c, CAMPAIGN_ERROR, "cannot write %s: %s", txt, strerror(-r));
-		else if (request && request->text && ret_text &&
-			 (request->text_format == REPORT_TEXT || request->text_format == REPORT_MD))
-			*ret_text = xstrdup(strbuf_str(&head));
-		free(txt);
+		if (!look)
+			r = report_too_few(&c, dir, files, request, &head, ret_text);
 		goto out;
 	}
 	/* As bootab compare does: the machine's noise floor judges a campaign with few repeats. */
 	have_history = report_history_open(&plan, sides, n_sides, &history_path, &history, &warnings) > 0;
 	co.history = have_history ? &history : NULL;
-	co.ignore = &plan.ignore;
-	/* The plan's equivalence margins: the campaign's, and each row's own. */
-	co.equivalence_pct = plan.equivalence_pct;
-	for (size_t i = 0; i < plan.n_rows; i++)
-		if (plan.rows[i].equivalence_pct > 0)
-			strlist_addf(&row_margins, "%s=%.17g", plan.rows[i].name, plan.rows[i].equivalence_pct);
-	co.row_equivalence = &row_margins;
-	if (plan.rounds_auto) {
-		unsigned done = rounds_done(&plan, sides, n_sides);
-
-		/* The tests of a look, and of the report, claim only at its boundary. */
-		if (done >= 1) {
-			co.alpha = compare_sequential_alpha(done, plan.max_rounds, COMPARE_ALPHA_DEFAULT);
-			strbuf_addf(&head, "rounds = auto: %u of at most %u rounds; the boot-level tests claim at this look's O'Brien-Fleming boundary, alpha %.4f (%.2f over every look)\n\n",
-				    done, plan.max_rounds, co.alpha, COMPARE_ALPHA_DEFAULT);
-		}
-	}
+	report_plan_options(&plan, sides, n_sides, &co, &row_margins, &head);
 	r = compare_sides(sides, n_sides, &co, &res, &warnings);
 	if (r < 0) {
 		campaign_say(&c, CAMPAIGN_ERROR, "%s: cannot compare the sides: %s", dir, strerror(-r));
@@ -350,21 +414,7 @@ static int report_or_look(const char *dir, const struct campaign_options *o, boo
 	}
 	for (size_t i = 0; i < warnings.n; i++)
 		campaign_say(&c, CAMPAIGN_WARNING, "%s", warnings.items[i]);
-	r = 0;
-	if (files) {
-		r = write_report(dir, "report.txt", &res, REPORT_TEXT, &warnings, head.buf, &plan);
-		if (r == 0)
-			r = write_report(dir, "report.md", &res, REPORT_MD, &warnings, head.buf, &plan);
-		if (r == 0)
-			r = write_report(dir, "report.json", &res, REPORT_JSON, &warnings, NULL, &plan);
-		if (r == 0)
-			r = write_report(dir, "report.html", &res, REPORT_HTML, &warnings, NULL, &plan);
-	}
-	if (r == 0 && request && request->text && ret_text) {
-		size_t len;
-
-		r = render_report(dir, &res, request->text_format, &warnings, head.buf, &plan, ret_text, &len);
-	}
+	r = report_files(dir, files, &res, &warnings, head.buf, &plan, request, ret_text);
 	if (r == 0 && record)
 		report_history_record(&c, &plan, &res, have_history, history_path, &history);
 	compare_result_release(&res);
@@ -377,7 +427,6 @@ out:
 	for (size_t k = 0; k < n_sides; k++)
 		side_release(&sides[k]);
 	free(sides);
-	free(first_watch);
 	strbuf_release(&head);
 	strlist_release(&warnings);
 	strlist_release(&row_margins);

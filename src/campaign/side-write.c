@@ -154,22 +154,9 @@ static json_t *metrics_json(const struct metric_set *set)
 	return arr;
 }
 
-static json_t *row_json(const char *dir, const struct side_record *rec, const struct plan_row *row,
-			struct strbuf *txt, struct strlist *warnings, int *write_error)
+/* What row is: its kind, parser, statistics, pattern. */
+static void row_describe(json_t *jr, const struct plan_row *row)
 {
-	const struct fetched_file *results = fetch_find(rec->fetch, "results");
-	struct metric_set set = METRIC_SET_INIT;
-	struct rep_record *reps;
-	json_t *jr = json_object(), *jreps = json_array(), *problems = json_array();
-	char gate[40], *rowdir, *rel;
-	long gate_s;
-	bool skipped;
-	size_t n = row_reps(results, row->name, &reps, gate, sizeof(gate), &gate_s, &skipped);
-	int rc = 0;
-
-	rel = xasprintf("rows/%s", row->name);
-	rowdir = path_join(dir, rel);
-	keep_error(write_error, dir_create_all(rowdir, 0755));
 	json_object_set_new(jr, "name", json_string(row->name));
 	json_object_set_new(jr, "kind", json_string(row->check ? "check" : "bench"));
 	if (!row->check) {
@@ -190,6 +177,99 @@ static json_t *row_json(const char *dir, const struct side_record *rec, const st
 		}
 		json_object_set_new(jr, "by_run", json_boolean(row->by_run));
 	}
+}
+
+/* Rep rep's output (file name, in the side) through the row's parser into set; a problem is said in jrep. */
+static void rep_parse(const struct side_record *rec, const struct plan_row *row, const struct rep_record *rep,
+		      const struct fetched_file *out, const char *name, struct metric_set *set, json_t *jrep,
+		      struct strlist *warnings)
+{
+	struct parse_error perr = PARSE_ERROR_INIT, pwarn = PARSE_ERROR_INIT;
+	struct parser_regex regex = { row->metric, row->pattern, row->unit,
+				      row->better_lower ? BETTER_LOWER : BETTER_HIGHER };
+	int r = row->parser == PARSER_REGEX
+		? parser_parse_regex(&regex, out->data, out->len, set, &perr, &pwarn)
+		: parser_parse(row->parser, row->selector, out->data, out->len, set, &perr, &pwarn);
+
+	if (r < 0) {
+		char *msg;
+
+		parse_error_set_file(&perr, name);
+		msg = parse_error_format(&perr);
+		strlist_addf(warnings, "%s: row %s rep %u: %s (raw output kept)", rec->label,
+			     row->name, rep->rep, msg);
+		json_object_set_new(jrep, "parse_error", json_string(msg));
+		free(msg);
+	} else if (pwarn.message) {
+		char *msg;
+
+		parse_error_set_file(&pwarn, name);
+		msg = parse_error_format(&pwarn);
+		json_object_set_new(jrep, "parse_warning", json_string(msg));
+		free(msg);
+	}
+	parse_error_release(&perr);
+	parse_error_release(&pwarn);
+}
+
+/* One rep of row: its output kept in the side (rows/ROW/rep-N.out, .err), its record, its metrics into set. */
+static json_t *rep_json(const char *dir, const struct side_record *rec, const struct plan_row *row, const char *rel,
+			const struct rep_record *rep, struct metric_set *set, struct strlist *warnings,
+			int *write_error)
+{
+	char name[300], *out_name = xasprintf("%s.%u.out", row->name, rep->rep);
+	char *err_name = xasprintf("%s.%u.err", row->name, rep->rep);
+	const struct fetched_file *out = fetch_find(rec->fetch, out_name);
+	const struct fetched_file *err = fetch_find(rec->fetch, err_name);
+	bool timed_out = (rep->rc == 124 || rep->rc == 143 || rep->rc == 137) &&
+			 rep->seconds >= (long)row->timeout_s;
+	json_t *jrep = json_object();
+
+	snprintf(name, sizeof(name), "%s/rep-%u.out", rel, rep->rep);
+	if (out)
+		keep_error(write_error, write_text(dir, name, out->data, out->len));
+	json_object_set_new(jrep, "rep", json_integer(rep->rep));
+	json_object_set_new(jrep, "rc", json_integer(rep->rc));
+	json_object_set_new(jrep, "start", json_string(rep->start));
+	json_object_set_new(jrep, "end", json_string(rep->end));
+	json_object_set_new(jrep, "seconds", json_integer(rep->seconds));
+	json_object_set_new(jrep, "out", json_string(name));
+	if (timed_out)
+		json_object_set_new(jrep, "timed_out", json_true());
+	if (err) {
+		snprintf(name, sizeof(name), "%s/rep-%u.err", rel, rep->rep);
+		keep_error(write_error, write_text(dir, name, err->data, err->len));
+		json_object_set_new(jrep, "err", json_string(name));
+	}
+	if (rep->rc != 0)
+		strlist_addf(warnings, "%s: %s %s rep %u %s (rc=%d)", rec->label,
+			     row->check ? "check" : "row", row->name, rep->rep,
+			     timed_out ? "timed out" : "failed", rep->rc);
+	/* A test suite exits non-zero when a test fails: its output says which. */
+	if (!row->check && out && (rep->rc == 0 || row->parser == PARSER_KTAP))
+		rep_parse(rec, row, rep, out, name, set, jrep, warnings);
+	free(out_name);
+	free(err_name);
+	return jrep;
+}
+
+static json_t *row_json(const char *dir, const struct side_record *rec, const struct plan_row *row,
+			struct strbuf *txt, struct strlist *warnings, int *write_error)
+{
+	const struct fetched_file *results = fetch_find(rec->fetch, "results");
+	struct metric_set set = METRIC_SET_INIT;
+	struct rep_record *reps;
+	json_t *jr = json_object(), *jreps = json_array(), *problems = json_array();
+	char gate[40], *rowdir, *rel;
+	long gate_s;
+	bool skipped;
+	size_t n = row_reps(results, row->name, &reps, gate, sizeof(gate), &gate_s, &skipped);
+	int rc = 0;
+
+	rel = xasprintf("rows/%s", row->name);
+	rowdir = path_join(dir, rel);
+	keep_error(write_error, dir_create_all(rowdir, 0755));
+	row_describe(jr, row);
 	json_object_set_new(jr, "reps_planned", json_integer(row->reps));
 	if (gate_s >= 0) {
 		json_object_set_new(jr, "idle_gate", json_string(gate));
@@ -200,68 +280,9 @@ static json_t *row_json(const char *dir, const struct side_record *rec, const st
 		json_array_append_new(problems, json_string("skipped: the idle gate timed out"));
 	}
 	for (size_t i = 0; i < n; i++) {
-		char name[300], *out_name = xasprintf("%s.%u.out", row->name, reps[i].rep);
-		char *err_name = xasprintf("%s.%u.err", row->name, reps[i].rep);
-		const struct fetched_file *out = fetch_find(rec->fetch, out_name);
-		const struct fetched_file *err = fetch_find(rec->fetch, err_name);
-		bool timed_out = (reps[i].rc == 124 || reps[i].rc == 143 || reps[i].rc == 137) &&
-				 reps[i].seconds >= (long)row->timeout_s;
-		json_t *jrep = json_object();
-
-		snprintf(name, sizeof(name), "%s/rep-%u.out", rel, reps[i].rep);
-		if (out)
-			keep_error(write_error, write_text(dir, name, out->data, out->len));
-		json_object_set_new(jrep, "rep", json_integer(reps[i].rep));
-		json_object_set_new(jrep, "rc", json_integer(reps[i].rc));
-		json_object_set_new(jrep, "start", json_string(reps[i].start));
-		json_object_set_new(jrep, "end", json_string(reps[i].end));
-		json_object_set_new(jrep, "seconds", json_integer(reps[i].seconds));
-		json_object_set_new(jrep, "out", json_string(name));
-		if (timed_out)
-			json_object_set_new(jrep, "timed_out", json_true());
-		if (err) {
-			snprintf(name, sizeof(name), "%s/rep-%u.err", rel, reps[i].rep);
-			keep_error(write_error, write_text(dir, name, err->data, err->len));
-			json_object_set_new(jrep, "err", json_string(name));
-		}
-		if (reps[i].rc != 0) {
+		if (reps[i].rc != 0)
 			rc = reps[i].rc;
-			strlist_addf(warnings, "%s: %s %s rep %u %s (rc=%d)", rec->label,
-				     row->check ? "check" : "row", row->name, reps[i].rep,
-				     timed_out ? "timed out" : "failed", reps[i].rc);
-		}
-		/* A test suite exits non-zero when a test fails: its output says which. */
-		if (!row->check && out && (reps[i].rc == 0 || row->parser == PARSER_KTAP)) {
-			struct parse_error perr = PARSE_ERROR_INIT, pwarn = PARSE_ERROR_INIT;
-			struct parser_regex regex = { row->metric, row->pattern, row->unit,
-						      row->better_lower ? BETTER_LOWER : BETTER_HIGHER };
-			int r = row->parser == PARSER_REGEX
-				? parser_parse_regex(&regex, out->data, out->len, &set, &perr, &pwarn)
-				: parser_parse(row->parser, row->selector, out->data, out->len, &set, &perr, &pwarn);
-
-			if (r < 0) {
-				char *msg;
-
-				parse_error_set_file(&perr, name);
-				msg = parse_error_format(&perr);
-				strlist_addf(warnings, "%s: row %s rep %u: %s (raw output kept)", rec->label,
-					     row->name, reps[i].rep, msg);
-				json_object_set_new(jrep, "parse_error", json_string(msg));
-				free(msg);
-			} else if (pwarn.message) {
-				char *msg;
-
-				parse_error_set_file(&pwarn, name);
-				msg = parse_error_format(&pwarn);
-				json_object_set_new(jrep, "parse_warning", json_string(msg));
-				free(msg);
-			}
-			parse_error_release(&perr);
-			parse_error_release(&pwarn);
-		}
-		json_array_append_new(jreps, jrep);
-		free(out_name);
-		free(err_name);
+		json_array_append_new(jreps, rep_json(dir, rec, row, rel, &reps[i], &set, warnings, write_error));
 	}
 	if (n == 0 && !skipped) {
 		strlist_addf(warnings, "%s: row %s has no recorded rep", rec->label, row->name);
@@ -294,31 +315,9 @@ static json_t *row_json(const char *dir, const struct side_record *rec, const st
 	return jr;
 }
 
-int side_write(const char *dir, const struct side_record *rec, struct strlist *warnings)
+/* The boot's own facts in meta.json: the format, the campaign, which boot, how it came up and was checked. */
+static void meta_boot(json_t *meta, const struct side_record *rec)
 {
-	const struct snapshot_context ctx = { .time = rec->snapshot_time, .target = rec->target };
-	const struct fetched_file *results = fetch_find(rec->fetch, "results");
-	const struct fetched_file *script = fetch_find(rec->fetch, "run.sh");
-	struct strbuf txt = STRBUF_INIT;
-	json_t *meta, *rows = json_array(), *versions = json_object();
-	char *path, *text;
-	const char *field;
-	size_t flen;
-	int r, write_error = 0;
-
-	if (side_recorded(dir)) {
-		json_decref(rows);
-		json_decref(versions);
-		return -EEXIST;
-	}
-	r = dir_create_all(dir, 0755);
-	if (r < 0) {
-		json_decref(rows);
-		json_decref(versions);
-		return r;
-	}
-
-	meta = snapshot_to_json(rec->snapshot, &ctx);
 	json_object_set_new(meta, "format", json_string("bootab-results"));
 	json_object_set_new(meta, "format_version", json_integer(1));
 	json_object_set_new(meta, "campaign", json_string(rec->campaign));
@@ -336,25 +335,31 @@ int side_write(const char *dir, const struct side_record *rec, struct strlist *w
 	json_object_set_new(meta, "verify", json_string(rec->verify_summary ? rec->verify_summary : "not run"));
 	if (rec->proof)
 		json_object_set_new(meta, "proof", json_deep_copy(rec->proof));
+}
 
-	text = snapshot_to_text(rec->snapshot, &ctx);
-	strbuf_addstr(&txt, text);
-	free(text);
-	strbuf_addf(&txt, "mode %s (boot %zu of %zu, %s)\nverify %s\n", rec->mode, rec->boot_index + 1,
+/* The same for meta.txt, after the snapshot's lines. */
+static void meta_txt_boot(struct strbuf *txt, const struct side_record *rec)
+{
+	strbuf_addf(txt, "mode %s (boot %zu of %zu, %s)\nverify %s\n", rec->mode, rec->boot_index + 1,
 		    rec->n_boots, rec->label, rec->verify_summary ? rec->verify_summary : "not run");
 	if (rec->proof) {
 		const json_t *level = json_object_get(rec->proof, "level"), *arg;
 		size_t i;
 
-		strbuf_addf(&txt, "proof %s", json_is_string(level) ? json_string_value(level) : "(nothing asked)");
+		strbuf_addf(txt, "proof %s", json_is_string(level) ? json_string_value(level) : "(nothing asked)");
 		json_array_foreach(json_object_get(rec->proof, "args"), i, arg)
-			strbuf_addf(&txt, "%s%s %s", i ? ", " : " (", json_string_value(json_object_get(arg, "arg")),
+			strbuf_addf(txt, "%s%s %s", i ? ", " : " (", json_string_value(json_object_get(arg, "arg")),
 				    json_string_value(json_object_get(arg, "level")));
-		strbuf_addstr(&txt, json_array_size(json_object_get(rec->proof, "args")) ? ")\n" : "\n");
+		strbuf_addstr(txt, json_array_size(json_object_get(rec->proof, "args")) ? ")\n" : "\n");
 	}
 	if (rec->boot_method && !strcmp(rec->boot_method, "kexec"))
-		strbuf_addstr(&txt, "boot kexec: no firmware reset; devices and the IOMMU may keep state the previous kernel left\n");
+		strbuf_addstr(txt, "boot kexec: no firmware reset; devices and the IOMMU may keep state the previous kernel left\n");
+}
 
+/* Each version the plan asks for, as the boot recorded it (its first line), into versions and meta.txt. */
+static void meta_versions(json_t *versions, struct strbuf *txt, const struct side_record *rec,
+			  struct strlist *warnings)
+{
 	for (size_t i = 0; i < rec->plan->n_versions; i++) {
 		const char *name = rec->plan->versions[i].name;
 		char *fname = xasprintf("version.%s", name);
@@ -364,12 +369,75 @@ int side_write(const char *dir, const struct side_record *rec, struct strlist *w
 			size_t n = strcspn(v->data, "\n");
 
 			json_object_set_new(versions, name, json_string_n(v->data, n));
-			strbuf_addf(&txt, "version %s %.*s\n", name, (int)n, v->data);
+			strbuf_addf(txt, "version %s %.*s\n", name, (int)n, v->data);
 		} else {
 			strlist_addf(warnings, "%s: version %s was not recorded", rec->label, name);
 		}
 		free(fname);
 	}
+}
+
+/* What the side keeps besides meta.json: the scripts as they ran, their results, snapshot.out, kernel-config. */
+static void write_side_sources(const char *dir, const struct side_record *rec, const struct fetched_file *script,
+			       const struct fetched_file *results, int *write_error)
+{
+	char *path;
+
+	path = path_join(dir, "scripts");
+	keep_error(write_error, dir_create_all(path, 0755));
+	free(path);
+	if (script)
+		keep_error(write_error, write_text(dir, "scripts/run.sh", script->data, script->len));
+	if (results)
+		keep_error(write_error, write_text(dir, "scripts/results", results->data, results->len));
+	/* The source of meta.json's boot facts: inventory, kernel-log lines, units. */
+	if (rec->snapshot->raw)
+		keep_error(write_error, write_text(dir, "snapshot.out", rec->snapshot->raw,
+						    strlen(rec->snapshot->raw)));
+	if (rec->snapshot->config.n) {
+		/* The options the boot's kernel config sets, for the report's config differences. */
+		struct strbuf kc = STRBUF_INIT;
+
+		for (size_t i = 0; i < rec->snapshot->config.n; i++)
+			strbuf_addf(&kc, "%s=%s\n", rec->snapshot->config.v[i].name, rec->snapshot->config.v[i].value);
+		keep_error(write_error, write_text(dir, "kernel-config", kc.buf, kc.len));
+		strbuf_release(&kc);
+	}
+}
+
+int side_write(const char *dir, const struct side_record *rec, struct strlist *warnings)
+{
+	const struct snapshot_context ctx = { .time = rec->snapshot_time, .target = rec->target };
+	const struct fetched_file *results = fetch_find(rec->fetch, "results");
+	const struct fetched_file *script = fetch_find(rec->fetch, "run.sh");
+	struct strbuf txt = STRBUF_INIT;
+	json_t *meta, *rows = json_array(), *versions = json_object();
+	char *text;
+	const char *field;
+	size_t flen;
+	int r, write_error = 0;
+
+	if (side_recorded(dir)) {
+		json_decref(rows);
+		json_decref(versions);
+		return -EEXIST;
+	}
+	r = dir_create_all(dir, 0755);
+	if (r < 0) {
+		json_decref(rows);
+		json_decref(versions);
+		return r;
+	}
+
+	meta = snapshot_to_json(rec->snapshot, &ctx);
+	meta_boot(meta, rec);
+
+	text = snapshot_to_text(rec->snapshot, &ctx);
+	strbuf_addstr(&txt, text);
+	free(text);
+	meta_txt_boot(&txt, rec);
+
+	meta_versions(versions, &txt, rec, warnings);
 	json_object_set_new(meta, "versions", versions);
 	field = results_field(results, "start", &flen);
 	if (field) {
@@ -387,26 +455,7 @@ int side_write(const char *dir, const struct side_record *rec, struct strlist *w
 		strlist_addf(warnings, "%s: the per-boot script did not record its end", rec->label);
 	}
 
-	path = path_join(dir, "scripts");
-	keep_error(&write_error, dir_create_all(path, 0755));
-	free(path);
-	if (script)
-		keep_error(&write_error, write_text(dir, "scripts/run.sh", script->data, script->len));
-	if (results)
-		keep_error(&write_error, write_text(dir, "scripts/results", results->data, results->len));
-	/* The source of meta.json's boot facts: inventory, kernel-log lines, units. */
-	if (rec->snapshot->raw)
-		keep_error(&write_error, write_text(dir, "snapshot.out", rec->snapshot->raw,
-						    strlen(rec->snapshot->raw)));
-	if (rec->snapshot->config.n) {
-		/* The options the boot's kernel config sets, for the report's config differences. */
-		struct strbuf kc = STRBUF_INIT;
-
-		for (size_t i = 0; i < rec->snapshot->config.n; i++)
-			strbuf_addf(&kc, "%s=%s\n", rec->snapshot->config.v[i].name, rec->snapshot->config.v[i].value);
-		keep_error(&write_error, write_text(dir, "kernel-config", kc.buf, kc.len));
-		strbuf_release(&kc);
-	}
+	write_side_sources(dir, rec, script, results, &write_error);
 	r = write_error;
 	/* iommu.txt, meta.txt, then meta.json: its presence says the side is complete. */
 	if (r == 0) {

@@ -585,19 +585,17 @@ static void judge_equivalence(struct compare_test *t, enum metric_better better,
 		t->verdict = t->equivalent ? VERDICT_SAME : VERDICT_UNDECIDED;
 }
 
-static void boot_level(const struct side *sides, size_t n_sides, const unsigned *rounds,
-		       struct compare_metric *cm, const struct compare_options *o, double alpha,
-		       const struct strlist *history_ids)
+/*
+ * One group of boots per mode, in first-seen order, the first side's mode
+ * first: groups[g] holds the boots (in boots) of the mode of side
+ * group_side[g] that have metric cm. Returns the number of groups;
+ * *any_repeat: a mode has two boots or more.
+ */
+static size_t mode_groups(const struct side *sides, size_t n_sides, const struct compare_metric *cm,
+			  struct stats_boot *boots, struct stats_group *groups, size_t *group_side, bool *any_repeat)
 {
-	struct stats_boot *boots = xcalloc(n_sides, sizeof(*boots));
-	struct stats_group *groups = xcalloc(n_sides, sizeof(*groups));
-	size_t *group_side = xcalloc(n_sides, sizeof(*group_side));
-	struct stats_group *hist = NULL;
-	struct stats_components hc;
-	size_t n_groups = 0, used = 0, n_hist;
-	bool any_repeat = false;
+	size_t n_groups = 0, used = 0;
 
-	/* One group per mode, in first-seen order; the first side's mode first. */
 	for (size_t k = 0; k < n_sides; k++) {
 		bool seen = false;
 
@@ -611,22 +609,32 @@ static void boot_level(const struct side *sides, size_t n_sides, const unsigned 
 			if (!strcmp(sides[j].mode, sides[k].mode) && cm->cells[j].has_boot)
 				boots[used++] = cm->cells[j].boot;
 		groups[n_groups].n = (size_t)(boots + used - groups[n_groups].boots);
-		any_repeat |= groups[n_groups].n >= 2;
+		*any_repeat |= groups[n_groups].n >= 2;
 		n_groups++;
 	}
-	stats_variance_components(groups, n_groups, &cm->components);
-	cm->has_components = any_repeat;
+	return n_groups;
+}
+
+/*
+ * The machine's history of metric cm (its boot-to-boot variance in *hc)
+ * and whether this campaign's boots agree with it.
+ */
+static void boot_level_history(const struct compare_options *o, struct compare_metric *cm,
+			       const struct strlist *history_ids, struct stats_components *hc)
+{
+	struct stats_group *hist = NULL;
+	size_t n_hist;
 
 	n_hist = history_groups(o->history, cm->row, cm->metric, history_ids, &hist);
 	if (n_hist) {
-		stats_variance_components(hist, n_hist, &hc);
-		cm->has_history = hc.boot_df > 0;
-		cm->history = (struct compare_history){ .entries = n_hist, .df = hc.boot_df,
-							.var = hc.boot_var, .ratio = NAN, .p = NAN };
-		if (cm->has_history && cm->components.boot_df > 0 && hc.boot_var > 0) {
+		stats_variance_components(hist, n_hist, hc);
+		cm->has_history = hc->boot_df > 0;
+		cm->history = (struct compare_history){ .entries = n_hist, .df = hc->boot_df,
+							.var = hc->boot_var, .ratio = NAN, .p = NAN };
+		if (cm->has_history && cm->components.boot_df > 0 && hc->boot_var > 0) {
 			cm->history.checked = true;
-			cm->history.ratio = cm->components.boot_var / hc.boot_var;
-			cm->history.p = stats_f_upper_p(cm->history.ratio, cm->components.boot_df, hc.boot_df);
+			cm->history.ratio = cm->components.boot_var / hc->boot_var;
+			cm->history.p = stats_f_upper_p(cm->history.ratio, cm->components.boot_df, hc->boot_df);
 			cm->history.unusual = cm->history.p < COMPARE_UNUSUAL_P;
 			/*
 			 * The campaign's own boots are its only witness that the
@@ -636,106 +644,140 @@ static void boot_level(const struct side *sides, size_t n_sides, const unsigned 
 			cm->history.drift = cm->history.ratio > COMPARE_HISTORY_DRIFT_RATIO;
 		}
 	}
-
-	cm->tests = xcalloc(n_groups, sizeof(*cm->tests));
-	for (size_t g = 1; g < n_groups; g++) {
-		const struct stats_group *a = &groups[0], *b = &groups[g];
-		struct compare_test *t = &cm->tests[cm->n_tests];
-		double var = NAN, df = 0;
-
-		/*
-		 * The first side lacks the metric but its mode's repeats have it:
-		 * the boot level tests against those (the screen cannot judge it).
-		 */
-		*t = (struct compare_test){ .mode = sides[group_side[g]].mode, .side = group_side[g],
-					    .boots_first = a->n, .boots = b->n, .method = METHOD_NONE,
-					    .verdict = VERDICT_UNTESTED, .estimate = NAN, .delta_pct = NAN,
-					    .lo_pct = NAN, .hi_pct = NAN, .fdr_q = NAN,
-					    .power_var = NAN };
-		/* A mode with no boot of this metric is not a test at all. */
-		if (a->n == 0 || b->n == 0)
-			continue;
-		cm->n_tests++;
-		t->estimate = (group_mean(b) - group_mean(a)) * (double)cm->better;
-		t->delta_pct = compare_log_pct(t->estimate, cm->better);
-		if (a->n >= 2 && b->n >= 2 && cm->components.boot_var > 0) {
-			t->method = METHOD_BOOT;
-			var = cm->components.boot_var;
-			df = cm->components.boot_df;
-		} else if (cm->history.drift && cm->components.boot_var > 0) {
-			/* The history does not describe this campaign: its own boots judge it. */
-			t->method = METHOD_BOOT;
-			var = cm->components.boot_var;
-			df = cm->components.boot_df;
-		} else if (cm->has_history && hc.boot_var > 0) {
-			/* The history's boot-to-boot variance pooled with this campaign's own. */
-			double own_ss = cm->components.boot_df > 0 ? cm->components.boot_ss : 0;
-
-			t->method = METHOD_HISTORY;
-			df = hc.boot_df + cm->components.boot_df;
-			var = (hc.boot_ss + own_ss) / df;
-		}
-		if (t->method != METHOD_NONE &&
-		    stats_t_test(t->estimate, sqrt(var * (1.0 / (double)a->n + 1.0 / (double)b->n)), df, alpha,
-				 &t->test) == 0) {
-			t->verdict = t->test.lo > 0 || t->test.hi < 0 ? VERDICT_COUNTS : VERDICT_WITHIN_NOISE;
-			test_pct(&t->test, cm->better, &t->lo_pct, &t->hi_pct);
-			if (cm->margin_pct > 0)
-				judge_equivalence(t, cm->better, cm->margin_pct, df, alpha);
-		} else {
-			t->method = METHOD_NONE;
-		}
-		if (a->n >= 2 && b->n >= 2 &&
-		    stats_welch_test(group_mean(a), group_var(a), a->n, group_mean(b), group_var(b), b->n, alpha,
-				     &t->welch) == 0) {
-			t->has_welch = true;
-			test_better(&t->welch, cm->better);
-		}
-		t->has_paired = paired_test(cm, sides, n_sides, rounds, t->mode, alpha, &t->paired_rounds,
-					    &t->paired);
-		if (o->boots_needed) {
-			/*
-			 * The boot-mean variance from the components (sigma_w has many
-			 * degrees of freedom), else from boot means alone, else the history.
-			 */
-			double reps = (double)cm->components.samples / (double)cm->components.boots;
-			double v = cm->components.sigma_b2 + cm->components.sigma_w2 / reps;
-
-			/*
-			 * Judged by the history: its boot-mean variance at this
-			 * campaign's reps is the one a next campaign will be judged by
-			 * (bootab plan --effect --history gives the same number).
-			 */
-			if (t->method == METHOD_HISTORY) {
-				v = hc.sigma_b2 + hc.sigma_w2 / reps;
-				if (!(v > 0))
-					v = hc.boot_var;
-			}
-			if (!(v > 0))
-				v = cm->components.boot_var > 0 ? cm->components.boot_var
-				    : cm->has_history ? hc.boot_var : NAN;
-
-			if (v > 0) {
-				t->power_var = v;
-				t->power_modes = n_groups;
-			}
-			if (v > 0 && t->estimate != 0) {
-				t->has_boots_needed = true;
-				t->boots_needed = stats_boots_needed(t->estimate, v, n_groups, alpha, COMPARE_POWER, 1000);
-			}
-			if (v > 0 && t->verdict == VERDICT_UNDECIDED) {
-				unsigned eq = stats_tost_boots_needed(t->estimate,
-								      compare_pct_log(-cm->margin_pct, cm->better),
-								      compare_pct_log(cm->margin_pct, cm->better), v,
-								      n_groups, alpha, COMPARE_POWER, 1000);
-				unsigned diff = t->has_boots_needed ? t->boots_needed : 0;
-
-				t->has_boots_to_decide = true;
-				t->boots_to_decide = !eq ? diff : !diff ? eq : eq < diff ? eq : diff;
-			}
-		}
-	}
 	free(hist);
+}
+
+/*
+ * How many boots test t would need to claim (the power at its estimate),
+ * and, undecided, to decide either way: from the boot-mean variance of
+ * the campaign's components, else of its boot means, else the history.
+ */
+static void boots_needed(struct compare_test *t, const struct compare_metric *cm, const struct stats_components *hc,
+			 size_t n_groups, double alpha)
+{
+	/*
+	 * The boot-mean variance from the components (sigma_w has many
+	 * degrees of freedom), else from boot means alone, else the history.
+	 */
+	double reps = (double)cm->components.samples / (double)cm->components.boots;
+	double v = cm->components.sigma_b2 + cm->components.sigma_w2 / reps;
+
+	/*
+	 * Judged by the history: its boot-mean variance at this
+	 * campaign's reps is the one a next campaign will be judged by
+	 * (bootab plan --effect --history gives the same number).
+	 */
+	if (t->method == METHOD_HISTORY) {
+		v = hc->sigma_b2 + hc->sigma_w2 / reps;
+		if (!(v > 0))
+			v = hc->boot_var;
+	}
+	if (!(v > 0))
+		v = cm->components.boot_var > 0 ? cm->components.boot_var
+		    : cm->has_history ? hc->boot_var : NAN;
+
+	if (v > 0) {
+		t->power_var = v;
+		t->power_modes = n_groups;
+	}
+	if (v > 0 && t->estimate != 0) {
+		t->has_boots_needed = true;
+		t->boots_needed = stats_boots_needed(t->estimate, v, n_groups, alpha, COMPARE_POWER, 1000);
+	}
+	if (v > 0 && t->verdict == VERDICT_UNDECIDED) {
+		unsigned eq = stats_tost_boots_needed(t->estimate,
+						      compare_pct_log(-cm->margin_pct, cm->better),
+						      compare_pct_log(cm->margin_pct, cm->better), v,
+						      n_groups, alpha, COMPARE_POWER, 1000);
+		unsigned diff = t->has_boots_needed ? t->boots_needed : 0;
+
+		t->has_boots_to_decide = true;
+		t->boots_to_decide = !eq ? diff : !diff ? eq : eq < diff ? eq : diff;
+	}
+}
+
+/* The boot-level test of group b (a mode) against group a (the first side's mode) into t. */
+static void boot_level_test(const struct side *sides, size_t n_sides, const unsigned *rounds,
+			    struct compare_metric *cm, const struct compare_options *o, double alpha,
+			    const struct stats_group *a, const struct stats_group *b, size_t side,
+			    const struct stats_components *hc, size_t n_groups)
+{
+	struct compare_test *t = &cm->tests[cm->n_tests];
+	double var = NAN, df = 0;
+
+	/*
+	 * The first side lacks the metric but its mode's repeats have it:
+	 * the boot level tests against those (the screen cannot judge it).
+	 */
+	*t = (struct compare_test){ .mode = sides[side].mode, .side = side,
+				    .boots_first = a->n, .boots = b->n, .method = METHOD_NONE,
+				    .verdict = VERDICT_UNTESTED, .estimate = NAN, .delta_pct = NAN,
+				    .lo_pct = NAN, .hi_pct = NAN, .fdr_q = NAN,
+				    .power_var = NAN };
+	/* A mode with no boot of this metric is not a test at all. */
+	if (a->n == 0 || b->n == 0)
+		return;
+	cm->n_tests++;
+	t->estimate = (group_mean(b) - group_mean(a)) * (double)cm->better;
+	t->delta_pct = compare_log_pct(t->estimate, cm->better);
+	if (a->n >= 2 && b->n >= 2 && cm->components.boot_var > 0) {
+		t->method = METHOD_BOOT;
+		var = cm->components.boot_var;
+		df = cm->components.boot_df;
+	} else if (cm->history.drift && cm->components.boot_var > 0) {
+		/* The history does not describe this campaign: its own boots judge it. */
+		t->method = METHOD_BOOT;
+		var = cm->components.boot_var;
+		df = cm->components.boot_df;
+	} else if (cm->has_history && hc->boot_var > 0) {
+		/* The history's boot-to-boot variance pooled with this campaign's own. */
+		double own_ss = cm->components.boot_df > 0 ? cm->components.boot_ss : 0;
+
+		t->method = METHOD_HISTORY;
+		df = hc->boot_df + cm->components.boot_df;
+		var = (hc->boot_ss + own_ss) / df;
+	}
+	if (t->method != METHOD_NONE &&
+	    stats_t_test(t->estimate, sqrt(var * (1.0 / (double)a->n + 1.0 / (double)b->n)), df, alpha,
+			 &t->test) == 0) {
+		t->verdict = t->test.lo > 0 || t->test.hi < 0 ? VERDICT_COUNTS : VERDICT_WITHIN_NOISE;
+		test_pct(&t->test, cm->better, &t->lo_pct, &t->hi_pct);
+		if (cm->margin_pct > 0)
+			judge_equivalence(t, cm->better, cm->margin_pct, df, alpha);
+	} else {
+		t->method = METHOD_NONE;
+	}
+	if (a->n >= 2 && b->n >= 2 &&
+	    stats_welch_test(group_mean(a), group_var(a), a->n, group_mean(b), group_var(b), b->n, alpha,
+			     &t->welch) == 0) {
+		t->has_welch = true;
+		test_better(&t->welch, cm->better);
+	}
+	t->has_paired = paired_test(cm, sides, n_sides, rounds, t->mode, alpha, &t->paired_rounds,
+				    &t->paired);
+	if (o->boots_needed)
+		boots_needed(t, cm, hc, n_groups, alpha);
+}
+
+static void boot_level(const struct side *sides, size_t n_sides, const unsigned *rounds,
+		       struct compare_metric *cm, const struct compare_options *o, double alpha,
+		       const struct strlist *history_ids)
+{
+	struct stats_boot *boots = xcalloc(n_sides, sizeof(*boots));
+	struct stats_group *groups = xcalloc(n_sides, sizeof(*groups));
+	size_t *group_side = xcalloc(n_sides, sizeof(*group_side));
+	struct stats_components hc = { 0 };
+	size_t n_groups;
+	bool any_repeat = false;
+
+	n_groups = mode_groups(sides, n_sides, cm, boots, groups, group_side, &any_repeat);
+	stats_variance_components(groups, n_groups, &cm->components);
+	cm->has_components = any_repeat;
+	boot_level_history(o, cm, history_ids, &hc);
+	cm->tests = xcalloc(n_groups, sizeof(*cm->tests));
+	for (size_t g = 1; g < n_groups; g++)
+		boot_level_test(sides, n_sides, rounds, cm, o, alpha, &groups[0], &groups[g], group_side[g], &hc,
+				n_groups);
 	free(boots);
 	free(groups);
 	free(group_side);
@@ -888,26 +930,19 @@ static void count_verdict(struct compare_result *res, enum verdict v)
 	}
 }
 
-int compare_sides(const struct side *sides, size_t n_sides, const struct compare_options *o,
-		  struct compare_result *ret, struct strlist *warnings)
+/* Whether o is one compare_sides() can work with (compare's options check each the same way first). */
+static bool compare_options_valid(const struct compare_options *o, size_t n_sides, double alpha, double fdr_q)
 {
-	struct compare_result res = { .sides = sides, .n_sides = n_sides };
-	long *partner;
-	double alpha = o->alpha != 0 ? o->alpha : COMPARE_ALPHA_DEFAULT;
-	double fdr_q = o->fdr_q != 0 ? o->fdr_q : COMPARE_FDR_Q_DEFAULT;
-	size_t alloc = 0;
-	json_t *known;
-
 	if (n_sides < 2 || !(o->loud_pct >= 0) || !(alpha > 0 && alpha < 1) || !(fdr_q > 0 && fdr_q < 1) ||
 	    (o->stats && (o->n_stats < 1 || o->n_stats > STAT_KINDS || o->stats[0] != o->stat)))
-		return -EINVAL;
+		return false;
 	if (o->row_stats)
 		for (size_t i = 0; i < o->row_stats->n; i++) {
 			const char *eq = strchr(o->row_stats->items[i], '=');
 			enum stat_kind k[STAT_KINDS];
 
 			if (!eq || eq == o->row_stats->items[i] || stat_list_parse(eq + 1, k) < 0)
-				return -EINVAL;
+				return false;
 		}
 	if (o->ignore)
 		for (size_t i = 0; i < o->ignore->n; i++) {
@@ -915,36 +950,29 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 
 			if (costs_pattern_check(o->ignore->items[i], &error) < 0) {
 				free(error);
-				return -EINVAL;
+				return false;
 			}
 		}
 	if (!(o->equivalence_pct >= 0 && o->equivalence_pct <= COMPARE_MARGIN_MAX))
-		return -EINVAL;
+		return false;
 	if (o->row_equivalence)
 		for (size_t i = 0; i < o->row_equivalence->n; i++) {
 			const char *eq = strchr(o->row_equivalence->items[i], '=');
 			double v;
 
 			if (!eq || eq == o->row_equivalence->items[i] || compare_parse_margin(eq + 1, &v) < 0)
-				return -EINVAL;
+				return false;
 		}
-	for (size_t k = 1; k < n_sides; k++)
-		if (!strcmp(sides[k].mode, sides[0].mode))
-			res.n_repeats++;
-	res.alpha = alpha;
-	res.fdr_q = fdr_q;
-	/* Pairs depend on the modes only: each side's partner, once. */
-	partner = xcalloc(n_sides, sizeof(*partner));
-	for (size_t k = 0; k < n_sides; k++)
-		partner[k] = pair_partner(sides, n_sides, k);
-	res.rounds = xcalloc(n_sides, sizeof(*res.rounds));
-	res.rounds_inferred = compare_rounds(sides, n_sides, res.rounds);
-	if (o->history) {
-		res.history_key = history_campaign_key(sides, n_sides);
-		history_campaign_ids(sides, n_sides, &res.history_ids);
-	}
+	return true;
+}
 
-	/* Metrics in first-seen order, the first side's first. */
+/* The metrics of every bench row, in first-seen order, the first side's first; no cell filled yet. */
+static void collect_metrics(const struct side *sides, size_t n_sides, const struct compare_options *o,
+			    struct compare_result *res)
+{
+	size_t alloc = 0;
+	json_t *known;
+
 	known = json_object();
 	for (size_t k = 0; k < n_sides; k++) {
 		for (size_t i = 0; i < sides[k].n_rows; i++) {
@@ -958,8 +986,8 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 
 				if (metric_known(known, r->name, m->name))
 					continue;
-				GROW(res.metrics, alloc, res.n_metrics + 1);
-				cm = &res.metrics[res.n_metrics++];
+				GROW(res->metrics, alloc, res->n_metrics + 1);
+				cm = &res->metrics[res->n_metrics++];
 				memset(cm, 0, sizeof(*cm));
 				cm->row = xstrdup(r->name);
 				cm->metric = xstrdup(m->name);
@@ -977,93 +1005,148 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 		}
 	}
 	json_decref(known);
+}
 
+/*
+ * How metric cm is compared: run by run (--by-run or the row says so),
+ * by which statistics (the options', else the first row that names its
+ * own), with which equivalence margin.
+ */
+static void metric_setup(const struct side *sides, size_t n_sides, struct compare_metric *cm,
+			 const struct compare_options *o, const char *what, struct strlist *warnings)
+{
+	bool stat_from_row = false;
+
+	if (o->by_run && strlist_find(o->by_run, cm->row) >= 0)
+		cm->by_run = true;
+	for (size_t k = 0; k < n_sides; k++) {
+		const struct row *r;
+
+		find_metric(&sides[k], cm->row, &r, cm->metric);
+		if (!r)
+			continue;
+		cm->by_run |= r->by_run;
+		if (r->has_stat && !stat_from_row && !o->stat_given) {
+			cm->stat = r->stat;
+			cm->stats[0] = r->stat;
+			cm->n_stats = 1;
+			for (size_t j = 1; j < r->n_stats; j++)
+				cm->stats[cm->n_stats++] = r->stats[j];
+			stat_from_row = true;
+		}
+	}
+	row_stat_override(o, cm);
+	cm->margin_pct = row_margin(o, cm->row);
+	if (cm->by_run && cm->n_stats > 1) {
+		strlist_addf(warnings, "%s: compared run by run, so by %s only (one run against one run has no %s)",
+			     what, stat_kind_name(cm->stat), stat_kind_name(cm->stats[1]));
+		cm->n_stats = 1;
+	}
+}
+
+/* Each side's value of metric cm, where it has a usable one; what is missing where is a warning. */
+static void fill_cells(const struct side *sides, size_t n_sides, struct compare_metric *cm, const char *what,
+		       struct strlist *warnings)
+{
+	size_t present = 0;
+
+	for (size_t k = 0; k < n_sides; k++) {
+		const struct metric *m = find_metric(&sides[k], cm->row, NULL, cm->metric);
+		struct compare_cell *c = &cm->cells[k];
+
+		c->delta_pct = c->drift_pct = c->q = c->p = NAN;
+		if (!m)
+			continue;
+		if (m->better != cm->better) {
+			strlist_addf(warnings, "%s on %s: the direction of 'better' differs from the other sides, ignoring it there",
+				     what, sides[k].label);
+			continue;
+		}
+		fill_cell(c, m, cm);
+		if (!(c->value > 0) || !(stats_mean(m->samples, m->n_samples) > 0)) {
+			strlist_addf(warnings, "%s on %s: %s is zero or negative, no percentage can be computed, ignoring it there",
+				     what, sides[k].label, stat_kind_name(cm->stat));
+			memset(c, 0, sizeof(*c));
+			c->delta_pct = c->drift_pct = c->q = c->p = NAN;
+			continue;
+		}
+		present++;
+	}
+	if (present == 1)
+		for (size_t k = 0; k < n_sides; k++)
+			if (cm->cells[k].present)
+				strlist_addf(warnings, "%s is present on %s only", what, sides[k].label);
+	if (!cm->cells[0].present && present > 1) {
+		bool repeat_has = false;
+
+		for (size_t k = 1; k < n_sides; k++)
+			repeat_has |= cm->cells[k].present && !strcmp(sides[k].mode, sides[0].mode);
+		if (repeat_has)
+			strlist_addf(warnings, "%s is missing on the first side %s: the screen cannot judge it; the boot level compares with the other boots of %s",
+				     what, sides[0].label, sides[0].mode);
+		else
+			strlist_addf(warnings, "%s is missing on the first side %s, nothing to compare it with",
+				     what, sides[0].label);
+	}
+}
+
+/* The screen, the other statistics, the pairs and the boot-level tests of metric cm; the verdicts counted. */
+static void judge_all(const struct side *sides, size_t n_sides, struct compare_metric *cm,
+		      const struct compare_options *o, double alpha, const long *partner,
+		      struct compare_result *res, struct strlist *warnings)
+{
+	judge_metric(sides, n_sides, cm, o, warnings);
+	for (size_t k = 0; k < n_sides; k++) {
+		struct compare_cell *c = &cm->cells[k];
+
+		c->stats[0] = (struct compare_stat){ c->value, c->delta_pct, c->drift_pct, c->q, c->p, c->verdict };
+	}
+	for (size_t j = 1; j < cm->n_stats; j++)
+		judge_stat(sides, n_sides, cm, j, o, warnings);
+	count_pairs(sides, n_sides, partner, cm);
+	summarise_boots(sides, n_sides, cm, warnings);
+	rep_tests(sides, n_sides, cm, alpha);
+	boot_level(sides, n_sides, res->rounds, cm, o, alpha, &res->history_ids);
+	/* Every statistic's verdict is one of the report's. */
+	for (size_t k = 1; k < n_sides; k++)
+		for (size_t j = 0; j < cm->n_stats; j++)
+			count_verdict(res, cm->cells[k].stats[j].verdict);
+}
+
+int compare_sides(const struct side *sides, size_t n_sides, const struct compare_options *o,
+		  struct compare_result *ret, struct strlist *warnings)
+{
+	struct compare_result res = { .sides = sides, .n_sides = n_sides };
+	long *partner;
+	double alpha = o->alpha != 0 ? o->alpha : COMPARE_ALPHA_DEFAULT;
+	double fdr_q = o->fdr_q != 0 ? o->fdr_q : COMPARE_FDR_Q_DEFAULT;
+
+	if (!compare_options_valid(o, n_sides, alpha, fdr_q))
+		return -EINVAL;
+	for (size_t k = 1; k < n_sides; k++)
+		if (!strcmp(sides[k].mode, sides[0].mode))
+			res.n_repeats++;
+	res.alpha = alpha;
+	res.fdr_q = fdr_q;
+	/* Pairs depend on the modes only: each side's partner, once. */
+	partner = xcalloc(n_sides, sizeof(*partner));
+	for (size_t k = 0; k < n_sides; k++)
+		partner[k] = pair_partner(sides, n_sides, k);
+	res.rounds = xcalloc(n_sides, sizeof(*res.rounds));
+	res.rounds_inferred = compare_rounds(sides, n_sides, res.rounds);
+	if (o->history) {
+		res.history_key = history_campaign_key(sides, n_sides);
+		history_campaign_ids(sides, n_sides, &res.history_ids);
+	}
+	collect_metrics(sides, n_sides, o, &res);
 	for (size_t i = 0; i < res.n_metrics; i++) {
 		struct compare_metric *cm = &res.metrics[i];
 		char *what = metric_label(cm->row, cm->metric);
-		bool stat_from_row = false;
-		size_t present = 0;
 
-		if (o->by_run && strlist_find(o->by_run, cm->row) >= 0)
-			cm->by_run = true;
-		for (size_t k = 0; k < n_sides; k++) {
-			const struct row *r;
-
-			find_metric(&sides[k], cm->row, &r, cm->metric);
-			if (!r)
-				continue;
-			cm->by_run |= r->by_run;
-			if (r->has_stat && !stat_from_row && !o->stat_given) {
-				cm->stat = r->stat;
-				cm->stats[0] = r->stat;
-				cm->n_stats = 1;
-				for (size_t j = 1; j < r->n_stats; j++)
-					cm->stats[cm->n_stats++] = r->stats[j];
-				stat_from_row = true;
-			}
-		}
-		row_stat_override(o, cm);
-		cm->margin_pct = row_margin(o, cm->row);
-		if (cm->by_run && cm->n_stats > 1) {
-			strlist_addf(warnings, "%s: compared run by run, so by %s only (one run against one run has no %s)",
-				     what, stat_kind_name(cm->stat), stat_kind_name(cm->stats[1]));
-			cm->n_stats = 1;
-		}
-		for (size_t k = 0; k < n_sides; k++) {
-			const struct metric *m = find_metric(&sides[k], cm->row, NULL, cm->metric);
-			struct compare_cell *c = &cm->cells[k];
-
-			c->delta_pct = c->drift_pct = c->q = c->p = NAN;
-			if (!m)
-				continue;
-			if (m->better != cm->better) {
-				strlist_addf(warnings, "%s on %s: the direction of 'better' differs from the other sides, ignoring it there",
-					     what, sides[k].label);
-				continue;
-			}
-			fill_cell(c, m, cm);
-			if (!(c->value > 0) || !(stats_mean(m->samples, m->n_samples) > 0)) {
-				strlist_addf(warnings, "%s on %s: %s is zero or negative, no percentage can be computed, ignoring it there",
-					     what, sides[k].label, stat_kind_name(cm->stat));
-				memset(c, 0, sizeof(*c));
-				c->delta_pct = c->drift_pct = c->q = c->p = NAN;
-				continue;
-			}
-			present++;
-		}
-		if (present == 1)
-			for (size_t k = 0; k < n_sides; k++)
-				if (cm->cells[k].present)
-					strlist_addf(warnings, "%s is present on %s only", what, sides[k].label);
-		if (!cm->cells[0].present && present > 1) {
-			bool repeat_has = false;
-
-			for (size_t k = 1; k < n_sides; k++)
-				repeat_has |= cm->cells[k].present && !strcmp(sides[k].mode, sides[0].mode);
-			if (repeat_has)
-				strlist_addf(warnings, "%s is missing on the first side %s: the screen cannot judge it; the boot level compares with the other boots of %s",
-					     what, sides[0].label, sides[0].mode);
-			else
-				strlist_addf(warnings, "%s is missing on the first side %s, nothing to compare it with",
-					     what, sides[0].label);
-		}
+		metric_setup(sides, n_sides, cm, o, what, warnings);
+		fill_cells(sides, n_sides, cm, what, warnings);
 		free(what);
-		judge_metric(sides, n_sides, cm, o, warnings);
-		for (size_t k = 0; k < n_sides; k++) {
-			struct compare_cell *c = &cm->cells[k];
-
-			c->stats[0] = (struct compare_stat){ c->value, c->delta_pct, c->drift_pct, c->q, c->p, c->verdict };
-		}
-		for (size_t j = 1; j < cm->n_stats; j++)
-			judge_stat(sides, n_sides, cm, j, o, warnings);
-		count_pairs(sides, n_sides, partner, cm);
-		summarise_boots(sides, n_sides, cm, warnings);
-		rep_tests(sides, n_sides, cm, alpha);
-		boot_level(sides, n_sides, res.rounds, cm, o, alpha, &res.history_ids);
-		/* Every statistic's verdict is one of the report's. */
-		for (size_t k = 1; k < n_sides; k++)
-			for (size_t j = 0; j < cm->n_stats; j++)
-				count_verdict(&res, cm->cells[k].stats[j].verdict);
+		judge_all(sides, n_sides, cm, o, alpha, partner, &res, warnings);
 	}
 	free(partner);
 	control_fdr(&res);

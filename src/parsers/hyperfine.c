@@ -5,6 +5,16 @@
  * line with parameters filled in, or the --command-name given. Every run's
  * wall time in seconds is in "times"; hyperfine subtracts the shell's
  * start-up time, which can leave 0 for a very short command.
+ *
+ * hyperfine rewrites the export after each command it has measured. With
+ * --export-json /dev/stdout through a pipe, stdout therefore holds its
+ * human text ("Benchmark 1: CMD", the "Time"/"Range" lines, "Summary")
+ * and after each command the whole export so far: {r1}, then {r1, r2}. An
+ * export whose results are the start of the next one's is such an
+ * interim copy, not a repetition, and is skipped. Into a file, each
+ * rewrite truncates the file while the human text goes on at its own
+ * offset, and the two end up mixed: only --style none gives a file that
+ * holds JSON alone.
  */
 #include "parsers/parser-internal.h"
 
@@ -107,30 +117,105 @@ static int add_doc(const char *data, size_t offset, const json_t *doc,
 	return 0;
 }
 
+/* Whether the line at pos is hyperfine's human text: "Benchmark N: ...", "Summary", indented or blank. */
+static bool is_human_line(const char *data, size_t len, size_t pos)
+{
+	static const char summary[] = "Summary";
+	size_t n = len - pos;
+
+	if (n >= 10 && !strncmp(data + pos, "Benchmark ", 10)) {
+		size_t i = pos + 10;
+
+		while (i < len && data[i] >= '0' && data[i] <= '9')
+			i++;
+		return i > pos + 10 && i < len && data[i] == ':';
+	}
+	if (n >= sizeof(summary) - 1 && !strncmp(data + pos, summary, sizeof(summary) - 1))
+		return n == sizeof(summary) - 1 || data[pos + sizeof(summary) - 1] == '\n' ||
+		       data[pos + sizeof(summary) - 1] == '\r';
+	return data[pos] == ' ' || data[pos] == '\t' || data[pos] == '\n' || data[pos] == '\r';
+}
+
+size_t hyperfine_json_start(const char *data, size_t len, size_t pos)
+{
+	while (pos < len && data[pos] != '{' && is_human_line(data, len, pos)) {
+		while (pos < len && data[pos] != '\n')
+			pos++;
+		if (pos < len)
+			pos++;
+	}
+	return pos;
+}
+
+bool hyperfine_text_mixed(const char *data, size_t len)
+{
+	return memmem(data, len, "\"results\"", 9) && memmem(data, len, "\"command\"", 9) &&
+	       (memmem(data, len, "Time (mean", 10) || memmem(data, len, " times faster than ", 19) ||
+		memmem(data, len, "Range (min", 10));
+}
+
+/* Whether the results of export a are the first results of export b, times and all. */
+static bool is_interim_export(const json_t *a, const json_t *b)
+{
+	const json_t *ra = json_object_get(a, "results"), *rb = json_object_get(b, "results");
+	size_t n = json_array_size(ra);
+
+	if (!json_is_array(ra) || !json_is_array(rb) || n == 0 || n >= json_array_size(rb))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		const json_t *x = json_array_get(ra, i), *y = json_array_get(rb, i);
+
+		if (!json_equal(json_object_get(x, "command"), json_object_get(y, "command")) ||
+		    !json_equal(json_object_get(x, "times"), json_object_get(y, "times")))
+			return false;
+	}
+	return true;
+}
+
 int hyperfine_parse(const char *data, size_t len, struct metric_set *set,
 		    struct parse_error *err, struct parse_error *warning)
 {
 	struct json_docs docs = JSON_DOCS_INIT(data, len);
-	size_t n_docs = 0;
+	size_t n_docs = 0, held_offset = 0;
+	json_t *held = NULL;
+	int r;
 
+	/* One export is held until the next shows whether it was an interim copy. */
 	for (;;) {
 		size_t offset;
 		json_t *doc;
-		int r = json_docs_next(&docs, 0, &doc, &offset, err, NULL);
 
+		docs.pos = hyperfine_json_start(data, len, docs.pos);
+		r = json_docs_next(&docs, 0, &doc, &offset, err, NULL);
 		if (r < 0)
-			return r;
+			goto fail;
 		if (r == 0)
 			break;
-		r = add_doc(data, offset, doc, set, err, warning);
-		json_decref(doc);
+		if (held && !is_interim_export(held, doc)) {
+			r = add_doc(data, held_offset, held, set, err, warning);
+			if (r < 0) {
+				json_decref(doc);
+				goto fail;
+			}
+			n_docs++;
+		}
+		json_decref(held);
+		held = doc;
+		held_offset = offset;
+	}
+	if (held) {
+		r = add_doc(data, held_offset, held, set, err, warning);
 		if (r < 0)
-			return r;
+			goto fail;
 		n_docs++;
+		json_decref(held);
 	}
 	if (!n_docs) {
 		parse_error_set(err, 0, 0, "no hyperfine results");
 		return -EINVAL;
 	}
 	return 0;
+fail:
+	json_decref(held);
+	return r;
 }

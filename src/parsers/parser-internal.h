@@ -39,6 +39,15 @@ int json_select_parse(const char *selector, const char *data, size_t len, struct
 bool llama_bench_recognise(const json_t *doc);
 bool fio_recognise(const json_t *doc);
 bool hyperfine_recognise(const json_t *doc);
+/*
+ * Where hyperfine's JSON starts at or after pos (a line start): past its
+ * human text ("Benchmark N: ...", indented lines, "Summary", blank lines)
+ * that --export-json /dev/stdout through a pipe puts before each export.
+ * Stops at the first other line, or at len.
+ */
+size_t hyperfine_json_start(const char *data, size_t len, size_t pos);
+/* Whether data looks like a hyperfine export with its human text written into it (a file, not --style none). */
+bool hyperfine_text_mixed(const char *data, size_t len);
 
 /* Whether text output looks like that tool's (a line only it prints). */
 bool dma_map_benchmark_recognise(const char *data, size_t len);

@@ -193,6 +193,9 @@ static enum parser_kind detect(const char *data, size_t len, struct parse_error 
 		start = fio_json_start(data, len);
 		doc = first_value(data, len, start, &cut, NULL);
 		kind = fio_recognise(doc) ? PARSER_FIO : PARSER_AUTO;
+		/* hyperfine --export-json /dev/stdout through a pipe: its human text, then JSON. */
+		if (kind == PARSER_AUTO && hyperfine_recognise(doc) && hyperfine_json_start(data, len, 0) == start)
+			kind = PARSER_HYPERFINE;
 		if (kind == PARSER_AUTO && bad_json.message && err)
 			parse_error_set(err, bad_json.line, bad_json.column, "%s", bad_json.message);
 		json_decref(doc);
@@ -206,7 +209,9 @@ static enum parser_kind detect(const char *data, size_t len, struct parse_error 
 	else if (!doc && text_kind(data, len) != PARSER_AUTO)
 		kind = text_kind(data, len);
 	else if (!doc && bad_json.message && err)
-		parse_error_set(err, bad_json.line, bad_json.column, "%s", bad_json.message);
+		parse_error_set(err, bad_json.line, bad_json.column, "%s%s", bad_json.message,
+				hyperfine_text_mixed(data, len)
+					? " (hyperfine's human text written over its JSON: run it with --style none)" : "");
 	else if (llama_bench_recognise(doc))
 		kind = PARSER_LLAMA_BENCH;
 	else if (fio_recognise(doc))

@@ -12,6 +12,7 @@
 #include "judge/kernels.h"
 #include "lib/alloc.h"
 #include "lib/escape.h"
+#include "lib/parse-number.h"
 #include "lib/strbuf.h"
 #include "report/headline.h"
 #include "report/html.h"
@@ -61,8 +62,10 @@ static int decimals_for(double v)
 /*
  * One unit per table, as people read it: a time in the unit that makes its
  * largest value at least 1 (36.1 ms, not 36120948 ns), a byte size or rate
- * in KiB, MiB, GiB, any other rate or count with k or M above 1000
- * (5.9 k IOPS). Values are divided by factor; json and csv keep the raw.
+ * in KiB, MiB, GiB, any other rate or count with k from 10 000 and M from
+ * 10 000 000: four digits stay exact (7775 IOPS, 12.35 k IOPS), as fio
+ * prints IOPS itself (IOPS=9990, IOPS=12.2k). Values are divided by
+ * factor; json and csv keep the raw.
  */
 static void unit_scale(const char *unit, double largest, struct report_unit *ret)
 {
@@ -266,9 +269,11 @@ static void side_note(struct strbuf *sb, const struct compare_result *res, size_
 		report_cost_words(sb, c, k != 0);
 	}
 	/* How far the boot was proven to be its mode (meta.json "proof"). */
-	if (s->proof)
+	if (s->proof) {
 		strbuf_addf(sb, "%sproof: %s%s%s%s", first_note ? "" : "; ", s->proof, s->proof_weak ? " (" : "",
 			    s->proof_weak ? s->proof_weak : "", s->proof_weak ? ")" : "");
+		first_note = false;
+	}
 	{
 		size_t costs = 0, gains = 0;
 
@@ -999,21 +1004,19 @@ static void stats_words(struct strbuf *sb, const struct compare_metric *cm)
 		strbuf_addstr(sb, stat_kind_name(cm->stat));
 }
 
-static void text_report(FILE *out, const struct compare_result *res, const struct report_options *o)
-{
-	size_t width = o->width ? o->width : REPORT_WIDTH_DEFAULT, value_w;
+/* The columns of the text report's metric tables. */
+struct text_table {
+	size_t width, label_w, value_w, stat_w;
 	struct report_unit unit;
-	const char *reset = o->color ? "\033[0m" : "";
-	size_t label_w = 4, stat_w = 8;
-	struct strbuf sb = STRBUF_INIT, words = STRBUF_INIT;
+	const char *reset;
+};
 
-	for (size_t k = 0; k < res->n_sides; k++)
-		if (strlen(res->sides[k].label) > label_w)
-			label_w = strlen(res->sides[k].label);
+/* Who the sides are: their modes, no repeat, versions that differ, kernels. */
+static void text_sides(FILE *out, const struct compare_result *res, size_t label_w)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct kernel_compare kc;
 
-	headline_text(out, res, width, false);
-	if (o->preamble)
-		fputs(o->preamble, out);
 	fprintf(out, "sides (every side against %s; + is better):\n", res->sides[0].label);
 	for (size_t k = 0; k < res->n_sides; k++) {
 		struct strbuf note = STRBUF_INIT;
@@ -1035,153 +1038,177 @@ static void text_report(FILE *out, const struct compare_result *res, const struc
 			fprintf(out, " %s=%s", res->sides[k].label, v->values[k] ? v->values[k] : "(not recorded)");
 		fputc('\n', out);
 	}
-	{
-		struct kernel_compare kc;
+	kernel_compare(res->sides, res->n_sides, &kc);
+	kernels_text(out, res, &kc, false);
+	kernel_compare_release(&kc);
+	strbuf_release(&sb);
+}
 
-		kernel_compare(res->sides, res->n_sides, &kc);
-		kernels_text(out, res, &kc, false);
-		kernel_compare_release(&kc);
-	}
-	/* What the sides are comes first (modes, versions, kernels), then what bootab found each side lost. */
-	text_found(out, res);
+/* The value column of metric cm: as wide as its widest "VALUE ± SPREAD", in columns. */
+static size_t text_value_width(const struct compare_result *res, const struct compare_metric *cm,
+			       const struct report_unit *unit)
+{
+	size_t value_w = 14;
 
-	for (size_t i = 0; i < res->n_metrics; i++) {
-		const struct compare_metric *cm = &res->metrics[i];
-		char *title;
-		bool any = false;
+	for (size_t k = 0; k < res->n_sides; k++) {
+		struct strbuf v = STRBUF_INIT;
 
-		for (size_t k = 0; k < res->n_sides; k++)
-			any |= cm->cells[k].present;
-		/* Every side's value was unusable: the warnings said why. */
-		if (!any)
+		if (!cm->cells[k].present)
 			continue;
-		title = metric_title(cm);
-		report_unit_of(res, cm, &unit);
-		/* The value column: as wide as its widest "VALUE ± SPREAD", in columns. */
-		value_w = 14;
-		for (size_t k = 0; k < res->n_sides; k++) {
-			struct strbuf v = STRBUF_INIT;
-
-			if (!cm->cells[k].present)
-				continue;
-			add_value(&v, cm->cells[k].value / unit.factor);
-			strbuf_addstr(&v, " ± ");
-			add_value_as(&v, cm->cells[k].spread / unit.factor, cm->cells[k].value / unit.factor);
-			if (v.len - 1 > value_w)
-				value_w = v.len - 1;
-			strbuf_release(&v);
-		}
-
-		strbuf_truncate(&words, 0);
-		stats_words(&words, cm);
-		fprintf(out, "\n%s  (%s%s%s, %s%s)\n", title, unit.unit, *unit.unit ? ", " : "",
-			strbuf_str(&words), better_words(cm->better), cm->by_run ? ", run by run" : "");
-		strbuf_truncate(&words, 0);
-		if (cm->n_stats > 1)
-			strbuf_addf(&words, "%-*s", (int)stat_w, "stat");
-		/* The value column holds "±", two bytes in UTF-8, in header and rows alike. */
-		fprintf(out, "  %-*s  %s%*s %6s %3s  %14s  %14s %5s %6s  %s\n", (int)label_w, "side",
-			strbuf_str(&words), (int)value_w + 1, "value ± spread", "", "n", "delta", "drift", "q", "p",
-			"screen");
-		for (size_t k = 0; k < res->n_sides; k++) {
-			const struct compare_cell *c = &cm->cells[k];
-			struct strbuf v = STRBUF_INIT, d = STRBUF_INIT, dr = STRBUF_INIT;
-			struct strbuf q = STRBUF_INIT, p = STRBUF_INIT, sp = STRBUF_INIT;
-
-			if (!c->present) {
-				fprintf(out, "  %-*s  %*s\n", (int)label_w, res->sides[k].label, (int)value_w, "-");
-				strbuf_release(&v);
-				continue;
-			}
-			add_value(&v, c->value / unit.factor);
-			strbuf_addstr(&v, " ± ");
-			add_value_as(&v, c->spread / unit.factor, c->value / unit.factor);
-			if (!isnan(c->spread_pct))
-				strbuf_addf(&sp, "%.1f%%", c->spread_pct);
-			add_delta(&d, cm, c);
-			add_drift(&dr, cm, c);
-			add_q(&q, c->q);
-			add_p(&p, c->p);
-			strbuf_truncate(&words, 0);
-			if (cm->n_stats > 1)
-				strbuf_addf(&words, "%-*s", (int)stat_w, stat_kind_name(cm->stats[0]));
-			strbuf_addf(&sb, "  %-*s  %s%*s %6s %3zu  %14s  %14s %5s %6s  ", (int)label_w,
-				    res->sides[k].label, strbuf_str(&words), (int)value_w + 1, strbuf_str(&v), strbuf_str(&sp), c->n,
-				    strbuf_str(&d), strbuf_str(&dr), strbuf_str(&q), strbuf_str(&p));
-			/* The verdict's short words where the long ones would pass the width. */
-			strbuf_addf(&sb, "%s%s%s", color_of(c, o->color),
-				    text_columns(&sb) + strlen(verdict_words(c->verdict)) > width
-				    ? verdict_text(c->verdict)->brief : verdict_words(c->verdict),
-				    *color_of(c, o->color) ? reset : "");
-			{
-				struct strbuf notes = STRBUF_INIT;
-				size_t inv = strlen(color_of(c, o->color)) + (*color_of(c, o->color) ? strlen(reset) : 0);
-
-				if (c->pairs >= 2)
-					strbuf_addf(&notes, "sign agrees in %zu of %zu pairs", c->pairs_agree, c->pairs);
-				put_row_notes(out, &sb, &notes, width, inv);
-				strbuf_release(&notes);
-			}
-			/* The other statistics: one line each, judged alike (the spread is the samples'). */
-			for (size_t j = 1; j < cm->n_stats; j++) {
-				const struct compare_stat *st = &c->stats[j];
-				struct compare_cell as = { .verdict = st->verdict, .delta_pct = st->delta_pct };
-				const char *color = color_of(&as, o->color);
-
-				strbuf_truncate(&v, 0);
-				strbuf_truncate(&d, 0);
-				strbuf_truncate(&dr, 0);
-				strbuf_truncate(&q, 0);
-				strbuf_truncate(&p, 0);
-				if (st->verdict == VERDICT_MISSING && !(st->value > 0))
-					strbuf_addstr(&v, "-");
-				else
-					add_value_as(&v, st->value / unit.factor, c->value / unit.factor);
-				/* Under the first line's value: as wide as its " ± SPREAD" in columns. */
-				{
-					struct strbuf w = STRBUF_INIT;
-
-					add_value_as(&w, c->spread / unit.factor, c->value / unit.factor);
-					for (size_t pad = 0; pad < w.len + 3; pad++)
-						strbuf_addch(&v, ' ');
-					strbuf_release(&w);
-				}
-				add_pct(&d, st->delta_pct);
-				if (st->verdict != VERDICT_DRIFT && st->verdict != VERDICT_MISSING)
-					add_pct(&dr, st->drift_pct);
-				add_q(&q, st->q);
-				add_p(&p, st->p);
-				strbuf_addf(&sb, "  %-*s  %-*s%*s %6s %3s  %14s  %14s %5s %6s  %s%s%s", (int)label_w, "",
-					    (int)stat_w, stat_kind_name(cm->stats[j]), (int)value_w, strbuf_str(&v), "", "",
-					    strbuf_str(&d),
-					    strbuf_str(&dr), strbuf_str(&q), strbuf_str(&p), color,
-					    k == 0 ? "" : verdict_words(st->verdict), *color ? reset : "");
-				put_line(out, &sb);
-			}
-			strbuf_release(&v);
-			strbuf_release(&d);
-			strbuf_release(&dr);
-			strbuf_release(&q);
-			strbuf_release(&p);
-			strbuf_release(&sp);
-		}
-		text_boot_level(out, res, cm, o, label_w, width);
-		free(title);
+		add_value(&v, cm->cells[k].value / unit->factor);
+		strbuf_addstr(&v, " ± ");
+		add_value_as(&v, cm->cells[k].spread / unit->factor, cm->cells[k].value / unit->factor);
+		if (v.len - 1 > value_w)
+			value_w = v.len - 1;
+		strbuf_release(&v);
 	}
-	fputc('\n', out);
-	{
-		char *line = NULL;
-		size_t line_len = 0;
-		FILE *mem = open_memstream(&line, &line_len);
+	return value_w;
+}
 
-		if (mem) {
-			summary_line(mem, res, "summary: ", "");
-			fclose(mem);
-			if (line_len && line[line_len - 1] == '\n')
-				line[line_len - 1] = 0;
-			put_wrapped(out, line, width, "  ");
-			free(line);
+/* The lines under a cell's first one: its other statistics, judged alike (the spread is the samples'). */
+static void text_other_stats(FILE *out, const struct compare_metric *cm, const struct compare_cell *c, size_t k,
+			     const struct report_options *o, const struct text_table *t)
+{
+	struct strbuf sb = STRBUF_INIT, v = STRBUF_INIT, d = STRBUF_INIT, dr = STRBUF_INIT;
+	struct strbuf q = STRBUF_INIT, p = STRBUF_INIT;
+
+	for (size_t j = 1; j < cm->n_stats; j++) {
+		const struct compare_stat *st = &c->stats[j];
+		struct compare_cell as = { .verdict = st->verdict, .delta_pct = st->delta_pct };
+		const char *color = color_of(&as, o->color);
+
+		strbuf_truncate(&v, 0);
+		strbuf_truncate(&d, 0);
+		strbuf_truncate(&dr, 0);
+		strbuf_truncate(&q, 0);
+		strbuf_truncate(&p, 0);
+		if (st->verdict == VERDICT_MISSING && !(st->value > 0))
+			strbuf_addstr(&v, "-");
+		else
+			add_value_as(&v, st->value / t->unit.factor, c->value / t->unit.factor);
+		/* Under the first line's value: as wide as its " ± SPREAD" in columns. */
+		{
+			struct strbuf w = STRBUF_INIT;
+
+			add_value_as(&w, c->spread / t->unit.factor, c->value / t->unit.factor);
+			for (size_t pad = 0; pad < w.len + 3; pad++)
+				strbuf_addch(&v, ' ');
+			strbuf_release(&w);
 		}
+		add_pct(&d, st->delta_pct);
+		if (st->verdict != VERDICT_DRIFT && st->verdict != VERDICT_MISSING)
+			add_pct(&dr, st->drift_pct);
+		add_q(&q, st->q);
+		add_p(&p, st->p);
+		strbuf_addf(&sb, "  %-*s  %-*s%*s %6s %3s  %14s  %14s %5s %6s  %s%s%s", (int)t->label_w, "",
+			    (int)t->stat_w, stat_kind_name(cm->stats[j]), (int)t->value_w, strbuf_str(&v), "", "",
+			    strbuf_str(&d),
+			    strbuf_str(&dr), strbuf_str(&q), strbuf_str(&p), color,
+			    k == 0 ? "" : verdict_words(st->verdict), *color ? t->reset : "");
+		put_line(out, &sb);
+	}
+	strbuf_release(&sb);
+	strbuf_release(&v);
+	strbuf_release(&d);
+	strbuf_release(&dr);
+	strbuf_release(&q);
+	strbuf_release(&p);
+}
+
+/* Side k's line in metric cm's table (a dash when it has no value), then its other statistics. */
+static void text_cell(FILE *out, const struct compare_result *res, const struct compare_metric *cm, size_t k,
+		      const struct report_options *o, const struct text_table *t)
+{
+	const struct compare_cell *c = &cm->cells[k];
+	struct strbuf sb = STRBUF_INIT, words = STRBUF_INIT, v = STRBUF_INIT, d = STRBUF_INIT, dr = STRBUF_INIT;
+	struct strbuf q = STRBUF_INIT, p = STRBUF_INIT, sp = STRBUF_INIT, notes = STRBUF_INIT;
+	size_t inv = strlen(color_of(c, o->color)) + (*color_of(c, o->color) ? strlen(t->reset) : 0);
+
+	if (!c->present) {
+		fprintf(out, "  %-*s  %*s\n", (int)t->label_w, res->sides[k].label, (int)t->value_w, "-");
+		return;
+	}
+	add_value(&v, c->value / t->unit.factor);
+	strbuf_addstr(&v, " ± ");
+	add_value_as(&v, c->spread / t->unit.factor, c->value / t->unit.factor);
+	if (!isnan(c->spread_pct))
+		strbuf_addf(&sp, "%.1f%%", c->spread_pct);
+	add_delta(&d, cm, c);
+	add_drift(&dr, cm, c);
+	add_q(&q, c->q);
+	add_p(&p, c->p);
+	if (cm->n_stats > 1)
+		strbuf_addf(&words, "%-*s", (int)t->stat_w, stat_kind_name(cm->stats[0]));
+	strbuf_addf(&sb, "  %-*s  %s%*s %6s %3zu  %14s  %14s %5s %6s  ", (int)t->label_w,
+		    res->sides[k].label, strbuf_str(&words), (int)t->value_w + 1, strbuf_str(&v), strbuf_str(&sp), c->n,
+		    strbuf_str(&d), strbuf_str(&dr), strbuf_str(&q), strbuf_str(&p));
+	/* The verdict's short words where the long ones would pass the width. */
+	strbuf_addf(&sb, "%s%s%s", color_of(c, o->color),
+		    text_columns(&sb) + strlen(verdict_words(c->verdict)) > t->width
+		    ? verdict_text(c->verdict)->brief : verdict_words(c->verdict),
+		    *color_of(c, o->color) ? t->reset : "");
+	if (c->pairs >= 2)
+		strbuf_addf(&notes, "sign agrees in %zu of %zu pairs", c->pairs_agree, c->pairs);
+	put_row_notes(out, &sb, &notes, t->width, inv);
+	text_other_stats(out, cm, c, k, o, t);
+	strbuf_release(&notes);
+	strbuf_release(&sb);
+	strbuf_release(&words);
+	strbuf_release(&v);
+	strbuf_release(&d);
+	strbuf_release(&dr);
+	strbuf_release(&q);
+	strbuf_release(&p);
+	strbuf_release(&sp);
+}
+
+/* Metric cm's table: its title, header, a line per side, then its boot-level tests. */
+static void text_metric(FILE *out, const struct compare_result *res, const struct compare_metric *cm,
+			const struct report_options *o, struct text_table *t)
+{
+	struct strbuf words = STRBUF_INIT;
+	char *title;
+	bool any = false;
+
+	for (size_t k = 0; k < res->n_sides; k++)
+		any |= cm->cells[k].present;
+	/* Every side's value was unusable: the warnings said why. */
+	if (!any)
+		return;
+	title = metric_title(cm);
+	report_unit_of(res, cm, &t->unit);
+	t->value_w = text_value_width(res, cm, &t->unit);
+	stats_words(&words, cm);
+	fprintf(out, "\n%s  (%s%s%s, %s%s)\n", title, t->unit.unit, *t->unit.unit ? ", " : "",
+		strbuf_str(&words), better_words(cm->better), cm->by_run ? ", run by run" : "");
+	strbuf_truncate(&words, 0);
+	if (cm->n_stats > 1)
+		strbuf_addf(&words, "%-*s", (int)t->stat_w, "stat");
+	/* The value column holds "±", two bytes in UTF-8, in header and rows alike. */
+	fprintf(out, "  %-*s  %s%*s %6s %3s  %14s  %14s %5s %6s  %s\n", (int)t->label_w, "side",
+		strbuf_str(&words), (int)t->value_w + 1, "value ± spread", "", "n", "delta", "drift", "q", "p",
+		"screen");
+	for (size_t k = 0; k < res->n_sides; k++)
+		text_cell(out, res, cm, k, o, t);
+	text_boot_level(out, res, cm, o, t->label_w, t->width);
+	strbuf_release(&words);
+	free(title);
+}
+
+/* The summary line, wrapped to the width; the boot-level summary; the legend. */
+static void text_summary(FILE *out, const struct compare_result *res, const struct report_options *o, size_t width)
+{
+	char *line = NULL;
+	size_t line_len = 0;
+	FILE *mem = open_memstream(&line, &line_len);
+
+	if (mem) {
+		summary_line(mem, res, "summary: ", "");
+		fclose(mem);
+		if (line_len && line[line_len - 1] == '\n')
+			line[line_len - 1] = 0;
+		put_wrapped(out, line, width, "  ");
+		free(line);
 	}
 	boot_level_summary(out, res, "");
 	if (o->legend_long) {
@@ -1190,8 +1217,27 @@ static void text_report(FILE *out, const struct compare_result *res, const struc
 	} else {
 		legend_short(out, res, o, width, "");
 	}
-	strbuf_release(&sb);
-	strbuf_release(&words);
+}
+
+static void text_report(FILE *out, const struct compare_result *res, const struct report_options *o)
+{
+	struct text_table t = { .width = o->width ? o->width : REPORT_WIDTH_DEFAULT, .label_w = 4, .stat_w = 8,
+				.reset = o->color ? "\033[0m" : "" };
+
+	for (size_t k = 0; k < res->n_sides; k++)
+		if (strlen(res->sides[k].label) > t.label_w)
+			t.label_w = strlen(res->sides[k].label);
+
+	headline_text(out, res, t.width, false);
+	if (o->preamble)
+		fputs(o->preamble, out);
+	text_sides(out, res, t.label_w);
+	/* What the sides are comes first (modes, versions, kernels), then what bootab found each side lost. */
+	text_found(out, res);
+	for (size_t i = 0; i < res->n_metrics; i++)
+		text_metric(out, res, &res->metrics[i], o, &t);
+	fputc('\n', out);
+	text_summary(out, res, o, t.width);
 }
 
 /* Markdown text: a backslash before every character Markdown gives a meaning. */
@@ -1273,14 +1319,11 @@ static void md_boot_level(FILE *out, const struct compare_result *res)
 	strbuf_release(&sb);
 }
 
-static void md_report(FILE *out, const struct compare_result *res, const struct report_options *o)
+/* The sides table (label, mode, note), the versions that differ, the kernels. */
+static void md_sides(FILE *out, const struct compare_result *res)
 {
 	struct strbuf sb = STRBUF_INIT;
-	bool multi = false;
 
-	headline_text(out, res, 0, true);
-	if (o->preamble)
-		fputs(o->preamble, out);
 	fputs("| side | mode | note |\n|---|---|---|\n", out);
 	for (size_t k = 0; k < res->n_sides; k++) {
 		struct strbuf note = STRBUF_INIT;
@@ -1311,6 +1354,87 @@ static void md_report(FILE *out, const struct compare_result *res, const struct 
 		kernels_text(out, res, &kc, true);
 		kernel_compare_release(&kc);
 	}
+	strbuf_release(&sb);
+}
+
+/* Side k's rows of metric cm in the table: the first statistic's, then each other's. */
+static void md_cell_rows(struct strbuf *sb, const struct compare_result *res, const struct compare_metric *cm,
+			 size_t k, const struct report_unit *unit, bool multi)
+{
+	const struct compare_cell *c = &cm->cells[k];
+
+		strbuf_addstr(sb, "| ");
+	md_cell(sb, cm->row);
+	strbuf_addstr(sb, " | ");
+	md_cell(sb, cm->metric);
+	if (*unit->unit) {
+		strbuf_addstr(sb, " (");
+		md_cell(sb, unit->unit);
+		strbuf_addch(sb, ')');
+	}
+	strbuf_addstr(sb, " | ");
+	md_cell(sb, res->sides[k].label);
+	strbuf_addstr(sb, " | ");
+	if (multi)
+		strbuf_addf(sb, "%s | ", stat_kind_name(cm->stat));
+	if (c->present) {
+		add_value(sb, c->value / unit->factor);
+		strbuf_addstr(sb, " | ");
+		add_value_as(sb, c->spread / unit->factor, c->value / unit->factor);
+		strbuf_addstr(sb, " | ");
+		if (!isnan(c->spread_pct))
+			strbuf_addf(sb, "%.1f%%", c->spread_pct);
+		strbuf_addf(sb, " | %zu | ", c->n);
+		add_delta(sb, cm, c);
+		strbuf_addstr(sb, " | ");
+		add_drift(sb, cm, c);
+		strbuf_addstr(sb, " | ");
+		add_q(sb, c->q);
+		strbuf_addstr(sb, " | ");
+		add_p(sb, c->p);
+		strbuf_addf(sb, " | %s", verdict_words(c->verdict));
+		if (c->pairs >= 2)
+			strbuf_addf(sb, "; sign agrees in %zu of %zu pairs", c->pairs_agree, c->pairs);
+		strbuf_addstr(sb, " |\n");
+	} else {
+		strbuf_addstr(sb, "- | | | | | | | | missing |\n");
+	}
+	for (size_t j = 1; c->present && j < cm->n_stats; j++) {
+		const struct compare_stat *st = &c->stats[j];
+
+		strbuf_addstr(sb, "| ");
+		md_cell(sb, cm->row);
+		strbuf_addstr(sb, " | ");
+		md_cell(sb, cm->metric);
+		strbuf_addstr(sb, " | ");
+		md_cell(sb, res->sides[k].label);
+		strbuf_addf(sb, " | %s | ", stat_kind_name(cm->stats[j]));
+		if (st->value > 0)
+			add_value_as(sb, st->value / unit->factor, c->value / unit->factor);
+		else
+			strbuf_addstr(sb, "-");
+		strbuf_addstr(sb, " | | | | ");
+		add_pct(sb, st->delta_pct);
+		strbuf_addstr(sb, " | ");
+		if (st->verdict != VERDICT_DRIFT && st->verdict != VERDICT_MISSING)
+			add_pct(sb, st->drift_pct);
+		strbuf_addstr(sb, " | ");
+		add_q(sb, st->q);
+		strbuf_addstr(sb, " | ");
+		add_p(sb, st->p);
+		strbuf_addf(sb, " | %s |\n", verdict_words(st->verdict));
+	}
+}
+
+static void md_report(FILE *out, const struct compare_result *res, const struct report_options *o)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool multi = false;
+
+	headline_text(out, res, 0, true);
+	if (o->preamble)
+		fputs(o->preamble, out);
+	md_sides(out, res);
 	/* A stat column only when some metric is compared by several statistics. */
 	for (size_t i = 0; i < res->n_metrics; i++)
 		multi |= res->metrics[i].n_stats > 1;
@@ -1321,72 +1445,9 @@ static void md_report(FILE *out, const struct compare_result *res, const struct 
 		struct report_unit unit;
 
 		report_unit_of(res, cm, &unit);
-
 		for (size_t k = 0; k < res->n_sides; k++) {
-			const struct compare_cell *c = &cm->cells[k];
-
 			strbuf_truncate(&sb, 0);
-			strbuf_addstr(&sb, "| ");
-			md_cell(&sb, cm->row);
-			strbuf_addstr(&sb, " | ");
-			md_cell(&sb, cm->metric);
-			if (*unit.unit) {
-				strbuf_addstr(&sb, " (");
-				md_cell(&sb, unit.unit);
-				strbuf_addch(&sb, ')');
-			}
-			strbuf_addstr(&sb, " | ");
-			md_cell(&sb, res->sides[k].label);
-			strbuf_addstr(&sb, " | ");
-			if (multi)
-				strbuf_addf(&sb, "%s | ", stat_kind_name(cm->stat));
-			if (c->present) {
-				add_value(&sb, c->value / unit.factor);
-				strbuf_addstr(&sb, " | ");
-				add_value_as(&sb, c->spread / unit.factor, c->value / unit.factor);
-				strbuf_addstr(&sb, " | ");
-				if (!isnan(c->spread_pct))
-					strbuf_addf(&sb, "%.1f%%", c->spread_pct);
-				strbuf_addf(&sb, " | %zu | ", c->n);
-				add_delta(&sb, cm, c);
-				strbuf_addstr(&sb, " | ");
-				add_drift(&sb, cm, c);
-				strbuf_addstr(&sb, " | ");
-				add_q(&sb, c->q);
-				strbuf_addstr(&sb, " | ");
-				add_p(&sb, c->p);
-				strbuf_addf(&sb, " | %s", verdict_words(c->verdict));
-				if (c->pairs >= 2)
-					strbuf_addf(&sb, "; sign agrees in %zu of %zu pairs", c->pairs_agree, c->pairs);
-				strbuf_addstr(&sb, " |\n");
-			} else {
-				strbuf_addstr(&sb, "- | | | | | | | | missing |\n");
-			}
-			for (size_t j = 1; c->present && j < cm->n_stats; j++) {
-				const struct compare_stat *st = &c->stats[j];
-
-				strbuf_addstr(&sb, "| ");
-				md_cell(&sb, cm->row);
-				strbuf_addstr(&sb, " | ");
-				md_cell(&sb, cm->metric);
-				strbuf_addstr(&sb, " | ");
-				md_cell(&sb, res->sides[k].label);
-				strbuf_addf(&sb, " | %s | ", stat_kind_name(cm->stats[j]));
-				if (st->value > 0)
-					add_value_as(&sb, st->value / unit.factor, c->value / unit.factor);
-				else
-					strbuf_addstr(&sb, "-");
-				strbuf_addstr(&sb, " | | | | ");
-				add_pct(&sb, st->delta_pct);
-				strbuf_addstr(&sb, " | ");
-				if (st->verdict != VERDICT_DRIFT && st->verdict != VERDICT_MISSING)
-					add_pct(&sb, st->drift_pct);
-				strbuf_addstr(&sb, " | ");
-				add_q(&sb, st->q);
-				strbuf_addstr(&sb, " | ");
-				add_p(&sb, st->p);
-				strbuf_addf(&sb, " | %s |\n", verdict_words(st->verdict));
-			}
+			md_cell_rows(&sb, res, cm, k, &unit, multi);
 			fputs(strbuf_str(&sb), out);
 		}
 	}
@@ -1747,22 +1808,141 @@ static json_t *json_headline(const struct compare_result *res)
 	return all;
 }
 
-static int json_report(FILE *out, const struct compare_result *res, const struct report_options *o)
+/* The comparison of side k's value of metric cm: report.json's comparisons[] entry. */
+static json_t *json_cell(const struct compare_result *res, const struct compare_metric *cm, size_t k)
 {
-	json_t *root = json_object(), *sides = json_array(), *cmp = json_array();
-	json_t *costs = json_array(), *versions = json_array(), *warnings = json_array();
+	const struct compare_cell *c = &cm->cells[k];
+	json_t *j = json_object();
+
+	json_object_set_new(j, "row", json_string(cm->row));
+	json_object_set_new(j, "metric", json_string(cm->metric));
+	json_object_set_new(j, "side", json_string(res->sides[k].label));
+	json_object_set_new(j, "mode", json_string(res->sides[k].mode));
+	json_object_set_new(j, "stat", json_string(stat_kind_name(cm->stat)));
+	json_object_set_new(j, "unit", json_string(cm->unit));
+	json_object_set_new(j, "better", json_string(cm->better == BETTER_LOWER ? "lower" : "higher"));
+	json_object_set_new(j, "value", json_num(c->present ? c->value : NAN));
+	json_object_set_new(j, "spread", json_num(c->present ? c->spread : NAN));
+	json_object_set_new(j, "spread_pct", json_num(c->present ? c->spread_pct : NAN));
+	json_object_set_new(j, "n", json_integer((json_int_t)c->n));
+	json_object_set_new(j, "delta_pct", json_num(c->delta_pct));
+	json_object_set_new(j, "drift_pct", json_num(c->drift_pct));
+	json_object_set_new(j, "q", json_num(c->q));
+	json_object_set_new(j, "screen_p", json_num(c->p));
+	json_object_set_new(j, "screen_verdict", json_string(verdict_name(c->verdict)));
+	json_object_set_new(j, "by_run", json_boolean(cm->by_run));
+	if (cm->by_run && c->runs) {
+		json_object_set_new(j, "runs", json_integer((json_int_t)c->runs));
+		json_object_set_new(j, "delta_lo_pct", json_num(c->delta_lo));
+		json_object_set_new(j, "delta_hi_pct", json_num(c->delta_hi));
+		json_object_set_new(j, "drift_lo_pct", json_num(c->drift_lo));
+		json_object_set_new(j, "drift_hi_pct", json_num(c->drift_hi));
+	}
+	if (cm->n_stats > 1 && c->present) {
+		json_t *stats = json_array();
+
+		for (size_t st = 0; st < cm->n_stats; st++)
+			json_array_append_new(stats, json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:s}",
+				"stat", stat_kind_name(cm->stats[st]), "value", json_num(c->stats[st].value),
+				"delta_pct", json_num(c->stats[st].delta_pct),
+				"drift_pct", json_num(c->stats[st].drift_pct), "q", json_num(c->stats[st].q),
+				"screen_p", json_num(c->stats[st].p),
+				"screen_verdict", verdict_name(c->stats[st].verdict)));
+		json_object_set_new(j, "stats", stats);
+	}
+	json_object_set_new(j, "round", json_integer(res->rounds[k]));
+	{
+		/* The boot's raw samples, in rep (or run) order, as its side recorded them. */
+		const struct metric *m = compare_side_metric(res, cm, k);
+		json_t *samples = json_array();
+
+		for (size_t n = 0; m && n < m->n_samples; n++)
+			json_array_append_new(samples, json_num(m->samples[n]));
+		json_object_set_new(j, "samples", samples);
+	}
+	if (c->pairs) {
+		json_object_set_new(j, "pairs", json_integer((json_int_t)c->pairs));
+		json_object_set_new(j, "pairs_agree", json_integer((json_int_t)c->pairs_agree));
+	}
+	return j;
+}
+
+/* Cost i (a check that failed on a side): report.json's costs[] entry. */
+static json_t *json_cost(const struct compare_result *res, size_t i)
+{
+	json_t *c = json_object();
+
+	json_object_set_new(c, "side", json_string(res->sides[res->costs[i].side].label));
+	json_object_set_new(c, "row", json_string(res->costs[i].row));
+	json_object_set_new(c, "rc", json_integer(res->costs[i].rc));
+	json_object_set_new(c, "fails_on_first", json_boolean(res->costs[i].fails_on_first));
+	if (res->costs[i].has_tests) {
+		json_t *failed = json_array();
+
+		for (size_t f = 0; f < res->costs[i].tests_failed; f++)
+			json_array_append_new(failed, json_string(res->costs[i].failures[f]));
+		json_object_set_new(c, "tests_total", json_integer((json_int_t)res->costs[i].tests_total));
+		json_object_set_new(c, "tests_new", json_integer((json_int_t)res->costs[i].tests_new));
+		json_object_set_new(c, "tests_failed", failed);
+	}
+	return c;
+}
+
+/* What bootab found a side lost (or gained), f: report.json's found.costs[] entry. */
+static json_t *json_found_cost(const struct compare_result *res, const struct found *f)
+{
+	json_t *c = json_object();
+
+	json_object_set_new(c, "side", json_string(res->sides[f->side].label));
+	json_object_set_new(c, "found_by", json_string("bootab"));
+	json_object_set_new(c, "kind", json_string(found_kind_name(f->kind)));
+	json_object_set_new(c, "gain", json_boolean(f->gain));
+	json_object_set_new(c, "text", json_string(f->text));
+	json_object_set_new(c, "subject", json_string(f->subject));
+	if (f->address)
+		json_object_set_new(c, "address", json_string(f->address));
+	if (f->kind == FOUND_DRIVER || f->kind == FOUND_LINK_DOWN) {
+		json_object_set_new(c, "baseline", f->baseline_value ? json_string(f->baseline_value) : json_null());
+		json_object_set_new(c, "value", f->value ? json_string(f->value) : json_null());
+	}
+	if (f->level >= 0) {
+		json_object_set_new(c, "level", json_integer(f->level));
+		json_object_set_new(c, "level_name", json_string(klog_level_name(f->level)));
+		json_object_set_new(c, "count", json_integer((json_int_t)f->count));
+		if (!isnan(f->time))
+			json_object_set_new(c, "time", json_real(f->time));
+	}
+	return c;
+}
+
+/* report.json's found object: the baseline, the sides judged, the costs found, the baseline's noise. */
+static json_t *json_found(const struct compare_result *res)
+{
 	json_t *found = json_array(), *noise_examples = json_array(), *found_notes = json_array();
 	json_t *judged = json_array();
-	char now[32];
-	int r;
 
-	/* What the document is, first: a reader checks these before anything else. */
-	if (!o->generated)
-		report_time_now(now, sizeof(now));
-	json_object_set_new(root, "format", json_string(REPORT_JSON_FORMAT));
-	json_object_set_new(root, "format_version", json_integer(REPORT_JSON_FORMAT_VERSION));
-	json_object_set_new(root, "bootab_version", json_string(BOOTAB_VERSION));
-	json_object_set_new(root, "generated", json_string(o->generated ? o->generated : now));
+	for (size_t i = 0; i < res->found.n_found; i++)
+		json_array_append_new(found, json_found_cost(res, &res->found.found[i]));
+	for (size_t i = 0; i < res->found.noise_examples.n; i++)
+		json_array_append_new(noise_examples, json_string(res->found.noise_examples.items[i]));
+	for (size_t i = 0; i < res->found.notes.n; i++)
+		json_array_append_new(found_notes, json_string(res->found.notes.items[i]));
+	for (size_t k = 0; k < res->n_sides; k++)
+		if (res->found.judged[k])
+			json_array_append_new(judged, json_string(res->sides[k].label));
+	return json_pack("{s:s, s:o, s:o, s:I, s:{s:I, s:I, s:I, s:o}, s:o}",
+		"baseline", res->found.baseline, "judged", judged, "costs", found,
+		"ignored", (json_int_t)res->found.n_ignored,
+		"baseline_noise", "kernel_lines", (json_int_t)res->found.noise_klog,
+		"devices", (json_int_t)res->found.noise_devices, "units", (json_int_t)res->found.noise_units,
+		"examples", noise_examples, "notes", found_notes);
+}
+
+/* report.json's sides[]: label, mode, directory, whether a repeat of the first, proof. */
+static json_t *json_sides(const struct compare_result *res)
+{
+	json_t *sides = json_array();
+
 	for (size_t k = 0; k < res->n_sides; k++) {
 		json_t *s = json_object();
 
@@ -1774,116 +1954,14 @@ static int json_report(FILE *out, const struct compare_result *res, const struct
 			json_object_set_new(s, "proof", json_string(res->sides[k].proof));
 		json_array_append_new(sides, s);
 	}
-	for (size_t i = 0; i < res->n_metrics; i++) {
-		const struct compare_metric *cm = &res->metrics[i];
+	return sides;
+}
 
-		for (size_t k = 0; k < res->n_sides; k++) {
-			const struct compare_cell *c = &cm->cells[k];
-			json_t *j = json_object();
+/* report.json's versions_differ[]: each version that differs, with every side's value. */
+static json_t *json_versions(const struct compare_result *res)
+{
+	json_t *versions = json_array();
 
-			json_object_set_new(j, "row", json_string(cm->row));
-			json_object_set_new(j, "metric", json_string(cm->metric));
-			json_object_set_new(j, "side", json_string(res->sides[k].label));
-			json_object_set_new(j, "mode", json_string(res->sides[k].mode));
-			json_object_set_new(j, "stat", json_string(stat_kind_name(cm->stat)));
-			json_object_set_new(j, "unit", json_string(cm->unit));
-			json_object_set_new(j, "better", json_string(cm->better == BETTER_LOWER ? "lower" : "higher"));
-			json_object_set_new(j, "value", json_num(c->present ? c->value : NAN));
-			json_object_set_new(j, "spread", json_num(c->present ? c->spread : NAN));
-			json_object_set_new(j, "spread_pct", json_num(c->present ? c->spread_pct : NAN));
-			json_object_set_new(j, "n", json_integer((json_int_t)c->n));
-			json_object_set_new(j, "delta_pct", json_num(c->delta_pct));
-			json_object_set_new(j, "drift_pct", json_num(c->drift_pct));
-			json_object_set_new(j, "q", json_num(c->q));
-			json_object_set_new(j, "screen_p", json_num(c->p));
-			json_object_set_new(j, "screen_verdict", json_string(verdict_name(c->verdict)));
-			json_object_set_new(j, "by_run", json_boolean(cm->by_run));
-			if (cm->by_run && c->runs) {
-				json_object_set_new(j, "runs", json_integer((json_int_t)c->runs));
-				json_object_set_new(j, "delta_lo_pct", json_num(c->delta_lo));
-				json_object_set_new(j, "delta_hi_pct", json_num(c->delta_hi));
-				json_object_set_new(j, "drift_lo_pct", json_num(c->drift_lo));
-				json_object_set_new(j, "drift_hi_pct", json_num(c->drift_hi));
-			}
-			if (cm->n_stats > 1 && c->present) {
-				json_t *stats = json_array();
-
-				for (size_t st = 0; st < cm->n_stats; st++)
-					json_array_append_new(stats, json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:s}",
-						"stat", stat_kind_name(cm->stats[st]), "value", json_num(c->stats[st].value),
-						"delta_pct", json_num(c->stats[st].delta_pct),
-						"drift_pct", json_num(c->stats[st].drift_pct), "q", json_num(c->stats[st].q),
-						"screen_p", json_num(c->stats[st].p),
-						"screen_verdict", verdict_name(c->stats[st].verdict)));
-				json_object_set_new(j, "stats", stats);
-			}
-			json_object_set_new(j, "round", json_integer(res->rounds[k]));
-			{
-				/* The boot's raw samples, in rep (or run) order, as its side recorded them. */
-				const struct metric *m = compare_side_metric(res, cm, k);
-				json_t *samples = json_array();
-
-				for (size_t n = 0; m && n < m->n_samples; n++)
-					json_array_append_new(samples, json_num(m->samples[n]));
-				json_object_set_new(j, "samples", samples);
-			}
-			if (c->pairs) {
-				json_object_set_new(j, "pairs", json_integer((json_int_t)c->pairs));
-				json_object_set_new(j, "pairs_agree", json_integer((json_int_t)c->pairs_agree));
-			}
-			json_array_append_new(cmp, j);
-		}
-	}
-	for (size_t i = 0; i < res->n_costs; i++) {
-		json_t *c = json_object();
-
-		json_object_set_new(c, "side", json_string(res->sides[res->costs[i].side].label));
-		json_object_set_new(c, "row", json_string(res->costs[i].row));
-		json_object_set_new(c, "rc", json_integer(res->costs[i].rc));
-		json_object_set_new(c, "fails_on_first", json_boolean(res->costs[i].fails_on_first));
-		if (res->costs[i].has_tests) {
-			json_t *failed = json_array();
-
-			for (size_t f = 0; f < res->costs[i].tests_failed; f++)
-				json_array_append_new(failed, json_string(res->costs[i].failures[f]));
-			json_object_set_new(c, "tests_total", json_integer((json_int_t)res->costs[i].tests_total));
-			json_object_set_new(c, "tests_new", json_integer((json_int_t)res->costs[i].tests_new));
-			json_object_set_new(c, "tests_failed", failed);
-		}
-		json_array_append_new(costs, c);
-	}
-	for (size_t i = 0; i < res->found.n_found; i++) {
-		const struct found *f = &res->found.found[i];
-		json_t *c = json_object();
-
-		json_object_set_new(c, "side", json_string(res->sides[f->side].label));
-		json_object_set_new(c, "found_by", json_string("bootab"));
-		json_object_set_new(c, "kind", json_string(found_kind_name(f->kind)));
-		json_object_set_new(c, "gain", json_boolean(f->gain));
-		json_object_set_new(c, "text", json_string(f->text));
-		json_object_set_new(c, "subject", json_string(f->subject));
-		if (f->address)
-			json_object_set_new(c, "address", json_string(f->address));
-		if (f->kind == FOUND_DRIVER || f->kind == FOUND_LINK_DOWN) {
-			json_object_set_new(c, "baseline", f->baseline_value ? json_string(f->baseline_value) : json_null());
-			json_object_set_new(c, "value", f->value ? json_string(f->value) : json_null());
-		}
-		if (f->level >= 0) {
-			json_object_set_new(c, "level", json_integer(f->level));
-			json_object_set_new(c, "level_name", json_string(klog_level_name(f->level)));
-			json_object_set_new(c, "count", json_integer((json_int_t)f->count));
-			if (!isnan(f->time))
-				json_object_set_new(c, "time", json_real(f->time));
-		}
-		json_array_append_new(found, c);
-	}
-	for (size_t i = 0; i < res->found.noise_examples.n; i++)
-		json_array_append_new(noise_examples, json_string(res->found.noise_examples.items[i]));
-	for (size_t i = 0; i < res->found.notes.n; i++)
-		json_array_append_new(found_notes, json_string(res->found.notes.items[i]));
-	for (size_t k = 0; k < res->n_sides; k++)
-		if (res->found.judged[k])
-			json_array_append_new(judged, json_string(res->sides[k].label));
 	for (size_t i = 0; i < res->n_versions; i++) {
 		json_t *v = json_object(), *vals = json_object();
 
@@ -1894,21 +1972,37 @@ static int json_report(FILE *out, const struct compare_result *res, const struct
 		json_object_set_new(v, "values", vals);
 		json_array_append_new(versions, v);
 	}
+	return versions;
+}
+
+static int json_report(FILE *out, const struct compare_result *res, const struct report_options *o)
+{
+	json_t *root = json_object(), *cmp = json_array(), *costs = json_array(), *warnings = json_array();
+	char now[32];
+	int r;
+
+	/* What the document is, first: a reader checks these before anything else. */
+	if (!o->generated)
+		report_time_now(now, sizeof(now));
+	json_object_set_new(root, "format", json_string(REPORT_JSON_FORMAT));
+	json_object_set_new(root, "format_version", json_integer(REPORT_JSON_FORMAT_VERSION));
+	json_object_set_new(root, "bootab_version", json_string(BOOTAB_VERSION));
+	json_object_set_new(root, "generated", json_string(o->generated ? o->generated : now));
+	for (size_t i = 0; i < res->n_metrics; i++)
+		for (size_t k = 0; k < res->n_sides; k++)
+			json_array_append_new(cmp, json_cell(res, &res->metrics[i], k));
+	for (size_t i = 0; i < res->n_costs; i++)
+		json_array_append_new(costs, json_cost(res, i));
 	if (o->warnings)
 		for (size_t i = 0; i < o->warnings->n; i++)
 			json_array_append_new(warnings, json_string(o->warnings->items[i]));
 	json_object_set_new(root, "headline", json_headline(res));
-	json_object_set_new(root, "sides", sides);
+	json_object_set_new(root, "sides", json_sides(res));
 	json_object_set_new(root, "loud_pct", json_real(o->loud_pct));
 	json_object_set_new(root, "comparisons", cmp);
 	json_object_set_new(root, "costs", costs);
-	json_object_set_new(root, "found", json_pack("{s:s, s:o, s:o, s:I, s:{s:I, s:I, s:I, s:o}, s:o}",
-		"baseline", res->found.baseline, "judged", judged, "costs", found,
-		"ignored", (json_int_t)res->found.n_ignored,
-		"baseline_noise", "kernel_lines", (json_int_t)res->found.noise_klog,
-		"devices", (json_int_t)res->found.noise_devices, "units", (json_int_t)res->found.noise_units,
-		"examples", noise_examples, "notes", found_notes));
-	json_object_set_new(root, "versions_differ", versions);
+	json_object_set_new(root, "found", json_found(res));
+	json_object_set_new(root, "versions_differ", json_versions(res));
 	{
 		struct kernel_compare kc;
 
@@ -1985,8 +2079,14 @@ flush:
 
 void report_time_now(char *buf, size_t size)
 {
+	const char *epoch = getenv("SOURCE_DATE_EPOCH");
 	time_t t = time(NULL);
 	struct tm tm;
+	long v;
+
+	/* Up to 9999-12-31T23:59:59Z, the last time RFC 3339's four-digit year holds. */
+	if (epoch && number_parse_long(epoch, 0, 253402300799L, &v) == 0)
+		t = (time_t)v;
 
 	if (!gmtime_r(&t, &tm) || strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
 		snprintf(buf, size, "1970-01-01T00:00:00Z");

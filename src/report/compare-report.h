@@ -47,7 +47,13 @@ struct report_options {
 #define REPORT_JSON_FORMAT "bootab-report"
 #define REPORT_JSON_FORMAT_VERSION 1
 
-/* The time now as RFC 3339 UTC with seconds ("2026-12-01T11:46:16Z") into buf (at least 21 bytes). */
+/*
+ * The time a report is written as RFC 3339 UTC with seconds
+ * ("2026-12-01T11:46:16Z") into buf (at least 21 bytes): SOURCE_DATE_EPOCH
+ * when it holds a whole number of seconds since the epoch (the
+ * reproducible-builds.org convention, so that one input gives one report),
+ * else the time now.
+ */
 void report_time_now(char *buf, size_t size);
 
 /*

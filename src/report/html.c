@@ -551,6 +551,96 @@ static bool forest_metric(const struct compare_metric *cm)
 	return cm->has_components || cm->has_history;
 }
 
+/* The forest's axis: its tick labels in %. */
+static void forest_ticks(struct page *pg, const struct chart_axis *axis)
+{
+	for (size_t t = 0; t < axis->n_ticks; t++) {
+		double v = axis->lo + (double)t * axis->step;
+		struct strbuf label = STRBUF_INIT;
+
+		chart_tick_label(&label, v, axis->step);
+		put(pg, "<text");
+		forest_number(pg, "x", forest_x(axis, v));
+		putf(pg, " y=\"15\" text-anchor=\"%s\">%s", t == 0 ? "start" : t + 1 == axis->n_ticks ? "end" : "middle",
+		     v > 0 ? "+" : "");
+		esc(pg, strbuf_str(&label));
+		put(pg, "%</text>");
+		strbuf_release(&label);
+	}
+}
+
+/* The forest's line of test ct of metric cm (the i-th): the estimate, its CI and margin, the verdict. */
+static void forest_row(struct page *pg, size_t i, const struct compare_metric *cm, const struct compare_test *ct,
+		       const struct chart_axis *axis)
+{
+	const char *color = test_color(pg, ct);
+	bool ci = ct->method != METHOD_NONE && isfinite(ct->lo_pct) && isfinite(ct->hi_pct);
+	struct strbuf w = STRBUF_INIT;
+	char *title = report_metric_title(cm);
+
+	put(pg, "<div class=\"fr\"");
+	test_attrs(pg, cm, ct);
+	put(pg, "><div class=\"fl\"><a href=\"#");
+	metric_anchor(pg, i);
+	put(pg, "\">");
+	metric_heading(pg, cm);
+	putf(pg, "</a> <span class=\"fm\"><span class=\"sw\" style=\"background:%s\"></span>", color);
+	esc(pg, ct->mode);
+	put(pg, "</span></div><svg class=\"fp\" height=\"26\" role=\"img\" aria-label=\"");
+	esc(pg, title);
+	put(pg, ", ");
+	esc(pg, ct->mode);
+	put(pg, "\">");
+	if (ct->has_equivalence && cm->margin_pct > 0) {
+		double a = forest_x(axis, -cm->margin_pct), b = forest_x(axis, cm->margin_pct);
+
+		put(pg, "<rect class=\"margin\"");
+		forest_number(pg, "x", a);
+		forest_number(pg, "width", b - a);
+		putf(pg, " y=\"2\" height=\"22\"><title>equivalence margin ±%g%%</title></rect>", cm->margin_pct);
+	}
+	put(pg, "<line class=\"zero\"");
+	forest_number(pg, "x1", forest_x(axis, 0));
+	forest_number(pg, "x2", forest_x(axis, 0));
+	put(pg, " y1=\"0\" y2=\"26\"/>");
+	if (ci) {
+		double a = forest_x(axis, ct->lo_pct), b = forest_x(axis, ct->hi_pct);
+
+		putf(pg, "<line class=\"ci\" stroke=\"%s\"", color);
+		forest_number(pg, "x1", a);
+		forest_number(pg, "x2", b);
+		putf(pg, " y1=\"13\" y2=\"13\"/><line class=\"ci\" stroke=\"%s\"", color);
+		forest_number(pg, "x1", a);
+		forest_number(pg, "x2", a);
+		putf(pg, " y1=\"7\" y2=\"19\"/><line class=\"ci\" stroke=\"%s\"", color);
+		forest_number(pg, "x1", b);
+		forest_number(pg, "x2", b);
+		put(pg, " y1=\"7\" y2=\"19\"/>");
+	}
+	if (isfinite(ct->delta_pct)) {
+		/* Hollow: an estimate no test bounds. */
+		putf(pg, "<circle class=\"est%s\" stroke=\"%s\" fill=\"%s\"", ci ? "" : " open", color,
+		     ci ? color : "#fff");
+		forest_number(pg, "cx", forest_x(axis, ct->delta_pct));
+		put(pg, " cy=\"13\" r=\"5\"/>");
+	}
+	put(pg, "</svg><div class=\"fv\"><span class=\"fd\">");
+	strbuf_addf(&w, "%+.1f%%", ct->delta_pct);
+	if (ci)
+		strbuf_addf(&w, " [%+.1f, %+.1f]", ct->lo_pct, ct->hi_pct);
+	esc(pg, strbuf_str(&w));
+	strbuf_truncate(&w, 0);
+	report_add_test_verdict(&w, cm, ct);
+	putf(pg, "</span> <span class=\"pill %s\">", test_class(ct));
+	esc(pg, strbuf_str(&w));
+	put(pg, "</span>");
+	if (ct->verdict == VERDICT_COUNTS && !ct->survives)
+		put(pg, " <span class=\"note\">not after FDR</span>");
+	put(pg, "</div></div>\n");
+	strbuf_release(&w);
+	free(title);
+}
+
 static void forest_section(struct page *pg)
 {
 	const struct compare_result *res = pg->res;
@@ -586,93 +676,11 @@ static void forest_section(struct page *pg)
 		axis = (struct chart_axis){ .lo = -1, .hi = 1, .step = 1, .n_ticks = 3 };
 	putf(pg, "<div class=\"forest\" data-rows=\"%zu\">\n<div class=\"fr axis\"><div class=\"fl\"></div>"
 		 "<svg class=\"fp\" height=\"22\" aria-hidden=\"true\">", n_rows);
-	for (size_t t = 0; t < axis.n_ticks; t++) {
-		double v = axis.lo + (double)t * axis.step;
-		struct strbuf label = STRBUF_INIT;
-
-		chart_tick_label(&label, v, axis.step);
-		put(pg, "<text");
-		forest_number(pg, "x", forest_x(&axis, v));
-		putf(pg, " y=\"15\" text-anchor=\"%s\">%s", t == 0 ? "start" : t + 1 == axis.n_ticks ? "end" : "middle",
-		     v > 0 ? "+" : "");
-		esc(pg, strbuf_str(&label));
-		put(pg, "%</text>");
-		strbuf_release(&label);
-	}
+	forest_ticks(pg, &axis);
 	put(pg, "</svg><div class=\"fv note\">estimate [CI], verdict</div></div>\n");
-	for (size_t i = 0; i < res->n_metrics; i++) {
-		const struct compare_metric *cm = &res->metrics[i];
-
-		for (size_t t = 0; forest_metric(cm) && t < cm->n_tests; t++) {
-			const struct compare_test *ct = &cm->tests[t];
-			const char *color = test_color(pg, ct);
-			bool ci = ct->method != METHOD_NONE && isfinite(ct->lo_pct) && isfinite(ct->hi_pct);
-			struct strbuf w = STRBUF_INIT;
-			char *title = report_metric_title(cm);
-
-			put(pg, "<div class=\"fr\"");
-			test_attrs(pg, cm, ct);
-			put(pg, "><div class=\"fl\"><a href=\"#");
-			metric_anchor(pg, i);
-			put(pg, "\">");
-			metric_heading(pg, cm);
-			putf(pg, "</a> <span class=\"fm\"><span class=\"sw\" style=\"background:%s\"></span>", color);
-			esc(pg, ct->mode);
-			put(pg, "</span></div><svg class=\"fp\" height=\"26\" role=\"img\" aria-label=\"");
-			esc(pg, title);
-			put(pg, ", ");
-			esc(pg, ct->mode);
-			put(pg, "\">");
-			if (ct->has_equivalence && cm->margin_pct > 0) {
-				double a = forest_x(&axis, -cm->margin_pct), b = forest_x(&axis, cm->margin_pct);
-
-				put(pg, "<rect class=\"margin\"");
-				forest_number(pg, "x", a);
-				forest_number(pg, "width", b - a);
-				putf(pg, " y=\"2\" height=\"22\"><title>equivalence margin ±%g%%</title></rect>", cm->margin_pct);
-			}
-			put(pg, "<line class=\"zero\"");
-			forest_number(pg, "x1", forest_x(&axis, 0));
-			forest_number(pg, "x2", forest_x(&axis, 0));
-			put(pg, " y1=\"0\" y2=\"26\"/>");
-			if (ci) {
-				double a = forest_x(&axis, ct->lo_pct), b = forest_x(&axis, ct->hi_pct);
-
-				putf(pg, "<line class=\"ci\" stroke=\"%s\"", color);
-				forest_number(pg, "x1", a);
-				forest_number(pg, "x2", b);
-				putf(pg, " y1=\"13\" y2=\"13\"/><line class=\"ci\" stroke=\"%s\"", color);
-				forest_number(pg, "x1", a);
-				forest_number(pg, "x2", a);
-				putf(pg, " y1=\"7\" y2=\"19\"/><line class=\"ci\" stroke=\"%s\"", color);
-				forest_number(pg, "x1", b);
-				forest_number(pg, "x2", b);
-				put(pg, " y1=\"7\" y2=\"19\"/>");
-			}
-			if (isfinite(ct->delta_pct)) {
-				/* Hollow: an estimate no test bounds. */
-				putf(pg, "<circle class=\"est%s\" stroke=\"%s\" fill=\"%s\"", ci ? "" : " open", color,
-				     ci ? color : "#fff");
-				forest_number(pg, "cx", forest_x(&axis, ct->delta_pct));
-				put(pg, " cy=\"13\" r=\"5\"/>");
-			}
-			put(pg, "</svg><div class=\"fv\"><span class=\"fd\">");
-			strbuf_addf(&w, "%+.1f%%", ct->delta_pct);
-			if (ci)
-				strbuf_addf(&w, " [%+.1f, %+.1f]", ct->lo_pct, ct->hi_pct);
-			esc(pg, strbuf_str(&w));
-			strbuf_truncate(&w, 0);
-			report_add_test_verdict(&w, cm, ct);
-			putf(pg, "</span> <span class=\"pill %s\">", test_class(ct));
-			esc(pg, strbuf_str(&w));
-			put(pg, "</span>");
-			if (ct->verdict == VERDICT_COUNTS && !ct->survives)
-				put(pg, " <span class=\"note\">not after FDR</span>");
-			put(pg, "</div></div>\n");
-			strbuf_release(&w);
-			free(title);
-		}
-	}
+	for (size_t i = 0; i < res->n_metrics; i++)
+		for (size_t t = 0; forest_metric(&res->metrics[i]) && t < res->metrics[i].n_tests; t++)
+			forest_row(pg, i, &res->metrics[i], &res->metrics[i].tests[t], &axis);
 	put(pg, "</div>\n<p class=\"note\">Each line: a mode's boot-level delta against ");
 	esc(pg, res->sides[0].mode);
 	putf(pg, " (+ is better), the mean of its boot means in logs, with its %.0f%% confidence interval; a hollow "
@@ -683,6 +691,126 @@ static void forest_section(struct page *pg)
 
 /* ---- gains and costs ---- */
 
+/* Side k's claims of the boot-level test (they stand on its mode's first side), as the text words them. */
+static void gc_claims(struct page *pg, size_t k)
+{
+	const struct compare_result *res = pg->res;
+
+	/* The test stands on its mode's first side: the claims of its CI, as the text words them. */
+	size_t n_claim = 0, n_tested = 0, n_tests = 0;
+
+	for (size_t i = 0; i < res->n_metrics; i++) {
+		const struct compare_metric *cm = &res->metrics[i];
+
+		for (size_t t = 0; t < cm->n_tests; t++) {
+			const struct compare_test *ct = &cm->tests[t];
+			struct strbuf w = STRBUF_INIT;
+			char *title;
+
+			if (ct->side != k)
+				continue;
+			n_tests++;
+			n_tested += ct->method != METHOD_NONE;
+			if (ct->verdict != VERDICT_COUNTS)
+				continue;
+			title = report_metric_title(cm);
+			strbuf_addf(&w, "%+.1f%% [%+.1f, %+.1f] ", ct->delta_pct, ct->lo_pct, ct->hi_pct);
+			putf(pg, "%s<span class=\"%s\">", n_claim++ ? "<br>" : "", ct->delta_pct >= 0 ? "g" : "l");
+			esc(pg, strbuf_str(&w));
+			put(pg, "</span>");
+			esc(pg, title);
+			if (!ct->survives)
+				put(pg, " <span class=\"note\">(does not survive FDR)</span>");
+			free(title);
+			strbuf_release(&w);
+		}
+	}
+	if (n_claim == 0)
+		put(pg, k == 0 ? "<span class=\"note\">first side</span>"
+			       : n_tested ? "none" : n_tests ? "<span class=\"note\">not tested</span>" : "-");
+}
+
+/* Side k's deltas the screen counts, the better ones then the worse ones: a cell each. */
+static void gc_screen(struct page *pg, size_t k)
+{
+	const struct compare_result *res = pg->res;
+	size_t n_gain = 0, n_loss = 0;
+
+	for (int want_gain = 1; want_gain >= 0; want_gain--) {
+		size_t *count = want_gain ? &n_gain : &n_loss;
+
+		put(pg, "<td class=\"wrap\">");
+		for (size_t i = 0; i < res->n_metrics; i++) {
+			const struct compare_metric *cm = &res->metrics[i];
+			const struct compare_cell *c = &cm->cells[k];
+			char *title;
+
+			if (c->verdict != VERDICT_COUNTS || (c->delta_pct >= 0) != (want_gain == 1))
+				continue;
+			title = report_metric_title(cm);
+			putf(pg, "%s<span class=\"%s\">", (*count)++ ? "<br>" : "", want_gain ? "g" : "l");
+			cell_text(pg, report_add_delta, cm, c);
+			put(pg, "</span> ");
+			esc(pg, title);
+			free(title);
+		}
+		if (*count == 0)
+			put(pg, k == 0 ? "<span class=\"note\">first side</span>" : "-");
+		put(pg, "</td>");
+	}
+}
+
+/* Side k's costs: the checks that failed, then what bootab found it lost (or gained): a cell each. */
+static void gc_costs(struct page *pg, size_t k)
+{
+	const struct compare_result *res = pg->res;
+	size_t n_cost = 0;
+
+	put(pg, "<td class=\"wrap\">");
+	for (size_t i = 0; i < res->n_costs; i++) {
+		const struct compare_cost *c = &res->costs[i];
+
+		if (c->side != k)
+			continue;
+		struct strbuf words = STRBUF_INIT;
+
+		put(pg, n_cost++ ? "<br>" : "");
+		put(pg, "<span class=\"c\">");
+		if (c->has_tests) {
+			report_cost_words(&words, c, k != 0);
+			esc(pg, strbuf_str(&words));
+			put(pg, "</span>");
+		} else {
+			esc(pg, c->row);
+			putf(pg, " failed, rc=%d</span>", c->rc);
+			if (k != 0 && c->fails_on_first)
+				put(pg, " (fails on the first side too)");
+		}
+		strbuf_release(&words);
+	}
+	if (n_cost == 0)
+		put(pg, "none");
+	put(pg, "</td><td class=\"wrap\">");
+	n_cost = 0;
+	for (size_t i = 0; i < res->found.n_found; i++) {
+		const struct found *f = &res->found.found[i];
+
+		if (f->side != k)
+			continue;
+		put(pg, n_cost++ ? "<br>" : "");
+		putf(pg, "<span class=\"%s\" data-found=\"%s\" data-side=\"", f->gain ? "g" : "c",
+		     found_kind_name(f->kind));
+		esc(pg, res->sides[k].label);
+		put(pg, "\">");
+		put(pg, f->gain ? "gain: " : "cost: ");
+		esc(pg, f->text);
+		put(pg, "</span>");
+	}
+	if (n_cost == 0)
+		put(pg, !strcmp(res->sides[k].mode, res->sides[0].mode) ? "<span class=\"note\">baseline</span>"
+			: res->found.judged[k] ? "none" : "<span class=\"note\">not recorded</span>");
+}
+
 static void gains_and_costs(struct page *pg)
 {
 	const struct compare_result *res = pg->res;
@@ -691,9 +819,6 @@ static void gains_and_costs(struct page *pg)
 		"<thead><tr><th>side</th><th>mode</th><th>boot-level test: claims</th><th>screen: counts, better</th>"
 		"<th>screen: counts, worse</th><th>costs (failed checks)</th><th>costs found by bootab</th></tr></thead>\n<tbody>\n");
 	for (size_t k = 0; k < res->n_sides; k++) {
-		struct strbuf note = STRBUF_INIT;
-		size_t n_gain = 0, n_loss = 0, n_cost = 0;
-
 		putf(pg, "<tr data-side=\"");
 		esc(pg, res->sides[k].label);
 		putf(pg, "\"><td><span class=\"sw\" style=\"background:%s\"></span><b>", mode_color(pg, k));
@@ -701,108 +826,11 @@ static void gains_and_costs(struct page *pg)
 		put(pg, "</b></td><td>");
 		esc(pg, res->sides[k].mode);
 		put(pg, "</td><td class=\"wrap\">");
-		{
-			/* The test stands on its mode's first side: the claims of its CI, as the text words them. */
-			size_t n_claim = 0, n_tested = 0, n_tests = 0;
-
-			for (size_t i = 0; i < res->n_metrics; i++) {
-				const struct compare_metric *cm = &res->metrics[i];
-
-				for (size_t t = 0; t < cm->n_tests; t++) {
-					const struct compare_test *ct = &cm->tests[t];
-					struct strbuf w = STRBUF_INIT;
-					char *title;
-
-					if (ct->side != k)
-						continue;
-					n_tests++;
-					n_tested += ct->method != METHOD_NONE;
-					if (ct->verdict != VERDICT_COUNTS)
-						continue;
-					title = report_metric_title(cm);
-					strbuf_addf(&w, "%+.1f%% [%+.1f, %+.1f] ", ct->delta_pct, ct->lo_pct, ct->hi_pct);
-					putf(pg, "%s<span class=\"%s\">", n_claim++ ? "<br>" : "", ct->delta_pct >= 0 ? "g" : "l");
-					esc(pg, strbuf_str(&w));
-					put(pg, "</span>");
-					esc(pg, title);
-					if (!ct->survives)
-						put(pg, " <span class=\"note\">(does not survive FDR)</span>");
-					free(title);
-					strbuf_release(&w);
-				}
-			}
-			if (n_claim == 0)
-				put(pg, k == 0 ? "<span class=\"note\">first side</span>"
-					       : n_tested ? "none" : n_tests ? "<span class=\"note\">not tested</span>" : "-");
-		}
+		gc_claims(pg, k);
 		put(pg, "</td>");
-		for (int want_gain = 1; want_gain >= 0; want_gain--) {
-			size_t *count = want_gain ? &n_gain : &n_loss;
-
-			put(pg, "<td class=\"wrap\">");
-			for (size_t i = 0; i < res->n_metrics; i++) {
-				const struct compare_metric *cm = &res->metrics[i];
-				const struct compare_cell *c = &cm->cells[k];
-				char *title;
-
-				if (c->verdict != VERDICT_COUNTS || (c->delta_pct >= 0) != (want_gain == 1))
-					continue;
-				title = report_metric_title(cm);
-				putf(pg, "%s<span class=\"%s\">", (*count)++ ? "<br>" : "", want_gain ? "g" : "l");
-				cell_text(pg, report_add_delta, cm, c);
-				put(pg, "</span> ");
-				esc(pg, title);
-				free(title);
-			}
-			if (*count == 0)
-				put(pg, k == 0 ? "<span class=\"note\">first side</span>" : "-");
-			put(pg, "</td>");
-		}
-		put(pg, "<td class=\"wrap\">");
-		for (size_t i = 0; i < res->n_costs; i++) {
-			const struct compare_cost *c = &res->costs[i];
-
-			if (c->side != k)
-				continue;
-			struct strbuf words = STRBUF_INIT;
-
-			put(pg, n_cost++ ? "<br>" : "");
-			put(pg, "<span class=\"c\">");
-			if (c->has_tests) {
-				report_cost_words(&words, c, k != 0);
-				esc(pg, strbuf_str(&words));
-				put(pg, "</span>");
-			} else {
-				esc(pg, c->row);
-				putf(pg, " failed, rc=%d</span>", c->rc);
-				if (k != 0 && c->fails_on_first)
-					put(pg, " (fails on the first side too)");
-			}
-			strbuf_release(&words);
-		}
-		if (n_cost == 0)
-			put(pg, "none");
-		put(pg, "</td><td class=\"wrap\">");
-		n_cost = 0;
-		for (size_t i = 0; i < res->found.n_found; i++) {
-			const struct found *f = &res->found.found[i];
-
-			if (f->side != k)
-				continue;
-			put(pg, n_cost++ ? "<br>" : "");
-			putf(pg, "<span class=\"%s\" data-found=\"%s\" data-side=\"", f->gain ? "g" : "c",
-			     found_kind_name(f->kind));
-			esc(pg, res->sides[k].label);
-			put(pg, "\">");
-			put(pg, f->gain ? "gain: " : "cost: ");
-			esc(pg, f->text);
-			put(pg, "</span>");
-		}
-		if (n_cost == 0)
-			put(pg, !strcmp(res->sides[k].mode, res->sides[0].mode) ? "<span class=\"note\">baseline</span>"
-				: res->found.judged[k] ? "none" : "<span class=\"note\">not recorded</span>");
+		gc_screen(pg, k);
+		gc_costs(pg, k);
 		put(pg, "</td></tr>\n");
-		strbuf_release(&note);
 	}
 	putf(pg, "</tbody></table></div>\n<p class=\"note\">A claim of the boot-level test is a %.0f%% CI of the mode's "
 		 "boot means that excludes 0 (the forest plot above); the screen (seed rule) lists a delta that is at "
@@ -1379,40 +1407,40 @@ static int device_row_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-static void iommu_section(struct page *pg)
+/* Every device of every side's IOMMU map, once, in first-seen order; *n_maps: the sides that recorded one. */
+static struct device_row *iommu_device_rows(const struct page *pg, size_t *n_rows, size_t *n_maps)
 {
 	const struct compare_result *res = pg->res;
-	const char *watch = pg->o->watch;
 	struct device_row *rows = NULL;
-	size_t n_rows = 0, alloc_rows = 0, n_changed = 0, n_maps = 0;
-	const char *watch_first = NULL;
-	bool watch_seen = false, watch_same = true;
+	size_t alloc_rows = 0;
 
 	for (size_t k = 0; k < res->n_sides; k++) {
 		const struct iommu_map *m = &pg->sides[k].iommu;
 
 		if (!pg->sides[k].has_iommu)
 			continue;
-		n_maps++;
+		(*n_maps)++;
 		for (size_t d = 0; d < m->n_devices; d++) {
 			size_t r = 0;
 
-			for (; r < n_rows; r++)
+			for (; r < *n_rows; r++)
 				if (!strcmp(rows[r].name, m->devices[d].name))
 					break;
-			if (r < n_rows)
+			if (r < *n_rows)
 				continue;
-			GROW(rows, alloc_rows, n_rows + 1);
-			rows[n_rows++] = (struct device_row){ .name = m->devices[d].name, .any = &m->devices[d] };
+			GROW(rows, alloc_rows, *n_rows + 1);
+			rows[(*n_rows)++] = (struct device_row){ .name = m->devices[d].name, .any = &m->devices[d] };
 		}
 	}
-	put(pg, "<section id=\"iommu\">\n<h2>IOMMU groups</h2>\n");
-	if (n_maps == 0) {
-		put(pg, "<p class=\"note\">No side recorded an IOMMU map.</p>\n</section>\n");
-		free(rows);
-		return;
-	}
-	/* A device changed when its group's type differs between two sides that recorded a map. */
+	return rows;
+}
+
+/* Marks each device whose group's type differs between two sides that recorded a map; how many. */
+static size_t iommu_mark_changed(const struct page *pg, struct device_row *rows, size_t n_rows)
+{
+	const struct compare_result *res = pg->res;
+	size_t n_changed = 0;
+
 	for (size_t r = 0; r < n_rows; r++) {
 		const char *first = NULL;
 		bool seen = false;
@@ -1432,53 +1460,137 @@ static void iommu_section(struct page *pg)
 		}
 		n_changed += rows[r].changed;
 	}
-	if (n_rows > 1)
-		qsort(rows, n_rows, sizeof(*rows), device_row_cmp);
+	return n_changed;
+}
 
-	if (watch) {
+/* What the watched device was on each boot: in no group, the same type everywhere, or each side's. */
+static void iommu_watch_callout(struct page *pg, const char *watch, size_t n_maps)
+{
+	const struct compare_result *res = pg->res;
+	const char *watch_first = NULL;
+	bool watch_seen = false, watch_same = true;
+
+	for (size_t k = 0; k < res->n_sides; k++) {
+		const char *t;
+
+		if (!pg->sides[k].has_iommu)
+			continue;
+		t = iommu_map_device_type(&pg->sides[k].iommu, watch);
+		if (t)
+			watch_seen = true;
+		if (!watch_first)
+			watch_first = t ? t : "";
+		else if (strcmp(watch_first, t ? t : ""))
+			watch_same = false;
+	}
+	if (!watch_seen) {
+		put(pg, "<div class=\"callout bad\">The watched device <code>");
+		esc(pg, watch);
+		put(pg, "</code> is in no IOMMU group on any boot.</div>\n");
+	} else if (watch_same && n_maps > 1) {
+		put(pg, "<div class=\"callout bad\">The watched device <code>");
+		esc(pg, watch);
+		put(pg, "</code> is ");
+		esc(pg, watch_first);
+		put(pg, " in every mode: the setting did not change this device's DMA path; a gain needs another "
+			"explanation.</div>\n");
+	} else {
+		put(pg, "<div class=\"callout info\">The watched device <code>");
+		esc(pg, watch);
+		put(pg, "</code>:");
 		for (size_t k = 0; k < res->n_sides; k++) {
 			const char *t;
 
 			if (!pg->sides[k].has_iommu)
 				continue;
 			t = iommu_map_device_type(&pg->sides[k].iommu, watch);
-			if (t)
-				watch_seen = true;
-			if (!watch_first)
-				watch_first = t ? t : "";
-			else if (strcmp(watch_first, t ? t : ""))
-				watch_same = false;
+			put(pg, " ");
+			esc(pg, res->sides[k].label);
+			put(pg, " <b>");
+			esc(pg, t ? t : "in no group");
+			put(pg, "</b>");
 		}
-		if (!watch_seen) {
-			put(pg, "<div class=\"callout bad\">The watched device <code>");
-			esc(pg, watch);
-			put(pg, "</code> is in no IOMMU group on any boot.</div>\n");
-		} else if (watch_same && n_maps > 1) {
-			put(pg, "<div class=\"callout bad\">The watched device <code>");
-			esc(pg, watch);
-			put(pg, "</code> is ");
-			esc(pg, watch_first);
-			put(pg, " in every mode: the setting did not change this device's DMA path; a gain needs another "
-				"explanation.</div>\n");
-		} else {
-			put(pg, "<div class=\"callout info\">The watched device <code>");
-			esc(pg, watch);
-			put(pg, "</code>:");
-			for (size_t k = 0; k < res->n_sides; k++) {
-				const char *t;
-
-				if (!pg->sides[k].has_iommu)
-					continue;
-				t = iommu_map_device_type(&pg->sides[k].iommu, watch);
-				put(pg, " ");
-				esc(pg, res->sides[k].label);
-				put(pg, " <b>");
-				esc(pg, t ? t : "in no group");
-				put(pg, "</b>");
-			}
-			put(pg, ".</div>\n");
-		}
+		put(pg, ".</div>\n");
 	}
+}
+
+/* One device's row: group, name (watched, changed), driver, and its group's type on each side. */
+static void iommu_device_row(struct page *pg, const struct device_row *row, const char *watch)
+{
+	const struct compare_result *res = pg->res;
+
+	const struct iommu_device *d = row->any;
+	bool watched = watch && !strcmp(watch, row->name);
+	const char *driver = NULL;
+
+	for (size_t k = 0; k < res->n_sides && !driver; k++) {
+		const struct iommu_device *dk = pg->sides[k].has_iommu
+			? iommu_map_device(&pg->sides[k].iommu, row->name) : NULL;
+
+		if (dk && dk->driver)
+			driver = dk->driver;
+	}
+	put(pg, "<tr");
+	if (row->changed || watched)
+		putf(pg, " class=\"%s%s\"", row->changed ? "changed" : "",
+		     watched ? (row->changed ? " watch" : "watch") : "");
+	put(pg, " data-device=\"");
+	esc(pg, row->name);
+	putf(pg, "\"><td class=\"num\">%u</td><td><span class=\"mono\">", d->group);
+	esc(pg, row->name);
+	put(pg, "</span>");
+	if (watched)
+		put(pg, "<span class=\"tag watch\">watched</span>");
+	if (row->changed)
+		put(pg, "<span class=\"tag chg\">changed</span>");
+	if (d->description) {
+		put(pg, "<br><span class=\"note\">");
+		esc(pg, d->description);
+		put(pg, "</span>");
+	}
+	put(pg, "</td><td class=\"mono\">");
+	esc(pg, driver ? driver : "-");
+	put(pg, "</td>");
+	for (size_t k = 0; k < res->n_sides; k++) {
+		const struct iommu_device *dk;
+		const struct iommu_group *g;
+
+		if (!pg->sides[k].has_iommu)
+			continue;
+		dk = iommu_map_device(&pg->sides[k].iommu, row->name);
+		g = dk ? iommu_map_group(&pg->sides[k].iommu, dk->group) : NULL;
+		if (!g) {
+			put(pg, "<td class=\"t-other\">absent</td>");
+			continue;
+		}
+		putf(pg, "<td class=\"%s\">", type_class(g->type));
+		esc(pg, g->type);
+		if (dk->group != d->group)
+			putf(pg, " <span class=\"note\">group %u</span>", dk->group);
+		put(pg, "</td>");
+	}
+	put(pg, "</tr>\n");
+}
+
+static void iommu_section(struct page *pg)
+{
+	const struct compare_result *res = pg->res;
+	const char *watch = pg->o->watch;
+	struct device_row *rows;
+	size_t n_rows = 0, n_changed, n_maps = 0;
+
+	rows = iommu_device_rows(pg, &n_rows, &n_maps);
+	put(pg, "<section id=\"iommu\">\n<h2>IOMMU groups</h2>\n");
+	if (n_maps == 0) {
+		put(pg, "<p class=\"note\">No side recorded an IOMMU map.</p>\n</section>\n");
+		free(rows);
+		return;
+	}
+	n_changed = iommu_mark_changed(pg, rows, n_rows);
+	if (n_rows > 1)
+		qsort(rows, n_rows, sizeof(*rows), device_row_cmp);
+	if (watch)
+		iommu_watch_callout(pg, watch, n_maps);
 	putf(pg, "<p class=\"note\">%zu device%s in %zu map%s; %zu changed type between boots (highlighted).</p>\n",
 	     n_rows, n_rows == 1 ? "" : "s", n_maps, n_maps == 1 ? "" : "s", n_changed);
 	put(pg, "<div class=\"scroll\"><table class=\"iommu\">\n<thead><tr><th class=\"num\">group</th><th>device</th>"
@@ -1491,59 +1603,8 @@ static void iommu_section(struct page *pg)
 		put(pg, "</th>");
 	}
 	put(pg, "</tr></thead>\n<tbody>\n");
-	for (size_t r = 0; r < n_rows; r++) {
-		const struct iommu_device *d = rows[r].any;
-		bool watched = watch && !strcmp(watch, rows[r].name);
-		const char *driver = NULL;
-
-		for (size_t k = 0; k < res->n_sides && !driver; k++) {
-			const struct iommu_device *dk = pg->sides[k].has_iommu
-				? iommu_map_device(&pg->sides[k].iommu, rows[r].name) : NULL;
-
-			if (dk && dk->driver)
-				driver = dk->driver;
-		}
-		put(pg, "<tr");
-		if (rows[r].changed || watched)
-			putf(pg, " class=\"%s%s\"", rows[r].changed ? "changed" : "",
-			     watched ? (rows[r].changed ? " watch" : "watch") : "");
-		put(pg, " data-device=\"");
-		esc(pg, rows[r].name);
-		putf(pg, "\"><td class=\"num\">%u</td><td><span class=\"mono\">", d->group);
-		esc(pg, rows[r].name);
-		put(pg, "</span>");
-		if (watched)
-			put(pg, "<span class=\"tag watch\">watched</span>");
-		if (rows[r].changed)
-			put(pg, "<span class=\"tag chg\">changed</span>");
-		if (d->description) {
-			put(pg, "<br><span class=\"note\">");
-			esc(pg, d->description);
-			put(pg, "</span>");
-		}
-		put(pg, "</td><td class=\"mono\">");
-		esc(pg, driver ? driver : "-");
-		put(pg, "</td>");
-		for (size_t k = 0; k < res->n_sides; k++) {
-			const struct iommu_device *dk;
-			const struct iommu_group *g;
-
-			if (!pg->sides[k].has_iommu)
-				continue;
-			dk = iommu_map_device(&pg->sides[k].iommu, rows[r].name);
-			g = dk ? iommu_map_group(&pg->sides[k].iommu, dk->group) : NULL;
-			if (!g) {
-				put(pg, "<td class=\"t-other\">absent</td>");
-				continue;
-			}
-			putf(pg, "<td class=\"%s\">", type_class(g->type));
-			esc(pg, g->type);
-			if (dk->group != d->group)
-				putf(pg, " <span class=\"note\">group %u</span>", dk->group);
-			put(pg, "</td>");
-		}
-		put(pg, "</tr>\n");
-	}
+	for (size_t r = 0; r < n_rows; r++)
+		iommu_device_row(pg, &rows[r], watch);
 	put(pg, "</tbody></table></div>\n<p class=\"note\">Types are the kernel's default domain of each group "
 		"(/sys/kernel/iommu_groups/N/type): DMA and DMA-FQ translate, identity passes through.</p>\n</section>\n");
 	free(rows);

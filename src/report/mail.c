@@ -171,10 +171,113 @@ static char *line_name(const struct compare_metric *cm, size_t j)
 	return name;
 }
 
-static void side_block(FILE *out, const struct compare_result *res, size_t k, struct strbuf *sb)
+#define CI_W 15
+#define P_W 6
+
+/* "+2.3..+5.3" in CI_W columns, right-aligned; fewer decimals when that is too wide. */
+static void add_ci(struct strbuf *sb, double lo, double hi)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%+.1f..%+.1f", lo, hi);
+	if (strlen(buf) > CI_W)
+		snprintf(buf, sizeof(buf), "%+.0f..%+.0f", lo, hi);
+	if (strlen(buf) > CI_W || isnan(lo) || isnan(hi))
+		snprintf(buf, sizeof(buf), "-");
+	strbuf_addf(sb, "%*s", CI_W, buf);
+}
+
+/* The metric's boot-level test of the mode whose first side is k; NULL when it did not run. */
+static const struct compare_test *mode_test(const struct compare_metric *cm, size_t k)
+{
+	for (size_t i = 0; i < cm->n_tests; i++)
+		if (cm->tests[i].side == k && cm->tests[i].method != METHOD_NONE)
+			return &cm->tests[i];
+	return NULL;
+}
+
+/*
+ * The boot-level tests of side k's mode, when k is that mode's first side
+ * and a test ran: one line per metric (its first statistic, the one tested),
+ * the estimate, its 95 % CI (the noise the test judged it against) and p.
+ * Returns 1 when a line was printed, and sets *ret_unfdr when a verdict
+ * counts that the false-discovery correction does not keep.
+ */
+static int test_block(FILE *out, const struct compare_result *res, size_t k, struct strbuf *sb, bool *ret_unfdr)
+{
+	size_t lo_boots = (size_t)-1, hi_boots = 0, lo_first = (size_t)-1, hi_first = 0;
+	bool history = false;
+
+	for (size_t i = 0; i < res->n_metrics; i++) {
+		const struct compare_test *t = mode_test(&res->metrics[i], k);
+
+		if (!t)
+			continue;
+		lo_boots = t->boots < lo_boots ? t->boots : lo_boots;
+		hi_boots = t->boots > hi_boots ? t->boots : hi_boots;
+		lo_first = t->boots_first < lo_first ? t->boots_first : lo_first;
+		hi_first = t->boots_first > hi_first ? t->boots_first : hi_first;
+		history = history || t->method == METHOD_HISTORY;
+	}
+	if (!hi_boots)
+		return 0;
+	strbuf_addstr(sb, "boot-level test: ");
+	add_ascii(sb, res->sides[k].mode, 64);
+	if (lo_boots == hi_boots)
+		strbuf_addf(sb, " (%zu boot%s)", hi_boots, hi_boots == 1 ? "" : "s");
+	else
+		strbuf_addf(sb, " (%zu to %zu boots)", lo_boots, hi_boots);
+	strbuf_addstr(sb, " against ");
+	add_ascii(sb, res->sides[0].mode, 64);
+	if (lo_first == hi_first)
+		strbuf_addf(sb, " (%zu)", hi_first);
+	else
+		strbuf_addf(sb, " (%zu to %zu)", lo_first, hi_first);
+	strbuf_addstr(sb, ", t on boot means");
+	if (history)
+		strbuf_addstr(sb, ", boot-to-boot variance from this machine's history");
+	put_line(out, sb);
+	add_fitted(sb, "", NAME_W);
+	strbuf_addf(sb, " %*s %*s %*s  %s", PCT_W, "%", CI_W, "95% CI", P_W, "p", "verdict");
+	put_line(out, sb);
+	for (size_t i = 0; i < res->n_metrics; i++) {
+		const struct compare_metric *cm = &res->metrics[i];
+		const struct compare_test *t = mode_test(cm, k);
+		size_t first = 0;
+		char *name;
+
+		if (!t)
+			continue;
+		/* The statistic the test stands beside: stats[0]. */
+		name = line_name(cm, first);
+		add_fitted(sb, name, NAME_W);
+		free(name);
+		strbuf_addch(sb, ' ');
+		add_pct(sb, t->delta_pct, PCT_W);
+		strbuf_addch(sb, ' ');
+		add_ci(sb, t->lo_pct, t->hi_pct);
+		strbuf_addch(sb, ' ');
+		if (isnan(t->test.p))
+			strbuf_addf(sb, "%*s", P_W, "-");
+		else if (t->test.p < 0.001)
+			strbuf_addf(sb, "%*s", P_W, "<0.001");
+		else
+			strbuf_addf(sb, "%*.3f", P_W, t->test.p);
+		strbuf_addf(sb, "  %s", verdict_short(t->verdict));
+		if (t->verdict == VERDICT_COUNTS && !t->survives) {
+			strbuf_addch(sb, '*');
+			*ret_unfdr = true;
+		}
+		put_line(out, sb);
+	}
+	return 1;
+}
+
+static int side_block(FILE *out, const struct compare_result *res, size_t k, struct strbuf *sb, bool *ret_unfdr)
 {
 	const struct side *first = &res->sides[0], *side = &res->sides[k];
 	size_t repeats = 0, shown = 0;
+	int tested;
 
 	for (size_t r = 1; r < res->n_sides; r++)
 		repeats += !strcmp(res->sides[r].mode, first->mode);
@@ -249,6 +352,7 @@ static void side_block(FILE *out, const struct compare_result *res, size_t k, st
 	}
 	if (!shown)
 		fputs("  (no metric on both sides)\n", out);
+	tested = test_block(out, res, k, sb, ret_unfdr);
 	for (size_t i = 0; i < res->n_costs; i++) {
 		const struct compare_cost *c = &res->costs[i];
 		struct strbuf words = STRBUF_INIT;
@@ -271,12 +375,14 @@ static void side_block(FILE *out, const struct compare_result *res, size_t k, st
 		add_ascii(sb, f->text, strlen(f->text));
 		put_line(out, sb);
 	}
+	return tested;
 }
 
 int report_mail(FILE *out, const struct compare_result *res, const struct report_options *o)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t blocks = 0;
+	bool tested = false, unfdr = false;
 
 	(void)o;
 	for (size_t k = 1; k < res->n_sides; k++) {
@@ -284,7 +390,7 @@ int report_mail(FILE *out, const struct compare_result *res, const struct report
 			continue;
 		if (blocks++)
 			fputc('\n', out);
-		side_block(out, res, k, &sb);
+		tested = side_block(out, res, k, &sb, &unfdr) > 0 || tested;
 	}
 	if (!blocks) {
 		strbuf_addstr(&sb, "bootab: every side is ");
@@ -298,6 +404,15 @@ int report_mail(FILE *out, const struct compare_result *res, const struct report
 		      "noise dominates; bootab compare prints its p-values and, with more "
 		      "boots, t-tests on boot means.");
 	put_line(out, &sb);
+	if (tested) {
+		strbuf_addstr(&sb, "t on boot means: each boot is the mean of its reps' logs; a mode's "
+			      "boot means against the first mode's, by t; counts when the 95% CI of "
+			      "the ratio excludes 0%, noise when it does not.");
+		if (unfdr)
+			strbuf_addstr(&sb, " *: counts, but not after the false-discovery "
+				      "correction over every test of the report.");
+		put_line(out, &sb);
+	}
 	strbuf_release(&sb);
 	return ferror(out) ? -EIO : 0;
 }

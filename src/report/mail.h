@@ -14,8 +14,10 @@
  * side compared with the first (repeats of the first side's mode are its
  * noise), one line per metric and statistic: the first side's value and
  * this side's side by side, the % (+ve is better, as kernel developers
- * post it), the noise the % was judged against and the verdict; then the
- * side's costs. Names from files are cut to fit and every byte outside
+ * post it), the noise the % was judged against and the verdict; under a
+ * mode's first side, the boot-level test of that mode where one ran (a
+ * line per metric: the estimate, its 95 % CI, p and the test's verdict);
+ * then the side's costs. Names from files are cut to fit and every byte outside
  * printable ASCII becomes '?'. Returns 0, or -EIO on a write error.
  */
 int report_mail(FILE *out, const struct compare_result *result, const struct report_options *options);

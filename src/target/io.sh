@@ -12,6 +12,13 @@
 #   sh io.sh islink PATH        exit 0 when PATH is a symbolic link, 1 when not
 #   sh io.sh run PROGRAM ARG... runs PROGRAM (no shell); exit 127 with
 #                               "io.sh: not found" when it is not there
+#   sh io.sh dump SPEC...       what each SPEC names, in one go: e:PATH what
+#                               PATH is, f:PATH also its bytes, d:PATH also
+#                               its names and each entry as f: gives it;
+#                               records PATH NUL TYPE NUL SIZE NUL BYTES,
+#                               TYPE of e (exists), h (symlink), f (regular
+#                               file), d (directory), x (leads out of ROOT),
+#                               SIZE - when no bytes follow (over 1 MiB)
 # Every PATH is absolute and taken under ROOT (default empty).
 set -u
 ROOT=${ROOT-}
@@ -44,6 +51,39 @@ inroot() {
 }
 inroot_dir() {
 	inroot "${1%/*}"
+}
+# names DIR: every name in DIR, each followed by a NUL
+names() {
+	for f in "$1"/* "$1"/.*; do
+		name=${f##*/}
+		case $name in . | .. | '*' | '.*') [ -e "$f" ] || continue ;; esac
+		case $name in . | ..) continue ;; esac
+		printf '%s\000' "$name"
+	done
+}
+# record PATH e|f|d: one record of dump (names with a newline are left out)
+record() {
+	t=
+	if [ -n "$ROOT" ] && ! (inroot "$ROOT$1") 2>/dev/null; then
+		t=x
+	else
+		[ -e "$ROOT$1" ] && t=${t}e
+		[ -h "$ROOT$1" ] && t=${t}h
+		[ -f "$ROOT$1" ] && t=${t}f
+		[ -d "$ROOT$1" ] && t=${t}d
+	fi
+	: >"$tmp"
+	case $2:$t in
+	[fd]:*f*) head -c 1048577 "$ROOT$1" >"$tmp" 2>/dev/null || : >"$tmp" ;;
+	d:*d*) names "$ROOT$1" >"$tmp" ;;
+	esac
+	size=$(($(wc -c <"$tmp")))
+	case $2:$t in
+	[fd]:*f* | d:*d*) [ "$size" -le 1048576 ] || size=- ;;
+	*) size=- ;;
+	esac
+	printf '%s\000%s\000%s\000' "$1" "$t" "$size"
+	[ "$size" = - ] || cat "$tmp"
 }
 case $op in
 write)
@@ -90,11 +130,20 @@ list)
 	abs "$1"
 	inroot "$ROOT$1"
 	[ -d "$ROOT$1" ] || exit 3
-	for f in "$ROOT$1"/* "$ROOT$1"/.*; do
-		name=${f##*/}
-		case $name in . | .. | '*' | '.*') [ -e "$f" ] || continue ;; esac
-		case $name in . | ..) continue ;; esac
-		printf '%s\000' "$name"
+	names "$ROOT$1"
+	;;
+dump)
+	tmp=$(mktemp) || exit 4
+	trap 'rm -f "$tmp"' EXIT
+	for spec in "$@"; do
+		p=${spec#?:}
+		abs "$p"
+		record "$p" "${spec%%:*}"
+		if [ "${spec%%:*}" = d ] && [ -d "$ROOT$p" ] && (inroot "$ROOT$p") 2>/dev/null; then
+			names "$ROOT$p" | tr '\000' '\n' | while IFS= read -r name; do
+				record "$p/$name" f
+			done
+		fi
 	done
 	;;
 exists)
@@ -117,7 +166,7 @@ run)
 	exec "$@"
 	;;
 *)
-	echo "usage: io.sh write|rename|remove|list|exists|islink|run ..." >&2
+	echo "usage: io.sh write|rename|remove|list|exists|islink|run|dump ..." >&2
 	exit 2
 	;;
 esac

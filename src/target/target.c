@@ -475,8 +475,10 @@ static char *script_text(const struct target *t, const char *name, enum root_met
  */
 static void count_session(struct target *t, bool fresh)
 {
-	if (t->kind != TARGET_SSH)
+	if (t->kind != TARGET_SSH) {
+		t->counts.sessions++;
 		return;
+	}
 	if (!fresh && !t->no_master && !t->master)
 		start_master(t);
 	t->counts.sessions++;

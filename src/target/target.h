@@ -144,7 +144,7 @@ int target_stream_script(struct target *t, const char *name, const char *const *
 
 /* What bootab asked of an SSH target so far (all 0 for the local target). */
 struct target_counts {
-	unsigned long sessions;     /* remote commands run (scripts, streams) */
+	unsigned long sessions;     /* commands run on the box (scripts, streams); local targets too */
 	unsigned long connections;  /* SSH connections opened: masters, and commands run without one */
 };
 

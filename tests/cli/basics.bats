@@ -38,3 +38,56 @@ bats_require_minimum_version 1.5.0
 	run -2 "$BOOTAB" comp
 	[ "$output" = "bootab: unknown command 'comp'; 'bootab help' lists them" ]
 }
+
+@test "-V and --version print the version" {
+	run -0 --separate-stderr "$BOOTAB" -V
+	[[ "$output" =~ ^bootab\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
+	[ "$output" = "$("$BOOTAB" --version)" ]
+	[ "$output" = "$("$BOOTAB" version)" ]
+}
+
+@test "short options: -h, -V and -o only, the same everywhere (bootab(1) OPTIONS)" {
+	# Every short option a usage text shows is one of the table's (ssh -F in prose is not bootab's).
+	for cmd in $("$BOOTAB" help --commands); do
+		# The synopsis (up to the first blank line) and the option list items.
+		shown=$("$BOOTAB" help "$cmd" | awk '!s && /^$/ { s = 1 } !s { print } s && /^  -/ { print $1 }' |
+			grep -oE '(^|[ [|])-[A-Za-z]\b' | grep -oE -- '-[A-Za-z]' | sort -u | tr '\n' ' ')
+		case "$cmd" in
+		report|snapshot) [ "$shown" = "-o " ] ;;
+		help) [ "$shown" = "" ] ;;
+		version) [ "$shown" = "-V " ] ;;
+		*) [ "$shown" = "" ] || { echo "$cmd shows $shown"; false; } ;;
+		esac
+	done
+	# And no command takes a short option its text does not show.
+	for cmd in compare iommu-map plan reboot report run set snapshot verify; do
+		for l in {a..z} {A..Z}; do
+			[ "$l" = h ] && continue
+			run -2 --separate-stderr "$BOOTAB" "$cmd" "-$l"
+			if [ "$l" = o ] && { [ "$cmd" = report ] || [ "$cmd" = snapshot ]; }; then
+				[ "$stderr" = "bootab: -o needs a value; see 'bootab help $cmd'" ]
+			else
+				[ "$stderr" = "bootab: unknown option '-$l'; see 'bootab help $cmd'" ] || { echo "$cmd -$l: $stderr"; false; }
+			fi
+		done
+	done
+}
+
+@test "usage errors are one line with a hint, not the whole help" {
+	for cmd in compare iommu-map plan reboot report run set snapshot verify; do
+		run -2 --separate-stderr "$BOOTAB" "$cmd" --frob
+		[ "$stderr" = "bootab: unknown option '--frob'; see 'bootab help $cmd'" ]
+	done
+	run -2 --separate-stderr "$BOOTAB" compare --stat
+	[ "$stderr" = "bootab: --stat needs a value; see 'bootab help compare'" ]
+	run -2 --separate-stderr "$BOOTAB" compare --json=yes a b
+	[ "$stderr" = "bootab: '--json=yes': unknown option, or one that takes no value; see 'bootab help compare'" ]
+	run -2 --separate-stderr "$BOOTAB" compare "$BATS_TEST_TMPDIR"
+	[ "$stderr" = "bootab: compare needs at least two side directories; see 'bootab help compare'" ]
+	run -2 --separate-stderr "$BOOTAB" compare --loud x a b
+	[ "$stderr" = "bootab: --loud: 'x' is not a percentage; see 'bootab help compare'" ]
+	run -2 --separate-stderr "$BOOTAB" plan
+	[ "$stderr" = "bootab: no plan file given; see 'bootab help plan'" ]
+	run -2 --separate-stderr "$BOOTAB" run a.ini b.ini
+	[ "$stderr" = "bootab: one plan file only; see 'bootab help run'" ]
+}

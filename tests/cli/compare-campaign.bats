@@ -81,7 +81,7 @@ rounded() {
 	[[ "$output" == *"boot level: 4 tests at alpha = 0.01, 1 claim; 1 survives Benjamini-Hochberg at q = 0.05"* ]]
 	run "$BOOTAB" compare --alpha 0.7 $all
 	[ "$status" -eq 2 ]
-	[ "${lines[0]}" = "bootab: --alpha: '0.7' is not a level between 0 and 0.5" ]
+	[ "${lines[0]}" = "bootab: --alpha: '0.7' is not a level between 0 and 0.5; see 'bootab help compare'" ]
 	run "$BOOTAB" compare --fdr x $all
 	[ "$status" -eq 2 ]
 }
@@ -153,7 +153,7 @@ rounded() {
 	[ "${lines[0]}" = "bootab: $h is the history of machine 00ff, but the sides ran on 4c4c4544004a3610804bb7c04f395032" ]
 	run "$BOOTAB" compare --no-history --record-history "$c/pt" "$c/pt2"
 	[ "$status" -eq 2 ]
-	[ "${lines[0]}" = "bootab: --no-history cannot go with --history or --record-history" ]
+	[ "${lines[0]}" = "bootab: --no-history cannot go with --history or --record-history; see 'bootab help compare'" ]
 	# Plain directories do not say which machine they ran on.
 	mkdir -p "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/a2"
 	printf '1\n2\n' > "$BATS_TEST_TMPDIR/a/x.txt"
@@ -251,7 +251,7 @@ one_round_campaign() { # DIR [PLAN LINE]
             "level": 0.90000000000000002,'* ]]
 	# shellcheck disable=SC2086
 	run -2 "$BOOTAB" compare --equivalence 0 $all
-	[ "${lines[0]}" = "bootab: --equivalence: '0' is not a margin in % above 0 and at most 50 (or ROW=PCT)" ]
+	[ "${lines[0]}" = "bootab: --equivalence: '0' is not a margin in % above 0 and at most 50 (or ROW=PCT); see 'bootab help compare'" ]
 	# shellcheck disable=SC2086
 	run -2 "$BOOTAB" compare --equivalence =2 $all
 	# The plan: equivalence in [campaign], and a row's own.

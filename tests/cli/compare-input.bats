@@ -126,7 +126,7 @@ setup() {
 	[[ "$output" == *"| x | value | b | 110.0 | 1.0 | 0.9% | 3 | +10.0% | +0.5% | 20.0 | 0.028 | counts |"* ]]
 	run "$BOOTAB" compare --format xml "$d/a" "$d/b"
 	[ "$status" -eq 2 ]
-	[ "${lines[0]}" = "bootab: --format: 'xml' is not txt, md, csv, json, html or mail" ]
+	[ "${lines[0]}" = "bootab: --format: 'xml' is not txt, md, csv, json, html or mail; see 'bootab help compare'" ]
 	run "$BOOTAB" compare --stat mode "$d/a" "$d/b"
 	[ "$status" -eq 2 ]
 }
@@ -227,7 +227,7 @@ setup() {
 	run --separate-stderr "$BOOTAB" compare --by-run prefil "$c/pt" "$c/off" "$c/pt2"
 	[ "$status" -eq 2 ]
 	[ -z "$output" ]
-	[ "$stderr" = "bootab: --by-run prefil: no side has a row called 'prefil'" ]
+	[ "$stderr" = "bootab: --by-run prefil: no side has a row called 'prefil'; see 'bootab help compare'" ]
 	run --separate-stderr "$BOOTAB" compare --by-run prefill "$c/pt" "$c/off" "$c/pt2"
 	[ "$status" -eq 0 ]
 	run --separate-stderr "$BOOTAB" compare --history /dev/zero "$c/pt" "$c/off" "$c/pt2"
@@ -307,13 +307,30 @@ setup() {
 	[ "$stderr" = "bootab: warning: side v6.8: mode 'new' from --mode, not meta.json's 'pt'" ]
 	# Mistakes are one line each, exit 2.
 	run -2 --separate-stderr "$BOOTAB" compare --mode zz=1 "$d/m/v6.1" "$d/m/v6.8"
-	[ "$stderr" = "bootab: --mode zz=1: no side is labelled 'zz'" ]
+	[ "$stderr" = "bootab: --mode zz=1: no side is labelled 'zz'; see 'bootab help compare'" ]
 	run -2 --separate-stderr "$BOOTAB" compare --mode x=1 "$d/m/a/x" "$d/m/b/x"
-	[ "$stderr" = "bootab: --mode x=1: two sides are labelled 'x' ($d/m/a/x and $d/m/b/x): label them apart with --side LABEL=DIR" ]
+	[ "$stderr" = "bootab: --mode x=1: two sides are labelled 'x' ($d/m/a/x and $d/m/b/x): label them apart with --side LABEL=DIR; see 'bootab help compare'" ]
 	for bad in "=$d/m/a/x" "ax" "ax="; do
 		run -2 --separate-stderr "$BOOTAB" compare --side "$bad" "$d/m/v6.1"
-		[ "$stderr" = "bootab: --side: '$bad' is not LABEL=DIR (LABEL: printable, at most 200 bytes)" ]
+		[ "$stderr" = "bootab: --side: '$bad' is not LABEL=DIR (LABEL: printable, at most 200 bytes); see 'bootab help compare'" ]
 	done
 	run -2 --separate-stderr "$BOOTAB" compare --mode "v6.1=" "$d/m/v6.1" "$d/m/v6.8"
-	[ "$stderr" = "bootab: --mode: 'v6.1=' is not LABEL=MODE (LABEL: printable, at most 200 bytes)" ]
+	[ "$stderr" = "bootab: --mode: 'v6.1=' is not LABEL=MODE (LABEL: printable, at most 200 bytes); see 'bootab help compare'" ]
+}
+
+@test "hyperfine run for real: --style none into a file, the human text through a pipe, and a file it overwrote" {
+	# hyperfine is in tools/debian-packages: the real tool, not a fixture.
+	mkdir -p "$d/hf/none" "$d/hf/pipe" "$d/hf/file"
+	hyperfine -N --runs 3 --style none --export-json /dev/stdout 'sleep 0.001' 'true' > "$d/hf/none/h.txt" 2>/dev/null
+	hyperfine -N --runs 3 --export-json /dev/stdout 'sleep 0.001' 'true' 2>/dev/null | cat > "$d/hf/pipe/h.txt"
+	hyperfine -N --runs 3 --export-json /dev/stdout 'sleep 0.001' 'true' > "$d/hf/file/h.txt" 2>/dev/null
+	grep -q '^Benchmark 1: sleep 0.001' "$d/hf/pipe/h.txt"
+	for s in none pipe; do
+		run -0 --separate-stderr "$BOOTAB" compare --json "$d/hf/$s" "$d/hf/$s"
+		[ "$stderr" = "" ]
+		# Three runs of each command, the interim export of the first not counted again.
+		[ "$(jq -r '[.comparisons[] | .metric + ":" + (.n | tostring)] | unique | join(" ")' <<<"$output")" = "sleep 0.001:3 true:3" ]
+	done
+	run -1 --separate-stderr "$BOOTAB" compare "$d/hf/file" "$d/hf/none"
+	[[ "$stderr" == *"$d/hf/file/h.txt:"*"(hyperfine's human text written over its JSON: run it with --style none), ignoring the file"* ]]
 }

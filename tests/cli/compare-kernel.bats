@@ -32,6 +32,31 @@ mail_shaped() {
 	mail_shaped "$d/mail.txt"
 }
 
+@test "--format mail with boot-level tests: each mode's test under its first side, the CI it was judged by, the whole output" {
+	# tests/fixtures/campaign-abca: pt 4 boots, translated and off 3 each, so every metric is tested.
+	# (-o -: printed, the fixture's directory left as it is)
+	run --separate-stderr "$BOOTAB" report --format mail -o - "$BATS_TEST_DIRNAME/../fixtures/campaign-abca"
+	[ "$status" -eq 0 ]
+	diff -u "$expected/campaign-abca-mail.txt" - <<<"$output"
+	printf '%s\n' "$output" > "$d/mail.txt"
+	mail_shaped "$d/mail.txt"
+	# the same verdicts as the text report's boot-level table
+	"$BOOTAB" report -o "$d/report.json" --format json "$BATS_TEST_DIRNAME/../fixtures/campaign-abca" 2>/dev/null
+	[ "$(jq -r '[.boot_level[] | .tests[] | .test_verdict] | join(" ")' "$d/report.json")" = "within-noise counts within-noise within-noise" ]
+	[ "$(grep -c '^boot-level test: ' "$d/mail.txt")" -eq 2 ]
+	grep -qx 'prefill pp512 (t/s)           +3.79      +2.3..+5.3 <0.001  counts' "$d/mail.txt"
+	run -1 grep -q 'false-discovery' "$d/mail.txt"
+	# README's excerpt of it is this output
+	readme=$(sed -n '/^boot-level test: off (3 boots)/,/^latency/p' "$BATS_TEST_DIRNAME/../../README.md")
+	[ -n "$readme" ]
+	diff -u <(printf '%s\n' "$readme") <(sed -n '/^boot-level test: off (3 boots)/,/^latency/p' "$d/mail.txt")
+	# A claim the false-discovery correction does not keep is marked, and the mark said.
+	cd "$BATS_TEST_DIRNAME/../fixtures/campaign-abca"
+	run -0 "$BOOTAB" compare --fdr 0.001 --format mail pt translated off pt2 translated2 off2 pt3 translated3 off3 pt4
+	grep -qx 'prefill pp512 (t/s)           +3.79      +2.3..+5.3 <0.001  counts\*' <<<"$output"
+	[[ "$output" == *"*: counts, but not after"$'\n'"  the false-discovery correction over every test of the report." ]]
+}
+
 @test "--format mail stays 72 columns of ASCII with long, non-ASCII names and a long cost" {
 	long=$'a-side-label-much-longer-than-a-column-\303\251t\303\251'
 	row=result-of-a-row-with-a-name-longer-than-the-name-column

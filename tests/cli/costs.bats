@@ -52,6 +52,14 @@ TXT
 	run -1 grep -rl 'npu' "$d"/*/*.jsonl
 }
 
+@test "a proven side's costs are a note of their own beside its proof" {
+	jq '.proof = {"level": "proven", "args": [{"arg": "amd_iommu=off", "level": "proven"}]}' "$d/off/meta.json" >"$d/meta.tmp"
+	mv "$d/meta.tmp" "$d/off/meta.json"
+	# shellcheck disable=SC2046
+	run -0 "$BOOTAB" compare $(sides)
+	grep -qx '  off         mode off            proof: proven; 5 costs found by bootab' <<<"$output"
+}
+
 @test "the baseline's own noise blames no mode: pt2 and off share a USB warning pt lacks, a failed unit too" {
 	run -0 "$BOOTAB" compare --json "$d/pt" "$d/off" "$d/pt2"
 	j=$output
@@ -140,7 +148,7 @@ TXT
   baseline noise"* ]]
 	[[ "$output" == *"  4 findings matched an ignore pattern"* ]]
 	run -2 "$BOOTAB" compare --ignore 'a(' "$d/pt" "$d/off"
-	[ "$output" = "bootab: --ignore: 'a(' is not an extended regular expression: Unmatched ( or \\(" ]
+	[ "$output" = "bootab: --ignore: 'a(' is not an extended regular expression: Unmatched ( or \\(; see 'bootab help compare'" ]
 
 	# a campaign directory: bootab report judges with the plan's patterns
 	c="$BATS_TEST_TMPDIR/camp"

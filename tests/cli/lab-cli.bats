@@ -19,13 +19,13 @@ setup() {
 
 @test "an unknown lab subcommand or option is a usage error naming it" {
 	run -2 --separate-stderr "$BOOTAB" lab frob
-	[ "${stderr_lines[0]}" = "bootab: lab: unknown subcommand 'frob'" ]
+	[ "${stderr_lines[0]}" = "bootab: lab: unknown subcommand 'frob'; see 'bootab help lab'" ]
 	run -2 --separate-stderr "$BOOTAB" lab up --fast
-	[ "${stderr_lines[0]}" = "bootab: lab up: unknown argument '--fast'" ]
+	[ "${stderr_lines[0]}" = "bootab: lab up: unknown argument '--fast'; see 'bootab help lab'" ]
 	run -2 --separate-stderr "$BOOTAB" lab up --timeout 0
 	[ "$stderr" = "bootab: lab: --timeout '0': not a number of seconds" ]
 	run -2 --separate-stderr "$BOOTAB" lab
-	[ "${stderr_lines[0]}" = "bootab: lab: missing subcommand" ]
+	[ "${stderr_lines[0]}" = "bootab: lab: missing subcommand; see 'bootab help lab'" ]
 }
 
 @test "a lab that is not running: status says so, ssh and power-cycle refuse, down is a no-op" {

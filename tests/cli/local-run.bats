@@ -260,6 +260,48 @@ reps = 1'
 	[ "$(cat "$tree/boot/loader/entries/lab.conf" "$tree/boot/loader/loader.conf")" = "$standing" ]
 }
 
+@test "a local campaign on a grubby box: test modes boot once through grub2-reboot, saved_entry never changes" {
+	# Fedora's GRUB reading BLS entries: grubenv's saved_entry is the default, grub.cfg runs blscfg
+	# and boots next_entry once; grubby, grub2-reboot and grub2-editenv are stand-ins on PATH.
+	rm "$tree/boot/loader/loader.conf"
+	mkdir -p "$tree/boot/grub2" "$tree/usr/sbin" "$BATS_TEST_TMPDIR/bin"
+	printf '# GRUB Environment Block\nsaved_entry=lab\n' >"$tree/boot/grub2/grubenv"
+	head -c $((1024 - $(wc -c <"$tree/boot/grub2/grubenv"))) /dev/zero | tr '\0' '#' >>"$tree/boot/grub2/grubenv"
+	printf 'if [ "${next_entry}" ] ; then\n   set default="${next_entry}"\n   set next_entry=\n   save_env next_entry\nelse\n   set default="${saved_entry}"\nfi\ninsmod blscfg\nblscfg\n' \
+		>"$tree/boot/grub2/grub.cfg"
+	for tool in grubby grub2-reboot grub2-editenv; do
+		ln -s "$BATS_TEST_DIRNAME/helpers/grubby-double.sh" "$BATS_TEST_TMPDIR/bin/$tool"
+		: >"$tree/usr/sbin/$tool"
+	done
+	export PATH="$BATS_TEST_TMPDIR/bin:$PATH" GRUBBY_DOUBLE_TREE="$tree"
+	standing=$(cat "$tree/boot/loader/entries/lab.conf" "$tree/boot/grub2/grubenv")
+	write_plan "$BATS_TEST_TMPDIR/p.ini" "translated passthrough translated"
+	sed -i 's/^backend = bls$/backend = grubby/; s/^oneshot = off$/oneshot = on/' "$BATS_TEST_TMPDIR/p.ini"
+	run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/p.ini"
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"test modes boot one-shot (GRUB next_entry: grub2-reboot bootab-oneshot, the entry bootab-oneshot.conf in the BLS entries)"* ]]
+	dir=$(echo "$data"/p-*)
+	boots=0
+	while [ -L "$link" ] && [ "$boots" -lt 6 ]; do
+		[ "$(cat "$tree/boot/loader/entries/lab.conf" "$tree/boot/grub2/grubenv")" = "$standing" ]
+		read -r -a cmd <<<"$(exec_start)"
+		run --separate-stderr "${cmd[@]}"
+		echo "$stderr"
+		[ "$status" -eq 0 ]
+		boots=$((boots + 1))
+	done
+	[ "$boots" -eq 3 ]
+	grep -qx finished "$dir/journal"
+	# GRUB booted bootab's entry for passthrough only, named by grub2-reboot just before its reboot.
+	[ "$(cut -d' ' -f1,3 "$tree/boots.log" | tr '\n' ';')" = "translated lab.conf;passthrough bootab-oneshot.conf;translated lab.conf;" ]
+	[ "$(grep -c '^grub2-reboot bootab-oneshot$' "$tree/tool.log")" -eq 1 ]
+	[ "$(jq -r .proof.level "$dir/passthrough/meta.json")" = proven ]
+	# Nothing of the one-shot is left; the standing entry and grubenv are as they were.
+	[ ! -e "$tree/boot/loader/entries/bootab-oneshot.conf" ]
+	[ "$(cat "$tree/boot/loader/entries/lab.conf" "$tree/boot/grub2/grubenv")" = "$standing" ]
+}
+
 @test "a mode that can change nothing on the box: a warning before the first boot, in every report, never a stop" {
 	# The standing boot is passthrough already: iommu=pt cannot change the watched device.
 	rm -rf "$tree/proc" "$tree/sys"

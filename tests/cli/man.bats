@@ -158,3 +158,27 @@ end'
 		grep -Eq "^       ([a-z_]+, )*${key}( |,|$)" "$tmp/page" || { echo "key '$key' missing"; false; }
 	done
 }
+
+@test "no help text stops mid-sentence: every list item and paragraph ends on a whole phrase" {
+	# An item (an option, a subcommand) with its continuation lines, or a
+	# paragraph, must not end on a possessive, an article, a preposition or
+	# a conjunction ("ROW= sets one row's", "add a mode's"); a heading ends
+	# on ":" before its list. Synopses are
+	# not prose.
+	for cmd in $("$BOOTAB" help --commands); do
+		"$BOOTAB" help "$cmd" | awk -v cmd="$cmd" '
+			function flush() {
+				if (text != "" && text ~ /('\''s|s'\''|[ (](the|a|an|of|to|and|or|with|by|for|from|in|on|its|their|is|are|one|each|every)|[,;(])$/)
+					printf "%s: %s\n", cmd, text
+				text = ""
+			}
+			!body { if (/^$/) body = 1; next }
+			/^$/ { flush(); next }
+			/^  [^ ]/ { flush() }
+			/^[^ ]/ && prev_item { flush() }
+			{ line = $0; sub(/^ +/, "", line); sub(/ +$/, "", line); text = (text == "" ? line : text " " line)
+			  prev_item = /^  /; if (/^[^ ]/) prev_item = 0 }
+			END { flush() }'
+	done >"$BATS_TEST_TMPDIR/cut"
+	diff -u /dev/null "$BATS_TEST_TMPDIR/cut"
+}

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+bats_require_minimum_version 1.5.0
 # bootab plan: a valid plan prints the campaign; an invalid one is one line
 # naming the file, the line and the key.
 
@@ -174,4 +175,16 @@
 	run "$BOOTAB" plan "$f"
 	[ "$status" -eq 0 ]
 	[ "${lines[6]}" = "costs found by bootab: every side against every boot of mode a; no ignore patterns" ]
+}
+
+@test "--from CAMPAIGN_DIR: the duration estimate from the campaign's measured reboots and reps" {
+	c="$BATS_TEST_DIRNAME/../fixtures/campaign-lab"
+	run -0 "$BOOTAB" plan "$c/plan.ini"
+	[ "${lines[-2]}" = "estimated duration: at least 3m04s (2 reboots at about 90s, 4 idle gates of at least 1s each)" ]
+	# reboot_s 131 and 66.8: 99 s a boot; randread's reps took 19, 9, 22 and 15 s (2 a boot), data-disk's 2 and 0 s.
+	run -0 "$BOOTAB" plan --from "$c" "$c/plan.ini"
+	[ "${lines[-2]}" = "estimated duration: at least 3m22s (2 reboots at 99s, the mean of the 2 measured in $c; 4 idle gates of at least 1s each)" ]
+	[ "${lines[-1]}" = "  plus the rows' own time, about 1m08s as their reps took in $c, at most 2h04m by their timeouts" ]
+	run -2 --separate-stderr "$BOOTAB" plan --history "$c/none.json" "$c/plan.ini"
+	[ "$stderr" = "bootab: --history needs --effect; see 'bootab help plan'" ]
 }

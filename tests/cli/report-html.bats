@@ -348,5 +348,5 @@ expect_self_contained() {
 	[ ! -e "$camp/report.html" ]
 	run "$BOOTAB" compare --format pdf "$r2/pt" "$r2/pt2"
 	[ "$status" -eq 2 ]
-	[ "$output" = "bootab: --format: 'pdf' is not txt, md, csv, json, html or mail" ]
+	[ "$output" = "bootab: --format: 'pdf' is not txt, md, csv, json, html or mail; see 'bootab help compare'" ]
 }

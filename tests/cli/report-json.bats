@@ -147,3 +147,30 @@ setup() {
 	# Piped, the page as before.
 	"$BOOTAB" report --format html "$d" | cmp - "$d/report.html"
 }
+
+@test "SOURCE_DATE_EPOCH is the time report.json says it was generated: one input, one report" {
+	# shellcheck disable=SC2086
+	SOURCE_DATE_EPOCH=1764590400 "$BOOTAB" compare --json $all > "$out/a.json" 2>/dev/null
+	[ "$(jq -r .generated "$out/a.json")" = "2025-12-01T12:00:00Z" ]
+	sleep 1.1
+	# shellcheck disable=SC2086
+	SOURCE_DATE_EPOCH=1764590400 "$BOOTAB" compare --json $all > "$out/b.json" 2>/dev/null
+	cmp "$out/a.json" "$out/b.json"
+	# A campaign's reports written again: report.json byte for byte (the page has no time in it).
+	d="$BATS_TEST_TMPDIR/lab"
+	cp -r "$lab" "$d"
+	SOURCE_DATE_EPOCH=0 "$BOOTAB" report "$d" > /dev/null
+	cp "$d/report.json" "$out/first.json"
+	cp "$d/report.html" "$out/first.html"
+	sleep 1.1
+	SOURCE_DATE_EPOCH=0 "$BOOTAB" report "$d" > /dev/null
+	[ "$(jq -r .generated "$d/report.json")" = "1970-01-01T00:00:00Z" ]
+	cmp "$out/first.json" "$d/report.json"
+	cmp "$out/first.html" "$d/report.html"
+	# Not a whole number of seconds: ignored, the time now.
+	# shellcheck disable=SC2086
+	SOURCE_DATE_EPOCH=soon "$BOOTAB" compare --json $all > "$out/c.json" 2>/dev/null
+	[ "$(jq -r .generated "$out/c.json")" != "1970-01-01T00:00:00Z" ]
+	[[ "$(jq -r .generated "$out/c.json")" == "$(date -u +%Y-%m-)"* ]]
+	/usr/bin/python3 "$validate" "$schema" "$out/a.json" "$d/report.json"
+}

@@ -77,6 +77,15 @@ widest() {
 	[[ "$output" == *"| randread | randread.clat_mean_ns (ms) | translated | 36.12 | 4.59 | 12.7% | 2 |"* ]]
 	run -0 "$BOOTAB" compare --json "$camp/translated" "$camp/passthrough"
 	[ "$(jq -r '.comparisons[] | select(.metric == "randread.clat_mean_ns" and .side == "translated") | .unit + " " + (.value | floor | tostring)' <<<"$output")" = "ns 36120947" ]
+	# Rates and counts: four digits exact, k from 10 000 (fio's own IOPS=9990, IOPS=12.2k).
+	mkdir -p "$BATS_TEST_TMPDIR/u/a" "$BATS_TEST_TMPDIR/u/b"
+	cp "$BATS_TEST_DIRNAME/../fixtures/parsers/fio/randrw.json" "$BATS_TEST_TMPDIR/u/a/rw.json"
+	cp "$BATS_TEST_TMPDIR/u/a/rw.json" "$BATS_TEST_TMPDIR/u/b/rw.json"
+	run -0 "$BOOTAB" compare --color never "$BATS_TEST_TMPDIR/u/a" "$BATS_TEST_TMPDIR/u/b"
+	[[ "$output" == *"rw  mixed.write.iops  (IOPS, mean, higher is better)"* ]]
+	[[ "$output" == *"  a           7775 ± -          1"* ]]
+	[[ "$output" == *"rw  mixed.read.iops  (k IOPS, mean, higher is better)"* ]]
+	[[ "$output" == *"  a          18.30 ± -          1"* ]]
 }
 
 @test "README's worked example is what compare prints on the case study, line for line" {

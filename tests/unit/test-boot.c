@@ -14,10 +14,13 @@
 #include "boot/bls.h"
 #include "boot/boot.h"
 #include "boot/grub.h"
+#include "boot/set.h"
 #include "kernel/cmdline.h"
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "lib/process.h"
+#include "target/boot-io-target.h"
+#include "target/target.h"
 #include "test-tmpdir.h"
 
 static char *const managed[] = { (char *)"iommu=pt", (char *)"amd_iommu=off", (char *)"iommu.strict=1", NULL };
@@ -644,6 +647,219 @@ static void test_refuses_untrustworthy_input(void **state)
 	free(root);
 }
 
+/* A boot_io that counts what is asked of the one it wraps. */
+struct counting_io {
+	struct boot_io io;
+	struct boot_io *inner;
+	unsigned ops, changes;
+};
+
+static struct boot_io *inner_of(struct boot_io *io, bool change)
+{
+	struct counting_io *c = (struct counting_io *)io;
+
+	c->ops++;
+	c->changes += change;
+	return c->inner;
+}
+
+static int c_read(struct boot_io *io, const char *p, char **d, size_t *l)
+{
+	struct boot_io *in = inner_of(io, false);
+
+	return in->read_file(in, p, d, l);
+}
+
+static int c_write(struct boot_io *io, const char *p, const void *d, size_t l, mode_t m)
+{
+	struct boot_io *in = inner_of(io, true);
+
+	return in->write_file(in, p, d, l, m);
+}
+
+static int c_rename(struct boot_io *io, const char *a, const char *b)
+{
+	struct boot_io *in = inner_of(io, true);
+
+	return in->rename_file(in, a, b);
+}
+
+static int c_remove(struct boot_io *io, const char *p)
+{
+	struct boot_io *in = inner_of(io, true);
+
+	return in->remove_file(in, p);
+}
+
+static int c_list(struct boot_io *io, const char *p, char ***n, size_t *k)
+{
+	struct boot_io *in = inner_of(io, false);
+
+	return in->list_dir(in, p, n, k);
+}
+
+static int c_exists(struct boot_io *io, const char *p)
+{
+	struct boot_io *in = inner_of(io, false);
+
+	return in->exists(in, p);
+}
+
+static int c_is_link(struct boot_io *io, const char *p)
+{
+	struct boot_io *in = inner_of(io, false);
+
+	return in->is_link(in, p);
+}
+
+static int c_run(struct boot_io *io, const char *const *argv, struct process_result *ret)
+{
+	struct boot_io *in = inner_of(io, true);
+
+	return in->run(in, argv, ret);
+}
+
+static void counting_io_init(struct counting_io *c, struct boot_io *inner)
+{
+	memset(c, 0, sizeof(*c));
+	c->inner = inner;
+	c->io = (struct boot_io){ .read_file = c_read, .write_file = c_write, .rename_file = c_rename,
+				  .remove_file = c_remove, .list_dir = c_list, .exists = c_exists,
+				  .is_link = c_is_link, .run = c_run, .may_run = inner->may_run,
+				  .description = inner->description, .data = inner->data };
+}
+
+static void copy_tree(const char *from, const char *to)
+{
+	char *src = xasprintf("%s/.", from);
+	const char *argv[] = { "cp", "-a", src, to, NULL };
+	struct process_options o = { .timeout_ms = 20000 };
+	struct process_result res;
+
+	assert_int_equal(process_run(argv, &o, &res), 0);
+	assert_int_equal(res.exit_code, 0);
+	process_result_release(&res);
+	free(src);
+}
+
+/*
+ * Setting a mode through a target reads the boot loader's files in one
+ * script run (io.sh dump) before the change, one before the temporaries
+ * replace the files and one after, and ends with
+ * exactly the files, result and read-back that the same set through the
+ * local io gives, which reads path by path.
+ */
+static void test_target_io_reads_in_one_go(void **state)
+{
+	static const char *const trees[] = { "lab", "boot/bls-fedora" };
+	char *args[] = { (char *)"iommu=pt", NULL };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(trees) / sizeof(trees[0]); i++) {
+		char *local_root = make_tmpdir(), *target_root = make_tmpdir(), *src, *e1 = NULL, *open_error = NULL;
+		struct counting_io local;
+		struct boot_set_result a = { 0 }, b = { 0 };
+		struct parse_error ea = PARSE_ERROR_INIT, eb = PARSE_ERROR_INIT;
+		struct target_options to = { .root = target_root };
+		struct target_counts before, after;
+		struct target *t = NULL;
+		struct boot_io *io;
+		const char *diff[] = { "diff", "-r", NULL, NULL, NULL };
+		struct process_options po = { .timeout_ms = 20000 };
+		struct process_result res;
+
+		if (!strcmp(trees[i], "lab")) {
+			src = xasprintf("%s/sysfs/lab-translated", FIXTURES);
+			copy_tree(src, local_root);
+			write_file(local_root, "boot/loader/loader.conf", "default lab.conf\ntimeout 0\n");
+			write_file(local_root, "boot/loader/entries/lab.conf",
+				   "title bootab lab\nlinux /vmlinuz\ninitrd /initrd\noptions console=ttyS0 no_timer_check\n");
+		} else {
+			src = xasprintf("%s/%s", FIXTURES, trees[i]);
+			copy_tree(src, local_root);
+		}
+		copy_tree(local_root, target_root);
+		/* What a set may change: the boot loader's files. */
+		diff[2] = e1 = path_join(local_root, "boot");
+		diff[3] = path_join(target_root, "boot");
+
+		counting_io_init(&local, boot_io_local_new(local_root));
+		assert_int_equal(boot_set(&local.io, "auto", managed, args, &a, &ea), 0);
+
+		assert_int_equal(target_open("local", &to, &t, &open_error), 0);
+		io = boot_io_target_new(t);
+		target_counts(t, &before);
+		assert_int_equal(boot_set(io, "auto", managed, args, &b, &eb), 0);
+		target_counts(t, &after);
+
+		/* The same backend, plan and read-back, and the same files on disk. */
+		assert_string_equal(a.backend->name, b.backend->name);
+		assert_int_equal(a.plan.n_actions, b.plan.n_actions);
+		assert_int_equal(a.after.n_entries, b.after.n_entries);
+		for (size_t k = 0; k < a.after.n_entries; k++) {
+			assert_string_equal(a.after.entries[k].name, b.after.entries[k].name);
+			assert_string_equal(a.after.entries[k].args, b.after.entries[k].args);
+		}
+		assert_null(a.problems ? a.problems[0] : NULL);
+		assert_null(b.problems ? b.problems[0] : NULL);
+		assert_int_equal(process_run(diff, &po, &res), 0);
+		if (res.exit_code != 0)
+			fail_msg("%s: the trees differ:\n%s%s", trees[i], res.out, res.err);
+		process_result_release(&res);
+		/* One run per change; the whole config read before, after the
+		 * temporaries (is every file still as planned?) and after. */
+		if (after.sessions - before.sessions > local.changes + 3)
+			fail_msg("%s: %lu script runs for %u changes (%u operations path by path)", trees[i],
+				 after.sessions - before.sessions, local.changes, local.ops);
+		assert_true(after.sessions - before.sessions < local.ops);
+
+		boot_set_result_release(&a);
+		boot_set_result_release(&b);
+		parse_error_release(&ea);
+		parse_error_release(&eb);
+		boot_io_free(io);
+		boot_io_free(local.inner);
+		target_close(t);
+		free((char *)diff[3]);
+		free(e1);
+		free(src);
+		free(local_root);
+		free(target_root);
+	}
+}
+
+/* A file edited on the box after the dump that planned the change is still caught. */
+static void test_target_io_stale(void **state)
+{
+	char *dir = make_tmpdir(), *data = NULL, *now;
+	struct boot_plan plan = BOOT_PLAN_INIT;
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct target_options to = { .root = dir };
+	struct target *t = NULL;
+	struct boot_io *io;
+	size_t len;
+
+	(void)state;
+	write_file(dir, "boot/loader/entries/x.conf", "options a\n");
+	assert_int_equal(target_open("local", &to, &t, &now), 0);
+	io = boot_io_target_new(t);
+	assert_int_equal(io->read_file(io, "/boot/loader/entries/x.conf", &data, &len), 0);
+	assert_string_equal(data, "options a\n");
+	boot_plan_add_write(&plan, "/boot/loader/entries/x.conf", data, len, "options b\n", 10, 0644);
+	write_file(dir, "boot/loader/entries/x.conf", "options edited\n");
+	assert_int_equal(boot_plan_execute(io, &plan, &err), -ESTALE);
+	now = read_back(dir, "boot/loader/entries/x.conf");
+	assert_string_equal(now, "options edited\n");
+	assert_string_equal(err.message, "changed since it was read; nothing was written");
+	free(now);
+	free(data);
+	parse_error_release(&err);
+	boot_plan_release(&plan);
+	boot_io_free(io);
+	target_close(t);
+	free(dir);
+}
+
 static void test_backends(void **state)
 {
 	(void)state;
@@ -673,6 +889,8 @@ int main(void)
 		cmocka_unit_test(test_local_io_root),
 		cmocka_unit_test(test_local_io_root_symlinks),
 		cmocka_unit_test(test_refuses_untrustworthy_input),
+		cmocka_unit_test(test_target_io_reads_in_one_go),
+		cmocka_unit_test(test_target_io_stale),
 		cmocka_unit_test(test_backends),
 	};
 

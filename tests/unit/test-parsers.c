@@ -119,6 +119,16 @@ static const struct parse_case parse_cases[] = {
 		{ "sleep 0.01", L, "s", 6, { 0.014249074, 0.013701784000000002, 0.013784230000000001,
 					     0.014176896000000001, 0.013816281000000001, 0.01377366 } },
 	} },
+	/*
+	 * --export-json /dev/stdout through a pipe: the human text, then the
+	 * export after each command ({sleep}, then {sleep, true}): the interim
+	 * one is not counted twice.
+	 */
+	{ "hyperfine/stdout-pipe.txt", PARSER_AUTO, NULL, PARSER_HYPERFINE, 0, NULL, 2, {
+		{ "sleep 0.01", L, "s", 5, { 0.011783359540000003, 0.008490710540000002, 0.008516789540000003,
+					     0.01234486354, 0.00900234054 } },
+		{ "true", L, "s", 5, { 0.00036386754000000167, 0, 0, 0, 0 } },
+	} },
 	{ "hyperfine/failing.json", PARSER_AUTO, NULL, PARSER_HYPERFINE, 1,
 	  "results[0] ('false'): 3 of 3 runs failed", 2, {
 		{ "false", L, "s", 3, { 0.013795882, 0.032274040000000004, 0.013103016 } },
@@ -466,6 +476,12 @@ static const struct error_case error_cases[] = {
 	  "results[0] has no command" },
 	{ "cut hyperfine", NULL, "{\"results\": [{\"command\": \"c\", \"times\": [1", PARSER_HYPERFINE, NULL,
 	  -EINVAL, 1, 41, "invalid JSON" },
+	/* --export-json /dev/stdout into a file: the human text lands inside the JSON. */
+	{ "hyperfine text in its JSON", "hyperfine/stdout-file.txt", NULL, PARSER_AUTO, NULL, -EINVAL, 13, 19,
+	  "(hyperfine's human text written over its JSON: run it with --style none)" },
+	/* Text before JSON that is not hyperfine's is not skipped. */
+	{ "other text before hyperfine JSON", NULL, "Results:\n{\"results\": [{\"command\": \"c\", \"times\": [1]}]}\n",
+	  PARSER_HYPERFINE, NULL, -EINVAL, 1, 7, "invalid JSON" },
 };
 
 static char *fixture_path(const char *name)
@@ -737,6 +753,10 @@ static const struct ktap_case ktap_cases[] = {
 		"iommu_pt_x86_64.(no result line after these subtests)",
 		"(tests 1-2 of 1..2 did not report)" } },
 	{ "ktap/kselftest.txt", 1, 1, 1, 0, { "selftests: dma: dma_map_benchmark" } },
+	/* Captured from kselftests of Linux 6.1.192 run on a 6.18 kernel (README.md). */
+	{ "ktap/kselftest-mincore.txt", 4, 0, 1, 0, { NULL } },
+	{ "ktap/kselftest-membarrier.txt", 13, 0, 0, 0, { NULL } },
+	{ "ktap/kselftest-openat2-bail-out.txt", 0, 2, 0, 0, { "(bail out)", "(tests 1-88 of 1..88 did not report)" } },
 };
 
 static void test_ktap(void **state)

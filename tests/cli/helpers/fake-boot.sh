@@ -3,7 +3,8 @@
 # tree when bootab run (target = local) reboots it: the tree "boots" the
 # default BLS entry, or once the entry named in the EFI variable
 # LoaderEntryOneShot when the tree has one, which it then deletes, as
-# systemd-boot does. Its /proc and /sys become those captured on the QEMU
+# systemd-boot does; a tree with /boot/grub2/grubenv and no loader.conf
+# boots as Fedora's GRUB does (next_entry once, else saved_entry). Its /proc and /sys become those captured on the QEMU
 # lab booted with the same IOMMU args (tests/fixtures/sysfs/lab-*; a tree's
 # sys/firmware/efi/efivars is kept), its /proc/cmdline the entry's options,
 # its kernel release the entry's `version` line (else what its
@@ -17,7 +18,25 @@ fixtures=$2
 entries=$tree/boot/loader/entries
 efivars=$tree/sys/firmware/efi/efivars
 oneshot=$efivars/LoaderEntryOneShot-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f
-entry=$(sed -n 's/^default[[:space:]]*//p' "$tree/boot/loader/loader.conf")
+grubenv=$tree/boot/grub2/grubenv
+if [ ! -f "$tree/boot/loader/loader.conf" ] && [ -f "$grubenv" ]; then
+	# GRUB reading the BLS entries (blscfg; an entry's id is its file name
+	# without .conf): next_entry once, cleared before it boots as
+	# 00_header's save_env does, else saved_entry.
+	entry=$(sed -n 's/^next_entry=//p' "$grubenv")
+	if [ -n "$entry" ]; then
+		body=$(grep -v -e '^#' -e '^next_entry=' "$grubenv" || true)
+		printf '# GRUB Environment Block\n%s\n' "$body" >"$grubenv.new"
+		n=$(wc -c <"$grubenv.new")
+		head -c $((1024 - n)) /dev/zero | tr '\0' '#' >>"$grubenv.new"
+		mv "$grubenv.new" "$grubenv"
+	else
+		entry=$(sed -n 's/^saved_entry=//p' "$grubenv")
+	fi
+	entry=$entry.conf
+else
+	entry=$(sed -n 's/^default[[:space:]]*//p' "$tree/boot/loader/loader.conf")
+fi
 if [ -f "$oneshot" ]; then
 	# 4 bytes of attributes, then the entry id in UTF-16LE (ASCII here).
 	entry=$(tail -c +5 "$oneshot" | tr -d '\000')
