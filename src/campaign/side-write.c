@@ -217,7 +217,7 @@ static json_t *rep_json(const char *dir, const struct side_record *rec, const st
 			const struct rep_record *rep, struct metric_set *set, struct strlist *warnings,
 			int *write_error)
 {
-	char name[300], *out_name = xasprintf("%s.%u.out", row->name, rep->rep);
+	char name[300], err_path[300], *out_name = xasprintf("%s.%u.out", row->name, rep->rep);
 	char *err_name = xasprintf("%s.%u.err", row->name, rep->rep);
 	const struct fetched_file *out = fetch_find(rec->fetch, out_name);
 	const struct fetched_file *err = fetch_find(rec->fetch, err_name);
@@ -237,9 +237,9 @@ static json_t *rep_json(const char *dir, const struct side_record *rec, const st
 	if (timed_out)
 		json_object_set_new(jrep, "timed_out", json_true());
 	if (err) {
-		snprintf(name, sizeof(name), "%s/rep-%u.err", rel, rep->rep);
-		keep_error(write_error, write_text(dir, name, err->data, err->len));
-		json_object_set_new(jrep, "err", json_string(name));
+		snprintf(err_path, sizeof(err_path), "%s/rep-%u.err", rel, rep->rep);
+		keep_error(write_error, write_text(dir, err_path, err->data, err->len));
+		json_object_set_new(jrep, "err", json_string(err_path));
 	}
 	if (rep->rc != 0)
 		strlist_addf(warnings, "%s: %s %s rep %u %s (rc=%d)", rec->label,

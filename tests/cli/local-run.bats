@@ -302,6 +302,25 @@ reps = 1'
 	[ "$(cat "$tree/boot/loader/entries/lab.conf" "$tree/boot/grub2/grubenv")" = "$standing" ]
 }
 
+@test "output a row's parser cannot read is named as the rep's output, also when the rep wrote to stderr" {
+	write_plan "$BATS_TEST_TMPDIR/p.ini" "translated translated" '
+[row "bad"]
+command = echo not-a-number; echo a warning >&2
+parser = number
+reps = 1'
+	run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/p.ini"
+	echo "$stderr"
+	while [ -L "$link" ]; do
+		read -r -a cmd <<<"$(exec_start)"
+		run --separate-stderr "${cmd[@]}"
+		echo "$stderr"
+	done
+	dir=$(echo "$data"/p-*)
+	[ "$(jq -r '.rows[1].reps[0].err' "$dir/translated/meta.json")" = rows/bad/rep-1.err ]
+	jq -r '.rows[1].reps[0].parse_error' "$dir/translated/meta.json"
+	[[ "$(jq -r '.rows[1].reps[0].parse_error' "$dir/translated/meta.json")" == rows/bad/rep-1.out:* ]]
+}
+
 @test "a mode that can change nothing on the box: a warning before the first boot, in every report, never a stop" {
 	# The standing boot is passthrough already: iommu=pt cannot change the watched device.
 	rm -rf "$tree/proc" "$tree/sys"
