@@ -24,7 +24,7 @@ static void say_line(void *ctx, enum campaign_level level, const char *line)
 
 static const char cmd_report_usage[] =
 	"usage: bootab report [--format txt|md|csv|json|html|mail] [--stat [ROW=]STAT]\n"
-	"                     [-o FILE] CAMPAIGN_DIR\n"
+	"                     [--legend] [-o FILE] CAMPAIGN_DIR\n"
 	"       bootab report --fleet CAMPAIGN_DIR CAMPAIGN_DIR...\n"
 	"\n"
 	"Writes report.txt, report.md, report.json and report.html of a finished\n"
@@ -57,6 +57,9 @@ static const char cmd_report_usage[] =
 	"                       such as mean,min (each with its own delta and verdict)\n"
 	"  -o, --output FILE    write the one report to FILE (replaced whole), nothing\n"
 	"                       into CAMPAIGN_DIR; - writes it to stdout\n"
+	"  --legend             the txt or md report printed (or written with -o) ends\n"
+	"                       with the long legend, every column explained (the\n"
+	"                       campaign's report files keep the short legend)\n"
 	"\n"
 	"exit status: 0 written (--fleet: printed), 2 usage error, not a campaign\n"
 	"directory, or a report could not be written\n";
@@ -106,6 +109,7 @@ static int cmd_report(int argc, char **argv)
 		{ "stat", required_argument, NULL, 's' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "fleet", no_argument, NULL, 'F' },
+		{ "legend", no_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct campaign_options o = { .say = say_line };
@@ -134,6 +138,9 @@ static int cmd_report(int argc, char **argv)
 		case 'F':
 			fleet = true;
 			break;
+		case 'L':
+			rq.legend_long = true;
+			break;
 		default:
 			strlist_release(&stats);
 			return command_option_error("report", c, argv);
@@ -142,8 +149,8 @@ static int cmd_report(int argc, char **argv)
 	if (fleet) {
 		if (argc - optind < 2)
 			return usage_error(&stats, xstrdup("--fleet: the campaign directories of two or more machines"));
-		if (stats.n || output || (format && strcmp(format, "txt")))
-			return usage_error(&stats, xstrdup("--fleet prints text, with no --stat or -o"));
+		if (stats.n || output || rq.legend_long || (format && strcmp(format, "txt")))
+			return usage_error(&stats, xstrdup("--fleet prints text, with no --stat, --legend or -o"));
 		r = campaign_fleet_report((const char *const *)argv + optind, NULL, (size_t)(argc - optind), &o, stdout);
 		strlist_release(&stats);
 		return r < 0 ? EXIT_USAGE : EXIT_OK;
@@ -155,8 +162,10 @@ static int cmd_report(int argc, char **argv)
 		format = output && format_of_path(output) ? format_of_path(output) : "txt";
 	if (report_format_from_name(format, &fmt) < 0 || !strcmp(format, "text"))
 		return usage_error(&stats, xasprintf("--format: '%s' is not txt, md, csv, json, html or mail", format));
-	/* csv and mail are printed, never files of the campaign; -o writes only its file. */
-	rq.text = output || fmt == REPORT_CSV || fmt == REPORT_MAIL;
+	if (rq.legend_long && fmt != REPORT_TEXT && fmt != REPORT_MD)
+		return usage_error(&stats, xasprintf("--legend: only txt and md have a legend, not %s", format));
+	/* csv and mail are printed, never files of the campaign; -o writes only its file. The long legend is printed, not a file's. */
+	rq.text = output || fmt == REPORT_CSV || fmt == REPORT_MAIL || rq.legend_long;
 	rq.text_format = fmt;
 	rq.no_files = output != NULL;
 	r = campaign_report_request(argv[optind], &o, &rq, &text);

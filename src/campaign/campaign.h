@@ -103,6 +103,8 @@ struct campaign_report_request {
 	enum report_format text_format;
 	/* Write nothing into the campaign directory: the reports there stay as they were. */
 	bool no_files;
+	/* The txt or md report in *ret_text ends with the long legend (the files keep the short one). */
+	bool legend_long;
 };
 
 /*

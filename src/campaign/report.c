@@ -38,12 +38,12 @@ static void side_iommu(const struct side *side, const char *watch, char **ret_su
 
 /* One report in format into *ret (the caller's): txt and md open with the headline, then extra (the campaign's head). */
 static int render_report(const char *dir, const struct compare_result *res, enum report_format format,
-			 const struct strlist *warnings, const char *extra, const struct plan *plan, char **ret,
-			 size_t *ret_len)
+			 const struct strlist *warnings, const char *extra, const struct plan *plan, bool legend_long,
+			 char **ret, size_t *ret_len)
 {
 	char *title = path_basename(dir);
 	struct report_options ro = { .format = format, .loud_pct = COMPARE_LOUD_PCT_DEFAULT, .warnings = warnings,
-				     .title = title, .watch = plan->watch };
+				     .title = title, .watch = plan->watch, .legend_long = legend_long };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -74,7 +74,7 @@ static int write_report(const char *dir, const char *name, const struct compare_
 {
 	char *buf, *path;
 	size_t len;
-	int r = render_report(dir, res, format, warnings, extra, plan, &buf, &len);
+	int r = render_report(dir, res, format, warnings, extra, plan, false, &buf, &len);
 
 	if (r < 0)
 		return r;
@@ -330,7 +330,8 @@ static int report_files(const char *dir, bool files, const struct compare_result
 	if (r == 0 && request && request->text && ret_text) {
 		size_t len;
 
-		r = render_report(dir, res, request->text_format, warnings, head, plan, ret_text, &len);
+		r = render_report(dir, res, request->text_format, warnings, head, plan, request->legend_long,
+				  ret_text, &len);
 	}
 	return r;
 }

@@ -56,6 +56,18 @@ widest() {
 	[[ "$output" != *"legend: + is better"* ]]
 }
 
+@test "report --legend prints the long legend; the campaign's report files keep the short one" {
+	run -0 --separate-stderr "$BOOTAB" report --legend "$camp"
+	[[ "$output" == *"q = |delta|/|drift|; p = 1 - (2/pi) atan(q/sqrt(0.75))"* ]]
+	[[ "$output" != *"legend: + is better"* ]]
+	grep -q "^legend: + is better" "$camp/report.txt"
+	! grep -q '^q = |delta|/|drift|' "$camp/report.txt"
+	run -0 --separate-stderr "$BOOTAB" report --legend --format md -o - "$camp"
+	[[ "$output" == *"q = |delta|/|drift|"* ]]
+	run -2 --separate-stderr "$BOOTAB" report --legend --format json "$camp"
+	[ "$stderr" = "bootab: --legend: only txt and md have a legend, not json; see 'bootab help report'" ]
+}
+
 @test "COLUMNS is honoured on a terminal only" {
 	r2="$BATS_TEST_DIRNAME/../../examples/case-study/round2"
 	COLUMNS=60 "$BOOTAB" compare --color never "$r2/pt" "$r2/translated" "$r2/off" "$r2/pt2" > "$BATS_TEST_TMPDIR/pipe.txt"
