@@ -244,7 +244,7 @@ static int cmd_iommu_map(int argc, char **argv)
 		TARGET_LONGOPT_CONNECT_TIMEOUT,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct target_args to = TARGET_ARGS_INIT("local");
+	struct target_args to = TARGET_ARGS_INIT("iommu-map", "local");
 	const char *device = NULL;
 	bool json = false, diff = false;
 	int c, r, rc;
@@ -277,13 +277,13 @@ static int cmd_iommu_map(int argc, char **argv)
 	}
 	if (diff) {
 		if (argc - optind != 2 || device || to.root) {
-			log_error("--diff takes two snapshots (directories or meta.json files) and no --device or --root");
+			command_usage_error("iommu-map", "--diff takes two snapshots (directories or meta.json files) and no --device or --root");
 			return EXIT_USAGE;
 		}
 		return run_diff(argv[optind], argv[optind + 1], json);
 	}
 	if (optind != argc) {
-		log_error("unexpected argument '%s'", argv[optind]);
+		command_usage_error("iommu-map", "unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
 	r = target_args_open(&to, &t);

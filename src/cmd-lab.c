@@ -102,11 +102,11 @@ static int parse_seconds(const char *opt, const char *value, int *ret_ms)
 	long v;
 
 	if (!value) {
-		log_error("lab: %s needs a value", opt);
+		command_usage_error("lab", "lab: %s needs a value", opt);
 		return -EINVAL;
 	}
 	if (number_parse_long(value, 1, INT_MAX / 1000, &v) < 0) {
-		log_error("lab: %s '%s': not a number of seconds", opt, value);
+		command_usage_error("lab", "lab: %s '%s': not a number of seconds", opt, value);
 		return -EINVAL;
 	}
 	*ret_ms = (int)v * 1000;

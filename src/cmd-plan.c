@@ -599,7 +599,7 @@ static int cmd_plan(int argc, char **argv)
 	unsigned long row_bound = 0;
 	size_t n, n_checks = 0;
 	const char *from = NULL, *history = NULL, *file;
-	struct target_args to = TARGET_ARGS_INIT(NULL);
+	struct target_args to = TARGET_ARGS_INIT("plan", NULL);
 	bool touch = false;
 	double effect = NAN;
 	int opt, ret = EXIT_USAGE;
@@ -616,7 +616,7 @@ static int cmd_plan(int argc, char **argv)
 		switch (opt) {
 		case 'e':
 			if (parse_effect(optarg, &effect) < 0) {
-				log_error("--effect: '%s' is not a percentage above 0", optarg);
+				command_usage_error("plan", "--effect: '%s' is not a percentage above 0", optarg);
 				return EXIT_USAGE;
 			}
 			break;
@@ -640,12 +640,12 @@ static int cmd_plan(int argc, char **argv)
 	if (argc - optind != 1)
 		return command_usage_error("plan", optind == argc ? "no plan file given" : "one plan file only");
 	if ((touch && to.spec) || ((to.root || to.connect_timeout_s) && !to.spec)) {
-		log_error(touch ? "--touch reads the plan's target, --target another: give one"
-				: "--root and --connect-timeout need --target");
+		command_usage_error("plan", "%s", touch ? "--touch reads the plan's target, --target another: give one"
+							: "--root and --connect-timeout need --target");
 		return EXIT_USAGE;
 	}
 	if (!isnan(effect) && !from && !history) {
-		log_error("--effect needs the noise it is judged against: --from CAMPAIGN_DIR or --history FILE");
+		command_usage_error("plan", "--effect needs the noise it is judged against: --from CAMPAIGN_DIR or --history FILE");
 		return EXIT_USAGE;
 	}
 	file = argv[optind];

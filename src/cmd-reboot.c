@@ -68,7 +68,7 @@ static int cmd_reboot(int argc, char **argv)
 		{ "oneshot", required_argument, NULL, OPT_ONESHOT },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct target_args to = TARGET_ARGS_INIT(NULL);
+	struct target_args to = TARGET_ARGS_INIT("reboot", NULL);
 	const char *spec, *power_cycle = NULL, *oneshot = NULL;
 	long timeout = 300, connect_timeout;
 	struct target *t = NULL;
@@ -87,7 +87,7 @@ static int cmd_reboot(int argc, char **argv)
 		switch (c) {
 		case OPT_TIMEOUT:
 			if (number_parse_long(optarg, 1, 86400, &timeout) < 0) {
-				log_error("--timeout '%s': give whole seconds, 1 to 86400", optarg);
+				command_usage_error("reboot", "--timeout '%s': give whole seconds, 1 to 86400", optarg);
 				return EXIT_USAGE;
 			}
 			break;
@@ -102,7 +102,7 @@ static int cmd_reboot(int argc, char **argv)
 		}
 	}
 	if (optind != argc) {
-		log_error("unexpected argument '%s'", argv[optind]);
+		command_usage_error("reboot", "unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
 	spec = to.spec;
@@ -110,7 +110,7 @@ static int cmd_reboot(int argc, char **argv)
 	connect_timeout = to.connect_timeout_s ? to.connect_timeout_s : 5;
 	to.connect_timeout_s = (int)connect_timeout;
 	if (!spec) {
-		log_error("--target is required: the box to reboot (an SSH destination, or lab)");
+		command_usage_error("reboot", "--target is required: the box to reboot (an SSH destination, or lab)");
 		return EXIT_USAGE;
 	}
 	if (!strcmp(spec, "local")) {

@@ -246,7 +246,7 @@ static int cmd_run(int argc, char **argv)
 		return command_usage_error("run", o.resume_dir ? "--resume CAMPAIGN_DIR takes no other argument"
 					   : optind == argc ? "no plan file given" : "one plan file only");
 	if (o.resume_dir && (o.dry_run || o.data_dir)) {
-		log_error("--resume takes no --dry-run or --data: the campaign directory has its plan");
+		command_usage_error("run", "--resume takes no --dry-run or --data: the campaign directory has its plan");
 		return EXIT_USAGE;
 	}
 	if (o.root && !path_is_dir(o.root)) {

@@ -67,7 +67,7 @@ static int parse_options(int argc, char **argv, struct set_options *o)
 	int c, r;
 
 	memset(o, 0, sizeof(*o));
-	o->target = (struct target_args)TARGET_ARGS_INIT(NULL);
+	o->target = (struct target_args)TARGET_ARGS_INIT("set", NULL);
 	o->backend = "auto";
 	optind = 1;
 	opterr = 0;
@@ -89,11 +89,11 @@ static int parse_options(int argc, char **argv, struct set_options *o)
 		}
 	}
 	if (optind < argc) {
-		log_error("set: unexpected argument '%s'", argv[optind]);
+		command_usage_error("set", "set: unexpected argument '%s'", argv[optind]);
 		return -EINVAL;
 	}
 	if (!o->args || !o->managed) {
-		log_error("set: --managed and --args are both required (--args \"\" adds nothing)");
+		command_usage_error("set", "set: --managed and --args are both required (--args \"\" adds nothing)");
 		return -EINVAL;
 	}
 	return 0;

@@ -74,7 +74,7 @@ static int take_managed(const char *arg, struct strvec *words)
 	char **list = NULL;
 
 	if (cmdline_args_parse(arg, &list, &err) < 0) {
-		log_error("--managed: %s", err.message);
+		command_usage_error("snapshot", "--managed: %s", err.message);
 		parse_error_release(&err);
 		return -EINVAL;
 	}
@@ -90,7 +90,7 @@ static int take_managed(const char *arg, struct strvec *words)
 static int take_param(const char *arg, struct strvec *words)
 {
 	if (!param_word_valid(arg)) {
-		log_error("--param '%s': write MODULE.PARAM", arg);
+		command_usage_error("snapshot", "--param '%s': write MODULE.PARAM", arg);
 		return -EINVAL;
 	}
 	strvec_pushf(words, "param:%s", arg);
@@ -167,7 +167,7 @@ static int cmd_snapshot(int argc, char **argv)
 		TARGET_LONGOPT_CONNECT_TIMEOUT,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct target_args to = TARGET_ARGS_INIT("local");
+	struct target_args to = TARGET_ARGS_INIT("snapshot", "local");
 	const char *spec, *out_dir = NULL;
 	struct strvec words = STRVEC_INIT;
 	char *raw = NULL, *now = NULL, *text = NULL;
@@ -207,7 +207,7 @@ static int cmd_snapshot(int argc, char **argv)
 		}
 	}
 	if (optind != argc) {
-		log_error("unexpected argument '%s'", argv[optind]);
+		command_usage_error("snapshot", "unexpected argument '%s'", argv[optind]);
 		goto out;
 	}
 	words_dedup(&words);

@@ -126,7 +126,7 @@ static int cmd_verify(int argc, char **argv)
 		TARGET_LONGOPT_CONNECT_TIMEOUT,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct target_args to = TARGET_ARGS_INIT("local");
+	struct target_args to = TARGET_ARGS_INIT("verify", "local");
 	const char *managed_text = NULL, *asked_text = NULL;
 	char **managed_list = NULL, **asked_list = NULL;
 	struct verify_expect *expects = NULL;
@@ -157,7 +157,7 @@ static int cmd_verify(int argc, char **argv)
 		case 'e':
 			GROW(expects, alloc_expects, n_expects + 1);
 			if (verify_expect_parse(optarg, &expects[n_expects], &error) < 0) {
-				log_error("%s", error);
+				command_usage_error("verify", "%s", error);
 				free(error);
 				goto out;
 			}
@@ -181,19 +181,19 @@ static int cmd_verify(int argc, char **argv)
 		}
 	}
 	if (optind != argc) {
-		log_error("unexpected argument '%s'", argv[optind]);
+		command_usage_error("verify", "unexpected argument '%s'", argv[optind]);
 		goto out;
 	}
 	if (!asked_text) {
-		log_error("--args is required: the kernel args of the mode this boot should be (\"\" for none)");
+		command_usage_error("verify", "--args is required: the kernel args of the mode this boot should be (\"\" for none)");
 		goto out;
 	}
 	if (cmdline_args_parse(asked_text, &asked_list, &err) < 0) {
-		log_error("--args: %s", err.message);
+		command_usage_error("verify", "--args: %s", err.message);
 		goto out;
 	}
 	if (cmdline_args_parse(managed_text ? managed_text : asked_text, &managed_list, &err) < 0) {
-		log_error("--managed: %s", err.message);
+		command_usage_error("verify", "--managed: %s", err.message);
 		goto out;
 	}
 	if (target_args_open(&to, &t) < 0)

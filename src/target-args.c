@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "commands.h"
 #include "lib/parse-number.h"
 #include "log.h"
 #include "target/target.h"
@@ -20,7 +21,7 @@ int target_args_take(struct target_args *o, int c, const char *arg)
 		return 1;
 	case TARGET_OPT_CONNECT_TIMEOUT:
 		if (number_parse_long(arg, 1, 600, &v) < 0) {
-			log_error("--connect-timeout '%s': give whole seconds, 1 to 600", arg);
+			command_usage_error(o->command, "--connect-timeout '%s': give whole seconds, 1 to 600", arg);
 			return -EINVAL;
 		}
 		o->connect_timeout_s = (int)v;

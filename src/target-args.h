@@ -15,9 +15,10 @@ struct target_args {
 	const char *spec;          /* --target: local, an SSH destination, or lab */
 	const char *root;          /* --root: sysfs and procfs under DIR (local target) */
 	int connect_timeout_s;     /* --connect-timeout: 1 to 600; 0 when not given */
+	const char *command;       /* the command's name, for the hint of a usage error */
 };
 
-#define TARGET_ARGS_INIT(default_spec) { (default_spec), NULL, 0 }
+#define TARGET_ARGS_INIT(command, default_spec) { (default_spec), NULL, 0, (command) }
 
 /* getopt_long() values; a command's own options stay below 0x1000. */
 #define TARGET_OPT_TARGET 't'

@@ -23,7 +23,7 @@ setup() {
 	run -2 --separate-stderr "$BOOTAB" lab up --fast
 	[ "${stderr_lines[0]}" = "bootab: lab up: unknown argument '--fast'; see 'bootab help lab'" ]
 	run -2 --separate-stderr "$BOOTAB" lab up --timeout 0
-	[ "$stderr" = "bootab: lab: --timeout '0': not a number of seconds" ]
+	[ "$stderr" = "bootab: lab: --timeout '0': not a number of seconds; see 'bootab help lab'" ]
 	run -2 --separate-stderr "$BOOTAB" lab
 	[ "${stderr_lines[0]}" = "bootab: lab: missing subcommand; see 'bootab help lab'" ]
 }

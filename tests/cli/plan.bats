@@ -89,10 +89,10 @@ bats_require_minimum_version 1.5.0
 	c="$BATS_TEST_DIRNAME/../fixtures/campaign-abca"
 	run "$BOOTAB" plan --effect 0 --from "$c" "$c/plan.ini"
 	[ "$status" -eq 2 ]
-	[ "$output" = "bootab: --effect: '0' is not a percentage above 0" ]
+	[ "$output" = "bootab: --effect: '0' is not a percentage above 0; see 'bootab help plan'" ]
 	run "$BOOTAB" plan --effect 5 "$c/plan.ini"
 	[ "$status" -eq 2 ]
-	[ "$output" = "bootab: --effect needs the noise it is judged against: --from CAMPAIGN_DIR or --history FILE" ]
+	[ "$output" = "bootab: --effect needs the noise it is judged against: --from CAMPAIGN_DIR or --history FILE; see 'bootab help plan'" ]
 	run "$BOOTAB" plan --effect 5 --from "$BATS_TEST_TMPDIR" "$c/plan.ini"
 	[ "$status" -eq 2 ]
 	[ "$output" = "bootab: --from: '$BATS_TEST_TMPDIR' holds 0 side directories with meta.json; it takes two or more" ]

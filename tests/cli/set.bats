@@ -271,7 +271,7 @@ EOF
 	[ "$stderr" = "bootab: set: --managed: invalid kernel argument '\$(id)': '\$' is not allowed in a parameter name (column 10)" ]
 	run --separate-stderr "$BOOTAB" set --root "$ROOT" --managed iommu=pt
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "bootab: set: --managed and --args are both required (--args \"\" adds nothing)" ]
+	[ "$stderr" = "bootab: set: --managed and --args are both required (--args \"\" adds nothing); see 'bootab help set'" ]
 	run --separate-stderr "$BOOTAB" set --root "$ROOT/nope" --managed iommu=pt --args ""
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "bootab: set: --root '$ROOT/nope' is not a directory" ]

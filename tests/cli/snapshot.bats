@@ -115,7 +115,7 @@ TXT
 @test "bad --param, unwritable -o" {
 	run "$BOOTAB" snapshot --root "$fixtures/seed-off" --param '../../etc.x'
 	[ "$status" -eq 2 ]
-	[ "$output" = "bootab: --param '../../etc.x': write MODULE.PARAM" ]
+	[ "$output" = "bootab: --param '../../etc.x': write MODULE.PARAM; see 'bootab help snapshot'" ]
 	touch "$BATS_TEST_TMPDIR/file"
 	run "$BOOTAB" snapshot --root "$fixtures/seed-off" -o "$BATS_TEST_TMPDIR/file/x"
 	[ "$status" -eq 2 ]

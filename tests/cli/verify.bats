@@ -133,19 +133,19 @@ OUT
 @test "bad --expect, --args and missing --args are usage errors" {
 	run "$BOOTAB" verify --root "$fixtures/seed-off" --args "" --expect 'iommu.groups=many'
 	[ "$status" -eq 2 ]
-	[ "$output" = "bootab: --expect 'iommu.groups=many': the group count must be a number" ]
+	[ "$output" = "bootab: --expect 'iommu.groups=many': the group count must be a number; see 'bootab help verify'" ]
 	run "$BOOTAB" verify --root "$fixtures/seed-off" --args "" --expect 'sysfs(/etc/shadow)=x'
 	[ "$status" -eq 2 ]
-	[ "$output" = "bootab: --expect 'sysfs(/etc/shadow)=x': the path must be under /sys or /proc, without '..'" ]
+	[ "$output" = "bootab: --expect 'sysfs(/etc/shadow)=x': the path must be under /sys or /proc, without '..'; see 'bootab help verify'" ]
 	run "$BOOTAB" verify --root "$fixtures/seed-off" --args "" --expect 'uptime=1'
 	[ "$status" -eq 2 ]
-	[ "$output" = "bootab: --expect 'uptime': unknown; use iommu.groups=N, iommu.type(ADDR)=TYPE or sysfs(/sys/PATH)=VALUE" ]
+	[ "$output" = "bootab: --expect 'uptime': unknown; use iommu.groups=N, iommu.type(ADDR)=TYPE or sysfs(/sys/PATH)=VALUE; see 'bootab help verify'" ]
 	run "$BOOTAB" verify --root "$fixtures/seed-off" --args 'iommu=pt;reboot'
 	[ "$status" -eq 2 ]
 	[[ "$output" == "bootab: --args: invalid kernel argument 'iommu=pt;reboot'"* ]]
 	run "$BOOTAB" verify --root "$fixtures/seed-off"
 	[ "$status" -eq 2 ]
-	[ "$output" = "bootab: --args is required: the kernel args of the mode this boot should be (\"\" for none)" ]
+	[ "$output" = "bootab: --args is required: the kernel args of the mode this boot should be (\"\" for none); see 'bootab help verify'" ]
 }
 
 @test "--json carries every check" {
