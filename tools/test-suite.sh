@@ -20,7 +20,7 @@ logs=$here/build/test-logs
 workers=${TEST_WORKERS:-2}
 
 # The valgrind pass's CLI files, one job each (the Makefile's list).
-vg_files=$($make -s print-valgrind-files) || exit 2
+vg_files=$($make -s --no-print-directory print-valgrind-files) || exit 2
 
 if [ $# -gt 0 ]; then
 	jobs=$*
