@@ -137,10 +137,10 @@ static int usage_error(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-static int run_builder(const char *dir, bool force)
+static int run_builder(const char *dir, bool force, bool up)
 {
 	char *builder = NULL;
-	int r, code = 0;
+	int r = 0, code = 0;
 
 	r = lab_builder_find(NULL, &builder);
 	if (r < 0) {
@@ -148,8 +148,13 @@ static int run_builder(const char *dir, bool force)
 			  "to the lab/ directory of bootab's source");
 		return EXIT_USAGE;
 	}
-	/* A box: the lab's build first (its own --force is the box's), then the box's copy of it. */
-	r = lab_build(box_name ? base_dir : dir, builder, guest, box_name ? false : force, &code);
+	/*
+	 * A box: the lab's build first (its own --force is the box's), then the
+	 * box's copy of it. up takes the lab as built when it is: boxes coming
+	 * up at once would each run the builder, which builds one at a time.
+	 */
+	if (!box_name || !up || !lab_is_built(base_dir))
+		r = lab_build(box_name ? base_dir : dir, builder, guest, box_name ? false : force, &code);
 	if (r == 0 && code == 0 && !interrupted && box_name)
 		r = lab_box_make(base_dir, box_name, builder, force, &code);
 	if (r < 0) {
@@ -202,7 +207,7 @@ static int lab_build_cmd(const char *dir, int argc, char **argv)
 		else
 			return usage_error("lab build: unknown argument '%s'", argv[i]);
 	}
-	return run_builder(dir, force);
+	return run_builder(dir, force, false);
 }
 
 static int stop_quietly(const char *dir)
@@ -242,7 +247,7 @@ static int lab_up(const char *dir, int argc, char **argv)
 		print_destination(dir);
 		return EXIT_OK;
 	}
-	code = run_builder(dir, false);
+	code = run_builder(dir, false, true);
 	if (code != EXIT_OK)
 		return code;
 

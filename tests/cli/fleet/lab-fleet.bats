@@ -72,7 +72,7 @@ setup() {
 	cat "$BATS_FILE_TMPDIR/up-b1.err" "$BATS_FILE_TMPDIR/up-b2.err" >&3
 	run -0 "$BOOTAB" lab --name b1 status --json
 	s1=$output
-	run -0 "$BOOTAB" lab status --json --name b2
+	run -0 "$BOOTAB" lab status --name b2 --json
 	s2=$output
 	[ "$(jq -r .ssh_host <<<"$s1")" = bootab-lab-b1 ]
 	[ "$(jq -r .ssh_host <<<"$s2")" = bootab-lab-b2 ]
