@@ -91,13 +91,12 @@ campaign() {
 	function at(x,  t) { split(x, t, ":"); return t[1] * 3600 + t[2] * 60 + t[3] }
 	{
 		s = at($1)
-		if (first == "") first = s
 		b = 0
 		if ($2 == "boot" && split($3, kn, "/") == 2) b = kn[1]
 		line = $0
 		sub(/^[^:]*:[^:]*:[^:]*: /, "", line)
 		if (!b) next
-		if (line ~ /^setting mode/) { set[b] = s; if (b == 1) pre = s - first }
+		if (line ~ /^setting mode/) set[b] = s
 		else if (line ~ /^rebooting into mode/) reb[b] = s
 		else if (line ~ /^verifying from sysfs/) ver[b] = s
 		else if (line ~ /^verified:/) vd[b] = s
@@ -106,10 +105,12 @@ campaign() {
 		else if (line ~ /^results in /) fd[b] = s
 		if (b > n) n = b
 	} END {
-		printf "before boot 1 (preflight): %d s\n", pre
-		for (b = 1; b <= n; b++)
+		for (b = 1; b <= n; b++) {
 			printf "boot %d steps (s): set %d, verify+snapshot %d, start %d, fetch %d\n", b,
 				reb[b] - set[b], vd[b] - ver[b], st[b] - vd[b], fd[b] - fe[b]
+			sum += reb[b] - set[b] + st[b] - ver[b] + fd[b] - fe[b]
+		}
+		printf "these steps: %d s of the own steps; the rest is the preflight, the watch, the report\n", sum
 	}'
 }
 if [ -z "${SKIP_CAMPAIGN-}" ]; then
