@@ -116,13 +116,19 @@ reps = 1'
 	done
 	# The run told each rep with its value as it came, and its end, each once.
 	for label in "2/3 passthrough" "3/3 translated2"; do
-		for line in "row answer 1/2: 42" "row answer 2/2: 42" "row dma 5/5: 1.4 us" \
+		for line in "row answer 1/2: 42.00" "row answer 2/2: 42.00" "row dma 5/5: 1.40 us" \
 			"row kunit 1/1: failed (rc=1)" "row answer 2/2" "gate dma" "done"; do
 			[ "$(grep -c -F -x -e "] boot $label: $line" <(sed 's/^bootab: \[[0-9:]*\]/]/; s/ (ETA [0-9:]*)$//; s/ ([0-9]* s)$//' "$BATS_TEST_TMPDIR/resumed.err"))" -eq 1 ] ||
 				{ echo "not once: boot $label: $line"; false; }
 		done
 	done
 	[ "$(grep -c ' progress ' "$dir/journal")" -eq "$((3 * $(grep -c '' "$tree/var/tmp/bootab/${dir##*/}/passthrough/progress")))" ]
+	# After each reboot, verify, snapshot and the start of the rows are one
+	# session (a batch), the fetch one (before the reboot: another process).
+	for label in "1/3 translated" "2/3 passthrough" "3/3 translated2"; do
+		grep -Eq "\] boot $label: local sessions: set -, reboot wait -, verify\+snapshot\+start 1, rows [0-9]+, fetch 1( \(ETA [0-9:]*\))?\$" \
+			"$BATS_TEST_TMPDIR/resumed.err" || { echo "boot $label: not one session after the reboot"; false; }
+	done
 	# Three resumed runs: after boot 1's and boot 2's reboots (each ends in the
 	# next reboot), and after boot 3's (it finishes and removes the unit).
 	[ "$boots" -eq 3 ]
