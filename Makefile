@@ -57,12 +57,9 @@ deps:
 # The README's test command: install what is missing, then the whole suite,
 # plain, under ASan + UBSan and under valgrind, and the lint.
 test: deps
-	$(MAKE) check
-	$(MAKE) check-asan
-	$(MAKE) check-valgrind
-	$(MAKE) lint
+	sh tools/test-suite.sh
 
-.PHONY: deps test all check check-unit check-cli check-debian check-asan check-fuzz check-valgrind lint clean bench \
+.PHONY: deps test all check check-unit check-cli check-cli-lab check-cli-nolab check-debian check-valgrind-unit check-valgrind-cli print-valgrind-files build-tests check-asan check-fuzz check-valgrind lint clean bench \
 	bench-method bench-method-quick bench-fleet bench-scaling demo install uninstall man fuzz fuzz-build fuzz-targets
 
 all: bootab man
@@ -151,10 +148,23 @@ check-unit: $(TEST_BIN)
 	@fail=0; for t in $(TEST_BIN); do \
 	    echo "== $$t"; $(TEST_WRAP) $$t || fail=1; done; exit $$fail
 
+# The CLI test files that boot the QEMU lab (tests/cli/helpers/lab.bash), and
+# the others. check-cli runs both; `make test` runs them in separate lanes.
+LAB_CLI   := $(sort $(wildcard tests/cli/lab.bats tests/cli/lab-*.bats))
+LAB_CLI   := $(filter-out tests/cli/lab-cli.bats tests/cli/lab-fixtures.bats,$(LAB_CLI))
+NOLAB_CLI := $(filter-out $(LAB_CLI),$(sort $(wildcard tests/cli/*.bats)))
+CLI_FILES ?= tests/cli
+
 check-cli: bootab man $(BUILD)/bench/method $(BUILD)/bench/fleet
 	BOOTAB="$(CURDIR)/$(BUILD)/bootab" BOOTAB_BUILD="$(BUILD)" METHOD_BENCH="$(CURDIR)/$(BUILD)/bench/method" \
 	    FLEET_BENCH="$(CURDIR)/$(BUILD)/bench/fleet" \
-	    TEST_WRAP="$(TEST_WRAP)" bats tests/cli
+	    TEST_WRAP="$(TEST_WRAP)" bats $(CLI_FILES)
+
+check-cli-lab:
+	$(MAKE) CLI_FILES="$(LAB_CLI)" check-cli
+
+check-cli-nolab:
+	$(MAKE) CLI_FILES="$(NOLAB_CLI)" check-cli
 
 # The Debian lab guest end to end (tests/cli/debian): the image built from
 # Debian's archive with mmdebstrap, then one guest session of five boots
@@ -223,12 +233,26 @@ VALGRIND     := valgrind -q --error-exitcode=99 --leak-check=full --errors-for-l
 VALGRIND_CLI := $(filter-out tests/cli/lab.bats tests/cli/crash.bats tests/cli/bench-method.bats tests/cli/bench-fleet.bats,\
                   $(sort $(wildcard tests/cli/*.bats)))
 
-check-valgrind: bootab man $(TEST_BIN)
+VALGRIND_FILES ?= $(VALGRIND_CLI)
+
+# For tools/test-suite.sh: the valgrind pass's CLI files, and every program
+# the plain pass runs.
+print-valgrind-files:
+	@echo $(VALGRIND_CLI)
+
+build-tests: $(TEST_BIN) $(BUILD)/bench/method $(BUILD)/bench/fleet
+
+check-valgrind: check-valgrind-unit check-valgrind-cli
+
+check-valgrind-unit: bootab man $(TEST_BIN)
 	@command -v valgrind >/dev/null || { echo "check-valgrind needs valgrind: install it with 'apt-get install valgrind'" >&2; exit 2; }
 	@export BOOTAB_TEST_NO_LAB=check-valgrind BOOTAB_TEST_KILL_ITERATIONS=15; \
-	fail=0; for t in $(TEST_BIN); do echo "== valgrind $$t"; $(VALGRIND) $$t > /dev/null || fail=1; done; \
-	BOOTAB_VALGRIND_BIN="$(CURDIR)/$(BUILD)/bootab" BOOTAB="$(CURDIR)/tools/valgrind-bootab.sh" \
-	    bats $(VALGRIND_CLI) || fail=1; exit $$fail
+	fail=0; for t in $(TEST_BIN); do echo "== valgrind $$t"; $(VALGRIND) $$t > /dev/null || fail=1; done; exit $$fail
+
+check-valgrind-cli: bootab man
+	@command -v valgrind >/dev/null || { echo "check-valgrind needs valgrind: install it with 'apt-get install valgrind'" >&2; exit 2; }
+	BOOTAB_TEST_NO_LAB=check-valgrind BOOTAB_VALGRIND_BIN="$(CURDIR)/$(BUILD)/bootab" \
+	    BOOTAB="$(CURDIR)/tools/valgrind-bootab.sh" BOOTAB_BUILD="$(BUILD)" bats $(VALGRIND_FILES)
 
 # libFuzzer targets (fuzz/fuzz-NAME.c), built with clang into build-fuzz/
 # against the library compiled with coverage, ASan and UBSan.

@@ -37,6 +37,7 @@ static void same_plan(const struct plan *a, const struct plan *b)
 	SAME(has_seed);
 	SAME_STR(data_dir);
 	SAME(boot_timeout_s);
+	SAME(box_timeout_s);
 	SAME_STR(power_cycle);
 	SAME(oneshot);
 	SAME_STR(watch);

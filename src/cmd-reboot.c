@@ -31,10 +31,11 @@ static const char cmd_reboot_usage[] =
 	"                     monitor) and wait again\n"
 	"  --oneshot ENTRY    boot ENTRY for the next boot only; after a power cycle\n"
 	"                     the box returns to its default entry. GRUB: a menu\n"
-	"                     entry id, title or number, or SUBMENU>ENTRY\n"
-	"                     (grub-reboot: next_entry in grubenv); systemd-boot: a\n"
-	"                     loader entry id (bootctl set-oneshot, else the\n"
-	"                     LoaderEntryOneShot EFI variable)\n"
+	"                     entry id, title or number, SUBMENU>ENTRY, or a BLS\n"
+	"                     entry id where grub.cfg reads them (Fedora); set\n"
+	"                     with grub-reboot or grub2-reboot (next_entry in\n"
+	"                     grubenv). systemd-boot: a loader entry id (bootctl\n"
+	"                     set-oneshot, else the LoaderEntryOneShot variable)\n"
 	"\n"
 	"Exit: 0 a new boot answered, 1 none did, 2 usage or I/O error.\n";
 

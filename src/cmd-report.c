@@ -48,7 +48,8 @@ static const char cmd_report_usage[] =
 	"(docs/fleet.md).\n"
 	"\n"
 	"options:\n"
-	"  --fleet              pool the campaigns of several machines (text only)\n"
+	"  --fleet              pool the campaigns of several machines (txt, md or\n"
+	"                       json)\n"
 	"  --format FMT         txt (default), md, csv, json, html or mail; with -o\n"
 	"                       and no --format, FILE's extension (.txt, .md, .csv,\n"
 	"                       .json, .html) names it\n"
@@ -147,11 +148,19 @@ static int cmd_report(int argc, char **argv)
 		}
 	}
 	if (fleet) {
+		struct fleet_report_out out = { 0 };
+
 		if (argc - optind < 2)
 			return usage_error(&stats, xstrdup("--fleet: the campaign directories of two or more machines"));
-		if (stats.n || output || rq.legend_long || (format && strcmp(format, "txt")))
-			return usage_error(&stats, xstrdup("--fleet prints text, with no --stat, --legend or -o"));
-		r = campaign_fleet_report((const char *const *)argv + optind, NULL, (size_t)(argc - optind), &o, stdout);
+		if (!format || !strcmp(format, "txt"))
+			out.txt = stdout;
+		else if (!strcmp(format, "md"))
+			out.md = stdout;
+		else if (!strcmp(format, "json"))
+			out.json = stdout;
+		if (stats.n || output || rq.legend_long || !(out.txt || out.md || out.json))
+			return usage_error(&stats, xstrdup("--fleet prints txt, md or json, with no --stat, --legend or -o"));
+		r = campaign_fleet_report((const char *const *)argv + optind, NULL, (size_t)(argc - optind), &o, &out);
 		strlist_release(&stats);
 		return r < 0 ? EXIT_USAGE : EXIT_OK;
 	}

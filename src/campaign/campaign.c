@@ -192,12 +192,23 @@ static int setup(struct campaign *c)
 		size_t len;
 
 		c->name = campaign_name_for(plan_path);
-		c->dir = path_join(data, c->name);
 		if (c->o->dry_run) {
+			c->dir = path_join(data, c->name);
 			free(resume_plan);
 			return 0;
 		}
-		r = dir_create_all(c->dir, 0755);
+		/* Taken before anything is written: a run started in the same second from a plan of this name gets another. */
+		{
+			char *name = c->name;
+
+			r = dir_create_new(data, name, 0755, &c->dir, &c->name);
+			if (r < 0) {
+				c->dir = path_join(data, name);
+				c->name = name;
+			} else {
+				free(name);
+			}
+		}
 		if (r == 0)
 			r = file_read(plan_path, 1 << 20, &text, &len);
 		if (r == 0) {

@@ -14,6 +14,7 @@
 #include "campaign/journal.h"
 #include "campaign/plan.h"
 #include "lib/alloc.h"
+#include "lib/clock.h"
 #include "lib/file.h"
 #include "lib/lockfile.h"
 #include "lib/strbuf.h"
@@ -270,6 +271,7 @@ static int write_box_plan(const char *fleet_plan_path, const char *destination,
 	p.inventory = NULL;
 	free(p.group);
 	p.group = NULL;
+	p.box_timeout_s = 0;
 	free(p.target);
 	p.target = xstrdup(destination);
 	text = plan_format(&p);
@@ -290,16 +292,36 @@ static void result_init(struct fleet_run_result *res, const struct fleet *fleet)
 	}
 }
 
-/* The pooled report of the finished boxes, into report.txt. */
+/* The pooled report's three files, each replaced whole (report.txt is the one printed). */
+static const char *const report_files[3] = { "report.txt", "report.md", "report.json" };
+
+static int write_report_files(struct fleet_state *s, char *const text[3], const size_t len[3])
+{
+	int r = 0;
+
+	for (size_t k = 0; k < 3 && r == 0; k++) {
+		char *path = path_join(s->res->dir, report_files[k]);
+
+		r = file_write_atomic(path, text[k], len[k], 0644);
+		if (r < 0)
+			say(s, CAMPAIGN_ERROR, "cannot write %s: %s", path, strerror(-r));
+		else if (k == 0)
+			s->res->report_path = xstrdup(path);
+		free(path);
+	}
+	return r;
+}
+
+/* The pooled report of the finished boxes, into report.txt, report.md and report.json. */
 static int write_pooled_report(struct fleet_state *s, const struct fleet *fleet)
 {
 	const char **dirs = xcalloc(fleet->n, sizeof(*dirs)), **names = xcalloc(fleet->n, sizeof(*names));
 	char **owned = xcalloc(fleet->n, sizeof(*owned));
 	struct campaign_options co = *s->o->box_options;
 	struct box_say bs = { .o = s->o, .box = NULL };
-	size_t n = 0, len = 0;
-	char *text = NULL;
-	FILE *out;
+	char *text[3] = { NULL, NULL, NULL };
+	size_t n = 0, len[3] = { 0, 0, 0 };
+	FILE *streams[3] = { NULL, NULL, NULL };
 	int r = 0;
 
 	for (size_t i = 0; i < fleet->n; i++) {
@@ -317,32 +339,29 @@ static int write_pooled_report(struct fleet_state *s, const struct fleet *fleet)
 	}
 	co.say = box_say_line;
 	co.say_ctx = &bs;
-	out = open_memstream(&text, &len);
-	if (!out) {
-		r = -errno;
-		goto out;
+	for (size_t k = 0; k < 3; k++) {
+		streams[k] = open_memstream(&text[k], &len[k]);
+		if (!streams[k])
+			r = -errno;
 	}
-	r = campaign_fleet_report(dirs, names, n, &co, out);
-	if (fclose(out) != 0 && r == 0)
-		r = -EIO;
 	if (r == 0) {
-		char *path = path_join(s->res->dir, "report.txt");
+		struct fleet_report_out out = { .txt = streams[0], .md = streams[1], .json = streams[2] };
 
-		r = file_write_atomic(path, text, len, 0644);
-		if (r == 0)
-			s->res->report_path = path;
-		else {
-			say(s, CAMPAIGN_ERROR, "cannot write %s: %s", path, strerror(-r));
-			free(path);
-		}
+		r = campaign_fleet_report(dirs, names, n, &co, &out);
 	}
+	for (size_t k = 0; k < 3; k++)
+		if (streams[k] && fclose(streams[k]) != 0 && r == 0)
+			r = -EIO;
+	if (r == 0)
+		r = write_report_files(s, text, len);
 out:
 	for (size_t i = 0; i < fleet->n; i++)
 		free(owned[i]);
+	for (size_t k = 0; k < 3; k++)
+		free(text[k]);
 	free(owned);
 	free(dirs);
 	free(names);
-	free(text);
 	return r;
 }
 
@@ -370,12 +389,17 @@ static int fleet_create(struct fleet_state *s, const char *plan_path, const stru
 		parse_error_release(&err);
 		return -EINVAL;
 	}
+	/* Taken before anything is written: a fleet started in the same second from a plan of this name gets another. */
 	name = campaign_name_for(plan_path);
-	s->res->dir = path_join(data, name);
+	r = dir_create_new(data, name, 0755, &s->res->dir, NULL);
+	if (r < 0) {
+		say(s, CAMPAIGN_ERROR, "cannot create a fleet directory %s/%s: %s", data, name, strerror(-r));
+		free(name);
+		parse_error_release(&err);
+		return r;
+	}
 	free(name);
-	r = dir_create_all(s->res->dir, 0755);
-	if (r == 0)
-		r = file_read(plan_path, 1 << 20, &text, &len);
+	r = file_read(plan_path, 1 << 20, &text, &len);
 	if (r == 0) {
 		char *copy = path_join(s->res->dir, "plan.ini");
 
@@ -445,29 +469,90 @@ static void start_box(struct fleet_state *s, const struct fleet *fleet, size_t i
 	free(box_dir);
 }
 
-/* Waits for every box's campaign, passing a SIGTERM on once, and records how each ended. */
-static void wait_boxes(struct fleet_state *s, const struct fleet *fleet, pid_t *pids, size_t running)
+/* How long a box stopped for its box_timeout has to end at its next safe point before it is killed. */
+#define BOX_KILL_GRACE_S 60
+
+/* Records how box i's process ended, and says so. */
+static void box_ended(struct fleet_state *s, const struct fleet *fleet, size_t i, int status)
 {
+	if (WIFEXITED(status) && WEXITSTATUS(status) == BOX_EXIT_FINISHED)
+		s->res->outcomes[i] = FLEET_BOX_FINISHED;
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == BOX_EXIT_STOPPED)
+		s->res->outcomes[i] = FLEET_BOX_STOPPED;
+	else
+		s->res->outcomes[i] = FLEET_BOX_FAILED;
+	if (WIFSIGNALED(status))
+		say(s, CAMPAIGN_ERROR, "%s: its campaign ended on signal %d", fleet->boxes[i].name, WTERMSIG(status));
+	else
+		say(s, s->res->outcomes[i] == FLEET_BOX_FINISHED ? CAMPAIGN_INFO : CAMPAIGN_ERROR, "%s: %s",
+		    fleet->boxes[i].name, outcome_words(s->res->outcomes[i]));
+}
+
+/*
+ * box_timeout: a box still running timeout_s after the boxes started is
+ * told to stop (SIGTERM: it stops at its next safe point, resumable), and
+ * one that has not ended BOX_KILL_GRACE_S later is killed. *stage: 0
+ * before, 1 once told, 2 once killed.
+ */
+static void bound_boxes(struct fleet_state *s, const struct fleet *fleet, const pid_t *pids, unsigned timeout_s,
+			double started, int *stage, double *told_at)
+{
+	double now = clock_now_s();
+
+	if (*stage == 0 && now >= started + timeout_s) {
+		*stage = 1;
+		*told_at = now;
+		for (size_t i = 0; i < fleet->n; i++)
+			if (pids[i] > 0) {
+				say(s, CAMPAIGN_ERROR, "%s: its campaign has not ended within box_timeout (%u s): stopping it",
+				    fleet->boxes[i].name, timeout_s);
+				kill(pids[i], SIGTERM);
+			}
+	} else if (*stage == 1 && now >= *told_at + BOX_KILL_GRACE_S) {
+		*stage = 2;
+		for (size_t i = 0; i < fleet->n; i++)
+			if (pids[i] > 0) {
+				say(s, CAMPAIGN_ERROR, "%s: its campaign did not stop within %d s of being told: killing it",
+				    fleet->boxes[i].name, BOX_KILL_GRACE_S);
+				kill(pids[i], SIGKILL);
+			}
+	}
+}
+
+/*
+ * Waits for every box's campaign, passing a SIGTERM on once, bounding the
+ * boxes by timeout_s (0: no bound), and records how each ended.
+ */
+static void wait_boxes(struct fleet_state *s, const struct fleet *fleet, pid_t *pids, size_t running,
+		       unsigned timeout_s)
+{
+	double started = clock_now_s(), told_at = 0;
 	bool forwarded = false;
+	int stage = 0;
 
 	while (running) {
 		int status;
-		pid_t pid = waitpid(-1, &status, 0);
+		pid_t pid = waitpid(-1, &status, timeout_s ? WNOHANG : 0);
 
+		/*
+		 * Ctrl-C reaches every box through the terminal; a SIGTERM to
+		 * bootab alone is passed on, so each box stops at its next safe
+		 * point.
+		 */
+		if (s->o->box_options->interrupted && *s->o->box_options->interrupted && !forwarded) {
+			forwarded = true;
+			for (size_t i = 0; i < fleet->n; i++)
+				if (pids[i] > 0)
+					kill(pids[i], SIGTERM);
+		}
 		if (pid < 0) {
 			if (errno != EINTR)
 				break;
-			/*
-			 * Ctrl-C reaches every box through the terminal; a SIGTERM to
-			 * bootab alone is passed on, so each box stops at its next
-			 * safe point.
-			 */
-			if (s->o->box_options->interrupted && *s->o->box_options->interrupted && !forwarded) {
-				forwarded = true;
-				for (size_t i = 0; i < fleet->n; i++)
-					if (pids[i] > 0)
-						kill(pids[i], SIGTERM);
-			}
+			continue;
+		}
+		if (pid == 0) {
+			bound_boxes(s, fleet, pids, timeout_s, started, &stage, &told_at);
+			clock_sleep_s(0.2);
 			continue;
 		}
 		for (size_t i = 0; i < fleet->n; i++) {
@@ -475,18 +560,7 @@ static void wait_boxes(struct fleet_state *s, const struct fleet *fleet, pid_t *
 				continue;
 			pids[i] = 0;
 			running--;
-			if (WIFEXITED(status) && WEXITSTATUS(status) == BOX_EXIT_FINISHED)
-				s->res->outcomes[i] = FLEET_BOX_FINISHED;
-			else if (WIFEXITED(status) && WEXITSTATUS(status) == BOX_EXIT_STOPPED)
-				s->res->outcomes[i] = FLEET_BOX_STOPPED;
-			else
-				s->res->outcomes[i] = FLEET_BOX_FAILED;
-			if (WIFSIGNALED(status))
-				say(s, CAMPAIGN_ERROR, "%s: its campaign ended on signal %d", fleet->boxes[i].name,
-				    WTERMSIG(status));
-			else
-				say(s, s->res->outcomes[i] == FLEET_BOX_FINISHED ? CAMPAIGN_INFO : CAMPAIGN_ERROR, "%s: %s",
-				    fleet->boxes[i].name, outcome_words(s->res->outcomes[i]));
+			box_ended(s, fleet, i, status);
 		}
 	}
 }
@@ -548,7 +622,7 @@ int fleet_run(const struct fleet_run_options *o, struct fleet_run_result *ret)
 	pids = s.pids = xcalloc(fleet.n, sizeof(*pids));
 	for (size_t i = 0; i < fleet.n; i++)
 		start_box(&s, &fleet, i, plan_path, lock_fd, pids, &running);
-	wait_boxes(&s, &fleet, pids, running);
+	wait_boxes(&s, &fleet, pids, running, plan.box_timeout_s);
 	for (size_t i = 0; i < fleet.n; i++)
 		ret->n_finished += ret->outcomes[i] == FLEET_BOX_FINISHED;
 	r = write_pooled_report(&s, &fleet);

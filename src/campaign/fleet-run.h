@@ -17,11 +17,13 @@
  *     boxes                        "bootab-fleet 1", then "NAME DESTINATION" a line
  *     NAME/NAME.ini                the box's plan: the fleet plan with target = DESTINATION
  *     NAME/NAME-<time>/            the box's campaign, as bootab run makes it
- *     report.txt                   the pooled report (bootab report --fleet), once
- *                                  two or more boxes have finished
+ *     report.txt report.md         the pooled report (bootab report --fleet), once
+ *     report.json                  two or more boxes have finished
  *
- * A box that fails or hangs stops no other box; the fleet ends when the
- * last box's campaign ends. Resuming the fleet directory resumes every box
+ * The fleet directory is taken with one mkdir (dir_create_new()) before
+ * anything is written in it. A box that fails or hangs stops no other box;
+ * the fleet ends when the last box's campaign ends, and [campaign]
+ * box_timeout bounds each box (SIGTERM, then SIGKILL 60 s later). Resuming the fleet directory resumes every box
  * that has not finished where it stopped (a box whose campaign never
  * started starts) and leaves the finished ones alone.
  */

@@ -109,7 +109,8 @@ static int machine_load(struct campaign *c, const char *dir, struct machine *m, 
 	return r;
 }
 
-int campaign_fleet_report(const char *const *dirs, const char *const *machine_names, size_t n, const struct campaign_options *o, FILE *out)
+int campaign_fleet_report(const char *const *dirs, const char *const *machine_names, size_t n, const struct campaign_options *o,
+			  const struct fleet_report_out *out)
 {
 	struct campaign c = { .o = o };
 	struct machine *ms = xcalloc(n ? n : 1, sizeof(*ms));
@@ -150,7 +151,12 @@ int campaign_fleet_report(const char *const *dirs, const char *const *machine_na
 		for (size_t i = 0; i < warnings.n; i++)
 			campaign_say(&c, r < 0 ? CAMPAIGN_ERROR : CAMPAIGN_WARNING, "%s", warnings.items[i]);
 		if (r == 0) {
-			r = report_fleet_text(out, &f, ids);
+			if (out->txt)
+				r = report_fleet_text(out->txt, &f, ids);
+			if (r == 0 && out->md)
+				r = report_fleet_md(out->md, &f, ids);
+			if (r == 0 && out->json)
+				r = report_fleet_json(out->json, &f, ids);
 			fleet_result_release(&f);
 		}
 	}

@@ -245,6 +245,10 @@ static int campaign_fleet_key(struct parse_state *s, const char *key, const char
 		p->inventory_line = s->line;
 		return set_string(s, key, &p->inventory, v);
 	}
+	if (!strcmp(key, "box_timeout")) {
+		p->box_timeout_line = s->line;
+		return parse_uint(s, key, v, 10, 30 * 86400, &p->box_timeout_s);
+	}
 	/* group */
 	{
 		if (!ansible_group_name_valid(v))
@@ -310,7 +314,7 @@ static int campaign_key(struct parse_state *s, const char *key, const char *v)
 			return fail(s, key, "'%s' is not local, lab or an SSH destination (none starts with '-' or holds spaces or control characters)", v);
 		return set_string(s, key, &p->target, v);
 	}
-	if (!strcmp(key, "targets") || !strcmp(key, "inventory") || !strcmp(key, "group"))
+	if (!strcmp(key, "targets") || !strcmp(key, "inventory") || !strcmp(key, "group") || !strcmp(key, "box_timeout"))
 		return campaign_fleet_key(s, key, v);
 	if (!strcmp(key, "backend")) {
 		static const char *const known[] = { "auto", "bls", "grub", "grubby", "kernel-cmdline", "kexec", NULL };
@@ -726,6 +730,10 @@ static int validate(struct parse_state *s)
 		s->line = 0;
 		return fail(s, "group", "takes an inventory: the group is one of the inventory's");
 	}
+	if (p->box_timeout_s && !p->targets.n && !p->inventory) {
+		s->line = p->box_timeout_line;
+		return fail(s, "box_timeout", "takes a fleet (targets or inventory): one box's campaign is bounded by boot_timeout and each row's timeout");
+	}
 	s->line = 0;
 	if (p->n_modes == 0)
 		return fail(s, NULL, "no [mode \"NAME\"] section: a campaign needs at least one mode");
@@ -1094,6 +1102,8 @@ char *plan_format(const struct plan *p)
 	}
 	format_string(&sb, "inventory", p->inventory);
 	format_string(&sb, "group", p->group);
+	if (p->box_timeout_s)
+		strbuf_addf(&sb, "box_timeout = %u\n", p->box_timeout_s);
 	format_string(&sb, "backend", p->backend);
 	if (p->order_kind == ORDER_LIST) {
 		strbuf_addstr(&sb, "order =");

@@ -88,6 +88,8 @@ struct plan {
 	char *inventory;
 	char *group;
 	unsigned targets_line, inventory_line;
+	unsigned box_timeout_s;        /* fleet: a box's campaign ends at most this long after it started; 0: none */
+	unsigned box_timeout_line;
 	char *backend;
 	enum plan_order_kind order_kind;
 	struct strlist order_list;     /* ORDER_LIST: as written */

@@ -204,6 +204,33 @@ int dir_create_all(const char *path, mode_t mode)
 	return r;
 }
 
+int dir_create_new(const char *parent, const char *name, mode_t mode, char **ret_path, char **ret_name)
+{
+	int r = dir_create_all(parent, 0755);
+
+	if (r < 0)
+		return r;
+	for (unsigned n = 1; n < 100; n++) {
+		char *leaf = n == 1 ? xstrdup(name) : xasprintf("%s-%u", name, n);
+		char *path = path_join(parent, leaf);
+
+		if (mkdir(path, mode) == 0) {
+			*ret_path = path;
+			if (ret_name)
+				*ret_name = leaf;
+			else
+				free(leaf);
+			return 0;
+		}
+		r = -errno;
+		free(path);
+		free(leaf);
+		if (r != -EEXIST)
+			return r;
+	}
+	return -EEXIST;
+}
+
 bool path_is_dir(const char *path)
 {
 	struct stat st;

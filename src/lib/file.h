@@ -53,6 +53,16 @@ int file_rename(const char *from, const char *to);
 /* mkdir -p with the given mode for new directories. Returns 0 or -errno. */
 int dir_create_all(const char *path, mode_t mode);
 
+/*
+ * A directory nobody else has: parent (made as dir_create_all does), then
+ * parent/name taken with one mkdir(2), so two runs that pick the same name
+ * never share it and nothing is written into a directory another run
+ * made. When name is taken, name-2, name-3 ... name-99 are tried.
+ * *ret_path gets the directory made, *ret_name (when not NULL) its last
+ * component (both the caller's). Returns 0 or -errno (-EEXIST: all taken).
+ */
+int dir_create_new(const char *parent, const char *name, mode_t mode, char **ret_path, char **ret_name);
+
 /* Whether path is a directory / exists (following symlinks). */
 bool path_is_dir(const char *path);
 bool path_exists(const char *path);

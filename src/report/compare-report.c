@@ -128,6 +128,23 @@ void report_unit_of(const struct compare_result *res, const struct compare_metri
 	unit_scale(cm->unit, largest, ret);
 }
 
+char *report_value_in_unit(double v, const char *unit)
+{
+	struct report_unit u;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (isnan(v))
+		return xstrdup("-");
+	unit_scale(unit ? unit : "", fabs(v), &u);
+	v /= u.factor;
+	strbuf_addf(&sb, "%.*f", decimals_for(v), v);
+	if (*u.unit) {
+		strbuf_addch(&sb, ' ');
+		strbuf_addstr(&sb, u.unit);
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
 static void add_value_as(struct strbuf *sb, double v, double like)
 {
 	if (isnan(v))

@@ -82,6 +82,12 @@ struct report_unit {
 	char unit[48];
 };
 void report_unit_of(const struct compare_result *res, const struct compare_metric *cm, struct report_unit *ret);
+/*
+ * One value with its unit, scaled and rounded as the tables show it
+ * ("5412 IOPS", "1.96 s" for 1960 ms, "14.10 k IOPS"); unit NULL or "": the
+ * number alone. The caller's.
+ */
+char *report_value_in_unit(double v, const char *unit);
 /* "counts", "within noise", "loud: not judged", ...; "" for the baseline. */
 const char *report_verdict_words(enum verdict v);
 /*

@@ -13,4 +13,12 @@
  */
 int report_fleet_text(FILE *out, const struct fleet_result *f, const char *const *ids);
 
+/*
+ * The same as Markdown (tables; text escaped, and |, *, _, `, <, >, [, ]
+ * and \\ written as entities), and as JSON (docs/fleet.md has its fields;
+ * numbers that are not finite are null).
+ */
+int report_fleet_md(FILE *out, const struct fleet_result *f, const char *const *ids);
+int report_fleet_json(FILE *out, const struct fleet_result *f, const char *const *ids);
+
 #endif

@@ -7,37 +7,18 @@
 
 #include "lib/escape.h"
 #include "lib/strbuf.h"
-
-char *report_value_short(double v)
-{
-	static const char *const prefix[] = { "", " k", " M", " G", " T" };
-	struct strbuf sb = STRBUF_INIT;
-	size_t p = 0;
-	double a = fabs(v);
-
-	while (a >= 999.5 && p + 1 < sizeof(prefix) / sizeof(prefix[0])) {
-		a /= 1000;
-		v /= 1000;
-		p++;
-	}
-	strbuf_addf(&sb, "%.3g%s", v, prefix[p]);
-	return strbuf_detach(&sb, NULL);
-}
+#include "report/compare-report.h"
 
 static void add_metric(struct strbuf *sb, const struct metric *m, bool named)
 {
 	double v = m->n_samples ? m->samples[m->n_samples - 1] : NAN;
-	char *value = report_value_short(v);
+	char *value = report_value_in_unit(v, m->unit);
 
 	if (named) {
 		text_escape_append(sb, m->name, strlen(m->name), TEXT_ESCAPE_NEWLINE, NULL);
 		strbuf_addch(sb, ' ');
 	}
-	strbuf_addstr(sb, value);
-	if (m->unit && *m->unit) {
-		strbuf_addch(sb, ' ');
-		text_escape_append(sb, m->unit, strlen(m->unit), TEXT_ESCAPE_NEWLINE, NULL);
-	}
+	text_escape_append(sb, value, strlen(value), TEXT_ESCAPE_NEWLINE, NULL);
 	free(value);
 }
 

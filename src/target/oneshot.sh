@@ -1,11 +1,13 @@
 # bootab oneshot: makes the boot loader boot ENTRY once, on the next boot
 # only; the boot after that returns to the default entry.
 # Usage: sh oneshot.sh ENTRY
-# GRUB (a /boot/grub/grub.cfg and grubenv, and no systemd-boot that
-# announced itself in LoaderInfo): ENTRY is a menu entry id, title or number
-# of grub.cfg, or SUBMENU>ENTRY; grub-reboot sets next_entry in grubenv,
-# which Debian's grub.cfg (00_header) uses once and clears with save_env
-# before it boots the entry. Prints "oneshot<TAB>grub-reboot<TAB>ENTRY".
+# GRUB (a grub.cfg and grubenv in /boot/grub, or in /boot/grub2 as Fedora
+# and RHEL keep them, and no systemd-boot that announced itself in
+# LoaderInfo): ENTRY is a menu entry id, title or number of grub.cfg, or
+# SUBMENU>ENTRY, or, where grub.cfg reads the BLS entries (blscfg), the id of
+# an entry in /boot/loader/entries; grub-reboot (grub2-reboot) sets
+# next_entry in grubenv, which both distributions' grub.cfg uses once and
+# clears before it boots the entry. Prints "oneshot<TAB>TOOL<TAB>ENTRY".
 # systemd-boot (ENTRY: a loader entry id, "lab.conf"):
 # uses bootctl set-oneshot when present, else writes the EFI variable
 # LoaderEntryOneShot (Boot Loader Interface, systemd vendor GUID
@@ -26,9 +28,20 @@ case $entry in
 	exit 2
 	;;
 esac
-cfg=$ROOT/boot/grub/grub.cfg
-grubenv=$ROOT/boot/grub/grubenv
-if [ -f "$cfg" ] && [ -f "$grubenv" ] &&
+cfg='' grubenv='' grub=grub
+for d in grub grub2; do
+	if [ -f "$ROOT/boot/$d/grub.cfg" ] && [ -f "$ROOT/boot/$d/grubenv" ]; then
+		cfg=$ROOT/boot/$d/grub.cfg grubenv=$ROOT/boot/$d/grubenv grub=$d
+		break
+	fi
+done
+# grub2-reboot and grub2-editenv where the tree is /boot/grub2 and they exist.
+reboot_tool=grub-reboot editenv=grub-editenv
+if [ "$grub" = grub2 ]; then
+	command -v grub2-reboot >/dev/null 2>&1 && reboot_tool=grub2-reboot
+	command -v grub2-editenv >/dev/null 2>&1 && editenv=grub2-editenv
+fi
+if [ -n "$cfg" ] &&
 	[ ! -e "$ROOT/sys/firmware/efi/efivars/LoaderInfo-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f" ]; then
 	# Every part must name an entry or submenu of grub.cfg (or of the
 	# custom.cfg it sources): an id or title in quotes, or a number.
@@ -38,7 +51,11 @@ if [ -f "$cfg" ] && [ -f "$grubenv" ] &&
 		case $part in
 		'' ) echo "oneshot.sh: empty part in GRUB entry '$entry'" >&2; exit 2 ;;
 		*[!0-9]*)
-			if ! cat "$cfg" "$ROOT/boot/grub/custom.cfg" 2>/dev/null | grep -E '^[[:space:]]*(menuentry|submenu)[[:space:]]' |
+			# A BLS entry of its own (not inside a submenu) where grub.cfg runs blscfg.
+			if [ "$part" = "$entry" ] && [ -f "$ROOT/boot/loader/entries/$part.conf" ] &&
+				grep -qE '^[[:space:]]*blscfg([[:space:]]|$)' "$cfg"; then
+				:
+			elif ! cat "$cfg" "${cfg%/*}/custom.cfg" 2>/dev/null | grep -E '^[[:space:]]*(menuentry|submenu)[[:space:]]' |
 				grep -qF -e "'$part'" -e "--id $part " -e "--id=$part "; then
 				echo "oneshot.sh: no GRUB menu entry or submenu '$part' in $cfg" >&2
 				exit 3
@@ -48,19 +65,19 @@ if [ -f "$cfg" ] && [ -f "$grubenv" ] &&
 		[ "$rest" = "${rest#*>}" ] && break
 		rest=${rest#*>}
 	done
-	if [ -z "$ROOT" ] && command -v grub-reboot >/dev/null 2>&1; then
-		grub-reboot "$entry" || { echo "oneshot.sh: grub-reboot failed" >&2; exit 8; }
-	elif command -v grub-editenv >/dev/null 2>&1; then
-		grub-editenv "$grubenv" set "next_entry=$entry" || { echo "oneshot.sh: grub-editenv failed" >&2; exit 8; }
+	if [ -z "$ROOT" ] && command -v "$reboot_tool" >/dev/null 2>&1; then
+		"$reboot_tool" "$entry" || { echo "oneshot.sh: $reboot_tool failed" >&2; exit 8; }
+	elif command -v "$editenv" >/dev/null 2>&1; then
+		"$editenv" "$grubenv" set "next_entry=$entry" || { echo "oneshot.sh: $editenv failed" >&2; exit 8; }
 	else
-		echo "oneshot.sh: neither grub-reboot nor grub-editenv is installed" >&2
+		echo "oneshot.sh: neither $reboot_tool nor $editenv is installed" >&2
 		exit 127
 	fi
-	if ! grub-editenv "$grubenv" list 2>/dev/null | grep -qxF "next_entry=$entry"; then
-		echo "oneshot.sh: $grubenv does not hold next_entry=$entry after grub-reboot" >&2
+	if ! "$editenv" "$grubenv" list 2>/dev/null | grep -qxF "next_entry=$entry"; then
+		echo "oneshot.sh: $grubenv does not hold next_entry=$entry after $reboot_tool" >&2
 		exit 8
 	fi
-	printf 'oneshot\tgrub-reboot\t%s\n' "$entry"
+	printf 'oneshot\t%s\t%s\n' "$reboot_tool" "$entry"
 	exit 0
 fi
 case $entry in

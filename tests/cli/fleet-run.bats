@@ -157,3 +157,103 @@ make_tree() {
 	[ "$status" -eq 2 ]
 	[ "$output" = "bootab: $BATS_TEST_TMPDIR/fleet.ini: a fleet runs on its targets: no --dry-run (bootab plan lists its boxes)" ]
 }
+
+@test "box_timeout: a box that hangs is stopped, the fleet ends and reports the others; resumed, the box finishes" {
+	release="$BATS_TEST_TMPDIR/release"
+	# Long enough for box1 and box2 to finish their two boots (valgrind runs them far slower).
+	limit=30
+	[ -z "${BOOTAB_VALGRIND_BIN-}" ] || limit=150
+	sed -i -e "s/^boot_timeout = 30\$/boot_timeout = 30\nbox_timeout = $limit/" \
+		-e 's/^order = .*/order = translated passthrough/' "$BATS_TEST_TMPDIR/fleet.ini"
+	# box3's check waits until $release exists: its campaign hangs in its first boot.
+	cat >>"$BATS_TEST_TMPDIR/fleet.ini" <<-EOF
+
+	[check "hang"]
+	command = case "\$BOOTAB_TEST_ROOT" in */box3) while [ ! -e '$release' ]; do sleep 0.2; done ;; esac
+	EOF
+	start=$SECONDS
+	run --separate-stderr "$BOOTAB" run --data "$data" "$BATS_TEST_TMPDIR/fleet.ini"
+	took=$((SECONDS - start))
+	touch "$release"
+	echo "$stderr"
+	[ "$status" -eq 1 ]
+	fleet=$(echo "$data"/fleet-*)
+	grep -qx "bootab: box3: its campaign has not ended within box_timeout ($limit s): stopping it" <<<"$stderr"
+	grep -qx 'bootab: box3: campaign stopped (resumable)' <<<"$stderr"
+	! grep -q 'box[12]: its campaign has not ended' <<<"$stderr"
+	grep -qx 'bootab: box1: campaign finished' <<<"$stderr"
+	grep -qx 'bootab: box2: campaign finished' <<<"$stderr"
+	# Told at box_timeout, box3 stopped at its next safe point: before the kill 60 s later.
+	[ "$took" -ge "$limit" ] && [ "$took" -lt $((limit + 55)) ]
+	# The others' pooled report, without box3.
+	grep -q '^fleet of 2 machines' "$fleet/report.txt"
+	! grep -q 'box3' "$fleet/report.txt"
+	[ "$output" = "$(cat "$fleet/report.txt")" ]
+	# The same report as Markdown and JSON beside it.
+	[ "$(head -n 1 "$fleet/report.md")" = "# Fleet of 2 machines, every mode against translated (+ is better)" ]
+	[ "$(jq -r '[.machines[].name] | join(" ")' "$fleet/report.json")" = "box1 box2" ]
+	[ "$(jq -r '.metrics[0].pooled.words' "$fleet/report.json")" = "$(sed -n 's/^  pooled: //p' "$fleet/report.txt" | head -n 1)" ]
+	# The box plans carry no box_timeout: it bounds the fleet's boxes, not a campaign.
+	! grep -q box_timeout "$fleet/box1/box1.ini"
+
+	# Released and resumed, box3 finishes where it stopped and the report pools three.
+	run --separate-stderr "$BOOTAB" run --resume "$fleet"
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	grep -qx 'bootab: box3: campaign finished' <<<"$stderr"
+	[ "$(cut -d' ' -f1 "$roots/box3/boots.log" | tr '\n' ' ')" = "translated passthrough " ]
+	grep -q '^fleet of 3 machines' "$fleet/report.txt"
+}
+
+@test "box_timeout is a fleet's: in a one-box plan it is refused with file, line and key" {
+	printf '[campaign]\ntarget = local\nbox_timeout = 60\n[mode "a"]\nargs =\n' >"$BATS_TEST_TMPDIR/one.ini"
+	run "$BOOTAB" run --data "$data" "$BATS_TEST_TMPDIR/one.ini"
+	[ "$status" -eq 2 ]
+	[ "$output" = "bootab: $BATS_TEST_TMPDIR/one.ini:3: box_timeout: takes a fleet (targets or inventory): one box's campaign is bounded by boot_timeout and each row's timeout" ]
+	sed -i 's/^boot_timeout = 30$/boot_timeout = 30\nbox_timeout = 5/' "$BATS_TEST_TMPDIR/fleet.ini"
+	run "$BOOTAB" run --data "$data" "$BATS_TEST_TMPDIR/fleet.ini"
+	[ "$status" -eq 2 ]
+	[ "$output" = "bootab: $BATS_TEST_TMPDIR/fleet.ini:7: box_timeout: '5' is not a whole number from 10 to 2592000" ]
+	[ -z "$(ls "$data")" ]
+}
+
+@test "runs started in the same second from plans of one name never share a directory" {
+	# The directories this plan's fleet would be given in the next 30 seconds
+	# are taken, as by a fleet started in the same second.
+	now=$(date +%s)
+	for t in $(seq "$now" $((now + 30))); do
+		d="$data/fleet-$(date -u -d "@$t" +%Y%m%d-%H%M%S)"
+		mkdir -p "$d"
+		echo 'the other fleet' >"$d/plan.ini"
+		printf 'bootab-fleet 1\nx root@x\ny root@y\n' >"$d/boxes"
+	done
+	taken=$(ls "$data")
+	sed -i 's/^order = .*/order = translated passthrough/' "$BATS_TEST_TMPDIR/fleet.ini"
+	run --separate-stderr "$BOOTAB" run --data "$data" "$BATS_TEST_TMPDIR/fleet.ini"
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	# The fleet took a name of its own; what the other fleets had is as it was.
+	fleet=$(comm -13 <(echo "$taken") <(ls "$data"))
+	[[ "$fleet" =~ ^fleet-[0-9]{8}-[0-9]{6}-2$ ]]
+	grep -q '^fleet of 3 machines' "$data/$fleet/report.txt"
+	cmp "$BATS_TEST_TMPDIR/fleet.ini" "$data/$fleet/plan.ini"
+	for d in $taken; do
+		[ "$(ls "$data/$d" | tr '\n' ' ')" = "boxes plan.ini " ]
+		[ "$(cat "$data/$d/plan.ini")" = 'the other fleet' ]
+		[ "$(sed -n 2p "$data/$d/boxes")" = 'x root@x' ]
+	done
+
+	# A one-box campaign of a plan of the same name: a directory of its own too.
+	mkdir "$BATS_TEST_TMPDIR/one"
+	sed 's/^targets = .*/target = local/' "$BATS_TEST_TMPDIR/fleet.ini" >"$BATS_TEST_TMPDIR/one/fleet.ini"
+	taken=$(ls "$data")
+	BOOTAB_TEST_ROOT="$roots/box1" run --separate-stderr "$BOOTAB" run --data "$data" --root "$roots/box1" "$BATS_TEST_TMPDIR/one/fleet.ini"
+	echo "$stderr"
+	one=$(comm -13 <(echo "$taken") <(ls "$data"))
+	[[ "$one" =~ ^fleet-[0-9]{8}-[0-9]{6}-[23]$ ]]
+	grep -q '^bootab-journal 1 campaign '"$one"' boots 2$' "$data/$one/journal"
+	for d in $taken; do
+		[ "$d" = "$fleet" ] && continue
+		[ "$(ls "$data/$d" | tr '\n' ' ')" = "boxes plan.ini " ]
+	done
+}

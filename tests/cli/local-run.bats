@@ -116,7 +116,7 @@ reps = 1'
 	done
 	# The run told each rep with its value as it came, and its end, each once.
 	for label in "2/3 passthrough" "3/3 translated2"; do
-		for line in "row answer 1/2: 42" "row answer 2/2: 42" "row dma 5/5: 1.4 us" \
+		for line in "row answer 1/2: 42.00" "row answer 2/2: 42.00" "row dma 5/5: 1.40 us" \
 			"row kunit 1/1: failed (rc=1)" "row answer 2/2" "gate dma" "done"; do
 			[ "$(grep -c -F -x -e "] boot $label: $line" <(sed 's/^bootab: \[[0-9:]*\]/]/; s/ (ETA [0-9:]*)$//; s/ ([0-9]* s)$//' "$BATS_TEST_TMPDIR/resumed.err"))" -eq 1 ] ||
 				{ echo "not once: boot $label: $line"; false; }

@@ -118,3 +118,28 @@ CFG
 	run -2 oneshot dash 'a>b'
 	[ "$output" = "oneshot.sh: 'a>b' is a GRUB entry path, and this box does not boot through GRUB" ]
 }
+
+# Fedora's tree (tests/fixtures/boot/bls-fedora: BLS entries, grubenv in
+# /boot/grub2) with the grub.cfg its grub2-mkconfig writes since Fedora 30:
+# the entries are not menuentry lines but read at boot by blscfg.
+@test "GRUB in /boot/grub2 with BLS entries (Fedora): next_entry names the entry, grub/ is not needed" {
+	command -v grub-editenv >/dev/null || skip "grub-editenv not installed (grub-common)"
+	cp -r "$BATS_TEST_DIRNAME/../fixtures/boot/bls-fedora/boot" "$root/"
+	printf '### BEGIN /etc/grub.d/10_linux ###\ninsmod blscfg\nblscfg\n### END /etc/grub.d/10_linux ###\n' \
+		>"$root/boot/grub2/grub.cfg"
+	id=2b7ea7f7d3c64e5fa2ae4e0c3a1f5b61-5.0.9-301.fc30.x86_64
+	for sh in dash busybox; do
+		run -0 oneshot "$sh" "$id"
+		[ "$output" = $'oneshot\tgrub-reboot\t'"$id" ]
+		run -0 grub-editenv "$root/boot/grub2/grubenv" list
+		[[ "$output" == *$'\n'"next_entry=$id"* ]]
+		[[ "$output" == *"saved_entry=2b7ea7f7d3c64e5fa2ae4e0c3a1f5b61-6.5.6-300.fc39.x86_64"* ]]
+	done
+	# The EFI variable is not what GRUB reads: it stays unwritten.
+	[ ! -e "$root/$var" ]
+	# An id with no entry file is refused, and so is a BLS id where grub.cfg has no blscfg.
+	run -3 oneshot dash 2b7ea7f7d3c64e5fa2ae4e0c3a1f5b61-9.9.9
+	[ "$output" = "oneshot.sh: no GRUB menu entry or submenu '2b7ea7f7d3c64e5fa2ae4e0c3a1f5b61-9.9.9' in $root/boot/grub2/grub.cfg" ]
+	printf 'menuentry "x" {\n}\n' >"$root/boot/grub2/grub.cfg"
+	run -3 oneshot dash "$id"
+}

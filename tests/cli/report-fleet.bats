@@ -67,3 +67,35 @@ copy_abca() {
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == "bootab: $d/nothing: "* ]]
 }
+
+@test "the fleet report as JSON and Markdown: the same numbers and verdicts as the text" {
+	copy_abca box1 4c4c4544004a3610804bb7c04f395032
+	copy_abca box2 11111111111111111111111111111111
+	copy_abca box3 22222222222222222222222222222222
+	run -0 --separate-stderr "$BOOTAB" report --fleet --format json "$d/box1" "$d/box2" "$d/box3"
+	json=$output
+	[ "$(jq -r .first_mode <<<"$json")" = pt ]
+	[ "$(jq -r '[.machines[] | .name + "=" + .machine_id] | join(" ")' <<<"$json")" = \
+		"box1=4c4c4544004a3610804bb7c04f395032 box2=11111111111111111111111111111111 box3=22222222222222222222222222222222" ]
+	[ "$(jq '.metrics | length' <<<"$json")" -eq 4 ]
+	m='.metrics[] | select(.row == "prefill" and .metric == "pp512" and .mode == "off")'
+	[ "$(jq -r "$m | .unit + \" \" + .better" <<<"$json")" = "t/s higher" ]
+	[ "$(jq -r "[$m | .machines[] | .machine + \" \" + (.delta_pct * 10 | round | tostring) + \" \" + .verdict + \" \" + .method] | join(\";\")" <<<"$json")" = \
+		"box1 38 counts boot;box2 38 counts boot;box3 38 counts boot" ]
+	[ "$(jq -r "$m | .machines[0].ci_pct | map(. * 10 | round) | join(\",\")" <<<"$json")" = "23,53" ]
+	[ "$(jq -r "$m | .pooled.verdict" <<<"$json")" = untested ]
+	[ "$(jq -r "$m | .pooled.words" <<<"$json")" = "not tested: the 3 machines' estimates do not vary (+3.8 % on each)" ]
+	[ "$(jq -r "$m | .pooled.ci_pct" <<<"$json")" = null ]
+	[ "$(jq -r "$m | .pooled.heterogeneity.df" <<<"$json")" = 2 ]
+	[ "$(jq -c .summary <<<"$json")" = '{"counts":0,"within_noise":0,"differs":0,"untested":4,"metrics":4}' ]
+
+	run -0 --separate-stderr "$BOOTAB" report --fleet --format md "$d/box1" "$d/box2" "$d/box3"
+	[ "${lines[0]}" = "# Fleet of 3 machines, every mode against pt (+ is better)" ]
+	grep -qx '| box2 | 11111111111111111111111111111111 |' <<<"$output"
+	grep -qx '## prefill pp512: off vs pt (t/s, higher is better)' <<<"$output"
+	[ "$(grep -cx '| box[123] | +3.8 % | \[+2.3, +5.3\] % | counts (boot) |' <<<"$output")" -eq 3 ]
+	grep -qx "\*\*pooled:\*\* not tested: the 3 machines' estimates do not vary (+3.8 % on each)" <<<"$output"
+
+	run -2 --separate-stderr "$BOOTAB" report --fleet --format html "$d/box1" "$d/box2"
+	[ "$stderr" = "bootab: --fleet prints txt, md or json, with no --stat, --legend or -o; see 'bootab help report'" ]
+}

@@ -225,6 +225,37 @@ static void test_dir_create_all(void **state)
 	free(dir);
 }
 
+/* A name taken is never shared: the next free name-N, each made by this call. */
+static void test_dir_create_new(void **state)
+{
+	char *dir = make_tmpdir(), *parent = path_join(dir, "runs"), *path = NULL, *name = NULL;
+
+	(void)state;
+	assert_int_equal(dir_create_new(parent, "fleet-1", 0755, &path, &name), 0);
+	assert_string_equal(name, "fleet-1");
+	assert_true(path_is_dir(path));
+	free(path);
+	free(name);
+	assert_int_equal(dir_create_new(parent, "fleet-1", 0755, &path, &name), 0);
+	assert_string_equal(name, "fleet-1-2");
+	free(name);
+	free(path);
+	assert_int_equal(dir_create_new(parent, "fleet-1", 0755, &path, NULL), 0);
+	assert_string_equal(path + strlen(parent), "/fleet-1-3");
+	free(path);
+	for (unsigned n = 4; n < 100; n++) {
+		assert_int_equal(dir_create_new(parent, "fleet-1", 0755, &path, NULL), 0);
+		free(path);
+	}
+	assert_int_equal(dir_create_new(parent, "fleet-1", 0755, &path, NULL), -EEXIST);
+	free(parent);
+	parent = xasprintf("%s/file", dir);
+	assert_int_equal(file_write_atomic(parent, "", 0, 0644), 0);
+	assert_int_equal(dir_create_new(parent, "x", 0755, &path, NULL), -ENOTDIR);
+	free(parent);
+	free(dir);
+}
+
 static void test_paths(void **state)
 {
 	char *s;
@@ -451,6 +482,7 @@ int main(void)
 		cmocka_unit_test(test_file_refuses_fifo_and_dir),
 		cmocka_unit_test(test_write_atomic_fails_cleanly),
 		cmocka_unit_test(test_dir_create_all),
+		cmocka_unit_test(test_dir_create_new),
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_process_capture_and_stdin),
 		cmocka_unit_test(test_process_timeout_kills_group),

@@ -450,17 +450,19 @@ static void test_rep_line(void **state)
 {
 	static const struct {
 		double v;
-		const char *text;
+		const char *unit, *text;
 	} values[] = {
-		{ 5412, "5.41 k" }, { 42, "42" }, { 1.4, "1.4" }, { 999.4, "999" }, { 999.6, "1 k" },
-		{ 2.5e6, "2.5 M" }, { -3300, "-3.3 k" }, { 0.00123, "0.00123" },
+		{ 5412, "IOPS", "5412 IOPS" }, { 42, "", "42.00" }, { 1.4, NULL, "1.40" },
+		{ 14100, "IOPS", "14.10 k IOPS" }, { 2.5e7, "IOPS", "25.00 M IOPS" },
+		{ 1960, "ms", "1.96 s" }, { 0.25, "s", "250.0 ms" }, { -3300, "ms", "-3.30 s" },
+		{ 21648, "KiB/s", "21.14 MiB/s" }, { 0.00123, "", "0.001230" }, { NAN, "ms", "-" },
 	};
 	struct metric_set set = { 0 };
 	char *t;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
-		t = report_value_short(values[i].v);
+		t = report_value_in_unit(values[i].v, values[i].unit);
 		assert_string_equal(t, values[i].text);
 		free(t);
 	}
@@ -469,11 +471,11 @@ static void test_rep_line(void **state)
 	free(t);
 	metric_set_add_sample(&set, "randread.iops", BETTER_HIGHER, "IOPS", 5412);
 	t = report_rep_line("randread", 2, 3, false, 0, &set);
-	assert_string_equal(t, "row randread 2/3: 5.41 k IOPS");
+	assert_string_equal(t, "row randread 2/3: 5412 IOPS");
 	free(t);
 	metric_set_add_sample(&set, "randread.bw_kib", BETTER_HIGHER, "KiB/s", 21648);
 	t = report_rep_line("randread", 2, 3, false, 0, &set);
-	assert_string_equal(t, "row randread 2/3: randread.iops 5.41 k IOPS (+1 more)");
+	assert_string_equal(t, "row randread 2/3: randread.iops 5412 IOPS (+1 more)");
 	free(t);
 	t = report_rep_line("randread", 3, 3, false, 124, &set);
 	assert_string_equal(t, "row randread 3/3: failed (rc=124)");
@@ -486,7 +488,7 @@ static void test_rep_line(void **state)
 	memset(&set, 0, sizeof(set));
 	metric_set_add_sample(&set, "x", BETTER_HIGHER, "\x1b[2J", 1);
 	t = report_rep_line("r", 1, 1, false, 0, &set);
-	assert_string_equal(t, "row r 1/1: 1 \\x1b[2J");
+	assert_string_equal(t, "row r 1/1: 1.00 \\x1b[2J");
 	free(t);
 	metric_set_release(&set);
 }

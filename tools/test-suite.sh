@@ -1,0 +1,103 @@
+#!/bin/sh
+# make test: the whole suite (the plain pass with the QEMU lab, ASan and
+# UBSan, valgrind, lint) as jobs shared by two workers, one per CPU of the
+# machines bootab is tested on.
+#
+# The lab's tests keep one CPU busy with QEMU's software emulation for most
+# of their run; the sanitizer and valgrind passes are CPU-bound. Run one
+# after the other they cost their sum; here a worker takes the next job of
+# one ordered list as soon as its own ends (the lab first, the valgrind
+# pass split by test file last, so the two workers end close together).
+# Each job's output goes to build/test-logs/JOB.log and is printed whole
+# when the job ends; the summary gives every job's status and seconds.
+#   usage: tools/test-suite.sh [JOB...]      (default: every job)
+#   TEST_WORKERS=N: N workers instead of 2.
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+cd "$here" || exit 2
+make=${MAKE:-make}
+logs=$here/build/test-logs
+workers=${TEST_WORKERS:-2}
+
+# The valgrind pass's CLI files, one job each (the Makefile's list).
+vg_files=$($make -s print-valgrind-files) || exit 2
+
+if [ $# -gt 0 ]; then
+	jobs=$*
+else
+	jobs="lab asan cli unit fuzz vg-unit lint"
+	for f in $vg_files; do
+		jobs="$jobs vg:$f"
+	done
+fi
+
+# A job's name in file names: vg:tests/cli/plan.bats -> vg-plan.
+tag() {
+	case $1 in
+	vg:*) t=${1#vg:}; t=${t##*/}; echo "vg-${t%.bats}" ;;
+	*) echo "$1" ;;
+	esac
+}
+
+run_job() {
+	case $1 in
+	lab) $make check-cli-lab ;;
+	cli) $make check-cli-nolab ;;
+	unit) $make check-unit ;;
+	fuzz) $make check-fuzz ;;
+	asan) $make check-asan ;;
+	lint) $make lint ;;
+	vg-unit) $make check-valgrind-unit ;;
+	vg:*) $make check-valgrind-cli VALGRIND_FILES="${1#vg:}" ;;
+	*) echo "test-suite: unknown job '$1'" >&2; return 2 ;;
+	esac
+}
+
+worker() {
+	for j in $jobs; do
+		t=$(tag "$j")
+		mkdir "$logs/claim/$t" 2>/dev/null || continue
+		start=$(date +%s)
+		run_job "$j" > "$logs/$t.log" 2>&1 </dev/null
+		rc=$?
+		end=$(date +%s)
+		echo "$rc $((end - start)) $t" > "$logs/$t.rc"
+		if [ "$rc" = 0 ]; then word=ok; else word=FAILED; fi
+		{
+			flock 9
+			printf '#### %s: %s in %s s\n' "$t" "$word" "$((end - start))"
+			cat "$logs/$t.log"
+			printf '#### end of %s\n' "$t"
+		} 9>>"$logs/print.lock"
+	done
+}
+
+rm -rf "$logs"
+mkdir -p "$logs/claim" || exit 2
+t0=$(date +%s)
+# The plain build first, with both CPUs: every job but asan, lint and fuzz
+# (their own builds) uses it.
+echo "#### build"
+$make -j"$workers" bootab man build-tests || exit 1
+
+i=0
+while [ "$i" -lt "$workers" ]; do
+	worker &
+	i=$((i + 1))
+done
+wait
+
+fail=0
+echo "#### summary (seconds of each job; $workers workers)"
+for j in $jobs; do
+	t=$(tag "$j")
+	if [ -f "$logs/$t.rc" ]; then
+		read -r rc secs _ < "$logs/$t.rc"
+	else
+		rc=none secs=-
+	fi
+	[ "$rc" = 0 ] || fail=1
+	printf '%-24s %6s  %s\n' "$t" "$secs" "$([ "$rc" = 0 ] && echo ok || echo "FAILED ($rc)")"
+done
+echo "#### make test: $(( $(date +%s) - t0 )) s wall, $([ "$fail" = 0 ] && echo passed || echo FAILED)"
+exit "$fail"
