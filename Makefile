@@ -59,7 +59,7 @@ deps:
 test: deps
 	sh tools/test-suite.sh
 
-.PHONY: deps test all check check-unit check-cli check-cli-lab check-cli-nolab check-debian check-valgrind-unit check-valgrind-cli print-valgrind-files build-tests check-asan check-fuzz check-valgrind lint clean bench \
+.PHONY: deps test all check check-unit check-cli check-cli-lab check-cli-nolab check-debian check-lab-fleet check-valgrind-unit check-valgrind-cli print-valgrind-files build-tests check-asan check-fuzz check-valgrind lint clean bench \
 	bench-method bench-method-quick bench-fleet bench-scaling demo install uninstall man fuzz fuzz-build fuzz-targets
 
 all: bootab man
@@ -173,6 +173,12 @@ check-cli-nolab:
 check-debian: bootab
 	BOOTAB="$(CURDIR)/$(BUILD)/bootab" BOOTAB_BUILD="$(BUILD)" bats tests/cli/debian
 
+# A fleet campaign on two named lab boxes at once (tests/cli/fleet): two
+# QEMUs side by side, two boots each. Not part of check: its cost is in
+# docs/fleet.md.
+check-lab-fleet: bootab
+	BOOTAB="$(CURDIR)/$(BUILD)/bootab" BOOTAB_BUILD="$(BUILD)" bats --timing tests/cli/fleet
+
 # The lab's QEMU boots are the slow part of the suite; they run once, in the
 # plain pass, and the sanitizer pass skips them.
 check-asan:
@@ -184,7 +190,7 @@ check-asan:
 lint:
 	$(MAKE) WERROR=-Werror BUILD=build-lint bootab $(TEST_BIN:$(BUILD)/%=build-lint/%) build-lint/bench/method build-lint/bench/fleet
 	sh tools/long-functions.sh 120 $(LIB_SRC) $(CMD_SRC)
-	shellcheck -s sh $(SCRIPTS) src/campaign/runner-helpers.sh tools/*.sh tests/cli/helpers/*.sh bench/scaling.sh bench/snapshot-forks.sh bench/campaign-overhead.sh
+	shellcheck -s sh $(SCRIPTS) src/campaign/runner-helpers.sh tools/*.sh tests/cli/helpers/*.sh bench/scaling.sh bench/snapshot-forks.sh bench/snapshot-same.sh bench/campaign-overhead.sh
 	shellcheck -s bash completion/bootab.bash
 	shellcheck -x .ci/run $(wildcard lab/*.sh)
 	shellcheck -s sh $(wildcard lab/guest/*.sh)

@@ -14,10 +14,17 @@
 #   - the forks of one snapshot on the captured lab tree.
 # One QEMU; the load average is printed before and after.
 # With SKIP_CAMPAIGN=1 only the lag and the forks are measured.
-#   usage: bench/campaign-overhead.sh [BOOTAB] [NPROBES]
+# With BASELINE (another build of bootab), the same campaign runs first
+# with it and then with BOOTAB on the same lab, one after the other, each
+# with its load average (the sessions do not depend on the load, the
+# times do); the lag and the forks are measured once, with BOOTAB.
+#   usage: bench/campaign-overhead.sh [BOOTAB] [NPROBES] [BASELINE]
 set -eu
-bootab=$(cd "$(dirname "${1:-./build/bootab}")" && pwd)/$(basename "${1:-./build/bootab}")
+absolute() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
+bootab=$(absolute "${1:-./build/bootab}")
 probes=${2:-10}
+baseline=
+[ -z "${3-}" ] || baseline=$(absolute "$3")
 top=$(cd "$(dirname "$0")/.." && pwd)
 dir=$(mktemp -d /tmp/bootab-overhead.XXXXXX)
 BOOTAB_LAB_DIR=$dir/lab
@@ -57,25 +64,58 @@ load = 100
 checks = 1
 interval = 1
 EOT
+# campaign BOOTAB NAME: one run of the plan with that build, its split and sessions.
+campaign() {
+	echo "== $2: $1"
+	echo "load average: $(cut -d ' ' -f 1-3 /proc/loadavg)"
+	start=$(now_ms)
+	"$1" run --data "$dir/runs-$2" "$dir/plan.ini" > /dev/null 2> "$dir/run-$2.err" || { cat "$dir/run-$2.err" >&2; exit 1; }
+	end=$(now_ms)
+	echo "campaign: $(((end - start) / 1000)) s wall (2 boots)"
+	summary=$(sed -n 's/^bootab: campaign finished in //p' "$dir/run-$2.err")
+	echo "bootab's split: $summary"
+	echo "$summary" | awk '{
+		total = $1 + 0
+		for (i = 1; i <= NF; i++) {
+			if ($i == "reboots") reboot = $(i + 1) + 0
+			if ($i == "gates") gates = $(i + 1) + 0
+			if ($i == "rows") rows = $(i + 1) + 0
+			if ($i == "steps") own = $(i + 1) + 0
+		}
+		printf "per boot: reboot %.1f s, gates %.1f s, rows %.1f s, own steps %.1f s\n", reboot / 2, gates / 2, rows / 2, own / 2
+		printf "own steps: %.1f %% of the campaign (goal <= 4 %%), %.0f %% of the reboot time\n", 100 * own / total, 100 * own / reboot
+	}'
+	grep 'SSH sessions:' "$dir/run-$2.err" | sed 's/^bootab: \[[0-9:]*\] //; s/ (ETA [0-9:]*)$//'
+	# Each step's time on the controller's clock, from the stamps of bootab's lines (1 s resolution).
+	sed -n 's/^bootab: \[\([0-9:]*\)\] \(.*\)$/\1 \2/p' "$dir/run-$2.err" | awk '
+	function at(x,  t) { split(x, t, ":"); return t[1] * 3600 + t[2] * 60 + t[3] }
+	{
+		s = at($1)
+		b = 0
+		if ($2 == "boot" && split($3, kn, "/") == 2) b = kn[1]
+		line = $0
+		sub(/^[^:]*:[^:]*:[^:]*: /, "", line)
+		if (!b) next
+		if (line ~ /^setting mode/) set[b] = s
+		else if (line ~ /^rebooting into mode/) reb[b] = s
+		else if (line ~ /^verifying from sysfs/) ver[b] = s
+		else if (line ~ /^verified:/) vd[b] = s
+		else if (line ~ /^rows started/) st[b] = s
+		else if (line ~ /^fetching results/) fe[b] = s
+		else if (line ~ /^results in /) fd[b] = s
+		if (b > n) n = b
+	} END {
+		for (b = 1; b <= n; b++) {
+			printf "boot %d steps (s): set %d, verify+snapshot %d, start %d, fetch %d\n", b,
+				reb[b] - set[b], vd[b] - ver[b], st[b] - vd[b], fd[b] - fe[b]
+			sum += reb[b] - set[b] + st[b] - ver[b] + fd[b] - fe[b]
+		}
+		printf "these steps: %d s of the own steps; the rest is the preflight, the watch, the report\n", sum
+	}'
+}
 if [ -z "${SKIP_CAMPAIGN-}" ]; then
-start=$(now_ms)
-"$bootab" run --data "$dir/runs" "$dir/plan.ini" > /dev/null 2> "$dir/run.err" || { cat "$dir/run.err" >&2; exit 1; }
-end=$(now_ms)
-echo "campaign: $(((end - start) / 1000)) s wall (2 boots)"
-summary=$(sed -n 's/^bootab: campaign finished in //p' "$dir/run.err")
-echo "bootab's split: $summary"
-echo "$summary" | awk '{
-	total = $1 + 0
-	for (i = 1; i <= NF; i++) {
-		if ($i == "reboots") reboot = $(i + 1) + 0
-		if ($i == "gates") gates = $(i + 1) + 0
-		if ($i == "rows") rows = $(i + 1) + 0
-		if ($i == "steps") own = $(i + 1) + 0
-	}
-	printf "per boot: reboot %.1f s, gates %.1f s, rows %.1f s, own steps %.1f s\n", reboot / 2, gates / 2, rows / 2, own / 2
-	printf "own steps: %.1f %% of the campaign (goal <= 4 %%), %.0f %% of the reboot time\n", 100 * own / total, 100 * own / reboot
-}'
-grep 'SSH sessions:' "$dir/run.err" | sed 's/^bootab: \[[0-9:]*\] //; s/ (ETA [0-9:]*)$//'
+	[ -z "$baseline" ] || campaign "$baseline" baseline
+	campaign "$bootab" bootab
 fi
 
 # Detection lag: the watch of a progress file the bench appends to.
@@ -111,6 +151,35 @@ awk -v n="$n" -v e="$best" '{ l[NR] = $1 } END {
 		n, l[int((n + 1) / 2)], l[n], e / 2
 }' "$dir/lags"
 lab 'rm -rf /var/tmp/bootab-lag'
+
+# What a verify's snapshot is made of on the guest, with each build:
+# `bootab snapshot --target lab` (its sessions and its time), then each
+# script it ran as one SSH command over the lab's ssh (its script on
+# stdin), less the round trip of an empty command; medians of 3.
+med3() { sort -n | sed -n 2p; }
+timed() { # COMMAND... : its wall time in ms
+	t0=$(now_ms)
+	"$@" > /dev/null 2>&1 < /dev/null || true
+	echo $(($(now_ms) - t0))
+}
+timed_script() { # SCRIPT: on the guest, over stdin
+	t0=$(now_ms)
+	lab "sh -s" < "$1" > /dev/null 2>&1 || true
+	echo $(($(now_ms) - t0))
+}
+rtt=$(for _ in 1 2 3; do timed lab true; done | med3)
+echo "guest: round trip of one SSH command $rtt ms"
+for b in ${baseline:+"$baseline"} "$bootab"; do
+	name=bootab
+	[ "$b" != "$baseline" ] || name=baseline
+	ms=$(for i in 1 2 3; do timed "$b" snapshot --target lab -o "$dir/snap-$name-$i"; done | med3)
+	printf '%s: bootab snapshot --target lab %d ms;' "$name" "$ms"
+	for s in snapshot kernel-id inventory; do
+		ms=$(for _ in 1 2 3; do timed_script "$dir/snap-$name-1/scripts/$s.sh"; done | med3)
+		printf ' %s.sh %d ms' "$s" "$((ms - rtt))"
+	done
+	echo
+done
 
 sh "$top/bench/snapshot-forks.sh" HEAD 1 busybox | sed -n '1p;2p;/^lab-translated/p'
 echo "load average after: $(cut -d ' ' -f 1-3 /proc/loadavg)"

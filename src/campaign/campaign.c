@@ -251,9 +251,10 @@ static int setup(struct campaign *c)
 }
 
 /*
- * "boot 1/3 x: SSH sessions: set 2, reboot wait 4, verify+snapshot+start 3,
+ * "boot 1/3 x: SSH sessions: set 2, reboot wait 4, verify+snapshot+start 1,
  * rows 1, fetch 1": what each step of this boot asked of the box (a step
- * done before a resume counts as "-").
+ * done before a resume counts as "-"); "local sessions" on the local
+ * target, where each is a shell bootab runs.
  */
 static void say_sessions(const struct campaign *c, size_t k, const struct target_counts *n, const bool *counted)
 {
@@ -266,8 +267,11 @@ static void say_sessions(const struct campaign *c, size_t k, const struct target
 			strbuf_addf(&sb, "%lu", n[i + 1].sessions - n[i].sessions);
 		else
 			strbuf_addch(&sb, '-');
+		if (counted[i] && counted[i + 1] && n[i + 1].unanswered > n[i].unanswered)
+			strbuf_addf(&sb, " (+%lu polls no box answered)", n[i + 1].unanswered - n[i].unanswered);
 	}
-	campaign_progress(c, k, "SSH sessions: %s", strbuf_str(&sb));
+	campaign_progress(c, k, "%s sessions: %s", target_kind(c->target) == TARGET_SSH ? "SSH" : "local",
+			  strbuf_str(&sb));
 	strbuf_release(&sb);
 }
 
@@ -321,7 +325,10 @@ static int step_set(struct campaign *c, size_t k)
 	if (r < 0)
 		return r;
 	say_setting_mode(c, k);
+	/* The boot loader's files read and written in one session. */
+	target_batch_begin(c->target);
 	r = campaign_boot_is_oneshot(c, k) ? oneshot_set(c, k) : campaign_set_mode(c, k, c->boots[k].mode);
+	target_batch_end(c->target);
 	if (r < 0) {
 		campaign_journal_step(c, k, STEP_FAILED, "set");
 		if (r == -EIO)
@@ -338,7 +345,7 @@ static int run_boot(struct campaign *c, size_t k)
 	struct boot_progress *bp = &c->progress[k];
 	struct snapshot snap;
 	char *summary = NULL;
-	bool have_snap = false;
+	bool have_snap = false, batched = false, just_up = false;
 	/* SSH sessions at each step's end: set, reboot wait, verify+snapshot+start, rows, fetch. */
 	struct target_counts n[6] = { 0 };
 	bool counted[6] = { false };
@@ -352,9 +359,13 @@ static int run_boot(struct campaign *c, size_t k)
 		r = local_after_reboot(c, k);
 		if (r < 0)
 			return r;
+		/* Back on the new boot, its id just read: what follows is counted from here. */
+		just_up = bp->step == STEP_REBOOTED;
+		target_counts(c->target, &n[2]);
+		counted[2] = just_up;
 	}
 	/* Resuming: a boot that got as far as "rebooted" continues only on that very boot. */
-	if (bp->step >= STEP_REBOOTED && bp->step < STEP_DONE && (r = resume_on_same_boot(c, k)) < 0)
+	if (!just_up && bp->step >= STEP_REBOOTED && bp->step < STEP_DONE && (r = resume_on_same_boot(c, k)) < 0)
 		return r;
 	if (bp->step < STEP_BEGIN && (r = campaign_journal_step(c, k, STEP_BEGIN, NULL)) < 0)
 		return r;
@@ -377,10 +388,15 @@ static int run_boot(struct campaign *c, size_t k)
 		target_counts(c->target, &n[2]);
 		counted[2] = counted[1];
 	}
+	/* Verify, snapshot and the start of the rows: one session (the start only once verify passed). */
+	target_batch_begin(c->target);
+	batched = true;
 	if (bp->step < STEP_DONE) {
 		r = campaign_verify(c, k, &snap, &summary);
 		have_snap = r == 0 || r == -EPROTO;
 		if (r == -EPROTO) {
+			target_batch_end(c->target);
+			batched = false;
 			/* A failed verify benchmarks nothing. */
 			campaign_journal_step(c, k, STEP_FAILED, "verify");
 			campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s is not the boot asked for (%s): nothing is benchmarked on it",
@@ -405,6 +421,8 @@ static int run_boot(struct campaign *c, size_t k)
 		if (r < 0)
 			goto out;
 	}
+	target_batch_end(c->target);
+	batched = false;
 	if (bp->step < STEP_DONE) {
 		target_counts(c->target, &n[3]);
 		counted[3] = true;
@@ -422,10 +440,12 @@ static int run_boot(struct campaign *c, size_t k)
 		r = campaign_fetch(c, k, &snap, summary);
 		target_counts(c->target, &n[5]);
 		counted[5] = true;
-		if (r == 0 && target_kind(c->target) == TARGET_SSH)
+		if (r == 0)
 			say_sessions(c, k, n, counted);
 	}
 out:
+	if (batched)
+		target_batch_end(c->target);
 	if (have_snap)
 		snapshot_release(&snap);
 	free(summary);

@@ -173,6 +173,14 @@ void campaign_kernel_restore(struct campaign *c)
 
 	if (!c->standing_kernel || !first || !strcmp(first, c->standing_kernel))
 		return;
+	/* kexec made nothing persistent: the next reboot boots the standing
+	 * kernel by itself, and a kernel loaded now would be what the next
+	 * systemctl kexec (or a kexec-tools reboot) starts instead. */
+	if (!strcmp(c->plan.backend, "kexec")) {
+		campaign_say(c, CAMPAIGN_INFO, "kexec changed nothing persistent: the next reboot boots the standing kernel %s",
+			     c->standing_kernel);
+		return;
+	}
 	/* The first mode ran another kernel: the box boots its standing kernel
 	 * again from now on, with the first mode's args. */
 	io = boot_io_target_new(c->target);

@@ -306,13 +306,14 @@ pid_t process_spawn_detached(const char *const *argv, const char *log_path)
 	return pid;
 }
 
-int process_stream_start(const char *const *argv, struct process_stream *ret)
+static int stream_start(const char *const *argv, bool piped, struct process_stream *ret)
 {
-	int out[2] = { -1, -1 }, err[2] = { -1, -1 }, err_pipe[2] = { -1, -1 };
+	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 }, err_pipe[2] = { -1, -1 };
 	pid_t parent = getpid(), pid;
 	int child_errno = 0, r;
 
-	if (pipe2(err_pipe, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0) {
+	if (pipe2(err_pipe, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0 ||
+	    (piped && pipe2(in, O_CLOEXEC) < 0)) {
 		r = -errno;
 		goto fail;
 	}
@@ -330,7 +331,9 @@ int process_stream_start(const char *const *argv, struct process_stream *ret)
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		if (getppid() != parent)
 			_exit(127);
-		if (devnull >= 0)
+		if (piped)
+			dup2(in[0], 0);
+		else if (devnull >= 0)
 			dup2(devnull, 0);
 		dup2(out[1], 1);
 		dup2(err[1], 2);
@@ -345,10 +348,16 @@ int process_stream_start(const char *const *argv, struct process_stream *ret)
 	err_pipe[1] = -1;
 	close(out[1]);
 	close(err[1]);
+	if (piped) {
+		close(in[0]);
+		in[0] = -1;
+	}
 	if (read(err_pipe[0], &child_errno, sizeof(child_errno)) == sizeof(child_errno) && child_errno) {
 		close(err_pipe[0]);
 		close(out[0]);
 		close(err[0]);
+		if (piped)
+			close(in[1]);
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 			;
 		return -child_errno;
@@ -358,6 +367,9 @@ int process_stream_start(const char *const *argv, struct process_stream *ret)
 	ret->pid = pid;
 	ret->out_fd = out[0];
 	ret->err_fd = err[0];
+	ret->in_fd = in[1];
+	if (piped)
+		fcntl(in[1], F_SETFL, O_NONBLOCK);
 	fcntl(out[0], F_SETFL, O_NONBLOCK);
 	fcntl(err[0], F_SETFL, O_NONBLOCK);
 	ret->err = xcalloc(1, 1);
@@ -367,10 +379,56 @@ fail:
 	close_pair(err_pipe);
 	close_pair(out);
 	close_pair(err);
+	close_pair(in);
 	return r;
 }
 
+int process_stream_start(const char *const *argv, struct process_stream *ret)
+{
+	return stream_start(argv, false, ret);
+}
+
+int process_stream_start_piped(const char *const *argv, struct process_stream *ret)
+{
+	return stream_start(argv, true, ret);
+}
+
 #define STREAM_ERR_MAX ((size_t)64 << 10)
+
+/* Reads what fd (the stream's stdout or stderr) has. Returns whether stdout moved (data or its end). */
+static bool stream_read_ready(struct process_stream *s, int fd)
+{
+	char chunk[65536];
+	ssize_t n = read(fd, chunk, sizeof(chunk));
+
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return false;
+	if (fd == s->out_fd) {
+		if (n <= 0) {
+			s->eof = true;
+		} else {
+			GROW(s->buf, s->alloc, s->len + (size_t)n + 1);
+			memcpy(s->buf + s->len, chunk, (size_t)n);
+			s->len += (size_t)n;
+			s->buf[s->len] = '\0';
+		}
+		return true;
+	}
+	if (n <= 0) {
+		close(s->err_fd);
+		s->err_fd = -1;
+	} else {
+		size_t keep = s->err_len >= STREAM_ERR_MAX ? 0 : STREAM_ERR_MAX - s->err_len;
+
+		if ((size_t)n < keep)
+			keep = (size_t)n;
+		GROW(s->err, s->err_alloc, s->err_len + keep + 1);
+		memcpy(s->err + s->err_len, chunk, keep);
+		s->err_len += keep;
+		s->err[s->err_len] = '\0';
+	}
+	return false;
+}
 
 /* Reads what is there (waiting at most timeout_ms); 1 when stdout gave bytes or ended. */
 static int stream_fill(struct process_stream *s, int timeout_ms)
@@ -397,39 +455,9 @@ static int stream_fill(struct process_stream *s, int timeout_ms)
 				return -EINTR;
 			return -errno;
 		}
-		for (int i = 0; i < nfd; i++) {
-			char chunk[65536];
-			ssize_t n;
-
-			if (!pfd[i].revents)
-				continue;
-			n = read(pfd[i].fd, chunk, sizeof(chunk));
-			if (n < 0 && (errno == EAGAIN || errno == EINTR))
-				continue;
-			if (pfd[i].fd == s->out_fd) {
-				if (n <= 0) {
-					s->eof = true;
-				} else {
-					GROW(s->buf, s->alloc, s->len + (size_t)n + 1);
-					memcpy(s->buf + s->len, chunk, (size_t)n);
-					s->len += (size_t)n;
-					s->buf[s->len] = '\0';
-				}
-				got = true;
-			} else if (n <= 0) {
-				close(s->err_fd);
-				s->err_fd = -1;
-			} else {
-				size_t keep = s->err_len >= STREAM_ERR_MAX ? 0 : STREAM_ERR_MAX - s->err_len;
-
-				if ((size_t)n < keep)
-					keep = (size_t)n;
-				GROW(s->err, s->err_alloc, s->err_len + keep + 1);
-				memcpy(s->err + s->err_len, chunk, keep);
-				s->err_len += keep;
-				s->err[s->err_len] = '\0';
-			}
-		}
+		for (int i = 0; i < nfd; i++)
+			if (pfd[i].revents)
+				got |= stream_read_ready(s, pfd[i].fd);
 		if (got)
 			return 1;
 		if (timeout_ms >= 0 && now_ms() >= deadline)
@@ -491,11 +519,79 @@ int process_stream_bytes(struct process_stream *s, size_t n, int timeout_ms, cha
 	}
 }
 
+int process_stream_write(struct process_stream *s, const void *data, size_t len, int timeout_ms)
+{
+	long long deadline = timeout_ms >= 0 ? now_ms() + timeout_ms : 0;
+	struct sigaction ignore = { .sa_handler = SIG_IGN }, old;
+	size_t done = 0;
+	int r = 0;
+
+	if (s->in_fd < 0)
+		return -EPIPE;
+	/* A program that went away makes write() fail with EPIPE, not kill us. */
+	sigaction(SIGPIPE, &ignore, &old);
+	while (done < len) {
+		struct pollfd pfd[3];
+		int nfd = 0, wait = -1;
+
+		pfd[nfd++] = (struct pollfd){ .fd = s->in_fd, .events = POLLOUT };
+		/* Its output is read meanwhile: a program that writes while it reads never blocks us both. */
+		if (!s->eof)
+			pfd[nfd++] = (struct pollfd){ .fd = s->out_fd, .events = POLLIN };
+		if (s->err_fd >= 0)
+			pfd[nfd++] = (struct pollfd){ .fd = s->err_fd, .events = POLLIN };
+		if (timeout_ms >= 0) {
+			long long left = deadline - now_ms();
+
+			if (left <= 0) {
+				r = -ETIMEDOUT;
+				break;
+			}
+			wait = (int)left;
+		}
+		if (poll(pfd, (nfds_t)nfd, wait) < 0) {
+			if (errno == EINTR) {
+				r = -EINTR;
+				break;
+			}
+			r = -errno;
+			break;
+		}
+		if (pfd[0].revents & (POLLERR | POLLHUP)) {
+			r = -EPIPE;
+			break;
+		}
+		if (pfd[0].revents & POLLOUT) {
+			ssize_t n = write(s->in_fd, (const char *)data + done, len - done);
+
+			if (n < 0 && errno != EAGAIN && errno != EINTR) {
+				r = -errno;
+				break;
+			}
+			if (n > 0)
+				done += (size_t)n;
+		}
+		for (int i = 1; i < nfd; i++)
+			if (pfd[i].revents)
+				stream_read_ready(s, pfd[i].fd);
+	}
+	sigaction(SIGPIPE, &old, NULL);
+	return r;
+}
+
+void process_stream_close_stdin(struct process_stream *s)
+{
+	if (s->in_fd >= 0)
+		close(s->in_fd);
+	s->in_fd = -1;
+}
+
 int process_stream_finish(struct process_stream *s, bool stop, char **ret_err)
 {
 	int status = 0, code = -1;
 
 	if (s->pid > 0) {
+		process_stream_close_stdin(s);
 		if (stop)
 			kill(-s->pid, SIGTERM);
 		if (s->out_fd >= 0)
@@ -532,6 +628,6 @@ int process_stream_finish(struct process_stream *s, bool stop, char **ret_err)
 		free(s->err);
 	free(s->buf);
 	memset(s, 0, sizeof(*s));
-	s->out_fd = s->err_fd = -1;
+	s->out_fd = s->err_fd = s->in_fd = -1;
 	return code;
 }

@@ -64,6 +64,7 @@ struct process_stream {
 	pid_t pid;
 	int out_fd;
 	int err_fd;
+	int in_fd;                /* its stdin (process_stream_start_piped), else -1 */
 	char *buf;                /* read, not yet consumed */
 	size_t len, alloc;
 	char *err;                /* stderr so far, NUL-terminated, at most 64 KiB */
@@ -73,6 +74,22 @@ struct process_stream {
 
 /* Starts argv. Returns 0 and *ret (process_stream_finish() it), or -errno (-ENOENT: not found). */
 int process_stream_start(const char *const *argv, struct process_stream *ret);
+
+/*
+ * The same with the program's stdin a pipe: process_stream_write() feeds
+ * it, process_stream_close_stdin() ends it.
+ */
+int process_stream_start_piped(const char *const *argv, struct process_stream *ret);
+
+/*
+ * Writes len bytes to the program's stdin, reading its output meanwhile
+ * (into the stream, for the calls below), within timeout_ms (< 0: no
+ * limit). Returns 0, -EPIPE when the program closed its stdin (or has
+ * none), -ETIMEDOUT, -EINTR or another -errno.
+ */
+int process_stream_write(struct process_stream *s, const void *data, size_t len, int timeout_ms);
+
+void process_stream_close_stdin(struct process_stream *s);
 
 /*
  * The next line of stdout, without its newline, in *ret_line (the

@@ -1553,6 +1553,12 @@ static void csv_boot_level(FILE *out, const struct compare_metric *cm, size_t k)
 	fputc(',', out);
 }
 
+/* The boot column: "kexec" for a side booted by kexec (no firmware reset), else empty. */
+static const char *csv_boot(const struct side *s)
+{
+	return s->kexec ? "kexec" : "";
+}
+
 /* Config differences as rows: row "kernel-config", the option as the metric, the side
  * whose kernel differs from the first side's, the value columns empty. */
 static void csv_kernel_rows(FILE *out, const struct compare_result *res)
@@ -1574,6 +1580,7 @@ static void csv_kernel_rows(FILE *out, const struct compare_result *res)
 				fputc(',', out);
 			csv_field(out, b->kernel.release ? b->kernel.release : "", false);
 			csv_field(out, b->kernel.build_id ? b->kernel.build_id : "", false);
+			csv_field(out, csv_boot(b), false);
 			csv_field(out, config_value(p->diffs[d].from), false);
 			csv_field(out, config_value(p->diffs[d].to), false);
 			fputc('\n', out);
@@ -1597,9 +1604,11 @@ static void csv_found_rows(FILE *out, const struct compare_result *res)
 		csv_field(out, found_kind_name(f->kind), false);
 		csv_field(out, s->label, false);
 		csv_field(out, s->mode, false);
-		/* stat .. config_to: 38 empty columns */
-		for (int c = 0; c < 38; c++)
+		/* stat .. kernel_build_id: 36 empty columns, then boot, config_from, config_to */
+		for (int c = 0; c < 36; c++)
 			fputc(',', out);
+		csv_field(out, csv_boot(s), false);
+		fputs(",,", out);
 		csv_field(out, f->text, true);
 	}
 }
@@ -1611,7 +1620,7 @@ static void csv_report(FILE *out, const struct compare_result *res)
 	      "sigma_b_pct,sigma_w_pct,icc,test_method,test_boots,test_boots_first,test_delta_pct,"
 	      "ci_lo_pct,ci_hi_pct,test_p,test_df,fdr_q,test_verdict,boots_needed,"
 	      "margin_pct,equiv_ci_lo_pct,equiv_ci_hi_pct,boots_to_decide,"
-	      "kernel,kernel_build_id,config_from,config_to,found\n", out);
+	      "kernel,kernel_build_id,boot,config_from,config_to,found\n", out);
 	for (size_t i = 0; i < res->n_metrics; i++) {
 		const struct compare_metric *cm = &res->metrics[i];
 
@@ -1643,6 +1652,7 @@ static void csv_report(FILE *out, const struct compare_result *res)
 			csv_boot_level(out, cm, k);
 			csv_field(out, res->sides[k].kernel.release ? res->sides[k].kernel.release : "", false);
 			csv_field(out, res->sides[k].kernel.build_id ? res->sides[k].kernel.build_id : "", false);
+			csv_field(out, csv_boot(&res->sides[k]), false);
 			fputs(",,\n", out);
 			/* The other statistics: a row each, its stat column naming it; no boot level (it is the metric's). */
 			for (size_t j = 1; c->present && j < cm->n_stats; j++) {
@@ -1670,6 +1680,7 @@ static void csv_report(FILE *out, const struct compare_result *res)
 				fputs(",,,,,,,,,,,,,,,,,,", out);
 				csv_field(out, res->sides[k].kernel.release ? res->sides[k].kernel.release : "", false);
 				csv_field(out, res->sides[k].kernel.build_id ? res->sides[k].kernel.build_id : "", false);
+				csv_field(out, csv_boot(&res->sides[k]), false);
 				fputs(",,\n", out);
 			}
 		}
@@ -1967,6 +1978,8 @@ static json_t *json_sides(const struct compare_result *res)
 		json_object_set_new(s, "mode", json_string(res->sides[k].mode));
 		json_object_set_new(s, "dir", json_string(res->sides[k].dir));
 		json_object_set_new(s, "repeat", json_boolean(k > 0 && !strcmp(res->sides[k].mode, res->sides[0].mode)));
+		/* No firmware reset before a kexec boot: devices may carry the previous kernel's state. */
+		json_object_set_new(s, "kexec", json_boolean(res->sides[k].kexec));
 		if (res->sides[k].proof)
 			json_object_set_new(s, "proof", json_string(res->sides[k].proof));
 		json_array_append_new(sides, s);

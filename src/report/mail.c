@@ -308,6 +308,17 @@ static int side_block(FILE *out, const struct compare_result *res, size_t k, str
 		strbuf_addch(sb, ')');
 	}
 	put_line(out, sb);
+	if (first->kexec || side->kexec) {
+		/* No firmware reset before a kexec boot: devices may carry the previous kernel's state. */
+		strbuf_addstr(sb, "bootab: kexec boot (no firmware reset): ");
+		if (first->kexec)
+			add_ascii(sb, first->label, 64);
+		if (side->kexec) {
+			strbuf_addstr(sb, first->kexec ? ", " : "");
+			add_ascii(sb, side->label, 64);
+		}
+		put_line(out, sb);
+	}
 	add_fitted(sb, "", NAME_W);
 	strbuf_addch(sb, ' ');
 	add_right(sb, first->label, VALUE_W);

@@ -24,21 +24,34 @@ first_line() {
 	head -c 4096 "$1" 2>/dev/null | head -n 1 | tr -d '\000-\037\177'
 }
 
-link_name() {
-	target=$(readlink "$1" 2>/dev/null) || target=
-	if [ -n "$target" ]; then
-		printf '%s' "${target##*/}" | tr -d '\000-\037\177'
+# The control characters first_line drops; a value holding none of them
+# is read with builtins (no fork), one that does goes the long way.
+CTL=$(awk 'BEGIN { for (i = 1; i < 32; i++) printf "%c", i; printf "\177" }')
+
+# L: the last name of a link's target, or "-" when it is no link.
+link_of() {
+	L=$(readlink "$1" 2>/dev/null) || L=
+	if [ -n "$L" ]; then
+		L=${L##*/}
+		case $L in *[$CTL]*) L=$(printf '%s' "$L" | tr -d '\000-\037\177') ;; esac
 	else
-		printf -- '-'
+		L=-
 	fi
 }
 
-field() {
-	if [ -r "$1" ]; then
-		v=$(first_line "$1")
-		[ -n "$v" ] && { printf '%s' "$v"; return; }
-	fi
-	printf -- '-'
+# L: first_line of a readable file ("" when it is not).
+line_of() {
+	L=
+	[ -r "$1" ] || return 0
+	IFS= read -r L 2>/dev/null <"$1"
+	[ ${#L} -le 4096 ] || L=$(first_line "$1")
+	case $L in *[$CTL]*) L=$(first_line "$1") ;; esac
+}
+
+# L: that, or "-" when empty.
+field_of() {
+	line_of "$1"
+	[ -n "$L" ] || L=-
 }
 
 # The device inventory: what users of this boot depend on, read so that a
@@ -46,9 +59,16 @@ field() {
 rec inventory 1
 for d in "$ROOT"/sys/bus/pci/devices/*; do
 	[ -e "$d" ] || [ -L "$d" ] || continue
-	group=$(link_name "$d/iommu_group")
-	rec pci "${d##*/}" "$(field "$d/vendor")" "$(field "$d/device")" \
-		"$(field "$d/class")" "$(link_name "$d/driver")" "$group"
+	link_of "$d/iommu_group"
+	group=$L
+	field_of "$d/vendor"
+	vendor=$L
+	field_of "$d/device"
+	device=$L
+	field_of "$d/class"
+	cls=$L
+	link_of "$d/driver"
+	rec pci "${d##*/}" "$vendor" "$device" "$cls" "$L" "$group"
 done
 # Device nodes, from the class entries udev makes them from (DEVNAME in
 # uevent, Documentation/ABI/testing/sysfs-uevent). Loop, RAM and zram disks
@@ -62,18 +82,23 @@ for class in accel drm nvme block vfio; do
 		devname=$(head -c 4096 "$e/uevent" 2>/dev/null | sed -n 's/^DEVNAME=//p' | head -n 1 |
 			tr -d '\000-\037\177')
 		[ -n "$devname" ] || continue
-		rec node "$class" "${e##*/}" "$devname" "$(link_name "$e/device")"
+		link_of "$e/device"
+		rec node "$class" "${e##*/}" "$devname" "$L"
 	done
 done
 for e in "$ROOT"/sys/class/net/*; do
 	[ -d "$e" ] || continue
 	# carrier cannot be read on an interface that is down (EINVAL).
-	carrier=$(first_line "$e/carrier")
+	line_of "$e/carrier"
+	carrier=$L
 	case $carrier in
 	0 | 1) ;;
 	*) carrier=- ;;
 	esac
-	rec netif "${e##*/}" "$(field "$e/operstate")" "$carrier" "$(link_name "$e/device")"
+	field_of "$e/operstate"
+	state=$L
+	link_of "$e/device"
+	rec netif "${e##*/}" "$state" "$carrier" "$L"
 done
 
 # Kernel-log lines at error and warning level, with the kernel's own

@@ -67,15 +67,12 @@ int target_ask_oneshot(struct target *t, const char *entry, char **ret_error)
 	return 0;
 }
 
-int reboot_and_wait(struct target *t, const struct reboot_options *o, struct reboot_result *ret)
+/* The boot id before, root, the one-shot asked for, and the reboot command. 0 or -errno (ret->error says why). */
+static int ask_reboot(struct target *t, const struct reboot_options *o, struct reboot_result *ret, double *ret_start)
 {
-	double timeout = o->timeout_s > 0 ? o->timeout_s : 300;
-	int attempt_ms = o->attempt_ms > 0 ? o->attempt_ms : 10000;
 	struct process_result res;
-	double start;
 	int r;
 
-	memset(ret, 0, sizeof(*ret));
 	r = target_boot_id(t, false, 30000, &ret->before);
 	if (r < 0) {
 		ret->error = xstrdup(target_error(t));
@@ -91,7 +88,7 @@ int reboot_and_wait(struct target *t, const struct reboot_options *o, struct reb
 		if (r < 0)
 			return r;
 	}
-	start = clock_now_s();
+	*ret_start = clock_now_s();
 	{
 		const char *args[] = { o->kexec ? "kexec" : "reboot", NULL };
 
@@ -111,8 +108,27 @@ int reboot_and_wait(struct target *t, const struct reboot_options *o, struct reb
 		ret->error = xstrdup(target_error(t));
 		return r;
 	}
+	return 0;
+}
+
+int reboot_and_wait(struct target *t, const struct reboot_options *o, struct reboot_result *ret)
+{
+	double timeout = o->timeout_s > 0 ? o->timeout_s : 300;
+	int attempt_ms = o->attempt_ms > 0 ? o->attempt_ms : 10000;
+	struct process_result res;
+	double start;
+	int r;
+
+	memset(ret, 0, sizeof(*ret));
+	/* The boot id, the one-shot and the reboot itself in one session. */
+	target_batch_begin(t);
+	r = ask_reboot(t, o, ret, &start);
 	/* The connection may drop as the box goes down; the boot_id decides. The master's connection dies with the box. */
-	target_drop_connection(t);
+	if (r == 0)
+		target_drop_connection(t);
+	target_batch_end(t);
+	if (r < 0)
+		return r;
 	r = reboot_wait_new_boot(t, ret->before, timeout, attempt_ms, &ret->after);
 	if (r == 0) {
 		ret->seconds = clock_now_s() - start;

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "lib/alloc.h"
+#include "lib/clock.h"
 #include "lib/file.h"
 #include "lib/shell-quote.h"
 #include "lib/strbuf.h"
@@ -44,6 +45,9 @@ struct target {
 	char *password;            /* sudo's, only with ROOT_SUDO_PASSWORD; wiped at close */
 	char *error;
 	struct target_counts counts;
+	unsigned batch_depth;      /* target_batch_begin() calls not yet ended */
+	bool no_batch;
+	struct process_stream batch; /* batch.sh, running while batch.pid > 0 */
 };
 
 /*
@@ -142,21 +146,45 @@ bool target_destination_acceptable(const char *s)
 	return true;
 }
 
-/* "USER@lab", USER a plain login name ([a-z_][a-z0-9_-]*). */
-static bool lab_user_spec(const char *spec)
+/*
+ * "lab", "USER@lab", "lab:BOX" or "USER@lab:BOX": USER a plain login name
+ * ([a-z_][a-z0-9_-]*), BOX a named lab box (bootab lab --name: 1 to 32 of
+ * a-z 0-9 -, not starting with -). *ret_user_len is USER's length (0: none),
+ * *ret_box the box's name in spec (NULL: the lab itself).
+ */
+static bool lab_spec(const char *spec, size_t *ret_user_len, const char **ret_box)
 {
-	size_t n = strlen(spec);
+	const char *at = strchr(spec, '@'), *rest = at ? at + 1 : spec, *box = NULL;
+	size_t user = at ? (size_t)(at - spec) : 0;
 
-	if (n < 5 || strcmp(spec + n - 4, "@lab") || !((spec[0] >= 'a' && spec[0] <= 'z') || spec[0] == '_'))
-		return false;
-	for (size_t i = 1; i < n - 4; i++)
-		if (!((spec[i] >= 'a' && spec[i] <= 'z') || (spec[i] >= '0' && spec[i] <= '9') ||
-		      spec[i] == '_' || spec[i] == '-'))
+	if (at) {
+		if (!user || !((spec[0] >= 'a' && spec[0] <= 'z') || spec[0] == '_'))
 			return false;
+		for (size_t i = 1; i < user; i++)
+			if (!((spec[i] >= 'a' && spec[i] <= 'z') || (spec[i] >= '0' && spec[i] <= '9') ||
+			      spec[i] == '_' || spec[i] == '-'))
+				return false;
+	}
+	if (strncmp(rest, "lab", 3) || (rest[3] && rest[3] != ':'))
+		return false;
+	if (rest[3] == ':') {
+		size_t n;
+
+		box = rest + 4;
+		n = strlen(box);
+		if (n == 0 || n > 32 || box[0] == '-')
+			return false;
+		for (size_t i = 0; i < n; i++)
+			if (!((box[i] >= 'a' && box[i] <= 'z') || (box[i] >= '0' && box[i] <= '9') || box[i] == '-'))
+				return false;
+	}
+	*ret_user_len = user;
+	*ret_box = box;
 	return true;
 }
 
-static char *lab_ssh_config(const char *lab_dir)
+/* The lab's, or box's, run/ssh_config (src/lab/lab.h has the layout). */
+static char *lab_ssh_config(const char *lab_dir, const char *box)
 {
 	const char *env = getenv("BOOTAB_LAB_DIR"), *cache = getenv("XDG_CACHE_HOME");
 	const char *home = getenv("HOME");
@@ -170,7 +198,7 @@ static char *lab_ssh_config(const char *lab_dir)
 		dir = xasprintf("%s/bootab/lab", cache);
 	else
 		dir = xasprintf("%s/.cache/bootab/lab", home ? home : "");
-	path = xasprintf("%s/run/ssh_config", dir);
+	path = box ? xasprintf("%s/boxes/%s/run/ssh_config", dir, box) : xasprintf("%s/run/ssh_config", dir);
 	free(dir);
 	return path;
 }
@@ -305,8 +333,12 @@ static void stop_master(struct target *t)
 	t->master = false;
 }
 
+static void batch_stop(struct target *t);
+
 void target_drop_connection(struct target *t)
 {
+	if (t)
+		batch_stop(t);
 	if (t && t->kind == TARGET_SSH)
 		stop_master(t);
 }
@@ -318,6 +350,8 @@ int target_open(const char *spec, const struct target_options *options,
 	const struct target_options *o = options ? options : &defaults;
 	struct target *t;
 	char *config = NULL;
+	const char *box = NULL;
+	size_t user_len = 0;
 	int r;
 
 	if (!spec || !*spec) {
@@ -330,6 +364,9 @@ int target_open(const char *spec, const struct target_options *options,
 	t->connect_timeout_s = o->connect_timeout_s > 0 ? o->connect_timeout_s : 5;
 	t->ask_password = o->ask_password;
 	t->no_master = o->no_master;
+	t->no_batch = o->no_batch;
+	t->batch.pid = 0;
+	t->batch.in_fd = t->batch.out_fd = t->batch.err_fd = -1;
 	if (!strcmp(spec, "local")) {
 		t->kind = TARGET_LOCAL;
 		if (o->root) {
@@ -350,18 +387,29 @@ int target_open(const char *spec, const struct target_options *options,
 		r = -EINVAL;
 		goto fail;
 	}
-	if (!strcmp(spec, "lab") || lab_user_spec(spec)) {
-		config = lab_ssh_config(o->lab_dir);
+	if (lab_spec(spec, &user_len, &box)) {
+		char *host = box ? xasprintf("bootab-lab-%s", box) : xstrdup("bootab-lab");
+
+		config = lab_ssh_config(o->lab_dir, box);
 		if (!path_exists(config)) {
-			*ret_error = xasprintf("the lab is not running (no '%s'); start it with 'bootab lab up'",
-					       config);
+			if (box)
+				*ret_error = xasprintf("lab box %s is not running (no '%s'); start it with 'bootab lab --name %s up'",
+						       box, config, box);
+			else
+				*ret_error = xasprintf("the lab is not running (no '%s'); start it with 'bootab lab up'",
+						       config);
 			free(config);
+			free(host);
 			r = -ENOENT;
 			goto fail;
 		}
 		/* USER@lab: the lab's ssh_config, another login user. */
-		t->destination = strcmp(spec, "lab") ? xasprintf("%.*s@bootab-lab", (int)(strlen(spec) - 4), spec)
-						     : xstrdup("bootab-lab");
+		t->destination = user_len ? xasprintf("%.*s@%s", (int)user_len, spec, host) : xstrdup(host);
+		free(host);
+	} else if (!strncmp(spec, "lab:", 4) || strstr(spec, "@lab:")) {
+		*ret_error = xasprintf("'%s' is not a lab box (lab:NAME, NAME 1 to 32 of a-z 0-9 -)", spec);
+		r = -EINVAL;
+		goto fail;
 	} else {
 		if (!target_destination_acceptable(spec)) {
 			*ret_error = xasprintf("refusing target '%s': an SSH destination may not start with '-' or hold spaces or control characters",
@@ -391,6 +439,7 @@ void target_close(struct target *t)
 {
 	if (!t)
 		return;
+	batch_stop(t);
 	stop_master(t);
 	if (t->control_dir) {
 		unlink(t->control_path);
@@ -511,6 +560,189 @@ int target_stream_script(struct target *t, const char *name, const char *const *
 	return r;
 }
 
+/*
+ * Batches: the scripts between target_batch_begin() and _end() go to one
+ * batch.sh (one session) as requests on its stdin; each is answered
+ * before the next is sent, so the caller decides on one's output first.
+ */
+void target_batch_begin(struct target *t)
+{
+	t->batch_depth++;
+}
+
+/* Ends batch.sh: the end of its stdin ends it; one that does not go within 5 s is stopped. */
+static void batch_stop(struct target *t)
+{
+	char *line = NULL;
+	int r;
+
+	if (t->batch.pid <= 0)
+		return;
+	process_stream_close_stdin(&t->batch);
+	r = process_stream_line(&t->batch, 4096, 5000, &line);
+	free(line);
+	process_stream_finish(&t->batch, r != 0, NULL);
+}
+
+void target_batch_end(struct target *t)
+{
+	if (t->batch_depth && --t->batch_depth == 0)
+		batch_stop(t);
+}
+
+/* Whether a run can go through the batch: one word per line of the request, text without NUL. */
+static bool batch_fits(const struct target *t, const char *const *args, const char *stdin_data,
+		       size_t stdin_len, enum root_method how, bool fresh, int out_fd)
+{
+	if (!t->batch_depth || t->no_batch || fresh || out_fd >= 0 || how == ROOT_SUDO_PASSWORD)
+		return false;
+	for (size_t i = 0; args && args[i]; i++)
+		if (strchr(args[i], '\n'))
+			return false;
+	return !stdin_data || !memchr(stdin_data, '\0', stdin_len);
+}
+
+/* The lines of n bytes of text (a last line without its newline counts). */
+static size_t count_lines(const char *s, size_t n)
+{
+	size_t lines = 0;
+
+	for (size_t i = 0; i < n; i++)
+		lines += s[i] == '\n';
+	return lines + (n && s[n - 1] != '\n');
+}
+
+/* The batch's session gone or stuck: why, and the batch ended (the next run starts another). */
+static int batch_fail(struct target *t, const char *name, int r, int timeout_ms)
+{
+	char *err = NULL, *why;
+
+	process_stream_finish(&t->batch, true, &err);
+	why = last_line(err);
+	if (r == -ETIMEDOUT) {
+		set_error(t, "%s on '%s' did not finish within %d s", name, t->spec, timeout_ms / 1000);
+	} else if (t->kind == TARGET_SSH) {
+		set_error(t, "ssh to '%s' failed: %s", t->spec, *why ? why : "connection lost");
+		r = -EHOSTUNREACH;
+	} else {
+		set_error(t, "the batch of scripts on '%s' ended: %s", t->spec, *why ? why : "no message");
+		r = -EIO;
+	}
+	free(why);
+	free(err);
+	return r;
+}
+
+static int batch_start(struct target *t)
+{
+	const char *args[] = { t->shell, NULL };
+	char *text = script_text(t, "batch", ROOT_UNKNOWN), **argv, *line = NULL;
+	int r;
+
+	count_session(t, false);
+	argv = full_argv(t, text, "batch", args, ROOT_UNKNOWN, t->no_master);
+	r = process_stream_start_piped((const char *const *)argv, &t->batch);
+	strv_free(argv);
+	free(text);
+	if (r < 0) {
+		set_error(t, "cannot run %s: %s", t->kind == TARGET_SSH ? "ssh" : t->shell, strerror(-r));
+		t->batch.pid = 0;
+		return r;
+	}
+	r = process_stream_line(&t->batch, 4096, (t->connect_timeout_s + 30) * 1000, &line);
+	if (r == 1 && strcmp(line, "bootab-batch 1"))
+		r = 0;
+	free(line);
+	return r == 1 ? 0 : batch_fail(t, "batch", r == -ETIMEDOUT ? -ETIMEDOUT : -EIO,
+				       (t->connect_timeout_s + 30) * 1000);
+}
+
+/* What is left of timeout_ms (<= 0: no limit, -1) since start. */
+static int ms_left(int timeout_ms, double start)
+{
+	double left = timeout_ms - (clock_now_s() - start) * 1000;
+
+	if (timeout_ms <= 0)
+		return -1;
+	return left > 0 ? (int)left : 0;
+}
+
+/* n bytes of the batch's output, the first PROCESS_OUTPUT_MAX of them kept in *ret. 1 or as process_stream_bytes(). */
+static int batch_take(struct target *t, unsigned long long n, int timeout_ms, double start, struct strbuf *ret,
+		      bool *ret_truncated)
+{
+	while (n) {
+		size_t chunk = n > ((size_t)1 << 20) ? (size_t)1 << 20 : (size_t)n;
+		char *data = NULL;
+		int r = process_stream_bytes(&t->batch, chunk, ms_left(timeout_ms, start), &data);
+
+		if (r != 1)
+			return r;
+		if (ret->len + chunk > PROCESS_OUTPUT_MAX)
+			*ret_truncated = true;
+		strbuf_add(ret, data, ret->len >= PROCESS_OUTPUT_MAX ? 0 :
+				      ret->len + chunk > PROCESS_OUTPUT_MAX ? PROCESS_OUTPUT_MAX - ret->len : chunk);
+		free(data);
+		n -= chunk;
+	}
+	return 1;
+}
+
+/* One request to the batch and its answer, as run_raw_to() gives it. */
+static int batch_run(struct target *t, const char *text, const char *name, const char *const *args,
+		     const char *stdin_data, size_t stdin_len, enum root_method how, int timeout_ms,
+		     struct process_result *ret)
+{
+	struct strbuf req = STRBUF_INIT, out = STRBUF_INIT, err = STRBUF_INIT;
+	size_t nargs = 0, text_len = strlen(text);
+	double start = clock_now_s();
+	char *line = NULL;
+	unsigned long long out_len = 0, err_len = 0;
+	bool out_cut = false, err_cut = false;
+	int rc = 0, r, n = 0;
+
+	if (t->batch.pid <= 0 && (r = batch_start(t)) < 0)
+		return r;
+	while (args && args[nargs])
+		nargs++;
+	strbuf_addf(&req, "run %s %s %zu %zu %zu %d\n", name, how == ROOT_SUDO ? "sudo" : "user", nargs,
+		    count_lines(text, text_len), stdin_data ? count_lines(stdin_data, stdin_len) : 0,
+		    !stdin_len || stdin_data[stdin_len - 1] == '\n');
+	for (size_t i = 0; i < nargs; i++)
+		strbuf_addf(&req, "%s\n", args[i]);
+	strbuf_add(&req, text, text_len);
+	if (text_len && text[text_len - 1] != '\n')
+		strbuf_addch(&req, '\n');
+	if (stdin_data && stdin_len) {
+		strbuf_add(&req, stdin_data, stdin_len);
+		if (stdin_data[stdin_len - 1] != '\n')
+			strbuf_addch(&req, '\n');
+	}
+	r = process_stream_write(&t->batch, req.buf, req.len, ms_left(timeout_ms, start));
+	strbuf_release(&req);
+	if (r == 0)
+		r = process_stream_line(&t->batch, 4096, ms_left(timeout_ms, start), &line);
+	if (r == 1 && (sscanf(line, "bootab-batch %d %llu %llu%n", &rc, &out_len, &err_len, &n) != 3 || line[n]))
+		r = -EPROTO;
+	free(line);
+	if (r == 1)
+		r = batch_take(t, out_len, timeout_ms, start, &out, &out_cut);
+	if (r == 1)
+		r = batch_take(t, err_len, timeout_ms, start, &err, &err_cut);
+	if (r != 1) {
+		strbuf_release(&out);
+		strbuf_release(&err);
+		return batch_fail(t, name, r == -ETIMEDOUT ? -ETIMEDOUT : -EIO, timeout_ms);
+	}
+	memset(ret, 0, sizeof(*ret));
+	ret->exit_code = rc;
+	ret->out_truncated = out_cut;
+	ret->err_truncated = err_cut;
+	ret->out = strbuf_detach(&out, &ret->out_len);
+	ret->err = strbuf_detach(&err, &ret->err_len);
+	return 0;
+}
+
 /* Runs text as name with how; a low-level step shared by probing and scripts. */
 static int run_raw_to(struct target *t, const char *name, const char *const *args,
 		      const char *stdin_data, size_t stdin_len, enum root_method how,
@@ -525,6 +757,11 @@ static int run_raw_to(struct target *t, const char *name, const char *const *arg
 	if (!text) {
 		set_error(t, "no embedded script '%s'", name);
 		return -ENOENT;
+	}
+	if (batch_fits(t, args, stdin_data, stdin_len, how, fresh, out_fd)) {
+		r = batch_run(t, text, name, args, stdin_data, stdin_len, how, timeout_ms, ret);
+		free(text);
+		return r;
 	}
 	if (t->kind == TARGET_SSH && fresh && timeout_ms <= 0)
 		po.timeout_ms = (t->connect_timeout_s + 10) * 1000;
@@ -557,6 +794,11 @@ static int run_raw_to(struct target *t, const char *name, const char *const *arg
 		set_error(t, "cannot run %s: %s", t->kind == TARGET_SSH ? "ssh" : t->shell,
 			  strerror(-r));
 		return r;
+	}
+	if (t->kind == TARGET_SSH && fresh && (res.timed_out || res.exit_code == 255)) {
+		/* A poll of a box that is down: nothing ran there. */
+		t->counts.sessions--;
+		t->counts.unanswered++;
 	}
 	if (res.timed_out) {
 		set_error(t, "%s on '%s' did not finish within %d s", name, t->spec,
@@ -840,8 +1082,23 @@ static int script_append(struct target *t, const char *script, const char *const
 
 const char *const target_snapshot_scripts[] = { "snapshot", "kernel-id", "inventory", NULL };
 
+static int snapshot_run(struct target *t, const char *const *args, bool as_root,
+			struct snapshot *ret, char **ret_raw, struct parse_error *err);
+
 int target_snapshot(struct target *t, const char *const *args, bool as_root,
 		    struct snapshot *ret, char **ret_raw, struct parse_error *err)
+{
+	int r;
+
+	/* The three scripts in one session. */
+	target_batch_begin(t);
+	r = snapshot_run(t, args, as_root, ret, ret_raw, err);
+	target_batch_end(t);
+	return r;
+}
+
+static int snapshot_run(struct target *t, const char *const *args, bool as_root,
+			struct snapshot *ret, char **ret_raw, struct parse_error *err)
 {
 	struct process_result res;
 	int r;

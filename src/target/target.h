@@ -9,7 +9,9 @@
 /*
  * The box bootab works on: this machine ("local"), an SSH destination as
  * OpenSSH understands it (a Host alias, user@host, ssh://user@host:port),
- * or "lab" (the QEMU lab: ssh -F $BOOTAB_LAB_DIR/run/ssh_config bootab-lab).
+ * or "lab" (the QEMU lab: ssh -F $BOOTAB_LAB_DIR/run/ssh_config bootab-lab),
+ * "lab:BOX" (a named lab box: ssh -F $BOOTAB_LAB_DIR/boxes/BOX/run/ssh_config
+ * bootab-lab-BOX), and "USER@lab", "USER@lab:BOX" with another login user.
  *
  * Everything bootab does there is an embedded POSIX sh script
  * (src/target/NAME.sh) run as `sh -c SCRIPT NAME ARGS...`: directly for the
@@ -44,6 +46,7 @@ struct target_options {
 	const char *lab_dir;        /* NULL: $BOOTAB_LAB_DIR, else ${XDG_CACHE_HOME:-$HOME/.cache}/bootab/lab */
 	target_ask_password_fn ask_password; /* NULL: never ask; sudo must work with -n */
 	bool no_master;             /* do not start a control master (each run connects anew) */
+	bool no_batch;              /* every script a session of its own, batches or not */
 };
 
 struct target;
@@ -142,10 +145,27 @@ int target_boot_id(struct target *t, bool fresh_connection, int timeout_ms, char
 int target_stream_script(struct target *t, const char *name, const char *const *args,
 			 struct process_stream *ret);
 
+/*
+ * The scripts run on t from here to target_batch_end() (target_run_script,
+ * target_read_file, target_snapshot ...) share one session: one
+ * batch.sh, started by the first of them, that takes each script with its
+ * args and stdin as a request on its stdin and answers with its exit code,
+ * stdout and stderr, before the next is sent. Results, exit codes and
+ * errors are those of runs of their own. A run the batch cannot carry goes
+ * on its own as before: a fresh connection, output to a file descriptor,
+ * sudo with a password (its stdin is sudo's), an argument with a newline,
+ * stdin with a NUL byte. Batches nest; the outermost end ends batch.sh. A
+ * dropped connection (target_drop_connection) ends it too.
+ */
+void target_batch_begin(struct target *t);
+void target_batch_end(struct target *t);
+
 /* What bootab asked of an SSH target so far (all 0 for the local target). */
 struct target_counts {
-	unsigned long sessions;     /* commands run on the box (scripts, streams); local targets too */
+	unsigned long sessions;     /* commands run on the box (scripts, streams, batches: one each); local targets too */
 	unsigned long connections;  /* SSH connections opened: masters, and commands run without one */
+	unsigned long unanswered;   /* fresh connections (the reboot wait's polls) no box answered
+				       (ssh failed or timed out): connections, not sessions */
 };
 
 void target_counts(const struct target *t, struct target_counts *ret);
@@ -168,7 +188,7 @@ struct snapshot;
 struct parse_error;
 
 /*
- * Runs snapshot.sh, then kernel-id.sh and inventory.sh, on t with args ("nolog", "param:MOD.PARAM",
+ * Runs snapshot.sh, then kernel-id.sh and inventory.sh, in one batch (one session), on t with args ("nolog", "param:MOD.PARAM",
  * "file:/sys/..."; as_root for the kernel log) and parses its output.
  * On success fills *ret (snapshot_release()) and, when ret_raw is not
  * NULL, the raw output (caller's). Returns -errno: target failures as

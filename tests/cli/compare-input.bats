@@ -112,9 +112,9 @@ setup() {
 @test "formats: csv header, json fields, md table; bad options are usage errors" {
 	run "$BOOTAB" compare --format csv "$d/a" "$d/b" "$d/a2"
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "row,metric,side,mode,stat,unit,better,value,spread,spread_pct,n,delta_pct,drift_pct,delta_lo_pct,delta_hi_pct,drift_lo_pct,drift_hi_pct,q,screen_p,screen_verdict,sigma_b_pct,sigma_w_pct,icc,test_method,test_boots,test_boots_first,test_delta_pct,ci_lo_pct,ci_hi_pct,test_p,test_df,fdr_q,test_verdict,boots_needed,margin_pct,equiv_ci_lo_pct,equiv_ci_hi_pct,boots_to_decide,kernel,kernel_build_id,config_from,config_to,found" ]
+	[ "${lines[0]}" = "row,metric,side,mode,stat,unit,better,value,spread,spread_pct,n,delta_pct,drift_pct,delta_lo_pct,delta_hi_pct,drift_lo_pct,drift_hi_pct,q,screen_p,screen_verdict,sigma_b_pct,sigma_w_pct,icc,test_method,test_boots,test_boots_first,test_delta_pct,ci_lo_pct,ci_hi_pct,test_p,test_df,fdr_q,test_verdict,boots_needed,margin_pct,equiv_ci_lo_pct,equiv_ci_hi_pct,boots_to_decide,kernel,kernel_build_id,boot,config_from,config_to,found" ]
 	# One boot of b and no history: the boot level is not tested, but says what it would need.
-	[ "${lines[2]}" = "x,value,b,b,mean,,higher,110,1,0.9090909091,3,10,0.5,,,,,20,0.0275492351,counts,0,0.9689720573,0,none,1,2,9.726643657,,,,,,untested,2,,,,,,,,," ]
+	[ "${lines[2]}" = "x,value,b,b,mean,,higher,110,1,0.9090909091,3,10,0.5,,,,,20,0.0275492351,counts,0,0.9689720573,0,none,1,2,9.726643657,,,,,,untested,2,,,,,,,,,," ]
 	run "$BOOTAB" compare --json "$d/a" "$d/b" "$d/a2"
 	[ "$status" -eq 0 ]
 	for key in row metric side mode stat value spread_pct n delta_pct drift_pct screen_verdict screen_p test_verdict; do

@@ -78,7 +78,7 @@ mail_shaped() {
 	"$BOOTAB" compare --stat mean,min --format csv "$k/old" "$k/new" "$k/old2" > "$d/out.csv"
 	[ "$(awk -F, '$1 == "dma" && $2 == "map latency" && $3 == "new" { print $5 "=" $20 }' "$d/out.csv" | tr '\n' ' ')" = "mean=counts min=counts " ]
 	[ "$(awk -F, '$1 == "dma" && $2 == "unmap latency" && $3 == "new" { print $5 "=" $20 }' "$d/out.csv" | tr '\n' ' ')" = "mean=counts min=within-noise " ]
-	[ "$(awk -F, '{ print NF }' "$d/out.csv" | sort -u)" = 43 ]
+	[ "$(awk -F, '{ print NF }' "$d/out.csv" | sort -u)" = 44 ]
 	"$BOOTAB" compare --stat mean,min --json "$k/old" "$k/new" "$k/old2" > "$d/out.json"
 	python3 - "$d/out.json" <<-'EOF'
 	import json, sys

@@ -123,6 +123,12 @@ reps = 1'
 		done
 	done
 	[ "$(grep -c ' progress ' "$dir/journal")" -eq "$((3 * $(grep -c '' "$tree/var/tmp/bootab/${dir##*/}/passthrough/progress")))" ]
+	# After each reboot, verify, snapshot and the start of the rows are one
+	# session (a batch), the fetch one (before the reboot: another process).
+	for label in "1/3 translated" "2/3 passthrough" "3/3 translated2"; do
+		grep -Eq "\] boot $label: local sessions: set -, reboot wait -, verify\+snapshot\+start 1, rows [0-9]+, fetch 1( \(ETA [0-9:]*\))?\$" \
+			"$BATS_TEST_TMPDIR/resumed.err" || { echo "boot $label: not one session after the reboot"; false; }
+	done
 	# Three resumed runs: after boot 1's and boot 2's reboots (each ends in the
 	# next reboot), and after boot 3's (it finishes and removes the unit).
 	[ "$boots" -eq 3 ]

@@ -98,7 +98,7 @@ setup() {
 	done
 	"$BOOTAB" compare --format csv "$r2/pt" "$r2/pt2" > "$BATS_TEST_TMPDIR/out.csv" 2>/dev/null
 	head -1 "$BATS_TEST_TMPDIR/out.csv" | tr ',' '\n' > "$BATS_TEST_TMPDIR/columns"
-	[ "$(wc -l < "$BATS_TEST_TMPDIR/columns")" -eq 43 ]
+	[ "$(wc -l < "$BATS_TEST_TMPDIR/columns")" -eq 44 ]
 	# The csv section's table lists the columns in order.
 	diff -u "$BATS_TEST_TMPDIR/columns" <(sed -n '/^## report.csv/,$p' "$doc" | grep '^| `' |
 		sed 's/ | [^|]*|$//; s/^| //' | tr -d '`' | sed 's/, /\n/g')
@@ -173,4 +173,28 @@ setup() {
 	[ "$(jq -r .generated "$out/c.json")" != "1970-01-01T00:00:00Z" ]
 	[[ "$(jq -r .generated "$out/c.json")" == "$(date -u +%Y-%m-)"* ]]
 	/usr/bin/python3 "$validate" "$schema" "$out/a.json" "$d/report.json"
+}
+
+@test "a side booted by kexec is marked in every format: txt, md, html, json, csv and mail" {
+	d="$BATS_TEST_TMPDIR/kexec"
+	cp -r "$lab" "$d"
+	jq '.boot_method = "reboot"' "$lab/translated/meta.json" >"$d/translated/meta.json"
+	jq '.boot_method = "kexec"' "$lab/passthrough/meta.json" >"$d/passthrough/meta.json"
+	run -0 "$BOOTAB" compare "$d/translated" "$d/passthrough"
+	[[ "$output" == *$'\n  translated   mode translated     first side\n'* ]]
+	[[ "$output" == *$'\n  passthrough  mode passthrough    kexec boot\n'* ]]
+	run -0 "$BOOTAB" compare --format md "$d/translated" "$d/passthrough"
+	[[ "$output" == *$'\n| translated | translated | first side |\n| passthrough | passthrough | kexec boot |\n'* ]]
+	run -0 "$BOOTAB" compare --format html "$d/translated" "$d/passthrough"
+	[ "$(grep -c 'kexec boot' <<<"$output")" -eq 1 ]
+	"$BOOTAB" compare --json "$d/translated" "$d/passthrough" >"$out/kexec.json"
+	[ "$(jq -c '[.sides[] | [.label, .kexec]]' "$out/kexec.json")" = '[["translated",false],["passthrough",true]]' ]
+	run -0 /usr/bin/python3 "$validate" "$schema" "$out/kexec.json"
+	run -0 "$BOOTAB" compare --format csv "$d/translated" "$d/passthrough"
+	[ "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "boot") c = i; next } { print $3 "=" $c }' <<<"$output" | sort -u | tr '\n' ' ')" = "passthrough=kexec translated= " ]
+	run -0 "$BOOTAB" compare --format mail "$d/translated" "$d/passthrough"
+	[ "$(grep -c '^bootab: kexec boot (no firmware reset): passthrough$' <<<"$output")" -eq 1 ]
+	# Without boot_method (a plain directory, an older campaign) nothing is marked.
+	run -0 "$BOOTAB" compare "$lab/translated" "$lab/passthrough"
+	[[ "$output" != *"kexec"* ]]
 }

@@ -369,6 +369,41 @@ static void test_process_stream_long_line_and_stop(void **state)
 	assert_int_equal(process_stream_finish(&s, true, NULL), 128 + 15);
 }
 
+/*
+ * A piped stream: 4 MiB written to cat come back whole (the output is read
+ * while the input is written: neither side blocks), then the end of stdin
+ * ends it; writing to a program that went away is -EPIPE, not SIGPIPE.
+ */
+static void test_process_stream_piped(void **state)
+{
+	const char *cat[] = { "cat", NULL }, *gone[] = { "sh", "-c", "exec 0<&-; echo bye", NULL };
+	size_t n = (size_t)4 << 20;
+	char *data = xmalloc(n), *back = NULL, *line = NULL;
+	struct process_stream s;
+	int r = 0;
+
+	(void)state;
+	for (size_t i = 0; i < n; i++)
+		data[i] = (char)('a' + i % 26);
+	assert_int_equal(process_stream_start_piped(cat, &s), 0);
+	assert_int_equal(process_stream_write(&s, data, n, 20000), 0);
+	process_stream_close_stdin(&s);
+	assert_int_equal(process_stream_bytes(&s, n, 20000, &back), 1);
+	assert_memory_equal(back, data, n);
+	assert_int_equal(process_stream_line(&s, 100, 5000, &line), 0);
+	assert_int_equal(process_stream_finish(&s, false, NULL), 0);
+	free(back);
+	assert_int_equal(process_stream_start_piped(gone, &s), 0);
+	assert_int_equal(process_stream_line(&s, 100, 5000, &line), 1);
+	assert_string_equal(line, "bye");
+	free(line);
+	for (int i = 0; i < 50 && r == 0; i++)
+		r = process_stream_write(&s, data, 65536, 5000);
+	assert_int_equal(r, -EPIPE);
+	assert_int_equal(process_stream_finish(&s, false, NULL), 0);
+	free(data);
+}
+
 static void test_parse_error(void **state)
 {
 	struct parse_error e = PARSE_ERROR_INIT;
@@ -490,6 +525,7 @@ int main(void)
 		cmocka_unit_test(test_process_not_found),
 		cmocka_unit_test(test_process_stream),
 		cmocka_unit_test(test_process_stream_long_line_and_stop),
+		cmocka_unit_test(test_process_stream_piped),
 		cmocka_unit_test(test_parse_error),
 		cmocka_unit_test(test_timestamp),
 	};

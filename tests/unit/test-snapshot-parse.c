@@ -17,6 +17,7 @@
 #include "lib/shell-quote.h"
 #include "lib/file.h"
 #include "target/target.h"
+#include "test-tmpdir.h"
 
 #define HEAD "bootab-snapshot\t1\n"
 #define BOOT "boot_id\t79060c21-363e-4a3a-aa1b-4c3911e5e399\nkernel\t6.1.0-57-amd64\ncmdline\tro quiet\n"
@@ -272,7 +273,7 @@ static void test_parse_inventory(void **state)
  */
 static void test_scripts_fit_a_command_line(void **state)
 {
-	static const char *const names[] = { "boot-id", "io", "oneshot", "probe", "read-file", "reboot",
+	static const char *const names[] = { "batch", "boot-id", "io", "oneshot", "probe", "read-file", "reboot",
 					     "run-fetch", "run-start", "run-watch", "snapshot", "inventory", "kernel-id", NULL };
 	struct target_options o = { .root = NULL };
 	struct target *t = NULL;
@@ -293,6 +294,165 @@ static void test_scripts_fit_a_command_line(void **state)
 		free(text);
 	}
 	target_close(t);
+}
+
+/* Removes the line "time\t..." from s, in place. */
+static void drop_time_record(char *s)
+{
+	char *p = strstr(s, "\ntime\t"), *end;
+
+	assert_non_null(p);
+	end = strchr(p + 1, '\n');
+	assert_non_null(end);
+	memmove(p, end, strlen(end) + 1);
+}
+
+/* A snapshot of tree with shell: its raw output and the sessions it took. */
+static char *snapshot_sessions(const char *tree, const char *shell, bool no_batch, unsigned long *ret_sessions)
+{
+	const char *args[] = { "param:ttm.pages_limit", "param:nosuch.param",
+		"file:/sys/module/ttm/parameters/page_pool_size", "file:/sys/kernel/iommu_groups/0/type", NULL };
+	struct target_options o = { .root = tree, .shell = shell, .no_batch = no_batch };
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct target_counts before, after;
+	struct snapshot s = { 0 };
+	struct target *t = NULL;
+	char *error = NULL, *raw = NULL;
+
+	assert_int_equal(target_open("local", &o, &t, &error), 0);
+	target_counts(t, &before);
+	if (target_snapshot(t, args, true, &s, &raw, &err) < 0)
+		fail_msg("%s (%s): %s %s", tree, shell, err.message ? err.message : "", target_error(t));
+	target_counts(t, &after);
+	*ret_sessions = after.sessions - before.sessions;
+	snapshot_release(&s);
+	parse_error_release(&err);
+	target_close(t);
+	return raw;
+}
+
+/*
+ * A snapshot is its three scripts in one batch: one session, and the same
+ * output byte for byte as the scripts run one session each, on captured
+ * trees (a box, the lab off and translated, the seed box with its devices),
+ * under dash and busybox sh.
+ */
+static void test_snapshot_in_one_session(void **state)
+{
+	/* One tree of each kind (bench/snapshot-same.sh compares every tree, old build against new). */
+	static const char *const trees[] = { "box-amd", "lab-off", "lab-translated", "seed-translated", NULL };
+	char *dir = test_tmpdir(), *busybox_sh = path_join(dir, "sh");
+	const char *shells[] = { "dash", busybox_sh, NULL };
+
+	(void)state;
+	assert_int_equal(symlink("/bin/busybox", busybox_sh), 0);
+	for (size_t i = 0; trees[i]; i++) {
+		char *tree = xasprintf("%s/sysfs/%s", FIXTURES, trees[i]);
+
+		for (size_t j = 0; shells[j]; j++) {
+			unsigned long alone, batched;
+			char *a = snapshot_sessions(tree, shells[j], true, &alone);
+			char *b = snapshot_sessions(tree, shells[j], false, &batched);
+
+			/* The same but for the clock's "time" record (the runs are seconds apart). */
+			drop_time_record(a);
+			drop_time_record(b);
+			if (strcmp(a, b))
+				fail_msg("%s (%s): the batch's snapshot differs from the scripts' own:\n%s\n---\n%s", trees[i],
+					 shells[j], a, b);
+			assert_int_equal(alone, 3);
+			assert_int_equal(batched, 1);
+			free(a);
+			free(b);
+		}
+		free(tree);
+	}
+	free(busybox_sh);
+	free(dir);
+}
+
+/* io.sh exists PATH on t: its exit code. */
+static int run_exists(struct target *t, const char *path)
+{
+	const char *args[] = { "exists", path, NULL };
+	struct process_result res;
+	int code;
+
+	assert_int_equal(target_run_script(t, "io", args, NULL, 0, false, 20000, &res), 0);
+	code = res.exit_code;
+	process_result_release(&res);
+	return code;
+}
+
+/*
+ * Scripts in a batch get their args and stdin as they would alone (a last
+ * line without its newline, spaces, quotes, an empty argument) and give
+ * their exit codes, stdout and stderr; what the batch cannot carry (an
+ * argument with a newline) runs alone; a batch ends with its last end.
+ */
+static void test_batch_runs_like_alone(void **state)
+{
+	static const char *const data[] = { "", "one line\n", "no newline at the end", "a\n\n  b \\ 'q' \"\n\nlast",
+					    NULL };
+	char *root = test_tmpdir();
+
+	(void)state;
+	for (size_t no_batch = 0; no_batch < 2; no_batch++) {
+		struct target_options o = { .root = root, .no_batch = no_batch };
+		struct target_counts before, after;
+		struct target *t = NULL;
+		char *error = NULL;
+
+		assert_int_equal(target_open("local", &o, &t, &error), 0);
+		target_counts(t, &before);
+		target_batch_begin(t);
+		target_batch_begin(t);
+		for (size_t i = 0; data[i]; i++) {
+			char *path = xasprintf("/f %zu '$x'", i), *file = xasprintf("%s%s", root, path), *got = NULL;
+			const char *args[] = { "write", path, "0644", NULL };
+			struct process_result res;
+			size_t len;
+
+			assert_int_equal(target_run_script(t, "io", args, data[i], strlen(data[i]), false, 20000, &res), 0);
+			assert_int_equal(res.exit_code, 0);
+			process_result_release(&res);
+			assert_int_equal(file_read(file, 1 << 20, &got, &len), 0);
+			assert_int_equal(len, strlen(data[i]));
+			assert_memory_equal(got, data[i], len);
+			free(got);
+			free(file);
+			free(path);
+		}
+		{
+			/* An exit code and stderr, and an empty argument. */
+			const char *args[] = { "remove", "/nothing here", NULL }, *empty[] = { "", NULL };
+			struct process_result res;
+
+			assert_int_equal(target_run_script(t, "io", args, NULL, 0, false, 20000, &res), 0);
+			assert_int_equal(res.exit_code, 3);
+			process_result_release(&res);
+			assert_int_equal(target_run_script(t, "io", empty, NULL, 0, false, 20000, &res), 0);
+			assert_int_equal(res.exit_code, 2);
+			assert_non_null(strstr(res.err, "usage"));
+			process_result_release(&res);
+		}
+		target_batch_end(t);
+		target_counts(t, &after);
+		/* Six runs: one session in a batch, six alone. */
+		assert_int_equal(after.sessions - before.sessions, no_batch ? 6 : 1);
+		/* Still in the outer batch: an argument with a newline runs alone, the next goes in the batch again. */
+		assert_int_equal(run_exists(t, "/a\nb"), 1);
+		assert_int_equal(run_exists(t, "/f 1 '$x'"), 0);
+		target_counts(t, &before);
+		assert_int_equal(before.sessions - after.sessions, no_batch ? 2 : 1);
+		/* The outer end ends the batch: what follows runs alone. */
+		target_batch_end(t);
+		assert_int_equal(run_exists(t, "/f 1 '$x'"), 0);
+		target_counts(t, &after);
+		assert_int_equal(after.sessions - before.sessions, 1);
+		target_close(t);
+	}
+	free(root);
 }
 
 static const struct {
@@ -750,6 +910,8 @@ int main(void)
 		cmocka_unit_test(test_parse_off_box),
 		cmocka_unit_test(test_parse_inventory),
 		cmocka_unit_test(test_scripts_fit_a_command_line),
+		cmocka_unit_test(test_snapshot_in_one_session),
+		cmocka_unit_test(test_batch_runs_like_alone),
 		cmocka_unit_test(test_parse_rejects),
 		cmocka_unit_test(test_parse_bounds),
 		cmocka_unit_test(test_parse_minimal_and_log_sanitised),
