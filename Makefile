@@ -59,7 +59,7 @@ deps:
 test: deps
 	sh tools/test-suite.sh
 
-.PHONY: deps test all check check-unit check-cli check-cli-lab check-cli-nolab check-debian check-valgrind-unit check-valgrind-cli print-valgrind-files build-tests check-asan check-fuzz check-valgrind lint clean bench \
+.PHONY: deps test all check check-unit check-cli check-cli-lab check-cli-nolab check-debian check-lab-fleet check-valgrind-unit check-valgrind-cli print-valgrind-files build-tests check-asan check-fuzz check-valgrind lint clean bench \
 	bench-method bench-method-quick bench-fleet bench-scaling demo install uninstall man fuzz fuzz-build fuzz-targets
 
 all: bootab man
@@ -172,6 +172,12 @@ check-cli-nolab:
 # boots exceed their budget; docs/lab.md has the figures).
 check-debian: bootab
 	BOOTAB="$(CURDIR)/$(BUILD)/bootab" BOOTAB_BUILD="$(BUILD)" bats tests/cli/debian
+
+# A fleet campaign on two named lab boxes at once (tests/cli/fleet): two
+# QEMUs side by side, two boots each. Not part of check: its cost is in
+# docs/fleet.md.
+check-lab-fleet: bootab
+	BOOTAB="$(CURDIR)/$(BUILD)/bootab" BOOTAB_BUILD="$(BUILD)" bats --timing tests/cli/fleet
 
 # The lab's QEMU boots are the slow part of the suite; they run once, in the
 # plain pass, and the sanitizer pass skips them.

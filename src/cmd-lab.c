@@ -18,7 +18,7 @@
 #include "log.h"
 
 static const char cmd_lab_usage[] =
-	"usage: bootab lab [--guest busybox|debian] SUBCOMMAND ...\n"
+	"usage: bootab lab [--guest busybox|debian] [--name NAME] SUBCOMMAND ...\n"
 	"       bootab lab build [--force]\n"
 	"       bootab lab up [--smt] [--timeout SECONDS]\n"
 	"       bootab lab down [--timeout SECONDS]\n"
@@ -38,6 +38,12 @@ static const char cmd_lab_usage[] =
 	"--guest (before or right after the subcommand) picks the guest to build\n"
 	"and the default directory; without it a directory keeps the guest it was\n"
 	"built with.\n"
+	"--name NAME (before or right after the subcommand) is one more box of the\n"
+	"busybox lab, NAME of a-z 0-9 -: its own QEMU, port, monitor and state in\n"
+	"DIR/boxes/NAME, its own copy of the disks the guest writes (made from the\n"
+	"lab's build while the lab is down) and machine-id, reached as Host\n"
+	"bootab-lab-NAME, and as target lab:NAME by the other commands and plans.\n"
+	"Several boxes run at once.\n"
 	"\n"
 	"  build        build or refresh the lab's files (lab/build.sh; cached)\n"
 	"  up           build if needed, start QEMU, wait until SSH answers, print\n"
@@ -53,6 +59,7 @@ static const char cmd_lab_usage[] =
 	"  path         print the lab directory\n"
 	"\n"
 	"Other tools reach the lab with: ssh -F DIR/run/ssh_config bootab-lab\n"
+	"(a box: ssh -F DIR/boxes/NAME/run/ssh_config bootab-lab-NAME)\n"
 	"\n"
 	"environment:\n"
 	"  BOOTAB_LAB_DIR     the lab directory (default $XDG_CACHE_HOME/bootab/lab,\n"
@@ -69,6 +76,9 @@ static const char cmd_lab_usage[] =
 
 static enum lab_guest guest;
 static bool guest_given;
+/* --name: the box, and the lab it is made from. */
+static const char *box_name;
+static char *base_dir;
 #define STOP_TIMEOUT_S 20
 
 static volatile sig_atomic_t interrupted;
@@ -127,10 +137,10 @@ static int usage_error(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-static int run_builder(const char *dir, bool force)
+static int run_builder(const char *dir, bool force, bool up)
 {
 	char *builder = NULL;
-	int r, code = 0;
+	int r = 0, code = 0;
 
 	r = lab_builder_find(NULL, &builder);
 	if (r < 0) {
@@ -138,7 +148,15 @@ static int run_builder(const char *dir, bool force)
 			  "to the lab/ directory of bootab's source");
 		return EXIT_USAGE;
 	}
-	r = lab_build(dir, builder, guest, force, &code);
+	/*
+	 * A box: the lab's build first (its own --force is the box's), then the
+	 * box's copy of it. up takes the lab as built when it is: boxes coming
+	 * up at once would each run the builder, which builds one at a time.
+	 */
+	if (!box_name || !up || !lab_is_built(base_dir))
+		r = lab_build(box_name ? base_dir : dir, builder, guest, box_name ? false : force, &code);
+	if (r == 0 && code == 0 && !interrupted && box_name)
+		r = lab_box_make(base_dir, box_name, builder, force, &code);
 	if (r < 0) {
 		log_error("lab: cannot run bash '%s': %s", builder, errno_string(r));
 		free(builder);
@@ -172,9 +190,10 @@ static void print_serial_tail(const char *dir)
 
 static void print_destination(const char *dir)
 {
-	char *config = lab_ssh_config_path(dir);
+	char *config = lab_ssh_config_path(dir), *host = lab_ssh_host(dir);
 
-	printf("ssh -F %s %s\n", config, LAB_SSH_HOST);
+	printf("ssh -F %s %s\n", config, host);
+	free(host);
 	free(config);
 }
 
@@ -188,7 +207,7 @@ static int lab_build_cmd(const char *dir, int argc, char **argv)
 		else
 			return usage_error("lab build: unknown argument '%s'", argv[i]);
 	}
-	return run_builder(dir, force);
+	return run_builder(dir, force, false);
 }
 
 static int stop_quietly(const char *dir)
@@ -228,7 +247,7 @@ static int lab_up(const char *dir, int argc, char **argv)
 		print_destination(dir);
 		return EXIT_OK;
 	}
-	code = run_builder(dir, false);
+	code = run_builder(dir, false, true);
 	if (code != EXIT_OK)
 		return code;
 
@@ -298,7 +317,7 @@ static int lab_down(const char *dir, int argc, char **argv)
 static int lab_status_cmd(const char *dir, int argc, char **argv)
 {
 	struct lab_status st;
-	char *boot_id = NULL, *config;
+	char *boot_id = NULL, *config, *host;
 	bool json = false;
 
 	for (int i = 1; i < argc; i++) {
@@ -311,6 +330,7 @@ static int lab_status_cmd(const char *dir, int argc, char **argv)
 	if (st.running && lab_boot_id(dir, 10000, &boot_id) < 0)
 		boot_id = NULL;
 	config = lab_ssh_config_path(dir);
+	host = lab_ssh_host(dir);
 	if (json) {
 		json_t *o = json_object();
 
@@ -320,6 +340,7 @@ static int lab_status_cmd(const char *dir, int argc, char **argv)
 			json_object_set_new(o, "pid", json_integer(st.pid));
 			json_object_set_new(o, "port", json_integer(st.port));
 			json_object_set_new(o, "ssh_config", json_string(config));
+			json_object_set_new(o, "ssh_host", json_string(host));
 			json_object_set_new(o, "boot_id", boot_id ? json_string(boot_id) : json_null());
 		}
 		json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -327,11 +348,12 @@ static int lab_status_cmd(const char *dir, int argc, char **argv)
 		json_decref(o);
 	} else if (st.running) {
 		printf("running: yes\npid: %d\nport: %d\nssh: ssh -F %s %s\nboot_id: %s\n",
-		       (int)st.pid, st.port, config, LAB_SSH_HOST,
+		       (int)st.pid, st.port, config, host,
 		       boot_id ? boot_id : "(no answer over SSH)");
 	} else {
 		printf("running: no\n");
 	}
+	free(host);
 	free(config);
 	free(boot_id);
 	return st.running ? EXIT_OK : EXIT_NOTHING;
@@ -343,7 +365,11 @@ static int require_running(const char *dir)
 
 	lab_status_read(dir, &st);
 	if (!st.running) {
-		log_error("lab: not running in '%s' ('bootab lab up' starts it)", dir);
+		if (box_name)
+			log_error("lab: box %s is not running in '%s' ('bootab lab --name %s up' starts it)", box_name, dir,
+				  box_name);
+		else
+			log_error("lab: not running in '%s' ('bootab lab up' starts it)", dir);
 		return EXIT_NOTHING;
 	}
 	return EXIT_OK;
@@ -351,7 +377,7 @@ static int require_running(const char *dir)
 
 static int lab_ssh(const char *dir, int argc, char **argv)
 {
-	char *config = lab_ssh_config_path(dir);
+	char *config = lab_ssh_config_path(dir), *host;
 	const char **args;
 	int code = require_running(dir), n = 0;
 
@@ -359,13 +385,14 @@ static int lab_ssh(const char *dir, int argc, char **argv)
 		free(config);
 		return code;
 	}
+	host = lab_ssh_host(dir);
 	/* ssh joins the words after the host into one remote shell line,
 	 * exactly as a user typing `ssh host CMD...` expects. */
 	args = xcalloc((size_t)argc + 5, sizeof(*args));
 	args[n++] = "ssh";
 	args[n++] = "-F";
 	args[n++] = config;
-	args[n++] = LAB_SSH_HOST;
+	args[n++] = host;
 	for (int i = 1; i < argc; i++)
 		args[n++] = argv[i];
 	args[n] = NULL;
@@ -373,6 +400,7 @@ static int lab_ssh(const char *dir, int argc, char **argv)
 	execvp("ssh", (char *const *)args);
 	log_error("lab: cannot run ssh: %s", strerror(errno));
 	free(args);
+	free(host);
 	free(config);
 	return EXIT_USAGE;
 }
@@ -474,31 +502,57 @@ static int cmd_lab(int argc, char **argv)
 	char *dir = NULL;
 	int r, code;
 
-	/* --guest NAME before the subcommand or right after it. */
-	for (int at = 1; at <= 2 && at < argc; at++) {
-		if (strcmp(argv[at], "--guest"))
-			continue;
-		if (at + 1 >= argc || lab_guest_parse(argv[at + 1], &guest) < 0)
-			return usage_error("lab: --guest wants busybox or debian, not '%s'",
-					   at + 1 < argc ? argv[at + 1] : "");
-		guest_given = true;
-		memmove(argv + at, argv + at + 2, (size_t)(argc - at - 2) * sizeof(*argv));
-		argc -= 2;
-		argv[argc] = NULL;
-		break;
+	/* --guest NAME and --name NAME, each before the subcommand or right after it. */
+	for (bool again = true; again;) {
+		again = false;
+		for (int at = 1; at <= 2 && at < argc; at++) {
+			bool is_guest = !strcmp(argv[at], "--guest");
+
+			if (!is_guest && strcmp(argv[at], "--name"))
+				continue;
+			if (is_guest && (at + 1 >= argc || lab_guest_parse(argv[at + 1], &guest) < 0))
+				return usage_error("lab: --guest wants busybox or debian, not '%s'",
+						   at + 1 < argc ? argv[at + 1] : "");
+			if (!is_guest && (at + 1 >= argc || !lab_box_name_valid(argv[at + 1])))
+				return usage_error("lab: --name wants 1 to %d of a-z 0-9 - (not starting with -), not '%s'",
+						   LAB_BOX_NAME_MAX, at + 1 < argc ? argv[at + 1] : "");
+			if (is_guest)
+				guest_given = true;
+			else
+				box_name = argv[at + 1];
+			memmove(argv + at, argv + at + 2, (size_t)(argc - at - 2) * sizeof(*argv));
+			argc -= 2;
+			argv[argc] = NULL;
+			again = true;
+			break;
+		}
 	}
 	if (argc < 2)
 		return usage_error("lab: %s", "missing subcommand");
+	if (box_name && guest_given && guest == LAB_GUEST_DEBIAN)
+		return usage_error("lab: --name boxes are busybox guests (the Debian guest keeps its machine-id on its root file system)");
 	r = lab_dir_resolve_guest(guest, &dir);
 	if (r < 0) {
 		log_error("lab: set BOOTAB_LAB_DIR or HOME to place the lab directory");
 		return EXIT_USAGE;
+	}
+	if (box_name) {
+		base_dir = dir;
+		dir = lab_box_dir(base_dir, box_name);
+		if (lab_guest_read(base_dir) == LAB_GUEST_DEBIAN) {
+			log_error("lab: '%s' holds the Debian guest; --name boxes are busybox guests", base_dir);
+			free(dir);
+			free(base_dir);
+			return EXIT_USAGE;
+		}
 	}
 	if (!guest_given)
 		guest = lab_guest_read(dir);
 	sub = lab_subcommand_find(argv[1]);
 	code = sub ? sub->run(dir, argc - 1, argv + 1) : usage_error("lab: unknown subcommand '%s'", argv[1]);
 	free(dir);
+	free(base_dir);
+	base_dir = NULL;
 	return code;
 }
 

@@ -176,40 +176,41 @@ int lab_builder_find(const char *exe, char **ret_path)
 	return -ENOENT;
 }
 
-int lab_build(const char *dir, const char *builder, enum lab_guest guest, bool force, int *ret_exit)
+/* The script next to the builder: build-debian.sh, box.sh. */
+static char *sibling_script(const char *builder, const char *name)
 {
-	const char *argv[] = { "bash", builder, force ? "--force" : NULL, NULL };
-	char **envp, *script = NULL, *self = NULL, *slash, exe[PATH_MAX];
-	size_t n = 0, k = 0, own;
+	const char *slash = strrchr(builder, '/');
+
+	return slash ? xasprintf("%.*s/%s", (int)(slash - builder), builder, name) : xstrdup(name);
+}
+
+/*
+ * Runs bash script [--force] in this process group with our environment,
+ * but for the BOOTAB_LAB_* variables, which come from extra (NULL-ended
+ * "NAME=VALUE" strings).
+ */
+static int run_lab_script(const char *script, bool force, const char *const *extra, int *ret_exit)
+{
+	const char *argv[] = { "bash", script, force ? "--force" : NULL, NULL };
+	const char **envp;
+	size_t n = 0, k = 0, m = 0;
 	pid_t pid;
 	int status, r;
 
-	if (guest == LAB_GUEST_DEBIAN) {
-		/* build-debian.sh sits next to build.sh. */
-		slash = strrchr(builder, '/');
-		script = slash ? xasprintf("%.*s/build-debian.sh", (int)(slash - builder), builder)
-			       : xstrdup("build-debian.sh");
-		argv[1] = script;
-	}
 	while (environ[n])
 		n++;
-	envp = xcalloc(n + 3, sizeof(*envp));
+	while (extra[m])
+		m++;
+	envp = xcalloc(n + m + 1, sizeof(*envp));
 	for (size_t i = 0; i < n; i++)
-		if (strncmp(environ[i], "BOOTAB_LAB_DIR=", 15) && strncmp(environ[i], "BOOTAB_LAB_BOOTAB=", 18))
+		if (strncmp(environ[i], "BOOTAB_LAB_DIR=", 15) && strncmp(environ[i], "BOOTAB_LAB_BOOTAB=", 18) &&
+		    strncmp(environ[i], "BOOTAB_LAB_BOX", 14) && strncmp(environ[i], "BOOTAB_LAB_RUNNING=", 19))
 			envp[k++] = environ[i];
-	own = k;
-	envp[k++] = xasprintf("BOOTAB_LAB_DIR=%s", dir);
-	/* The Debian guest carries this very binary (target = local inside it). */
-	if (realpath("/proc/self/exe", exe)) {
-		self = xasprintf("BOOTAB_LAB_BOOTAB=%s", exe);
-		envp[k++] = self;
-	}
+	for (size_t i = 0; i < m; i++)
+		envp[k++] = extra[i];
 	envp[k] = NULL;
 	/* posix_spawn keeps the child in our process group: Ctrl-C ends both. */
-	r = posix_spawnp(&pid, "bash", NULL, NULL, (char *const *)argv, envp);
-	free(envp[own]);
-	free(self);
-	free(script);
+	r = posix_spawnp(&pid, "bash", NULL, NULL, (char *const *)argv, (char *const *)envp);
 	free(envp);
 	if (r)
 		return -r;
@@ -221,6 +222,82 @@ int lab_build(const char *dir, const char *builder, enum lab_guest guest, bool f
 	else
 		*ret_exit = 128 + WTERMSIG(status);
 	return 0;
+}
+
+int lab_build(const char *dir, const char *builder, enum lab_guest guest, bool force, int *ret_exit)
+{
+	char *script = guest == LAB_GUEST_DEBIAN ? sibling_script(builder, "build-debian.sh") : xstrdup(builder);
+	char *lab = xasprintf("BOOTAB_LAB_DIR=%s", dir), *self = NULL, exe[PATH_MAX];
+	const char *extra[3] = { lab, NULL, NULL };
+	int r;
+
+	/* The Debian guest carries this very binary (target = local inside it). */
+	if (realpath("/proc/self/exe", exe)) {
+		self = xasprintf("BOOTAB_LAB_BOOTAB=%s", exe);
+		extra[1] = self;
+	}
+	r = run_lab_script(script, force, extra, ret_exit);
+	free(self);
+	free(lab);
+	free(script);
+	return r;
+}
+
+bool lab_box_name_valid(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n == 0 || n > LAB_BOX_NAME_MAX || name[0] == '-')
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= '0' && name[i] <= '9') || name[i] == '-'))
+			return false;
+	return true;
+}
+
+char *lab_box_dir(const char *lab_dir, const char *name)
+{
+	return xasprintf("%s/boxes/%s", lab_dir, name);
+}
+
+int lab_box_make(const char *lab_dir, const char *name, const char *builder, bool force, int *ret_exit)
+{
+	char *script = sibling_script(builder, "box.sh"), *box = lab_box_dir(lab_dir, name);
+	char *lab = xasprintf("BOOTAB_LAB_DIR=%s", lab_dir), *box_env = xasprintf("BOOTAB_LAB_BOX=%s", box);
+	char *name_env = xasprintf("BOOTAB_LAB_BOX_NAME=%s", name);
+	struct lab_status st;
+	const char *extra[5] = { lab, box_env, name_env, NULL, NULL };
+	int r;
+
+	lab_status_read(lab_dir, &st);
+	if (st.running)
+		extra[3] = "BOOTAB_LAB_RUNNING=1";
+	r = run_lab_script(script, force, extra, ret_exit);
+	free(name_env);
+	free(box_env);
+	free(lab);
+	free(box);
+	free(script);
+	return r;
+}
+
+char *lab_ssh_host(const char *dir)
+{
+	char *p = path_join(dir, "name"), *data = NULL, *host;
+	size_t len = 0;
+
+	if (file_read(p, 64, &data, &len) == 0 && len > 1 && data[len - 1] == '\n') {
+		data[len - 1] = '\0';
+		if (lab_box_name_valid(data)) {
+			host = xasprintf("%s-%s", LAB_SSH_HOST, data);
+			free(data);
+			free(p);
+			return host;
+		}
+	}
+	free(data);
+	free(p);
+	return xstrdup(LAB_SSH_HOST);
 }
 
 bool lab_is_built(const char *dir)
@@ -314,11 +391,13 @@ int lab_status_read(const char *dir, struct lab_status *ret)
 char *lab_ssh_config_format(const char *dir, int port)
 {
 	struct strbuf sb = STRBUF_INIT;
+	char *host = lab_ssh_host(dir);
 
 	/*
 	 * -F with this file replaces ~/.ssh/config and /etc/ssh/ssh_config, so
 	 * the block says everything: the lab's own key and known_hosts, under
-	 * an alias that does not depend on the random port.
+	 * an alias that does not depend on the random port (a named box's
+	 * guest has the lab's host key: the same alias checks it).
 	 */
 	strbuf_addf(&sb,
 		    "# Written by 'bootab lab up'; valid while the lab runs.\n"
@@ -335,7 +414,8 @@ char *lab_ssh_config_format(const char *dir, int port)
 		    "\tBatchMode yes\n"
 		    "\tConnectTimeout 5\n"
 		    "\tLogLevel ERROR\n",
-		    LAB_SSH_HOST, port, dir, dir, LAB_SSH_HOST);
+		    host, port, dir, dir, LAB_SSH_HOST);
+	free(host);
 	return strbuf_detach(&sb, NULL);
 }
 
@@ -376,9 +456,9 @@ static char *qemu_escape(const char *s)
 
 static void qemu_argv(struct strvec *a, const char *dir, int port, unsigned flags)
 {
-	char *d = qemu_escape(dir);
+	char *d = qemu_escape(dir), *host = lab_ssh_host(dir);
 	static const char *const fixed[] = {
-		QEMU_BINARY, "-name", "bootab-lab",
+		QEMU_BINARY,
 		/* /dev/kvm does not work on every host (nested, no MSR
 		 * access): TCG is slower but always there. kernel-irqchip=split
 		 * is what intel-iommu's interrupt remapping needs. */
@@ -390,8 +470,13 @@ static void qemu_argv(struct strvec *a, const char *dir, int port, unsigned flag
 		NULL,
 	};
 
-	for (size_t i = 0; fixed[i]; i++)
+	for (size_t i = 0; fixed[i]; i++) {
 		strvec_push(a, fixed[i]);
+		if (i == 0) {
+			strvec_push(a, "-name");
+			strvec_push(a, host);
+		}
+	}
 	/* TCG's "max" CPU is an AMD one, and an AMD CPU shows SMT siblings
 	 * only with the topology extensions, which TCG lacks: with SMT the
 	 * guest gets the same CPU under Intel's vendor string, whose SMT the
@@ -451,6 +536,7 @@ static void qemu_argv(struct strvec *a, const char *dir, int port, unsigned flag
 	strvec_push(a, "-pidfile");
 	strvec_pushf(a, "%s/run/qemu.pid", dir);
 	strvec_push(a, "-daemonize");
+	free(host);
 	free(d);
 }
 
@@ -862,9 +948,9 @@ static bool is_boot_id(const char *s, size_t len)
 
 int lab_boot_id(const char *dir, int timeout_ms, char **ret_boot_id)
 {
-	char *config = lab_ssh_config_path(dir);
+	char *config = lab_ssh_config_path(dir), *host = lab_ssh_host(dir);
 	const char *argv[] = {
-		"ssh", "-F", config, LAB_SSH_HOST, "cat /proc/sys/kernel/random/boot_id", NULL,
+		"ssh", "-F", config, host, "cat /proc/sys/kernel/random/boot_id", NULL,
 	};
 	struct process_options o = { .timeout_ms = timeout_ms, .max_output = 4096 };
 	struct process_result res;
@@ -873,6 +959,7 @@ int lab_boot_id(const char *dir, int timeout_ms, char **ret_boot_id)
 
 	r = process_run(argv, &o, &res);
 	free(config);
+	free(host);
 	if (r < 0)
 		return r;
 	len = res.out_len;
@@ -1189,15 +1276,16 @@ int lab_stop(const char *dir, int timeout_ms, bool *ret_was_running)
 	}
 	{
 		/* The guest's page cache holds what bootab wrote to /boot. */
-		char *config = lab_ssh_config_path(dir);
+		char *config = lab_ssh_config_path(dir), *host = lab_ssh_host(dir);
 		const char *argv[] = { "ssh", "-F", config, "-o", "ConnectTimeout=2",
-				       LAB_SSH_HOST, "sync", NULL };
+				       host, "sync", NULL };
 		struct process_options o = { .timeout_ms = 5000, .max_output = 4096 };
 		struct process_result res;
 
 		if (path_exists(config) && process_run(argv, &o, &res) == 0)
 			process_result_release(&res);
 		free(config);
+		free(host);
 	}
 	lab_monitor_command(dir, "quit", NULL);
 	while (pid_is_ours(st.pid, dir) && now_ms() < deadline)

@@ -76,6 +76,33 @@ int lab_dir_resolve_guest(enum lab_guest guest, char **ret_dir);
 char *lab_ssh_config_path(const char *dir);
 
 /*
+ * Named boxes (bootab lab --name NAME): more guests from one lab's build,
+ * each in <lab>/boxes/NAME with its own run/ (port, monitor, QEMU), its own
+ * copy of the disks the guest writes and its own machine-id, and the Host
+ * alias bootab-lab-NAME in its run/ssh_config. lab/box.sh makes one (it
+ * writes NAME into <box>/name). Every function here that takes a lab
+ * directory takes a box's directory as well.
+ */
+#define LAB_BOX_NAME_MAX 32
+
+/* A box name: 1 to LAB_BOX_NAME_MAX of a-z 0-9 -, not starting with '-'. */
+bool lab_box_name_valid(const char *name);
+
+/* <lab_dir>/boxes/<name>, the caller's. */
+char *lab_box_dir(const char *lab_dir, const char *name);
+
+/*
+ * Makes or refreshes box name of the lab at lab_dir with lab/box.sh (next
+ * to builder): a no-op when it is there and the lab was not rebuilt since,
+ * unless force. Its output goes to our stderr; *ret_exit gets its exit
+ * code. Returns 0 when it ran, -errno when it could not start.
+ */
+int lab_box_make(const char *lab_dir, const char *name, const char *builder, bool force, int *ret_exit);
+
+/* The Host alias in dir's run/ssh_config: bootab-lab, or bootab-lab-NAME for a box. The caller's. */
+char *lab_ssh_host(const char *dir);
+
+/*
  * The builder script: $BOOTAB_LAB_SOURCE/build.sh if BOOTAB_LAB_SOURCE is
  * set (then it must exist), else lab/build.sh next to the binary's source
  * tree (<exe dir>/../lab or <exe dir>/lab) or an installed copy
@@ -116,7 +143,8 @@ bool lab_cmdline_is_ours(const char *cmdline, size_t len, const char *run_dir);
 int lab_status_read(const char *dir, struct lab_status *ret);
 
 /*
- * The ssh_config text for a lab at dir listening on port: Host bootab-lab,
+ * The ssh_config text for a lab at dir listening on port: Host bootab-lab
+ * (a box: bootab-lab-NAME),
  * 127.0.0.1, root, the lab's key only, the lab's known_hosts under
  * HostKeyAlias bootab-lab, strict host-key checking, batch mode, a 5 s
  * connect timeout. The result is the caller's.

@@ -146,21 +146,45 @@ bool target_destination_acceptable(const char *s)
 	return true;
 }
 
-/* "USER@lab", USER a plain login name ([a-z_][a-z0-9_-]*). */
-static bool lab_user_spec(const char *spec)
+/*
+ * "lab", "USER@lab", "lab:BOX" or "USER@lab:BOX": USER a plain login name
+ * ([a-z_][a-z0-9_-]*), BOX a named lab box (bootab lab --name: 1 to 32 of
+ * a-z 0-9 -, not starting with -). *ret_user_len is USER's length (0: none),
+ * *ret_box the box's name in spec (NULL: the lab itself).
+ */
+static bool lab_spec(const char *spec, size_t *ret_user_len, const char **ret_box)
 {
-	size_t n = strlen(spec);
+	const char *at = strchr(spec, '@'), *rest = at ? at + 1 : spec, *box = NULL;
+	size_t user = at ? (size_t)(at - spec) : 0;
 
-	if (n < 5 || strcmp(spec + n - 4, "@lab") || !((spec[0] >= 'a' && spec[0] <= 'z') || spec[0] == '_'))
-		return false;
-	for (size_t i = 1; i < n - 4; i++)
-		if (!((spec[i] >= 'a' && spec[i] <= 'z') || (spec[i] >= '0' && spec[i] <= '9') ||
-		      spec[i] == '_' || spec[i] == '-'))
+	if (at) {
+		if (!user || !((spec[0] >= 'a' && spec[0] <= 'z') || spec[0] == '_'))
 			return false;
+		for (size_t i = 1; i < user; i++)
+			if (!((spec[i] >= 'a' && spec[i] <= 'z') || (spec[i] >= '0' && spec[i] <= '9') ||
+			      spec[i] == '_' || spec[i] == '-'))
+				return false;
+	}
+	if (strncmp(rest, "lab", 3) || (rest[3] && rest[3] != ':'))
+		return false;
+	if (rest[3] == ':') {
+		size_t n;
+
+		box = rest + 4;
+		n = strlen(box);
+		if (n == 0 || n > 32 || box[0] == '-')
+			return false;
+		for (size_t i = 0; i < n; i++)
+			if (!((box[i] >= 'a' && box[i] <= 'z') || (box[i] >= '0' && box[i] <= '9') || box[i] == '-'))
+				return false;
+	}
+	*ret_user_len = user;
+	*ret_box = box;
 	return true;
 }
 
-static char *lab_ssh_config(const char *lab_dir)
+/* The lab's, or box's, run/ssh_config (src/lab/lab.h has the layout). */
+static char *lab_ssh_config(const char *lab_dir, const char *box)
 {
 	const char *env = getenv("BOOTAB_LAB_DIR"), *cache = getenv("XDG_CACHE_HOME");
 	const char *home = getenv("HOME");
@@ -174,7 +198,7 @@ static char *lab_ssh_config(const char *lab_dir)
 		dir = xasprintf("%s/bootab/lab", cache);
 	else
 		dir = xasprintf("%s/.cache/bootab/lab", home ? home : "");
-	path = xasprintf("%s/run/ssh_config", dir);
+	path = box ? xasprintf("%s/boxes/%s/run/ssh_config", dir, box) : xasprintf("%s/run/ssh_config", dir);
 	free(dir);
 	return path;
 }
@@ -326,6 +350,8 @@ int target_open(const char *spec, const struct target_options *options,
 	const struct target_options *o = options ? options : &defaults;
 	struct target *t;
 	char *config = NULL;
+	const char *box = NULL;
+	size_t user_len = 0;
 	int r;
 
 	if (!spec || !*spec) {
@@ -361,18 +387,29 @@ int target_open(const char *spec, const struct target_options *options,
 		r = -EINVAL;
 		goto fail;
 	}
-	if (!strcmp(spec, "lab") || lab_user_spec(spec)) {
-		config = lab_ssh_config(o->lab_dir);
+	if (lab_spec(spec, &user_len, &box)) {
+		char *host = box ? xasprintf("bootab-lab-%s", box) : xstrdup("bootab-lab");
+
+		config = lab_ssh_config(o->lab_dir, box);
 		if (!path_exists(config)) {
-			*ret_error = xasprintf("the lab is not running (no '%s'); start it with 'bootab lab up'",
-					       config);
+			if (box)
+				*ret_error = xasprintf("lab box %s is not running (no '%s'); start it with 'bootab lab --name %s up'",
+						       box, config, box);
+			else
+				*ret_error = xasprintf("the lab is not running (no '%s'); start it with 'bootab lab up'",
+						       config);
 			free(config);
+			free(host);
 			r = -ENOENT;
 			goto fail;
 		}
 		/* USER@lab: the lab's ssh_config, another login user. */
-		t->destination = strcmp(spec, "lab") ? xasprintf("%.*s@bootab-lab", (int)(strlen(spec) - 4), spec)
-						     : xstrdup("bootab-lab");
+		t->destination = user_len ? xasprintf("%.*s@%s", (int)user_len, spec, host) : xstrdup(host);
+		free(host);
+	} else if (!strncmp(spec, "lab:", 4) || strstr(spec, "@lab:")) {
+		*ret_error = xasprintf("'%s' is not a lab box (lab:NAME, NAME 1 to 32 of a-z 0-9 -)", spec);
+		r = -EINVAL;
+		goto fail;
 	} else {
 		if (!target_destination_acceptable(spec)) {
 			*ret_error = xasprintf("refusing target '%s': an SSH destination may not start with '-' or hold spaces or control characters",

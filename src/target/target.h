@@ -9,7 +9,9 @@
 /*
  * The box bootab works on: this machine ("local"), an SSH destination as
  * OpenSSH understands it (a Host alias, user@host, ssh://user@host:port),
- * or "lab" (the QEMU lab: ssh -F $BOOTAB_LAB_DIR/run/ssh_config bootab-lab).
+ * or "lab" (the QEMU lab: ssh -F $BOOTAB_LAB_DIR/run/ssh_config bootab-lab),
+ * "lab:BOX" (a named lab box: ssh -F $BOOTAB_LAB_DIR/boxes/BOX/run/ssh_config
+ * bootab-lab-BOX), and "USER@lab", "USER@lab:BOX" with another login user.
  *
  * Everything bootab does there is an embedded POSIX sh script
  * (src/target/NAME.sh) run as `sh -c SCRIPT NAME ARGS...`: directly for the

@@ -161,7 +161,7 @@ make_tree() {
 @test "box_timeout: a box that hangs is stopped, the fleet ends and reports the others; resumed, the box finishes" {
 	release="$BATS_TEST_TMPDIR/release"
 	# Long enough for box1 and box2 to finish their two boots (valgrind runs them far slower).
-	limit=30
+	limit=45
 	[ -z "${BOOTAB_VALGRIND_BIN-}" ] || limit=150
 	sed -i -e "s/^boot_timeout = 30\$/boot_timeout = 30\nbox_timeout = $limit/" \
 		-e 's/^order = .*/order = translated passthrough/' "$BATS_TEST_TMPDIR/fleet.ini"

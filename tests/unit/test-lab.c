@@ -106,6 +106,65 @@ static void test_ssh_config_format(void **state)
 	free(text);
 }
 
+/* A named box's directory (it holds its name): its own Host alias, the lab's host key alias. */
+static void test_box_ssh_config(void **state)
+{
+	char *dir = make_tmpdir(), *box = lab_box_dir(dir, "b1"), *name = path_join(box, "name");
+	char *text, *want, *host;
+
+	(void)state;
+	assert_string_equal(box + strlen(dir), "/boxes/b1");
+	host = lab_ssh_host(dir);
+	assert_string_equal(host, "bootab-lab");
+	free(host);
+	assert_int_equal(dir_create_all(box, 0755), 0);
+	assert_int_equal(file_write_atomic(name, "b1\n", 3, 0644), 0);
+	host = lab_ssh_host(box);
+	assert_string_equal(host, "bootab-lab-b1");
+	free(host);
+	text = lab_ssh_config_format(box, 40124);
+	want = xasprintf("# Written by 'bootab lab up'; valid while the lab runs.\n"
+			 "Host bootab-lab-b1\n"
+			 "\tHostName 127.0.0.1\n"
+			 "\tPort 40124\n"
+			 "\tUser root\n"
+			 "\tIdentityFile \"%s/keys/id_ed25519\"\n"
+			 "\tIdentitiesOnly yes\n"
+			 "\tUserKnownHostsFile \"%s/known_hosts\"\n"
+			 "\tGlobalKnownHostsFile /dev/null\n"
+			 "\tHostKeyAlias bootab-lab\n"
+			 "\tStrictHostKeyChecking yes\n"
+			 "\tBatchMode yes\n"
+			 "\tConnectTimeout 5\n"
+			 "\tLogLevel ERROR\n", box, box);
+	assert_string_equal(text, want);
+	free(text);
+	free(want);
+	/* A name file that does not hold a box name is not one. */
+	assert_int_equal(file_write_atomic(name, "B 1\n", 4, 0644), 0);
+	host = lab_ssh_host(box);
+	assert_string_equal(host, "bootab-lab");
+	free(host);
+	assert_true(lab_box_name_valid("b1"));
+	assert_true(lab_box_name_valid("web-02"));
+	assert_true(lab_box_name_valid("abcdefghijklmnopqrstuvwxyz012345"));
+	assert_false(lab_box_name_valid("abcdefghijklmnopqrstuvwxyz0123456"));
+	assert_false(lab_box_name_valid(""));
+	assert_false(lab_box_name_valid("-b"));
+	assert_false(lab_box_name_valid("B1"));
+	assert_false(lab_box_name_valid("b_1"));
+	assert_false(lab_box_name_valid("b/1"));
+	unlink(name);
+	rmdir(box);
+	free(name);
+	free(box);
+	box = path_join(dir, "boxes");
+	rmdir(box);
+	free(box);
+	rmdir(dir);
+	free(dir);
+}
+
 static void set_or_unset(const char *name, const char *value)
 {
 	if (value)
@@ -333,6 +392,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cmdline_is_ours),
 		cmocka_unit_test(test_ssh_config_format),
+		cmocka_unit_test(test_box_ssh_config),
 		cmocka_unit_test(test_dir_resolve),
 		cmocka_unit_test(test_builder_find),
 		cmocka_unit_test(test_status_and_stop_without_qemu),
