@@ -262,6 +262,11 @@ expect = iommu.type(0000:00:02.0)=DMA
 command = fio --name=randread --filename=/var/tmp/bootab-fio --size=8m --rw=randread --bs=4k --runtime=2 --time_based --output-format=json
 parser = fio
 timeout = 300
+
+[idle]
+load = 100
+checks = 1
+interval = 1
 EOF
 	before=$(boot_id)
 	sums=$(grub_files_sum)
@@ -339,6 +344,11 @@ expect = iommu.type(0000:00:02.0)=DMA
 command = fio --name=randread --filename=/var/tmp/bootab-fio-local --size=8m --rw=randread --bs=4k --runtime=2 --time_based --output-format=json
 parser = fio
 timeout = 300
+
+[idle]
+load = 100
+checks = 1
+interval = 1
 EOF
 rm -rf /var/tmp/local-runs /var/tmp/local-run.log"
 	start=$(boot_id)
