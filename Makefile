@@ -167,7 +167,7 @@ check-cli-nolab:
 	$(MAKE) CLI_FILES="$(NOLAB_CLI)" check-cli
 
 # The Debian lab guest end to end (tests/cli/debian): the image built from
-# Debian's archive with mmdebstrap, then one guest session of five boots
+# Debian's archive with mmdebstrap, then one guest session of nine boots
 # through GRUB and systemd. As root; not part of check or test (its build and
 # boots exceed their budget; docs/lab.md has the figures).
 check-debian: bootab
