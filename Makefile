@@ -174,7 +174,8 @@ check-debian: bootab
 	BOOTAB="$(CURDIR)/$(BUILD)/bootab" BOOTAB_BUILD="$(BUILD)" bats tests/cli/debian
 
 # A fleet campaign on two named lab boxes at once (tests/cli/fleet): two
-# QEMUs side by side, two boots each. Not part of check: its cost is in
+# QEMUs side by side, two boots each. Not part of check; `make test` runs it
+# after the lab's files, in the same job (tools/test-suite.sh). Its cost is in
 # docs/fleet.md.
 check-lab-fleet: bootab
 	BOOTAB="$(CURDIR)/$(BUILD)/bootab" BOOTAB_BUILD="$(BUILD)" bats --timing tests/cli/fleet

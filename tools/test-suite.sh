@@ -3,7 +3,8 @@
 # UBSan, valgrind, lint) as jobs shared by two workers, one per CPU of the
 # machines bootab is tested on.
 #
-# The lab's tests keep one CPU busy with QEMU's software emulation for most
+# The lab's tests (tests/cli/lab*.bats, then the two-box fleet of
+# tests/cli/fleet) keep one CPU busy with QEMU's software emulation for most
 # of their run; the sanitizer and valgrind passes are CPU-bound. Run one
 # after the other they cost their sum; here a worker takes the next job of
 # one ordered list as soon as its own ends (the lab first, the valgrind
@@ -26,8 +27,10 @@ if [ $# -gt 0 ]; then
 	jobs=$*
 else
 	jobs="lab asan cli unit fuzz vg-unit lint"
+	# basics.bats runs bootab most often: the longest valgrind file first.
+	jobs="$jobs vg:tests/cli/basics.bats"
 	for f in $vg_files; do
-		jobs="$jobs vg:$f"
+		[ "$f" = tests/cli/basics.bats ] || jobs="$jobs vg:$f"
 	done
 fi
 
@@ -41,7 +44,14 @@ tag() {
 
 run_job() {
 	case $1 in
-	lab) $make check-cli-lab ;;
+	# The lab's files, then the two-box fleet on two lab boxes (tests/cli/fleet):
+	# one job, so that no more than two QEMUs run at once.
+	lab)
+		$make check-cli-lab
+		r=$?
+		$make check-lab-fleet || r=1
+		return "$r"
+		;;
 	cli) $make check-cli-nolab ;;
 	unit) $make check-unit ;;
 	fuzz) $make check-fuzz ;;
