@@ -18,6 +18,24 @@ static void put(FILE *out, const char *s)
 	free(e);
 }
 
+/*
+ * A pooled metric's spread between machines and its heterogeneity test, two
+ * lines each starting with lead ("  " in text, "\n" in Markdown).
+ */
+static void put_spread(FILE *out, const struct fleet_metric *fm, const char *lead)
+{
+	fprintf(out, "%sspread between machines: sd %.2f %%", lead, fm->spread_pct);
+	if (isfinite(fm->tau_pct))
+		fprintf(out, ", of which the effect's own (tau) %.2f %%", fm->tau_pct);
+	fputc('\n', out);
+	if (fm->pool.has_heterogeneity)
+		fprintf(out, "%sdiffers between machines? X = %.2f on %.0f df, p = %.3g (Q = %.2f, I2 = %.0f %%)\n", lead,
+			fm->pool.het_x, fm->pool.het_df, fm->pool.het_p, fm->pool.q, 100 * fm->pool.i2);
+	else
+		fprintf(out, "%sdiffers between machines? not tested: every machine needs a test of its own on %d or more degrees of freedom\n",
+			lead, STATS_FLEET_HET_MIN_DF);
+}
+
 static void pct_or_dash(FILE *out, double x)
 {
 	if (isfinite(x))
@@ -83,18 +101,8 @@ int report_fleet_text(FILE *out, const struct fleet_result *f, const char *const
 		fprintf(out, "  pooled: ");
 		put(out, fm->words);
 		fputc('\n', out);
-		if (fm->pooled) {
-			fprintf(out, "  spread between machines: sd %.2f %%", fm->spread_pct);
-			if (isfinite(fm->tau_pct))
-				fprintf(out, ", of which the effect's own (tau) %.2f %%", fm->tau_pct);
-			fputc('\n', out);
-			if (fm->pool.has_heterogeneity)
-				fprintf(out, "  differs between machines? X = %.2f on %.0f df, p = %.3g (Q = %.2f, I2 = %.0f %%)\n",
-					fm->pool.het_x, fm->pool.het_df, fm->pool.het_p, fm->pool.q, 100 * fm->pool.i2);
-			else
-				fprintf(out, "  differs between machines? not tested: every machine needs a test of its own on %d or more degrees of freedom\n",
-					STATS_FLEET_HET_MIN_DF);
-		}
+		if (fm->pooled)
+			put_spread(out, fm, "  ");
 	}
 	fprintf(out, "\nsummary: %zu better or worse on the fleet, %zu within noise, %zu differ between machines, %zu not tested, of %zu\n",
 		f->n_counts, f->n_within_noise, f->n_differs, f->n_untested, f->n_metrics);
@@ -254,18 +262,8 @@ int report_fleet_md(FILE *out, const struct fleet_result *f, const char *const *
 		fputs("\n**pooled:** ", out);
 		md_cell(out, fm->words);
 		fputs("\n", out);
-		if (fm->pooled) {
-			fprintf(out, "\nspread between machines: sd %.2f %%", fm->spread_pct);
-			if (isfinite(fm->tau_pct))
-				fprintf(out, ", of which the effect's own (tau) %.2f %%", fm->tau_pct);
-			fputs("\n", out);
-			if (fm->pool.has_heterogeneity)
-				fprintf(out, "\ndiffers between machines? X = %.2f on %.0f df, p = %.3g (Q = %.2f, I2 = %.0f %%)\n",
-					fm->pool.het_x, fm->pool.het_df, fm->pool.het_p, fm->pool.q, 100 * fm->pool.i2);
-			else
-				fprintf(out, "\ndiffers between machines? not tested: every machine needs a test of its own on %d or more degrees of freedom\n",
-					STATS_FLEET_HET_MIN_DF);
-		}
+		if (fm->pooled)
+			put_spread(out, fm, "\n");
 	}
 	fprintf(out, "\nsummary: %zu better or worse on the fleet, %zu within noise, %zu differ between machines, %zu not tested, of %zu\n",
 		f->n_counts, f->n_within_noise, f->n_differs, f->n_untested, f->n_metrics);
