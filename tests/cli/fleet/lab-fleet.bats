@@ -27,18 +27,7 @@ box_ssh() { # BOX COMMAND...
 }
 
 setup_file() {
-	local why
-	if [ -n "${BOOTAB_TEST_NO_LAB-}" ]; then
-		export LAB_SKIP="lab tests run in the plain pass of make check, not under $BOOTAB_TEST_NO_LAB"
-		return 0
-	fi
-	if ! why=$(qemu_probe); then
-		export LAB_SKIP="$why"
-		return 0
-	fi
-	export BOOTAB_LAB_DIR BOOTAB_LAB_DEB_CACHE
-	BOOTAB_LAB_DIR=$(lab_dir)
-	BOOTAB_LAB_DEB_CACHE=${BOOTAB_LAB_DEB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bootab/deb-cache}
+	lab_usable || return 0
 	"$BOOTAB" lab build >"$BATS_FILE_TMPDIR/build.out" 2>&1 || {
 		cat "$BATS_FILE_TMPDIR/build.out" >&3
 		return 1

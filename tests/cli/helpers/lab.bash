@@ -67,26 +67,31 @@ our_qemu_pids() {
 	done
 }
 
-# Starts the file's lab, or records why this machine cannot run one.
-# LAB_GUEST=debian (set by the file) builds and boots the Debian guest,
-# which is built as root.
-lab_setup_file() {
+# Records in LAB_SKIP why this machine cannot run the file's lab and
+# returns 1, or exports the lab's directories and returns 0.
+# LAB_GUEST=debian (set by the file): the Debian guest, built as root.
+lab_usable() {
 	local why
 	if [ -n "${BOOTAB_TEST_NO_LAB-}" ]; then
 		export LAB_SKIP="lab tests run in the plain pass of make check, not under $BOOTAB_TEST_NO_LAB"
-		return 0
+		return 1
 	fi
 	if ! why=$(qemu_probe); then
 		export LAB_SKIP="$why"
-		return 0
+		return 1
 	fi
 	if [ "${LAB_GUEST-}" = debian ] && [ "$(id -u)" != 0 ]; then
 		export LAB_SKIP="the Debian guest is built as root (mmdebstrap); CI runs as root"
-		return 0
+		return 1
 	fi
 	export BOOTAB_LAB_DIR BOOTAB_LAB_DEB_CACHE
 	BOOTAB_LAB_DIR=$(lab_dir)
 	BOOTAB_LAB_DEB_CACHE=${BOOTAB_LAB_DEB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bootab/deb-cache}
+}
+
+# Starts the file's lab, or records why this machine cannot run one.
+lab_setup_file() {
+	lab_usable || return 0
 	"$BOOTAB" lab down >/dev/null 2>&1 || true
 	# shellcheck disable=SC2086
 	"$BOOTAB" lab ${LAB_GUEST:+--guest "$LAB_GUEST"} up ${LAB_UP_ARGS-} >"$BATS_FILE_TMPDIR/up.out" 2>"$BATS_FILE_TMPDIR/up.err" || {
