@@ -150,8 +150,8 @@ check-unit: $(TEST_BIN)
 
 # The CLI test files that boot the QEMU lab (tests/cli/helpers/lab.bash), and
 # the others. check-cli runs both; `make test` runs them in separate lanes.
-LAB_CLI   := $(sort $(wildcard tests/cli/lab.bats tests/cli/lab-*.bats))
-LAB_CLI   := $(filter-out tests/cli/lab-cli.bats tests/cli/lab-fixtures.bats,$(LAB_CLI))
+LAB_CLI   := $(filter-out tests/cli/lab-cli.bats tests/cli/lab-fixtures.bats,\
+               $(sort $(wildcard tests/cli/lab.bats tests/cli/lab-*.bats)))
 NOLAB_CLI := $(filter-out $(LAB_CLI),$(sort $(wildcard tests/cli/*.bats)))
 CLI_FILES ?= tests/cli
 
@@ -234,11 +234,11 @@ bench-fleet: $(BUILD)/bench/fleet
 # the plain pass) under valgrind, with fewer random kills in the unit kill
 # test (15): a memory error or a leak fails the test. `make test` runs it.
 VALGRIND     := valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,possible
-# crash.bats measures where kills land in time (valgrind's pace moves them
-# all outside the writes), bench-method.bats and bench-fleet.bats run no bootab: they run in
+# The lab's files boot QEMU once, in the plain pass; crash.bats measures
+# where kills land in time (valgrind's pace moves them all outside the
+# writes), bench-method.bats and bench-fleet.bats run no bootab: they run in
 # the plain and sanitizer passes only.
-VALGRIND_CLI := $(filter-out tests/cli/lab.bats tests/cli/crash.bats tests/cli/bench-method.bats tests/cli/bench-fleet.bats,\
-                  $(sort $(wildcard tests/cli/*.bats)))
+VALGRIND_CLI := $(filter-out tests/cli/crash.bats tests/cli/bench-method.bats tests/cli/bench-fleet.bats,$(NOLAB_CLI))
 
 VALGRIND_FILES ?= $(VALGRIND_CLI)
 
