@@ -4,11 +4,12 @@
 # machines bootab is tested on.
 #
 # The lab's tests (tests/cli/lab*.bats, then the two-box fleet of
-# tests/cli/fleet) keep one CPU busy with QEMU's software emulation for most
-# of their run; the sanitizer and valgrind passes are CPU-bound. Run one
-# after the other they cost their sum; here a worker takes the next job of
-# one ordered list as soon as its own ends (the lab first, the valgrind
-# pass split by test file last, so the two workers end close together).
+# tests/cli/fleet) and the Debian guest's (tests/cli/debian) each keep one
+# CPU busy with QEMU's software emulation for most of their run; the
+# sanitizer and valgrind passes are CPU-bound. Run one after the other they
+# cost their sum; here a worker takes the next job of one ordered list as
+# soon as its own ends (the two QEMU jobs first, the valgrind pass split by
+# test file last, so the two workers end close together).
 # Each job's output goes to build/test-logs/JOB.log and is printed whole
 # when the job ends; the summary gives every job's status and seconds.
 #   usage: tools/test-suite.sh [JOB...]      (default: every job)
@@ -26,7 +27,7 @@ vg_files=$($make -s --no-print-directory print-valgrind-files) || exit 2
 if [ $# -gt 0 ]; then
 	jobs=$*
 else
-	jobs="lab asan cli unit fuzz vg-unit lint"
+	jobs="lab debian asan cli unit fuzz vg-unit lint"
 	# basics.bats runs bootab most often: the longest valgrind file first.
 	jobs="$jobs vg:tests/cli/basics.bats"
 	for f in $vg_files; do
@@ -52,6 +53,10 @@ run_job() {
 		$make check-lab-fleet || r=1
 		return "$r"
 		;;
+	# The Debian guest (tests/cli/debian): its image built when the cache
+	# has none, then one guest session; beside the lab's job, so two QEMUs
+	# at most.
+	debian) $make check-debian ;;
 	cli) $make check-cli-nolab ;;
 	unit) $make check-unit ;;
 	fuzz) $make check-fuzz ;;

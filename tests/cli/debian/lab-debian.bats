@@ -235,8 +235,13 @@ resets_flushed() {
 	grep -c "reset: translations flushed" "$BOOTAB_LAB_DIR/run/resets" || true
 }
 
+# kexecs_flushed: how many kexecs the watcher saw on the console (each one flushed).
+kexecs_flushed() {
+	grep -c "kexec: translations flushed" "$BOOTAB_LAB_DIR/run/resets" || true
+}
+
 @test "boots 4-5: a kexec campaign as benchnp: each mode's kernel loaded by kexec -l, booted by systemctl kexec without a firmware reset; kexec in meta.json and every report" {
-	local plan=$BATS_TEST_TMPDIR/kexec.ini data=$BATS_FILE_TMPDIR/kexec-runs dir side want args before sums resets
+	local plan=$BATS_TEST_TMPDIR/kexec.ini data=$BATS_FILE_TMPDIR/kexec-runs dir side want args before sums resets kexecs
 	cat >"$plan" <<EOF
 [campaign]
 target = benchnp@lab
@@ -271,6 +276,7 @@ EOF
 	before=$(boot_id)
 	sums=$(grub_files_sum)
 	resets=$(resets_flushed)
+	kexecs=$(kexecs_flushed)
 	SECONDS=0
 	run --separate-stderr "$BOOTAB" run --data "$data" "$plan"
 	echo "# kexec campaign (2 kexec boots): ${SECONDS} s" >&3
@@ -311,6 +317,9 @@ EOF
 	# No reset came (QEMU's RESET event never fired) and nothing persistent
 	# changed: GRUB's files are as they were.
 	[ "$(resets_flushed)" = "$resets" ]
+	# The lab's watcher saw each kexec on the console and flushed TCG's
+	# translations, as it does after a reset.
+	[ "$(kexecs_flushed)" -eq $((kexecs + 2)) ]
 	[ "$(grub_files_sum)" = "$sums" ]
 	run -0 lab_ssh 'uname -r; cat /proc/cmdline; cat /sys/kernel/kexec_loaded'
 	[ "${lines[0]}" = "$k61" ]
