@@ -749,35 +749,36 @@ static void watch_log(const char *run, const char *text)
 
 /*
  * One flush at the RESET event is not always enough. On the Debian guest
- * (1 GiB, after a boot of minutes) OVMF still crawled after it: 100 s
- * after a reset `info jit` counted 1.5 million translation blocks and 4.8
- * million invalidations, and no line of the firmware had reached the
- * console; one more flush by hand and the boot manager printed its line 10 s
- * later. So after a reset the watcher flushes again every few seconds until
- * the firmware hands over to a boot loader (OVMF's "BdsDxe: starting" line
- * on the console) or a kernel starts, for at most WATCH_FIRMWARE_MS.
+ * (1 GiB, two vCPUs, after a boot of minutes) OVMF still crawled after it:
+ * 100 s after a reset `info jit` counted 1.5 million translation blocks
+ * and 4.8 million invalidations, and no line of the firmware had reached
+ * the console; one more flush by hand and the boot manager printed its line
+ * 10 s later. So after a reset the watcher flushes again every few seconds
+ * until the kernel runs its init (the console's "Run /init as init
+ * process"), for at most WATCH_PHASE_MS.
  *
  * A kexec reboot is no reset: QEMU sends no RESET event, yet the next
  * kernel is copied over the pages the previous one ran from and then
  * writes all of RAM, through the same self-modifying-code path (a kexec'd
  * 6.1 took 130 s from its first line to systemd, the same kernel after a
- * reset 24 s). The kernel logs "kexec_core: Starting new kernel" on the
- * console right before it jumps (kernel/kexec_core.c): the watcher
- * follows run/serial.log too and flushes when that line appears.
+ * reset 24 s; one flush at the kexec left the next kernel 146 s from its
+ * first line to init). The kernel logs "kexec_core: Starting new kernel" on
+ * the console right before it jumps (kernel/kexec_core.c): the watcher
+ * follows run/serial.log too, and from that line on flushes as after a
+ * reset.
  */
 #define WATCH_TICK_MS 250
-#define WATCH_FIRMWARE_FLUSH_MS 3000
-#define WATCH_FIRMWARE_MS 300000
+#define WATCH_FLUSH_MS 3000
+#define WATCH_PHASE_MS 300000
 
-enum { CONSOLE_KEXEC = 1, CONSOLE_BOOT_MANAGER = 2, CONSOLE_KERNEL = 4 };
+enum { CONSOLE_KEXEC = 1, CONSOLE_INIT = 2 };
 
 static const struct {
 	const char *text;
 	unsigned event;
 } console_marks[] = {
 	{ "kexec_core: Starting new kernel", CONSOLE_KEXEC },
-	{ "BdsDxe: starting ", CONSOLE_BOOT_MANAGER },
-	{ "] Linux version ", CONSOLE_KERNEL },
+	{ " as init process", CONSOLE_INIT },
 };
 
 struct watch_serial {
@@ -865,8 +866,9 @@ static _Noreturn void watch_run(const char *run)
 	char *qmp_path = xasprintf("%s/qmp.sock", run);
 	struct strbuf sb = STRBUF_INIT;
 	struct watch_serial serial;
-	long long firmware_since = 0, last_flush = 0;
-	int firmware_flushes = 0;
+	long long phase_since = 0, last_flush = 0;
+	const char *phase = NULL;	/* "reset" or "kexec" until the kernel runs init */
+	int flushes = 0;
 	size_t from = 0;
 	int qmp = -1;
 
@@ -894,32 +896,40 @@ static _Noreturn void watch_run(const char *run)
 		int r = watch_read_until(qmp, &sb, &from, "\"event\": \"RESET\"", WATCH_TICK_MS);
 		unsigned events;
 
-		if (r == 0) {
-			r = watch_flush(run, qmp, &sb, &from);
-			watch_log(run, r == 0 ? "reset: translations flushed" : "reset: flushing the translations failed");
-			firmware_since = now_ms();
-			last_flush = firmware_since;
-			firmware_flushes = 0;
-		} else if (r != -ETIMEDOUT) {
+		if (r != 0 && r != -ETIMEDOUT)
 			break;
-		}
 		events = watch_serial_events(&serial);
-		if (events & CONSOLE_KEXEC) {
+		if (r == 0 || events & CONSOLE_KEXEC) {
+			phase = r == 0 ? "reset" : "kexec";
 			r = watch_flush(run, qmp, &sb, &from);
-			watch_log(run, r == 0 ? "kexec: translations flushed" : "kexec: flushing the translations failed");
-		}
-		if (!firmware_since)
-			continue;
-		if (events & (CONSOLE_BOOT_MANAGER | CONSOLE_KERNEL) || now_ms() - firmware_since > WATCH_FIRMWARE_MS) {
-			char *text = xasprintf("firmware: %.1f s after the reset, %d more flushes",
-					       (double)(now_ms() - firmware_since) / 1000, firmware_flushes);
+			{
+				char *text = xasprintf("%s: translations %s", phase, r == 0 ? "flushed" : "not flushed (failed)");
 
+				watch_log(run, text);
+				free(text);
+			}
+			phase_since = now_ms();
+			last_flush = phase_since;
+			flushes = 0;
+			continue;
+		}
+		if (!phase)
+			continue;
+		if (events & CONSOLE_INIT || now_ms() - phase_since > WATCH_PHASE_MS) {
+			char *text = xasprintf("%s: %d more flushes, init ran %.1f s after it", phase, flushes,
+					       (double)(now_ms() - phase_since) / 1000);
+
+			if (!(events & CONSOLE_INIT)) {
+				free(text);
+				text = xasprintf("%s: %d more flushes, no init on the console within %d s", phase, flushes,
+						 WATCH_PHASE_MS / 1000);
+			}
 			watch_log(run, text);
 			free(text);
-			firmware_since = 0;
-		} else if (now_ms() - last_flush >= WATCH_FIRMWARE_FLUSH_MS) {
+			phase = NULL;
+		} else if (now_ms() - last_flush >= WATCH_FLUSH_MS) {
 			if (watch_flush(run, qmp, &sb, &from) == 0)
-				firmware_flushes++;
+				flushes++;
 			last_flush = now_ms();
 		}
 	}

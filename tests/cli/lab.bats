@@ -75,13 +75,13 @@ setup() { lab_setup; }
 	run -0 lab_ssh cat /proc/cmdline
 	[ "$output" = 'initrd=\initrd console=ttyS0 no_timer_check' ]
 	# Each reset: flushed at once, then every few seconds until the
-	# firmware's boot manager (OVMF's BdsDxe line) came on the console.
+	# kernel's "Run /init as init process" came on the console.
 	run -0 cat "$BOOTAB_LAB_DIR/run/resets"
 	echo "$output"
 	[ "${#lines[@]}" -eq 5 ]
 	[[ "${lines[0]}" =~ ^[0-9]+\.[0-9]{3}\ watcher\ [0-9]+:\ flushing\ the\ translations\ after\ each\ reset\ and\ kexec$ ]]
 	[[ "${lines[3]}" =~ ^[0-9]+\.[0-9]{3}\ reset:\ translations\ flushed$ ]]
-	[[ "${lines[4]}" =~ ^[0-9]+\.[0-9]{3}\ firmware:\ [0-9]+\.[0-9]\ s\ after\ the\ reset,\ [0-9]+\ more\ flushes$ ]]
+	[[ "${lines[4]}" =~ ^[0-9]+\.[0-9]{3}\ reset:\ [0-9]+\ more\ flushes,\ init\ ran\ [0-9]+\.[0-9]\ s\ after\ it$ ]]
 }
 
 @test "lab down leaves no QEMU of ours running" {
