@@ -59,7 +59,7 @@ deps:
 test: deps
 	sh tools/test-suite.sh
 
-.PHONY: deps test all check check-unit check-cli check-cli-lab check-cli-nolab check-debian check-lab-fleet check-valgrind-unit check-valgrind-cli print-valgrind-files build-tests check-asan check-fuzz check-valgrind lint clean bench \
+.PHONY: deps test all check check-unit check-cli check-cli-lab check-cli-nolab check-debian check-lab-fleet check-valgrind-unit check-valgrind-cli check-cli-plain-only print-valgrind-files build-tests check-asan check-fuzz check-valgrind lint clean bench \
 	bench-method bench-method-quick bench-fleet bench-scaling demo install uninstall man fuzz fuzz-build fuzz-targets
 
 all: bootab man
@@ -242,6 +242,15 @@ VALGRIND     := valgrind -q --error-exitcode=99 --leak-check=full --errors-for-l
 VALGRIND_CLI := $(filter-out tests/cli/crash.bats tests/cli/bench-method.bats tests/cli/bench-fleet.bats,$(NOLAB_CLI))
 
 VALGRIND_FILES ?= $(VALGRIND_CLI)
+
+# The non-lab CLI files the valgrind pass does not run, or skips
+# (scaling.bats times the algorithm). `make test` runs only these bare: it
+# runs every other one with the same plain binary under valgrind, so a bare
+# run of them would repeat the same tests on the same binary.
+PLAIN_ONLY_CLI := $(filter-out $(VALGRIND_CLI),$(NOLAB_CLI)) tests/cli/scaling.bats
+
+check-cli-plain-only:
+	$(MAKE) CLI_FILES="$(PLAIN_ONLY_CLI)" check-cli
 
 # For tools/test-suite.sh: the valgrind pass's CLI files, and every program
 # the plain pass runs.

@@ -57,7 +57,9 @@ run_job() {
 	# has none, then one guest session; beside the lab's job, so two QEMUs
 	# at most.
 	debian) $make check-debian ;;
-	cli) $make check-cli-nolab ;;
+	# The non-lab CLI files run under valgrind with the plain binary (the
+	# vg: jobs); bare, only those the valgrind pass leaves out.
+	cli) $make check-cli-plain-only ;;
 	unit) $make check-unit ;;
 	fuzz) $make check-fuzz ;;
 	asan) $make check-asan ;;
