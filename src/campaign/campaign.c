@@ -492,6 +492,7 @@ static void sequential_look(struct campaign *c, size_t k)
 int campaign_run(const struct campaign_options *o, struct campaign_result *ret)
 {
 	struct campaign c = { .o = o, .res = ret, .started = clock_now_s() };
+	struct target_counts preflight[2];
 	char *error = NULL;
 	int r;
 
@@ -538,6 +539,9 @@ int campaign_run(const struct campaign_options *o, struct campaign_result *ret)
 		free(error);
 		goto out;
 	}
+	/* The preflight (root probe, one-shot check, touch map, kernels): one session. */
+	target_counts(c.target, &preflight[0]);
+	target_batch_begin(c.target);
 	r = target_probe_root(c.target);
 	if (r < 0) {
 		campaign_say(&c, CAMPAIGN_ERROR, "%s", target_error(c.target));
@@ -553,6 +557,10 @@ int campaign_run(const struct campaign_options *o, struct campaign_result *ret)
 	r = campaign_kernels_preflight(&c);
 	if (r < 0)
 		goto out;
+	target_batch_end(c.target);
+	target_counts(c.target, &preflight[1]);
+	campaign_say(&c, CAMPAIGN_INFO, "preflight (root, one-shot, touch map, kernels): %s sessions %lu",
+		     target_kind(c.target) == TARGET_SSH ? "SSH" : "local", preflight[1].sessions - preflight[0].sessions);
 	for (size_t k = 0; k < c.n_boots && !c.decided_round; k++) {
 		if (c.progress[k].step != STEP_DONE) {
 			r = run_boot(&c, k);

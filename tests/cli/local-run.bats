@@ -89,6 +89,8 @@ reps = 1'
 	dir=$(echo "$data"/p-*)
 	[[ "$stderr" == *"boot 1/3 translated: rebooting into mode translated; bootab continues after the boot (systemd unit bootab-resume.service"* ]]
 	[[ "${stderr_lines[-1]}" == "bootab: the box is rebooting; bootab continues the campaign in $dir after the boot" ]]
+	# Everything before the first boot in one session.
+	[[ "$stderr" == *"preflight (root, one-shot, touch map, kernels): local sessions 1"* ]]
 	first_stderr=$stderr
 	# The unit is enabled as systemctl enable does it, names its campaign, and systemd takes it.
 	[ "$(readlink "$link")" = /etc/systemd/system/bootab-resume.service ]
