@@ -33,7 +33,7 @@ first_line() {
 }
 # The same into L with the shell's read, no fork; a control byte or a line
 # over 4096 bytes takes the long way, so L is always what first_line prints.
-CTL=$(awk 'BEGIN { for (i = 1; i < 32; i++) if (i != 10) printf "%c", i; printf "\177" }')
+CTL=$(printf '\001\002\003\004\005\006\007\010\011\013\014\015\016\017\020\021\022\023\024\025\026\027\030\031\032\033\034\035\036\037\177')
 line_of() {
 	L=
 	[ -r "$1" ] || return 0
