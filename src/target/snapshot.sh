@@ -20,7 +20,7 @@ rec() {
 C1=$(printf 's/\302[\200-\237]//g')
 
 # Builtin reads; a control, \302 (UTF-8 C1) or 4 KiB: the long way.
-CTL=$(printf '\001\002\003\004\005\006\007\010\011\013\014\015\016\017\020\021\022\023\024\025\026\027\030\031\032\033\034\035\036\037\177\302')
+CTL=$(awk 'BEGIN{for(i=1;i<32;i++)if(i!=10)printf "%c",i;printf "\177\302"}')
 HERE=$PWD
 
 # Nothing out of ROOT, no non-regular file.
