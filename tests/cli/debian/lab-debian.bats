@@ -440,7 +440,7 @@ SH
 	[ "${stderr_lines[1]}" = "bootab: warning: lab did not come back within $timeout s: the power-cycle command ran" ]
 	[[ "${lines[0]}" =~ ^rebooted\ lab\ in\ [0-9.]+\ s\ \(after\ a\ power\ cycle\):\ boot_id\ $before\ -\>\ [0-9a-f-]{36}$ ]]
 	# The hung boot ran the one-shot entry; the next one the standing default.
-	run -0 bash -c "tail -c +$((offset + 1)) '$serial' | tr -d '\\r' | grep -a -E 'Kernel command line|Kernel panic - not syncing'"
+	run -0 bash -c "tail -c +$((offset + 1)) '$serial' | tr -d '\\r' | grep -a -E '\] Kernel command line: |Kernel panic - not syncing: '"
 	[[ "${lines[0]}" == *"Kernel command line: BOOT_IMAGE=/boot/vmlinuz-$k612 root=UUID=$uuid ro console=ttyS0 no_timer_check rdinit=/bootab-no-such-init panic=0" ]]
 	[[ "${lines[1]}" == *"Kernel panic - not syncing: VFS: Unable to mount root fs on unknown-block(0,0)" ]]
 	[[ "${lines[-1]}" == *"Kernel command line: BOOT_IMAGE=/boot/vmlinuz-$k61 root=UUID=$uuid ro console=ttyS0 no_timer_check iommu=pt" ]]
