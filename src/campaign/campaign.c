@@ -489,6 +489,39 @@ static void sequential_look(struct campaign *c, size_t k)
 	free(line);
 }
 
+/*
+ * Before the first boot: the root probe, the one-shot check, the touch map
+ * (a new campaign's) and the kernels, in one session, its count said.
+ */
+static int preflight(struct campaign *c)
+{
+	struct target_counts n[2];
+	int r;
+
+	target_counts(c->target, &n[0]);
+	target_batch_begin(c->target);
+	r = target_probe_root(c->target);
+	if (r < 0) {
+		campaign_say(c, CAMPAIGN_ERROR, "%s", target_error(c->target));
+		goto out;
+	}
+	campaign_say(c, CAMPAIGN_INFO, "campaign %s: %zu boots on %s (root through %s), data in %s", c->name,
+	    c->n_boots, c->plan.target, target_root_method(c->target), c->dir);
+	r = oneshot_decide(c);
+	if (r < 0)
+		goto out;
+	if (!c->o->resume_dir)
+		campaign_touch_preflight(c);
+	r = campaign_kernels_preflight(c);
+out:
+	target_batch_end(c->target);
+	target_counts(c->target, &n[1]);
+	if (r == 0)
+		campaign_say(c, CAMPAIGN_INFO, "preflight (root, one-shot, touch map, kernels): %s sessions %lu",
+			     target_kind(c->target) == TARGET_SSH ? "SSH" : "local", n[1].sessions - n[0].sessions);
+	return r;
+}
+
 int campaign_run(const struct campaign_options *o, struct campaign_result *ret)
 {
 	struct campaign c = { .o = o, .res = ret, .started = clock_now_s() };
@@ -538,19 +571,7 @@ int campaign_run(const struct campaign_options *o, struct campaign_result *ret)
 		free(error);
 		goto out;
 	}
-	r = target_probe_root(c.target);
-	if (r < 0) {
-		campaign_say(&c, CAMPAIGN_ERROR, "%s", target_error(c.target));
-		goto out;
-	}
-	campaign_say(&c, CAMPAIGN_INFO, "campaign %s: %zu boots on %s (root through %s), data in %s", c.name,
-	    c.n_boots, c.plan.target, target_root_method(c.target), c.dir);
-	r = oneshot_decide(&c);
-	if (r < 0)
-		goto out;
-	if (!o->resume_dir)
-		campaign_touch_preflight(&c);
-	r = campaign_kernels_preflight(&c);
+	r = preflight(&c);
 	if (r < 0)
 		goto out;
 	for (size_t k = 0; k < c.n_boots && !c.decided_round; k++) {

@@ -1,6 +1,14 @@
 now() { date -u +%Y-%m-%dT%H:%M:%SZ; }
 secs() { date +%s; }
-status() { printf '%s\n' "$*" > status.tmp && mv status.tmp status; printf '%s\n' "$*" >> progress; }
+# wake_watchers: a newline to each run-watch.sh waiting on this run (its
+# fifo watch.PID.tmp), opened read-write so that none ever blocks.
+wake_watchers() {
+	for _w in watch.*.tmp; do
+		[ -p "$_w" ] && { printf '\n' 1<> "$_w"; } 2> /dev/null
+	done
+	return 0
+}
+status() { printf '%s\n' "$*" > status.tmp && mv status.tmp status; printf '%s\n' "$*" >> progress; wake_watchers; }
 record() { printf '%s\n' "$*" >> results; }
 
 gpu_busy() {
@@ -60,4 +68,5 @@ run_rep() {
 	rc=$?
 	record "rep $row $rep $rc $rep_start $(now) $(($(secs) - rep_secs))"
 	printf 'rep %s %s %s %s\n' "$row" "$rep" "$rc" "$(($(secs) - rep_secs))" >> progress
+	wake_watchers
 }

@@ -26,7 +26,7 @@ first_line() {
 
 # The control characters first_line drops; a value holding none of them
 # is read with builtins (no fork), one that does goes the long way.
-CTL=$(awk 'BEGIN { for (i = 1; i < 32; i++) printf "%c", i; printf "\177" }')
+CTL=$(printf '\001\002\003\004\005\006\007\010\011\012\013\014\015\016\017\020\021\022\023\024\025\026\027\030\031\032\033\034\035\036\037\177')
 
 # L: the last name of a link's target, or "-" when it is no link.
 link_of() {

@@ -31,14 +31,26 @@ rec() {
 first_line() {
 	head -c 4096 "$1" 2>/dev/null | head -n 1 | tr -d '\000-\037\177'
 }
+# The same into L with the shell's read, no fork; a control byte or a line
+# over 4096 bytes takes the long way, so L is always what first_line prints.
+CTL=$(printf '\001\002\003\004\005\006\007\010\011\013\014\015\016\017\020\021\022\023\024\025\026\027\030\031\032\033\034\035\036\037\177')
+line_of() {
+	L=
+	[ -r "$1" ] || return 0
+	{ IFS= read -r L < "$1"; } 2> /dev/null
+	[ ${#L} -le 4096 ] || L=$(first_line "$1")
+	case $L in *[$CTL]*) L=$(first_line "$1") ;; esac
+}
 
 # The running kernel: what build it is, which package brought it, its config.
-release=$(first_line "$ROOT/proc/sys/kernel/osrelease")
+line_of "$ROOT/proc/sys/kernel/osrelease"
+release=$L
 case $release in
 '' | *[!A-Za-z0-9._+~-]* | .*) release= ;;
 esac
 if [ -r "$ROOT/proc/sys/kernel/version" ]; then
-	rec kernel_version "$(first_line "$ROOT/proc/sys/kernel/version")"
+	line_of "$ROOT/proc/sys/kernel/version"
+	rec kernel_version "$L"
 fi
 if [ -r "$ROOT/sys/kernel/notes" ]; then
 	hex=$(head -c 2048 "$ROOT/sys/kernel/notes" 2>/dev/null | od -An -v -tx1 2>/dev/null | tr -d ' \n')

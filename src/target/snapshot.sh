@@ -17,7 +17,7 @@ rec() {
 	echo
 }
 
-C1="s/$(printf '\302')[$(printf '\200')-$(printf '\237')]//g"
+C1=$(printf 's/\302[\200-\237]//g')
 
 # Builtin reads; a control, \302 (UTF-8 C1) or 4 KiB: the long way.
 CTL=$(awk 'BEGIN{for(i=1;i<32;i++)if(i!=10)printf "%c",i;printf "\177\302"}')

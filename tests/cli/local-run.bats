@@ -89,6 +89,8 @@ reps = 1'
 	dir=$(echo "$data"/p-*)
 	[[ "$stderr" == *"boot 1/3 translated: rebooting into mode translated; bootab continues after the boot (systemd unit bootab-resume.service"* ]]
 	[[ "${stderr_lines[-1]}" == "bootab: the box is rebooting; bootab continues the campaign in $dir after the boot" ]]
+	# Everything before the first boot in one session.
+	[[ "$stderr" == *"preflight (root, one-shot, touch map, kernels): local sessions 1"* ]]
 	first_stderr=$stderr
 	# The unit is enabled as systemctl enable does it, names its campaign, and systemd takes it.
 	[ "$(readlink "$link")" = /etc/systemd/system/bootab-resume.service ]
@@ -584,6 +586,79 @@ end" ]
 		[ "${lines[2]}" = "skip r.1.out 3" ]
 		run -3 $sh "$w" "$BATS_TEST_TMPDIR/none" 0 100
 		run -2 $sh "$w" "$run_dir" x 100
+	done
+}
+
+# wait_for FILE TEXT: until FILE says TEXT (at most 10 s).
+wait_for() {
+	local i
+	for i in $(seq 100); do
+		[ "$(cat "$1")" = "$2" ] && return 0
+		sleep 0.1
+	done
+	echo "waited for: $2"
+	echo "got: $(cat "$1")"
+	return 1
+}
+
+@test "run-watch: a run that wakes its watch is followed with no tail, no sleep and no timer on the box; a line written in two parts comes once" {
+	local w="$BATS_TEST_DIRNAME/../../src/target/run-watch.sh" helpers="$BATS_TEST_DIRNAME/../../src/campaign/runner-helpers.sh"
+	local run_dir="$BATS_TEST_TMPDIR/run" bin="$BATS_TEST_TMPDIR/bin" sh out="$BATS_TEST_TMPDIR/out"
+	# The watch may run only these: no tail, no sleep, nothing that could poll.
+	mkdir -p "$bin"
+	for t in mkfifo grep wc head rm dash busybox bash; do
+		ln -sf "$(command -v "$t")" "$bin/$t"
+	done
+	for sh in dash "busybox sh" bash; do
+		command -v "${sh%% *}" >/dev/null || continue
+		rm -rf "$run_dir"
+		mkdir -p "$run_dir"
+		{ echo 'set -u'; cat "$helpers"; } >"$run_dir/run.sh"
+		printf 'row r 1/1\n' >"$run_dir/status"
+		printf 'gate r\n' >"$run_dir/progress"
+		# A fifo left by a watch that was killed (no such process) is removed;
+		# the run's wake never blocks on it.
+		mkfifo "$run_dir/watch.999999999.tmp"
+		PATH=$bin $sh "$w" "$run_dir" 0 100 >"$out" 2>"$BATS_TEST_TMPDIR/err" &
+		wpid=$!
+		wait_for "$out" "bootab-watch 1
+line gate r"
+		[ ! -e "$run_dir/watch.999999999.tmp" ]
+		[ -p "$run_dir/watch.$wpid.tmp" ]
+		# The runner's own helpers: a status line, then a rep (its output with it).
+		(cd "$run_dir" && . ./run.sh && status "row r 1/1")
+		wait_for "$out" "bootab-watch 1
+line gate r
+line row r 1/1"
+		(cd "$run_dir" && . ./run.sh && run_rep r 1 30 '' 'echo 42')
+		wait_for "$out" "bootab-watch 1
+line gate r
+line row r 1/1
+line rep r 1 0 0
+file r.1.out 3
+42"
+		# Half a line, a wake, then its end: one line, shown when whole.
+		printf 'row r' >>"$run_dir/progress"
+		(cd "$run_dir" && . ./run.sh && wake_watchers)
+		(cd "$run_dir" && printf ' 2/1\n' >>progress && . ./run.sh && status done)
+		timeout 10 tail --pid="$wpid" -f /dev/null
+		run -0 wait "$wpid"
+		cat "$BATS_TEST_TMPDIR/err"
+		[ "$(cat "$out")" = "bootab-watch 1
+line gate r
+line row r 1/1
+line rep r 1 0 0
+file r.1.out 3
+42
+
+line row r 2/1
+line done
+end" ]
+		[ ! -s "$BATS_TEST_TMPDIR/err" ]
+		# Its fifo is gone; a wake with no watch left returns at once.
+		[ -z "$(find "$run_dir" -name 'watch.*')" ]
+		mkfifo "$run_dir/watch.999999999.tmp"
+		(cd "$run_dir" && . ./run.sh && timeout 5 sh -c '. ./run.sh; wake_watchers')
 	done
 }
 

@@ -1,6 +1,8 @@
 #!/usr/bin/env bats
 # bootab snapshot on the fixture trees: meta.json, meta.txt, and the script stored with them.
 
+bats_require_minimum_version 1.5.0
+
 load helpers/target
 
 # meta.txt without the two lines that carry the time of the run
@@ -158,4 +160,38 @@ TXT
 	run timeout 20 "$BOOTAB" snapshot --root "$tree" --json
 	[ "$status" -eq 0 ]
 	[ "$(printf '%s\n' "$output" | jq -r .loadavg)" = null ]
+}
+
+@test "kernel-id.sh reads the release and version with the shell's read, no head per file, and records what the long way gives" {
+	local k="$BATS_TEST_DIRNAME/../../src/target/kernel-id.sh" t="$BATS_TEST_TMPDIR/t" bin="$BATS_TEST_TMPDIR/bin" sh
+	# A head that logs what it reads, in front of the real one.
+	mkdir -p "$bin"
+	printf '#!/bin/sh\necho "$*" >> "%s"\nexec %s "$@"\n' "$BATS_TEST_TMPDIR/head.log" "$(command -v head)" >"$bin/head"
+	chmod +x "$bin/head"
+	mkdir -p "$t/proc/sys/kernel"
+	printf '6.1.0-57-amd64\n' >"$t/proc/sys/kernel/osrelease"
+	printf '#1 SMP PREEMPT_DYNAMIC Debian 6.1.192-3 (2026-11-26)\n' >"$t/proc/sys/kernel/version"
+	run -0 env ROOT="$t" PATH="$bin:$PATH" dash "$k"
+	[ "$output" = "kernel_version	#1 SMP PREEMPT_DYNAMIC Debian 6.1.192-3 (2026-11-26)" ]
+	[ ! -e "$BATS_TEST_TMPDIR/head.log" ]
+	for sh in dash "busybox sh" bash; do
+		command -v "${sh%% *}" >/dev/null || continue
+		# Control bytes are dropped (the release then names no /boot file), a
+		# tab too; backslashes stay; a line with no newline, or over 4096
+		# bytes (cut there), or a missing file, as head and tr read them.
+		printf '6.1\001x\n' >"$t/proc/sys/kernel/osrelease"
+		printf '#1 a\tb \\ c\\n\r\nsecond\n' >"$t/proc/sys/kernel/version"
+		run -0 --separate-stderr env ROOT="$t" $sh "$k"
+		[ "$output" = "kernel_version	#1 ab \\ c\\n" ]
+		printf '#1 x' >"$t/proc/sys/kernel/version"
+		run -0 --separate-stderr env ROOT="$t" $sh "$k"
+		[ "$output" = "kernel_version	#1 x" ]
+		head -c 5000 /dev/zero | tr '\0' a >"$t/proc/sys/kernel/version"
+		run -0 --separate-stderr env ROOT="$t" $sh "$k"
+		[ "$output" = "kernel_version	$(head -c 4096 /dev/zero | tr '\0' a)" ]
+		rm "$t/proc/sys/kernel/version" "$t/proc/sys/kernel/osrelease"
+		run -0 --separate-stderr env ROOT="$t" $sh "$k"
+		[ -z "$output" ]
+		[ -z "$stderr" ]
+	done
 }
