@@ -59,7 +59,7 @@ deps:
 test: deps
 	sh tools/test-suite.sh
 
-.PHONY: deps test all check check-unit check-cli check-cli-lab check-cli-nolab check-debian check-lab-fleet check-valgrind-unit check-valgrind-cli check-cli-plain-only print-valgrind-files build-tests check-asan check-fuzz check-valgrind lint clean bench \
+.PHONY: deps test all check check-unit check-cli check-cli-lab check-cli-nolab check-debian check-lab-fleet check-lava check-valgrind-unit check-valgrind-cli check-cli-plain-only print-valgrind-files build-tests check-asan check-fuzz check-valgrind lint clean bench \
 	bench-method bench-method-quick bench-fleet bench-scaling demo install uninstall man fuzz fuzz-build fuzz-targets
 
 all: bootab man
@@ -181,6 +181,13 @@ check-debian: bootab
 check-lab-fleet: bootab
 	BOOTAB="$(CURDIR)/$(BUILD)/bootab" BOOTAB_BUILD="$(BUILD)" bats --timing tests/cli/fleet
 
+# One real LAVA job (lava-server and lava-dispatcher from Debian) on a qemu
+# device booting the lab's kernel and initramfs (tests/lava/check-lava.sh;
+# docs/fleet.md). Not part of check or test: it starts PostgreSQL and LAVA's
+# services by hand and takes about 4 minutes.
+check-lava: bootab
+	BOOTAB="$(CURDIR)/$(BUILD)/bootab" nice -n 19 sh tests/lava/check-lava.sh
+
 # The lab's QEMU boots are the slow part of the suite; they run once, in the
 # plain pass, and the sanitizer pass skips them.
 check-asan:
@@ -192,7 +199,7 @@ check-asan:
 lint:
 	$(MAKE) WERROR=-Werror BUILD=build-lint bootab $(TEST_BIN:$(BUILD)/%=build-lint/%) build-lint/bench/method build-lint/bench/fleet
 	sh tools/long-functions.sh 120 $(LIB_SRC) $(CMD_SRC)
-	shellcheck -s sh $(SCRIPTS) src/campaign/runner-helpers.sh tools/*.sh tests/cli/helpers/*.sh bench/scaling.sh bench/snapshot-forks.sh bench/snapshot-same.sh bench/campaign-overhead.sh
+	shellcheck -s sh $(SCRIPTS) src/campaign/runner-helpers.sh tools/*.sh tests/cli/helpers/*.sh bench/scaling.sh bench/snapshot-forks.sh bench/snapshot-same.sh bench/campaign-overhead.sh tests/lava/check-lava.sh
 	shellcheck -s bash completion/bootab.bash
 	shellcheck -x .ci/run $(wildcard lab/*.sh)
 	shellcheck -s sh $(wildcard lab/guest/*.sh)
