@@ -738,3 +738,26 @@ auto_row() {
 	grep -q '^rounds = auto: 2 of at most 2 rounds; .*, alpha 0.0500 (0.05 over every look)$' "$dir/report.txt" ||
 		grep -q '^rounds = auto: 2 of at most 2 rounds; .*, alpha 0.04[0-9]* (0.05 over every look)$' "$dir/report.txt"
 }
+
+@test "run-start.sh: the shared base is made like /tmp (1777), each run's directories are the user's own (0700), a link there is refused" {
+	local s="$BATS_TEST_DIRNAME/../../src/target/run-start.sh" base="$BATS_TEST_TMPDIR/var/tmp/bootab" sh
+	for sh in dash "busybox sh" bash; do
+		rm -rf "$BATS_TEST_TMPDIR/var"
+		# The first campaign on the box makes the base: open to every user
+		# (a later campaign as another user makes its own directory there).
+		run -0 $sh "$s" "$base/c1/std" bootab-c1-std <<<'exit 0'
+		[[ "$output" == "started "* ]]
+		[ "$(stat -c %a "$base")" = 1777 ]
+		[ "$(stat -c %a "$base/c1")" = 700 ]
+		[ "$(stat -c %a "$base/c1/std")" = 700 ]
+		[ -s "$base/c1/std/run.sh" ]
+		# A campaign directory that is a link (to where another user
+		# wants the data) is refused, and nothing is written through it.
+		mkdir "$BATS_TEST_TMPDIR/elsewhere"
+		ln -s "$BATS_TEST_TMPDIR/elsewhere" "$base/c2"
+		run -4 $sh "$s" "$base/c2/std" bootab-c2-std <<<'exit 0'
+		[ "$output" = "run-start.sh: $base/c2 is not $(id -un)'s own directory" ]
+		[ -z "$(ls -A "$BATS_TEST_TMPDIR/elsewhere")" ]
+		rm -rf "$BATS_TEST_TMPDIR/elsewhere"
+	done
+}
