@@ -38,7 +38,7 @@ if [ ! -d "$base" ]; then
 	mkdir -p "${base%/*}" && { mkdir -m 1777 "$base" 2>/dev/null || [ -d "$base" ]; } || exit 4
 fi
 if [ ! -w "$base" ]; then
-	echo "run-start.sh: $base is not writable by $(id -un) (it belongs to $(ls -ld "$base" | awk '{ print $3 }'), mode $(ls -ld "$base" | cut -c1-10)); remove it, or make it mode 1777" >&2
+	echo "run-start.sh: $base is not writable by $(id -un) (owner, mode: $(stat -c '%U, %a' "$base" 2>/dev/null || echo unknown)); remove it, or make it mode 1777" >&2
 	exit 4
 fi
 own_dirs() {
