@@ -916,14 +916,12 @@ static _Noreturn void watch_run(const char *run)
 		if (!phase)
 			continue;
 		if (events & CONSOLE_INIT || now_ms() - phase_since > WATCH_PHASE_MS) {
-			char *text = xasprintf("%s: %d more flushes, init ran %.1f s after it", phase, flushes,
-					       (double)(now_ms() - phase_since) / 1000);
+			char *text = events & CONSOLE_INIT
+					     ? xasprintf("%s: %d more flushes, init ran %.1f s after it", phase, flushes,
+							 (double)(now_ms() - phase_since) / 1000)
+					     : xasprintf("%s: %d more flushes, no init on the console within %d s", phase,
+							 flushes, WATCH_PHASE_MS / 1000);
 
-			if (!(events & CONSOLE_INIT)) {
-				free(text);
-				text = xasprintf("%s: %d more flushes, no init on the console within %d s", phase, flushes,
-						 WATCH_PHASE_MS / 1000);
-			}
 			watch_log(run, text);
 			free(text);
 			phase = NULL;
