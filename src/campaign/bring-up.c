@@ -161,6 +161,20 @@ int campaign_reboot(struct campaign *c, size_t k)
 	return r;
 }
 
+/* A config this snapshot read, for the later boots of its kernel's build (one memo a build). */
+static void remember_config(struct campaign *c, const struct snapshot *snap)
+{
+	struct snapshot_config_memo memo;
+
+	for (size_t i = 0; i < c->n_config_memos; i++)
+		if (snap->build_id && !strcmp(c->config_memos[i].build_id, snap->build_id))
+			return;
+	if (snapshot_config_memo_from(snap, &memo) < 0)
+		return;
+	c->config_memos = xrealloc(c->config_memos, (c->n_config_memos + 1) * sizeof(*c->config_memos));
+	c->config_memos[c->n_config_memos++] = memo;
+}
+
 /* Snapshot and verify. Returns the snapshot in *ret (when verify passed or failed: both keep it). */
 int campaign_verify(struct campaign *c, size_t k, struct snapshot *ret, char **ret_summary)
 {
@@ -170,6 +184,7 @@ int campaign_verify(struct campaign *c, size_t k, struct snapshot *ret, char **r
 	struct parse_error err = PARSE_ERROR_INIT;
 	size_t failed, n_expects = 0;
 	struct strbuf sum = STRBUF_INIT;
+	const struct target_snapshot_options memos = { .memos = c->config_memos, .n_memos = c->n_config_memos };
 	int r;
 
 	for (size_t i = 0; i < m->expects.n; i++) {
@@ -183,8 +198,11 @@ int campaign_verify(struct campaign *c, size_t k, struct snapshot *ret, char **r
 	campaign_progress(c, k, "verifying from sysfs");
 	r = verify_boot(c->target, &(struct verify_boot_request){ .managed = c->managed, .asked = m->args,
 								  .expects = expects, .n_expects = n_expects,
-								  .kernel = campaign_mode_release(c, c->boots[k].mode) },
+								  .kernel = campaign_mode_release(c, c->boots[k].mode),
+								  .snapshot = &memos },
 			&res, &err);
+	if (r == 0)
+		remember_config(c, &res.snapshot);
 	if (res.without_root)
 		campaign_say(c, CAMPAIGN_WARNING, "boot %zu %s: %s; reading sysfs without root, kernel log not read",
 			     k + 1, c->boots[k].label, res.without_root);

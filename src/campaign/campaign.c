@@ -612,6 +612,9 @@ out:
 		json_decref(c.progress[k].proof);
 	}
 	free(c.progress);
+	for (size_t i = 0; i < c.n_config_memos; i++)
+		snapshot_config_memo_release(&c.config_memos[i]);
+	free(c.config_memos);
 	campaign_kernels_release(&c);
 	free(c.rows_user);
 	free(c.abs_dir);

@@ -81,6 +81,10 @@ struct campaign {
 	char **mode_release;       /* per mode: the release uname -r must print; NULL: not checked */
 	int lock_fd;               /* the campaign directory's lock, when locked */
 	bool locked;
+	/* The kernel configs this run's verify snapshots read, one per build:
+	 * a later boot of the same build takes its config from here. */
+	struct snapshot_config_memo *config_memos;
+	size_t n_config_memos;
 };
 
 /* The one-shot entry's file name, next to the default entry (systemd-boot). */

@@ -72,16 +72,17 @@ record() {
 		[ -f "$ROOT$1" ] && t=${t}f
 		[ -d "$ROOT$1" ] && t=${t}d
 	fi
-	: >"$tmp"
 	case $2:$t in
 	[fd]:*f*) head -c 1048577 "$ROOT$1" >"$tmp" 2>/dev/null || : >"$tmp" ;;
 	d:*d*) names "$ROOT$1" >"$tmp" ;;
+	*)
+		# No bytes (absent, or asked what it is): no process started.
+		printf '%s\000%s\000-\000' "$1" "$t"
+		return
+		;;
 	esac
 	size=$(($(wc -c <"$tmp")))
-	case $2:$t in
-	[fd]:*f* | d:*d*) [ "$size" -le 1048576 ] || size=- ;;
-	*) size=- ;;
-	esac
+	[ "$size" -le 1048576 ] || size=-
 	printf '%s\000%s\000%s\000' "$1" "$t" "$size"
 	[ "$size" = - ] || cat "$tmp"
 }

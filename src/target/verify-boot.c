@@ -22,11 +22,11 @@ int verify_boot(struct target *t, const struct verify_boot_request *q,
 	for (size_t i = 0; i < q->n_expects; i++)
 		if (q->expects[i].kind == EXPECT_SYSFS)
 			strvec_pushf(&words, "file:%s", q->expects[i].subject);
-	r = target_snapshot(t, strvec_argv(&words), true, &ret->snapshot, NULL, err);
+	r = target_snapshot_with(t, strvec_argv(&words), true, q->snapshot, &ret->snapshot, NULL, err);
 	if (r == -EACCES) {
 		ret->without_root = xstrdup(target_error(t));
 		strvec_push(&words, "nolog");
-		r = target_snapshot(t, strvec_argv(&words), false, &ret->snapshot, NULL, err);
+		r = target_snapshot_with(t, strvec_argv(&words), false, q->snapshot, &ret->snapshot, NULL, err);
 	}
 	if (r == 0) {
 		verify_kernel(&ret->snapshot, q->kernel, &ret->report);
