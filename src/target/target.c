@@ -552,6 +552,7 @@ int target_stream_script(struct target *t, const char *name, const char *const *
 		return -ENOENT;
 	}
 	count_session(t, false);
+	t->counts.scripts++;
 	argv = full_argv(t, text, name, args, ROOT_UNKNOWN, t->no_master);
 	r = process_stream_start((const char *const *)argv, ret);
 	strv_free(argv);
@@ -704,6 +705,7 @@ static int batch_run(struct target *t, const char *text, const char *name, const
 
 	if (t->batch.pid <= 0 && (r = batch_start(t)) < 0)
 		return r;
+	t->counts.scripts++;
 	while (args && args[nargs])
 		nargs++;
 	strbuf_addf(&req, "run %s %s %zu %zu %zu %d\n", name, how == ROOT_SUDO ? "sudo" : "user", nargs,
@@ -767,6 +769,7 @@ static int run_raw_to(struct target *t, const char *name, const char *const *arg
 	if (t->kind == TARGET_SSH && fresh && timeout_ms <= 0)
 		po.timeout_ms = (t->connect_timeout_s + 10) * 1000;
 	count_session(t, fresh);
+	t->counts.scripts++;
 	argv = full_argv(t, text, name, args, how, fresh || t->no_master);
 	if (how == ROOT_SUDO_PASSWORD) {
 		/* One allocation of the final size: growing would free a copy
@@ -799,6 +802,7 @@ static int run_raw_to(struct target *t, const char *name, const char *const *arg
 	if (t->kind == TARGET_SSH && fresh && (res.timed_out || res.exit_code == 255)) {
 		/* A poll of a box that is down: nothing ran there. */
 		t->counts.sessions--;
+		t->counts.scripts--;
 		t->counts.unanswered++;
 	}
 	if (res.timed_out) {

@@ -163,6 +163,7 @@ void target_batch_end(struct target *t);
 /* What bootab asked of an SSH target so far (all 0 for the local target). */
 struct target_counts {
 	unsigned long sessions;     /* commands run on the box (scripts, streams, batches: one each); local targets too */
+	unsigned long scripts;      /* scripts run on the box, each request of a batch one */
 	unsigned long connections;  /* SSH connections opened: masters, and commands run without one */
 	unsigned long unanswered;   /* fresh connections (the reboot wait's polls) no box answered
 				       (ssh failed or timed out): connections, not sessions */
