@@ -222,6 +222,8 @@ int lava_setup(struct campaign *c);
  * waits for it).
  */
 int lava_run_boot(struct campaign *c, size_t k);
+/* lava.c: boot k's job definition (the caller's). */
+char *lava_campaign_job(struct campaign *c, size_t k);
 
 /* dry-run.c: prints what the campaign would run. */
 void campaign_dry_run(struct campaign *c);

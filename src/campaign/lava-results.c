@@ -331,3 +331,48 @@ int lava_snapshot_text(const struct lava_files *files, char **ret_text, size_t *
 	*ret_text = strbuf_detach(&sb, ret_len);
 	return 0;
 }
+
+int lava_log_job_error(const char *log, size_t len, char **ret)
+{
+	static const char level[] = "\"lvl\": \"results\"", error_level[] = "\"lvl\": \"error\"";
+	const char *p = log, *end = log + len;
+	char *found = NULL, *last_error = NULL;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		bool results = memmem(p, n, level, sizeof(level) - 1) != NULL;
+		bool error = !results && memmem(p, n, error_level, sizeof(error_level) - 1) != NULL;
+		json_t *rec = (results || error) && n > 3 && !strncmp(p, "- {", 3) ? json_loadb(p + 2, n - 2, 0, NULL) : NULL;
+		json_t *msg = json_object_get(rec, "msg");
+
+		if (error && json_is_string(msg)) {
+			free(last_error);
+			last_error = xstrdup(json_string_value(msg));
+		} else if (results && json_is_object(msg) && json_is_string(json_object_get(msg, "error_msg")) &&
+			   json_is_string(json_object_get(msg, "case")) &&
+			   !strcmp(json_string_value(json_object_get(msg, "case")), "job")) {
+			const char *type = json_string_value(json_object_get(msg, "error_type"));
+
+			free(found);
+			found = xasprintf("%s%s%s", type ? type : "", type ? " error: " : "",
+					  json_string_value(json_object_get(msg, "error_msg")));
+		}
+		json_decref(rec);
+		p += n + (nl ? 1 : 0);
+	}
+	if (!found)
+		found = last_error;
+	else
+		free(last_error);
+	if (!found)
+		return -ENOENT;
+	/* One line: LAVA's messages end in newlines and may hold more. */
+	for (char *c = found; *c; c++)
+		if (*c == '\n' || *c == '\r')
+			*c = ' ';
+	for (size_t n = strlen(found); n > 0 && found[n - 1] == ' '; n--)
+		found[n - 1] = '\0';
+	*ret = found;
+	return 0;
+}

@@ -11,6 +11,7 @@
 #include "campaign/lava.h"
 #include "kernel/snapshot.h"
 #include "lib/alloc.h"
+#include "lib/clock.h"
 #include "lib/escape.h"
 #include "lib/file.h"
 #include "lib/process.h"
@@ -264,12 +265,20 @@ static int find_submitted(struct campaign *c, size_t k, long *ret_id)
 	return r;
 }
 
-/* Writes the boot's job definition and submits it; the job id is journalled before anything waits on it. */
-static int submit(struct campaign *c, size_t k)
+char *lava_campaign_job(struct campaign *c, size_t k)
 {
 	struct strvec words = STRVEC_INIT;
 	struct lava_boot b = boot_of(c, k, &words);
-	char *def = lava_job_definition(&c->plan, &b), *dir = xasprintf("%s/lava/%s", c->dir, c->boots[k].label);
+	char *def = lava_job_definition(&c->plan, &b);
+
+	strvec_release(&words);
+	return def;
+}
+
+/* Writes the boot's job definition and submits it; the job id is journalled before anything waits on it. */
+static int submit(struct campaign *c, size_t k)
+{
+	char *def = lava_campaign_job(c, k), *dir = xasprintf("%s/lava/%s", c->dir, c->boots[k].label);
 	char *yaml = boot_file(c, k, "job.yaml"), *body_file = boot_file(c, k, "submit.json"), *answer = NULL;
 	json_t *body = json_pack("{s:s}", "definition", def);
 	char *body_text = json_dumps(body, JSON_COMPACT), *extra;
@@ -319,7 +328,6 @@ out:
 	free(yaml);
 	free(dir);
 	free(def);
-	strvec_release(&words);
 	return r;
 }
 
@@ -383,10 +391,21 @@ static int job_failed(struct campaign *c, size_t k, const struct lava_job_status
 		free(health);
 		return 0;
 	}
-	if (!strcmp(st->health, "Complete"))
+	if (!strcmp(st->health, "Complete")) {
 		why = xasprintf("it ran on %s, not on the plan's device %s", st->actual_device ? st->actual_device : "no device", want);
-	else
-		why = st->failure_comment ? text_escape(st->failure_comment) : xstrdup("LAVA gave no reason");
+	} else {
+		char *path = xasprintf("jobs/%ld/logs/", st->id), *log = NULL, *reason = NULL;
+		size_t len;
+
+		/* LAVA keeps the reason in the log's lava/job result (failure_comment is often empty). */
+		if (api_get(c, k, path, NULL, "log.yaml", &log, &len) == 0 && lava_log_job_error(log, len, &reason) == 0)
+			why = text_escape(reason);
+		else
+			why = st->failure_comment ? text_escape(st->failure_comment) : xstrdup("LAVA gives no reason");
+		free(reason);
+		free(log);
+		free(path);
+	}
 	for (char *p = why; *p; p++)
 		if (*p == '\n')
 			*p = ' ';
@@ -502,6 +521,7 @@ int lava_run_boot(struct campaign *c, size_t k)
 	struct boot_progress *bp = &c->progress[k];
 	struct lava_job_status st = { 0 };
 	struct lava_files files = { 0 };
+	double waited;
 	int r;
 
 	if (bp->step < STEP_BEGIN && (r = campaign_journal_step(c, k, STEP_BEGIN, NULL)) < 0)
@@ -534,14 +554,23 @@ int lava_run_boot(struct campaign *c, size_t k)
 	} else {
 		campaign_progress(c, k, "resuming: waiting for LAVA job %ld", bp->lava_job);
 	}
+	waited = clock_now_s();
 	r = wait_job(c, k, &st);
 	if (r < 0)
 		return r;
+	waited = clock_now_s() - waited;
 	r = job_failed(c, k, &st);
 	if (r == 0)
 		r = fetch_log(c, k, &files);
-	if (r == 0)
+	if (r == 0) {
+		double inside = c->res->rows_s + c->res->gate_s;
+
 		r = record(c, k, &files);
+		/* The job's time outside its rows and gates: LAVA's deploy, boot and test shell, counted as the reboot. */
+		inside = c->res->rows_s + c->res->gate_s - inside;
+		if (r == 0 && waited > inside)
+			c->res->reboot_s += waited - inside;
+	}
 	lava_files_release(&files);
 	lava_job_status_release(&st);
 	return r;

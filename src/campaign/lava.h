@@ -98,6 +98,14 @@ const struct lava_file *lava_files_find(const struct lava_files *files, const ch
 void lava_files_release(struct lava_files *files);
 
 /*
+ * Why a job did not complete, from its log: the error_type and error_msg
+ * of LAVA's lava/job result ("Job error: Invalid job data: ..."), else
+ * the last record of level "error"; in one line. Returns 0 and *ret (the
+ * caller's, not escaped), or -ENOENT when the log says nothing.
+ */
+int lava_log_job_error(const char *log, size_t len, char **ret);
+
+/*
  * The snapshot record of a job's log, as target_snapshot() would have
  * read it: snapshot.sh's output with kernel-id.sh's and inventory.sh's
  * before its closing "end" line. Returns 0 and *ret_text (the caller's),

@@ -273,6 +273,40 @@ static void test_log_skips(void **state)
 	parse_error_release(&err);
 }
 
+/* Jobs that did not complete, as LAVA answered: their health, and the reason their log gives. */
+static void test_failed_jobs(void **state)
+{
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct lava_job_status st;
+	char *text, *why = NULL;
+	size_t len;
+
+	(void)state;
+	text = fixture("job-incomplete.json", &len);
+	assert_int_equal(lava_job_status_parse(text, len, &st, &err), 0);
+	assert_string_equal(st.state, "Finished");
+	assert_string_equal(st.health, "Incomplete");
+	assert_null(st.failure_comment);
+	lava_job_status_release(&st);
+	free(text);
+	text = fixture("job-incomplete-log.yaml", &len);
+	assert_int_equal(lava_log_job_error(text, len, &why), 0);
+	assert_string_equal(why, "Job error: Invalid job data: [\"Image file '/tmp/lava8/images/missing.cpio.gz' does not exist or is not readable\"]");
+	free(why);
+	free(text);
+	/* A complete job's log names no error. */
+	text = fixture("job-log.yaml", &len);
+	assert_int_equal(lava_log_job_error(text, len, &why), -ENOENT);
+	free(text);
+	text = fixture("job-canceled.json", &len);
+	assert_int_equal(lava_job_status_parse(text, len, &st, &err), 0);
+	assert_string_equal(st.health, "Canceled");
+	assert_null(st.actual_device);
+	lava_job_status_release(&st);
+	free(text);
+	parse_error_release(&err);
+}
+
 static void test_base64(void **state)
 {
 	static const char *const plain[] = { "", "a", "ab", "abc", "abcd", "\x00\xff\x10" };
@@ -308,6 +342,7 @@ int main(void)
 		cmocka_unit_test(test_log_files),
 		cmocka_unit_test(test_log_malformed),
 		cmocka_unit_test(test_log_skips),
+		cmocka_unit_test(test_failed_jobs),
 		cmocka_unit_test(test_base64),
 	};
 
