@@ -1272,6 +1272,30 @@ static void format_lines(struct strbuf *sb, const char *key, const char *text)
 	}
 }
 
+static void format_lava(struct strbuf *sb, const struct plan_lava *l)
+{
+	if (!l->present)
+		return;
+	strbuf_addstr(sb, "\n[lava]\n");
+	format_string(sb, "url", l->url);
+	format_string(sb, "device", l->device);
+	if (l->tags.n) {
+		strbuf_addstr(sb, "tags =");
+		for (size_t i = 0; i < l->tags.n; i++)
+			strbuf_addf(sb, " %s", l->tags.items[i]);
+		strbuf_addch(sb, '\n');
+	}
+	format_string(sb, "device_type", l->device_type);
+	format_string(sb, "arch", l->arch);
+	format_string(sb, "token_file", l->token_file);
+	format_string(sb, "token_env", l->token_env);
+	format_string(sb, "kernel", l->kernel);
+	format_string(sb, "initramfs", l->initramfs);
+	format_string(sb, "kernel_args", l->kernel_args);
+	format_string(sb, "prompt", l->prompt);
+	strbuf_addf(sb, "job_timeout = %u\npoll = %u\n", l->job_timeout_s, l->poll_s);
+}
+
 char *plan_format(const struct plan *p)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -1321,26 +1345,7 @@ char *plan_format(const struct plan *p)
 	/* %.17g: every double reads back as the same double. */
 	strbuf_addf(&sb, "\n[idle]\nload = %.17g\ngpu = %.17g\nchecks = %u\ninterval = %u\ntimeout = %u\n",
 		    p->idle.load, p->idle.gpu_pct, p->idle.checks, p->idle.interval_s, p->idle.timeout_s);
-	if (p->lava.present) {
-		strbuf_addstr(&sb, "\n[lava]\n");
-		format_string(&sb, "url", p->lava.url);
-		format_string(&sb, "device", p->lava.device);
-		if (p->lava.tags.n) {
-			strbuf_addstr(&sb, "tags =");
-			for (size_t i = 0; i < p->lava.tags.n; i++)
-				strbuf_addf(&sb, " %s", p->lava.tags.items[i]);
-			strbuf_addch(&sb, '\n');
-		}
-		format_string(&sb, "device_type", p->lava.device_type);
-		format_string(&sb, "arch", p->lava.arch);
-		format_string(&sb, "token_file", p->lava.token_file);
-		format_string(&sb, "token_env", p->lava.token_env);
-		format_string(&sb, "kernel", p->lava.kernel);
-		format_string(&sb, "initramfs", p->lava.initramfs);
-		format_string(&sb, "kernel_args", p->lava.kernel_args);
-		format_string(&sb, "prompt", p->lava.prompt);
-		strbuf_addf(&sb, "job_timeout = %u\npoll = %u\n", p->lava.job_timeout_s, p->lava.poll_s);
-	}
+	format_lava(&sb, &p->lava);
 	if (p->park.n) {
 		strbuf_addstr(&sb, "\n[park]\n");
 		for (size_t i = 0; i < p->park.n; i++)

@@ -192,7 +192,11 @@ if ! $nice "${BOOTAB:-bootab}" run --data "$state/runs" "$state/campaign.ini" >"
 	die "bootab run of the LAVA campaign failed"
 fi
 t4=$(date +%s)
-dir=$(ls -d "$state"/runs/campaign-* | tail -n 1)
+dir=
+for d in "$state"/runs/campaign-*; do
+	dir=$d
+done
+[ -d "$dir" ] || die "bootab run made no campaign directory under $state/runs"
 python3 "$here/check-campaign.py" "$dir" || die "the campaign's results (in $dir) are not what its plan asked for"
 # The report from the recorded sides alone, as for any campaign.
 "${BOOTAB:-bootab}" report "$dir" >"$state/report.txt" || die "bootab report $dir failed"

@@ -402,7 +402,7 @@ static const struct error_case errors[] = {
 	{ "[campaign]\ntarget = lava\n[mode \"a\"]\n[mode \"b\"]\nargs = pti=on\n[lava]\nurl = http://lava.example/\"x\n", 7, "url: 'http://lava.example/\"x' is not an http:// or https:// URL" },
 	{ "[campaign]\ntarget = lava\n[mode \"a\"]\n[mode \"b\"]\nargs = pti=on\n[lava]\nkernel = http://h/k{x}\n", 7, "kernel: 'http://h/k{x}' is not an http://, https:// or file:/// URL" },
 	{ "[campaign]\ntarget = lava\n[mode \"a\"]\n[mode \"b\"]\nargs = pti=on\n[lava]\ndevice = -d\n", 7, "device: '-d' is not a LAVA name" },
-	{ "[campaign]\ntarget = lava\n[mode \"a\"]\n[mode \"b\"]\nargs = pti=on\n[lava]\ntags = ok b\$d\n", 7, "tags: 'b$d' is not a LAVA tag" },
+	{ "[campaign]\ntarget = lava\n[mode \"a\"]\n[mode \"b\"]\nargs = pti=on\n[lava]\ntags = ok b$d\n", 7, "tags: 'b$d' is not a LAVA tag" },
 	{ "[campaign]\ntarget = lava\n[mode \"a\"]\n[mode \"b\"]\nargs = pti=on\n[lava]\ndevice_type = x86\n", 7, "device_type: 'x86': bootab writes jobs for LAVA's qemu device type only" },
 	{ "[campaign]\ntarget = lava\n[mode \"a\"]\n[mode \"b\"]\nargs = pti=on\n[lava]\ntoken_file = token\n", 7, "token_file: 'token' is not an absolute path" },
 	{ "[campaign]\ntarget = lava\n[mode \"a\"]\n[mode \"b\"]\nargs = pti=on\n[lava]\ntoken_env = lava-token\n", 7, "token_env: 'lava-token' is not an environment variable name" },
