@@ -649,6 +649,8 @@ out:
 	free(c.progress);
 	campaign_kernels_release(&c);
 	free(c.rows_user);
+	if (c.lava_token)
+		explicit_bzero(c.lava_token, strlen(c.lava_token));
 	free(c.lava_token);
 	free(c.abs_dir);
 	free(c.exe);

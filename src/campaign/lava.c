@@ -168,6 +168,8 @@ out:
 		unlink(tmp);
 	strvec_release(&argv);
 	free(tmp);
+	/* The token is not left in freed memory. */
+	explicit_bzero(config, strlen(config));
 	free(config);
 	free(url);
 	return r;
@@ -477,6 +479,9 @@ static int record(struct campaign *c, size_t k, struct lava_files *files)
 	}
 	got.raw = text;
 	text = NULL;
+	/* A job of an earlier try of this boot ran on another boot: this one is checked on its own. */
+	free(c->progress[k].boot_id);
+	c->progress[k].boot_id = NULL;
 	r = campaign_verify_snapshot(c, k, &got, &snap, &summary);
 	if (r == -EPROTO) {
 		campaign_journal_step(c, k, STEP_FAILED, "verify");
@@ -546,6 +551,9 @@ int lava_run_boot(struct campaign *c, size_t k)
 	if (!bp->lava_job) {
 		if (campaign_interrupted(c))
 			return -EINTR;
+		/* Room for the boot's results, before LAVA boots anything. */
+		if ((r = campaign_check_data_dir(c, "before the job is submitted")) < 0)
+			return r;
 		campaign_progress(c, k, "mode %s (%s): submitting its LAVA job", c->plan.modes[c->boots[k].mode].name,
 				  *c->plan.modes[c->boots[k].mode].args_text ? c->plan.modes[c->boots[k].mode].args_text
 									     : "standing kernel defaults");
