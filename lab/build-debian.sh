@@ -32,6 +32,13 @@ force=0
 
 die() { echo "bootab-lab-build: $*" >&2; exit 1; }
 say() { echo "bootab-lab-build: $*" >&2; }
+# A signal (Ctrl-C reaches the whole process group) ends the build only
+# once the step running ends: mmdebstrap unmounts /proc, /sys and /dev/pts
+# from its tree before it exits, and the temporary tree is removed (the
+# EXIT traps) only then, never while something is still mounted in it.
+# The message goes to the stderr bootab gave: the step's own may be a log.
+exec {stderr_fd}>&2
+trap 'echo "bootab-lab-build: stopped by a signal: the partial build is removed, nothing is kept" >&"$stderr_fd"; exit 130' INT TERM HUP
 
 case "${1-}" in
 "") ;;

@@ -223,7 +223,7 @@ static int stop_quietly(const char *dir)
 static int lab_up(const char *dir, int argc, char **argv)
 {
 	struct lab_status st;
-	char *err = NULL, *boot_id = NULL;
+	char *err = NULL, *boot_id = NULL, *halt = NULL;
 	int timeout_ms = (guest == LAB_GUEST_DEBIAN ? DEFAULT_TIMEOUT_DEBIAN_S : DEFAULT_TIMEOUT_S) * 1000;
 	int code, r;
 	unsigned flags = 0;
@@ -272,14 +272,18 @@ static int lab_up(const char *dir, int argc, char **argv)
 	}
 	log_info("lab: QEMU started (pid %d, SSH on 127.0.0.1:%d), waiting for the guest",
 		 (int)st.pid, st.port);
-	r = lab_wait_ready(dir, NULL, timeout_ms, &interrupted, &boot_id);
+	r = lab_wait_ready(dir, NULL, timeout_ms, &interrupted, &boot_id, &halt);
 	if (r < 0) {
 		if (r == -ECANCELED)
 			log_error("lab: interrupted, stopping QEMU");
+		else if (r == -EPIPE)
+			log_error("lab: the guest's boot stopped after %.0f s: its console shows \"%s\" "
+				  "and has printed nothing for 20 s", (double)(now_ms() - t0) / 1000.0, halt);
 		else if (r == -ESRCH)
 			log_error("lab: QEMU exited while the guest booted");
 		else
 			log_error("lab: the guest did not answer over SSH within %d s", timeout_ms / 1000);
+		free(halt);
 		if (r != -ECANCELED)
 			print_serial_tail(dir);
 		stop_quietly(dir);
@@ -449,7 +453,7 @@ static int lab_wait(const char *dir, int argc, char **argv)
 	if (code != EXIT_OK)
 		return code;
 	catch_signals();
-	r = lab_wait_ready(dir, since, timeout_ms, &interrupted, &boot_id);
+	r = lab_wait_ready(dir, since, timeout_ms, &interrupted, &boot_id, NULL);
 	if (r < 0) {
 		if (r == -ECANCELED)
 			return 128 + SIGINT;

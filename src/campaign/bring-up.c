@@ -164,6 +164,20 @@ int campaign_reboot(struct campaign *c, size_t k)
 static int verify_with(struct campaign *c, size_t k, struct snapshot *given, struct snapshot *ret,
 		       char **ret_summary);
 
+/* A config this snapshot read, for the later boots of its kernel's build (one memo a build). */
+static void remember_config(struct campaign *c, const struct snapshot *snap)
+{
+	struct snapshot_config_memo memo;
+
+	for (size_t i = 0; i < c->n_config_memos; i++)
+		if (snap->build_id && !strcmp(c->config_memos[i].build_id, snap->build_id))
+			return;
+	if (snapshot_config_memo_from(snap, &memo) < 0)
+		return;
+	c->config_memos = xrealloc(c->config_memos, (c->n_config_memos + 1) * sizeof(*c->config_memos));
+	c->config_memos[c->n_config_memos++] = memo;
+}
+
 /* Snapshot and verify. Returns the snapshot in *ret (when verify passed or failed: both keep it). */
 int campaign_verify(struct campaign *c, size_t k, struct snapshot *ret, char **ret_summary)
 {
@@ -185,6 +199,7 @@ static int verify_with(struct campaign *c, size_t k, struct snapshot *given, str
 	struct parse_error err = PARSE_ERROR_INIT;
 	size_t failed, n_expects = 0;
 	struct strbuf sum = STRBUF_INIT;
+	const struct target_snapshot_options memos = { .memos = c->config_memos, .n_memos = c->n_config_memos };
 	int r;
 
 	for (size_t i = 0; i < m->expects.n; i++) {
@@ -199,7 +214,8 @@ static int verify_with(struct campaign *c, size_t k, struct snapshot *given, str
 	{
 		const struct verify_boot_request q = { .managed = c->managed, .asked = m->args, .expects = expects,
 						       .n_expects = n_expects,
-						       .kernel = campaign_mode_release(c, c->boots[k].mode) };
+						       .kernel = campaign_mode_release(c, c->boots[k].mode),
+						       .snapshot = &memos };
 
 		if (given) {
 			/* The snapshot is ours now, as verify_boot()'s would be. */
@@ -210,6 +226,8 @@ static int verify_with(struct campaign *c, size_t k, struct snapshot *given, str
 			r = 0;
 		} else {
 			r = verify_boot(c->target, &q, &res, &err);
+			if (r == 0)
+				remember_config(c, &res.snapshot);
 		}
 	}
 	if (res.without_root)

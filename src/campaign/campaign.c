@@ -18,6 +18,7 @@
 #include "lib/file.h"
 #include "lib/lockfile.h"
 #include "lib/strbuf.h"
+#include "target/boot-io-target.h"
 #include "target/target.h"
 
 /* The controller stops before a reboot when its data directory has less free. */
@@ -252,7 +253,7 @@ static int setup(struct campaign *c)
 
 /*
  * "boot 1/3 x: SSH sessions: set 2, reboot wait 4, verify+snapshot+start 1,
- * rows 1, fetch 1": what each step of this boot asked of the box (a step
+ * rows 1, fetch 1; scripts: set 3, ...": what each step of this boot asked of the box (a step
  * done before a resume counts as "-"); "local sessions" on the local
  * target, where each is a shell bootab runs.
  */
@@ -269,6 +270,14 @@ static void say_sessions(const struct campaign *c, size_t k, const struct target
 			strbuf_addch(&sb, '-');
 		if (counted[i] && counted[i + 1] && n[i + 1].unanswered > n[i].unanswered)
 			strbuf_addf(&sb, " (+%lu polls no box answered)", n[i + 1].unanswered - n[i].unanswered);
+	}
+	/* The scripts each step ran there, in its sessions (a batch carries several). */
+	for (size_t i = 0; i < 5; i++) {
+		strbuf_addf(&sb, "%s%s ", i ? ", " : "; scripts: ", names[i]);
+		if (counted[i] && counted[i + 1])
+			strbuf_addf(&sb, "%lu", n[i + 1].scripts - n[i].scripts);
+		else
+			strbuf_addch(&sb, '-');
 	}
 	campaign_progress(c, k, "%s sessions: %s", target_kind(c->target) == TARGET_SSH ? "SSH" : "local",
 			  strbuf_str(&sb));
@@ -495,6 +504,8 @@ static void sequential_look(struct campaign *c, size_t k)
  */
 static int preflight(struct campaign *c)
 {
+	/* One view of the boot loader's files for the one-shot check and the kernels (one dump). */
+	struct boot_io *io = boot_io_target_new(c->target);
 	struct target_counts n[2];
 	int r;
 
@@ -507,18 +518,20 @@ static int preflight(struct campaign *c)
 	}
 	campaign_say(c, CAMPAIGN_INFO, "campaign %s: %zu boots on %s (root through %s), data in %s", c->name,
 	    c->n_boots, c->plan.target, target_root_method(c->target), c->dir);
-	r = oneshot_decide(c);
+	r = oneshot_decide(c, io);
 	if (r < 0)
 		goto out;
 	if (!c->o->resume_dir)
 		campaign_touch_preflight(c);
-	r = campaign_kernels_preflight(c);
+	r = campaign_kernels_preflight(c, io);
 out:
 	target_batch_end(c->target);
+	boot_io_free(io);
 	target_counts(c->target, &n[1]);
 	if (r == 0)
-		campaign_say(c, CAMPAIGN_INFO, "preflight (root, one-shot, touch map, kernels): %s sessions %lu",
-			     target_kind(c->target) == TARGET_SSH ? "SSH" : "local", n[1].sessions - n[0].sessions);
+		campaign_say(c, CAMPAIGN_INFO, "preflight (root, one-shot, touch map, kernels): %s sessions %lu, scripts %lu",
+			     target_kind(c->target) == TARGET_SSH ? "SSH" : "local", n[1].sessions - n[0].sessions,
+			     n[1].scripts - n[0].scripts);
 	return r;
 }
 
@@ -647,6 +660,9 @@ out:
 		json_decref(c.progress[k].proof);
 	}
 	free(c.progress);
+	for (size_t i = 0; i < c.n_config_memos; i++)
+		snapshot_config_memo_release(&c.config_memos[i]);
+	free(c.config_memos);
 	campaign_kernels_release(&c);
 	free(c.rows_user);
 	if (c.lava_token)

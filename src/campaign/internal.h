@@ -85,6 +85,10 @@ struct campaign {
 	char *lava_token;          /* target = lava: the API token (never in argv, files or logs) */
 	int lock_fd;               /* the campaign directory's lock, when locked */
 	bool locked;
+	/* The kernel configs this run's verify snapshots read, one per build:
+	 * a later boot of the same build takes its config from here. */
+	struct snapshot_config_memo *config_memos;
+	size_t n_config_memos;
 };
 
 /* The one-shot entry's file name, next to the default entry (systemd-boot). */
@@ -157,14 +161,16 @@ void oneshot_remove_entry(struct campaign *c);
  * here rather than by the reboot script (grub2-reboot on a grubby box): 0,
  * or -errno, said. */
 int oneshot_arm(struct campaign *c, size_t k);
-int oneshot_decide(struct campaign *c);
+/* Whether test modes boot one-shot here, read through io (the preflight's). */
+int oneshot_decide(struct campaign *c, struct boot_io *io);
 
 /*
  * kernels.c: lists the kernels the boot loader can boot and finds every
  * mode's (a plan without `kernel` keys only has them listed); -ENOENT,
  * said with the list, when one is not installed. Nothing changes on the box.
+ * Reads through io (the preflight's: what oneshot_decide() read is not read again).
  */
-int campaign_kernels_preflight(struct campaign *c);
+int campaign_kernels_preflight(struct campaign *c, struct boot_io *io);
 /* kernels.c: the kernel spec mode boots and the release it must show; NULL when the plan names none. */
 const char *campaign_mode_kernel(const struct campaign *c, size_t mode);
 const char *campaign_mode_release(const struct campaign *c, size_t mode);

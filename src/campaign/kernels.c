@@ -47,9 +47,8 @@ static char *journal_standing(const struct campaign *c)
 	return found;
 }
 
-int campaign_kernels_preflight(struct campaign *c)
+int campaign_kernels_preflight(struct campaign *c, struct boot_io *io)
 {
-	struct boot_io *io = boot_io_target_new(c->target);
 	const struct boot_backend *backend = NULL;
 	struct boot_kernels kernels = BOOT_KERNELS_INIT;
 	struct parse_error err = PARSE_ERROR_INIT;
@@ -120,7 +119,6 @@ out:
 	free(found);
 	boot_kernels_release(&kernels);
 	parse_error_release(&err);
-	boot_io_free(io);
 	return r;
 }
 

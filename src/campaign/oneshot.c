@@ -159,16 +159,14 @@ void oneshot_remove_entry(struct campaign *c)
  * on a grubby box, grub2-reboot and a grub.cfg that reads the BLS entries
  * and honours next_entry.
  */
-int oneshot_decide(struct campaign *c)
+int oneshot_decide(struct campaign *c, struct boot_io *io)
 {
-	struct boot_io *io;
 	const struct boot_backend *backend = NULL;
 	char *found = NULL, *why = NULL;
 	bool usable = false, grub = false, grubby = false;
 
 	if (c->plan.oneshot == ONESHOT_OFF)
 		return 0;
-	io = boot_io_target_new(c->target);
 	if (strcmp(c->plan.backend, "auto"))
 		backend = boot_backend_find(c->plan.backend);
 	else
@@ -182,7 +180,6 @@ int oneshot_decide(struct campaign *c)
 	if (backend && !strcmp(backend->name, "grubby"))
 		grubby = usable = grubby_oneshot_usable(io, &why) == 1;
 	free(found);
-	boot_io_free(io);
 	if (!usable && c->plan.oneshot == ONESHOT_ON) {
 		if (why)
 			campaign_say(c, CAMPAIGN_ERROR, "oneshot = on, but GRUB on the target cannot boot an entry once: %s", why);

@@ -16,10 +16,13 @@
 int touch_snapshot(struct target *t, const struct plan *plan, struct snapshot *ret,
 		   struct parse_error *err)
 {
-	/* verify_boot's snapshot, asked for every mode's args: it reads what their proofs need. */
+	/* verify_boot's snapshot, asked for every mode's args: it reads what their proofs need,
+	 * all of it from snapshot.sh (the kernel's build and the devices are no proof's). */
 	char **all = plan_managed_args(plan);
+	const struct target_snapshot_options sysfs = { .sysfs_only = true };
 	struct verify_boot_result res;
-	int r = verify_boot(t, &(struct verify_boot_request){ .managed = all, .asked = all }, &res, err);
+	int r = verify_boot(t, &(struct verify_boot_request){ .managed = all, .asked = all, .snapshot = &sysfs },
+			    &res, err);
 
 	if (r == 0) {
 		*ret = res.snapshot;

@@ -245,8 +245,44 @@ void snapshot_release(struct snapshot *snap)
 	free(snap->package_manager);
 	free(snap->package);
 	entries_release(&snap->config);
+	free(snap->config_read_on);
 	strv_release(snap->evidence, snap->n_evidence);
 	memset(snap, 0, sizeof(*snap));
+}
+
+int snapshot_config_memo_from(const struct snapshot *snap, struct snapshot_config_memo *ret)
+{
+	memset(ret, 0, sizeof(*ret));
+	if (!snap->build_id || !snap->config_source || snap->config_read_on || !snap->boot_id || !snap->kernel)
+		return -ENOENT;
+	ret->boot_id = xstrdup(snap->boot_id);
+	ret->kernel = xstrdup(snap->kernel);
+	ret->build_id = xstrdup(snap->build_id);
+	ret->source = xstrdup(snap->config_source);
+	ret->sha256 = snap->config_sha256 ? xstrdup(snap->config_sha256) : NULL;
+	for (size_t i = 0; i < snap->config.n; i++)
+		entries_add(&ret->config, snap->config.v[i].name, snap->config.v[i].value);
+	return 0;
+}
+
+void snapshot_config_memo_release(struct snapshot_config_memo *memo)
+{
+	free(memo->boot_id);
+	free(memo->kernel);
+	free(memo->build_id);
+	free(memo->source);
+	free(memo->sha256);
+	entries_release(&memo->config);
+	memset(memo, 0, sizeof(*memo));
+}
+
+void snapshot_config_memo_records(const struct snapshot_config_memo *memo, struct strbuf *out)
+{
+	strbuf_addf(out, "kernel_config_reused\t%s\t%s\n", memo->boot_id, memo->build_id);
+	strbuf_addf(out, "kernel_config\t%s\t%s\n", memo->source, memo->sha256 ? memo->sha256 : "-");
+	for (size_t i = 0; i < memo->config.n; i++)
+		strbuf_addf(out, "kconfig\t%s\t%s\n", memo->config.v[i].name,
+			    memo->config.v[i].value ? memo->config.v[i].value : "");
 }
 
 const char *snapshot_log_source_name(enum snapshot_log_source source)
@@ -521,6 +557,20 @@ static int parse_kernel_build_record(struct parser *p)
 		if (r == -EINVAL)
 			return fail(p, "kernel_notes are not ELF notes (a note runs past the end)");
 		s->has_notes = true;
+		return 0;
+	}
+	if (!strcmp(key, "kernel_config_reused")) {
+		/* The config records that follow were read on another boot of this very build. */
+		if (s->config_read_on)
+			return fail(p, "record '%s' repeated", key);
+		if (s->config_source)
+			return fail(p, "kernel_config_reused after kernel_config: it comes before the records it marks");
+		if (!boot_id_valid(f[1]))
+			return fail(p, "kernel_config_reused: '%s' is not a boot_id", f[1]);
+		if (!s->build_id || strcmp(f[2], s->build_id))
+			return fail(p, "kernel_config_reused names build id '%.64s', this kernel's is '%s'", f[2],
+				    s->build_id ? s->build_id : "unknown");
+		s->config_read_on = xstrdup(f[1]);
 		return 0;
 	}
 	if (!strcmp(key, "kernel_config")) {
@@ -803,6 +853,7 @@ static int parse_record(struct parser *p)
 		{ "unit_failed", 2, parse_inventory_record },
 		{ "kernel_version", 2, parse_identity_record },
 		{ "kernel_notes", 2, parse_kernel_build_record },
+		{ "kernel_config_reused", 3, parse_kernel_build_record },
 		{ "kernel_config", 3, parse_kernel_build_record },
 		{ "kconfig", 3, parse_kernel_build_record },
 		{ "kernel_package", 3, parse_kernel_build_record },
@@ -899,6 +950,8 @@ static int check_complete(struct parser *p, bool header, bool end)
 	}
 	if (!snap->boot_id || !snap->kernel || !snap->cmdline)
 		missing = !snap->boot_id ? "boot_id" : !snap->kernel ? "kernel" : "cmdline";
+	else if (snap->config_read_on && !snap->config_source)
+		missing = "kernel_config";
 	else if (snap->inventory.has_klog && snap->inventory.klog_source != INVENTORY_SOURCE_ABSENT &&
 		 snap->inventory.klog_source != INVENTORY_SOURCE_SKIPPED && !p->saw_klog_count)
 		missing = "kmsg_count";
@@ -1051,6 +1104,9 @@ json_t *snapshot_to_json(const struct snapshot *snap, const struct snapshot_cont
 		? json_pack("{s:s, s:o, s:I}", "source", snap->config_source,
 			    "sha256", nullable(snap->config_sha256), "options", (json_int_t)snap->config.n)
 		: json_null());
+	if (snap->config_read_on)
+		json_object_set_new(json_object_get(o, "kernel_config"), "read_on_boot_id",
+				    json_string(snap->config_read_on));
 	json_object_set_new(o, "cmdline", json_string(snap->cmdline));
 	json_object_set_new(o, "boot_id", json_string(snap->boot_id));
 	json_object_set_new(o, "iommu", json_pack("{s:s, s:o, s:o}", "summary", summary,
@@ -1091,6 +1147,9 @@ char *snapshot_to_text(const struct snapshot *snap, const struct snapshot_contex
 	if (snap->config_source)
 		strbuf_addf(&sb, "kernel config %s sha256 %s (%zu options set)\n", snap->config_source,
 			    snap->config_sha256 ? snap->config_sha256 : "-", snap->config.n);
+	if (snap->config_read_on)
+		strbuf_addf(&sb, "kernel config read on boot %s (the same build id), not again on this one\n",
+			    snap->config_read_on);
 	if (snap->package_manager)
 		strbuf_addf(&sb, "kernel package %s (%s)\n", snap->package, snap->package_manager);
 	if (ctx && ctx->target)

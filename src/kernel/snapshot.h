@@ -10,6 +10,8 @@
 #include "kernel/iommu.h"
 #include "lib/parse-error.h"
 
+struct strbuf;
+
 /*
  * What one boot is, as the target script snapshot.sh reports it: kernel,
  * command line, boot_id, IOMMU map, kernel-log evidence and the state a
@@ -76,9 +78,41 @@ struct snapshot {
 	char *package_manager;                  /* "dpkg", "rpm"; NULL: no package owns the image */
 	char *package;                          /* "linux-image-6.1.0-57-amd64 6.1.158-1" */
 	struct snapshot_entries config;         /* CONFIG_NAME -> value, every option set */
+	char *config_read_on;                   /* NULL: read on this boot; else the boot_id whose snapshot
+						   read it, for a kernel of this build id (kernel_config_reused) */
 	char **evidence;                        /* kernel-log lines the proofs show (at most 200) */
 	size_t n_evidence, alloc_evidence;
 };
+
+/*
+ * A kernel's config as one boot's snapshot read it, for a later snapshot of
+ * a kernel with the same GNU build id and release: the config is a property
+ * of the build, so that one need not read it again.
+ */
+struct snapshot_config_memo {
+	char *boot_id;      /* the boot whose snapshot read it */
+	char *kernel;       /* its release */
+	char *build_id;
+	char *source;       /* kernel_config's source and SHA-256 (NULL: no sha256sum) */
+	char *sha256;
+	struct snapshot_entries config;
+};
+
+/*
+ * The memo of a snapshot that read its kernel's config itself and knows its
+ * build id: returns 0 and fills *ret (snapshot_config_memo_release()), else
+ * -ENOENT and leaves *ret zeroed.
+ */
+int snapshot_config_memo_from(const struct snapshot *snap, struct snapshot_config_memo *ret);
+
+void snapshot_config_memo_release(struct snapshot_config_memo *memo);
+
+/*
+ * The records a later boot's snapshot carries in place of kernel-id.sh's
+ * config records: "kernel_config_reused BOOT_ID BUILD_ID", then the memo's
+ * kernel_config and kconfig records (docs/target.md).
+ */
+void snapshot_config_memo_records(const struct snapshot_config_memo *memo, struct strbuf *out);
 
 /* Bounds on what snapshot_parse() accepts. */
 #define SNAPSHOT_MAX_BYTES ((size_t)8 << 20)

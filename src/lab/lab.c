@@ -34,6 +34,11 @@ extern char **environ;
 #define SSH_ATTEMPT_TIMEOUT_MS 12000
 #define SSH_RETRY_MS 10000
 #define SSH_RETRY_AFTER_MARKER_MS 1000
+/* A console that shows a stopped boot and stays silent this long has stopped. */
+#define HALT_QUIET_MS 20000
+
+static char *console_line(const char *s, size_t len);
+static int read_tail(const char *path, size_t max, char **ret_data, size_t *ret_len);
 
 static const char *const built_files[] = {
 	"vmlinuz", "initrd", "esp.img", "vars.fd", "data.img", "stamp",
@@ -1165,31 +1170,135 @@ static bool serial_marker_seen(const char *dir, off_t *offset)
 	return seen;
 }
 
+/*
+ * What a console shows when a boot stopped to wait for someone at the
+ * keyboard: GRUB 2's menu once its default and fallback entries failed to
+ * boot, its command line and rescue prompts, a kernel panic that does not
+ * reboot (panic=0, the kernel's default), systemd's emergency shell and
+ * sulogin's prompt. A boot_marks line after one means the machine went on
+ * (the kernel's "Rebooting in N seconds" after a panic, a reset's firmware,
+ * GRUB, a kernel starting).
+ */
+static const char *const halt_marks[] = {
+	"Failed to boot both default and fallback entries",
+	"grub> ",
+	"grub rescue> ",
+	"Kernel panic - not syncing",
+	"You are in emergency mode",
+	"Give root password for maintenance",
+	NULL,
+};
+static const char *const boot_marks[] = {
+	"Rebooting in ",
+	"reboot: Restarting system",
+	"BdsDxe: loading",
+	"Welcome to GRUB",
+	"Linux version ",
+	NULL,
+};
+
+static bool line_has_mark(const char *line, const char *const *marks)
+{
+	for (const char *const *m = marks; *m; m++)
+		if (strstr(line, *m))
+			return true;
+	return false;
+}
+
+char *lab_console_halted(const char *text, size_t len)
+{
+	char *halt = NULL;
+	size_t start = 0;
+
+	while (start < len) {
+		const char *nl = memchr(text + start, '\n', len - start);
+		size_t end = nl ? (size_t)(nl - text) : len;
+		char *line = console_line(text + start, end - start);
+
+		if (line_has_mark(line, halt_marks)) {
+			/* The first line of a stop says most (the panic's reason). */
+			if (!halt) {
+				halt = line;
+				line = NULL;
+			}
+		} else if (halt && line_has_mark(line, boot_marks)) {
+			free(halt);
+			halt = NULL;
+		}
+		free(line);
+		start = end + 1;
+	}
+	if (halt) {
+		size_t a = 0, b = strlen(halt);
+
+		while (halt[a] == ' ' || halt[a] == '\t')
+			a++;
+		while (b > a && (halt[b - 1] == ' ' || halt[b - 1] == '\t'))
+			b--;
+		memmove(halt, halt + a, b - a);
+		halt[b - a] = '\0';
+	}
+	return halt;
+}
+
+/*
+ * Whether what the console printed past from (the log being size bytes
+ * long) shows a stopped boot; sets *ret_halt to its line.
+ */
+static bool console_stopped(const char *log, off_t from, off_t size, char **ret_halt)
+{
+	char *data = NULL;
+	size_t len = 0, skip = 0;
+	bool stopped = false;
+
+	if (size > from && read_tail(log, 64 * 1024, &data, &len) == 0) {
+		if ((off_t)len > size - from)
+			skip = len - (size_t)(size - from);
+		*ret_halt = lab_console_halted(data + skip, len - skip);
+		stopped = *ret_halt != NULL;
+	}
+	free(data);
+	return stopped;
+}
+
 int lab_wait_ready(const char *dir, const char *not_boot_id, int timeout_ms,
-		   const volatile sig_atomic_t *cancel, char **ret_boot_id)
+		   const volatile sig_atomic_t *cancel, char **ret_boot_id, char **ret_halt)
 {
 	long long start = now_ms(), deadline = start + timeout_ms;
-	long long next_ssh = start + SSH_RETRY_MS;
-	off_t offset = 0;
-	bool marker = false;
+	long long next_ssh = start + SSH_RETRY_MS, grew = start;
+	char *log = run_path(dir, "serial.log");
+	off_t offset = 0, from, size = -1;
+	bool marker = false, halt_checked = false;
+	struct stat lst;
+	int r;
 
-	if (not_boot_id) {
-		/* Only markers printed from now on count. */
-		char *log = run_path(dir, "serial.log");
-		struct stat st;
-
-		if (stat(log, &st) == 0)
-			offset = st.st_size;
-		free(log);
-	}
+	if (not_boot_id && stat(log, &lst) == 0)
+		offset = lst.st_size;   /* only markers printed from now on count */
+	from = offset;
 	for (;;) {
 		struct lab_status st;
 		long long now = now_ms();
 
-		if (cancel && *cancel)
-			return -ECANCELED;
-		if (lab_status_read(dir, &st) < 0 || !st.running)
-			return -ESRCH;
+		if (cancel && *cancel) {
+			r = -ECANCELED;
+			break;
+		}
+		if (lab_status_read(dir, &st) < 0 || !st.running) {
+			r = -ESRCH;
+			break;
+		}
+		if (ret_halt && stat(log, &lst) == 0 && lst.st_size != size) {
+			size = lst.st_size;
+			grew = now;
+			halt_checked = false;
+		}
+		if (ret_halt && !halt_checked && now - grew >= HALT_QUIET_MS) {
+			halt_checked = true;
+			if (console_stopped(log, from, size, ret_halt)) {
+				r = -EPIPE;
+				break;
+			}
+		}
 		if (serial_marker_seen(dir, &offset)) {
 			marker = true;
 			next_ssh = now;
@@ -1197,21 +1306,25 @@ int lab_wait_ready(const char *dir, const char *not_boot_id, int timeout_ms,
 		if (now >= next_ssh || now >= deadline) {
 			long long left = deadline - now;
 			char *boot_id = NULL;
-			int r = lab_boot_id(dir, left < SSH_ATTEMPT_TIMEOUT_MS && left > 1000
-						 ? (int)left : SSH_ATTEMPT_TIMEOUT_MS, &boot_id);
 
+			r = lab_boot_id(dir, left < SSH_ATTEMPT_TIMEOUT_MS && left > 1000
+					? (int)left : SSH_ATTEMPT_TIMEOUT_MS, &boot_id);
 			if (r == 0 && (!not_boot_id || strcmp(boot_id, not_boot_id))) {
 				*ret_boot_id = boot_id;
-				return 0;
+				break;
 			}
 			free(boot_id);
 			now = now_ms();
 			next_ssh = now + (marker ? SSH_RETRY_AFTER_MARKER_MS : SSH_RETRY_MS);
 		}
-		if (now >= deadline)
-			return -ETIMEDOUT;
+		if (now >= deadline) {
+			r = -ETIMEDOUT;
+			break;
+		}
 		sleep_ms(200);
 	}
+	free(log);
+	return r;
 }
 
 /* Reads from fd until the buffer ends with the HMP prompt, EOF or timeout. */

@@ -173,10 +173,22 @@ int lab_start(const char *dir, unsigned flags, struct lab_status *ret, char **re
  * marker (LAB_READY_MARKER) triggers an SSH attempt as soon as it appears;
  * without it, SSH is tried every 10 s. Returns 0 and the boot_id (the
  * caller's), -ETIMEDOUT, -ECANCELED when *cancel became non-zero, -ESRCH
- * when QEMU exited meanwhile.
+ * when QEMU exited meanwhile. With ret_halt, a console that shows a stopped
+ * boot (lab_console_halted) printed since the wait began and silent for 20 s
+ * ends the wait early: -EPIPE, and *ret_halt is that line (the caller's).
  */
 int lab_wait_ready(const char *dir, const char *not_boot_id, int timeout_ms,
-		   const volatile sig_atomic_t *cancel, char **ret_boot_id);
+		   const volatile sig_atomic_t *cancel, char **ret_boot_id, char **ret_halt);
+
+/*
+ * The line of a console log (len bytes of serial output, terminal control
+ * sequences and all) that shows its boot stopped for good and waits at a
+ * keyboard: GRUB's "Failed to boot both default and fallback entries" or
+ * its prompts, a kernel panic, systemd's emergency shell; NULL when none,
+ * or when the machine went on after it (a reboot, a reset's firmware, a
+ * kernel starting). Trimmed, the caller's.
+ */
+char *lab_console_halted(const char *text, size_t len);
 
 /*
  * Reads /proc/sys/kernel/random/boot_id over SSH (one attempt, at most

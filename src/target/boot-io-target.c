@@ -52,6 +52,8 @@ static const char *const dump_specs[] = {
 	"f:/boot/grub/grub.cfg", "f:/boot/grub/grubenv", "f:/boot/grub/custom.cfg",
 	"f:/boot/grub2/grub.cfg", "f:/boot/grub2/grubenv",
 	"e:/usr/sbin/grubby", "e:/usr/bin/grubby", "e:/sbin/grubby",
+	/* Where unified kernel images are, and the releases their names end in: names only (boot/kernels.c). */
+	"n:/boot/EFI/Linux", "n:/efi/EFI/Linux", "n:/boot/efi/EFI/Linux", "n:/lib/modules", "n:/usr/lib/modules",
 	NULL,
 };
 

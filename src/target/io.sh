@@ -13,8 +13,9 @@
 #   sh io.sh run PROGRAM ARG... runs PROGRAM (no shell); exit 127 with
 #                               "io.sh: not found" when it is not there
 #   sh io.sh dump SPEC...       what each SPEC names, in one go: e:PATH what
-#                               PATH is, f:PATH also its bytes, d:PATH also
-#                               its names and each entry as f: gives it;
+#                               PATH is, f:PATH also its bytes, n:PATH also
+#                               a directory's names (as list gives them),
+#                               d:PATH those and each entry as f: gives it;
 #                               records PATH NUL TYPE NUL SIZE NUL BYTES,
 #                               TYPE of e (exists), h (symlink), f (regular
 #                               file), d (directory), x (leads out of ROOT),
@@ -61,7 +62,7 @@ names() {
 		printf '%s\000' "$name"
 	done
 }
-# record PATH e|f|d: one record of dump (names with a newline are left out)
+# record PATH e|f|n|d: one record of dump (names with a newline are left out)
 record() {
 	t=
 	if [ -n "$ROOT" ] && ! (inroot "$ROOT$1") 2>/dev/null; then
@@ -72,16 +73,17 @@ record() {
 		[ -f "$ROOT$1" ] && t=${t}f
 		[ -d "$ROOT$1" ] && t=${t}d
 	fi
-	: >"$tmp"
 	case $2:$t in
 	[fd]:*f*) head -c 1048577 "$ROOT$1" >"$tmp" 2>/dev/null || : >"$tmp" ;;
-	d:*d*) names "$ROOT$1" >"$tmp" ;;
+	[dn]:*d*) names "$ROOT$1" >"$tmp" ;;
+	*)
+		# No bytes (absent, or asked what it is): no process started.
+		printf '%s\000%s\000-\000' "$1" "$t"
+		return
+		;;
 	esac
 	size=$(($(wc -c <"$tmp")))
-	case $2:$t in
-	[fd]:*f* | d:*d*) [ "$size" -le 1048576 ] || size=- ;;
-	*) size=- ;;
-	esac
+	[ "$size" -le 1048576 ] || size=-
 	printf '%s\000%s\000%s\000' "$1" "$t" "$size"
 	[ "$size" = - ] || cat "$tmp"
 }

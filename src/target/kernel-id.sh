@@ -1,7 +1,10 @@
 # bootab kernel-id: what the running kernel is, read from procfs, sysfs and
 # /boot: its build, the package that brought it, its config.
 #
-# Usage: sh kernel-id.sh
+# Usage: sh kernel-id.sh [noconfig|config]
+#   noconfig: the records before the config's (version, notes, package);
+#   config: the config's records only. The two, one after the other, print
+#   what a run without an argument prints.
 # ROOT (default empty) is prefixed to every path read, so the same script
 # reads a captured tree. The controller runs it right after snapshot.sh and
 # reads its records as part of that snapshot (same format: one record per
@@ -15,6 +18,14 @@
 #                                  SHA-256 of its text ("-" without sha256sum); then
 #   kconfig NAME VALUE             one per option it sets (CONFIG_NAME=VALUE lines)
 set -u
+part=${1-}
+case $part in
+'' | noconfig | config) ;;
+*)
+	echo "kernel-id.sh: unknown argument '$part'" >&2
+	exit 2
+	;;
+esac
 ROOT=${ROOT-}
 LC_ALL=C
 export LC_ALL
@@ -48,40 +59,44 @@ release=$L
 case $release in
 '' | *[!A-Za-z0-9._+~-]* | .*) release= ;;
 esac
-if [ -r "$ROOT/proc/sys/kernel/version" ]; then
-	line_of "$ROOT/proc/sys/kernel/version"
-	rec kernel_version "$L"
-fi
-if [ -r "$ROOT/sys/kernel/notes" ]; then
-	hex=$(head -c 2048 "$ROOT/sys/kernel/notes" 2>/dev/null | od -An -v -tx1 2>/dev/null | tr -d ' \n')
-	[ -n "$hex" ] && rec kernel_notes "$hex"
-fi
-if [ -n "$release" ]; then
-	image=/boot/vmlinuz-$release
-	if [ -d "$ROOT/var/lib/dpkg/info" ]; then
-		# dpkg -S reads these lists; reading them directly works on a tree too.
-		list=$(grep -l -x -F "$image" "$ROOT"/var/lib/dpkg/info/*.list 2>/dev/null | head -n 1)
-		if [ -n "$list" ]; then
-			pkg=${list##*/}
-			pkg=${pkg%.list}
-			pkg=${pkg%%:*}
-			ver=$(awk -v p="$pkg" '/^Package: / { cur = $2 } /^Version: / && cur == p { print $2; exit }' \
-				"$ROOT/var/lib/dpkg/status" 2>/dev/null | tr -d '\000-\037\177')
-			rec kernel_package dpkg "$(printf '%s' "$pkg${ver:+ $ver}" | tr -d '\000-\037\177')"
-		fi
-	elif [ -z "$ROOT" ] && command -v rpm >/dev/null 2>&1; then
-		# Fedora's image is /lib/modules/RELEASE/vmlinuz (kernel-core); /boot holds a copy.
-		for f in "/lib/modules/$release/vmlinuz" "$image"; do
-			[ -e "$f" ] || continue
-			if pkg=$(rpm -qf "$f" 2>/dev/null); then
-				rec kernel_package rpm "$(printf '%s' "$pkg" | head -n 1 | tr -d '\000-\037\177')"
-				break
+if [ "$part" != config ]; then
+	if [ -r "$ROOT/proc/sys/kernel/version" ]; then
+		line_of "$ROOT/proc/sys/kernel/version"
+		rec kernel_version "$L"
+	fi
+	if [ -r "$ROOT/sys/kernel/notes" ]; then
+		hex=$(head -c 2048 "$ROOT/sys/kernel/notes" 2>/dev/null | od -An -v -tx1 2>/dev/null | tr -d ' \n')
+		[ -n "$hex" ] && rec kernel_notes "$hex"
+	fi
+	if [ -n "$release" ]; then
+		image=/boot/vmlinuz-$release
+		if [ -d "$ROOT/var/lib/dpkg/info" ]; then
+			# dpkg -S reads these lists; reading them directly works on a tree too.
+			list=$(grep -l -x -F "$image" "$ROOT"/var/lib/dpkg/info/*.list 2>/dev/null | head -n 1)
+			if [ -n "$list" ]; then
+				pkg=${list##*/}
+				pkg=${pkg%.list}
+				pkg=${pkg%%:*}
+				ver=$(awk -v p="$pkg" '/^Package: / { cur = $2 } /^Version: / && cur == p { print $2; exit }' \
+					"$ROOT/var/lib/dpkg/status" 2>/dev/null | tr -d '\000-\037\177')
+				rec kernel_package dpkg "$(printf '%s' "$pkg${ver:+ $ver}" | tr -d '\000-\037\177')"
 			fi
-		done
+		elif [ -z "$ROOT" ] && command -v rpm >/dev/null 2>&1; then
+			# Fedora's image is /lib/modules/RELEASE/vmlinuz (kernel-core); /boot holds a copy.
+			for f in "/lib/modules/$release/vmlinuz" "$image"; do
+				[ -e "$f" ] || continue
+				if pkg=$(rpm -qf "$f" 2>/dev/null); then
+					rec kernel_package rpm "$(printf '%s' "$pkg" | head -n 1 | tr -d '\000-\037\177')"
+					break
+				fi
+			done
+		fi
 	fi
 fi
 config=
-if [ -n "$release" ] && [ -r "$ROOT/boot/config-$release" ]; then
+if [ "$part" = noconfig ]; then
+	:
+elif [ -n "$release" ] && [ -r "$ROOT/boot/config-$release" ]; then
 	config=/boot/config-$release
 elif [ -r "$ROOT/proc/config.gz" ] && command -v gzip >/dev/null 2>&1; then
 	config=/proc/config.gz

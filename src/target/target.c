@@ -14,6 +14,7 @@
 #include "lib/strbuf.h"
 #include "lib/strvec.h"
 #include "lib/tty.h"
+#include "kernel/notes.h"
 #include "kernel/snapshot.h"
 #include "target-scripts.h"
 #include "target/exit-codes.h"
@@ -551,6 +552,7 @@ int target_stream_script(struct target *t, const char *name, const char *const *
 		return -ENOENT;
 	}
 	count_session(t, false);
+	t->counts.scripts++;
 	argv = full_argv(t, text, name, args, ROOT_UNKNOWN, t->no_master);
 	r = process_stream_start((const char *const *)argv, ret);
 	strv_free(argv);
@@ -703,6 +705,7 @@ static int batch_run(struct target *t, const char *text, const char *name, const
 
 	if (t->batch.pid <= 0 && (r = batch_start(t)) < 0)
 		return r;
+	t->counts.scripts++;
 	while (args && args[nargs])
 		nargs++;
 	strbuf_addf(&req, "run %s %s %zu %zu %zu %d\n", name, how == ROOT_SUDO ? "sudo" : "user", nargs,
@@ -766,6 +769,7 @@ static int run_raw_to(struct target *t, const char *name, const char *const *arg
 	if (t->kind == TARGET_SSH && fresh && timeout_ms <= 0)
 		po.timeout_ms = (t->connect_timeout_s + 10) * 1000;
 	count_session(t, fresh);
+	t->counts.scripts++;
 	argv = full_argv(t, text, name, args, how, fresh || t->no_master);
 	if (how == ROOT_SUDO_PASSWORD) {
 		/* One allocation of the final size: growing would free a copy
@@ -798,6 +802,7 @@ static int run_raw_to(struct target *t, const char *name, const char *const *arg
 	if (t->kind == TARGET_SSH && fresh && (res.timed_out || res.exit_code == 255)) {
 		/* A poll of a box that is down: nothing ran there. */
 		t->counts.sessions--;
+		t->counts.scripts--;
 		t->counts.unanswered++;
 	}
 	if (res.timed_out) {
@@ -1044,20 +1049,38 @@ int target_boot_id(struct target *t, bool fresh_connection, int timeout_ms, char
 	return 0;
 }
 
+/* Whether a snapshot's output ends in its closing "end" line (a line of its own). */
+static bool ends_in_end(const struct process_result *snap)
+{
+	return snap->out_len >= 4 && !strcmp(snap->out + snap->out_len - 4, "end\n") &&
+	       (snap->out_len == 4 || snap->out[snap->out_len - 5] == '\n');
+}
+
+/* Records put before the snapshot's closing "end" line, so the parser reads one record. */
+static void insert_before_end(struct process_result *snap, const char *text, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_add(&sb, snap->out, snap->out_len - 4);
+	strbuf_add(&sb, text, len);
+	strbuf_addstr(&sb, "end\n");
+	free(snap->out);
+	snap->out = strbuf_detach(&sb, &snap->out_len);
+}
+
 /*
- * kernel-id.sh's records go before the snapshot's closing "end" line, so
- * the parser reads one record. A snapshot without that last line is left
- * as it is, for the parser to refuse.
+ * kernel-id.sh's (or inventory.sh's) records go before the snapshot's
+ * closing "end" line. A snapshot without that last line is left as it is,
+ * for the parser to refuse. With ret_out, the script's own output is
+ * copied there too (the caller's).
  */
 static int script_append(struct target *t, const char *script, const char *const *args, bool as_root,
-			 struct process_result *snap)
+			 struct process_result *snap, char **ret_out)
 {
 	struct process_result res;
-	struct strbuf sb = STRBUF_INIT;
 	int r;
 
-	if (snap->out_len < 4 || strcmp(snap->out + snap->out_len - 4, "end\n") ||
-	    (snap->out_len > 4 && snap->out[snap->out_len - 5] != '\n'))
+	if (!ends_in_end(snap))
 		return 0;
 	r = target_run_script(t, script, args, NULL, 0, as_root, 120000, &res);
 	if (r < 0)
@@ -1071,37 +1094,110 @@ static int script_append(struct target *t, const char *script, const char *const
 		process_result_release(&res);
 		return -EIO;
 	}
-	strbuf_add(&sb, snap->out, snap->out_len - 4);
-	strbuf_add(&sb, res.out, res.out_len);
-	strbuf_addstr(&sb, "end\n");
+	insert_before_end(snap, res.out, res.out_len);
+	if (ret_out) {
+		*ret_out = res.out;
+		res.out = NULL;
+	}
 	process_result_release(&res);
-	free(snap->out);
-	snap->out = strbuf_detach(&sb, &snap->out_len);
+	return 0;
+}
+
+/* The value of the first record KEY<TAB>VALUE in out (the caller's), or NULL. */
+static char *record_value(const char *out, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (const char *p = out; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, key, n) && p[n] == '\t')
+			return xstrndup(p + n + 1, strcspn(p + n + 1, "\n"));
+	return NULL;
+}
+
+/* The GNU build id kernel-id.sh's kernel_notes record holds, or NULL. */
+static char *notes_build_id(const char *out)
+{
+	char *hex = record_value(out, "kernel_notes"), *id = NULL;
+	unsigned char *notes;
+	size_t len;
+
+	if (hex && hex_decode(hex, &notes, &len) == 0) {
+		if (kernel_notes_build_id(notes, len, &id) < 0)
+			id = NULL;
+		free(notes);
+	}
+	free(hex);
+	return id;
+}
+
+/*
+ * kernel-id.sh's records. With memos, its part before the config first;
+ * when a memo is of this very kernel (the release snapshot.sh read, the
+ * build id in the notes), the memo's config records, marked as read on
+ * that boot, stand for the config part; otherwise that part runs too. Both
+ * ways the records come in the order of one whole run.
+ */
+static int kernel_id_append(struct target *t, bool as_root, const struct target_snapshot_options *o,
+			    struct process_result *snap)
+{
+	static const char *const first[] = { "noconfig", NULL }, *const config[] = { "config", NULL };
+	const struct snapshot_config_memo *memo = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	char *out = NULL, *release, *id;
+	int r;
+
+	if (!o || !o->n_memos)
+		return script_append(t, target_snapshot_scripts[1], NULL, as_root, snap, NULL);
+	r = script_append(t, target_snapshot_scripts[1], first, as_root, snap, &out);
+	if (r < 0 || !out)
+		return r;
+	release = record_value(snap->out, "kernel");
+	id = notes_build_id(out);
+	for (size_t i = 0; release && id && i < o->n_memos && !memo; i++)
+		if (!strcmp(o->memos[i].build_id, id) && !strcmp(o->memos[i].kernel, release))
+			memo = &o->memos[i];
+	free(release);
+	free(id);
+	free(out);
+	if (!memo)
+		return script_append(t, target_snapshot_scripts[1], config, as_root, snap, NULL);
+	snapshot_config_memo_records(memo, &sb);
+	insert_before_end(snap, sb.buf, sb.len);
+	strbuf_release(&sb);
 	return 0;
 }
 
 const char *const target_snapshot_scripts[] = { "snapshot", "kernel-id", "inventory", NULL };
 
 static int snapshot_run(struct target *t, const char *const *args, bool as_root,
-			struct snapshot *ret, char **ret_raw, struct parse_error *err);
+			const struct target_snapshot_options *o, struct snapshot *ret, char **ret_raw,
+			struct parse_error *err);
 
 int target_snapshot(struct target *t, const char *const *args, bool as_root,
 		    struct snapshot *ret, char **ret_raw, struct parse_error *err)
 {
+	return target_snapshot_with(t, args, as_root, NULL, ret, ret_raw, err);
+}
+
+int target_snapshot_with(struct target *t, const char *const *args, bool as_root,
+			 const struct target_snapshot_options *o, struct snapshot *ret, char **ret_raw,
+			 struct parse_error *err)
+{
 	int r;
 
-	/* The three scripts in one session. */
+	/* The scripts in one session. */
 	target_batch_begin(t);
-	r = snapshot_run(t, args, as_root, ret, ret_raw, err);
+	r = snapshot_run(t, args, as_root, o, ret, ret_raw, err);
 	target_batch_end(t);
 	return r;
 }
 
 static int snapshot_run(struct target *t, const char *const *args, bool as_root,
-			struct snapshot *ret, char **ret_raw, struct parse_error *err)
+			const struct target_snapshot_options *o, struct snapshot *ret, char **ret_raw,
+			struct parse_error *err)
 {
 	struct process_result res;
-	int r;
+	int r = 0;
 
 	r = target_run_script(t, target_snapshot_scripts[0], args, NULL, 0, as_root, 120000, &res);
 	if (r < 0)
@@ -1122,15 +1218,16 @@ static int snapshot_run(struct target *t, const char *const *args, bool as_root,
 	}
 	/* The kernel's records come from a script of their own (one SSH command
 	 * line has room for one script: dropbear takes at most 9000 bytes). */
-	r = script_append(t, target_snapshot_scripts[1], NULL, as_root, &res);
-	if (r == 0) {
+	if (!o || !o->sysfs_only)
+		r = kernel_id_append(t, as_root, o, &res);
+	if (r == 0 && (!o || !o->sysfs_only)) {
 		/* The device inventory too: nolog leaves its kernel log out as well. */
 		bool nolog = false;
 		const char *const inv_args[] = { "nolog", NULL };
 
 		for (size_t i = 0; args && args[i]; i++)
 			nolog |= !strcmp(args[i], "nolog");
-		r = script_append(t, target_snapshot_scripts[2], nolog ? inv_args : NULL, as_root, &res);
+		r = script_append(t, target_snapshot_scripts[2], nolog ? inv_args : NULL, as_root, &res, NULL);
 	}
 	if (r < 0) {
 		process_result_release(&res);

@@ -165,6 +165,7 @@ void target_batch_end(struct target *t);
 /* What bootab asked of an SSH target so far (all 0 for the local target). */
 struct target_counts {
 	unsigned long sessions;     /* commands run on the box (scripts, streams, batches: one each); local targets too */
+	unsigned long scripts;      /* scripts run on the box, each request of a batch one */
 	unsigned long connections;  /* SSH connections opened: masters, and commands run without one */
 	unsigned long unanswered;   /* fresh connections (the reboot wait's polls) no box answered
 				       (ssh failed or timed out): connections, not sessions */
@@ -187,6 +188,7 @@ int target_probe_root(struct target *t);
 const char *target_root_method(const struct target *t);
 
 struct snapshot;
+struct snapshot_config_memo;
 struct parse_error;
 
 /*
@@ -200,6 +202,20 @@ struct parse_error;
  */
 int target_snapshot(struct target *t, const char *const *args, bool as_root,
 		    struct snapshot *ret, char **ret_raw, struct parse_error *err);
+
+/* What a snapshot may leave out, and what it may take from earlier ones. */
+struct target_snapshot_options {
+	/* Configs earlier boots' snapshots read: a kernel of one's release and
+	 * build id is not read again; its records say whose they are. */
+	const struct snapshot_config_memo *memos;
+	size_t n_memos;
+	bool sysfs_only;  /* snapshot.sh alone: no kernel-id.sh, no inventory.sh */
+};
+
+/* target_snapshot() with options (NULL: none). */
+int target_snapshot_with(struct target *t, const char *const *args, bool as_root,
+			 const struct target_snapshot_options *options, struct snapshot *ret, char **ret_raw,
+			 struct parse_error *err);
 
 /*
  * The scripts target_snapshot() runs, in order (NULL-terminated): the raw

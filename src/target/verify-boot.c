@@ -44,11 +44,11 @@ int verify_boot(struct target *t, const struct verify_boot_request *q,
 
 	memset(ret, 0, sizeof(*ret));
 	verify_boot_snapshot_args(q, &words);
-	r = target_snapshot(t, strvec_argv(&words), true, &ret->snapshot, NULL, err);
+	r = target_snapshot_with(t, strvec_argv(&words), true, q->snapshot, &ret->snapshot, NULL, err);
 	if (r == -EACCES) {
 		ret->without_root = xstrdup(target_error(t));
 		strvec_push(&words, "nolog");
-		r = target_snapshot(t, strvec_argv(&words), false, &ret->snapshot, NULL, err);
+		r = target_snapshot_with(t, strvec_argv(&words), false, q->snapshot, &ret->snapshot, NULL, err);
 	}
 	if (r == 0)
 		verify_boot_check(&ret->snapshot, q, ret);

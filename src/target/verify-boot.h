@@ -10,6 +10,7 @@
 #include "lib/parse-error.h"
 
 struct target;
+struct target_snapshot_options;
 
 /*
  * One way to verify a boot, for bootab verify and the campaign alike: a
@@ -24,6 +25,7 @@ struct verify_boot_request {
 	const struct verify_expect *expects;  /* also checked */
 	size_t n_expects;
 	const char *kernel;                   /* the release uname -r must print; NULL: not checked */
+	const struct target_snapshot_options *snapshot;  /* NULL: a whole snapshot, every script run */
 };
 
 struct verify_boot_result {

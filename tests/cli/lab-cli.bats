@@ -126,3 +126,24 @@ fake_built_lab() {
 	run -2 --separate-stderr "$BOOTAB" lab --name b2 build
 	[ "$stderr" = "bootab: lab: '$lab' holds the Debian guest; --name boxes are busybox guests" ]
 }
+
+@test "lab build --guest debian without its tools: one line naming the packages to install, nothing built" {
+	# Every command of this machine but mmdebstrap and mtools' mcopy and mmd.
+	farm="$BATS_TEST_TMPDIR/bin"
+	mkdir "$farm"
+	for d in /usr/local/sbin /usr/local/bin /usr/sbin /usr/bin /sbin /bin; do
+		for f in "$d"/*; do
+			case ${f##*/} in mmdebstrap | mcopy | mmd) continue ;; esac
+			[ -x "$f" ] && [ ! -e "$farm/${f##*/}" ] && ln -s "$f" "$farm/${f##*/}"
+		done
+	done
+	PATH=$farm run -2 --separate-stderr "$BOOTAB" lab --guest debian build
+	echo "$stderr"
+	# The other packages it names, if any, are ones this machine lacks too.
+	[[ "${stderr_lines[0]}" == "bootab-lab-build: the Debian guest needs packages that are not installed: apt-get install mmdebstrap "* ]]
+	[[ " ${stderr_lines[0]} " == *" mtools "* ]]
+	[ "${stderr_lines[1]}" = "bootab: lab: building the lab in '$BOOTAB_LAB_DIR' failed (exit 1)" ]
+	[ "${#stderr_lines[@]}" -eq 2 ]
+	[ ! -e "$BOOTAB_LAB_DIR/stamp" ] && [ ! -e "$BOOTAB_LAB_DIR/disk.img" ]
+	run -1 "$BOOTAB" lab --guest debian status
+}

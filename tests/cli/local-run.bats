@@ -89,8 +89,10 @@ reps = 1'
 	dir=$(echo "$data"/p-*)
 	[[ "$stderr" == *"boot 1/3 translated: rebooting into mode translated; bootab continues after the boot (systemd unit bootab-resume.service"* ]]
 	[[ "${stderr_lines[-1]}" == "bootab: the box is rebooting; bootab continues the campaign in $dir after the boot" ]]
-	# Everything before the first boot in one session.
-	[[ "$stderr" == *"preflight (root, one-shot, touch map, kernels): local sessions 1"* ]]
+	# Everything before the first boot in one session, of two scripts: the boot
+	# loader's files in one dump for the one-shot check and the kernels alike,
+	# and the touch map's snapshot.sh (no kernel-id.sh, no inventory.sh).
+	[[ "$stderr" == *"preflight (root, one-shot, touch map, kernels): local sessions 1, scripts 2"* ]]
 	first_stderr=$stderr
 	# The unit is enabled as systemctl enable does it, names its campaign, and systemd takes it.
 	[ "$(readlink "$link")" = /etc/systemd/system/bootab-resume.service ]
@@ -126,9 +128,10 @@ reps = 1'
 	done
 	[ "$(grep -c ' progress ' "$dir/journal")" -eq "$((3 * $(grep -c '' "$tree/var/tmp/bootab/${dir##*/}/passthrough/progress")))" ]
 	# After each reboot, verify, snapshot and the start of the rows are one
-	# session (a batch), the fetch one (before the reboot: another process).
+	# session (a batch) of four scripts (snapshot.sh, kernel-id.sh,
+	# inventory.sh, run-start.sh), the fetch one (before the reboot: another process).
 	for label in "1/3 translated" "2/3 passthrough" "3/3 translated2"; do
-		grep -Eq "\] boot $label: local sessions: set -, reboot wait -, verify\+snapshot\+start 1, rows [0-9]+, fetch 1( \(ETA [0-9:]*\))?\$" \
+		grep -Eq "\] boot $label: local sessions: set -, reboot wait -, verify\+snapshot\+start 1, rows [0-9]+, fetch 1; scripts: set -, reboot wait -, verify\+snapshot\+start 4, rows [0-9]+, fetch 1( \(ETA [0-9:]*\))?\$" \
 			"$BATS_TEST_TMPDIR/resumed.err" || { echo "boot $label: not one session after the reboot"; false; }
 	done
 	# Three resumed runs: after boot 1's and boot 2's reboots (each ends in the
@@ -589,11 +592,18 @@ end" ]
 	done
 }
 
-# wait_for FILE TEXT: until FILE says TEXT (at most 10 s).
+# seen FILE: the watch's output with each rep line's seconds (the runner's
+# clock: 1 when the rep crossed a second boundary, more on a loaded host)
+# shown as S.
+seen() {
+	sed -E 's/^(line rep [^ ]+ [0-9]+ [0-9]+) [0-9]+$/\1 S/' "$1"
+}
+
+# wait_for FILE TEXT: until FILE says TEXT (at most 10 s), rep seconds as S.
 wait_for() {
 	local i
 	for i in $(seq 100); do
-		[ "$(cat "$1")" = "$2" ] && return 0
+		[ "$(seen "$1")" = "$2" ] && return 0
 		sleep 0.1
 	done
 	echo "waited for: $2"
@@ -634,7 +644,7 @@ line row r 1/1"
 		wait_for "$out" "bootab-watch 1
 line gate r
 line row r 1/1
-line rep r 1 0 0
+line rep r 1 0 S
 file r.1.out 3
 42"
 		# Half a line, a wake, then its end: one line, shown when whole.
@@ -644,16 +654,17 @@ file r.1.out 3
 		timeout 10 tail --pid="$wpid" -f /dev/null
 		run -0 wait "$wpid"
 		cat "$BATS_TEST_TMPDIR/err"
-		[ "$(cat "$out")" = "bootab-watch 1
+		[ "$(seen "$out")" = "bootab-watch 1
 line gate r
 line row r 1/1
-line rep r 1 0 0
+line rep r 1 0 S
 file r.1.out 3
 42
 
 line row r 2/1
 line done
 end" ]
+		grep -Eqx 'line rep r 1 0 [0-9]+' "$out"
 		[ ! -s "$BATS_TEST_TMPDIR/err" ]
 		# Its fifo is gone; a wake with no watch left returns at once.
 		[ -z "$(find "$run_dir" -name 'watch.*')" ]

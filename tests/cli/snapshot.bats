@@ -195,3 +195,33 @@ TXT
 		[ -z "$stderr" ]
 	done
 }
+
+@test "io.sh dump: a path that is absent or asked only for what it is costs no head, wc or cat; a file's bytes as before; n: gives a directory's names alone" {
+	local io="$BATS_TEST_DIRNAME/../../src/target/io.sh" t="$BATS_TEST_TMPDIR/t" bin="$BATS_TEST_TMPDIR/bin" sh
+	local nul want
+	# No wc, head or cat to start (the dump's temporary file and the ROOT check as before).
+	mkdir -p "$bin" "$t/boot/loader/entries" "$t/sys/firmware/efi/efivars"
+	for s in dash busybox bash mktemp rm readlink; do
+		ln -sf "$(command -v "$s")" "$bin/$s"
+	done
+	printf 'default lab.conf\n' >"$t/boot/loader/loader.conf"
+	for sh in dash "busybox sh" bash; do
+		command -v "${sh%% *}" >/dev/null || continue
+		run -0 --separate-stderr env ROOT="$t" PATH="$bin" $sh "$io" dump f:/etc/default/grub d:/efi/loader/entries \
+			e:/sys/firmware/efi/efivars e:/usr/sbin/grubby f:/boot/loader/entries
+		[ -z "$stderr" ]
+		nul=$(env ROOT="$t" PATH="$bin" $sh "$io" dump f:/etc/default/grub d:/efi/loader/entries \
+			e:/sys/firmware/efi/efivars e:/usr/sbin/grubby | tr '\0' '|')
+		[ "$nul" = "/etc/default/grub||-|/efi/loader/entries||-|/sys/firmware/efi/efivars|ed|-|/usr/sbin/grubby||-|" ]
+		# A file (and a directory where a file is asked) still goes the way of its bytes.
+		want="/boot/loader/loader.conf|ef|17|default lab.conf"
+		[ "$(env ROOT="$t" $sh "$io" dump f:/boot/loader/loader.conf | tr '\0\n' '|~')" = "$want~" ]
+		# n: a directory's names as list gives them, its entries not read; d: those too.
+		printf 'title x\n' >"$t/boot/loader/entries/a.conf"
+		[ "$(env ROOT="$t" $sh "$io" dump n:/boot/loader/entries n:/boot/loader/loader.conf | tr '\0\n' '|~')" = \
+			"/boot/loader/entries|ed|7|a.conf|/boot/loader/loader.conf|ef|-|" ]
+		[ "$(env ROOT="$t" $sh "$io" dump d:/boot/loader/entries | tr '\0\n' '|~')" = \
+			"/boot/loader/entries|ed|7|a.conf|/boot/loader/entries/a.conf|ef|8|title x~" ]
+		rm "$t/boot/loader/entries/a.conf"
+	done
+}

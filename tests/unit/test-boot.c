@@ -870,6 +870,63 @@ static void test_backends(void **state)
 		assert_ptr_equal(boot_backend_find(boot_backends[i]->name), boot_backends[i]);
 }
 
+/*
+ * The kernels a box can boot, listed through a target, come from the one
+ * dump of the boot loader's files (the entries and where unified kernel
+ * images are) and are those the local io lists path by path.
+ */
+static void test_target_io_kernels_in_one_dump(void **state)
+{
+	static const struct {
+		const char *tree, *backend;
+		unsigned long sessions;   /* what the listing asks of the box */
+	} cases[] = {
+		{ "boot/kernel-install", "kernel-cmdline", 1 },
+		{ "boot/bls-fedora", "bls", 1 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *root = make_tmpdir(), *src = xasprintf("%s/%s", FIXTURES, cases[i].tree), *open_error = NULL;
+		const struct boot_backend *backend = boot_backend_find(cases[i].backend);
+		struct boot_kernels a = BOOT_KERNELS_INIT, b = BOOT_KERNELS_INIT;
+		struct parse_error ea = PARSE_ERROR_INIT, eb = PARSE_ERROR_INIT;
+		struct target_options to = { .root = root };
+		struct target_counts before, after;
+		struct boot_io *local, *io;
+		struct target *t = NULL;
+
+		copy_tree(src, root);
+		local = boot_io_local_new(root);
+		assert_non_null(backend);
+		assert_int_equal(backend->kernels(local, &a, &ea), 0);
+		assert_int_equal(target_open("local", &to, &t, &open_error), 0);
+		io = boot_io_target_new(t);
+		target_counts(t, &before);
+		assert_int_equal(backend->kernels(io, &b, &eb), 0);
+		target_counts(t, &after);
+		assert_true(a.n > 0);
+		assert_int_equal(a.n, b.n);
+		for (size_t k = 0; k < a.n; k++) {
+			assert_string_equal(a.v[k].release ? a.v[k].release : "-", b.v[k].release ? b.v[k].release : "-");
+			assert_string_equal(a.v[k].image ? a.v[k].image : "-", b.v[k].image ? b.v[k].image : "-");
+			assert_string_equal(a.v[k].entry ? a.v[k].entry : "-", b.v[k].entry ? b.v[k].entry : "-");
+		}
+		if (after.sessions - before.sessions != cases[i].sessions)
+			fail_msg("%s: %lu script runs to list the kernels, want %lu", cases[i].tree,
+				 after.sessions - before.sessions, cases[i].sessions);
+		boot_kernels_release(&a);
+		boot_kernels_release(&b);
+		parse_error_release(&ea);
+		parse_error_release(&eb);
+		boot_io_free(io);
+		boot_io_free(local);
+		target_close(t);
+		free(src);
+		free(root);
+	}
+}
+
 int main(void)
 {
 	/* The fixture trees carry stand-ins for the bootloader tools. */
@@ -890,6 +947,7 @@ int main(void)
 		cmocka_unit_test(test_local_io_root_symlinks),
 		cmocka_unit_test(test_refuses_untrustworthy_input),
 		cmocka_unit_test(test_target_io_reads_in_one_go),
+		cmocka_unit_test(test_target_io_kernels_in_one_dump),
 		cmocka_unit_test(test_target_io_stale),
 		cmocka_unit_test(test_backends),
 	};

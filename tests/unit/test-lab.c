@@ -19,6 +19,7 @@
 #include "lab/lab.h"
 #include "lib/alloc.h"
 #include "lib/file.h"
+#include "lib/strbuf.h"
 
 static char *make_tmpdir(void)
 {
@@ -387,6 +388,63 @@ static void test_monitor_command(void **state)
 	free(tmp);
 }
 
+static char *read_fixture(const char *name, size_t *ret_len)
+{
+	char *p = xasprintf("%s/lab-console/%s", FIXTURES, name), *data = NULL;
+
+	assert_int_equal(file_read(p, 1 << 20, &data, ret_len), 0);
+	free(p);
+	return data;
+}
+
+static void expect_halt(const char *name, const char *want)
+{
+	size_t len;
+	char *data = read_fixture(name, &len), *halt = lab_console_halted(data, len);
+
+	if (want) {
+		assert_non_null(halt);
+		assert_string_equal(halt, want);
+	} else {
+		assert_null(halt);
+	}
+	free(halt);
+	free(data);
+}
+
+/* Recorded consoles of the Debian guest (tests/fixtures/lab-console/README). */
+static void test_console_halted(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t len;
+	char *data, *halt;
+
+	(void)state;
+	expect_halt("debian-grub-kernel-missing.log", "Failed to boot both default and fallback entries.");
+	expect_halt("debian-panic.log", "[    5.406042] Kernel panic - not syncing: VFS: Unable to mount "
+		    "root fs on unknown-block(0,0)");
+	/* After the power cycle the firmware and a kernel start again. */
+	expect_halt("debian-panic-power-cycle.log", NULL);
+	expect_halt("debian-boot.log", NULL);
+
+	/* A panic with panic=N goes on by itself. */
+	data = read_fixture("debian-panic.log", &len);
+	strbuf_add(&sb, data, len);
+	strbuf_addstr(&sb, "[   15.4] Rebooting in 10 seconds..\r\n");
+	halt = lab_console_halted(sb.buf, sb.len);
+	assert_null(halt);
+	/* A prompt has no newline after it; a line without marks does not end the stop. */
+	strbuf_truncate(&sb, 0);
+	strbuf_addstr(&sb, "error: no such device: 0b0a.\r\nEntering rescue mode...\r\n\x1b[0mgrub rescue> ");
+	halt = lab_console_halted(sb.buf, sb.len);
+	assert_non_null(halt);
+	assert_string_equal(halt, "grub rescue>");
+	free(halt);
+	assert_null(lab_console_halted("", 0));
+	strbuf_release(&sb);
+	free(data);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -397,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_builder_find),
 		cmocka_unit_test(test_status_and_stop_without_qemu),
 		cmocka_unit_test(test_monitor_command),
+		cmocka_unit_test(test_console_halted),
 	};
 
 	signal(SIGPIPE, SIG_IGN);

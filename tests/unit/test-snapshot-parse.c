@@ -22,6 +22,8 @@
 #define HEAD "bootab-snapshot\t1\n"
 #define BOOT "boot_id\t79060c21-363e-4a3a-aa1b-4c3911e5e399\nkernel\t6.1.0-57-amd64\ncmdline\tro quiet\n"
 #define TAIL "log_source\tabsent\nend\n"
+/* Big-endian notes whose build id is deadbeef. */
+#define NOTES "kernel_notes\t000000040000000400000003474e5500deadbeef\n"
 
 /* Runs the embedded snapshot.sh on a fixture tree with shell, returns its output. */
 static char *run_snapshot(const char *tree, const char *shell, const char *const *args)
@@ -539,6 +541,17 @@ static const struct {
 	/* namesz 4, descsz 20, type 3, but only the name follows */
 	{ HEAD "kernel_notes\t040000001400000003000000474e5500\n", 2, "are not ELF notes" },
 	{ HEAD "kernel_notes\t00\nkernel_notes\t00\n", 3, "record 'kernel_notes' repeated" },
+	{ HEAD "kernel_config_reused\t79060c21-363e-4a3a-aa1b-4c3911e5e399\tdeadbeef\n", 2,
+	  "names build id 'deadbeef', this kernel's is 'unknown'" },
+	{ HEAD NOTES "kernel_config_reused\t79060c21-363e-4a3a-aa1b-4c3911e5e399\tdeadbeee\n", 3,
+	  "names build id 'deadbeee', this kernel's is 'deadbeef'" },
+	{ HEAD NOTES "kernel_config_reused\tnot-a-boot\tdeadbeef\n", 3, "'not-a-boot' is not a boot_id" },
+	{ HEAD NOTES "kernel_config\t/proc/config.gz\t-\nkernel_config_reused\t79060c21-363e-4a3a-aa1b-4c3911e5e399\tdeadbeef\n",
+	  4, "kernel_config_reused after kernel_config" },
+	{ HEAD NOTES "kernel_config_reused\t79060c21-363e-4a3a-aa1b-4c3911e5e399\tdeadbeef\n"
+	  "kernel_config_reused\t79060c21-363e-4a3a-aa1b-4c3911e5e399\tdeadbeef\n", 4, "record 'kernel_config_reused' repeated" },
+	{ HEAD BOOT NOTES "kernel_config_reused\t79060c21-363e-4a3a-aa1b-4c3911e5e399\tdeadbeef\n" TAIL, 8,
+	  "missing record 'kernel_config'" },
 	{ HEAD "kernel_config\t/etc/shadow\t-\n", 2, "is not /boot/config-RELEASE or /proc/config.gz" },
 	{ HEAD "kernel_config\t/boot/config-6.1;x\t-\n", 2, "is not /boot/config-RELEASE" },
 	{ HEAD "kernel_config\t/proc/config.gz\tabc\n", 2, "is not a SHA-256 in hex" },
@@ -736,6 +749,25 @@ static char *sha256_of(const char *path)
 	return xstrdup(line);
 }
 
+/* A tree with the lab kernel's notes, its config and a dpkg database that owns it. */
+static void kernel_tree(const char *dir)
+{
+	tree_put(dir, "proc/sys/kernel/random/boot_id", "79060c21-363e-4a3a-aa1b-4c3911e5e399\n");
+	tree_put(dir, "proc/sys/kernel/osrelease", "6.1.0-57-amd64\n");
+	tree_put(dir, "proc/sys/kernel/version", "#1 SMP PREEMPT_DYNAMIC Debian 6.1.192-3 (2026-11-26)\n");
+	tree_put(dir, "proc/cmdline", "ro quiet\n");
+	tree_copy(dir, "sys/kernel/notes", FIXTURES "/kernel/notes-6.1.0-57-amd64");
+	tree_copy(dir, "boot/config-6.1.0-57-amd64", FIXTURES "/kernel/config-6.1.0-57-amd64");
+	/* dpkg's own records: the file list of the package, and its status stanza */
+	tree_put(dir, "var/lib/dpkg/info/linux-image-6.1.0-57-amd64.list",
+		 "/.\n/boot\n/boot/System.map-6.1.0-57-amd64\n/boot/config-6.1.0-57-amd64\n/boot/vmlinuz-6.1.0-57-amd64\n");
+	tree_put(dir, "var/lib/dpkg/info/base-files.list", "/.\n/etc\n/etc/debian_version\n");
+	tree_put(dir, "var/lib/dpkg/status",
+		 "Package: base-files\nStatus: install ok installed\nVersion: 12.4+deb12u12\n\n"
+		 "Package: linux-image-6.1.0-57-amd64\nStatus: install ok installed\nPriority: optional\n"
+		 "Section: kernel\nArchitecture: amd64\nSource: linux-signed-amd64 (6.1.192+3)\nVersion: 6.1.192-3\n\n");
+}
+
 /* snapshot.sh on a tree with the lab kernel's notes, its config and a dpkg database that owns it. */
 static void test_script_kernel_identity(void **state)
 {
@@ -756,20 +788,7 @@ static void test_script_kernel_identity(void **state)
 		bool found;
 
 		assert_non_null(mkdtemp(dir));
-		tree_put(dir, "proc/sys/kernel/random/boot_id", "79060c21-363e-4a3a-aa1b-4c3911e5e399\n");
-		tree_put(dir, "proc/sys/kernel/osrelease", "6.1.0-57-amd64\n");
-		tree_put(dir, "proc/sys/kernel/version", "#1 SMP PREEMPT_DYNAMIC Debian 6.1.192-3 (2026-11-26)\n");
-		tree_put(dir, "proc/cmdline", "ro quiet\n");
-		tree_copy(dir, "sys/kernel/notes", FIXTURES "/kernel/notes-6.1.0-57-amd64");
-		tree_copy(dir, "boot/config-6.1.0-57-amd64", FIXTURES "/kernel/config-6.1.0-57-amd64");
-		/* dpkg's own records: the file list of the package, and its status stanza */
-		tree_put(dir, "var/lib/dpkg/info/linux-image-6.1.0-57-amd64.list",
-			 "/.\n/boot\n/boot/System.map-6.1.0-57-amd64\n/boot/config-6.1.0-57-amd64\n/boot/vmlinuz-6.1.0-57-amd64\n");
-		tree_put(dir, "var/lib/dpkg/info/base-files.list", "/.\n/etc\n/etc/debian_version\n");
-		tree_put(dir, "var/lib/dpkg/status",
-			 "Package: base-files\nStatus: install ok installed\nVersion: 12.4+deb12u12\n\n"
-			 "Package: linux-image-6.1.0-57-amd64\nStatus: install ok installed\nPriority: optional\n"
-			 "Section: kernel\nArchitecture: amd64\nSource: linux-signed-amd64 (6.1.192+3)\nVersion: 6.1.192-3\n\n");
+		kernel_tree(dir);
 		{
 			struct target_options o = { .root = dir, .shell = shells[i] };
 			struct target *t = NULL;
@@ -811,6 +830,121 @@ static void test_script_kernel_identity(void **state)
 	unlink(busybox_sh);
 	rmdir(bb);
 	free(busybox_sh);
+}
+
+/* snapshot_run's raw output without its "time" record (the clock moves between runs). */
+static char *without_time(const char *raw)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (const char *p = raw; *p;) {
+		size_t n = strcspn(p, "\n") + 1;
+
+		if (strncmp(p, "time\t", 5))
+			strbuf_add(&sb, p, n);
+		p += n;
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/* A snapshot with the memo of a config an earlier boot read: taken when release and build id match, marked, else read. */
+static void test_script_kernel_config_reused(void **state)
+{
+	char dir[] = "/tmp/bootab-test-XXXXXX", *raw[4] = { NULL }, *cmd, *a, *b;
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct snapshot s[4] = { 0 };
+	struct snapshot_config_memo memo, other[2], none;
+	struct target_options o = { .shell = "dash" };
+	struct target *t = NULL;
+	char *error = NULL, *want_sum;
+	json_t *j;
+	char *text;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	kernel_tree(dir);
+	o.root = dir;
+	assert_int_equal(target_open("local", &o, &t, &error), 0);
+	assert_int_equal(target_snapshot(t, NULL, true, &s[0], &raw[0], &err), 0);
+	assert_null(s[0].config_read_on);
+	assert_int_equal(snapshot_config_memo_from(&s[0], &memo), 0);
+	assert_string_equal(memo.build_id, "6a2b4ac77585b8cf102cba771300e573c8489b69");
+	assert_int_equal(memo.config.n, 30);
+	/* Memos of another build, and of this build id under another release: the config is read, and
+	 * the two parts of kernel-id.sh print what one whole run printed. */
+	assert_int_equal(snapshot_config_memo_from(&s[0], &other[0]), 0);
+	other[0].build_id[0] = other[0].build_id[0] == '0' ? '1' : '0';
+	assert_int_equal(snapshot_config_memo_from(&s[0], &other[1]), 0);
+	free(other[1].kernel);
+	other[1].kernel = xstrdup("6.1.0-58-amd64");
+	assert_int_equal(target_snapshot_with(t, NULL, true,
+					      &(struct target_snapshot_options){ .memos = other, .n_memos = 2 },
+					      &s[1], &raw[1], &err), 0);
+	assert_null(s[1].config_read_on);
+	a = without_time(raw[0]);
+	b = without_time(raw[1]);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	/* The config file changes on the box: a memo of this very kernel is taken, not the file. */
+	tree_put(dir, "boot/config-6.1.0-57-amd64", "CONFIG_CHANGED=y\n");
+	assert_int_equal(target_snapshot_with(t, NULL, true,
+					      &(struct target_snapshot_options){ .memos = &memo, .n_memos = 1 },
+					      &s[2], &raw[2], &err), 0);
+	assert_string_equal(s[2].config_read_on, s[0].boot_id);
+	assert_int_equal(s[2].config.n, 30);
+	assert_null(snapshot_entry_get(&s[2].config, "CONFIG_CHANGED", NULL));
+	want_sum = sha256_of(FIXTURES "/kernel/config-6.1.0-57-amd64");
+	assert_string_equal(s[2].config_sha256, want_sum);
+	assert_string_equal(s[2].config_source, "/boot/config-6.1.0-57-amd64");
+	/* Marked in the raw output, just before the records it marks; the rest as a whole run. */
+	assert_non_null(strstr(raw[2], "kernel_config_reused\t79060c21-363e-4a3a-aa1b-4c3911e5e399\t"
+				       "6a2b4ac77585b8cf102cba771300e573c8489b69\nkernel_config\t/boot/config-6.1.0-57-amd64\t"));
+	assert_non_null(strstr(raw[2], "\ninventory\t1\n"));
+	a = without_time(raw[0]);
+	b = without_time(raw[2]);
+	{
+		const char *mark = strstr(b, "kernel_config_reused\t");
+		size_t nl = strcspn(mark, "\n") + 1;
+
+		assert_int_equal(strlen(a) + nl, strlen(b));
+		assert_memory_equal(a, b, (size_t)(mark - b));
+		assert_string_equal(a + (mark - b), mark + nl);
+	}
+	free(a);
+	free(b);
+	j = snapshot_to_json(&s[2], NULL);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "kernel_config"), "read_on_boot_id")),
+			    "79060c21-363e-4a3a-aa1b-4c3911e5e399");
+	json_decref(j);
+	j = snapshot_to_json(&s[0], NULL);
+	assert_null(json_object_get(json_object_get(j, "kernel_config"), "read_on_boot_id"));
+	json_decref(j);
+	text = snapshot_to_text(&s[2], NULL);
+	assert_non_null(strstr(text, "kernel config read on boot 79060c21-363e-4a3a-aa1b-4c3911e5e399 (the same build id)"));
+	free(text);
+	/* A config taken from a memo makes no memo of its own. */
+	assert_int_equal(snapshot_config_memo_from(&s[2], &none), -ENOENT);
+	assert_null(none.build_id);
+	/* With no memo of its build, the changed file is what the snapshot reads. */
+	assert_int_equal(target_snapshot_with(t, NULL, true,
+					      &(struct target_snapshot_options){ .memos = other, .n_memos = 2 },
+					      &s[3], &raw[3], &err), 0);
+	assert_null(s[3].config_read_on);
+	assert_int_equal(s[3].config.n, 1);
+	assert_string_equal(snapshot_entry_get(&s[3].config, "CONFIG_CHANGED", NULL), "y");
+	target_close(t);
+	for (size_t i = 0; i < 4; i++) {
+		snapshot_release(&s[i]);
+		free(raw[i]);
+	}
+	snapshot_config_memo_release(&memo);
+	snapshot_config_memo_release(&other[0]);
+	snapshot_config_memo_release(&other[1]);
+	free(want_sum);
+	cmd = xasprintf("rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
 }
 
 /* snapshot.sh reads /etc/machine-id, else the D-Bus copy; a present /etc file decides. */
@@ -919,6 +1053,7 @@ int main(void)
 		cmocka_unit_test(test_script_machine_id_sources),
 		cmocka_unit_test(test_notes_build_id),
 		cmocka_unit_test(test_script_kernel_identity),
+		cmocka_unit_test(test_script_kernel_config_reused),
 		cmocka_unit_test(test_json_and_text),
 		cmocka_unit_test(test_time_format),
 	};

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # The Debian lab guest, for real: Debian 12 built by mmdebstrap, systemd,
 # GRUB with Debian's own update-grub, OpenSSH, sudo, two kernels (6.1 and
-# 6.12). One guest session, seven boots, the tests in order:
+# 6.12). One guest session, eight boots, the tests in order:
 #   boot 1 (lab up): the built-in GRUB entry (6.1), update-grub writes grub.cfg
 #   - the guest is what it claims (systemd, grub.cfg by grub-mkconfig, two
 #     kernels, the pinned host key)
@@ -24,6 +24,8 @@
 #   boot 6: a one-shot entry (grub-reboot over SSH) that hangs the kernel;
 #     boot 7: after the power cycle, the standing config of the campaign
 #     (6.1, iommu=pt); verify
+#   boot 8: lab up of a guest whose grub.cfg names kernels that are gone:
+#     stops at GRUB's failure, with the console's last lines
 # `make test` runs it as its own job (tools/test-suite.sh); `make
 # check-debian` alone. Skipped when QEMU cannot start or not root (the image
 # is built as root).
@@ -450,4 +452,83 @@ SH
 	# Two resets (the hung boot's reboot, the power cycle), each followed by
 	# the flush of TCG's translations.
 	[ "$(resets_flushed)" -eq $((resets + 2)) ]
+}
+
+@test "an image build stopped by SIGTERM while mmdebstrap has its mounts: no image, no temporary tree, no mount left" {
+	lab="$BATS_TEST_TMPDIR/lab" cache="$BATS_TEST_TMPDIR/cache"
+	BOOTAB_LAB_DIR=$lab BOOTAB_LAB_DEB_CACHE=$cache setsid "$BOOTAB" lab --guest debian build \
+		>"$BATS_TEST_TMPDIR/out" 2>&1 &
+	pid=$!
+	# The worst moment: mmdebstrap installing, /proc, /sys and /dev/pts
+	# mounted in its tree.
+	i=0
+	until grep -q " $cache/" /proc/mounts; do
+		sleep 1
+		i=$((i + 1))
+		[ "$i" -lt 300 ] || { cat "$BATS_TEST_TMPDIR/out"; kill -TERM -- -"$pid"; false; }
+	done
+	echo "# image build stopped after ${i} s, mmdebstrap's mounts up" >&3
+	kill -TERM -- -"$pid"
+	wait "$pid" || true
+	# Its children end too (within a minute), and leave nothing.
+	i=0
+	while pgrep -f "$cache" >/dev/null; do
+		sleep 1
+		i=$((i + 1))
+		[ "$i" -lt 60 ]
+	done
+	cat "$BATS_TEST_TMPDIR/out"
+	[ "$(tail -n 1 "$BATS_TEST_TMPDIR/out")" = "bootab-lab-build: stopped by a signal: the partial build is removed, nothing is kept" ]
+	run -1 grep -F " $cache/" /proc/mounts
+	run -0 find "$cache" -mindepth 2 -maxdepth 3
+	echo "left in the cache: $output"
+	[ -z "$output" ] || [ "$output" = "$cache/debian/.lock" ]
+	[ ! -e "$lab/stamp" ] && [ ! -e "$lab/disk.img" ]
+	run -1 grep -E "image [0-9a-f]+ built in" "$BATS_TEST_TMPDIR/out"
+}
+
+# debugfs_root: runs debugfs -w on the lab disk's root file system, its
+# commands on stdin.
+debugfs_root() {
+	local disk="$BOOTAB_LAB_DIR/disk.img" start
+	start=$(sfdisk -d "$disk" | sed -n 's/.*start= *\([0-9]*\),.*name="root".*/\1/p')
+	[[ "$start" =~ ^[0-9]+$ ]] || return 1
+	debugfs -w -f - "$disk?offset=$((start * 512))"
+}
+
+@test "boot 8: a grub.cfg whose kernels are gone: lab up stops at GRUB's failure with the console's last lines, not at its timeout" {
+	run -0 "$BOOTAB" lab down
+	good="$BATS_TEST_TMPDIR/grub.cfg"
+	debugfs_root <<<"dump /boot/grub/grub.cfg $good"
+	grep -q $'^[[:space:]]*linux[[:space:]]*/boot/vmlinuz-' "$good"
+	sed 's#/boot/vmlinuz-#/boot/vmlinuz-gone-#' "$good" >"$good.bad"
+	# The real file is kept under another name (same inode, owner and mode)
+	# and put back after the test.
+	debugfs_root <<EOF
+ln /boot/grub/grub.cfg /boot/grub/grub.cfg.bootab-test
+unlink /boot/grub/grub.cfg
+write $good.bad /boot/grub/grub.cfg
+EOF
+	t0=$SECONDS
+	run -1 --separate-stderr "$BOOTAB" lab --guest debian up
+	took=$((SECONDS - t0))
+	debugfs_root <<EOF
+rm /boot/grub/grub.cfg
+ln /boot/grub/grub.cfg.bootab-test /boot/grub/grub.cfg
+unlink /boot/grub/grub.cfg.bootab-test
+EOF
+	debugfs_root <<<"dump /boot/grub/grub.cfg $good.back"
+	cmp "$good" "$good.back"
+	echo "# lab up of the broken grub.cfg: stopped after $took s" >&3
+	echo "$stderr"
+	[ "${stderr_lines[0]}" = "bootab-lab-build: up to date in $BOOTAB_LAB_DIR" ]
+	[[ "${stderr_lines[1]}" == "bootab: lab: QEMU started (pid "* ]]
+	want="bootab: lab: the guest's boot stopped after [0-9]+ s: its console shows \"Failed to boot both default and fallback entries\\.\" and has printed nothing for 20 s"
+	[[ "${stderr_lines[2]}" =~ ^$want$ ]]
+	[ "${stderr_lines[3]}" = "bootab: lab: the last lines of the serial console:" ]
+	[[ "$stderr" == *"bootab:   | error: file \`/boot/vmlinuz-gone-"*"' not found."* ]]
+	[ "${stderr_lines[-1]}" = "bootab: lab: the whole console log is '$BOOTAB_LAB_DIR/run/serial.log'" ]
+	# Sooner than lab up's own bound (480 s for this guest); QEMU gone.
+	[ "$took" -lt 300 ]
+	run -1 "$BOOTAB" lab status
 }
