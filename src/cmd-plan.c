@@ -387,12 +387,23 @@ static void print_plan_header(const char *file, struct plan *plan, const struct 
 			text_escape_write(stdout, fleet->boxes[i].destination, strlen(fleet->boxes[i].destination), 0, NULL);
 			putchar('\n');
 		}
+	} else if (plan_is_lava(plan)) {
+		const struct plan_lava *l = &plan->lava;
+
+		/* [lava]'s values were checked when the plan was read: no control characters. */
+		printf("target: lava: every boot a job of %s on device type %s, device %s, tags", l->url, l->device_type,
+		       l->device ? l->device : "any");
+		for (size_t i = 0; i < l->tags.n; i++)
+			printf(" %s", l->tags.items[i]);
+		printf("%s\n  deploys %s and %s; command line %s, then the mode's args\n", l->tags.n ? "" : " none",
+		       l->kernel, l->initramfs, l->kernel_args);
 	} else {
 		printf("target: %s\n", plan->target ? plan->target : "(not set)");
 	}
-	printf("backend: %s\noneshot: %s\n",
-	       plan->backend,
-	       plan->oneshot == ONESHOT_ON ? "on" : plan->oneshot == ONESHOT_OFF ? "off" : "auto");
+	if (!plan_is_lava(plan))
+		printf("backend: %s\noneshot: %s\n",
+		       plan->backend,
+		       plan->oneshot == ONESHOT_ON ? "on" : plan->oneshot == ONESHOT_OFF ? "off" : "auto");
 	if (plan->watch)
 		printf("watch: %s\n", plan->watch);
 	printf("history: %s\n", plan->history_off ? "off (none read, none recorded)"

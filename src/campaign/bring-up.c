@@ -161,6 +161,9 @@ int campaign_reboot(struct campaign *c, size_t k)
 	return r;
 }
 
+static int verify_with(struct campaign *c, size_t k, struct snapshot *given, struct snapshot *ret,
+		       char **ret_summary);
+
 /* A config this snapshot read, for the later boots of its kernel's build (one memo a build). */
 static void remember_config(struct campaign *c, const struct snapshot *snap)
 {
@@ -177,6 +180,18 @@ static void remember_config(struct campaign *c, const struct snapshot *snap)
 
 /* Snapshot and verify. Returns the snapshot in *ret (when verify passed or failed: both keep it). */
 int campaign_verify(struct campaign *c, size_t k, struct snapshot *ret, char **ret_summary)
+{
+	return verify_with(c, k, NULL, ret, ret_summary);
+}
+
+int campaign_verify_snapshot(struct campaign *c, size_t k, struct snapshot *given, struct snapshot *ret,
+			     char **ret_summary)
+{
+	return verify_with(c, k, given, ret, ret_summary);
+}
+
+static int verify_with(struct campaign *c, size_t k, struct snapshot *given, struct snapshot *ret,
+		       char **ret_summary)
 {
 	const struct plan_mode *m = &c->plan.modes[c->boots[k].mode];
 	struct verify_expect *expects = xcalloc(m->expects.n + 1, sizeof(*expects));
@@ -195,14 +210,26 @@ int campaign_verify(struct campaign *c, size_t k, struct snapshot *ret, char **r
 			n_expects++;
 		free(error);
 	}
-	campaign_progress(c, k, "verifying from sysfs");
-	r = verify_boot(c->target, &(struct verify_boot_request){ .managed = c->managed, .asked = m->args,
-								  .expects = expects, .n_expects = n_expects,
-								  .kernel = campaign_mode_release(c, c->boots[k].mode),
-								  .snapshot = &memos },
-			&res, &err);
-	if (r == 0)
-		remember_config(c, &res.snapshot);
+	campaign_progress(c, k, "verifying from sysfs%s", given ? " (the snapshot the job took)" : "");
+	{
+		const struct verify_boot_request q = { .managed = c->managed, .asked = m->args, .expects = expects,
+						       .n_expects = n_expects,
+						       .kernel = campaign_mode_release(c, c->boots[k].mode),
+						       .snapshot = &memos };
+
+		if (given) {
+			/* The snapshot is ours now, as verify_boot()'s would be. */
+			memset(&res, 0, sizeof(res));
+			res.snapshot = *given;
+			memset(given, 0, sizeof(*given));
+			verify_boot_check(&res.snapshot, &q, &res);
+			r = 0;
+		} else {
+			r = verify_boot(c->target, &q, &res, &err);
+			if (r == 0)
+				remember_config(c, &res.snapshot);
+		}
+	}
 	if (res.without_root)
 		campaign_say(c, CAMPAIGN_WARNING, "boot %zu %s: %s; reading sysfs without root, kernel log not read",
 			     k + 1, c->boots[k].label, res.without_root);

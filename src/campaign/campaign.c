@@ -535,6 +535,37 @@ out:
 	return r;
 }
 
+/*
+ * target = lava: LAVA boots the device for each job, so there is no box
+ * to reach, set or reboot here; each boot is a job (lava.c), and the
+ * report is the one every campaign writes.
+ */
+static int run_lava(struct campaign *c)
+{
+	int r = c->o->root ? -EINVAL : lava_setup(c);
+
+	if (c->o->root)
+		campaign_say(c, CAMPAIGN_ERROR, "--root works with target = local only, not lava");
+	for (size_t k = 0; r == 0 && k < c->n_boots && !c->decided_round; k++) {
+		if (c->progress[k].step != STEP_DONE)
+			r = lava_run_boot(c, k);
+		if (r == 0 && look_due(c, k) && c->progress[k + 1].step == STEP_NONE)
+			sequential_look(c, k);
+	}
+	if (r == 0) {
+		r = campaign_write_report(c->dir, c->o, true, NULL, NULL);
+		if (r == 0) {
+			journal_append(c->journal, "finished");
+			c->res->finished = true;
+		} else {
+			c->res->data_error = r == -ENOSPC || r == -EDQUOT || r == -EROFS;
+		}
+	} else {
+		c->res->resumable = true;
+	}
+	return r;
+}
+
 int campaign_run(const struct campaign_options *o, struct campaign_result *ret)
 {
 	struct campaign c = { .o = o, .res = ret, .started = clock_now_s() };
@@ -564,6 +595,10 @@ int campaign_run(const struct campaign_options *o, struct campaign_result *ret)
 	r = campaign_check_data_dir(&c, "before anything on the target changes");
 	if (r < 0) {
 		ret->resumable = true;
+		goto out;
+	}
+	if (plan_is_lava(&c.plan)) {
+		r = run_lava(&c);
 		goto out;
 	}
 	if (!strcmp(c.plan.target, "local")) {
@@ -630,6 +665,9 @@ out:
 	free(c.config_memos);
 	campaign_kernels_release(&c);
 	free(c.rows_user);
+	if (c.lava_token)
+		explicit_bzero(c.lava_token, strlen(c.lava_token));
+	free(c.lava_token);
 	free(c.abs_dir);
 	free(c.exe);
 	if (c.boots)

@@ -118,31 +118,25 @@ static bool side_is_of_boot(const char *dir, const char *boot_id)
 	return same;
 }
 
-int campaign_fetch(struct campaign *c, size_t k, const struct snapshot *snap, const char *verify_summary)
+int campaign_write_side(struct campaign *c, size_t k, const struct snapshot *snap, const char *verify_summary,
+			const struct fetch *f)
 {
-	char *dir = campaign_remote_dir(c, k), *side = path_join(c->dir, c->boots[k].label), *now;
+	char *side = path_join(c->dir, c->boots[k].label), *now;
 	struct strlist warnings = STRLIST_INIT;
-	struct fetch f;
 	struct side_record rec;
 	int r;
 
-	campaign_progress(c, k, "fetching results");
-	r = fetch_to_disk(c, k, dir, &f);
-	if (r < 0)
-		goto out;
-	for (size_t i = 0; i < f.n_skipped; i++)
-		campaign_say(c, CAMPAIGN_WARNING, "boot %zu %s: %s is %llu bytes, over the %llu-byte limit of one fetched file: not fetched, it stays on the target in %s",
-			     k + 1, c->boots[k].label, f.skipped[i].name, f.skipped[i].size, FETCH_FILE_LIMIT, dir);
-	add_times(c, &f);
+	add_times(c, f);
 	now = time_now_iso8601();
 	rec = (struct side_record){
 		.plan = &c->plan, .campaign = c->name, .target = c->plan.target,
 		.boot_index = k, .n_boots = c->n_boots, .label = c->boots[k].label,
 		.mode = c->plan.modes[c->boots[k].mode].name, .round = c->boots[k].round,
-		.boot_id_before = c->progress[k].boot_id_before, .reboot_s = c->progress[k].reboot_s,
+		.boot_id_before = c->progress[k].boot_id_before,
+		.reboot_s = c->progress[k].lava_job ? -1 : c->progress[k].reboot_s,
 		.boot_method = !c->progress[k].boot_id_before ? NULL
 			       : !strcmp(c->plan.backend, "kexec") ? "kexec" : "reboot",
-		.snapshot_time = now, .snapshot = snap, .fetch = &f, .verify_summary = verify_summary,
+		.snapshot_time = now, .snapshot = snap, .fetch = f, .verify_summary = verify_summary,
 		.proof = c->progress[k].proof,
 	};
 	r = side_write(side, &rec, &warnings);
@@ -160,19 +154,37 @@ int campaign_fetch(struct campaign *c, size_t k, const struct snapshot *snap, co
 	for (size_t i = 0; i < warnings.n; i++)
 		campaign_say(c, CAMPAIGN_WARNING, "%s", warnings.items[i]);
 	strlist_release(&warnings);
-	fetch_release(&f);
 	if (r < 0) {
 		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: cannot write %s: %s (its rows are done; fetched again on --resume)",
 		    k + 1, c->boots[k].label, side, strerror(-r));
 		c->res->data_error = true;
-		goto out;
+		free(side);
+		return r;
 	}
 	campaign_progress(c, k, "results in %s", side);
+	free(side);
 	r = campaign_journal_step(c, k, STEP_DONE, NULL);
 	c->done_at = clock_now_s();
 	c->done_this_run++;
+	return r;
+}
+
+int campaign_fetch(struct campaign *c, size_t k, const struct snapshot *snap, const char *verify_summary)
+{
+	char *dir = campaign_remote_dir(c, k);
+	struct fetch f;
+	int r;
+
+	campaign_progress(c, k, "fetching results");
+	r = fetch_to_disk(c, k, dir, &f);
+	if (r < 0)
+		goto out;
+	for (size_t i = 0; i < f.n_skipped; i++)
+		campaign_say(c, CAMPAIGN_WARNING, "boot %zu %s: %s is %llu bytes, over the %llu-byte limit of one fetched file: not fetched, it stays on the target in %s",
+			     k + 1, c->boots[k].label, f.skipped[i].name, f.skipped[i].size, FETCH_FILE_LIMIT, dir);
+	r = campaign_write_side(c, k, snap, verify_summary, &f);
+	fetch_release(&f);
 out:
-	free(side);
 	free(dir);
 	return r;
 }

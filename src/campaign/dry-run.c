@@ -46,10 +46,27 @@ static void print_steps(const struct campaign *c, const struct plan_mode *m, con
 	print_command(&v);
 }
 
+/* target = lava: each boot's job definition, as it would be submitted. */
+static void dry_run_lava(struct campaign *c)
+{
+	printf("campaign %s: %zu boots as LAVA jobs on %s, data in %s\n", c->name, c->n_boots, c->plan.lava.url, c->dir);
+	for (size_t k = 0; k < c->n_boots; k++) {
+		char *job = lava_campaign_job(c, k);
+
+		printf("\n== boot %zu/%zu: %s (mode %s): the job POSTed to %s/api/v0.2/jobs/\n%s", k + 1, c->n_boots,
+		       c->boots[k].label, c->plan.modes[c->boots[k].mode].name, c->plan.lava.url, job);
+		free(job);
+	}
+}
+
 void campaign_dry_run(struct campaign *c)
 {
 	struct strbuf managed = STRBUF_INIT;
 
+	if (plan_is_lava(&c->plan)) {
+		dry_run_lava(c);
+		return;
+	}
 	for (char **a = c->managed; *a; a++)
 		strbuf_addf(&managed, "%s%s", a == c->managed ? "" : " ", *a);
 	printf("campaign %s: %zu boots on %s, data in %s\n", c->name, c->n_boots,

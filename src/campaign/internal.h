@@ -15,6 +15,8 @@
  *   collect.c   fetch a boot's results into its side directory (side-write.c)
  *   report.c    the report and the calibration history at the end
  *   dry-run.c   what a campaign would run, printed
+ *   lava.c      target = lava: each boot a LAVA job (lava-job.c writes it,
+ *               lava-results.c reads LAVA's answers)
  */
 
 #include <stdbool.h>
@@ -50,6 +52,7 @@ struct boot_progress {
 	double rebooting_at;    /* and the wall-clock time it was issued */
 	json_t *proof;          /* the last verify's proof levels (meta.json "proof"), or NULL */
 	size_t seen;            /* progress lines of the started run already shown ("progress N") */
+	long lava_job;          /* target = lava: the job of this boot ("started lava-job:ID"); 0: none */
 };
 
 struct campaign {
@@ -79,6 +82,7 @@ struct campaign {
 	char *standing_kernel;     /* plans with kernels: uname -r when the campaign began */
 	char **mode_kernel;        /* per mode: the kernel spec it boots; NULL: the plan names none */
 	char **mode_release;       /* per mode: the release uname -r must print; NULL: not checked */
+	char *lava_token;          /* target = lava: the API token (never in argv, files or logs) */
 	int lock_fd;               /* the campaign directory's lock, when locked */
 	bool locked;
 	/* The kernel configs this run's verify snapshots read, one per build:
@@ -137,6 +141,13 @@ int campaign_reboot(struct campaign *c, size_t k);
 int campaign_record_rebooted(struct campaign *c, size_t k, const char *before, const char *after, double secs);
 /* bring-up.c: snapshot and verify; -EPROTO when verify failed (*ret kept then too). */
 int campaign_verify(struct campaign *c, size_t k, struct snapshot *ret, char **ret_summary);
+/*
+ * bring-up.c: campaign_verify()'s checks on a snapshot taken elsewhere (a
+ * LAVA job's): given is moved into *ret in every case where it returns 0
+ * or -EPROTO.
+ */
+int campaign_verify_snapshot(struct campaign *c, size_t k, struct snapshot *given, struct snapshot *ret,
+			     char **ret_summary);
 /* bring-up.c: after a failure, back to the standing config and into it. */
 void campaign_reboot_to_standing(struct campaign *c);
 void campaign_restore_standing(struct campaign *c, size_t k);
@@ -185,6 +196,10 @@ int campaign_wait_rows(struct campaign *c, size_t k);
 
 /* collect.c: fetches boot k's results into its side directory, journals "done". */
 int campaign_fetch(struct campaign *c, size_t k, const struct snapshot *snap, const char *verify_summary);
+/* collect.c: boot k's side written from its snapshot and fetched files, journals "done". */
+struct fetch;
+int campaign_write_side(struct campaign *c, size_t k, const struct snapshot *snap, const char *verify_summary,
+			const struct fetch *f);
 /* collect.c: moves an unfinished side directory of boot k aside. */
 void campaign_set_aside(struct campaign *c, size_t k);
 
@@ -202,6 +217,19 @@ int campaign_write_report(const char *dir, const struct campaign_options *o, boo
  * on error) says how many are. Returns 0 or -errno (nothing written).
  */
 int campaign_look(const char *dir, const struct campaign_options *o, bool *ret_decided, char **ret_line);
+
+/* lava.c: target = lava: the token read (0600 file or environment) and lava/ made; -errno, said. */
+int lava_setup(struct campaign *c);
+/*
+ * lava.c: boot k as a LAVA job: written and submitted (its id journalled
+ * first thing), waited for, its log read back, verified, its side
+ * written. A job that does not complete is a failed boot (-EIO, LAVA's
+ * reason said); -EINTR when asked to stop (the job goes on, --resume
+ * waits for it).
+ */
+int lava_run_boot(struct campaign *c, size_t k);
+/* lava.c: boot k's job definition (the caller's). */
+char *lava_campaign_job(struct campaign *c, size_t k);
 
 /* dry-run.c: prints what the campaign would run. */
 void campaign_dry_run(struct campaign *c);

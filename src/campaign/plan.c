@@ -527,6 +527,124 @@ static int idle_key(struct parse_state *s, const char *key, const char *v)
 	return fail(s, key, "unknown key in [idle] (load, gpu, checks, interval, timeout)");
 }
 
+/* A URL of a LAVA instance or of an image: scheme, then no space, quote, backslash or control character. */
+static bool lava_url_valid(const char *v, bool images)
+{
+	if (strncmp(v, "http://", 7) && strncmp(v, "https://", 8) && (!images || strncmp(v, "file:///", 8)))
+		return false;
+	if (strlen(v) > 1024)
+		return false;
+	for (const char *c = v; *c; c++)
+		if ((unsigned char)*c <= 0x20 || *c == 0x7f || strchr("\"'\\`{}<>", *c))
+			return false;
+	return true;
+}
+
+static int lava_url_key(struct parse_state *s, const char *key, const char *v, char **field, bool images)
+{
+	if (!lava_url_valid(v, images))
+		return fail(s, key, "'%s' is not an %s URL without spaces, quotes, braces or control characters",
+			    v, images ? "http://, https:// or file:///" : "http:// or https://");
+	if (!set_string(s, key, field, v))
+		return 0;
+	/* The API's paths are joined on after a '/'. */
+	if (!images)
+		for (size_t n = strlen(*field); n > 8 && (*field)[n - 1] == '/'; n--)
+			(*field)[n - 1] = '\0';
+	return 1;
+}
+
+/* A LAVA device, device type or tag name. */
+static bool lava_name_valid(const char *v)
+{
+	return name_valid(v) && *v != '-' && *v != '.';
+}
+
+static int lava_text_key(struct parse_state *s, const char *key, const char *v, char **field)
+{
+	if (strlen(v) > 256)
+		return fail(s, key, "longer than 256 bytes");
+	for (const char *c = v; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			return fail(s, key, "holds a control character");
+	return set_string(s, key, field, v);
+}
+
+/* [lava]: the instance, the device, the images the jobs deploy. */
+static int lava_key(struct parse_state *s, const char *key, const char *v)
+{
+	struct plan_lava *l = &s->plan->lava;
+
+	if (!strcmp(key, "url"))
+		return lava_url_key(s, key, v, &l->url, false);
+	if (!strcmp(key, "kernel"))
+		return lava_url_key(s, key, v, &l->kernel, true);
+	if (!strcmp(key, "initramfs"))
+		return lava_url_key(s, key, v, &l->initramfs, true);
+	if (!strcmp(key, "device") || !strcmp(key, "device_type") || !strcmp(key, "arch")) {
+		if (!lava_name_valid(v))
+			return fail(s, key, "'%s' is not a LAVA name (1-64 letters, digits, '_', '-', '.')", v);
+		if (!strcmp(key, "device_type")) {
+			/* The deploy and boot actions bootab writes are the qemu device type's. */
+			if (strcmp(v, "qemu"))
+				return fail(s, key, "'%s': bootab writes jobs for LAVA's qemu device type only", v);
+			free(l->device_type);
+			l->device_type = xstrdup(v);
+			return 1;
+		}
+		return set_string(s, key, !strcmp(key, "arch") ? &l->arch : &l->device, v);
+	}
+	if (!strcmp(key, "tags")) {
+		struct strlist words = STRLIST_INIT;
+		bool ok = true;
+
+		strlist_split(&words, v, " \t");
+		for (size_t i = 0; i < words.n && ok; i++) {
+			if (!lava_name_valid(words.items[i]))
+				ok = fail(s, key, "'%s' is not a LAVA tag (1-64 letters, digits, '_', '-', '.')",
+					  words.items[i]);
+			else if (strlist_find(&l->tags, words.items[i]) < 0)
+				strlist_add(&l->tags, words.items[i]);
+		}
+		strlist_release(&words);
+		return ok;
+	}
+	if (!strcmp(key, "token_file")) {
+		if (*v != '/')
+			return fail(s, key, "'%s' is not an absolute path", v);
+		return lava_text_key(s, key, v, &l->token_file);
+	}
+	if (!strcmp(key, "token_env")) {
+		for (const char *c = v; *c; c++)
+			if (!(isupper((unsigned char)*c) || *c == '_' || (c > v && isdigit((unsigned char)*c))))
+				return fail(s, key, "'%s' is not an environment variable name (A-Z, 0-9, '_')", v);
+		return set_string(s, key, &l->token_env, v);
+	}
+	if (!strcmp(key, "kernel_args")) {
+		struct parse_error e = PARSE_ERROR_INIT;
+		char **args = NULL;
+		int r = cmdline_args_parse(v, &args, &e);
+
+		strv_free(args);
+		if (r < 0) {
+			fail(s, key, "%s", e.message ? e.message : "not kernel command-line args");
+			parse_error_release(&e);
+			return 0;
+		}
+		parse_error_release(&e);
+		free(l->kernel_args);
+		l->kernel_args = xstrdup(v);
+		return 1;
+	}
+	if (!strcmp(key, "prompt"))
+		return lava_text_key(s, key, v, &l->prompt);
+	if (!strcmp(key, "job_timeout"))
+		return parse_uint(s, key, v, 60, 7 * 86400, &l->job_timeout_s);
+	if (!strcmp(key, "poll"))
+		return parse_uint(s, key, v, 1, 600, &l->poll_s);
+	return fail(s, key, "unknown key in [lava] (url, device, tags, device_type, arch, token_file, token_env, kernel, initramfs, kernel_args, prompt, job_timeout, poll)");
+}
+
 /* [kind] or [kind "title"] */
 static int open_section(struct parse_state *s, const char *section)
 {
@@ -603,12 +721,18 @@ static int open_section(struct parse_state *s, const char *section)
 		v->name = xstrdup(s->title);
 		v->line = s->line;
 		s->current = v;
-	} else if (!strcmp(s->kind, "campaign") || !strcmp(s->kind, "idle") ||
+	} else if (!strcmp(s->kind, "campaign") || !strcmp(s->kind, "idle") || !strcmp(s->kind, "lava") ||
 		   !strcmp(s->kind, "park") || !strcmp(s->kind, "unpark")) {
 		if (s->title)
 			return fail(s, NULL, "section [%s] takes no name", s->kind);
+		if (!strcmp(s->kind, "lava")) {
+			if (p->lava.present)
+				return fail(s, NULL, "section [lava] is given twice");
+			p->lava.present = true;
+			p->lava.line = s->line;
+		}
 	} else {
-		return fail(s, NULL, "unknown section [%s] (campaign, mode, row, check, version, idle, park, unpark)",
+		return fail(s, NULL, "unknown section [%s] (campaign, mode, row, check, version, idle, lava, park, unpark)",
 			    section);
 	}
 	return 1;
@@ -642,6 +766,8 @@ static int handler(void *user, const char *section, const char *key, const char 
 	}
 	if (!strcmp(s->kind, "idle"))
 		return idle_key(s, key, value);
+	if (!strcmp(s->kind, "lava"))
+		return lava_key(s, key, value);
 	if (!strcmp(s->kind, "park") || !strcmp(s->kind, "unpark")) {
 		if (strcmp(key, "command"))
 			return fail(s, key, "unknown key in [%s] (command)", s->kind);
@@ -714,6 +840,57 @@ static int labels_unique(struct parse_state *s)
 	return ok;
 }
 
+/* target = lava and [lava] go together; the section names what every job needs. */
+static int validate_lava(struct parse_state *s)
+{
+	struct plan *p = s->plan;
+	struct plan_lava *l = &p->lava;
+	static const char *const need[] = { "url", "kernel", "initramfs", "prompt" };
+
+	if (!l->present) {
+		if (plan_is_lava(p)) {
+			s->line = 0;
+			return fail(s, "target", "lava needs a [lava] section (url, device or tags, token_file or token_env, kernel, initramfs, prompt)");
+		}
+		return 1;
+	}
+	s->line = l->line;
+	if (!plan_is_lava(p))
+		return fail(s, NULL, "section [lava] is for target = lava");
+	for (size_t i = 0; i < 4; i++) {
+		const char *have[] = { l->url, l->kernel, l->initramfs, l->prompt };
+
+		if (!have[i])
+			return fail(s, need[i], "missing in [lava]");
+	}
+	if (!l->device && !l->tags.n)
+		return fail(s, "device", "missing in [lava]: the jobs are pinned by device, tags or both");
+	if (!l->token_file == !l->token_env)
+		return fail(s, "token_file", "[lava] takes token_file or token_env: one of them");
+	if (!l->device_type)
+		l->device_type = xstrdup("qemu");
+	if (!l->arch)
+		l->arch = xstrdup("amd64");
+	if (!l->kernel_args)
+		l->kernel_args = xstrdup("console=ttyS0,115200");
+	if (!l->job_timeout_s)
+		l->job_timeout_s = 1800;
+	if (!l->poll_s)
+		l->poll_s = 10;
+	/* The job's -append "..." takes the args as they are: kernel args hold no quote or brace (cmdline_args_parse()). */
+	for (size_t i = 0; i < p->n_modes; i++) {
+		s->line = p->modes[i].line;
+		if (p->modes[i].kernel)
+			return fail(s, "kernel", "a LAVA campaign's jobs deploy [lava] kernel: a mode names no kernel");
+	}
+	if (p->power_cycle) {
+		s->line = 0;
+		return fail(s, "power_cycle", "LAVA powers its devices: target = lava takes no power_cycle");
+	}
+	s->line = 0;
+	return 1;
+}
+
 static int validate(struct parse_state *s)
 {
 	struct plan *p = s->plan;
@@ -743,6 +920,8 @@ static int validate(struct parse_state *s)
 			p->modes[i].args = xcalloc(1, sizeof(char *));
 			p->modes[i].args_text = xstrdup("");
 		}
+	if (!validate_lava(s))
+		return 0;
 	for (size_t i = 0; i < p->n_rows; i++) {
 		struct plan_row *r = &p->rows[i];
 
@@ -874,6 +1053,11 @@ int plan_load(const char *path, struct plan *ret, struct parse_error *err)
 	r = plan_parse(path, data, ret, err);
 	free(data);
 	return r;
+}
+
+bool plan_is_lava(const struct plan *plan)
+{
+	return plan->target && !strcmp(plan->target, "lava");
 }
 
 const struct plan_mode *plan_find_mode(const struct plan *plan, const char *name)
@@ -1088,6 +1272,30 @@ static void format_lines(struct strbuf *sb, const char *key, const char *text)
 	}
 }
 
+static void format_lava(struct strbuf *sb, const struct plan_lava *l)
+{
+	if (!l->present)
+		return;
+	strbuf_addstr(sb, "\n[lava]\n");
+	format_string(sb, "url", l->url);
+	format_string(sb, "device", l->device);
+	if (l->tags.n) {
+		strbuf_addstr(sb, "tags =");
+		for (size_t i = 0; i < l->tags.n; i++)
+			strbuf_addf(sb, " %s", l->tags.items[i]);
+		strbuf_addch(sb, '\n');
+	}
+	format_string(sb, "device_type", l->device_type);
+	format_string(sb, "arch", l->arch);
+	format_string(sb, "token_file", l->token_file);
+	format_string(sb, "token_env", l->token_env);
+	format_string(sb, "kernel", l->kernel);
+	format_string(sb, "initramfs", l->initramfs);
+	format_string(sb, "kernel_args", l->kernel_args);
+	format_string(sb, "prompt", l->prompt);
+	strbuf_addf(sb, "job_timeout = %u\npoll = %u\n", l->job_timeout_s, l->poll_s);
+}
+
 char *plan_format(const struct plan *p)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -1137,6 +1345,7 @@ char *plan_format(const struct plan *p)
 	/* %.17g: every double reads back as the same double. */
 	strbuf_addf(&sb, "\n[idle]\nload = %.17g\ngpu = %.17g\nchecks = %u\ninterval = %u\ntimeout = %u\n",
 		    p->idle.load, p->idle.gpu_pct, p->idle.checks, p->idle.interval_s, p->idle.timeout_s);
+	format_lava(&sb, &p->lava);
 	if (p->park.n) {
 		strbuf_addstr(&sb, "\n[park]\n");
 		for (size_t i = 0; i < p->park.n; i++)
@@ -1233,5 +1442,16 @@ void plan_release(struct plan *p)
 	strlist_release(&p->park);
 	strlist_release(&p->ignore);
 	strlist_release(&p->unpark);
+	free(p->lava.url);
+	free(p->lava.device);
+	strlist_release(&p->lava.tags);
+	free(p->lava.device_type);
+	free(p->lava.arch);
+	free(p->lava.token_file);
+	free(p->lava.token_env);
+	free(p->lava.kernel);
+	free(p->lava.initramfs);
+	free(p->lava.kernel_args);
+	free(p->lava.prompt);
 	memset(p, 0, sizeof(*p));
 }

@@ -67,6 +67,30 @@ struct plan_idle {
 	unsigned timeout_s;       /* 0: wait as long as it takes */
 };
 
+/*
+ * target = lava: the boots run as jobs of a LAVA instance ([lava]); see
+ * docs/fleet.md "LAVA". Strings are checked when the plan is read (URLs
+ * and names without quotes, spaces or control characters; the prompt
+ * printable); the token file's mode when the campaign starts.
+ */
+struct plan_lava {
+	bool present;                  /* a [lava] section was given */
+	char *url;                     /* http:// or https://, without a trailing '/' */
+	char *device;                  /* the device every job must run on (checked); may be NULL */
+	struct strlist tags;           /* device tags every job asks for */
+	char *device_type;             /* "qemu", the one device type bootab writes jobs for */
+	char *arch;                    /* the job's context arch (QEMU's binary); default "amd64" */
+	char *token_file;              /* a file holding the API token (mode 0600) */
+	char *token_env;               /* or the environment variable that holds it */
+	char *kernel;                  /* the kernel the jobs deploy: a file://, http:// or https:// URL */
+	char *initramfs;               /* the initramfs (cpio.newc, gzip): LAVA's overlay is appended to it */
+	char *kernel_args;             /* on every boot's command line before the mode's; default console=ttyS0,115200 */
+	char *prompt;                  /* the shell prompt on the console after boot */
+	unsigned job_timeout_s;        /* LAVA's job timeout; default 1800 */
+	unsigned poll_s;               /* seconds between job state reads; default 10 */
+	unsigned line;                 /* the [lava] header's line */
+};
+
 enum plan_order_kind {
 	ORDER_DEFAULT,            /* every mode once per round, then the first again */
 	ORDER_ABBA,               /* each round forward, then backward */
@@ -125,6 +149,7 @@ struct plan {
 	struct plan_idle idle;
 	struct strlist park;
 	struct strlist unpark;
+	struct plan_lava lava;
 	size_t alloc_modes, alloc_rows, alloc_versions;
 };
 
@@ -170,6 +195,9 @@ bool plan_has_kernels(const struct plan *plan);
  * (static text).
  */
 bool plan_kernel_valid(const char *s, const char **ret_why);
+
+/* Whether the plan's target is a LAVA instance (target = lava). */
+bool plan_is_lava(const struct plan *plan);
 
 /* The mode called name, or NULL. */
 const struct plan_mode *plan_find_mode(const struct plan *plan, const char *name);

@@ -185,10 +185,24 @@ static int journal_boot_line(struct campaign *c, size_t line, const char *text)
 	if (r < 0)
 		goto out;
 	if (st == STEP_FAILED) {
-		/* A failed step is done again on resume. */
+		/* A failed step is done again on resume (a LAVA boot with a new job). */
 		if (c->progress[k].step > STEP_BEGIN)
 			c->progress[k].step = STEP_BEGIN;
+		c->progress[k].lava_job = 0;
 		goto out;
+	}
+	if (st == STEP_STARTED && plan_is_lava(&c->plan)) {
+		/* target = lava: "started lava-job:ID", the job of this boot. */
+		char *idend;
+		long id;
+
+		errno = 0;
+		id = strncmp(w[4], "lava-job:", 9) ? 0 : strtol(w[4] + 9, &idend, 10);
+		if (id <= 0 || errno || *idend) {
+			r = journal_bad(c, line, text, "expected 'boot %zu %s started lava-job:ID'", k + 1, w[2]);
+			goto out;
+		}
+		c->progress[k].lava_job = id;
 	}
 	c->progress[k].step = (enum step)st;
 	if (st == STEP_STARTED)

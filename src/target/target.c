@@ -103,7 +103,7 @@ char *target_script_render(const struct target *t, const char *name)
 	if (!text)
 		return NULL;
 	strbuf_addstr(&sb, "ROOT=");
-	shell_quote_append(&sb, t->root ? t->root : "");
+	shell_quote_append(&sb, t && t->root ? t->root : "");
 	strbuf_addch(&sb, '\n');
 	/*
 	 * The script travels as one argument of the ssh command line, and

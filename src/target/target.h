@@ -86,6 +86,8 @@ const char *target_script_text(const char *name);
  * comment-only lines and indentation (the ssh command line carries it;
  * dropbear takes at most 9000 bytes), so it can
  * be stored with the results and rerun by hand. NULL for an unknown name.
+ * t may be NULL: the script as it runs on a box reached otherwise (a LAVA
+ * job's test shell), with the root "".
  * The result is the caller's.
  */
 char *target_script_render(const struct target *t, const char *name);

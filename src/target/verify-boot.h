@@ -48,6 +48,20 @@ struct verify_boot_result {
 int verify_boot(struct target *t, const struct verify_boot_request *request,
 		struct verify_boot_result *ret, struct parse_error *err);
 
+struct strvec;
+
+/* Appends to words the args snapshot.sh takes for request: what its checks read. */
+void verify_boot_snapshot_args(const struct verify_boot_request *request, struct strvec *words);
+
+/*
+ * The checks of verify_boot() on a snapshot taken elsewhere (a LAVA job's
+ * test shell ran snapshot.sh with verify_boot_snapshot_args()): fills
+ * ret->report and ret->proof; ret->snapshot is not touched. ret starts
+ * zeroed; release it with verify_boot_result_release().
+ */
+void verify_boot_check(const struct snapshot *snapshot, const struct verify_boot_request *request,
+		       struct verify_boot_result *ret);
+
 void verify_boot_result_release(struct verify_boot_result *result);
 
 #endif

@@ -181,3 +181,25 @@ python3 "$here/check-results.py" "$state/tests.json" "$state/suites.json" "$mark
 }
 [ "$st" = "Finished Complete" ] || die "job $job health: $st"
 say "ok: job $job, $(($(date +%s) - t0)) s in all ($((t2 - t1)) s from submission to the end of the job)"
+
+# A campaign through bootab's lava target: A B A2, three jobs.
+rm -rf "$state/runs"
+sed -e "s|@STATE@|$state|g" -e "s|@URL@|$url|g" "$here/campaign.ini" >"$state/campaign.ini"
+t3=$(date +%s)
+say "bootab run of a 2-mode campaign through LAVA (log: $state/campaign.log)"
+if ! $nice "${BOOTAB:-bootab}" run --data "$state/runs" "$state/campaign.ini" >"$state/campaign.log" 2>&1; then
+	tail -n 20 "$state/campaign.log" >&2
+	die "bootab run of the LAVA campaign failed"
+fi
+t4=$(date +%s)
+dir=
+for d in "$state"/runs/campaign-*; do
+	dir=$d
+done
+[ -d "$dir" ] || die "bootab run made no campaign directory under $state/runs"
+python3 "$here/check-campaign.py" "$dir" || die "the campaign's results (in $dir) are not what its plan asked for"
+# The report from the recorded sides alone, as for any campaign.
+"${BOOTAB:-bootab}" report "$dir" >"$state/report.txt" || die "bootab report $dir failed"
+grep -q '^pti vs standing' "$state/report.txt" || die "the report has no pti vs standing line (see $state/report.txt)"
+say "ok: campaign $dir in $((t4 - t3)) s ($(grep -c ' started lava-job:' "$dir/journal") jobs); $(grep -m1 'campaign finished' "$state/campaign.log" || :)"
+say "ok: $(($(date +%s) - t0)) s in all"

@@ -393,6 +393,26 @@ static const struct error_case errors[] = {
 	{ "[mode \"a\"]\nkernel = /boot/../etc/shadow\n", 2, "kernel: '/boot/../etc/shadow' is not a plain path" },
 	{ "[mode \"a\"]\nkernel = /boot/\n", 2, "kernel: '/boot/' is a path outside /boot" },
 	{ "[mode \"a\"]\nkernel = /boot/vmlinuz-6.1 x\n", 2, "kernel: '/boot/vmlinuz-6.1 x' is not a path bootab takes" },
+	/* target = lava and its [lava] section. */
+	{ "[campaign]\ntarget = lava\n[mode \"a\"]\n[lava]\nkernel_args = console=\"ttyS0\"\n", 5, "kernel_args: invalid kernel argument" },
+	{ "[campaign]\ntarget = lava\n[mode \"a\"]\n[mode \"b\"]\nargs = pti=on\n[lava]\nurl = http://lava.example\nkernel = file:///k\ninitramfs = file:///i\nprompt = # \ntoken_env = T\n", 6, "device: missing in [lava]: the jobs are pinned by device, tags or both" },
+	{ "[campaign]\ntarget = lava\n[mode \"a\"]\n[mode \"b\"]\nargs = pti=on\n[lava]\nurl = http://lava.example\ndevice = d1\nkernel = file:///k\ninitramfs = file:///i\nprompt = # \n", 6, "token_file: [lava] takes token_file or token_env: one of them" },
+	{ "[campaign]\ntarget = lava\n[mode \"a\"]\n[mode \"b\"]\nargs = pti=on\n[lava]\nurl = http://lava.example\ndevice = d1\nkernel = file:///k\ninitramfs = file:///i\nprompt = # \ntoken_env = T\ntoken_file = /t\n", 6, "token_file: [lava] takes token_file or token_env" },
+	{ "[campaign]\ntarget = lava\n[mode \"a\"]\n[mode \"b\"]\nargs = pti=on\n[lava]\nurl = ftp://lava.example\n", 7, "url: 'ftp://lava.example' is not an http:// or https:// URL" },
+	{ "[campaign]\ntarget = lava\n[mode \"a\"]\n[mode \"b\"]\nargs = pti=on\n[lava]\nurl = http://lava.example/\"x\n", 7, "url: 'http://lava.example/\"x' is not an http:// or https:// URL" },
+	{ "[campaign]\ntarget = lava\n[mode \"a\"]\n[mode \"b\"]\nargs = pti=on\n[lava]\nkernel = http://h/k{x}\n", 7, "kernel: 'http://h/k{x}' is not an http://, https:// or file:/// URL" },
+	{ "[campaign]\ntarget = lava\n[mode \"a\"]\n[mode \"b\"]\nargs = pti=on\n[lava]\ndevice = -d\n", 7, "device: '-d' is not a LAVA name" },
+	{ "[campaign]\ntarget = lava\n[mode \"a\"]\n[mode \"b\"]\nargs = pti=on\n[lava]\ntags = ok b$d\n", 7, "tags: 'b$d' is not a LAVA tag" },
+	{ "[campaign]\ntarget = lava\n[mode \"a\"]\n[mode \"b\"]\nargs = pti=on\n[lava]\ndevice_type = x86\n", 7, "device_type: 'x86': bootab writes jobs for LAVA's qemu device type only" },
+	{ "[campaign]\ntarget = lava\n[mode \"a\"]\n[mode \"b\"]\nargs = pti=on\n[lava]\ntoken_file = token\n", 7, "token_file: 'token' is not an absolute path" },
+	{ "[campaign]\ntarget = lava\n[mode \"a\"]\n[mode \"b\"]\nargs = pti=on\n[lava]\ntoken_env = lava-token\n", 7, "token_env: 'lava-token' is not an environment variable name" },
+	{ "[campaign]\ntarget = lava\n[mode \"a\"]\n[mode \"b\"]\nargs = pti=on\n[lava]\nprompt = a\tb\n", 7, "prompt: holds a control character" },
+	{ "[campaign]\ntarget = lava\n[mode \"a\"]\n[mode \"b\"]\nargs = pti=on\n[lava]\njob_timeout = 10\n", 7, "job_timeout: '10' is not a whole number from 60 to 604800" },
+	{ "[campaign]\ntarget = lava\n[mode \"a\"]\n[mode \"b\"]\nargs = pti=on\n[lava]\ncolour = red\n", 7, "colour: unknown key in [lava]" },
+	{ "[campaign]\ntarget = lava\n[mode \"a\"]\n[mode \"b\"]\nargs = pti=on\n[lava]\nurl = http://a\n[lava]\n", 8, "section [lava] is given twice" },
+	{ "[campaign]\ntarget = lava\n[mode \"a\"]\n", 0, "target: lava needs a [lava] section" },
+	{ "[campaign]\ntarget = lab\n[mode \"a\"]\n[lava]\nurl = http://a\n", 4, "section [lava] is for target = lava" },
+	{ "[campaign]\ntarget = lava\n[mode \"a\"]\nkernel = 6.1.0-57-amd64\n[lava]\nurl = http://l\ndevice = d\nkernel = file:///k\ninitramfs = file:///i\nprompt = #\ntoken_env = T\n", 3, "kernel: a LAVA campaign's jobs deploy [lava] kernel" },
 };
 
 static void test_errors(void **state)
@@ -412,6 +432,49 @@ static void test_errors(void **state)
 			fail_msg("got '%s', expected '%s...'", err.message, errors[i].message);
 		parse_error_release(&err);
 	}
+}
+
+/* target = lava: [lava]'s keys, their defaults, and the round trip through plan_format(). */
+static void test_lava_section(void **state)
+{
+	static const char text[] =
+		"[campaign]\ntarget = lava\n"
+		"[mode \"standing\"]\n[mode \"pti\"]\nargs = pti=on\n"
+		"[lava]\nurl = http://127.0.0.1:8765//\ndevice = bootab-qemu-01\ntags = bootab-lab fast bootab-lab\n"
+		"token_file = /etc/bootab/lava-token\n"
+		"kernel = file:///srv/lab/vmlinuz\ninitramfs = https://files.example/initrd.cpio.gz\n"
+		"prompt = bootab-lab# \njob_timeout = 900\n";
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct plan p, q;
+	char *formatted;
+
+	(void)state;
+	assert_int_equal(plan_parse("lava.ini", text, &p, &err), 0);
+	assert_true(plan_is_lava(&p));
+	assert_true(p.lava.present);
+	assert_string_equal(p.lava.url, "http://127.0.0.1:8765");
+	assert_string_equal(p.lava.device, "bootab-qemu-01");
+	assert_int_equal(p.lava.tags.n, 2);
+	assert_string_equal(p.lava.tags.items[1], "fast");
+	assert_string_equal(p.lava.token_file, "/etc/bootab/lava-token");
+	assert_null(p.lava.token_env);
+	assert_string_equal(p.lava.device_type, "qemu");
+	assert_string_equal(p.lava.arch, "amd64");
+	assert_string_equal(p.lava.kernel_args, "console=ttyS0,115200");
+	assert_string_equal(p.lava.prompt, "bootab-lab#");
+	assert_int_equal(p.lava.job_timeout_s, 900);
+	assert_int_equal(p.lava.poll_s, 10);
+	formatted = plan_format(&p);
+	assert_int_equal(plan_parse("again.ini", formatted, &q, &err), 0);
+	assert_string_equal(q.lava.url, p.lava.url);
+	assert_int_equal(q.lava.tags.n, 2);
+	assert_string_equal(q.lava.kernel_args, p.lava.kernel_args);
+	assert_string_equal(q.lava.initramfs, p.lava.initramfs);
+	assert_int_equal(q.lava.job_timeout_s, 900);
+	free(formatted);
+	plan_release(&q);
+	plan_release(&p);
+	parse_error_release(&err);
 }
 
 /* [mode] kernel: a release or a /boot path, combinable with args; absent is the standing kernel. */
@@ -540,6 +603,7 @@ int main(void)
 		cmocka_unit_test(test_history_key),
 		cmocka_unit_test(test_bom_and_continued_args),
 		cmocka_unit_test(test_kernel_key),
+		cmocka_unit_test(test_lava_section),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
