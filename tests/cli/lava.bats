@@ -5,6 +5,11 @@ bats_require_minimum_version 1.5.0
 # and at the first request. make check-lava runs a campaign against a real
 # instance (tests/lava/check-lava.sh).
 
+teardown() {
+	# The stand-in for LAVA, should a test stop before it ends it.
+	[ -z "${server:-}" ] || kill "$server" 2>/dev/null || :
+}
+
 setup() {
 	token="$BATS_TEST_TMPDIR/token"
 	(umask 077; printf 'aBcD1234efgh5678ijkl9012mnop3456\n' > "$token")
@@ -104,4 +109,108 @@ EOF
 	run "$BOOTAB" run --resume "$dir"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"bootab: boot 1 standing: GET http://127.0.0.1:9/api/v0.2/jobs/?description=bootab%20${dir##*/}%20boot%201%2F3%20standing&ordering=-id failed (curl exit 7)"* ]]
+}
+
+# The answers of a real job (tests/fixtures/lava/: job 5, bootab's own test
+# script on LAVA's qemu device, mode pti=on) served by a stand-in for
+# LAVA's API: the whole path of a boot (submit, wait, log, verify, side,
+# report) without an instance. make check-lava runs it against a real one.
+@test "a LAVA campaign on recorded answers: each boot submitted once, verified from the job's log, its side and report written" {
+	fixtures="$BATS_TEST_DIRNAME/../fixtures/lava"
+	python3 "$BATS_TEST_DIRNAME/helpers/lava-answers.py" "$fixtures" aBcD1234efgh5678ijkl9012mnop3456 \
+		"$BATS_TEST_TMPDIR/port" "$BATS_TEST_TMPDIR/requests" 3>&- &
+	server=$!
+	for _ in $(seq 100); do [ -s "$BATS_TEST_TMPDIR/port" ] && break; sleep 0.1; done
+	port=$(cat "$BATS_TEST_TMPDIR/port")
+	cat > "$BATS_TEST_TMPDIR/rec.ini" <<EOF2
+[campaign]
+target = lava
+reps = 2
+history = off
+data = $BATS_TEST_TMPDIR/runs
+[lava]
+url = http://127.0.0.1:$port
+device = bootab-qemu-01
+tags = bootab-lab
+token_file = $token
+kernel = file:///tmp/lava8/images/vmlinuz
+initramfs = file:///tmp/lava8/images/initrd.cpio.gz
+prompt = bootab-lab#
+poll = 1
+[mode "pti"]
+args = pti=on
+[row "syscalls"]
+command = true
+parser = number
+better = lower
+[check "proc"]
+command = test -r /proc/cmdline
+EOF2
+	run "$BOOTAB" run "$BATS_TEST_TMPDIR/rec.ini"
+	kill "$server"
+	[ "$status" -eq 0 ]
+	dir=$(ls -d "$BATS_TEST_TMPDIR"/runs/rec-*)
+	[[ "$output" == *"boot 1/2 pti: LAVA job 5 submitted (http://127.0.0.1:$port/scheduler/job/5)"* ]]
+	[[ "$output" == *"boot 1/2 pti: LAVA job 5: Finished on bootab-qemu-01"* ]]
+	[[ "$output" == *"boot 2/2 pti2: verified: 2 checks hold"* ]]
+	# The job's reps of syscalls failed (its command then had a bug): recorded, said.
+	[[ "$output" == *"pti: row syscalls rep 1 failed (rc=2)"* ]]
+	[ "$(grep -c ' started lava-job:5$' "$dir/journal")" -eq 2 ]
+	[ "$(tail -n 1 "$dir/journal")" = finished ]
+	# One POST per boot, each with the token's header, the boot's command line in its job.
+	[ "$(grep -c '"method": "POST"' "$BATS_TEST_TMPDIR/requests")" -eq 2 ]
+	! grep -v '"authorization": "Token aBcD1234efgh5678ijkl9012mnop3456"' "$BATS_TEST_TMPDIR/requests"
+	grep '"method": "POST"' "$BATS_TEST_TMPDIR/requests" | head -n 1 |
+		python3 -c 'import json, sys; d = json.loads(json.loads(sys.stdin.read())["body"])["definition"]; sys.stdout.write(d)' \
+		> "$BATS_TEST_TMPDIR/posted.yaml"
+	diff -u "$dir/lava/pti/job.yaml" "$BATS_TEST_TMPDIR/posted.yaml"
+	grep -qF 'image_arg: "-kernel {kernel} -append \"console=ttyS0,115200 pti=on\""' "$BATS_TEST_TMPDIR/posted.yaml"
+	# The sides, as any campaign's: the job's snapshot and rows, verified and proven.
+	for side in pti pti2; do
+		python3 - "$dir/$side/meta.json" <<'EOF2'
+import json, sys
+m = json.load(open(sys.argv[1]))
+assert m["verify"] == "ok (2 checks)", m["verify"]
+assert m["proof"]["level"] == "proven", m["proof"]
+assert m["cmdline"] == "console=ttyS0,115200 pti=on", m["cmdline"]
+assert m["kernel"] == "6.1.0-57-amd64", m["kernel"]
+rows = {r["name"]: r for r in m["rows"]}
+assert [r["rc"] for r in rows["syscalls"]["reps"]] == [2, 2], rows["syscalls"]
+assert [r["rc"] for r in rows["proc"]["reps"]] == [0], rows["proc"]
+EOF2
+		[ -s "$dir/$side/snapshot.out" ]
+		[ -s "$dir/lava/$side/log.yaml" ]
+		[ -s "$dir/lava/$side/tests.json" ]
+	done
+	[ -s "$dir/report.txt" ]
+	run "$BOOTAB" report "$dir"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"campaign $dir: 2 of 2 boots recorded"* ]]
+	! grep -rqF aBcD1234efgh5678ijkl9012mnop3456 "$dir"
+}
+
+@test "recorded answers: a job on another device than the plan's, or a boot that is not the one asked for, keeps nothing and stops resumable" {
+	fixtures="$BATS_TEST_DIRNAME/../fixtures/lava"
+	python3 "$BATS_TEST_DIRNAME/helpers/lava-answers.py" "$fixtures" aBcD1234efgh5678ijkl9012mnop3456 \
+		"$BATS_TEST_TMPDIR/port" "$BATS_TEST_TMPDIR/requests" 3>&- &
+	server=$!
+	for _ in $(seq 100); do [ -s "$BATS_TEST_TMPDIR/port" ] && break; sleep 0.1; done
+	port=$(cat "$BATS_TEST_TMPDIR/port")
+	sed -e "s|^url = .*|url = http://127.0.0.1:$port|" -e 's|^device = .*|device = other-board|' "$plan" > "$BATS_TEST_TMPDIR/dev.ini"
+	run "$BOOTAB" run "$BATS_TEST_TMPDIR/dev.ini"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"bootab: boot 1 standing: LAVA job 5 ended Complete: it ran on bootab-qemu-01, not on the plan's device other-board (its log: http://127.0.0.1:$port/scheduler/job/5)"* ]]
+	dir=$(ls -d "$BATS_TEST_TMPDIR"/runs/dev-*)
+	[ "$(tail -n 1 "$dir/journal")" = "boot 1 standing failed lava-job" ]
+	[ ! -e "$dir/standing" ]
+	# The recorded job booted pti=on: a standing boot asked for none of the managed args.
+	sed -e "s|^url = .*|url = http://127.0.0.1:$port|" "$plan" > "$BATS_TEST_TMPDIR/std.ini"
+	run "$BOOTAB" run "$BATS_TEST_TMPDIR/std.ini"
+	kill "$server"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"bootab: boot 1 standing: verify failed: cmdline: no pti=on: expected absent"* ]]
+	[[ "$output" == *"bootab: boot 1 standing is not the boot asked for ("*"): nothing it ran is kept"* ]]
+	dir=$(ls -d "$BATS_TEST_TMPDIR"/runs/std-*)
+	[ "$(tail -n 1 "$dir/journal")" = "boot 1 standing failed verify" ]
+	[ ! -e "$dir/standing" ]
 }
