@@ -310,7 +310,7 @@ static int expand_ranges(struct inventory *inv, unsigned line, const char *name,
 				 INVENTORY_MAX_HOSTS);
 			goto out;
 		}
-		for (long v = start; v <= end && r == 0; v += step) {
+		for (long v = start; r == 0; v += step) {
 			char *item = letters ? xasprintf("%.*s%c%s", (int)(open - name), name, (char)v, close + 1)
 					     : xasprintf("%.*s%0*ld%s", (int)(open - name), name, width, v, close + 1);
 
@@ -318,6 +318,9 @@ static int expand_ranges(struct inventory *inv, unsigned line, const char *name,
 			free(item);
 			if (out->n > INVENTORY_MAX_HOSTS)
 				r = fail(inv, line, "host", "'%s': more than %d hosts", name, INVENTORY_MAX_HOSTS);
+			/* The next value, unless past the end (a step as large as LONG_MAX must not overflow). */
+			if (end - v < step)
+				break;
 		}
 	}
 out:
@@ -368,6 +371,11 @@ static int host_line(struct inventory *inv, unsigned line, struct inv_group *gro
 		if (!ansible_group_name_valid(names.items[i])) {
 			r = fail(inv, line, "host", "'%s' is not a host name bootab can name a directory after (letters, digits and _ . -)",
 				 names.items[i]);
+			break;
+		}
+		/* The name is the ssh destination when no ansible_host is given, and a directory's name. */
+		if (names.items[i][0] == '-') {
+			r = fail(inv, line, "host", "'%s' starts with '-': ssh would read it as an option", names.items[i]);
 			break;
 		}
 		if (!h) {

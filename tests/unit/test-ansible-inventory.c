@@ -178,6 +178,14 @@ static void test_errors(void **state)
 		{ "[a:children]\nall\n", NULL, "r.ini:2: children: 'all' cannot be a child of a" },
 		{ "h1\n", "web", "r.ini: group: 'web' is not a group of the inventory" },
 		{ "h1\x01\n", NULL, "r.ini:1: a control character" },
+		/* Found by fuzz-ansible-inventory: a step past LONG_MAX overflowed the next value. */
+		{ "n[1:9:288888888888888888888]x\nbad$\n", NULL,
+		  "r.ini:2: host: 'bad$' is not a host name bootab can name a directory after (letters, digits and _ . -)" },
+		/* Found by fuzz-ansible-inventory: the name was the ssh destination. */
+		{ "---v\n", NULL, "r.ini:1: host: '---v' starts with '-': ssh would read it as an option" },
+		{ "-oProxyCommand=x ansible_host=10.0.0.1\n", NULL,
+		  "r.ini:1: host: '-oProxyCommand=x' is not a host name bootab can name a directory after (letters, digits and _ . -)" },
+		{ "[web]\n-h[1:2] ansible_host=10.0.0.1\n", NULL, "r.ini:2: host: '-h1' starts with '-': ssh would read it as an option" },
 	};
 
 	(void)state;
