@@ -1454,10 +1454,15 @@ static int read_tail(const char *path, size_t max, char **ret_data, size_t *ret_
 	return 0;
 }
 
-/* A console line without terminal control sequences (ESC [ ... final byte, ESC + one byte) and CRs. */
+/*
+ * A console line without terminal control sequences (ESC [ ... final byte,
+ * ESC + one byte) and CRs, a run of more than 8 spaces (a full-screen
+ * menu's padding) cut to 8.
+ */
 static char *console_line(const char *s, size_t len)
 {
 	struct strbuf sb = STRBUF_INIT;
+	size_t spaces = 0;
 
 	for (size_t i = 0; i < len; i++) {
 		if (s[i] == '\x1b' && i + 1 < len && s[i + 1] == '[') {
@@ -1470,7 +1475,10 @@ static char *console_line(const char *s, size_t len)
 			i++;    /* a two-byte escape, ESC M (reverse line feed) and the like */
 			continue;
 		}
-		if (s[i] != '\r')
+		if (s[i] == '\r')
+			continue;
+		spaces = s[i] == ' ' ? spaces + 1 : 0;
+		if (spaces <= 8)
 			strbuf_addch(&sb, s[i]);
 	}
 	return strbuf_detach(&sb, NULL);

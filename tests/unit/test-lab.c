@@ -416,6 +416,7 @@ static void expect_halt(const char *name, const char *want)
 static void test_console_halted(void **state)
 {
 	struct strbuf sb = STRBUF_INIT;
+	const char *text;
 	size_t len;
 	char *data, *halt;
 
@@ -441,6 +442,17 @@ static void test_console_halted(void **state)
 	assert_string_equal(halt, "grub rescue>");
 	free(halt);
 	assert_null(lab_console_halted("", 0));
+	/* A menu's padding is cut to 8 spaces; the kernel's own spacing stays. */
+	text = "\x1b[5;1H            grub>           ";
+	halt = lab_console_halted(text, strlen(text));
+	assert_non_null(halt);
+	assert_string_equal(halt, "grub>");
+	free(halt);
+	text = "x                    Failed to boot both default and fallback entries.";
+	halt = lab_console_halted(text, strlen(text));
+	assert_non_null(halt);
+	assert_string_equal(halt, "x        Failed to boot both default and fallback entries.");
+	free(halt);
 	strbuf_release(&sb);
 	free(data);
 }
