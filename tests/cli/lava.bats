@@ -111,17 +111,23 @@ EOF
 	[[ "$output" == *"bootab: boot 1 standing: GET http://127.0.0.1:9/api/v0.2/jobs/?description=bootab%20${dir##*/}%20boot%201%2F3%20standing&ordering=-id failed (curl exit 7)"* ]]
 }
 
-# The answers of a real job (tests/fixtures/lava/: job 5, bootab's own test
-# script on LAVA's qemu device, mode pti=on) served by a stand-in for
-# LAVA's API: the whole path of a boot (submit, wait, log, verify, side,
-# report) without an instance. make check-lava runs it against a real one.
-@test "a LAVA campaign on recorded answers: each boot submitted once, verified from the job's log, its side and report written" {
+# start_answers: the stand-in for LAVA's API on the recorded answers of
+# tests/fixtures/lava/; sets fixtures, server (its pid) and port.
+start_answers() {
 	fixtures="$BATS_TEST_DIRNAME/../fixtures/lava"
 	python3 "$BATS_TEST_DIRNAME/helpers/lava-answers.py" "$fixtures" aBcD1234efgh5678ijkl9012mnop3456 \
 		"$BATS_TEST_TMPDIR/port" "$BATS_TEST_TMPDIR/requests" 3>&- &
 	server=$!
 	for _ in $(seq 100); do [ -s "$BATS_TEST_TMPDIR/port" ] && break; sleep 0.1; done
 	port=$(cat "$BATS_TEST_TMPDIR/port")
+}
+
+# The answers of a real job (tests/fixtures/lava/: job 5, bootab's own test
+# script on LAVA's qemu device, mode pti=on) served by a stand-in for
+# LAVA's API: the whole path of a boot (submit, wait, log, verify, side,
+# report) without an instance. make check-lava runs it against a real one.
+@test "a LAVA campaign on recorded answers: each boot submitted once, verified from the job's log, its side and report written" {
+	start_answers
 	cat > "$BATS_TEST_TMPDIR/rec.ini" <<EOF2
 [campaign]
 target = lava
@@ -190,12 +196,7 @@ EOF2
 }
 
 @test "recorded answers: a job on another device than the plan's, or a boot that is not the one asked for, keeps nothing and stops resumable" {
-	fixtures="$BATS_TEST_DIRNAME/../fixtures/lava"
-	python3 "$BATS_TEST_DIRNAME/helpers/lava-answers.py" "$fixtures" aBcD1234efgh5678ijkl9012mnop3456 \
-		"$BATS_TEST_TMPDIR/port" "$BATS_TEST_TMPDIR/requests" 3>&- &
-	server=$!
-	for _ in $(seq 100); do [ -s "$BATS_TEST_TMPDIR/port" ] && break; sleep 0.1; done
-	port=$(cat "$BATS_TEST_TMPDIR/port")
+	start_answers
 	sed -e "s|^url = .*|url = http://127.0.0.1:$port|" -e 's|^device = .*|device = other-board|' "$plan" > "$BATS_TEST_TMPDIR/dev.ini"
 	run "$BOOTAB" run "$BATS_TEST_TMPDIR/dev.ini"
 	[ "$status" -eq 1 ]
