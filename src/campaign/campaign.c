@@ -378,28 +378,36 @@ static int run_boot(struct campaign *c, size_t k)
 		return r;
 	if (bp->step < STEP_BEGIN && (r = campaign_journal_step(c, k, STEP_BEGIN, NULL)) < 0)
 		return r;
+	/*
+	 * One session before the reboot (the set, the one-shot, the reboot
+	 * command) and one after it (the one-shot entry's removal, verify,
+	 * snapshot and the start of the rows, the start only once verify
+	 * passed): the reboot drops the first, the next script starts the
+	 * second over the connection that saw the new boot.
+	 */
+	target_batch_begin(c->target);
+	batched = true;
 	if (bp->step < STEP_SET) {
 		r = step_set(c, k);
 		if (r < 0)
-			return r;
+			goto out;
 		target_counts(c->target, &n[1]);
 		counted[1] = true;
 	}
 	if (bp->step < STEP_REBOOTED) {
-		if (campaign_interrupted(c))
-			return -EINTR;
+		if (campaign_interrupted(c)) {
+			r = -EINTR;
+			goto out;
+		}
 		r = campaign_reboot(c, k);
 		if (r < 0) {
 			if (r != -EINTR && r != -ERESTART)
 				campaign_journal_step(c, k, STEP_FAILED, "reboot");
-			return r;
+			goto out;
 		}
 		target_counts(c->target, &n[2]);
 		counted[2] = counted[1];
 	}
-	/* Verify, snapshot and the start of the rows: one session (the start only once verify passed). */
-	target_batch_begin(c->target);
-	batched = true;
 	if (bp->step < STEP_DONE) {
 		r = campaign_verify(c, k, &snap, &summary);
 		have_snap = r == 0 || r == -EPROTO;
@@ -690,7 +698,7 @@ char *campaign_result_summary(const struct campaign_result *r)
 			       r->total_s, r->reboot_s, r->gate_s, r->rows_s), *line;
 
 	if (own >= 0 && r->total_s > 0)
-		line = xasprintf("%s, bootab's own steps %.0f s (%.1f %%)", head, own, 100 * own / r->total_s);
+		line = xasprintf("%s, bootab's own steps %.1f s (%.1f %%)", head, own, 100 * own / r->total_s);
 	else
 		line = xasprintf("%s (measured on the target, partly before this run: more than this run's %.0f s)",
 				 head, r->total_s);

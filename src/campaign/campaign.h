@@ -75,8 +75,9 @@ int campaign_run(const struct campaign_options *options, struct campaign_result 
 
 /*
  * "campaign finished in 13 s: reboots 1 s, idle gates 2 s, rows 2 s,
- * bootab's own steps 7 s (58.6 %)" (caller's). The parts are measured on
- * the target in whole seconds and may include time before this run (a
+ * bootab's own steps 7.6 s (58.5 %)" (caller's). The gates and rows are
+ * measured on the target (in hundredths of a second where its runner
+ * recorded them, else whole seconds) and may include time before this run (a
  * resume fetching rows an earlier run started): when they add up to more
  * than the run took, bootab's own share is not printed, never negative.
  */

@@ -88,16 +88,17 @@ static void add_times(struct campaign *c, const struct fetch *f)
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
 		char line[512], a[200], b[40], d[40], e[40];
 		unsigned rep;
-		int rc;
-		long s;
+		int rc, n;
+		long s, cs;
 
+		/* The hundredths when the runner recorded them, else the whole seconds. */
 		if (len < sizeof(line)) {
 			memcpy(line, p, len);
 			line[len] = '\0';
-			if (sscanf(line, "gate %199s %39s %ld", a, b, &s) == 3)
-				c->res->gate_s += (double)s;
-			else if (sscanf(line, "rep %199s %u %d %39s %39s %ld", a, &rep, &rc, d, e, &s) == 6)
-				c->res->rows_s += (double)s;
+			if ((n = sscanf(line, "gate %199s %39s %ld %ld", a, b, &s, &cs)) >= 3)
+				c->res->gate_s += n == 4 && cs >= 0 ? (double)cs / 100 : (double)s;
+			else if ((n = sscanf(line, "rep %199s %u %d %39s %39s %ld %ld", a, &rep, &rc, d, e, &s, &cs)) >= 6)
+				c->res->rows_s += n == 7 && cs >= 0 ? (double)cs / 100 : (double)s;
 		}
 		p += len + (nl ? 1 : 0);
 	}

@@ -146,7 +146,10 @@ void oneshot_remove_entry(struct campaign *c)
 	for (size_t i = 0; bls_entry_dirs[i]; i++) {
 		char *path = xasprintf("%s/%s", bls_entry_dirs[i], ONESHOT_ENTRY);
 
-		if (io->exists(io, path) == 1 && io->remove_file(io, path) < 0)
+		int r = io->remove_file(io, path);
+
+		/* Gone already is as good: one script a directory, no look first. */
+		if (r < 0 && r != -ENOENT)
 			campaign_say(c, CAMPAIGN_WARNING, "cannot remove %s, ignoring", path);
 		free(path);
 	}

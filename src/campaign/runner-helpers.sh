@@ -1,5 +1,14 @@
 now() { date -u +%Y-%m-%dT%H:%M:%SZ; }
 secs() { date +%s; }
+# cs: the box's clock in hundredths of a second (/proc/uptime; its
+# fraction has two digits), read without a fork; seconds * 100 without it.
+cs() {
+	if read -r _u _ < /proc/uptime 2> /dev/null && [ "${_u#*.}" != "$_u" ]; then
+		echo $((${_u%.*} * 100 + 1${_u#*.} - 100))
+	else
+		echo $(($(secs) * 100))
+	fi
+}
 # wake_watchers: a newline to each run-watch.sh waiting on this run (its
 # fifo watch.PID.tmp), opened read-write so that none ever blocks.
 wake_watchers() {
@@ -32,6 +41,7 @@ gpu_busy() {
 idle_gate() {
 	status "gate $1"
 	gate_start=$(secs)
+	gate_cs=$(cs)
 	n=0
 	while :; do
 		load=$(cut -d ' ' -f 1 /proc/loadavg)
@@ -44,11 +54,11 @@ idle_gate() {
 		sleep "$IDLE_INTERVAL"
 		[ "$n" -ge "$IDLE_CHECKS" ] && break
 		if [ "$IDLE_TIMEOUT" -gt 0 ] && [ $(($(secs) - gate_start)) -ge "$IDLE_TIMEOUT" ]; then
-			record "gate $1 timeout $(($(secs) - gate_start))"
+			record "gate $1 timeout $(($(secs) - gate_start)) $(($(cs) - gate_cs))"
 			return 1
 		fi
 	done
-	record "gate $1 ok $(($(secs) - gate_start))"
+	record "gate $1 ok $(($(secs) - gate_start)) $(($(cs) - gate_cs))"
 }
 
 # run_rep ROW REP TIMEOUT USER COMMAND: one rep, as USER (empty: as we are).
@@ -64,9 +74,11 @@ run_rep() {
 	fi
 	rep_start=$(now)
 	rep_secs=$(secs)
+	rep_cs=$(cs)
 	"$@" > "$row.$rep.out" 2> "$row.$rep.err" < /dev/null
 	rc=$?
-	record "rep $row $rep $rc $rep_start $(now) $(($(secs) - rep_secs))"
+	rep_cs=$(($(cs) - rep_cs))
+	record "rep $row $rep $rc $rep_start $(now) $(($(secs) - rep_secs)) $rep_cs"
 	printf 'rep %s %s %s %s\n' "$row" "$rep" "$rc" "$(($(secs) - rep_secs))" >> progress
 	wake_watchers
 }

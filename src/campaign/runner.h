@@ -19,14 +19,16 @@
  *                            start TIME LOADAVG...
  *                            version NAME RC
  *                            park|unpark INDEX RC
- *                            gate ROW ok|timeout SECONDS
- *                            rep ROW REP RC START END SECONDS
+ *                            gate ROW ok|timeout SECONDS HUNDREDTHS
+ *                            rep ROW REP RC START END SECONDS HUNDREDTHS
  *                            skip ROW gate-timeout
  *                            end TIME
  *   ROW.REP.out, ROW.REP.err   each rep's stdout and stderr
  *   version.NAME               each version command's output
  * Times are the target's UTC clock (RFC 3339); SECONDS are elapsed seconds
- * within this boot, never compared across boots. The script is readable
+ * within this boot, never compared across boots, and HUNDREDTHS the same
+ * span in hundredths of a second (/proc/uptime; results of older runners
+ * lack it). The script is readable
  * and can be rerun by hand in an empty directory.
  */
 

@@ -1,6 +1,6 @@
-# bootab batch: runs the scripts bootab sends on stdin one after the
-# other, in one session, each as it comes (bootab decides on one's output
-# before it sends the next: a verify before the start of the rows).
+# bootab batch: runs the scripts bootab sends on stdin, in one session,
+# each as it comes (bootab decides on one's output before it sends the
+# next: a verify before the start of the rows), or several at once.
 # Usage: sh batch.sh SHELL    (SHELL runs each script)
 # Prints "bootab-batch 1" once, then for each request on stdin
 #   run NAME HOW NARGS NTEXT NDATA LASTNL
@@ -10,8 +10,12 @@
 # runs SHELL -c SCRIPT bootab-NAME ARGS... < STDIN, under sudo -n when
 # HOW is sudo (as the login user when it is user), and prints
 #   bootab-batch RC OUTSIZE ERRSIZE
-# then its stdout (OUTSIZE bytes) and stderr (ERRSIZE bytes). Ends at the
-# end of stdin. Exit 2: a request that is not one; 4: no temporary directory.
+# then its stdout (OUTSIZE bytes) and stderr (ERRSIZE bytes). A request
+# "bg" with the fields of "run" starts its script in the background and
+# answers nothing; "join" waits for every script started so since the
+# last join and answers each as "run" would, in the order they started.
+# Ends at the end of stdin. Exit 2: a request that is not one; 4: no
+# temporary directory.
 set -u
 set -f
 if [ $# -ne 1 ]; then
@@ -30,9 +34,30 @@ count() {
 	'' | *[!0-9]*) return 1 ;;
 	esac
 }
+# answer N: the answer of the script whose files are $d/*.N, exit code $rc.
+answer() {
+	o=$(wc -c < "$d/out.$1")
+	e=$(wc -c < "$d/err.$1")
+	echo "bootab-batch $rc ${o##* } ${e##* }"
+	cat "$d/out.$1" "$d/err.$1"
+}
 echo "bootab-batch 1"
+jobs=0
+pids=
 while IFS=' ' read -r op name how nargs ntext ndata lastnl; do
-	if [ "$op" != run ] || ! count "$nargs" || ! count "$ntext" || ! count "$ndata"; then
+	if [ "$op" = join ] && [ -z "$name" ]; then
+		j=0
+		for p in $pids; do
+			j=$((j + 1))
+			wait "$p"
+			rc=$?
+			answer "$j"
+		done
+		jobs=0
+		pids=
+		continue
+	fi
+	if { [ "$op" != run ] && [ "$op" != bg ]; } || ! count "$nargs" || ! count "$ntext" || ! count "$ndata"; then
 		echo "batch.sh: not a request: '$op $name'" >&2
 		exit 2
 	fi
@@ -57,6 +82,8 @@ while IFS=' ' read -r op name how nargs ntext ndata lastnl; do
 		text=$text$l$nl
 		i=$((i + 1))
 	done
+	n=0
+	[ "$op" = run ] || n=$((jobs + 1))
 	i=0
 	while [ "$i" -lt "$ndata" ]; do
 		IFS= read -r l || exit 2
@@ -66,17 +93,27 @@ while IFS=' ' read -r op name how nargs ntext ndata lastnl; do
 		else
 			printf '%s' "$l"
 		fi
-	done > "$d/in" || exit 4
-	if [ "$how" = sudo ]; then
-		# The files are the batch's own (the login user's): only the script runs as root.
-		# shellcheck disable=SC2024
-		sudo -n -- "$sh" -c "$text" "bootab-$name" "$@" < "$d/in" > "$d/out" 2> "$d/err"
-	else
-		"$sh" -c "$text" "bootab-$name" "$@" < "$d/in" > "$d/out" 2> "$d/err"
+	done > "$d/in.$n" || exit 4
+	# The files are the batch's own (the login user's): only the script runs as root.
+	if [ "$op" = run ]; then
+		if [ "$how" = sudo ]; then
+			# shellcheck disable=SC2024
+			sudo -n -- "$sh" -c "$text" "bootab-$name" "$@" < "$d/in.0" > "$d/out.0" 2> "$d/err.0"
+		else
+			"$sh" -c "$text" "bootab-$name" "$@" < "$d/in.0" > "$d/out.0" 2> "$d/err.0"
+		fi
+		rc=$?
+		answer 0
+		continue
 	fi
-	rc=$?
-	o=$(wc -c < "$d/out")
-	e=$(wc -c < "$d/err")
-	echo "bootab-batch $rc ${o##* } ${e##* }"
-	cat "$d/out" "$d/err"
+	if [ "$how" = sudo ]; then
+		# shellcheck disable=SC2024
+		sudo -n -- "$sh" -c "$text" "bootab-$name" "$@" < "$d/in.$n" > "$d/out.$n" 2> "$d/err.$n" &
+	else
+		"$sh" -c "$text" "bootab-$name" "$@" < "$d/in.$n" > "$d/out.$n" 2> "$d/err.$n" &
+	fi
+	jobs=$n
+	pids="$pids $!"
 done
+# A batch ended without its join still waits for what it started.
+wait

@@ -24,12 +24,13 @@ int reboot_wait_new_boot(struct target *t, const char *before, double timeout_s,
 		double attempt_start = clock_now_s(), left;
 		char *id = NULL;
 
-		if (target_boot_id(t, true, attempt_ms, &id) == 0) {
+		if (target_poll_boot_id(t, attempt_ms, &id) == 0) {
 			if (strcmp(id, before)) {
 				*ret_boot_id = id;
 				return 0;
 			}
 			free(id);
+			target_drop_connection(t);
 		}
 		left = timeout_s - (clock_now_s() - start);
 		if (left <= 0)

@@ -1,6 +1,7 @@
 #include "target/target.h"
 
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +40,7 @@ struct target {
 	char *control_dir;         /* private 0700 directory of the master's socket */
 	char *control_path;
 	bool master;               /* a master was started and not stopped */
+	bool becoming_master;      /* this fresh connection stays as the master */
 	bool no_master;
 	int connect_timeout_s;
 	target_ask_password_fn ask_password;
@@ -234,7 +236,18 @@ static void build_ssh_base(struct target *t, const char *config)
 static void ssh_argv(const struct target *t, bool fresh, struct strvec *v)
 {
 	strvec_push_all(v, strvec_argv(&t->ssh_base));
-	if (fresh || !t->master) {
+	if (fresh && t->becoming_master) {
+		char *cp = xasprintf("ControlPath=%s", t->control_path);
+
+		/* As start_master()'s, with the command run over it. */
+		strvec_push(v, "-o");
+		strvec_push(v, cp);
+		strvec_push(v, "-o");
+		strvec_push(v, "ControlMaster=yes");
+		strvec_push(v, "-o");
+		strvec_push(v, "ControlPersist=120");
+		free(cp);
+	} else if (fresh || !t->master) {
 		strvec_push(v, "-o");
 		strvec_push(v, "ControlPath=none");
 	} else {
@@ -250,14 +263,9 @@ static void ssh_argv(const struct target *t, bool fresh, struct strvec *v)
 	strvec_push(v, t->destination);
 }
 
-static int start_master(struct target *t)
+/* The private directory and path of the master's socket, made once. 0 or -errno (said). */
+static int control_path_make(struct target *t)
 {
-	struct strvec argv = STRVEC_INIT;
-	char *cp;
-	struct process_result res;
-	struct process_options po = { .timeout_ms = (t->connect_timeout_s + 30) * 1000 };
-	int r;
-
 	if (!t->control_dir) {
 		const char *tmp = getenv("TMPDIR");
 		/* A unix socket path must fit in sun_path (108 bytes). */
@@ -265,7 +273,8 @@ static int start_master(struct target *t)
 				       tmp && *tmp && strlen(tmp) < 60 ? tmp : "/tmp");
 
 		if (!mkdtemp(tmpl)) {
-			r = -errno;
+			int r = -errno;
+
 			set_error(t, "cannot create a private directory for the ssh control socket: %s",
 				  strerror(errno));
 			free(tmpl);
@@ -274,6 +283,19 @@ static int start_master(struct target *t)
 		t->control_dir = tmpl;
 		t->control_path = path_join(tmpl, "master");
 	}
+	return 0;
+}
+
+static int start_master(struct target *t)
+{
+	struct strvec argv = STRVEC_INIT;
+	char *cp;
+	struct process_result res;
+	struct process_options po = { .timeout_ms = (t->connect_timeout_s + 30) * 1000 };
+	int r = control_path_make(t);
+
+	if (r < 0)
+		return r;
 	strvec_push_all(&argv, strvec_argv(&t->ssh_base));
 	cp = xasprintf("ControlPath=%s", t->control_path);
 	/*
@@ -690,41 +712,39 @@ static int batch_take(struct target *t, unsigned long long n, int timeout_ms, do
 	return 1;
 }
 
-/* One request to the batch and its answer, as run_raw_to() gives it. */
-static int batch_run(struct target *t, const char *text, const char *name, const char *const *args,
-		     const char *stdin_data, size_t stdin_len, enum root_method how, int timeout_ms,
-		     struct process_result *ret)
+/* One request (op "run" or "bg") into req: its line, the args, the script and its stdin. */
+static void batch_request(struct strbuf *req, const char *op, const char *text, const char *name,
+			  const char *const *args, const char *stdin_data, size_t stdin_len, enum root_method how)
 {
-	struct strbuf req = STRBUF_INIT, out = STRBUF_INIT, err = STRBUF_INIT;
 	size_t nargs = 0, text_len = strlen(text);
-	double start = clock_now_s();
-	char *line = NULL;
-	unsigned long long out_len = 0, err_len = 0;
-	bool out_cut = false, err_cut = false;
-	int rc = 0, r, n = 0;
 
-	if (t->batch.pid <= 0 && (r = batch_start(t)) < 0)
-		return r;
-	t->counts.scripts++;
 	while (args && args[nargs])
 		nargs++;
-	strbuf_addf(&req, "run %s %s %zu %zu %zu %d\n", name, how == ROOT_SUDO ? "sudo" : "user", nargs,
+	strbuf_addf(req, "%s %s %s %zu %zu %zu %d\n", op, name, how == ROOT_SUDO ? "sudo" : "user", nargs,
 		    count_lines(text, text_len), stdin_data ? count_lines(stdin_data, stdin_len) : 0,
 		    !stdin_len || stdin_data[stdin_len - 1] == '\n');
 	for (size_t i = 0; i < nargs; i++)
-		strbuf_addf(&req, "%s\n", args[i]);
-	strbuf_add(&req, text, text_len);
+		strbuf_addf(req, "%s\n", args[i]);
+	strbuf_add(req, text, text_len);
 	if (text_len && text[text_len - 1] != '\n')
-		strbuf_addch(&req, '\n');
+		strbuf_addch(req, '\n');
 	if (stdin_data && stdin_len) {
-		strbuf_add(&req, stdin_data, stdin_len);
+		strbuf_add(req, stdin_data, stdin_len);
 		if (stdin_data[stdin_len - 1] != '\n')
-			strbuf_addch(&req, '\n');
+			strbuf_addch(req, '\n');
 	}
-	r = process_stream_write(&t->batch, req.buf, req.len, ms_left(timeout_ms, start));
-	strbuf_release(&req);
-	if (r == 0)
-		r = process_stream_line(&t->batch, 4096, ms_left(timeout_ms, start), &line);
+}
+
+/* One answer of the batch ("bootab-batch RC OUTSIZE ERRSIZE", stdout, stderr) into *ret: 0, or as batch_fail(). */
+static int batch_answer(struct target *t, const char *name, int timeout_ms, double start, struct process_result *ret)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	unsigned long long out_len = 0, err_len = 0;
+	bool out_cut = false, err_cut = false;
+	char *line = NULL;
+	int rc = 0, n = 0, r;
+
+	r = process_stream_line(&t->batch, 4096, ms_left(timeout_ms, start), &line);
 	if (r == 1 && (sscanf(line, "bootab-batch %d %llu %llu%n", &rc, &out_len, &err_len, &n) != 3 || line[n]))
 		r = -EPROTO;
 	free(line);
@@ -744,6 +764,26 @@ static int batch_run(struct target *t, const char *text, const char *name, const
 	ret->out = strbuf_detach(&out, &ret->out_len);
 	ret->err = strbuf_detach(&err, &ret->err_len);
 	return 0;
+}
+
+/* One request to the batch and its answer, as run_raw_to() gives it. */
+static int batch_run(struct target *t, const char *text, const char *name, const char *const *args,
+		     const char *stdin_data, size_t stdin_len, enum root_method how, int timeout_ms,
+		     struct process_result *ret)
+{
+	struct strbuf req = STRBUF_INIT;
+	double start = clock_now_s();
+	int r;
+
+	if (t->batch.pid <= 0 && (r = batch_start(t)) < 0)
+		return r;
+	t->counts.scripts++;
+	batch_request(&req, "run", text, name, args, stdin_data, stdin_len, how);
+	r = process_stream_write(&t->batch, req.buf, req.len, ms_left(timeout_ms, start));
+	strbuf_release(&req);
+	if (r < 0)
+		return batch_fail(t, name, r == -ETIMEDOUT ? -ETIMEDOUT : -EIO, timeout_ms);
+	return batch_answer(t, name, timeout_ms, start, ret);
 }
 
 /* Runs text as name with how; a low-level step shared by probing and scripts. */
@@ -983,6 +1023,55 @@ int target_run_script_to_fd(struct target *t, const char *name, const char *cons
 	return run_raw_to(t, name, args, NULL, 0, method_for(t, as_root), false, timeout_ms, out_fd, ret);
 }
 
+int target_run_scripts(struct target *t, size_t n, const struct target_job *jobs, int timeout_ms,
+		       struct process_result *ret)
+{
+	struct strbuf req = STRBUF_INIT;
+	double start = clock_now_s();
+	bool together = n > 1;
+	size_t done = 0;
+	int r = 0;
+
+	for (size_t i = 0; i < n && r == 0; i++)
+		r = script_runnable(t, jobs[i].name, jobs[i].as_root);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < n && together; i++)
+		together = batch_fits(t, jobs[i].args, NULL, 0, method_for(t, jobs[i].as_root), false, -1);
+	if (!together) {
+		for (; done < n && r == 0; done++)
+			r = target_run_script(t, jobs[done].name, jobs[done].args, NULL, 0, jobs[done].as_root,
+					      timeout_ms, &ret[done]);
+		if (r < 0)
+			done--;
+		goto out;
+	}
+	if (t->batch.pid <= 0 && (r = batch_start(t)) < 0)
+		return r;
+	for (size_t i = 0; i < n; i++) {
+		enum root_method how = method_for(t, jobs[i].as_root);
+		char *text = script_text(t, jobs[i].name, how);
+
+		batch_request(&req, "bg", text, jobs[i].name, jobs[i].args, NULL, 0, how);
+		free(text);
+	}
+	strbuf_addstr(&req, "join\n");
+	t->counts.scripts += n;
+	r = process_stream_write(&t->batch, req.buf, req.len, ms_left(timeout_ms, start));
+	strbuf_release(&req);
+	if (r < 0)
+		return batch_fail(t, jobs[0].name, r == -ETIMEDOUT ? -ETIMEDOUT : -EIO, timeout_ms);
+	for (; done < n && r == 0; done++)
+		r = batch_answer(t, jobs[done].name, timeout_ms, start, &ret[done]);
+	if (r < 0)
+		done--;
+out:
+	if (r < 0)
+		for (size_t i = 0; i < done; i++)
+			process_result_release(&ret[i]);
+	return r;
+}
+
 int target_read_file(struct target *t, const char *path, size_t max, bool as_root,
 		     char **ret_data, size_t *ret_len)
 {
@@ -1049,6 +1138,28 @@ int target_boot_id(struct target *t, bool fresh_connection, int timeout_ms, char
 	return 0;
 }
 
+int target_poll_boot_id(struct target *t, int timeout_ms, char **ret_boot_id)
+{
+	bool keep = t->kind == TARGET_SSH && !t->no_master && !t->master && control_path_make(t) == 0;
+	struct stat st;
+	int r;
+
+	/* A socket left by a master that did not stop would make ssh share nothing. */
+	if (keep && lstat(t->control_path, &st) == 0)
+		unlink(t->control_path);
+	t->becoming_master = keep;
+	r = target_boot_id(t, true, timeout_ms, ret_boot_id);
+	t->becoming_master = false;
+	if (keep && r == 0) {
+		t->master = true;
+	} else if (keep && lstat(t->control_path, &st) == 0) {
+		/* Connected, but no boot id came: that master goes. */
+		t->master = true;
+		stop_master(t);
+	}
+	return r;
+}
+
 /* Whether a snapshot's output ends in its closing "end" line (a line of its own). */
 static bool ends_in_end(const struct process_result *snap)
 {
@@ -1069,38 +1180,39 @@ static void insert_before_end(struct process_result *snap, const char *text, siz
 }
 
 /*
- * kernel-id.sh's (or inventory.sh's) records go before the snapshot's
- * closing "end" line. A snapshot without that last line is left as it is,
- * for the parser to refuse. With ret_out, the script's own output is
- * copied there too (the caller's).
+ * A script's output (kernel-id.sh's or inventory.sh's) goes before the
+ * snapshot's closing "end" line; a script that failed is an error. res is
+ * released; with ret_out, its output is the caller's too.
  */
-static int script_append(struct target *t, const char *script, const char *const *args, bool as_root,
-			 struct process_result *snap, char **ret_out)
+static int script_take(struct target *t, const char *script, struct process_result *res,
+		       struct process_result *snap, char **ret_out)
 {
-	struct process_result res;
-	int r;
+	if (res->exit_code != 0 || res->out_truncated) {
+		char *why = last_line(res->err);
 
-	if (!ends_in_end(snap))
-		return 0;
-	r = target_run_script(t, script, args, NULL, 0, as_root, 120000, &res);
-	if (r < 0)
-		return r;
-	if (res.exit_code != 0 || res.out_truncated) {
-		char *why = last_line(res.err);
-
-		set_error(t, "%s on '%s' failed (exit %d): %s", script, t->spec, res.exit_code,
-			  res.out_truncated ? "output too long" : *why ? why : "no message");
+		set_error(t, "%s on '%s' failed (exit %d): %s", script, t->spec, res->exit_code,
+			  res->out_truncated ? "output too long" : *why ? why : "no message");
 		free(why);
-		process_result_release(&res);
+		process_result_release(res);
 		return -EIO;
 	}
-	insert_before_end(snap, res.out, res.out_len);
+	insert_before_end(snap, res->out, res->out_len);
 	if (ret_out) {
-		*ret_out = res.out;
-		res.out = NULL;
+		*ret_out = res->out;
+		res->out = NULL;
 	}
-	process_result_release(&res);
+	process_result_release(res);
 	return 0;
+}
+
+/* script run alone, its records put into snap as script_take() does. */
+static int script_append(struct target *t, const char *script, const char *const *args, bool as_root,
+			 struct process_result *snap)
+{
+	struct process_result res;
+	int r = target_run_script(t, script, args, NULL, 0, as_root, 120000, &res);
+
+	return r < 0 ? r : script_take(t, script, &res, snap, NULL);
 }
 
 /* The value of the first record KEY<TAB>VALUE in out (the caller's), or NULL. */
@@ -1131,24 +1243,24 @@ static char *notes_build_id(const char *out)
 }
 
 /*
- * kernel-id.sh's records. With memos, its part before the config first;
- * when a memo is of this very kernel (the release snapshot.sh read, the
- * build id in the notes), the memo's config records, marked as read on
- * that boot, stand for the config part; otherwise that part runs too. Both
- * ways the records come in the order of one whole run.
+ * kernel-id.sh's records, from its run in res: with memos that run was its
+ * part before the config. When a memo is of this very kernel (the release
+ * snapshot.sh read, the build id in the notes), the memo's config records,
+ * marked as read on that boot, stand for the config part; otherwise that
+ * part runs now. Both ways the records come in the order of one whole run.
  */
-static int kernel_id_append(struct target *t, bool as_root, const struct target_snapshot_options *o,
-			    struct process_result *snap)
+static int kernel_id_take(struct target *t, bool as_root, const struct target_snapshot_options *o,
+			  struct process_result *res, struct process_result *snap)
 {
-	static const char *const first[] = { "noconfig", NULL }, *const config[] = { "config", NULL };
+	static const char *const config[] = { "config", NULL };
 	const struct snapshot_config_memo *memo = NULL;
 	struct strbuf sb = STRBUF_INIT;
 	char *out = NULL, *release, *id;
 	int r;
 
 	if (!o || !o->n_memos)
-		return script_append(t, target_snapshot_scripts[1], NULL, as_root, snap, NULL);
-	r = script_append(t, target_snapshot_scripts[1], first, as_root, snap, &out);
+		return script_take(t, target_snapshot_scripts[1], res, snap, NULL);
+	r = script_take(t, target_snapshot_scripts[1], res, snap, &out);
 	if (r < 0 || !out)
 		return r;
 	release = record_value(snap->out, "kernel");
@@ -1160,7 +1272,7 @@ static int kernel_id_append(struct target *t, bool as_root, const struct target_
 	free(id);
 	free(out);
 	if (!memo)
-		return script_append(t, target_snapshot_scripts[1], config, as_root, snap, NULL);
+		return script_append(t, target_snapshot_scripts[1], config, as_root, snap);
 	snapshot_config_memo_records(memo, &sb);
 	insert_before_end(snap, sb.buf, sb.len);
 	strbuf_release(&sb);
@@ -1196,39 +1308,44 @@ static int snapshot_run(struct target *t, const char *const *args, bool as_root,
 			const struct target_snapshot_options *o, struct snapshot *ret, char **ret_raw,
 			struct parse_error *err)
 {
-	struct process_result res;
+	static const char *const first[] = { "noconfig", NULL }, *const nolog_args[] = { "nolog", NULL };
+	bool whole = !o || !o->sysfs_only, nolog = false;
+	struct process_result runs[3], res;
+	struct target_job jobs[3];
+	size_t n = whole ? 3 : 1;
 	int r = 0;
 
-	r = target_run_script(t, target_snapshot_scripts[0], args, NULL, 0, as_root, 120000, &res);
+	/* The kernel's records and the devices come from scripts of their own
+	 * (one SSH command line has room for one script: dropbear takes at
+	 * most 9000 bytes), run beside snapshot.sh; nolog leaves the device
+	 * inventory's kernel log out as well. */
+	for (size_t i = 0; args && args[i]; i++)
+		nolog |= !strcmp(args[i], "nolog");
+	jobs[0] = (struct target_job){ target_snapshot_scripts[0], args, as_root };
+	jobs[1] = (struct target_job){ target_snapshot_scripts[1], o && o->n_memos ? first : NULL, as_root };
+	jobs[2] = (struct target_job){ target_snapshot_scripts[2], nolog ? nolog_args : NULL, as_root };
+	r = target_run_scripts(t, n, jobs, 120000, runs);
 	if (r < 0)
 		return r;
+	res = runs[0];
 	if (res.exit_code != 0) {
 		char *why = last_line(res.err);
 
 		set_error(t, "snapshot on '%s' failed (exit %d): %s", t->spec, res.exit_code,
 			  *why ? why : "no message");
 		free(why);
-		process_result_release(&res);
-		return -EIO;
-	}
-	if (res.out_truncated) {
+		r = -EIO;
+	} else if (res.out_truncated) {
 		set_error(t, "snapshot output from '%s' is too long", t->spec);
-		process_result_release(&res);
-		return -EFBIG;
+		r = -EFBIG;
+	} else if (whole && ends_in_end(&res)) {
+		/* A snapshot without its last line is left as it is, for the parser to refuse. */
+		r = kernel_id_take(t, as_root, o, &runs[1], &res);
+		if (r == 0)
+			r = script_take(t, target_snapshot_scripts[2], &runs[2], &res, NULL);
 	}
-	/* The kernel's records come from a script of their own (one SSH command
-	 * line has room for one script: dropbear takes at most 9000 bytes). */
-	if (!o || !o->sysfs_only)
-		r = kernel_id_append(t, as_root, o, &res);
-	if (r == 0 && (!o || !o->sysfs_only)) {
-		/* The device inventory too: nolog leaves its kernel log out as well. */
-		bool nolog = false;
-		const char *const inv_args[] = { "nolog", NULL };
-
-		for (size_t i = 0; args && args[i]; i++)
-			nolog |= !strcmp(args[i], "nolog");
-		r = script_append(t, target_snapshot_scripts[2], nolog ? inv_args : NULL, as_root, &res, NULL);
-	}
+	for (size_t i = 1; i < n; i++)
+		process_result_release(&runs[i]);
 	if (r < 0) {
 		process_result_release(&res);
 		return r;

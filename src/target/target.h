@@ -138,6 +138,15 @@ int target_read_file(struct target *t, const char *path, size_t max, bool as_roo
 int target_boot_id(struct target *t, bool fresh_connection, int timeout_ms, char **ret_boot_id);
 
 /*
+ * target_boot_id() on a fresh connection, for a wait on a reboot: on an
+ * SSH target the connection that answers stays as the control master,
+ * so the steps that follow connect no more. A caller that finds the
+ * old boot's id drops it (target_drop_connection()): it dies with that
+ * boot.
+ */
+int target_poll_boot_id(struct target *t, int timeout_ms, char **ret_boot_id);
+
+/*
  * Starts embedded script name with args on t (not as root), its stdout
  * read as it comes through *ret (lib/process.h): for a script that waits
  * on the box, such as run-watch. Over the control master when there is
@@ -161,6 +170,25 @@ int target_stream_script(struct target *t, const char *name, const char *const *
  */
 void target_batch_begin(struct target *t);
 void target_batch_end(struct target *t);
+
+/* One script of target_run_scripts(): its name, args (NULL-terminated, each one word) and whether as root. */
+struct target_job {
+	const char *name;
+	const char *const *args;
+	bool as_root;
+};
+
+/*
+ * Runs n scripts without stdin on t, each as target_run_script() would,
+ * their results into ret[0..n-1] (the caller's). Inside a batch that can
+ * carry them all they run at the same time in its session ("bg" requests,
+ * then one "join"), which a box with more than one CPU answers sooner;
+ * otherwise one after the other. timeout_ms bounds them all. Returns 0 when
+ * every one ran (whatever its exit code), else the -errno of the first that
+ * could not, with nothing in ret.
+ */
+int target_run_scripts(struct target *t, size_t n, const struct target_job *jobs, int timeout_ms,
+		       struct process_result *ret);
 
 /* What bootab asked of an SSH target so far (all 0 for the local target). */
 struct target_counts {

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "lib/alloc.h"
+#include "lib/process.h"
 #include "lib/strbuf.h"
 #include "kernel/notes.h"
 #include "kernel/snapshot.h"
@@ -455,6 +456,98 @@ static void test_batch_runs_like_alone(void **state)
 		target_close(t);
 	}
 	free(root);
+}
+
+/*
+ * Scripts run together give what each gives alone, in the order asked
+ * (exit codes, stdout, stderr, args): inside a batch as one session,
+ * outside one session each.
+ */
+static void test_scripts_together_like_alone(void **state)
+{
+	char *root = test_tmpdir(), *file = path_join(root, "f");
+	static const char *const exists[] = { "exists", "/f", NULL }, *const missing[] = { "exists", "/nothing", NULL },
+				 *const bad[] = { "", NULL }, *const read_f[] = { "/f", "100", NULL };
+	const struct target_job jobs[] = {
+		{ "io", exists, false }, { "io", missing, false }, { "io", bad, false }, { "read-file", read_f, false },
+	};
+	const size_t n = sizeof(jobs) / sizeof(jobs[0]);
+	struct process_result alone[4];
+
+	(void)state;
+	assert_int_equal(file_write_atomic(file, "some data\n", 10, 0644), 0);
+	for (int mode = 0; mode < 3; mode++) {
+		/* 0: each alone; 1: together outside a batch; 2: together in one. */
+		struct target_options o = { .root = root };
+		struct target_counts before, after;
+		struct process_result res[4];
+		struct target *t = NULL;
+		char *error = NULL;
+
+		assert_int_equal(target_open("local", &o, &t, &error), 0);
+		target_counts(t, &before);
+		if (mode == 2)
+			target_batch_begin(t);
+		if (mode == 0)
+			for (size_t i = 0; i < n; i++)
+				assert_int_equal(target_run_script(t, jobs[i].name, jobs[i].args, NULL, 0, false, 20000,
+								   &alone[i]), 0);
+		else
+			assert_int_equal(target_run_scripts(t, n, jobs, 20000, res), 0);
+		if (mode == 2)
+			target_batch_end(t);
+		target_counts(t, &after);
+		assert_int_equal(after.sessions - before.sessions, mode == 2 ? 1 : n);
+		assert_int_equal(after.scripts - before.scripts, n);
+		for (size_t i = 0; mode && i < n; i++) {
+			assert_int_equal(res[i].exit_code, alone[i].exit_code);
+			assert_int_equal(res[i].out_len, alone[i].out_len);
+			assert_memory_equal(res[i].out, alone[i].out, res[i].out_len);
+			assert_string_equal(res[i].err, alone[i].err);
+			process_result_release(&res[i]);
+		}
+		target_close(t);
+	}
+	assert_int_equal(alone[0].exit_code, 0);
+	assert_int_equal(alone[1].exit_code, 1);
+	assert_int_equal(alone[2].exit_code, 2);
+	assert_string_equal(alone[3].out, "some data\n");
+	for (size_t i = 0; i < n; i++)
+		process_result_release(&alone[i]);
+	free(file);
+	free(root);
+}
+
+/*
+ * batch.sh's "bg" requests run at the same time: two scripts that each
+ * wait (at most 20 s) for the other's file finish only when both run at
+ * once; a join answers both in the order they started, and a "run" after
+ * it is answered alone.
+ */
+static void test_batch_bg_runs_at_once(void **state)
+{
+	char *dir = test_tmpdir();
+	const char *text = target_script_text("batch");
+	struct strbuf req = STRBUF_INIT;
+	struct process_result res;
+	struct process_options po = { .timeout_ms = 60000 };
+	const char *argv[] = { "sh", "-c", text, "batch", "sh", NULL };
+
+	(void)state;
+	assert_non_null(text);
+	for (int k = 0; k < 2; k++)
+		strbuf_addf(&req, "bg w%d user 1 1 0 1\n%s/%c\n"
+			    ": > \"$1\"; i=0; while [ ! -e %s/%c ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done; [ -e %s/%c ] && echo w%d && echo e%d >&2\n",
+			    k, dir, 'a' + k, dir, 'b' - k, dir, 'b' - k, k, k);
+	strbuf_addstr(&req, "join\nrun last user 0 1 0 1\nexit 7\n");
+	po.stdin_data = req.buf;
+	po.stdin_len = req.len;
+	assert_int_equal(process_run(argv, &po, &res), 0);
+	assert_int_equal(res.exit_code, 0);
+	assert_string_equal(res.out, "bootab-batch 1\nbootab-batch 0 3 3\nw0\ne0\nbootab-batch 0 3 3\nw1\ne1\nbootab-batch 7 0 0\n");
+	process_result_release(&res);
+	strbuf_release(&req);
+	free(dir);
 }
 
 static const struct {
@@ -1046,6 +1139,8 @@ int main(void)
 		cmocka_unit_test(test_scripts_fit_a_command_line),
 		cmocka_unit_test(test_snapshot_in_one_session),
 		cmocka_unit_test(test_batch_runs_like_alone),
+		cmocka_unit_test(test_scripts_together_like_alone),
+		cmocka_unit_test(test_batch_bg_runs_at_once),
 		cmocka_unit_test(test_parse_rejects),
 		cmocka_unit_test(test_parse_bounds),
 		cmocka_unit_test(test_parse_minimal_and_log_sanitised),
