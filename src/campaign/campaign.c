@@ -673,6 +673,7 @@ out:
 	free(c.config_memos);
 	campaign_kernels_release(&c);
 	free(c.rows_user);
+	free(c.oneshot_path);
 	if (c.lava_token)
 		explicit_bzero(c.lava_token, strlen(c.lava_token));
 	free(c.lava_token);

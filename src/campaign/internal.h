@@ -71,6 +71,7 @@ struct campaign {
 	bool oneshot;              /* test modes boot one-shot (systemd-boot or GRUB) */
 	bool oneshot_grub;         /* ... through GRUB's next_entry and bootab's custom.cfg entry */
 	bool oneshot_grubby;       /* ... through grub2-reboot and bootab's BLS entry (Fedora GRUB) */
+	char *oneshot_path;        /* the one-shot entry this run wrote, until removed (NULL: not known) */
 	double done_at;            /* when the last boot of this run finished */
 	size_t done_this_run;
 	unsigned decided_round;        /* rounds = auto: the round whose look decided it; 0: not decided */

@@ -96,6 +96,8 @@ int oneshot_set(struct campaign *c, size_t k)
 	}
 	options = bls_entry_options(text);
 	campaign_progress(c, k, "one-shot entry %s (from %s): %s", path, entries.entries[def].name, options);
+	free(c->oneshot_path);
+	c->oneshot_path = xstrdup(path);
 out:
 	free(options);
 	free(path);
@@ -143,9 +145,10 @@ void oneshot_remove_entry(struct campaign *c)
 	 * about to go: GRUB would then boot its first entry, not the standing one. */
 	if (c->oneshot_grubby && grubby_oneshot_clear(io, GRUBBY_ONESHOT_ID) < 0)
 		campaign_say(c, CAMPAIGN_WARNING, "cannot unset next_entry in %s, ignoring", GRUB2_ENV);
-	for (size_t i = 0; bls_entry_dirs[i]; i++) {
-		char *path = xasprintf("%s/%s", bls_entry_dirs[i], ONESHOT_ENTRY);
-
+	/* The entry this run wrote; one a resume does not know of may be in any entries directory. */
+	for (size_t i = 0; c->oneshot_path ? i < 1 : bls_entry_dirs[i] != NULL; i++) {
+		char *path = c->oneshot_path ? xstrdup(c->oneshot_path) :
+					       xasprintf("%s/%s", bls_entry_dirs[i], ONESHOT_ENTRY);
 		int r = io->remove_file(io, path);
 
 		/* Gone already is as good: one script a directory, no look first. */
@@ -153,6 +156,8 @@ void oneshot_remove_entry(struct campaign *c)
 			campaign_say(c, CAMPAIGN_WARNING, "cannot remove %s, ignoring", path);
 		free(path);
 	}
+	free(c->oneshot_path);
+	c->oneshot_path = NULL;
 	boot_io_free(io);
 }
 

@@ -1,12 +1,11 @@
 now() { date -u +%Y-%m-%dT%H:%M:%SZ; }
-secs() { date +%s; }
-# cs: the box's clock in hundredths of a second (/proc/uptime; its
-# fraction has two digits), read without a fork; seconds * 100 without it.
-cs() {
+# tick: T, the box's clock in hundredths of a second, read without a fork
+# (/proc/uptime, whose fraction has two digits); date's seconds without it.
+tick() {
 	if read -r _u _ < /proc/uptime 2> /dev/null && [ "${_u#*.}" != "$_u" ]; then
-		echo $((${_u%.*} * 100 + 1${_u#*.} - 100))
+		T=$((${_u%.*} * 100 + 1${_u#*.} - 100))
 	else
-		echo $(($(secs) * 100))
+		T=$(($(date +%s) * 100))
 	fi
 }
 # wake_watchers: a newline to each run-watch.sh waiting on this run (its
@@ -40,8 +39,8 @@ gpu_busy() {
 # idle_gate ROW: wait until the box is idle; records the wait.
 idle_gate() {
 	status "gate $1"
-	gate_start=$(secs)
-	gate_cs=$(cs)
+	tick
+	gate_start=$T
 	n=0
 	while :; do
 		load=$(cut -d ' ' -f 1 /proc/loadavg)
@@ -53,18 +52,21 @@ idle_gate() {
 		fi
 		sleep "$IDLE_INTERVAL"
 		[ "$n" -ge "$IDLE_CHECKS" ] && break
-		if [ "$IDLE_TIMEOUT" -gt 0 ] && [ $(($(secs) - gate_start)) -ge "$IDLE_TIMEOUT" ]; then
-			record "gate $1 timeout $(($(secs) - gate_start)) $(($(cs) - gate_cs))"
+		tick
+		if [ "$IDLE_TIMEOUT" -gt 0 ] && [ $(((T - gate_start) / 100)) -ge "$IDLE_TIMEOUT" ]; then
+			record "gate $1 timeout $(((T - gate_start) / 100)) $((T - gate_start))"
 			return 1
 		fi
 	done
-	record "gate $1 ok $(($(secs) - gate_start)) $(($(cs) - gate_cs))"
+	tick
+	record "gate $1 ok $(((T - gate_start) / 100)) $((T - gate_start))"
 }
 
 # run_rep ROW REP TIMEOUT USER COMMAND: one rep, as USER (empty: as we are).
 run_rep() {
 	row=$1 rep=$2 limit=$3 user=$4 command=$5
-	if [ -z "$user" ] || [ "$user" = "$(id -un)" ]; then
+	[ -n "${me-}" ] || me=$(id -un)
+	if [ -z "$user" ] || [ "$user" = "$me" ]; then
 		set -- sh -c "$command"
 	else
 		set -- sudo -n -u "$user" sh -c "$command"
@@ -73,12 +75,13 @@ run_rep() {
 		set -- timeout "$limit" "$@"
 	fi
 	rep_start=$(now)
-	rep_secs=$(secs)
-	rep_cs=$(cs)
+	tick
+	rep_t=$T
 	"$@" > "$row.$rep.out" 2> "$row.$rep.err" < /dev/null
 	rc=$?
-	rep_cs=$(($(cs) - rep_cs))
-	record "rep $row $rep $rc $rep_start $(now) $(($(secs) - rep_secs)) $rep_cs"
-	printf 'rep %s %s %s %s\n' "$row" "$rep" "$rc" "$(($(secs) - rep_secs))" >> progress
+	tick
+	rep_t=$((T - rep_t))
+	record "rep $row $rep $rc $rep_start $(now) $((rep_t / 100)) $rep_t"
+	printf 'rep %s %s %s %s\n' "$row" "$rep" "$rc" "$((rep_t / 100))" >> progress
 	wake_watchers
 }

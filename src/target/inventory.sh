@@ -105,7 +105,6 @@ done
 # priorities: dmesg -r prints each record as "<LEVEL>[SECONDS] TEXT"
 # (facility 0 only: userspace writes to /dev/kmsg with another facility).
 # Without dmesg (or its permission) the source is absent: nothing is judged.
-tab=$(printf '\t')
 ksource=absent
 kraw=
 if [ -n "$nolog" ]; then
@@ -123,15 +122,30 @@ else
 fi
 rec kmsg_source "$ksource"
 if [ "$ksource" != absent ] && [ "$ksource" != skipped ]; then
-	klines=$(printf '%s\n' "$kraw" | tr '\011' ' ' | tr -d '\000-\010\013-\037\177' |
-		sed -n -e "s/^<\([0-4]\)>\[ *\([0-9][0-9]*\.[0-9][0-9]*\)\] \{0,1\}/kmsg$tab\1$tab\2$tab/p" \
-			-e "t" -e "s/^<\([0-4]\)>/kmsg$tab\1$tab-$tab/p")
-	kcount=0
-	if [ -n "$klines" ]; then
-		kcount=$(printf '%s\n' "$klines" | wc -l)
-		printf '%s\n' "$klines" | head -n 2000
-	fi
-	rec kmsg_count "$((kcount + 0))"
+	# One pass: tabs as spaces, other controls dropped, records of levels 0 to 4, at most 2000, and their count.
+	printf '%s\n' "$kraw" | awk 'BEGIN {
+		for (i = 1; i < 32; i++)
+			if (i != 9 && i != 10)
+				ctl = ctl sprintf("%c", i)
+		ctl = "[" ctl sprintf("%c", 127) "]"
+	}
+	{
+		gsub(/\t/, " ")
+		gsub(ctl, "")
+		if (match($0, /^<[0-4]>\[ *[0-9]+\.[0-9]+\] ?/)) {
+			t = substr($0, 4, RLENGTH - 3)
+			sub(/^\[ */, "", t)
+			sub(/\] ?$/, "", t)
+			l = "kmsg\t" substr($0, 2, 1) "\t" t "\t" substr($0, RLENGTH + 1)
+		} else if ($0 ~ /^<[0-4]>/) {
+			l = "kmsg\t" substr($0, 2, 1) "\t-\t" substr($0, 4)
+		} else {
+			next
+		}
+		if (++n <= 2000)
+			print l
+	}
+	END { print "kmsg_count\t" n + 0 }'
 fi
 
 # Failed units (systemctl(1) list-units --failed), where systemd runs

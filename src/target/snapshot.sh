@@ -275,21 +275,36 @@ else
 	fi
 fi
 rec log_source "$source"
+# One pass: the IOMMU lines (no command line; controls and C1 dropped),
+# at most 2000, and their count, then what some parameters leave (controls
+# dropped), at most 200. Bytes, as grep -i would read them in C.
 if [ "$source" != absent ] && [ "$source" != skipped ]; then
-	lines=$(printf '%s\n' "$klog" | grep -i -E 'iommu|AMD-Vi|DMAR|Default domain type' |
-		grep -v -E '(Kernel c|C)ommand line: ' | tr -d '\000-\011\013-\037\177' | sed "$C1")
-	count=0
-	if [ -n "$lines" ]; then
-		count=$(printf '%s\n' "$lines" | wc -l)
-		printf '%s\n' "$lines" | head -n 2000 | while IFS= read -r line; do
-			rec log "$line"
-		done
-	fi
-	rec log_count "$((count + 0))"
-	# What some parameters leave only in the log.
-	printf '%s\n' "$klog" | grep -E 'page tables isolation|Dynamic Preempt|mem auto-init' |
-		tr -d '\000-\011\013-\037\177' | head -n 200 | while IFS= read -r line; do
-		rec klog "$line"
-	done
+	printf '%s\n' "$klog" | awk 'BEGIN {
+		for (i = 1; i < 32; i++)
+			if (i != 10)
+				ctl = ctl sprintf("%c", i)
+		ctl = "[" ctl sprintf("%c", 127) "]"
+		for (i = 128; i < 160; i++)
+			c1 = c1 sprintf("%c", i)
+		c1 = sprintf("%c", 194) "[" c1 "]"
+	}
+	{
+		if ($0 ~ /page tables isolation|Dynamic Preempt|mem auto-init/ && nk < 200) {
+			l = $0
+			gsub(ctl, "", l)
+			k[++nk] = l
+		}
+		if (tolower($0) !~ /iommu|amd-vi|dmar|default domain type/ || $0 ~ /(Kernel c|C)ommand line: /)
+			next
+		gsub(ctl, "")
+		gsub(c1, "")
+		if (++n <= 2000)
+			print "log\t" $0
+	}
+	END {
+		print "log_count\t" n + 0
+		for (i = 1; i <= nk; i++)
+			print "klog\t" k[i]
+	}'
 fi
 rec end
