@@ -165,7 +165,7 @@ static int verify_with(struct campaign *c, size_t k, struct snapshot *given, str
 		       char **ret_summary);
 
 /* A config this snapshot read, for the later boots of its kernel's build (one memo a build). */
-static void remember_config(struct campaign *c, const struct snapshot *snap)
+void campaign_remember_config(struct campaign *c, const struct snapshot *snap)
 {
 	struct snapshot_config_memo memo;
 
@@ -227,7 +227,7 @@ static int verify_with(struct campaign *c, size_t k, struct snapshot *given, str
 		} else {
 			r = verify_boot(c->target, &q, &res, &err);
 			if (r == 0)
-				remember_config(c, &res.snapshot);
+				campaign_remember_config(c, &res.snapshot);
 		}
 	}
 	if (res.without_root)

@@ -158,6 +158,9 @@ void campaign_restore_oneshot(struct campaign *c);
 bool campaign_boot_is_oneshot(const struct campaign *c, size_t k);
 int oneshot_set(struct campaign *c, size_t k);
 void oneshot_remove_entry(struct campaign *c);
+
+/* bring-up.c: a config this snapshot read, for the later boots of its kernel's build (one memo a build). */
+void campaign_remember_config(struct campaign *c, const struct snapshot *snap);
 /* Just before the reboot of one-shot boot k, where the boot loader is told
  * here rather than by the reboot script (grub2-reboot on a grubby box): 0,
  * or -errno, said. */

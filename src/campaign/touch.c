@@ -13,13 +13,13 @@
 #include "lib/file.h"
 #include "target/verify-boot.h"
 
-int touch_snapshot(struct target *t, const struct plan *plan, struct snapshot *ret,
+int touch_snapshot(struct target *t, const struct plan *plan, bool with_kernel, struct snapshot *ret,
 		   struct parse_error *err)
 {
 	/* verify_boot's snapshot, asked for every mode's args: it reads what their proofs need,
 	 * all of it from snapshot.sh (the kernel's build and the devices are no proof's). */
 	char **all = plan_managed_args(plan);
-	const struct target_snapshot_options sysfs = { .sysfs_only = true };
+	const struct target_snapshot_options sysfs = { .sysfs_only = !with_kernel, .no_devices = with_kernel };
 	struct verify_boot_result res;
 	int r = verify_boot(t, &(struct verify_boot_request){ .managed = all, .asked = all, .snapshot = &sysfs },
 			    &res, err);
@@ -110,13 +110,16 @@ void campaign_touch_preflight(struct campaign *c)
 	int r;
 
 	campaign_say(c, CAMPAIGN_INFO, "reading what each mode can change, from the standing boot");
-	r = touch_snapshot(c->target, &c->plan, &standing, &err);
+	/* With the kernel's records beside it: the standing kernel's config, read
+	 * here at the same time, need not be read again on a boot of that build. */
+	r = touch_snapshot(c->target, &c->plan, true, &standing, &err);
 	if (r < 0) {
 		campaign_say(c, CAMPAIGN_WARNING, "cannot read the standing boot for the touch map: %s, ignoring",
 			     err.message ? err.message : target_error(c->target));
 		parse_error_release(&err);
 		return;
 	}
+	campaign_remember_config(c, &standing);
 	touch_map_format(&c->plan, &standing, &text, &warnings);
 	for (size_t i = 0; i < warnings.n; i++)
 		campaign_say(c, CAMPAIGN_WARNING, "%s", warnings.items[i]);

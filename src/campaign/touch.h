@@ -21,10 +21,11 @@
 
 /*
  * Snapshots the standing boot of t with what every mode's proofs read
- * (as root for the kernel log; without root, sysfs alone). Returns 0 or
- * -errno with target_error(t) or err saying why; *ret untouched then.
+ * (as root for the kernel log; without root, sysfs alone), with_kernel
+ * also the kernel's records (kernel-id.sh, its config included). Returns 0
+ * or -errno with target_error(t) or err saying why; *ret untouched then.
  */
-int touch_snapshot(struct target *t, const struct plan *plan, struct snapshot *ret,
+int touch_snapshot(struct target *t, const struct plan *plan, bool with_kernel, struct snapshot *ret,
 		   struct parse_error *err);
 
 /*

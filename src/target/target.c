@@ -1309,10 +1309,10 @@ static int snapshot_run(struct target *t, const char *const *args, bool as_root,
 			struct parse_error *err)
 {
 	static const char *const first[] = { "noconfig", NULL }, *const nolog_args[] = { "nolog", NULL };
-	bool whole = !o || !o->sysfs_only, nolog = false;
+	bool whole = !o || !o->sysfs_only, nolog = false, devices = whole && !(o && o->no_devices);
 	struct process_result runs[3], res;
 	struct target_job jobs[3];
-	size_t n = whole ? 3 : 1;
+	size_t n = devices ? 3 : whole ? 2 : 1;
 	int r = 0;
 
 	/* The kernel's records and the devices come from scripts of their own
@@ -1341,7 +1341,7 @@ static int snapshot_run(struct target *t, const char *const *args, bool as_root,
 	} else if (whole && ends_in_end(&res)) {
 		/* A snapshot without its last line is left as it is, for the parser to refuse. */
 		r = kernel_id_take(t, as_root, o, &runs[1], &res);
-		if (r == 0)
+		if (r == 0 && devices)
 			r = script_take(t, target_snapshot_scripts[2], &runs[2], &res, NULL);
 	}
 	for (size_t i = 1; i < n; i++)

@@ -238,6 +238,7 @@ struct target_snapshot_options {
 	const struct snapshot_config_memo *memos;
 	size_t n_memos;
 	bool sysfs_only;  /* snapshot.sh alone: no kernel-id.sh, no inventory.sh */
+	bool no_devices;  /* snapshot.sh and kernel-id.sh: no inventory.sh */
 };
 
 /* target_snapshot() with options (NULL: none). */
