@@ -275,36 +275,18 @@ else
 	fi
 fi
 rec log_source "$source"
-# One pass: the IOMMU lines (no command line; controls and C1 dropped),
-# at most 2000, and their count, then what some parameters leave (controls
-# dropped), at most 200. Bytes, as grep -i would read them in C.
+# One pass: IOMMU lines (not the command line), their count, then what
+# some parameters leave; bytes, controls and C1 dropped.
 if [ "$source" != absent ] && [ "$source" != skipped ]; then
 	printf '%s\n' "$klog" | awk 'BEGIN {
-		for (i = 1; i < 32; i++)
-			if (i != 10)
-				ctl = ctl sprintf("%c", i)
-		ctl = "[" ctl sprintf("%c", 127) "]"
-		for (i = 128; i < 160; i++)
-			c1 = c1 sprintf("%c", i)
-		c1 = sprintf("%c", 194) "[" c1 "]"
-	}
-	{
-		if ($0 ~ /page tables isolation|Dynamic Preempt|mem auto-init/ && nk < 200) {
-			l = $0
-			gsub(ctl, "", l)
-			k[++nk] = l
-		}
-		if (tolower($0) !~ /iommu|amd-vi|dmar|default domain type/ || $0 ~ /(Kernel c|C)ommand line: /)
-			next
-		gsub(ctl, "")
-		gsub(c1, "")
-		if (++n <= 2000)
-			print "log\t" $0
-	}
-	END {
-		print "log_count\t" n + 0
-		for (i = 1; i <= nk; i++)
-			print "klog\t" k[i]
-	}'
+	for (i = 1; i < 32; i++) if (i != 10) c = c sprintf("%c", i)
+	c = "[" c sprintf("%c", 127) "]"
+	for (i = 128; i < 160; i++) d = d sprintf("%c", i)
+	d = sprintf("%c", 194) "[" d "]"
+}
+/page tables isolation|Dynamic Preempt|mem auto-init/ && m < 200 { l = $0; gsub(c, "", l); k[++m] = l }
+tolower($0) !~ /iommu|amd-vi|dmar|default domain type/ || /(Kernel c|C)ommand line: / { next }
+{ gsub(c, ""); gsub(d, ""); if (++n <= 2000) print "log\t" $0 }
+END { print "log_count\t" n + 0; for (i = 1; i <= m; i++) print "klog\t" k[i] }'
 fi
 rec end

@@ -89,10 +89,10 @@ reps = 1'
 	dir=$(echo "$data"/p-*)
 	[[ "$stderr" == *"boot 1/3 translated: rebooting into mode translated; bootab continues after the boot (systemd unit bootab-resume.service"* ]]
 	[[ "${stderr_lines[-1]}" == "bootab: the box is rebooting; bootab continues the campaign in $dir after the boot" ]]
-	# Everything before the first boot in one session, of two scripts: the boot
+	# Everything before the first boot in one session, of three scripts: the boot
 	# loader's files in one dump for the one-shot check and the kernels alike,
-	# and the touch map's snapshot.sh (no kernel-id.sh, no inventory.sh).
-	[[ "$stderr" == *"preflight (root, one-shot, touch map, kernels): local sessions 1, scripts 2"* ]]
+	# and the touch map's snapshot.sh with kernel-id.sh beside it (the standing kernel's config, no inventory.sh).
+	[[ "$stderr" == *"preflight (root, one-shot, touch map, kernels): local sessions 1, scripts 3"* ]]
 	first_stderr=$stderr
 	# The unit is enabled as systemctl enable does it, names its campaign, and systemd takes it.
 	[ "$(readlink "$link")" = /etc/systemd/system/bootab-resume.service ]
