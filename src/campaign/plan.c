@@ -394,7 +394,7 @@ static int mode_key(struct parse_state *s, struct plan_mode *m, const char *key,
 		/* A continuation line carries more args: they join the line above. */
 		if (m->args_text && !s->continuation)
 			return fail(s, key, "given twice in [%s]", s->section);
-		text = m->args_text ? xasprintf("%s %s", m->args_text, v) : xstrdup(v);
+		text = m->args_text && *m->args_text ? xasprintf("%s %s", m->args_text, v) : xstrdup(v);
 		if (cmdline_args_parse(text, &args, &e) < 0) {
 			fail(s, key, "%s", e.message ? e.message : "not valid kernel command-line syntax");
 			parse_error_release(&e);

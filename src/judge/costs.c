@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lib/alloc.h"
+#include "lib/pattern.h"
 #include "lib/strbuf.h"
 
 #define NOISE_EXAMPLES 5
@@ -39,15 +40,16 @@ const char *found_kind_name(enum found_kind kind)
 int costs_pattern_check(const char *pattern, char **ret_error)
 {
 	regex_t re;
-	int r = regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB);
+	char *error = NULL;
+	int r = pattern_compile(&re, pattern, REG_NOSUB, &error);
 
-	if (r != 0) {
-		char buf[256];
-
-		regerror(r, &re, buf, sizeof(buf));
-		*ret_error = xasprintf("'%s' is not an extended regular expression: %s", pattern, buf);
+	if (r == -EINVAL)
+		*ret_error = xasprintf("'%s' is not an extended regular expression: %s", pattern, error);
+	else if (r < 0)
+		*ret_error = xasprintf("'%s': %s", pattern, error);
+	free(error);
+	if (r < 0)
 		return -EINVAL;
-	}
 	regfree(&re);
 	return 0;
 }
@@ -486,7 +488,10 @@ int costs_find(const struct side *sides, size_t n_sides, const struct strlist *i
 
 	s.ignore = xcalloc(n_ignore + 1, sizeof(*s.ignore));
 	for (size_t i = 0; i < n_ignore; i++) {
-		if (regcomp(&s.ignore[i], ignore->items[i], REG_EXTENDED | REG_NOSUB) != 0) {
+		char *error = NULL;
+
+		if (pattern_compile(&s.ignore[i], ignore->items[i], REG_NOSUB, &error) < 0) {
+			free(error);
 			r = -EINVAL;
 			goto out;
 		}

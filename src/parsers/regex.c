@@ -13,126 +13,26 @@
 #include <string.h>
 
 #include "lib/alloc.h"
+#include "lib/pattern.h"
 #include "parsers/parser-internal.h"
-
-#define REGEX_PATTERN_MAX 1024
-#define REGEX_SIZE_MAX 100000UL
-#define REGEX_GROUPS_MAX 64
-
-struct regex_frame {
-	unsigned long total;    /* what the group holds before its last atom */
-	unsigned long last;     /* its last atom: what a repeat after it copies */
-};
-
-static unsigned long saturate(unsigned long x)
-{
-	return x > REGEX_SIZE_MAX ? REGEX_SIZE_MAX + 1 : x;
-}
-
-/*
- * How big glibc's regcomp() makes the pattern, roughly: every atom counts
- * 1, and a repeat copies what it repeats ('+' once more, {m,n} n times),
- * so "a++++" or "((a{255}){255}){255}" grow without bound (gigabytes for
- * a line of pattern). Returns the size, or more than REGEX_SIZE_MAX.
- */
-static unsigned long regex_size(const char *p)
-{
-	struct regex_frame stack[REGEX_GROUPS_MAX], cur = { 0, 0 };
-	size_t depth = 0;
-
-	for (; *p; p++) {
-		switch (*p) {
-		case '(':
-			if (depth == REGEX_GROUPS_MAX)
-				return REGEX_SIZE_MAX + 1;
-			stack[depth++] = cur;
-			cur = (struct regex_frame){ 0, 0 };
-			break;
-		case ')': {
-			unsigned long size = saturate(cur.total + cur.last + 1);
-
-			if (!depth)
-				return saturate(cur.total + cur.last);
-			cur = stack[--depth];
-			cur.total = saturate(cur.total + cur.last);
-			cur.last = size;
-			break;
-		}
-		case '|':
-			cur.total = saturate(cur.total + cur.last + 1);
-			cur.last = 0;
-			break;
-		case '*':
-		case '?':
-			break;
-		case '+':
-			cur.last = saturate(2 * cur.last + 1);
-			break;
-		case '{': {
-			unsigned long bound = 0, n = 0;
-
-			for (p++; *p && *p != '}'; p++) {
-				if (*p >= '0' && *p <= '9')
-					n = saturate(n * 10 + (unsigned long)(*p - '0'));
-				else
-					bound = n > bound ? n : bound, n = 0;
-			}
-			bound = n > bound ? n : bound;
-			cur.last = saturate(cur.last * (bound + 1));
-			if (!*p)
-				return saturate(cur.total + cur.last);
-			break;
-		}
-		case '[':
-			/* A bracket expression is one atom: "[]a]" and "[^]a]" hold a ']'. */
-			p++;
-			if (*p == '^')
-				p++;
-			if (*p == ']')
-				p++;
-			while (*p && *p != ']')
-				p++;
-			cur.total = saturate(cur.total + cur.last);
-			cur.last = 1;
-			if (!*p)
-				return saturate(cur.total + cur.last);
-			break;
-		case '\\':
-			if (p[1])
-				p++;
-			/* fall through */
-		default:
-			cur.total = saturate(cur.total + cur.last);
-			cur.last = 1;
-		}
-	}
-	while (depth)
-		cur = stack[--depth];
-	return saturate(cur.total + cur.last);
-}
 
 static int compile(const char *pattern, regex_t *re, char **ret_error)
 {
-	char msg[256];
+	char *error = NULL;
 	int r;
 
 	if (!pattern || !*pattern) {
 		*ret_error = xstrdup("the pattern is empty");
 		return -EINVAL;
 	}
-	if (strlen(pattern) > REGEX_PATTERN_MAX) {
-		*ret_error = xasprintf("the pattern is longer than %d bytes", REGEX_PATTERN_MAX);
-		return -EINVAL;
+	r = pattern_compile(re, pattern, 0, &error);
+	if (r == -EINVAL) {
+		*ret_error = xasprintf("not a POSIX extended regular expression: %s", error);
+		free(error);
+		return r;
 	}
-	if (regex_size(pattern) > REGEX_SIZE_MAX) {
-		*ret_error = xasprintf("the pattern's repeats ('+', {m,n}) copy it more than %lu times over", REGEX_SIZE_MAX);
-		return -EINVAL;
-	}
-	r = regcomp(re, pattern, REG_EXTENDED);
-	if (r != 0) {
-		regerror(r, re, msg, sizeof(msg));
-		regfree(re);
-		*ret_error = xasprintf("not a POSIX extended regular expression: %s", msg);
+	if (r < 0) {
+		*ret_error = error;
 		return -EINVAL;
 	}
 	if (re->re_nsub != 1) {

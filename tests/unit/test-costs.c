@@ -288,6 +288,27 @@ static void test_flaky_baseline_blames_nothing(void **state)
 	assert_int_equal(costs_pattern_check("a(", &error), -EINVAL);
 	assert_non_null(strstr(error, "not an extended regular expression"));
 	free(error);
+	/* A few bytes that regcomp() would copy into gigabytes are refused before it runs. */
+	assert_int_equal(costs_pattern_check("((a{255}){255}){255}", &error), -EINVAL);
+	assert_string_equal(error, "'((a{255}){255}){255}': the pattern's repeats ('+', {m,n}) copy it more than 100000 times over");
+	free(error);
+	{
+		char long_pattern[1100];
+		struct strlist ignore = STRLIST_INIT;
+
+		memset(long_pattern, 'a', sizeof(long_pattern) - 1);
+		long_pattern[sizeof(long_pattern) - 1] = '\0';
+		assert_int_equal(costs_pattern_check(long_pattern, &error), -EINVAL);
+		assert_non_null(strstr(error, "the pattern is longer than 1024 bytes"));
+		free(error);
+		/* A group left open is built, repeats and all, before regcomp() finds it unclosed. */
+		assert_int_equal(costs_pattern_check("a (b x+++++++++++++++++++++++++++++++++++", &error), -EINVAL);
+		assert_non_null(strstr(error, "copy it more than 100000 times over"));
+		free(error);
+		strlist_add(&ignore, "x++++++++++++++++++++++++++++++++++++++++");
+		assert_int_equal(costs_find(s, 3, &ignore, &r), -EINVAL);
+		strlist_release(&ignore);
+	}
 	sides_release(s, 3);
 }
 

@@ -16,6 +16,7 @@
 #include "lib/file.h"
 #include "lib/parse-error.h"
 #include "lib/parse-number.h"
+#include "lib/pattern.h"
 #include "lib/process.h"
 #include "lib/strbuf.h"
 #include "lib/strvec.h"
@@ -506,6 +507,62 @@ static void test_text_escape(void **state)
 	strbuf_release(&sb);
 }
 
+/* Patterns regcomp() would take gigabytes or minutes over are refused first; ordinary ones compile. */
+static void test_pattern_compile(void **state)
+{
+	static const struct {
+		const char *pattern;
+		int rc;
+		const char *message;
+	} cases[] = {
+		{ "^average map latency\\(us\\):([0-9.]+)", 0, NULL },
+		{ "took ( *[0-9]+) ms|(ab)*|a?b?c{0,3}|(x|y)+|\\b([0-9]+)\\b|[*]+|a{2,}", 0, NULL },
+		{ "((a{255}){255}){255}", -E2BIG, "copy it more than 100000 times over" },
+		{ "a (b x++++++++++++++++++++++++++++++", -E2BIG, "copy it more than 100000 times over" },
+		{ "^a**m", -E2BIG, "repeats what can match nothing" },
+		{ "([0-9]*?)", -E2BIG, "POSIX has no lazy '*?'" },
+		{ "(a?)+", -E2BIG, "repeats what can match nothing" },
+		{ "(a|)*", -E2BIG, "repeats what can match nothing" },
+		{ "(|a){2}", -E2BIG, "repeats what can match nothing" },
+		{ "(a*b*){0,4}", -E2BIG, "repeats what can match nothing" },
+		{ "^*", -E2BIG, "repeats what can match nothing" },
+		{ "x\\b+", -E2BIG, "repeats what can match nothing" },
+		{ "(a*b)*", 0, NULL },
+		{ "a(", -EINVAL, "Unmatched ( or \\(" },
+	};
+	char long_pattern[PATTERN_LENGTH_MAX + 2];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		regex_t re;
+		char *error = NULL;
+		int r = pattern_compile(&re, cases[i].pattern, 0, &error);
+
+		print_message("%s\n", cases[i].pattern);
+		assert_int_equal(r, cases[i].rc);
+		if (r == 0) {
+			assert_null(error);
+			regfree(&re);
+		} else {
+			assert_non_null(strstr(error, cases[i].message));
+			free(error);
+		}
+	}
+	memset(long_pattern, 'a', sizeof(long_pattern) - 1);
+	long_pattern[sizeof(long_pattern) - 1] = '\0';
+	{
+		regex_t re;
+		char *error = NULL;
+
+		assert_int_equal(pattern_compile(&re, long_pattern, 0, &error), -E2BIG);
+		assert_string_equal(error, "the pattern is longer than 1024 bytes");
+		free(error);
+		long_pattern[PATTERN_LENGTH_MAX] = '\0';
+		assert_int_equal(pattern_compile(&re, long_pattern, REG_NOSUB, &error), 0);
+		regfree(&re);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -513,6 +570,7 @@ int main(void)
 		cmocka_unit_test(test_text_escape),
 		cmocka_unit_test(test_strvec),
 		cmocka_unit_test(test_parse_number),
+		cmocka_unit_test(test_pattern_compile),
 		cmocka_unit_test(test_file_atomic_roundtrip),
 		cmocka_unit_test(test_file_refuses_fifo_and_dir),
 		cmocka_unit_test(test_write_atomic_fails_cleanly),

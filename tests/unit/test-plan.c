@@ -358,6 +358,8 @@ static const struct error_case errors[] = {
 	{ "[mode \"a\"]\n[check \"c\"]\ncommand = x\nreps = 3\n", 4, "reps: unknown key in [check \"c\"]" },
 	{ "[mode \"a\"]\n[campaign]\norder = a b\n", 0, "order: 'b' is not a mode of this plan" },
 	{ "[mode \"a\"]\n[frobs]\nx = 1\n", 2, "unknown section [frobs]" },
+	{ "[campaign]\nignore = ((a{255}){255}){255}\n[mode \"a\"]\n", 2,
+	  "ignore: '((a{255}){255}){255}': the pattern's repeats ('+', {m,n}) copy it more than 100000 times over" },
 	{ "[mode \"a\"]\nthis line has no equals sign\n", 2, "not a key = value line or a [section] header" },
 	{ "[mode \"a\"]\n[idle]\ngpu = 150\n", 3, "gpu: '150' is not a number from 0 to 100" },
 	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nparser = json results[\n", 4, "parser: " },
@@ -583,6 +585,10 @@ static void test_bom_and_continued_args(void **state)
 	assert_string_equal(p.modes[0].args[1], "iommu.strict=1");
 	assert_string_equal(p.modes[0].args[2], "amd_iommu=off");
 	assert_null(p.modes[0].args[3]);
+	plan_release(&p);
+	/* An empty args line continued below is the continuation's args, with no blank in front. */
+	assert_int_equal(plan_parse("c.ini", "[mode \"pt\"]\nargs =\n iommu=pt\n", &p, &err), 0);
+	assert_string_equal(p.modes[0].args_text, "iommu=pt");
 	plan_release(&p);
 	/* A second args key is still given twice. */
 	assert_int_equal(plan_parse("c.ini", "[mode \"pt\"]\nargs = iommu=pt\nargs = x\n", &p, &err), -EINVAL);
