@@ -358,7 +358,7 @@ static int run_boot(struct campaign *c, size_t k)
 	/* SSH sessions at each step's end: set, reboot wait, verify+snapshot+start, rows, fetch. */
 	struct target_counts n[6] = { 0 };
 	bool counted[6] = { false };
-	int r = 0;
+	int r = 0, fetch_fd = -1;
 
 	target_counts(c->target, &n[0]);
 	counted[0] = true;
@@ -443,7 +443,7 @@ static int run_boot(struct campaign *c, size_t k)
 	if (bp->step < STEP_DONE) {
 		target_counts(c->target, &n[3]);
 		counted[3] = true;
-		r = campaign_wait_rows(c, k);
+		r = campaign_wait_rows(c, k, &fetch_fd);
 		target_counts(c->target, &n[4]);
 		counted[4] = true;
 		if (r == -ESTALE) {
@@ -454,7 +454,8 @@ static int run_boot(struct campaign *c, size_t k)
 		}
 		if (r < 0)
 			goto out;
-		r = campaign_fetch(c, k, &snap, summary);
+		/* Results the watch carried on after the rows' end need no session of their own. */
+		r = campaign_fetch(c, k, &snap, summary, fetch_fd);
 		target_counts(c->target, &n[5]);
 		counted[5] = true;
 		if (r == 0)

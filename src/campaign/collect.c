@@ -18,31 +18,71 @@
 #include "results/side.h"
 #include "target/target.h"
 
-/*
- * Runs run-fetch.sh for dir with its stream written to a temporary file in
- * the campaign directory as it comes (a boot's results can be larger than
- * memory holds comfortably), then parses it from a mapping of that file.
- * Returns 0 and *ret, or -errno (said).
- */
-static int fetch_to_disk(struct campaign *c, size_t k, const char *dir, struct fetch *ret)
+int campaign_fetch_file(struct campaign *c, size_t k, bool quiet)
 {
-	char *limit = xasprintf("%llu", FETCH_FILE_LIMIT);
-	const char *args[] = { dir, limit, NULL };
 	char *tmp = xasprintf("%s/.fetch-%s.tmp-XXXXXX", c->dir, c->boots[k].label);
-	struct parse_error err = PARSE_ERROR_INIT;
-	struct process_result res;
-	struct stat st;
-	void *map = NULL;
-	int fd, r;
+	int fd = mkostemp(tmp, O_CLOEXEC), r = 0;
 
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
+	if (fd < 0 && quiet) {
+		r = -errno;
+	} else if (fd < 0) {
 		r = -errno;
 		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: cannot create %s for the results: %s", k + 1,
 			     c->boots[k].label, tmp, strerror(-r));
 		c->res->data_error = true;
-		goto out;
+	} else {
+		/* Nameless from the start: nothing is left behind whatever stops the campaign. */
+		unlink(tmp);
 	}
+	free(tmp);
+	return fd < 0 ? r : fd;
+}
+
+/* The fetch stream in fd, parsed from a mapping of it. */
+static int parse_fetch_file(int fd, struct fetch *ret, struct parse_error *err)
+{
+	struct stat st;
+	void *map = NULL;
+	int r;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (st.st_size > 0 && (map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED)
+		return -errno;
+	r = fetch_parse(map ? map : "", map ? (size_t)st.st_size : 0, ret, err);
+	if (map)
+		munmap(map, (size_t)st.st_size);
+	return r;
+}
+
+/*
+ * Boot k's results: the stream the watch carried (carried_fd, when >= 0:
+ * taken), else run-fetch.sh's, written to a nameless file in the campaign
+ * directory as it comes (a boot's results can be larger than memory holds
+ * comfortably) and parsed from a mapping of it. Returns 0 and *ret, or
+ * -errno (said).
+ */
+static int fetch_to_disk(struct campaign *c, size_t k, const char *dir, int carried_fd, struct fetch *ret)
+{
+	char *limit = xasprintf("%llu", FETCH_FILE_LIMIT);
+	const char *args[] = { dir, limit, NULL };
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct process_result res;
+	int fd, r;
+
+	if (carried_fd >= 0) {
+		r = parse_fetch_file(carried_fd, ret, &err);
+		close(carried_fd);
+		if (r == 0)
+			goto out;
+		campaign_say(c, CAMPAIGN_WARNING, "boot %zu %s: the results the watch carried do not parse (%s): fetching them again",
+			     k + 1, c->boots[k].label, err.message ? err.message : strerror(-r));
+		parse_error_release(&err);
+	}
+	campaign_progress(c, k, "fetching results");
+	fd = r = campaign_fetch_file(c, k, false);
+	if (fd < 0)
+		goto out;
 	r = target_run_script_to_fd(c->target, "run-fetch", args, false, 3600000, fd, &res);
 	if (r < 0 || res.exit_code != 0) {
 		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: fetching %s failed: %s", k + 1, c->boots[k].label, dir,
@@ -50,30 +90,20 @@ static int fetch_to_disk(struct campaign *c, size_t k, const char *dir, struct f
 		if (r == 0)
 			process_result_release(&res);
 		r = r < 0 ? r : -EIO;
+		close(fd);
 		goto out;
 	}
 	process_result_release(&res);
-	if (fstat(fd, &st) < 0 || (st.st_size > 0 &&
-	    (map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED)) {
-		r = -errno;
-		map = NULL;
-		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: cannot read the results in %s: %s", k + 1,
-			     c->boots[k].label, tmp, strerror(-r));
-		goto out;
-	}
-	r = fetch_parse(map ? map : "", map ? (size_t)st.st_size : 0, ret, &err);
-	if (r < 0)
+	r = parse_fetch_file(fd, ret, &err);
+	close(fd);
+	if (r < 0 && err.message)
 		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: the results from %s do not parse: line %u: %s", k + 1,
 		    c->boots[k].label, dir, err.line, err.message);
+	else if (r < 0)
+		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: cannot read the results fetched from %s: %s", k + 1,
+			     c->boots[k].label, dir, strerror(-r));
 out:
-	if (map)
-		munmap(map, (size_t)st.st_size);
-	if (fd >= 0) {
-		close(fd);
-		unlink(tmp);
-	}
 	parse_error_release(&err);
-	free(tmp);
 	free(limit);
 	return r;
 }
@@ -170,14 +200,14 @@ int campaign_write_side(struct campaign *c, size_t k, const struct snapshot *sna
 	return r;
 }
 
-int campaign_fetch(struct campaign *c, size_t k, const struct snapshot *snap, const char *verify_summary)
+int campaign_fetch(struct campaign *c, size_t k, const struct snapshot *snap, const char *verify_summary,
+		   int carried_fd)
 {
 	char *dir = campaign_remote_dir(c, k);
 	struct fetch f;
 	int r;
 
-	campaign_progress(c, k, "fetching results");
-	r = fetch_to_disk(c, k, dir, &f);
+	r = fetch_to_disk(c, k, dir, carried_fd, &f);
 	if (r < 0)
 		goto out;
 	for (size_t i = 0; i < f.n_skipped; i++)

@@ -194,12 +194,22 @@ void local_unit_remove(struct campaign *c);
 int local_reboot(struct campaign *c, size_t k);
 int local_after_reboot(struct campaign *c, size_t k);
 
-/* rows.c: starts boot k's runner on the target (journals "started"); waits for "done". */
+/*
+ * rows.c: starts boot k's runner on the target (journals "started"); waits
+ * for "done", *ret_fetch_fd then the results as the watch carried them on
+ * after it (a nameless file for campaign_fetch(), or -1: not carried).
+ */
 int campaign_start_rows(struct campaign *c, size_t k);
-int campaign_wait_rows(struct campaign *c, size_t k);
+int campaign_wait_rows(struct campaign *c, size_t k, int *ret_fetch_fd);
 
-/* collect.c: fetches boot k's results into its side directory, journals "done". */
-int campaign_fetch(struct campaign *c, size_t k, const struct snapshot *snap, const char *verify_summary);
+/*
+ * collect.c: boot k's results into its side directory, journals "done":
+ * those in carried_fd (taken, when >= 0), else fetched with run-fetch.sh.
+ */
+int campaign_fetch(struct campaign *c, size_t k, const struct snapshot *snap, const char *verify_summary,
+		   int carried_fd);
+/* collect.c: a nameless temporary file in the campaign directory for boot k's results; an fd or -errno (said unless quiet). */
+int campaign_fetch_file(struct campaign *c, size_t k, bool quiet);
 /* collect.c: boot k's side written from its snapshot and fetched files, journals "done". */
 struct fetch;
 int campaign_write_side(struct campaign *c, size_t k, const struct snapshot *snap, const char *verify_summary,

@@ -2,7 +2,9 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "campaign/fetch.h"
 #include "campaign/internal.h"
 #include "campaign/runner.h"
 #include "lib/alloc.h"
@@ -139,17 +141,48 @@ static int watch_line(struct campaign *c, struct process_stream *s, double deadl
  * it. A rep line counts as shown only once its output came too, so a
  * connection that drops between the two sends both again.
  */
-static int watch_once(struct campaign *c, size_t k, const char *dir, double deadline_at, enum watch_end *ret_end)
+/*
+ * The results the watch sends after its "end" (run-watch.sh's FETCH_LIMIT),
+ * into fd from its start. Whether they all came; the watch's exit status
+ * says whether they are whole.
+ */
+static bool carry_fetch(struct campaign *c, struct process_stream *s, int fd)
+{
+	double deadline_at = clock_now_s() + 3600;
+
+	if (ftruncate(fd, 0) < 0 || lseek(fd, 0, SEEK_SET) < 0)
+		return false;
+	for (;;) {
+		int r = process_stream_copy_rest(s, fd, 500);
+
+		if (r == 0)
+			return true;
+		if ((r != -ETIMEDOUT && r != -EINTR) || campaign_interrupted(c) || clock_now_s() > deadline_at)
+			return false;
+	}
+}
+
+/*
+ * One watch of boot k's run, from the progress lines already shown on:
+ * each line said as it comes and journaled as shown, a rep's value with
+ * it. A rep line counts as shown only once its output came too, so a
+ * connection that drops between the two sends both again. With fetch_fd
+ * (>= 0) the watch carries the results on after the run's end: *ret_carried
+ * says whether they came whole.
+ */
+static int watch_once(struct campaign *c, size_t k, const char *dir, double deadline_at, int fetch_fd,
+		      enum watch_end *ret_end, bool *ret_carried)
 {
 	struct boot_progress *bp = &c->progress[k];
-	char from[32], limit[32], *line = NULL, *pending = NULL, *err = NULL;
-	const char *args[] = { dir, from, limit, NULL };
+	char from[32], limit[32], fetch_limit[32], *line = NULL, *pending = NULL, *err = NULL;
+	const char *args[] = { dir, from, limit, fetch_fd >= 0 ? fetch_limit : NULL, NULL };
 	struct process_stream s;
-	bool header = false, done = false;
+	bool header = false, done = false, carried = false;
 	int r, code;
 
 	snprintf(from, sizeof(from), "%zu", bp->seen);
 	snprintf(limit, sizeof(limit), "%zu", WATCH_REP_MAX);
+	snprintf(fetch_limit, sizeof(fetch_limit), "%llu", FETCH_FILE_LIMIT);
 	r = target_stream_script(c->target, "run-watch", args, &s);
 	if (r < 0)
 		return r;
@@ -205,6 +238,10 @@ static int watch_once(struct campaign *c, size_t k, const char *dir, double dead
 		} else if (!strcmp(line, "end") && !pending) {
 			/* After "done", or a run found finished: its "done" was shown before. */
 			done = true;
+			if (fetch_fd >= 0) {
+				campaign_progress(c, k, "fetching results (on the watch's connection)");
+				carried = carry_fetch(c, &s, fetch_fd);
+			}
 			break;
 		} else {
 			r = -EPROTO;
@@ -215,9 +252,10 @@ static int watch_once(struct campaign *c, size_t k, const char *dir, double dead
 	}
 	free(line);
 	free(pending);
-	code = process_stream_finish(&s, !(r == 1 && done), &err);
+	code = process_stream_finish(&s, !(r == 1 && done) || (fetch_fd >= 0 && !carried), &err);
 	if (r == 1 && done) {
 		*ret_end = WATCH_DONE;
+		*ret_carried = carried && code == 0;
 		r = 0;
 	} else if (r == 0 && code == TARGET_EXIT_NOT_FOUND) {
 		*ret_end = WATCH_NO_PROGRESS;
@@ -245,13 +283,16 @@ static int watch_once(struct campaign *c, size_t k, const char *dir, double dead
  * it left off, poll seconds later; a new boot_id then means the box
  * rebooted under the rows, and that boot's data is not used.
  */
-int campaign_wait_rows(struct campaign *c, size_t k)
+int campaign_wait_rows(struct campaign *c, size_t k, int *ret_fetch_fd)
 {
 	char *dir = campaign_remote_dir(c, k);
 	double deadline_at = clock_now_s() + rows_deadline_s(&c->plan);
 	unsigned poll = c->plan.poll_s ? c->plan.poll_s : 60;
-	int r;
+	/* Where the watch carries the results; without it they are fetched on their own. */
+	int r, fetch_fd = campaign_fetch_file(c, k, true);
+	bool carried = false;
 
+	*ret_fetch_fd = -1;
 	for (;;) {
 		enum watch_end end = WATCH_DROPPED;
 		char *id = NULL;
@@ -260,7 +301,7 @@ int campaign_wait_rows(struct campaign *c, size_t k)
 			r = -EINTR;
 			break;
 		}
-		r = watch_once(c, k, dir, deadline_at, &end);
+		r = watch_once(c, k, dir, deadline_at, fetch_fd, &end, &carried);
 		if (r == -ETIMEDOUT) {
 			campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: the rows did not finish within %.0f s", k + 1,
 			    c->boots[k].label, rows_deadline_s(&c->plan));
@@ -300,6 +341,12 @@ int campaign_wait_rows(struct campaign *c, size_t k)
 			break;
 		}
 	}
+	if (r == 0 && carried) {
+		*ret_fetch_fd = fetch_fd;
+		fetch_fd = -1;
+	}
+	if (fetch_fd >= 0)
+		close(fetch_fd);
 	free(dir);
 	return r;
 }

@@ -519,6 +519,32 @@ int process_stream_bytes(struct process_stream *s, size_t n, int timeout_ms, cha
 	}
 }
 
+int process_stream_copy_rest(struct process_stream *s, int fd, int timeout_ms)
+{
+	long long deadline = timeout_ms >= 0 ? now_ms() + timeout_ms : 0;
+
+	for (;;) {
+		size_t done = 0;
+		int r;
+
+		while (done < s->len) {
+			ssize_t n = write(fd, s->buf + done, s->len - done);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0)
+				return -errno;
+			done += (size_t)n;
+		}
+		s->len = 0;
+		if (s->eof)
+			return 0;
+		r = stream_fill(s, timeout_ms >= 0 ? (int)(deadline - now_ms() > 0 ? deadline - now_ms() : 0) : -1);
+		if (r < 0)
+			return r;
+	}
+}
+
 int process_stream_write(struct process_stream *s, const void *data, size_t len, int timeout_ms)
 {
 	long long deadline = timeout_ms >= 0 ? now_ms() + timeout_ms : 0;

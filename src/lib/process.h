@@ -109,6 +109,14 @@ int process_stream_line(struct process_stream *s, size_t max, int timeout_ms, ch
 int process_stream_bytes(struct process_stream *s, size_t n, int timeout_ms, char **ret_data);
 
 /*
+ * Writes the rest of stdout to fd as it comes, up to its end. Returns 0 at
+ * the end, -ETIMEDOUT when it has not ended within timeout_ms (what came
+ * is written; call again to go on), -EINTR as process_stream_line(), or
+ * -errno of the write.
+ */
+int process_stream_copy_rest(struct process_stream *s, int fd, int timeout_ms);
+
+/*
  * Ends the stream: with stop, SIGTERM to its process group first; waits
  * for the program and frees everything. Returns its exit status (128 +
  * signal for a signal) and, when ret_err is not NULL, its stderr (the

@@ -1,6 +1,6 @@
 # bootab run-watch: follows a boot's run as it goes, one idle connection
 # that speaks only when the run does.
-# Usage: sh run-watch.sh DIR FROM LIMIT
+# Usage: sh run-watch.sh DIR FROM LIMIT [FETCH_LIMIT]
 # Skips the first FROM lines of DIR/progress, then prints
 #   bootab-watch 1
 #   line TEXT            each progress line as the run appends it
@@ -8,6 +8,9 @@
 #                        then exactly SIZE bytes and a newline
 #   skip NAME SIZE       the same when it is missing (SIZE 0) or larger than LIMIT
 #   end                  after the line "done" (or the last line of a finished run)
+# and, with FETCH_LIMIT, then the run's results as run-fetch.sh DIR
+# FETCH_LIMIT prints them (bootab-fetch 1, file/skip NAME SIZE, end), in
+# the same session.
 # A run whose status already says "done" is not followed: what is left of
 # its progress file is printed, then "end".
 # The wait is event-driven: the watch makes a fifo DIR/watch.PID.tmp and
@@ -21,16 +24,17 @@
 # Exit 3: the run has no progress file; 2: bad arguments; 4: no fifo.
 set -u
 set -f
-if [ $# -ne 3 ]; then
-	echo "usage: run-watch.sh DIR FROM LIMIT" >&2
+if [ $# -ne 3 ] && [ $# -ne 4 ]; then
+	echo "usage: run-watch.sh DIR FROM LIMIT [FETCH_LIMIT]" >&2
 	exit 2
 fi
 dir=$1
 from=$2
 limit=$3
-case $from$limit in
+fetch=${4-}
+case $from$limit${4-0} in
 '' | *[!0-9]*)
-	echo "run-watch.sh: bad FROM '$from' or LIMIT '$limit'" >&2
+	echo "run-watch.sh: bad FROM '$from', LIMIT '$limit' or FETCH_LIMIT '$fetch'" >&2
 	exit 2
 	;;
 esac
@@ -110,4 +114,21 @@ while :; do
 	IFS= read -r _ <&3 || exit 1
 done
 [ -n "$finished" ] || [ -z "$follow" ] || exit 1
+printf 'end\n'
+[ -n "$fetch" ] || exit 0
+# The fetch, as run-fetch.sh sends it: every regular file of DIR whose name
+# is letters, digits, '.', '_' and '-', whole, or skipped over FETCH_LIMIT.
+limit=$fetch
+printf 'bootab-fetch 1\n'
+set +f
+for f in "$dir"/*; do
+	name=${f##*/}
+	case $name in
+	'' | .* | *[!A-Za-z0-9._-]* | *.tmp) continue ;;
+	esac
+	if [ ! -f "$f" ] || [ -h "$f" ]; then
+		continue
+	fi
+	send "$name"
+done
 printf 'end\n'

@@ -129,9 +129,10 @@ reps = 1'
 	[ "$(grep -c ' progress ' "$dir/journal")" -eq "$((3 * $(grep -c '' "$tree/var/tmp/bootab/${dir##*/}/passthrough/progress")))" ]
 	# After each reboot, verify, snapshot and the start of the rows are one
 	# session (a batch) of four scripts (snapshot.sh, kernel-id.sh,
-	# inventory.sh, run-start.sh), the fetch one (before the reboot: another process).
+	# inventory.sh, run-start.sh); the fetch none: the watch carries the results
+	# on after the end of the rows (before the reboot: another process).
 	for label in "1/3 translated" "2/3 passthrough" "3/3 translated2"; do
-		grep -Eq "\] boot $label: local sessions: set -, reboot wait -, verify\+snapshot\+start 1, rows [0-9]+, fetch 1; scripts: set -, reboot wait -, verify\+snapshot\+start 4, rows [0-9]+, fetch 1( \(ETA [0-9:]*\))?\$" \
+		grep -Eq "\] boot $label: local sessions: set -, reboot wait -, verify\+snapshot\+start 1, rows [0-9]+, fetch 0; scripts: set -, reboot wait -, verify\+snapshot\+start 4, rows [0-9]+, fetch 0( \(ETA [0-9:]*\))?\$" \
 			"$BATS_TEST_TMPDIR/resumed.err" || { echo "boot $label: not one session after the reboot"; false; }
 	done
 	# Three resumed runs: after boot 1's and boot 2's reboots (each ends in the
@@ -589,6 +590,35 @@ end" ]
 		[ "${lines[2]}" = "skip r.1.out 3" ]
 		run -3 $sh "$w" "$BATS_TEST_TMPDIR/none" 0 100
 		run -2 $sh "$w" "$run_dir" x 100
+	done
+}
+
+@test "run-watch with FETCH_LIMIT: after its end the run's results, byte for byte what run-fetch.sh sends" {
+	local w="$BATS_TEST_DIRNAME/../../src/target/run-watch.sh" f="$BATS_TEST_DIRNAME/../../src/target/run-fetch.sh"
+	local run_dir="$BATS_TEST_TMPDIR/run" sh
+	for sh in dash "busybox sh"; do
+		command -v "${sh%% *}" >/dev/null || continue
+		rm -rf "$run_dir"
+		mkdir -p "$run_dir"
+		printf 'done\n' >"$run_dir/status"
+		printf 'rep r 1 0 1\ndone\n' >"$run_dir/progress"
+		printf '42\n' >"$run_dir/r.1.out"
+		printf 'no newline at the end' >"$run_dir/results"
+		head -c 3000 /dev/zero >"$run_dir/big.1.out"
+		# Not sent: a name outside the set, a dot file, a fifo's leftover, a link, a directory.
+		: >"$run_dir/bad name" && : >"$run_dir/.hidden" && : >"$run_dir/watch.1.tmp"
+		ln -s /etc/passwd "$run_dir/link" && mkdir "$run_dir/sub"
+		timeout 10 $sh "$f" "$run_dir" 2000 >"$BATS_TEST_TMPDIR/fetch"
+		grep -q '^skip big.1.out 3000$' "$BATS_TEST_TMPDIR/fetch"
+		grep -q '^file results 21$' "$BATS_TEST_TMPDIR/fetch"
+		! grep -q 'bad name\|hidden\|watch.1.tmp\|link\|sub' "$BATS_TEST_TMPDIR/fetch"
+		timeout 10 $sh "$w" "$run_dir" 1 100 2000 >"$BATS_TEST_TMPDIR/watch"
+		{ printf 'bootab-watch 1\nline done\nend\n'; cat "$BATS_TEST_TMPDIR/fetch"; } | cmp - "$BATS_TEST_TMPDIR/watch"
+		# Without FETCH_LIMIT the watch ends at its end; a bad one is refused.
+		run -0 timeout 10 $sh "$w" "$run_dir" 2 100
+		[ "$output" = "bootab-watch 1
+end" ]
+		run -2 $sh "$w" "$run_dir" 2 100 x
 	done
 }
 
