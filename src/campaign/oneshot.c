@@ -130,6 +130,15 @@ int oneshot_arm(struct campaign *c, size_t k)
 	return r;
 }
 
+/* Removes one entry file; gone already is as good (one script, no look first). */
+static void remove_entry(struct campaign *c, struct boot_io *io, const char *path)
+{
+	int r = io->remove_file(io, path);
+
+	if (r < 0 && r != -ENOENT)
+		campaign_say(c, CAMPAIGN_WARNING, "cannot remove %s, ignoring", path);
+}
+
 /* The one-shot entry has served once it booted (or failed to): remove it. */
 void oneshot_remove_entry(struct campaign *c)
 {
@@ -146,15 +155,15 @@ void oneshot_remove_entry(struct campaign *c)
 	if (c->oneshot_grubby && grubby_oneshot_clear(io, GRUBBY_ONESHOT_ID) < 0)
 		campaign_say(c, CAMPAIGN_WARNING, "cannot unset next_entry in %s, ignoring", GRUB2_ENV);
 	/* The entry this run wrote; one a resume does not know of may be in any entries directory. */
-	for (size_t i = 0; c->oneshot_path ? i < 1 : bls_entry_dirs[i] != NULL; i++) {
-		char *path = c->oneshot_path ? xstrdup(c->oneshot_path) :
-					       xasprintf("%s/%s", bls_entry_dirs[i], ONESHOT_ENTRY);
-		int r = io->remove_file(io, path);
+	if (c->oneshot_path) {
+		remove_entry(c, io, c->oneshot_path);
+	} else {
+		for (size_t i = 0; bls_entry_dirs[i]; i++) {
+			char *path = xasprintf("%s/%s", bls_entry_dirs[i], ONESHOT_ENTRY);
 
-		/* Gone already is as good: one script a directory, no look first. */
-		if (r < 0 && r != -ENOENT)
-			campaign_say(c, CAMPAIGN_WARNING, "cannot remove %s, ignoring", path);
-		free(path);
+			remove_entry(c, io, path);
+			free(path);
+		}
 	}
 	free(c->oneshot_path);
 	c->oneshot_path = NULL;

@@ -95,22 +95,19 @@ while IFS=' ' read -r op name how nargs ntext ndata lastnl; do
 		fi
 	done > "$d/in.$n" || exit 4
 	# The files are the batch's own (the login user's): only the script runs as root.
+	if [ "$how" = sudo ]; then
+		set -- sudo -n -- "$sh" -c "$text" "bootab-$name" "$@"
+	else
+		set -- "$sh" -c "$text" "bootab-$name" "$@"
+	fi
+	# A run is a script started as a bg one is, then waited for at once.
+	# shellcheck disable=SC2024
+	"$@" < "$d/in.$n" > "$d/out.$n" 2> "$d/err.$n" &
 	if [ "$op" = run ]; then
-		if [ "$how" = sudo ]; then
-			# shellcheck disable=SC2024
-			sudo -n -- "$sh" -c "$text" "bootab-$name" "$@" < "$d/in.0" > "$d/out.0" 2> "$d/err.0"
-		else
-			"$sh" -c "$text" "bootab-$name" "$@" < "$d/in.0" > "$d/out.0" 2> "$d/err.0"
-		fi
+		wait "$!"
 		rc=$?
 		answer 0
 		continue
-	fi
-	if [ "$how" = sudo ]; then
-		# shellcheck disable=SC2024
-		sudo -n -- "$sh" -c "$text" "bootab-$name" "$@" < "$d/in.$n" > "$d/out.$n" 2> "$d/err.$n" &
-	else
-		"$sh" -c "$text" "bootab-$name" "$@" < "$d/in.$n" > "$d/out.$n" 2> "$d/err.$n" &
 	fi
 	jobs=$n
 	pids="$pids $!"

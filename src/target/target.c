@@ -1039,11 +1039,12 @@ int target_run_scripts(struct target *t, size_t n, const struct target_job *jobs
 	for (size_t i = 0; i < n && together; i++)
 		together = batch_fits(t, jobs[i].args, NULL, 0, method_for(t, jobs[i].as_root), false, -1);
 	if (!together) {
-		for (; done < n && r == 0; done++)
+		for (; done < n; done++) {
 			r = target_run_script(t, jobs[done].name, jobs[done].args, NULL, 0, jobs[done].as_root,
 					      timeout_ms, &ret[done]);
-		if (r < 0)
-			done--;
+			if (r < 0)
+				break;
+		}
 		goto out;
 	}
 	if (t->batch.pid <= 0 && (r = batch_start(t)) < 0)
@@ -1061,10 +1062,11 @@ int target_run_scripts(struct target *t, size_t n, const struct target_job *jobs
 	strbuf_release(&req);
 	if (r < 0)
 		return batch_fail(t, jobs[0].name, r == -ETIMEDOUT ? -ETIMEDOUT : -EIO, timeout_ms);
-	for (; done < n && r == 0; done++)
+	for (; done < n; done++) {
 		r = batch_answer(t, jobs[done].name, timeout_ms, start, &ret[done]);
-	if (r < 0)
-		done--;
+		if (r < 0)
+			break;
+	}
 out:
 	if (r < 0)
 		for (size_t i = 0; i < done; i++)
