@@ -72,6 +72,8 @@ campaign_dir() {
 	for d in "$data"/"$1"-*; do
 		[ -d "$d" ] && echo "$d"
 	done
+	# None yet (the run that makes it may still be starting) is an empty answer, not a failure.
+	return 0
 }
 
 # Waits (at most $1 seconds, polling every $2) until the command after
@@ -133,6 +135,12 @@ rows_told_once() { # "K/N LABEL" FILE...
 }
 
 teardown() {
+	# A campaign a failed test left running in the background is stopped,
+	# so that the next test has the box to itself.
+	if [ -n "${pid-}" ] && kill -0 "$pid" 2>/dev/null; then
+		kill -TERM "$pid" 2>/dev/null || true
+		timeout 120 tail --pid="$pid" -f /dev/null || kill -KILL "$pid" 2>/dev/null || true
+	fi
 	if [ -n "${SMALL_DATA-}" ]; then
 		umount "$SMALL_DATA"
 		SMALL_DATA=
