@@ -23,13 +23,13 @@ int campaign_fetch_file(struct campaign *c, size_t k, bool quiet)
 	char *tmp = xasprintf("%s/.fetch-%s.tmp-XXXXXX", c->dir, c->boots[k].label);
 	int fd = mkostemp(tmp, O_CLOEXEC), r = 0;
 
-	if (fd < 0 && quiet) {
+	if (fd < 0) {
 		r = -errno;
-	} else if (fd < 0) {
-		r = -errno;
-		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: cannot create %s for the results: %s", k + 1,
-			     c->boots[k].label, tmp, strerror(-r));
-		c->res->data_error = true;
+		if (!quiet) {
+			campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: cannot create %s for the results: %s", k + 1,
+				     c->boots[k].label, tmp, strerror(-r));
+			c->res->data_error = true;
+		}
 	} else {
 		/* Nameless from the start: nothing is left behind whatever stops the campaign. */
 		unlink(tmp);

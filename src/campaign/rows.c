@@ -136,12 +136,6 @@ static int watch_line(struct campaign *c, struct process_stream *s, double deadl
 }
 
 /*
- * One watch of boot k's run, from the progress lines already shown on:
- * each line said as it comes and journaled as shown, a rep's value with
- * it. A rep line counts as shown only once its output came too, so a
- * connection that drops between the two sends both again.
- */
-/*
  * The results the watch sends after its "end" (run-watch.sh's FETCH_LIMIT),
  * into fd from its start. Whether they all came; the watch's exit status
  * says whether they are whole.

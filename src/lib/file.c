@@ -106,8 +106,10 @@ void file_test_write_delay(void)
 			;
 }
 
-static int write_all(int fd, const char *p, size_t len)
+int file_write_all(int fd, const void *data, size_t len)
 {
+	const char *p = data;
+
 	while (len > 0) {
 		ssize_t n = write(fd, p, len);
 
@@ -138,11 +140,11 @@ int file_write_atomic(const char *path, const void *data, size_t len, mode_t mod
 		r = -errno;
 		goto fail;
 	}
-	r = write_all(fd, data, first);
+	r = file_write_all(fd, data, first);
 	if (r < 0)
 		goto fail;
 	file_test_write_delay();
-	r = write_all(fd, (const char *)data + first, len - first);
+	r = file_write_all(fd, (const char *)data + first, len - first);
 	if (r < 0)
 		goto fail;
 	if (fsync(fd) < 0) {

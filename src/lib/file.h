@@ -20,6 +20,9 @@
  */
 int file_read(const char *path, size_t max, char **ret_data, size_t *ret_len);
 
+/* All of data to fd (a write() cut short or interrupted goes on); 0 or -errno. */
+int file_write_all(int fd, const void *data, size_t len);
+
 /*
  * Writes data to path atomically: to a temporary file in the same
  * directory, fsync, rename over path, fsync the directory. A reader, or a

@@ -24,7 +24,7 @@ struct pattern_frame {
 	unsigned long total;    /* what the group holds before its last atom */
 	unsigned long last;     /* its last atom: what a repeat after it copies */
 	bool has_last;          /* an atom stands before the next repeat */
-	bool last_empty;        /* that atom can match the empty string */
+	bool last_empty;        /* that atom can match the empty string (true with none) */
 	bool seq_empty;         /* so can every atom of this alternative before it */
 	bool alt_empty;         /* so can an earlier alternative ('|') */
 };
@@ -44,7 +44,7 @@ static unsigned long saturate(unsigned long x)
 /* A new atom of size, empty or not, after the frame's last one. */
 static void atom(struct pattern_frame *f, unsigned long size, bool empty)
 {
-	f->seq_empty = f->seq_empty && (f->has_last ? f->last_empty : true);
+	f->seq_empty = f->seq_empty && f->last_empty;
 	f->total = saturate(f->total + f->last);
 	f->last = size;
 	f->has_last = true;
@@ -53,7 +53,7 @@ static void atom(struct pattern_frame *f, unsigned long size, bool empty)
 
 static bool frame_empty(const struct pattern_frame *f)
 {
-	return f->alt_empty || (f->seq_empty && (f->has_last ? f->last_empty : true));
+	return f->alt_empty || (f->seq_empty && f->last_empty);
 }
 
 /* The group f closes (or is left open) as one atom of its parent. */
@@ -148,10 +148,8 @@ static void pattern_measure(const char *p, struct pattern_shape *ret)
 				min = n;
 			bound = n > bound ? n : bound;
 			repeat(&cur, bound + 1, min == 0, ret);
-			if (!*p) {
+			if (!*p)
 				p--;
-				continue;
-			}
 			break;
 		}
 		case '[':

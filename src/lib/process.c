@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "lib/alloc.h"
+#include "lib/file.h"
 #include "lib/strbuf.h"
 
 static long long now_ms(void)
@@ -524,18 +525,10 @@ int process_stream_copy_rest(struct process_stream *s, int fd, int timeout_ms)
 	long long deadline = timeout_ms >= 0 ? now_ms() + timeout_ms : 0;
 
 	for (;;) {
-		size_t done = 0;
-		int r;
+		int r = file_write_all(fd, s->buf, s->len);
 
-		while (done < s->len) {
-			ssize_t n = write(fd, s->buf + done, s->len - done);
-
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0)
-				return -errno;
-			done += (size_t)n;
-		}
+		if (r < 0)
+			return r;
 		s->len = 0;
 		if (s->eof)
 			return 0;
