@@ -36,6 +36,7 @@ teardown_file() {
 }
 
 setup() { lab_setup; }
+teardown() { lab_teardown; }
 
 # The proof lines of a verify ($output), the boot's id and the log's source left out.
 proofs() {

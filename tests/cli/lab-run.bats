@@ -135,6 +135,7 @@ rows_told_once() { # "K/N LABEL" FILE...
 }
 
 teardown() {
+	lab_teardown
 	# A campaign a failed test left running in the background is stopped,
 	# so that the next test has the box to itself.
 	if [ -n "${pid-}" ] && kill -0 "$pid" 2>/dev/null; then

@@ -34,6 +34,7 @@ teardown_file() {
 }
 
 setup() { lab_setup; }
+teardown() { lab_teardown; }
 
 boot_id() {
 	lab_ssh cat /proc/sys/kernel/random/boot_id

@@ -11,6 +11,7 @@ load helpers/lab
 
 setup_file() { lab_setup_file; }
 teardown_file() { lab_teardown_file; }
+teardown() { lab_teardown; }
 setup() { lab_setup; }
 
 @test "lab up prints the SSH command and the guest answers with a boot_id" {

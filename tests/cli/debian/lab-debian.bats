@@ -45,6 +45,7 @@ setup_file() {
 	[ -n "${LAB_SKIP-}" ] || echo "# Debian lab: build and first boot (lab up) $((SECONDS - t0)) s" >&3
 }
 teardown_file() { lab_teardown_file; }
+teardown() { lab_teardown; }
 setup() {
 	lab_setup
 	kernels=$(cat "$BOOTAB_LAB_DIR/kernels")

@@ -14,6 +14,7 @@
 #   setup_file()    { lab_setup_file; }
 #   teardown_file() { lab_teardown_file; }
 #   setup()         { lab_setup; }
+#   teardown()      { lab_teardown; }
 # LAB_UP_ARGS (set before lab_setup_file) are passed to bootab lab up
 # (--smt: the guest's CPUs as two threads of one core).
 
@@ -103,6 +104,24 @@ lab_setup_file() {
 lab_teardown_file() {
 	[ -n "${LAB_SKIP-}" ] && return 0
 	BOOTAB_LAB_DIR=$(lab_dir) "$BOOTAB" lab down >/dev/null 2>&1 || true
+}
+
+# lab_teardown: after a test that failed, the guest's last console lines
+# and the reset watcher's log (control characters shown as ^X), so that a
+# boot that hung or crawled says where it stopped.
+lab_teardown() {
+	[ -n "${LAB_SKIP-}" ] || [ -n "${BATS_TEST_COMPLETED-}" ] && return 0
+	local run
+	run=$(lab_dir)/run
+	if [ -s "$run/serial.log" ]; then
+		echo "# the guest's console, its last 40 lines ($run/serial.log):"
+		tail -n 40 "$run/serial.log" | tr -d '\r' | cat -v
+	fi
+	if [ -s "$run/resets" ]; then
+		echo "# the reset watcher ($run/resets):"
+		tail -n 10 "$run/resets" | cat -v
+	fi
+	return 0
 }
 
 lab_setup() {
