@@ -14,6 +14,8 @@
 #   - the forks of one snapshot on the captured lab tree.
 # One QEMU; the load average is printed before and after.
 # With SKIP_CAMPAIGN=1 only the lag and the forks are measured.
+# With PLAN=FILE that plan runs instead of the two-boot one (make demo's is
+# examples/lab-iommu.ini); its split is per boot of however many it has.
 # With BASELINE (another build of bootab), the same campaign runs first
 # with it and then with BOOTAB on the same lab, one after the other, each
 # with its load average (the sessions do not depend on the load, the
@@ -41,7 +43,10 @@ echo "load average before: $(cut -d ' ' -f 1-3 /proc/loadavg)"
 "$bootab" lab up > /dev/null 2> "$dir/up.err" || { cat "$dir/up.err" >&2; exit 1; }
 lab() { ssh -F "$BOOTAB_LAB_DIR/run/ssh_config" bootab-lab "$@"; }
 
-cat > "$dir/plan.ini" << 'EOT'
+if [ -n "${PLAN-}" ]; then
+	cp "$PLAN" "$dir/plan.ini"
+else
+	cat > "$dir/plan.ini" << 'EOT'
 [campaign]
 target = lab
 backend = bls
@@ -64,6 +69,7 @@ load = 100
 checks = 1
 interval = 1
 EOT
+fi
 # campaign BOOTAB NAME: one run of the plan with that build, its split and sessions.
 campaign() {
 	echo "== $2: $1"
@@ -71,10 +77,11 @@ campaign() {
 	start=$(now_ms)
 	"$1" run --data "$dir/runs-$2" "$dir/plan.ini" > /dev/null 2> "$dir/run-$2.err" || { cat "$dir/run-$2.err" >&2; exit 1; }
 	end=$(now_ms)
-	echo "campaign: $(((end - start) / 1000)) s wall (2 boots)"
+	boots=$(sed -n 's/^bootab: \[[0-9:]*\] boot [0-9]*\/\([0-9]*\) .*/\1/p' "$dir/run-$2.err" | tail -n 1)
+	echo "campaign: $(((end - start) / 1000)) s wall ($boots boots)"
 	summary=$(sed -n 's/^bootab: campaign finished in //p' "$dir/run-$2.err")
 	echo "bootab's split: $summary"
-	echo "$summary" | awk '{
+	echo "$summary" | awk -v n="$boots" '{
 		total = $1 + 0
 		for (i = 1; i <= NF; i++) {
 			if ($i == "reboots") reboot = $(i + 1) + 0
@@ -82,7 +89,7 @@ campaign() {
 			if ($i == "rows") rows = $(i + 1) + 0
 			if ($i == "steps") own = $(i + 1) + 0
 		}
-		printf "per boot: reboot %.1f s, gates %.1f s, rows %.1f s, own steps %.1f s\n", reboot / 2, gates / 2, rows / 2, own / 2
+		printf "per boot: reboot %.1f s, gates %.1f s, rows %.1f s, own steps %.1f s\n", reboot / n, gates / n, rows / n, own / n
 		printf "own steps: %.1f %% of the campaign (goal <= 4 %%), %.0f %% of the reboot time\n", 100 * own / total, 100 * own / reboot
 	}'
 	grep 'SSH sessions:\|^bootab: preflight' "$dir/run-$2.err" | sed 's/^bootab: \[[0-9:]*\] //; s/ (ETA [0-9:]*)$//'

@@ -527,11 +527,12 @@ static int preflight(struct campaign *c)
 	}
 	campaign_say(c, CAMPAIGN_INFO, "campaign %s: %zu boots on %s (root through %s), data in %s", c->name,
 	    c->n_boots, c->plan.target, target_root_method(c->target), c->dir);
+	/* A new campaign's touch map first: the dump oneshot_decide reads runs beside its snapshot. */
+	if (!c->o->resume_dir)
+		campaign_touch_preflight(c, io);
 	r = oneshot_decide(c, io);
 	if (r < 0)
 		goto out;
-	if (!c->o->resume_dir)
-		campaign_touch_preflight(c);
 	r = campaign_kernels_preflight(c, io);
 out:
 	target_batch_end(c->target);

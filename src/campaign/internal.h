@@ -104,9 +104,11 @@ const char *oneshot_entry_id(const struct campaign *c);
  * touch.c: before the first boot of a new campaign, what each mode can
  * change on the box, from its standing boot: said (a warning per arg that
  * can change nothing, never a stop) and kept in the campaign's touch.txt
- * for the report. A snapshot that fails is a warning too.
+ * for the report. A snapshot that fails is a warning too. The dump of the
+ * boot loader's files io reads from (the one-shot check, the kernels) runs
+ * beside its snapshot.
  */
-void campaign_touch_preflight(struct campaign *c);
+void campaign_touch_preflight(struct campaign *c, struct boot_io *io);
 
 /* campaign.c: one line to the command's say(). */
 void campaign_say(const struct campaign *c, enum campaign_level level, const char *fmt, ...)

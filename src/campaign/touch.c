@@ -11,15 +11,25 @@
 #include "kernel/verify.h"
 #include "lib/alloc.h"
 #include "lib/file.h"
+#include "target/boot-io-target.h"
 #include "target/verify-boot.h"
 
 int touch_snapshot(struct target *t, const struct plan *plan, bool with_kernel, struct snapshot *ret,
 		   struct parse_error *err)
 {
+	return touch_snapshot_beside(t, plan, with_kernel, NULL, NULL, ret, err);
+}
+
+int touch_snapshot_beside(struct target *t, const struct plan *plan, bool with_kernel,
+			  const struct target_job *beside, struct process_result *beside_ret, struct snapshot *ret,
+			  struct parse_error *err)
+{
 	/* verify_boot's snapshot, asked for every mode's args: it reads what their proofs need,
 	 * all of it from snapshot.sh (the kernel's build and the devices are no proof's). */
 	char **all = plan_managed_args(plan);
-	const struct target_snapshot_options sysfs = { .sysfs_only = !with_kernel, .no_devices = with_kernel };
+	const struct target_snapshot_options sysfs = {
+		.sysfs_only = !with_kernel, .no_devices = with_kernel, .beside = beside, .beside_ret = beside_ret,
+	};
 	struct verify_boot_result res;
 	int r = verify_boot(t, &(struct verify_boot_request){ .managed = all, .asked = all, .snapshot = &sysfs },
 			    &res, err);
@@ -100,8 +110,10 @@ int touch_map_load(const char *campaign_dir, char **ret_text, struct strlist *wa
 	return 0;
 }
 
-void campaign_touch_preflight(struct campaign *c)
+void campaign_touch_preflight(struct campaign *c, struct boot_io *io)
 {
+	struct target_job dump;
+	struct process_result dumped = { 0 };
 	struct parse_error err = PARSE_ERROR_INIT;
 	struct strbuf text = STRBUF_INIT;
 	struct strlist warnings = STRLIST_INIT;
@@ -112,7 +124,11 @@ void campaign_touch_preflight(struct campaign *c)
 	campaign_say(c, CAMPAIGN_INFO, "reading what each mode can change, from the standing boot");
 	/* With the kernel's records beside it: the standing kernel's config, read
 	 * here at the same time, need not be read again on a boot of that build. */
-	r = touch_snapshot(c->target, &c->plan, true, &standing, &err);
+	/* The boot loader's files for the one-shot check and the kernels, dumped at the same time. */
+	boot_io_target_dump_job(&dump);
+	r = touch_snapshot_beside(c->target, &c->plan, true, &dump, &dumped, &standing, &err);
+	boot_io_target_dump_take(io, &dumped);
+	process_result_release(&dumped);
 	if (r < 0) {
 		campaign_say(c, CAMPAIGN_WARNING, "cannot read the standing boot for the touch map: %s, ignoring",
 			     err.message ? err.message : target_error(c->target));

@@ -28,6 +28,11 @@
 int touch_snapshot(struct target *t, const struct plan *plan, bool with_kernel, struct snapshot *ret,
 		   struct parse_error *err);
 
+/* touch_snapshot() with one more script run beside it (target_snapshot_options' beside). */
+int touch_snapshot_beside(struct target *t, const struct plan *plan, bool with_kernel,
+			  const struct target_job *beside, struct process_result *beside_ret, struct snapshot *ret,
+			  struct parse_error *err);
+
 /*
  * The map as text, one line per arg of every mode after a heading, and
  * each "can change nothing" as one line in warnings ("mode M: ARG can

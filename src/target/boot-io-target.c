@@ -139,36 +139,55 @@ static bool cache_parse_record(struct io_state *st, const char *out, size_t len,
 	return true;
 }
 
-/* Asks the box for every path of dump_specs in one session; on any failure the cache stays empty. */
+/* dump_specs after "dump": io.sh's arguments for the dump. */
+static const char *const *dump_args(void)
+{
+	static const char *args[sizeof(dump_specs) / sizeof(dump_specs[0]) + 1] = { "dump" };
+
+	if (!args[1])
+		memcpy(args + 1, dump_specs, sizeof(dump_specs));
+	return args;
+}
+
+/* The cache from a dump's answer (r: how running it went); on any failure it stays empty. */
+static void cache_take(struct io_state *st, int r, const struct process_result *res)
+{
+	/* Marked valid either way: a box that cannot dump is read path by path. */
+	cache_clear(st);
+	st->cache_valid = true;
+	if (r < 0 || res->exit_code != TARGET_EXIT_OK || res->out_truncated || !res->out)
+		return;
+	for (size_t pos = 0; pos < res->out_len;) {
+		if (!cache_parse_record(st, res->out, res->out_len, &pos)) {
+			cache_clear(st);
+			st->cache_valid = true;
+			break;
+		}
+	}
+}
+
+/* Asks the box for every path of dump_specs in one script. */
 static void cache_fill(struct boot_io *io)
 {
 	struct io_state *st = io_state(io);
-	struct process_result res;
-	const char **args;
-	size_t n = 0;
-	int r;
+	struct process_result res = { 0 };
+	int r = target_run_script(st->t, "io", dump_args(), NULL, 0, true, IO_TIMEOUT_MS, &res);
 
-	while (dump_specs[n])
-		n++;
-	args = xcalloc(n + 2, sizeof(*args));
-	args[0] = "dump";
-	memcpy(args + 1, dump_specs, n * sizeof(*args));
-	r = target_run_script(st->t, "io", args, NULL, 0, true, IO_TIMEOUT_MS, &res);
-	free(args);
-	/* Marked valid either way: a box that cannot dump is read path by path. */
-	st->cache_valid = true;
-	if (r < 0)
-		return;
-	if (res.exit_code == TARGET_EXIT_OK && !res.out_truncated) {
-		for (size_t pos = 0; pos < res.out_len;) {
-			if (!cache_parse_record(st, res.out, res.out_len, &pos)) {
-				cache_clear(st);
-				st->cache_valid = true;
-				break;
-			}
-		}
-	}
-	process_result_release(&res);
+	cache_take(st, r, &res);
+	if (r == 0)
+		process_result_release(&res);
+}
+
+void boot_io_target_dump_job(struct target_job *job)
+{
+	*job = (struct target_job){ "io", dump_args(), true };
+}
+
+void boot_io_target_dump_take(struct boot_io *io, const struct process_result *res)
+{
+	/* A result that was filled has its output, never NULL. */
+	if (res->out)
+		cache_take(io_state(io), 0, res);
 }
 
 /*

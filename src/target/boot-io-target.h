@@ -11,4 +11,14 @@
  */
 struct boot_io *boot_io_target_new(struct target *t);
 
+/*
+ * The dump a target io reads the boot loader's files from, as a job to
+ * run beside other scripts (target_run_scripts(), a snapshot's beside),
+ * and its answer taken into io: what io is asked next is answered from
+ * it, as from a dump io ran itself. An answer without output (the job
+ * did not run) leaves io to dump when it is first asked.
+ */
+void boot_io_target_dump_job(struct target_job *job);
+void boot_io_target_dump_take(struct boot_io *io, const struct process_result *res);
+
 #endif

@@ -1312,9 +1312,10 @@ static int snapshot_run(struct target *t, const char *const *args, bool as_root,
 {
 	static const char *const first[] = { "noconfig", NULL }, *const nolog_args[] = { "nolog", NULL };
 	bool whole = !o || !o->sysfs_only, nolog = false, devices = whole && !(o && o->no_devices);
-	struct process_result runs[3], res;
-	struct target_job jobs[3];
+	struct process_result runs[4], res;
+	struct target_job jobs[4];
 	size_t n = devices ? 3 : whole ? 2 : 1;
+	bool beside = o && o->beside && o->beside_ret;
 	int r = 0;
 
 	/* The kernel's records and the devices come from scripts of their own
@@ -1326,9 +1327,15 @@ static int snapshot_run(struct target *t, const char *const *args, bool as_root,
 	jobs[0] = (struct target_job){ target_snapshot_scripts[0], args, as_root };
 	jobs[1] = (struct target_job){ target_snapshot_scripts[1], o && o->n_memos ? first : NULL, as_root };
 	jobs[2] = (struct target_job){ target_snapshot_scripts[2], nolog ? nolog_args : NULL, as_root };
-	r = target_run_scripts(t, n, jobs, 120000, runs);
+	if (beside)
+		jobs[n] = *o->beside;
+	r = target_run_scripts(t, n + beside, jobs, 120000, runs);
 	if (r < 0)
 		return r;
+	if (beside) {
+		process_result_release(o->beside_ret);
+		*o->beside_ret = runs[n];
+	}
 	res = runs[0];
 	if (res.exit_code != 0) {
 		char *why = last_line(res.err);

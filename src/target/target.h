@@ -239,6 +239,11 @@ struct target_snapshot_options {
 	size_t n_memos;
 	bool sysfs_only;  /* snapshot.sh alone: no kernel-id.sh, no inventory.sh */
 	bool no_devices;  /* snapshot.sh and kernel-id.sh: no inventory.sh */
+	/* One more script of the caller's, run at the same time as the
+	 * snapshot's: its answer goes to beside_ret (which the caller
+	 * releases; left empty when the scripts could not be run). */
+	const struct target_job *beside;
+	struct process_result *beside_ret;
 };
 
 /* target_snapshot() with options (NULL: none). */
