@@ -348,7 +348,7 @@ static int print_touch(const struct plan *plan, const struct target_args *to)
 
 	if (r < 0)
 		return r;
-	r = touch_snapshot(t, plan, false, &standing, &err);
+	r = touch_snapshot(t, plan, false, NULL, NULL, &standing, &err);
 	if (r < 0) {
 		if (r == -EINVAL) {
 			char *msg = parse_error_format(&err);

@@ -14,15 +14,8 @@
 #include "target/boot-io-target.h"
 #include "target/verify-boot.h"
 
-int touch_snapshot(struct target *t, const struct plan *plan, bool with_kernel, struct snapshot *ret,
-		   struct parse_error *err)
-{
-	return touch_snapshot_beside(t, plan, with_kernel, NULL, NULL, ret, err);
-}
-
-int touch_snapshot_beside(struct target *t, const struct plan *plan, bool with_kernel,
-			  const struct target_job *beside, struct process_result *beside_ret, struct snapshot *ret,
-			  struct parse_error *err)
+int touch_snapshot(struct target *t, const struct plan *plan, bool with_kernel, const struct target_job *beside,
+		   struct process_result *beside_ret, struct snapshot *ret, struct parse_error *err)
 {
 	/* verify_boot's snapshot, asked for every mode's args: it reads what their proofs need,
 	 * all of it from snapshot.sh (the kernel's build and the devices are no proof's). */
@@ -122,11 +115,11 @@ void campaign_touch_preflight(struct campaign *c, struct boot_io *io)
 	int r;
 
 	campaign_say(c, CAMPAIGN_INFO, "reading what each mode can change, from the standing boot");
-	/* With the kernel's records beside it: the standing kernel's config, read
-	 * here at the same time, need not be read again on a boot of that build. */
-	/* The boot loader's files for the one-shot check and the kernels, dumped at the same time. */
+	/* With the kernel's records (the standing kernel's config, read here,
+	 * need not be read again on a boot of that build) and, at the same time,
+	 * the dump of the boot loader's files for the one-shot check and the kernels. */
 	boot_io_target_dump_job(&dump);
-	r = touch_snapshot_beside(c->target, &c->plan, true, &dump, &dumped, &standing, &err);
+	r = touch_snapshot(c->target, &c->plan, true, &dump, &dumped, &standing, &err);
 	boot_io_target_dump_take(io, &dumped);
 	process_result_release(&dumped);
 	if (r < 0) {

@@ -22,16 +22,13 @@
 /*
  * Snapshots the standing boot of t with what every mode's proofs read
  * (as root for the kernel log; without root, sysfs alone), with_kernel
- * also the kernel's records (kernel-id.sh, its config included). Returns 0
+ * also the kernel's records (kernel-id.sh, its config included); beside
+ * (NULL: none) one more script run at the same time, its answer in
+ * beside_ret (target_snapshot_options' beside). Returns 0
  * or -errno with target_error(t) or err saying why; *ret untouched then.
  */
-int touch_snapshot(struct target *t, const struct plan *plan, bool with_kernel, struct snapshot *ret,
-		   struct parse_error *err);
-
-/* touch_snapshot() with one more script run beside it (target_snapshot_options' beside). */
-int touch_snapshot_beside(struct target *t, const struct plan *plan, bool with_kernel,
-			  const struct target_job *beside, struct process_result *beside_ret, struct snapshot *ret,
-			  struct parse_error *err);
+int touch_snapshot(struct target *t, const struct plan *plan, bool with_kernel, const struct target_job *beside,
+		   struct process_result *beside_ret, struct snapshot *ret, struct parse_error *err);
 
 /*
  * The map as text, one line per arg of every mode after a heading, and

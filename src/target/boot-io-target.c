@@ -42,7 +42,9 @@ struct io_state {
  * listed is read from the box as it is asked for, so this list only
  * decides how many sessions a step costs, never what it reads.
  */
-static const char *const dump_specs[] = {
+/* io.sh's arguments for the dump: "dump", then the specs. */
+static const char *const dump_args[] = {
+	"dump",
 	"d:/boot/loader/entries", "d:/efi/loader/entries", "d:/boot/efi/loader/entries",
 	"f:/boot/loader/loader.conf", "f:/efi/loader/loader.conf", "f:/boot/efi/loader/loader.conf",
 	"f:/sys/firmware/efi/efivars/LoaderEntryDefault-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f",
@@ -56,6 +58,7 @@ static const char *const dump_specs[] = {
 	"n:/boot/EFI/Linux", "n:/efi/EFI/Linux", "n:/boot/efi/EFI/Linux", "n:/lib/modules", "n:/usr/lib/modules",
 	NULL,
 };
+static const char *const *const dump_specs = dump_args + 1;
 
 static struct io_state *io_state(struct boot_io *io)
 {
@@ -139,23 +142,13 @@ static bool cache_parse_record(struct io_state *st, const char *out, size_t len,
 	return true;
 }
 
-/* dump_specs after "dump": io.sh's arguments for the dump. */
-static const char *const *dump_args(void)
-{
-	static const char *args[sizeof(dump_specs) / sizeof(dump_specs[0]) + 1] = { "dump" };
-
-	if (!args[1])
-		memcpy(args + 1, dump_specs, sizeof(dump_specs));
-	return args;
-}
-
-/* The cache from a dump's answer (r: how running it went); on any failure it stays empty. */
-static void cache_take(struct io_state *st, int r, const struct process_result *res)
+/* The cache from a dump's answer (NULL: it did not run); on any failure it stays empty. */
+static void cache_take(struct io_state *st, const struct process_result *res)
 {
 	/* Marked valid either way: a box that cannot dump is read path by path. */
 	cache_clear(st);
 	st->cache_valid = true;
-	if (r < 0 || res->exit_code != TARGET_EXIT_OK || res->out_truncated || !res->out)
+	if (!res || res->exit_code != TARGET_EXIT_OK || res->out_truncated)
 		return;
 	for (size_t pos = 0; pos < res->out_len;) {
 		if (!cache_parse_record(st, res->out, res->out_len, &pos)) {
@@ -170,24 +163,24 @@ static void cache_take(struct io_state *st, int r, const struct process_result *
 static void cache_fill(struct boot_io *io)
 {
 	struct io_state *st = io_state(io);
-	struct process_result res = { 0 };
-	int r = target_run_script(st->t, "io", dump_args(), NULL, 0, true, IO_TIMEOUT_MS, &res);
+	struct process_result res;
+	int r = target_run_script(st->t, "io", dump_args, NULL, 0, true, IO_TIMEOUT_MS, &res);
 
-	cache_take(st, r, &res);
+	cache_take(st, r == 0 ? &res : NULL);
 	if (r == 0)
 		process_result_release(&res);
 }
 
 void boot_io_target_dump_job(struct target_job *job)
 {
-	*job = (struct target_job){ "io", dump_args(), true };
+	*job = (struct target_job){ "io", dump_args, true };
 }
 
 void boot_io_target_dump_take(struct boot_io *io, const struct process_result *res)
 {
 	/* A result that was filled has its output, never NULL. */
 	if (res->out)
-		cache_take(io_state(io), 0, res);
+		cache_take(io_state(io), res);
 }
 
 /*
