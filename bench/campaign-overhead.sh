@@ -14,6 +14,7 @@
 #   - the forks of one snapshot on the captured lab tree.
 # One QEMU; the load average is printed before and after.
 # With SKIP_CAMPAIGN=1 only the lag and the forks are measured.
+# With KEEP=DIR the stamped log and the data of each campaign are kept there.
 # With PLAN=FILE that plan runs instead of the two-boot one (make demo's is
 # examples/lab-iommu.ini); its split is per boot of however many it has.
 # With BASELINE (another build of bootab), the same campaign runs first
@@ -75,8 +76,13 @@ campaign() {
 	echo "== $2: $1"
 	echo "load average: $(cut -d ' ' -f 1-3 /proc/loadavg)"
 	start=$(now_ms)
-	"$1" run --data "$dir/runs-$2" "$dir/plan.ini" > /dev/null 2> "$dir/run-$2.err" || { cat "$dir/run-$2.err" >&2; exit 1; }
+	# Each line stamped to the millisecond as bootab writes it (run-NAME.stamped).
+	{ "$1" run --data "$dir/runs-$2" "$dir/plan.ini" 2>&1 > /dev/null; echo "rc $?" > "$dir/rc-$2"; } |
+		perl -MTime::HiRes=time -ne 'printf "%.3f %s", time, $_' > "$dir/run-$2.stamped"
 	end=$(now_ms)
+	cut -d ' ' -f 2- "$dir/run-$2.stamped" > "$dir/run-$2.err"
+	[ "$(cat "$dir/rc-$2")" = "rc 0" ] || { cat "$dir/run-$2.err" >&2; exit 1; }
+	[ -z "${KEEP-}" ] || cp -r "$dir/run-$2.stamped" "$dir/runs-$2" "$KEEP/"
 	boots=$(sed -n 's/^bootab: \[[0-9:]*\] boot [0-9]*\/\([0-9]*\) .*/\1/p' "$dir/run-$2.err" | tail -n 1)
 	echo "campaign: $(((end - start) / 1000)) s wall ($boots boots)"
 	summary=$(sed -n 's/^bootab: campaign finished in //p' "$dir/run-$2.err")
@@ -93,16 +99,14 @@ campaign() {
 		printf "own steps: %.1f %% of the campaign (goal <= 4 %%), %.0f %% of the reboot time\n", 100 * own / total, 100 * own / reboot
 	}'
 	grep 'SSH sessions:\|^bootab: preflight' "$dir/run-$2.err" | sed 's/^bootab: \[[0-9:]*\] //; s/ (ETA [0-9:]*)$//'
-	# Each step's time on the controller's clock, from the stamps of bootab's lines (1 s resolution).
-	sed -n 's/^bootab: \[\([0-9:]*\)\] \(.*\)$/\1 \2/p' "$dir/run-$2.err" | awk '
-	function at(x,  t) { split(x, t, ":"); return t[1] * 3600 + t[2] * 60 + t[3] }
+	# Each step's time on the controller's clock, from the stamps of bootab's lines.
+	awk '
 	{
-		s = at($1)
-		b = 0
-		if ($2 == "boot" && split($3, kn, "/") == 2) b = kn[1]
+		s = $1 + 0
+		if ($2 != "bootab:" || $4 != "boot" || split($5, kn, "/") != 2) next
+		b = kn[1]
 		line = $0
-		sub(/^[^:]*:[^:]*:[^:]*: /, "", line)
-		if (!b) next
+		sub(/^[^:]*:[^:]*:[^:]*:[^:]*: /, "", line)
 		if (line ~ /^setting mode/) set[b] = s
 		else if (line ~ /^rebooting into mode/) reb[b] = s
 		else if (line ~ /^verifying from sysfs/) ver[b] = s
@@ -110,15 +114,17 @@ campaign() {
 		else if (line ~ /^rows started/) st[b] = s
 		else if (line ~ /^fetching results/) fe[b] = s
 		else if (line ~ /^results in /) fd[b] = s
+		if (!(b in first)) first[b] = s
+		last[b] = s
 		if (b > n) n = b
 	} END {
 		for (b = 1; b <= n; b++) {
-			printf "boot %d steps (s): set %d, verify+snapshot %d, start %d, fetch %d\n", b,
-				reb[b] - set[b], vd[b] - ver[b], st[b] - vd[b], fd[b] - fe[b]
+			printf "boot %d steps (s): set %.2f, verify+snapshot %.2f, start %.2f, fetch %.2f; rows started to fetch %.1f, results to the next boot %.2f\n", b,
+				reb[b] - set[b], vd[b] - ver[b], st[b] - vd[b], fd[b] - fe[b], fe[b] - st[b], (b < n ? first[b + 1] : last[b]) - fd[b]
 			sum += reb[b] - set[b] + st[b] - ver[b] + fd[b] - fe[b]
 		}
-		printf "these steps: %d s of the own steps; preflight (the start to boot 1'"'"'s set) %d s; the rest is the watch and the report\n", sum, set[1]
-	}'
+		printf "these steps: %.1f s of the own steps; preflight (the start to boot 1'"'"'s set) %.2f s; the rest is in the rows'"'"' window (the runner between reps) and the report\n", sum, set[1] - start
+	}' start="$(echo "$start" | awk '{ printf "%.3f", $1 / 1000 }')" "$dir/run-$2.stamped"
 }
 if [ -z "${SKIP_CAMPAIGN-}" ]; then
 	[ -z "$baseline" ] || campaign "$baseline" baseline

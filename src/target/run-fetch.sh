@@ -8,6 +8,7 @@
 # Only regular files directly in DIR whose names are made of letters,
 # digits, '.', '_' and '-' are sent, each whole. The controller writes the
 # stream to disk as it comes, so its size is not bounded by memory.
+# send-files.sh says how (a handful of processes, however many files).
 # Usage: sh run-fetch.sh DIR LIMIT
 set -u
 if [ $# -ne 2 ]; then
@@ -23,24 +24,8 @@ case $limit in
 	;;
 esac
 [ -d "$dir" ] || exit 3
+# shellcheck disable=SC1091 # send-files.sh is checked on its own
+. "${0%/*}/send-files.sh"
 printf 'bootab-fetch 1\n'
-for f in "$dir"/*; do
-	name=${f##*/}
-	case $name in
-	'' | .* | *[!A-Za-z0-9._-]* | *.tmp) continue ;;
-	esac
-	if [ ! -f "$f" ] || [ -h "$f" ]; then
-		continue
-	fi
-	size=$(wc -c < "$f")
-	size=$((size + 0))
-	if [ "$size" -gt "$limit" ]; then
-		printf 'skip %s %s\n' "$name" "$size"
-		continue
-	fi
-	printf 'file %s %s\n' "$name" "$size"
-	# The size announced is what is sent, even should the file grow meanwhile.
-	head -c "$size" "$f"
-	printf '\n'
-done
+send_files "$dir" "$limit"
 printf 'end\n'

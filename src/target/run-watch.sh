@@ -116,19 +116,9 @@ done
 [ -n "$finished" ] || [ -z "$follow" ] || exit 1
 printf 'end\n'
 [ -n "$fetch" ] || exit 0
-# The fetch, as run-fetch.sh sends it: every regular file of DIR whose name
-# is letters, digits, '.', '_' and '-', whole, or skipped over FETCH_LIMIT.
-limit=$fetch
+# The fetch, as run-fetch.sh sends it (send-files.sh).
+# shellcheck disable=SC1091 # send-files.sh is checked on its own
+. "${0%/*}/send-files.sh"
 printf 'bootab-fetch 1\n'
-set +f
-for f in "$dir"/*; do
-	name=${f##*/}
-	case $name in
-	'' | .* | *[!A-Za-z0-9._-]* | *.tmp) continue ;;
-	esac
-	if [ ! -f "$f" ] || [ -h "$f" ]; then
-		continue
-	fi
-	send "$name"
-done
+send_files "$dir" "$fetch"
 printf 'end\n'

@@ -97,6 +97,42 @@ const char *target_script_text(const char *name)
 	return NULL;
 }
 
+/*
+ * Appends text as it travels: lines that hold only a comment left out, and
+ * indentation; a line that is only a dot command sourcing NAME.sh from the
+ * script's own directory (head and tail below: what a script run from the
+ * source tree does) becomes that script's text, so the box needs no file of
+ * ours.
+ */
+static void render_append(struct strbuf *sb, const char *text, unsigned depth)
+{
+	static const char head[] = ". \"${0%/*}/", tail[] = ".sh\"";
+
+	for (const char *p = text; *p;) {
+		const char *nl = strchr(p, '\n'), *q = p;
+		size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p), n;
+
+		while (*q == ' ' || *q == '\t')
+			q++;
+		n = len - (size_t)(q - p) - (nl ? 1 : 0);
+		if (depth < 4 && n > strlen(head) + strlen(tail) && !strncmp(q, head, strlen(head)) &&
+		    !strncmp(q + n - strlen(tail), tail, strlen(tail))) {
+			char *name = xstrndup(q + strlen(head), n - strlen(head) - strlen(tail));
+			const char *inner = strchr(name, '/') ? NULL : target_script_text(name);
+
+			free(name);
+			if (inner) {
+				render_append(sb, inner, depth + 1);
+				p += len;
+				continue;
+			}
+		}
+		if (*q != '#')
+			strbuf_add(sb, q, len - (size_t)(q - p));
+		p += len;
+	}
+}
+
 char *target_script_render(const struct target *t, const char *name)
 {
 	const char *text = target_script_text(name);
@@ -109,20 +145,11 @@ char *target_script_render(const struct target *t, const char *name)
 	strbuf_addch(&sb, '\n');
 	/*
 	 * The script travels as one argument of the ssh command line, and
-	 * dropbear refuses a command longer than 9000 bytes (MAX_CMD_LEN):
-	 * lines that hold only a comment are left out, and indentation. No
-	 * script here has a here-document or a quoted string that spans lines.
+	 * dropbear refuses a command longer than 9000 bytes (MAX_CMD_LEN).
+	 * No script here has a here-document or a quoted string that spans
+	 * lines.
 	 */
-	for (const char *p = text; *p;) {
-		const char *nl = strchr(p, '\n'), *q = p;
-		size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
-
-		while (*q == ' ' || *q == '\t')
-			q++;
-		if (*q != '#')
-			strbuf_add(&sb, q, len - (size_t)(q - p));
-		p += len;
-	}
+	render_append(&sb, text, 0);
 	return strbuf_detach(&sb, NULL);
 }
 

@@ -622,6 +622,58 @@ end" ]
 	done
 }
 
+@test "send-files: one wc, cp, wc and cat for a run of many files, the same bytes as sent one file at a time" {
+	local top f run_dir sh i
+	# All of it where the user nobody can reach it.
+	top=$(mktemp -d /tmp/bootab-send.XXXXXX)
+	chmod 755 "$top"
+	cp "$BATS_TEST_DIRNAME/../../src/target/run-fetch.sh" "$BATS_TEST_DIRNAME/../../src/target/send-files.sh" "$top/"
+	f=$top/run-fetch.sh run_dir=$top/run
+	mkdir "$run_dir"
+	for i in $(seq 40); do
+		: >"$run_dir/r.$i.err"
+		seq "$i" >"$run_dir/r.$i.out"
+	done
+	printf 'a\000b\000' >"$run_dir/nul.bin"
+	printf 'no newline' >"$run_dir/total"
+	printf 'dash' >"$run_dir/-x"
+	head -c 3000 /dev/zero >"$run_dir/big.1.out"
+	: >"$run_dir/.hidden" && : >"$run_dir/watch.1.tmp" && ln -s /etc/passwd "$run_dir/link"
+	chmod 755 "$run_dir" && chmod 644 "$run_dir"/*
+	# Each command the fetch starts, by PATH (dash looks every one up there).
+	mkdir -p "$top/shim"
+	for i in wc cp cat head mkdir rm; do
+		printf '#!/bin/sh\necho %s >>"%s"\nexec /usr/bin/env -u SHIMLOG %s "$@"\n' "$i" "$top/started" "$(command -v $i)" \
+			>"$top/shim/$i"
+		chmod +x "$top/shim/$i"
+	done
+	: >"$top/started"
+	chmod 666 "$top/started"
+	PATH="$top/shim:$PATH" timeout 20 dash "$f" "$run_dir" 2000 >"$BATS_TEST_TMPDIR/frozen"
+	[ "$(sort "$top/started" | tr '\n' ' ')" = "cat cp mkdir rm wc wc " ]
+	# Where it cannot make its directory (here: not the directory's owner), one file at a time.
+	: >"$top/started"
+	PATH="$top/shim:$PATH" timeout 20 setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		dash "$f" "$run_dir" 2000 >"$BATS_TEST_TMPDIR/one"
+	[ "$(grep -c . "$top/started")" -gt 80 ]
+	cmp "$BATS_TEST_TMPDIR/frozen" "$BATS_TEST_TMPDIR/one"
+	grep -q '^skip big.1.out 3000$' "$BATS_TEST_TMPDIR/frozen"
+	grep -q '^file r.7.err 0$' "$BATS_TEST_TMPDIR/frozen"
+	grep -q '^file -x 4$' "$BATS_TEST_TMPDIR/frozen"
+	# A file named total, bytes with NULs and without a newline, whole.
+	grep -aq '^file total 10$' "$BATS_TEST_TMPDIR/frozen"
+	[ "$(grep -ac '^file ' "$BATS_TEST_TMPDIR/frozen")" -eq 83 ]
+	[ "$(sed -n '/^file nul.bin 4$/{n;p;}' "$BATS_TEST_TMPDIR/frozen" | od -An -tx1 | tr -d ' \n')" = 610062000a ]
+	! grep -aq 'hidden\|watch.1.tmp\|^file link' "$BATS_TEST_TMPDIR/frozen"
+	for sh in "busybox sh" bash; do
+		command -v "${sh%% *}" >/dev/null || continue
+		timeout 20 $sh "$f" "$run_dir" 2000 | cmp - "$BATS_TEST_TMPDIR/frozen"
+	done
+	# Nothing of its own left behind.
+	[ -z "$(ls -A "$run_dir" | grep '^\.send')" ]
+	rm -rf "$top"
+}
+
 # seen FILE: the watch's output with each rep line's seconds (the runner's
 # clock: 1 when the rep crossed a second boundary, more on a loaded host)
 # shown as S.
