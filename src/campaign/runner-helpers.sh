@@ -1,4 +1,3 @@
-now() { date -u +%Y-%m-%dT%H:%M:%SZ; }
 # tick: T, the box's clock in hundredths of a second, read without a fork
 # (/proc/uptime, whose fraction has two digits); date's seconds without it.
 tick() {
@@ -8,6 +7,40 @@ tick() {
 		T=$(($(date +%s) * 100))
 	fi
 }
+# now: the UTC time as 2026-12-03T07:12:33Z, from the box's clock read once
+# (date, the first time) and the uptime since, so a stamp forks nothing;
+# without /proc/uptime's fraction date is asked each time.
+now() {
+	if [ -z "${_clock_t-}" ]; then
+		tick
+		_clock_t=$T
+		_clock_s=$(date -u +%s) || _clock_s=
+		case $_clock_s in '' | *[!0-9]*) _clock_t=x ;; esac
+	fi
+	if [ "$_clock_t" = x ] || ! read -r _u _ < /proc/uptime 2> /dev/null || [ "${_u#*.}" = "$_u" ]; then
+		date -u +%Y-%m-%dT%H:%M:%SZ
+		return
+	fi
+	tick
+	iso_utc $((_clock_s + (T - _clock_t) / 100))
+}
+# iso_utc SECONDS: that Unix time as now prints it (the days since
+# 1970-01-01 to a Gregorian year, month and day, by 400-year eras of
+# 146097 days counted from 0000-03-01).
+iso_utc() {
+	_z=$(($1 / 86400 + 719468))
+	_s=$(($1 % 86400))
+	_era=$((_z / 146097))
+	_doe=$((_z - _era * 146097))
+	_yoe=$(((_doe - _doe / 1460 + _doe / 36524 - _doe / 146096) / 365))
+	_doy=$((_doe - (365 * _yoe + _yoe / 4 - _yoe / 100)))
+	_mp=$(((5 * _doy + 2) / 153))
+	_d=$((_doy - (153 * _mp + 2) / 5 + 1))
+	if [ "$_mp" -lt 10 ]; then _m=$((_mp + 3)); else _m=$((_mp - 9)); fi
+	_y=$((_yoe + _era * 400))
+	[ "$_m" -gt 2 ] || _y=$((_y + 1))
+	printf '%04d-%02d-%02dT%02d:%02d:%02dZ\n' "$_y" "$_m" "$_d" $((_s / 3600)) $((_s % 3600 / 60)) $((_s % 60))
+}
 # wake_watchers: a newline to each run-watch.sh waiting on this run (its
 # fifo watch.PID.tmp), opened read-write so that none ever blocks.
 wake_watchers() {
@@ -16,7 +49,20 @@ wake_watchers() {
 	done
 	return 0
 }
-status() { printf '%s\n' "$*" > status.tmp && mv status.tmp status; printf '%s\n' "$*" >> progress; wake_watchers; }
+# status TEXT: the run's state in DIR/status (written in place, a handful
+# of bytes: a reader between the truncation and the write sees it empty,
+# and the watch then follows progress, which has every line; "done" goes
+# through status.tmp and mv so that a finished run always says so) and a
+# line of progress, its watchers woken.
+status() {
+	if [ "$*" = 'done' ]; then
+		printf '%s\n' "$*" > status.tmp && mv status.tmp status
+	else
+		printf '%s\n' "$*" > status
+	fi
+	printf '%s\n' "$*" >> progress
+	wake_watchers
+}
 record() { printf '%s\n' "$*" >> results; }
 
 gpu_busy() {
@@ -65,7 +111,7 @@ idle_gate() {
 # run_rep ROW REP TIMEOUT USER COMMAND: one rep, as USER (empty: as we are).
 run_rep() {
 	row=$1 rep=$2 limit=$3 user=$4 command=$5
-	[ -n "${me-}" ] || me=$(id -un)
+	[ -z "$user" ] || [ -n "${me-}" ] || me=$(id -un)
 	if [ -z "$user" ] || [ "$user" = "$me" ]; then
 		set -- sh -c "$command"
 	else

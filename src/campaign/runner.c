@@ -63,7 +63,7 @@ char *runner_generate(const struct plan *plan, const struct runner_options *o)
 	strbuf_addch(&sb, '\n');
 	strbuf_addstr(&sb, runner_helpers);
 
-	strbuf_addstr(&sb, "\nrecord \"start $(now) $(cat /proc/loadavg)\"\n");
+	strbuf_addstr(&sb, "\nread -r load_start < /proc/loadavg || load_start=\nrecord \"start $(now) $load_start\"\n");
 	if (plan->n_versions)
 		strbuf_addstr(&sb, "status versions\n");
 	for (size_t i = 0; i < plan->n_versions; i++) {

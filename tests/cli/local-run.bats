@@ -622,6 +622,23 @@ end" ]
 	done
 }
 
+@test "runner-helpers: now is date's UTC stamp, read once from the clock and then from the uptime, no process per stamp" {
+	local helpers="$BATS_TEST_DIRNAME/../../src/campaign/runner-helpers.sh" sh e
+	for sh in dash "busybox sh" bash; do
+		command -v "${sh%% *}" >/dev/null || continue
+		# Days across leap years, 2000's leap day, the ends of centuries and of 9999.
+		for e in 0 59 86399 951782400 951868800 978307199 1709164800 1796282076 4102444800 253402300799; do
+			[ "$($sh -c ". '$helpers'; iso_utc $e")" = "$(date -u -d "@$e" +%Y-%m-%dT%H:%M:%SZ)" ]
+		done
+		# The first stamp asks date once; ten more ask nothing, and say the time.
+		run $sh -c ". '$helpers'; date() { echo asked >&2; command date \"\$@\"; }; now >/dev/null; i=0; while [ \$i -lt 10 ]; do now; i=\$((i + 1)); done"
+		[ "$status" -eq 0 ]
+		[ "$(printf '%s\n' "$output" | grep -c asked)" -eq 1 ]
+		e=$(printf '%s\n' "$output" | tail -n 1)
+		[ $(($(date -u +%s) - $(date -u -d "$e" +%s))) -le 2 ]
+	done
+}
+
 @test "send-files: one wc, cp, wc and cat for a run of many files, the same bytes as sent one file at a time" {
 	local top f run_dir sh i
 	# All of it where the user nobody can reach it.
