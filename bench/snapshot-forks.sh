@@ -2,9 +2,10 @@
 # Processes one snapshot starts, and its wall time, on captured trees: the
 # snapshot script of the working tree against the one of REV (default
 # HEAD~1's), each run as the target runs it (ROOT=TREE SH snapshot.sh).
+# SCRIPT=inventory (or kernel-id) measures that script of the snapshot.
 # Forks are clone/fork/vfork calls counted by strace -f -c; the time is
 # the median of RUNS runs. Prints one line per tree and shell.
-#   usage: bench/snapshot-forks.sh [REV] [RUNS] [SH...]
+#   usage: [SCRIPT=NAME] bench/snapshot-forks.sh [REV] [RUNS] [SH...]
 set -eu
 rev=${1:-HEAD~1}
 runs=${2:-9}
@@ -13,8 +14,9 @@ shells=${*:-dash busybox}
 top=$(cd "$(dirname "$0")/.." && pwd)
 dir=$(mktemp -d /tmp/bootab-snapforks.XXXXXX)
 trap 'rm -rf "$dir"' EXIT INT TERM
-git -C "$top" show "$rev:src/target/snapshot.sh" > "$dir/before.sh"
-cp "$top/src/target/snapshot.sh" "$dir/after.sh"
+script=${SCRIPT:-snapshot}
+git -C "$top" show "$rev:src/target/$script.sh" > "$dir/before.sh"
+cp "$top/src/target/$script.sh" "$dir/after.sh"
 
 forks() { # SH SCRIPT TREE
 	# shellcheck disable=SC2086 # "busybox sh" is two words
@@ -36,7 +38,7 @@ median_ms() { # SH SCRIPT TREE
 	sort -n "$dir/times" | awk '{ t[NR] = $1 } END { print t[int((NR + 1) / 2)] }'
 }
 
-printf 'load average: %s\n' "$(cut -d ' ' -f 1-3 /proc/loadavg)"
+printf '%s.sh; load average: %s\n' "$script" "$(cut -d ' ' -f 1-3 /proc/loadavg)"
 printf '%-28s %-10s %12s %12s %10s %10s\n' tree shell forks-before forks-after ms-before ms-after
 for tree in lab-translated lab-passthrough lab-off seed-translated; do
 	t=$top/tests/fixtures/sysfs/$tree

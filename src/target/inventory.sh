@@ -28,15 +28,44 @@ first_line() {
 # is read with builtins (no fork), one that does goes the long way.
 CTL=$(printf '\001\002\003\004\005\006\007\010\011\012\013\014\015\016\017\020\021\022\023\024\025\026\027\030\031\032\033\034\035\036\037\177')
 
-# L: the last name of a link's target, or "-" when it is no link.
+HERE=$PWD
+
+# L: the last name of a link's target, or "-" when it is no link. A link
+# to a directory (every sysfs link this reads) is resolved by cd -P, with
+# no process; readlink only for one that does not resolve.
 link_of() {
-	L=$(readlink "$1" 2>/dev/null) || L=
-	if [ -n "$L" ]; then
-		L=${L##*/}
-		case $L in *[$CTL]*) L=$(printf '%s' "$L" | tr -d '\000-\037\177') ;; esac
+	L=
+	[ -h "$1" ] || { L=-; return 0; }
+	if cd -P -- "$1" 2>/dev/null; then
+		L=${PWD##*/}
+		cd "$HERE" || exit 1
 	else
-		L=-
+		L=$(readlink "$1" 2>/dev/null) || L=
+		L=${L##*/}
 	fi
+	case $L in *[$CTL]*) L=$(printf '%s' "$L" | tr -d '\000-\037\177') ;; esac
+	[ -n "$L" ] || L=-
+}
+
+# L: the value of KEY=VALUE in the first 64 lines of a uevent file, read
+# with builtins; a line with a control character or over 4 KiB the long way.
+uevent_of() {
+	L=
+	[ -r "$1" ] || return 0
+	n=0
+	while [ "$n" -lt 64 ] && { IFS= read -r line || [ -n "$line" ]; }; do
+		n=$((n + 1))
+		case $line in
+		"$2"=*)
+			L=${line#"$2"=}
+			break
+			;;
+		esac
+	done 2>/dev/null <"$1"
+	case $L in
+	*[$CTL]*) L=$(head -c 4096 "$1" 2>/dev/null | sed -n "s/^$2=//p" | head -n 1 | tr -d '\000-\037\177') ;;
+	esac
+	[ ${#L} -le 4096 ] || L=$(head -c 4096 "$1" 2>/dev/null | sed -n "s/^$2=//p" | head -n 1 | tr -d '\000-\037\177')
 }
 
 # L: first_line of a readable file ("" when it is not).
@@ -79,8 +108,8 @@ for class in accel drm nvme block vfio; do
 		case $class:${e##*/} in
 		block:loop* | block:ram* | block:zram* | block:nbd*) continue ;;
 		esac
-		devname=$(head -c 4096 "$e/uevent" 2>/dev/null | sed -n 's/^DEVNAME=//p' | head -n 1 |
-			tr -d '\000-\037\177')
+		uevent_of "$e/uevent" DEVNAME
+		devname=$L
 		[ -n "$devname" ] || continue
 		link_of "$e/device"
 		rec node "$class" "${e##*/}" "$devname" "$L"
