@@ -23,6 +23,8 @@
 # Every PATH is absolute and taken under ROOT (default empty).
 set -u
 ROOT=${ROOT-}
+nl='
+'
 op=${1-}
 [ $# -ge 1 ] && shift
 abs() {
@@ -62,7 +64,10 @@ names() {
 		printf '%s\000' "$name"
 	done
 }
-# record PATH e|f|n|d: one record of dump (names with a newline are left out)
+# record PATH e|f|n|d: one record of dump (names with a newline are left
+# out). Its line is kept as _p_N, _t_N and _c_N (the copy of its bytes
+# that dump_out prints, or nothing): a file costs one head, a directory's
+# names no process, and the sizes come from one wc for every record.
 record() {
 	t=
 	if [ -n "$ROOT" ] && ! (inroot "$ROOT$1") 2>/dev/null; then
@@ -73,19 +78,65 @@ record() {
 		[ -f "$ROOT$1" ] && t=${t}f
 		[ -d "$ROOT$1" ] && t=${t}d
 	fi
+	nrec=$((nrec + 1))
+	eval "_p_$nrec=\$1 _t_$nrec=\$t _c_$nrec="
 	case $2:$t in
-	[fd]:*f*) head -c 1048577 "$ROOT$1" >"$tmp" 2>/dev/null || : >"$tmp" ;;
-	[dn]:*d*) names "$ROOT$1" >"$tmp" ;;
-	*)
-		# No bytes (absent, or asked what it is): no process started.
-		printf '%s\000%s\000-\000' "$1" "$t"
-		return
-		;;
+	[fd]:*f*) ;;
+	[dn]:*d*) ;;
+	*) return ;;
 	esac
-	size=$(($(wc -c <"$tmp")))
-	[ "$size" -le 1048576 ] || size=-
-	printf '%s\000%s\000%s\000' "$1" "$t" "$size"
-	[ "$size" = - ] || cat "$tmp"
+	if [ -z "$tmp" ]; then
+		tmp=$(mktemp -d) || exit 4
+		trap 'rm -rf "$tmp"' EXIT
+	fi
+	case $t in
+	*f*) head -c 1048577 "$ROOT$1" >"$tmp/$nrec" 2>/dev/null || : >"$tmp/$nrec" ;;
+	*) names "$ROOT$1" >"$tmp/$nrec" ;;
+	esac
+	eval "_c_$nrec=\$nrec"
+	copies="$copies $nrec"
+}
+# dump_out: every record in order, the bytes of all by one cat, each
+# record's header (PATH NUL TYPE NUL SIZE NUL) a file of its own in $tmp.
+dump_out() {
+	if [ -z "$copies" ]; then
+		i=0
+		while [ "$i" -lt "$nrec" ]; do
+			i=$((i + 1))
+			eval "printf '%s\\000%s\\000-\\000' \"\$_p_$i\" \"\$_t_$i\""
+		done
+		return
+	fi
+	# Names relative to $tmp, which may hold any byte.
+	# shellcheck disable=SC2086 # the copies' names are numbers
+	set -- $copies
+	(cd "$tmp" && exec wc -c -- "$@") >"$tmp/=sizes" || exit 4
+	# shellcheck disable=SC2034 # s is read by the eval below
+	while [ $# -gt 0 ] && read -r s n; do
+		[ "$n" = "$1" ] || continue
+		shift
+		eval "_s_${n##*/}=\$s"
+	done <"$tmp/=sizes"
+	[ $# -eq 0 ] || exit 4
+	list=
+	j=0
+	: >"$tmp/=0"
+	i=0
+	while [ "$i" -lt "$nrec" ]; do
+		i=$((i + 1))
+		eval "p=\$_p_$i t=\$_t_$i c=\$_c_$i"
+		size=-
+		[ -z "$c" ] || eval "size=\$_s_$i"
+		[ "$size" = - ] || [ "$size" -le 1048576 ] || size=-
+		printf '%s\000%s\000%s\000' "$p" "$t" "$size" >>"$tmp/=$j"
+		if [ "$size" != - ]; then
+			list="$list =$j $c"
+			j=$((j + 1))
+			: >"$tmp/=$j"
+		fi
+	done
+	# shellcheck disable=SC2086
+	(cd "$tmp" && exec cat -- $list "=$j")
 }
 case $op in
 write)
@@ -135,18 +186,25 @@ list)
 	names "$ROOT$1"
 	;;
 dump)
-	tmp=$(mktemp) || exit 4
-	trap 'rm -f "$tmp"' EXIT
+	tmp=
+	copies=
+	nrec=0
+	for spec in "$@"; do
+		abs "${spec#?:}"
+	done
 	for spec in "$@"; do
 		p=${spec#?:}
-		abs "$p"
 		record "$p" "${spec%%:*}"
-		if [ "${spec%%:*}" = d ] && [ -d "$ROOT$p" ] && (inroot "$ROOT$p") 2>/dev/null; then
-			names "$ROOT$p" | tr '\000' '\n' | while IFS= read -r name; do
+		if [ "${spec%%:*}" = d ] && [ -d "$ROOT$p" ] && { [ -z "$ROOT" ] || (inroot "$ROOT$p") 2>/dev/null; }; then
+			for f in "$ROOT$p"/* "$ROOT$p"/.*; do
+				name=${f##*/}
+				case $name in . | .. | '*' | '.*') [ -e "$f" ] || continue ;; esac
+				case $name in . | .. | *"$nl"*) continue ;; esac
 				record "$p/$name" f
 			done
 		fi
 	done
+	dump_out
 	;;
 exists)
 	[ $# -eq 1 ] || exit 2

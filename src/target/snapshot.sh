@@ -22,6 +22,8 @@ C1=$(printf 's/\302[\200-\237]//g')
 # Builtin reads; a control, \302 (UTF-8 C1) or 4 KiB: the long way.
 CTL=$(awk 'BEGIN{for(i=1;i<32;i++)if(i!=10)printf "%c",i;printf "\177\302"}')
 HERE=$PWD
+nl='
+'
 
 # Nothing out of ROOT, no non-regular file.
 RR=
@@ -195,19 +197,59 @@ for h in "$ROOT"/sys/kernel/mm/hugepages/hugepages-*; do
 	[ -r "$h/nr_hugepages" ] || continue
 	lrec "$h/nr_hugepages" state "${h#"$ROOT"}/nr_hugepages"
 done
-# CPU 0: "flags : fpu vme" as "fpu vme".
-if [ -r "$ROOT/proc/cpuinfo" ]; then
-	v=$(head -c 65536 "$ROOT/proc/cpuinfo" | sed -n '/^flags[[:space:]]*:/{p;q;}' |
-		head -c 8000 | tr -d '\000-\037\177')
-	[ -n "$v" ] && rec state /proc/cpuinfo:flags "${v#*: }"
+# CPU 0: "flags : fpu vme" as "fpu vme". Read: the first 100 lines.
+if readable "$ROOT/proc/cpuinfo"; then
+	v=
+	i=0
+	while [ "$i" -lt 100 ] && IFS= read -r line; do
+		i=$((i + 1))
+		case $line in
+		flags*:*)
+			k=${line%%:*}
+			case ${k#flags} in *[![:space:]]*) continue ;; esac
+			v=${line#*: }
+			case $v in *[$CTL]*) v=x ;; esac
+			[ ${#line} -le 7900 ] || v=x
+			break
+			;;
+		esac
+	done <"$ROOT/proc/cpuinfo" 2>/dev/null
+	if [ "$v" = x ] || [ "$i" -ge 100 ]; then
+		v=$(head -c 65536 "$ROOT/proc/cpuinfo" | sed -n '/^flags[[:space:]]*:/{p;q;}' |
+			head -c 8000 | tr -d '\000-\037\177')
+		v=${v#*: }
+	fi
+	[ -n "$v" ] && rec state /proc/cpuinfo:flags "$v"
 fi
-if [ -r "$ROOT/proc/meminfo" ]; then
-	head -c 65536 "$ROOT/proc/meminfo" | grep -E '^(Hugepagesize|HugePages_Total):' |
-		tr -d '\000-\011\013-\037\177' | while IFS= read -r line; do
-		v=${line#*:}
-		v=${v#"${v%%[! ]*}"}
-		rec state "/proc/meminfo:${line%%:*}" "$v"
+# Read: at most 200 lines, none with a control byte.
+if readable "$ROOT/proc/meminfo"; then
+	m=
+	i=0
+	while [ "$i" -lt 200 ] && IFS= read -r line; do
+		i=$((i + 1))
+		case $line in
+		*[$CTL]*) m=x && break ;;
+		Hugepagesize:* | HugePages_Total:*)
+			v=${line#*:}
+			v=${v#"${v%%[! ]*}"}
+			m="$m${line%%:*}:$v$nl"
+			;;
+		esac
+	done <"$ROOT/proc/meminfo" 2>/dev/null
+	if [ "$m" = x ] || [ "$i" -ge 200 ]; then
+		m=$(head -c 65536 "$ROOT/proc/meminfo" | grep -E '^(Hugepagesize|HugePages_Total):' |
+			tr -d '\000-\011\013-\037\177' | while IFS= read -r line; do
+			v=${line#*:}
+			printf '%s:%s\n' "${line%%:*}" "${v#"${v%%[! ]*}"}"
+		done)$nl
+	fi
+	set -f
+	IFS=$nl
+	for line in $m; do
+		rec state "/proc/meminfo:${line%%:*}" "${line#*:}"
 	done
+	unset IFS
+	set +f
 fi
 # nokaslr: only root reads the address (others: zeros).
 if [ -r "$ROOT/proc/kallsyms" ]; then

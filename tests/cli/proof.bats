@@ -170,9 +170,12 @@ OUT
 }
 
 @test "every target script fits dropbear's 9000-byte command line, quoted" {
+	local sent="$BATS_TEST_TMPDIR/sent"
 	for f in "$BATS_TEST_DIRNAME"/../../src/target/*.sh; do
-		quotes=$(tr -cd "'" <"$f" | wc -c)
-		size=$(($(wc -c <"$f") + 3 * quotes + 2))
+		# What travels: the lines without their indentation, comment lines left out.
+		sed -e 's/^[[:space:]]*//' -e '/^#/d' "$f" >"$sent"
+		quotes=$(tr -cd "'" <"$sent" | wc -c)
+		size=$(($(wc -c <"$sent") + 3 * quotes + 2))
 		[ "$size" -lt 8000 ] || { echo "$f: $size bytes quoted"; return 1; }
 	done
 }

@@ -278,3 +278,48 @@ units_source	absent"
 	[ "$(printf '%s\n' "$output" | sed -n 2,3p)" = "pci	0000:00:03.0	0x1af4	0x1001	0x010000	-	-
 netif	eth0	up	1	virtio0" ]
 }
+
+@test "io.sh dump: a head a file, then one wc and one cat for every record, the records as before; a name with a newline left out" {
+	local io="$BATS_TEST_DIRNAME/../../src/target/io.sh" t="$BATS_TEST_TMPDIR/t" bin="$BATS_TEST_TMPDIR/bin" sh
+	local e="$BATS_TEST_TMPDIR/t/boot/loader/entries" want got tmpd="$BATS_TEST_TMPDIR/tmp dir"
+	mkdir -p "$bin" "$e" "$tmpd" "$t/etc/default/grub.d"
+	# Each of head, wc and cat logs its name before it runs.
+	for s in head wc cat; do
+		printf '#!/bin/sh\necho %s >> "%s"\nexec %s "$@"\n' "$s" "$BATS_TEST_TMPDIR/calls" "$(command -v "$s")" >"$bin/$s"
+		chmod +x "$bin/$s"
+	done
+	printf 'title a\n' >"$e/a b.conf"
+	printf 'title b' >"$e/b.conf"
+	: >"$e/empty.conf"
+	printf '\001\000z' >"$e/bin"
+	head -c 1048577 /dev/zero >"$e/big"
+	head -c 1048576 /dev/zero >"$e/fits"
+	printf 'x\n' >"$e/$(printf 'new\nline')"
+	printf 'GRUB_TIMEOUT=1\n' >"$t/etc/default/grub"
+	mkdir "$e/sub"
+	for sh in dash "busybox sh" bash; do
+		command -v "${sh%% *}" >/dev/null || continue
+		rm -f "$BATS_TEST_TMPDIR/calls"
+		env ROOT="$t" TMPDIR="$tmpd" PATH="$bin:$PATH" $sh "$io" dump d:/boot/loader/entries f:/etc/default/grub \
+			n:/etc/default/grub.d e:/usr/sbin/grubby >"$BATS_TEST_TMPDIR/out"
+		# 7 files read (a b.conf, b.conf, big, bin, empty.conf, fits; /etc/default/grub).
+		# busybox sh runs its own applets before PATH's: counted under dash and bash.
+		if [ "$sh" != "busybox sh" ]; then
+			[ "$(grep -c head "$BATS_TEST_TMPDIR/calls")" = 7 ]
+			[ "$(grep -c wc "$BATS_TEST_TMPDIR/calls")" = 1 ]
+			[ "$(grep -c cat "$BATS_TEST_TMPDIR/calls")" = 1 ]
+		fi
+		# Nothing left in the temporary directory.
+		[ -z "$(ls -A "$tmpd")" ]
+		got=$(tr '\0\n\001' '|~^' <"$BATS_TEST_TMPDIR/out")
+		want="/boot/loader/entries|ed|53|a b.conf|b.conf|big|bin|empty.conf|fits|new~line|sub|"
+		want="$want/boot/loader/entries/a b.conf|ef|8|title a~/boot/loader/entries/b.conf|ef|7|title b"
+		want="$want/boot/loader/entries/big|ef|-|/boot/loader/entries/bin|ef|3|^|z"
+		want="$want/boot/loader/entries/empty.conf|ef|0|/boot/loader/entries/fits|ef|1048576|"
+		[ "${got#"$want"}" != "$got" ]
+		got=${got#"$want"}
+		# fits' 1 MiB of zeros, then the rest.
+		[ "${#got}" -gt 1048576 ]
+		[ "${got:1048576}" = "/boot/loader/entries/sub|ed|-|/etc/default/grub|ef|15|GRUB_TIMEOUT=1~/etc/default/grub.d|ed|0|/usr/sbin/grubby||-|" ]
+	done
+}
