@@ -2,12 +2,16 @@
 # each as it comes (bootab decides on one's output before it sends the
 # next: a verify before the start of the rows), or several at once.
 # Usage: sh batch.sh SHELL    (SHELL runs each script)
-# Prints "bootab-batch 1" once, then for each request on stdin
-#   run NAME HOW NARGS NTEXT NDATA LASTNL
+# Prints "bootab-batch 2" once where dd is (else "bootab-batch 1"), then
+# for each request on stdin
+#   run NAME HOW NARGS NTEXT NDATA      (2)
+#   run NAME HOW NARGS NTEXT NDATA LASTNL      (1)
 #   NARGS lines: the script's arguments, one a line
-#   NTEXT lines: the script
-#   NDATA lines: its stdin (LASTNL 0: the last line without its newline)
-# runs SHELL -c SCRIPT bootab-NAME ARGS... < STDIN, under sudo -n when
+#   then the script and its stdin: NTEXT and NDATA bytes (2), read by dd
+#   a block at a time; or NTEXT and NDATA lines (1; LASTNL 0: the last
+#   line without its newline), read by the shell a byte at a time
+# runs SHELL -c SCRIPT bootab-NAME ARGS... < STDIN (2: the script sourced
+# from a file in the batch's directory), under sudo -n when
 # HOW is sudo (as the login user when it is user), and prints
 #   bootab-batch RC OUTSIZE ERRSIZE
 # then its stdout (OUTSIZE bytes) and stderr (ERRSIZE bytes). A request
@@ -28,20 +32,73 @@ trap 'rm -rf "$d"' EXIT
 trap 'exit 2' HUP INT TERM
 nl='
 '
+# Bytes where dd can read them and the directory's name can be sourced as it is.
+v=1
+case $d in
+*[!A-Za-z0-9/._-]*) ;;
+*) command -v dd >/dev/null 2>&1 && v=2 ;;
+esac
 # count N: N is a number.
 count() {
 	case $1 in
 	'' | *[!0-9]*) return 1 ;;
 	esac
 }
+# take N FILE: N bytes of stdin into FILE, by dd; a read that came short
+# (the rest not yet there) is measured by wc and the rest read after it.
+take() {
+	: >"$2" || exit 4
+	left=$1
+	while [ "$left" -gt 0 ]; do
+		LC_ALL=C dd bs="$left" count=1 2>"$d/dd" >>"$2" || exit 4
+		IFS= read -r got <"$d/dd" || got=
+		case $got in
+		1+0' '*) left=0 ;;
+		0+1' '*)
+			got=$(wc -c <"$2") || exit 4
+			left=$(($1 - got))
+			;;
+		*) exit 2 ;;
+		esac
+	done
+}
 # answer N: the answer of the script whose files are $d/*.N, exit code $rc.
 answer() {
-	o=$(wc -c < "$d/out.$1")
-	e=$(wc -c < "$d/err.$1")
+	o=0
+	e=0
+	[ ! -s "$d/out.$1" ] || o=$(wc -c < "$d/out.$1")
+	[ ! -s "$d/err.$1" ] || e=$(wc -c < "$d/err.$1")
 	echo "bootab-batch $rc ${o##* } ${e##* }"
-	cat "$d/out.$1" "$d/err.$1"
+	[ "$o$e" = 00 ] || cat "$d/out.$1" "$d/err.$1"
 }
-echo "bootab-batch 1"
+# answer_all N: the answers of scripts 1 to N (exit codes $rc_J), their
+# sizes by one wc and all of them, each answer's line a file, by one cat.
+answer_all() {
+	n=$1
+	set --
+	j=0
+	while [ "$j" -lt "$n" ]; do
+		j=$((j + 1))
+		set -- "$@" "out.$j" "err.$j"
+	done
+	[ $# -gt 0 ] || return 0
+	(cd "$d" && exec wc -c -- "$@") >"$d/sizes" || exit 4
+	j=0
+	list=
+	while [ $# -gt 0 ] && read -r o f; do
+		[ "$f" = "$1" ] || continue
+		read -r e f || exit 4
+		[ "$f" = "$2" ] || exit 4
+		shift 2
+		j=$((j + 1))
+		eval "printf 'bootab-batch %s %s %s\\n' \"\$rc_$j\" \"\$o\" \"\$e\"" >"$d/head.$j"
+		list="$list head.$j out.$j err.$j"
+	done <"$d/sizes"
+	[ $# -eq 0 ] || exit 4
+	# shellcheck disable=SC2086 # the names hold no space
+	(cd "$d" && exec cat -- $list)
+}
+echo "bootab-batch $v"
 jobs=0
 pids=
 while IFS=' ' read -r op name how nargs ntext ndata lastnl; do
@@ -50,14 +107,15 @@ while IFS=' ' read -r op name how nargs ntext ndata lastnl; do
 		for p in $pids; do
 			j=$((j + 1))
 			wait "$p"
-			rc=$?
-			answer "$j"
+			eval "rc_$j=\$?"
 		done
+		answer_all "$j"
 		jobs=0
 		pids=
 		continue
 	fi
-	if { [ "$op" != run ] && [ "$op" != bg ]; } || ! count "$nargs" || ! count "$ntext" || ! count "$ndata"; then
+	if { [ "$op" != run ] && [ "$op" != bg ]; } || ! count "$nargs" || ! count "$ntext" || ! count "$ndata" ||
+		{ [ "$v" = 2 ] && [ -n "$lastnl" ]; }; then
 		echo "batch.sh: not a request: '$op $name'" >&2
 		exit 2
 	fi
@@ -75,25 +133,31 @@ while IFS=' ' read -r op name how nargs ntext ndata lastnl; do
 		set -- "$@" "$a"
 		i=$((i + 1))
 	done
-	text=
-	i=0
-	while [ "$i" -lt "$ntext" ]; do
-		IFS= read -r l || exit 2
-		text=$text$l$nl
-		i=$((i + 1))
-	done
 	n=0
 	[ "$op" = run ] || n=$((jobs + 1))
-	i=0
-	while [ "$i" -lt "$ndata" ]; do
-		IFS= read -r l || exit 2
-		i=$((i + 1))
-		if [ "$i" -lt "$ndata" ] || [ "$lastnl" = 1 ]; then
-			printf '%s\n' "$l"
-		else
-			printf '%s' "$l"
-		fi
-	done > "$d/in.$n" || exit 4
+	if [ "$v" = 2 ]; then
+		take "$ntext" "$d/text.$n"
+		take "$ndata" "$d/in.$n"
+		text=". $d/text.$n"
+	else
+		text=
+		i=0
+		while [ "$i" -lt "$ntext" ]; do
+			IFS= read -r l || exit 2
+			text=$text$l$nl
+			i=$((i + 1))
+		done
+		i=0
+		while [ "$i" -lt "$ndata" ]; do
+			IFS= read -r l || exit 2
+			i=$((i + 1))
+			if [ "$i" -lt "$ndata" ] || [ "$lastnl" = 1 ]; then
+				printf '%s\n' "$l"
+			else
+				printf '%s' "$l"
+			fi
+		done > "$d/in.$n" || exit 4
+	fi
 	# The files are the batch's own (the login user's): only the script runs as root.
 	if [ "$how" = sudo ]; then
 		set -- sudo -n -- "$sh" -c "$text" "bootab-$name" "$@"

@@ -51,6 +51,7 @@ struct target {
 	unsigned batch_depth;      /* target_batch_begin() calls not yet ended */
 	bool no_batch;
 	struct process_stream batch; /* batch.sh, running while batch.pid > 0 */
+	bool batch_bytes;          /* it takes a request's script and stdin as byte counts */
 };
 
 /*
@@ -701,8 +702,11 @@ static int batch_start(struct target *t)
 		return r;
 	}
 	r = process_stream_line(&t->batch, 4096, (t->connect_timeout_s + 30) * 1000, &line);
-	if (r == 1 && strcmp(line, "bootab-batch 1"))
+	/* 2: the requests' script and stdin go as bytes (dd reads them); 1: as lines. */
+	if (r == 1 && strcmp(line, "bootab-batch 1") && strcmp(line, "bootab-batch 2"))
 		r = 0;
+	if (r == 1)
+		t->batch_bytes = !strcmp(line, "bootab-batch 2");
 	free(line);
 	return r == 1 ? 0 : batch_fail(t, "batch", r == -ETIMEDOUT ? -ETIMEDOUT : -EIO,
 				       (t->connect_timeout_s + 30) * 1000);
@@ -739,19 +743,33 @@ static int batch_take(struct target *t, unsigned long long n, int timeout_ms, do
 	return 1;
 }
 
-/* One request (op "run" or "bg") into req: its line, the args, the script and its stdin. */
-static void batch_request(struct strbuf *req, const char *op, const char *text, const char *name,
-			  const char *const *args, const char *stdin_data, size_t stdin_len, enum root_method how)
+/*
+ * One request (op "run" or "bg") into req: its line, the args, the script
+ * and its stdin; as byte counts where the batch said 2, else as lines.
+ */
+static void batch_request(const struct target *t, struct strbuf *req, const char *op, const char *text,
+			  const char *name, const char *const *args, const char *stdin_data, size_t stdin_len,
+			  enum root_method how)
 {
 	size_t nargs = 0, text_len = strlen(text);
 
 	while (args && args[nargs])
 		nargs++;
-	strbuf_addf(req, "%s %s %s %zu %zu %zu %d\n", op, name, how == ROOT_SUDO ? "sudo" : "user", nargs,
-		    count_lines(text, text_len), stdin_data ? count_lines(stdin_data, stdin_len) : 0,
-		    !stdin_len || stdin_data[stdin_len - 1] == '\n');
+	if (t->batch_bytes)
+		strbuf_addf(req, "%s %s %s %zu %zu %zu\n", op, name, how == ROOT_SUDO ? "sudo" : "user", nargs,
+			    text_len, stdin_data ? stdin_len : 0);
+	else
+		strbuf_addf(req, "%s %s %s %zu %zu %zu %d\n", op, name, how == ROOT_SUDO ? "sudo" : "user", nargs,
+			    count_lines(text, text_len), stdin_data ? count_lines(stdin_data, stdin_len) : 0,
+			    !stdin_len || stdin_data[stdin_len - 1] == '\n');
 	for (size_t i = 0; i < nargs; i++)
 		strbuf_addf(req, "%s\n", args[i]);
+	if (t->batch_bytes) {
+		strbuf_add(req, text, text_len);
+		if (stdin_data)
+			strbuf_add(req, stdin_data, stdin_len);
+		return;
+	}
 	strbuf_add(req, text, text_len);
 	if (text_len && text[text_len - 1] != '\n')
 		strbuf_addch(req, '\n');
@@ -805,7 +823,7 @@ static int batch_run(struct target *t, const char *text, const char *name, const
 	if (t->batch.pid <= 0 && (r = batch_start(t)) < 0)
 		return r;
 	t->counts.scripts++;
-	batch_request(&req, "run", text, name, args, stdin_data, stdin_len, how);
+	batch_request(t, &req, "run", text, name, args, stdin_data, stdin_len, how);
 	r = process_stream_write(&t->batch, req.buf, req.len, ms_left(timeout_ms, start));
 	strbuf_release(&req);
 	if (r < 0)
@@ -1080,7 +1098,7 @@ int target_run_scripts(struct target *t, size_t n, const struct target_job *jobs
 		enum root_method how = method_for(t, jobs[i].as_root);
 		char *text = script_text(t, jobs[i].name, how);
 
-		batch_request(&req, "bg", text, jobs[i].name, jobs[i].args, NULL, 0, how);
+		batch_request(t, &req, "bg", text, jobs[i].name, jobs[i].args, NULL, 0, how);
 		free(text);
 	}
 	strbuf_addstr(&req, "join\n");

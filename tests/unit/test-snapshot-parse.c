@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -522,31 +523,56 @@ static void test_scripts_together_like_alone(void **state)
  * batch.sh's "bg" requests run at the same time: two scripts that each
  * wait (at most 20 s) for the other's file finish only when both run at
  * once; a join answers both in the order they started, and a "run" after
- * it is answered alone.
+ * it is answered alone. Both forms of request: bytes (the batch says 2:
+ * dd there, its directory's name plain) and lines (1: a TMPDIR with a
+ * space in its name).
  */
 static void test_batch_bg_runs_at_once(void **state)
 {
-	char *dir = test_tmpdir();
+	char *dir = test_tmpdir(), *spaced = xasprintf("%s/a b", dir), *tmpdir = xasprintf("TMPDIR=%s", spaced);
 	const char *text = target_script_text("batch");
-	struct strbuf req = STRBUF_INIT;
-	struct process_result res;
 	struct process_options po = { .timeout_ms = 60000 };
-	const char *argv[] = { "sh", "-c", text, "batch", "sh", NULL };
+	const char *argv[] = { "env", "TMPDIR=/tmp", "sh", "-c", text, "batch", "sh", NULL };
 
 	(void)state;
 	assert_non_null(text);
-	for (int k = 0; k < 2; k++)
-		strbuf_addf(&req, "bg w%d user 1 1 0 1\n%s/%c\n"
-			    ": > \"$1\"; i=0; while [ ! -e %s/%c ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done; [ -e %s/%c ] && echo w%d && echo e%d >&2\n",
-			    k, dir, 'a' + k, dir, 'b' - k, dir, 'b' - k, k, k);
-	strbuf_addstr(&req, "join\nrun last user 0 1 0 1\nexit 7\n");
-	po.stdin_data = req.buf;
-	po.stdin_len = req.len;
-	assert_int_equal(process_run(argv, &po, &res), 0);
-	assert_int_equal(res.exit_code, 0);
-	assert_string_equal(res.out, "bootab-batch 1\nbootab-batch 0 3 3\nw0\ne0\nbootab-batch 0 3 3\nw1\ne1\nbootab-batch 7 0 0\n");
-	process_result_release(&res);
-	strbuf_release(&req);
+	assert_int_equal(mkdir(spaced, 0700), 0);
+	for (int bytes = 1; bytes >= 0; bytes--) {
+		struct strbuf req = STRBUF_INIT;
+		struct process_result res;
+
+		for (int k = 0; k < 2; k++) {
+			char *arg = xasprintf("%s/%c%d", dir, 'a' + k, bytes);
+			char *script = xasprintf(": > \"$1\"; i=0; while [ ! -e %s/%c%d ] && [ $i -lt 200 ]; do sleep 0.1; "
+						 "i=$((i + 1)); done; [ -e %s/%c%d ] && echo w%d && echo e%d >&2\n",
+						 dir, 'b' - k, bytes, dir, 'b' - k, bytes, k, k);
+
+			if (bytes)
+				strbuf_addf(&req, "bg w%d user 1 %zu 0\n%s\n%s", k, strlen(script), arg, script);
+			else
+				strbuf_addf(&req, "bg w%d user 1 1 0 1\n%s\n%s", k, arg, script);
+			free(arg);
+			free(script);
+		}
+		/* The last one's stdin: 5 bytes, the last line without its newline. */
+		if (bytes)
+			strbuf_addf(&req, "join\nrun last user 0 %zu 5\ncat; echo; exit 7\nab\ncd", strlen("cat; echo; exit 7\n"));
+		else
+			strbuf_addstr(&req, "join\nrun last user 0 1 2 0\ncat; echo; exit 7\nab\ncd\n");
+		argv[1] = bytes ? "TMPDIR=/tmp" : tmpdir;
+		po.stdin_data = req.buf;
+		po.stdin_len = req.len;
+		assert_int_equal(process_run(argv, &po, &res), 0);
+		assert_int_equal(res.exit_code, 0);
+		assert_string_equal(res.out, bytes ? "bootab-batch 2\nbootab-batch 0 3 3\nw0\ne0\nbootab-batch 0 3 3\nw1\ne1\n"
+						     "bootab-batch 7 6 0\nab\ncd\n"
+						   : "bootab-batch 1\nbootab-batch 0 3 3\nw0\ne0\nbootab-batch 0 3 3\nw1\ne1\n"
+						     "bootab-batch 7 6 0\nab\ncd\n");
+		process_result_release(&res);
+		strbuf_release(&req);
+	}
+	free(tmpdir);
+	free(spaced);
 	free(dir);
 }
 
