@@ -7,10 +7,11 @@ tick() {
 		T=$(($(date +%s) * 100))
 	fi
 }
-# now: the UTC time as 2026-12-03T07:12:33Z, from the box's clock read once
-# (date, the first time) and the uptime since, so a stamp forks nothing;
-# without /proc/uptime's fraction date is asked each time.
-now() {
+# stamp: NOW, the UTC time as 2026-12-03T07:12:33Z, from the box's clock
+# read once (date, the first time) and the uptime since, set in this
+# shell so that a stamp forks nothing ($(now) would fork a subshell);
+# without /proc/uptime's fraction date is asked each time. now prints it.
+stamp() {
 	if [ -z "${_clock_t-}" ]; then
 		tick
 		_clock_t=$T
@@ -18,16 +19,20 @@ now() {
 		case $_clock_s in '' | *[!0-9]*) _clock_t=x ;; esac
 	fi
 	if [ "$_clock_t" = x ] || ! read -r _u _ < /proc/uptime 2> /dev/null || [ "${_u#*.}" = "$_u" ]; then
-		date -u +%Y-%m-%dT%H:%M:%SZ
+		NOW=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 		return
 	fi
 	tick
-	iso_utc $((_clock_s + (T - _clock_t) / 100))
+	iso_set $((_clock_s + (T - _clock_t) / 100))
 }
-# iso_utc SECONDS: that Unix time as now prints it (the days since
+now() {
+	stamp
+	printf '%s\n' "$NOW"
+}
+# iso_set SECONDS: NOW, that Unix time as now prints it (the days since
 # 1970-01-01 to a Gregorian year, month and day, by 400-year eras of
-# 146097 days counted from 0000-03-01).
-iso_utc() {
+# 146097 days counted from 0000-03-01); iso_utc prints it.
+iso_set() {
 	_z=$(($1 / 86400 + 719468))
 	_s=$(($1 % 86400))
 	_era=$((_z / 146097))
@@ -39,7 +44,20 @@ iso_utc() {
 	if [ "$_mp" -lt 10 ]; then _m=$((_mp + 3)); else _m=$((_mp - 9)); fi
 	_y=$((_yoe + _era * 400))
 	[ "$_m" -gt 2 ] || _y=$((_y + 1))
-	printf '%04d-%02d-%02dT%02d:%02d:%02dZ\n' "$_y" "$_m" "$_d" $((_s / 3600)) $((_s % 3600 / 60)) $((_s % 60))
+	_h=$((_s / 3600))
+	_mi=$((_s % 3600 / 60))
+	_s=$((_s % 60))
+	[ "$_m" -gt 9 ] || _m=0$_m
+	[ "$_d" -gt 9 ] || _d=0$_d
+	[ "$_h" -gt 9 ] || _h=0$_h
+	[ "$_mi" -gt 9 ] || _mi=0$_mi
+	[ "$_s" -gt 9 ] || _s=0$_s
+	while [ ${#_y} -lt 4 ]; do _y=0$_y; done
+	NOW=$_y-$_m-${_d}T$_h:$_mi:${_s}Z
+}
+iso_utc() {
+	iso_set "$1"
+	printf '%s\n' "$NOW"
 }
 # wake_watchers: a newline to each run-watch.sh waiting on this run (its
 # fifo watch.PID.tmp), opened read-write so that none ever blocks.
@@ -120,14 +138,16 @@ run_rep() {
 	if command -v timeout >/dev/null 2>&1; then
 		set -- timeout "$limit" "$@"
 	fi
-	rep_start=$(now)
+	stamp
+	rep_start=$NOW
 	tick
 	rep_t=$T
 	"$@" > "$row.$rep.out" 2> "$row.$rep.err" < /dev/null
 	rc=$?
 	tick
 	rep_t=$((T - rep_t))
-	record "rep $row $rep $rc $rep_start $(now) $((rep_t / 100)) $rep_t"
+	stamp
+	record "rep $row $rep $rc $rep_start $NOW $((rep_t / 100)) $rep_t"
 	printf 'rep %s %s %s %s\n' "$row" "$rep" "$rc" "$((rep_t / 100))" >> progress
 	wake_watchers
 }

@@ -47,7 +47,7 @@ char *runner_generate(const struct plan *plan, const struct runner_options *o)
 		    "# bootab per-boot script: campaign %s, boot %zu of %zu, %s (mode %s).\n"
 		    "# Runs in the directory it sits in; rerun by hand with: sh run.sh\n"
 		    "set -u\n"
-		    "cd \"$(dirname \"$0\")\" || exit 1\n"
+		    "case $0 in */*) cd \"${0%%/*}\" || exit 1 ;; esac\n"
 		    "LC_ALL=C\nexport LC_ALL\n\n",
 		    o->campaign, o->boot_index + 1, o->n_boots, o->label, o->mode);
 	snprintf(num, sizeof(num), "%g", plan->idle.load);
@@ -63,7 +63,7 @@ char *runner_generate(const struct plan *plan, const struct runner_options *o)
 	strbuf_addch(&sb, '\n');
 	strbuf_addstr(&sb, runner_helpers);
 
-	strbuf_addstr(&sb, "\nread -r load_start < /proc/loadavg || load_start=\nrecord \"start $(now) $load_start\"\n");
+	strbuf_addstr(&sb, "\nread -r load_start < /proc/loadavg || load_start=\nstamp\nrecord \"start $NOW $load_start\"\n");
 	if (plan->n_versions)
 		strbuf_addstr(&sb, "status versions\n");
 	for (size_t i = 0; i < plan->n_versions; i++) {
@@ -111,6 +111,6 @@ char *runner_generate(const struct plan *plan, const struct runner_options *o)
 			strbuf_addf(&sb, " < /dev/null > unpark.%zu.out 2>&1\nrecord \"unpark %zu $?\"\n", i + 1, i + 1);
 		}
 	}
-	strbuf_addstr(&sb, "\nrecord \"end $(now)\"\nstatus \"done\"\n");
+	strbuf_addstr(&sb, "\nstamp\nrecord \"end $NOW\"\nstatus \"done\"\n");
 	return strbuf_detach(&sb, NULL);
 }

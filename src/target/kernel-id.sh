@@ -72,7 +72,11 @@ if [ "$part" != config ]; then
 		image=/boot/vmlinuz-$release
 		if [ -d "$ROOT/var/lib/dpkg/info" ]; then
 			# dpkg -S reads these lists; reading them directly works on a tree too.
-			list=$(grep -l -x -F "$image" "$ROOT"/var/lib/dpkg/info/*.list 2>/dev/null | head -n 1)
+			# Debian's package of RELEASE's image is linux-image-RELEASE: that
+			# list first, every list (megabytes) only when it is not the one.
+			list=$ROOT/var/lib/dpkg/info/linux-image-$release.list
+			grep -q -x -F "$image" "$list" 2>/dev/null ||
+				list=$(grep -l -x -F "$image" "$ROOT"/var/lib/dpkg/info/*.list 2>/dev/null | head -n 1)
 			if [ -n "$list" ]; then
 				pkg=${list##*/}
 				pkg=${pkg%.list}

@@ -61,7 +61,7 @@ cat > "$dir/run.sh.tmp" && mv "$dir/run.sh.tmp" "$dir/run.sh" || exit 4
 printf 'starting\n' > "$dir/status.tmp" && mv "$dir/status.tmp" "$dir/status" || exit 4
 # The file run-watch.sh follows, there before the run says anything.
 : >> "$dir/progress" || exit 4
-if [ "$(id -u)" = 0 ] && command -v systemd-run >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
+if [ -d /run/systemd/system ] && command -v systemd-run >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
 	if systemd-run --unit "$unit" --collect --quiet --working-directory "$dir" sh "$dir/run.sh"; then
 		echo "started systemd unit $unit"
 		exit 0

@@ -323,3 +323,35 @@ netif	eth0	up	1	virtio0" ]
 		[ "${got:1048576}" = "/boot/loader/entries/sub|ed|-|/etc/default/grub|ef|15|GRUB_TIMEOUT=1~/etc/default/grub.d|ed|0|/usr/sbin/grubby||-|" ]
 	done
 }
+
+@test "kernel-id.sh: the image's package from linux-image-RELEASE's list alone, or from every list when another package owns it" {
+	local k="$BATS_TEST_DIRNAME/../../src/target/kernel-id.sh" t="$BATS_TEST_TMPDIR/t" bin="$BATS_TEST_TMPDIR/bin" sh
+	mkdir -p "$bin" "$t/proc/sys/kernel" "$t/var/lib/dpkg/info"
+	# A grep that logs its arguments, in front of the real one.
+	printf '#!/bin/sh\necho "$*" >> "%s"\nexec %s "$@"\n' "$BATS_TEST_TMPDIR/grep.log" "$(command -v grep)" >"$bin/grep"
+	chmod +x "$bin/grep"
+	printf '6.1.0-57-amd64\n' >"$t/proc/sys/kernel/osrelease"
+	printf '/.\n/boot\n/boot/vmlinuz-6.1.0-57-amd64\n' >"$t/var/lib/dpkg/info/linux-image-6.1.0-57-amd64.list"
+	printf '/.\n/etc\n' >"$t/var/lib/dpkg/info/base-files.list"
+	printf 'Package: linux-image-6.1.0-57-amd64\nVersion: 6.1.192-3\n\nPackage: linux-image-6.1.0-57-amd64-unsigned\nVersion: 6.1.192-4\n' \
+		>"$t/var/lib/dpkg/status"
+	for sh in dash bash; do
+		rm -f "$BATS_TEST_TMPDIR/grep.log"
+		run -0 --separate-stderr env ROOT="$t" PATH="$bin:$PATH" $sh "$k" noconfig
+		[ "$output" = "kernel_package	dpkg	linux-image-6.1.0-57-amd64 6.1.192-3" ]
+		# One grep, of that one list.
+		[ "$(wc -l <"$BATS_TEST_TMPDIR/grep.log")" = 1 ]
+		[[ "$(cat "$BATS_TEST_TMPDIR/grep.log")" == *"/var/lib/dpkg/info/linux-image-6.1.0-57-amd64.list" ]]
+	done
+	# The unsigned package owns the image: found among every list.
+	mv "$t/var/lib/dpkg/info/linux-image-6.1.0-57-amd64.list" "$t/var/lib/dpkg/info/linux-image-6.1.0-57-amd64-unsigned.list"
+	for sh in dash "busybox sh" bash; do
+		command -v "${sh%% *}" >/dev/null || continue
+		run -0 --separate-stderr env ROOT="$t" $sh "$k" noconfig
+		[ "$output" = "kernel_package	dpkg	linux-image-6.1.0-57-amd64-unsigned 6.1.192-4" ]
+	done
+	# No list owns it: no record.
+	rm "$t/var/lib/dpkg/info/linux-image-6.1.0-57-amd64-unsigned.list"
+	run -0 --separate-stderr env ROOT="$t" dash "$k" noconfig
+	[ -z "$output" ]
+}
