@@ -193,12 +193,12 @@ setup() {
 		run --separate-stderr "$BOOTAB" compare --format "$format" --color always "$a" "$b" "$d/again"
 		[ "$status" -eq 0 ]
 		# No raw ESC (colour aside), CR, or U+202E reaches the output.
-		! printf '%s' "$output" | sed 's/\x1b\[[0-9]*m//g' | grep -q $'[\e\r]'
-		! printf '%s' "$output" | grep -q $'\u202e'
+		! printf '%s' "$output" | sed 's/\x1b\[[0-9]*m//g' | grep -q $'[\e\r]' || false
+		! printf '%s' "$output" | grep -q $'\u202e' || false
 		[[ "$output" == *'base\x1b[2K\x1b[1A'* ]]
 		[[ "$output" == *'test\x0dx'* ]]
 		[[ "$output" == *'lat\u{202E}ytic'* ]]
-		! printf '%s' "$stderr" | grep -q $'[\e\r]'
+		! printf '%s' "$stderr" | grep -q $'[\e\r]' || false
 	done
 	# CSV quoting still holds: one header and one line per side and metric.
 	run "$BOOTAB" compare --format csv "$a" "$b" "$d/again"

@@ -101,7 +101,7 @@ make_tree() {
 	grep -q '^  pooled: ' "$fleet/report.txt"
 	grep -Eq "^  box1 +machine $(cat "$roots/box1/etc/machine-id")$" "$fleet/report.txt"
 	grep -Eq "^  box2 +machine $(cat "$roots/box2/etc/machine-id")$" "$fleet/report.txt"
-	! grep -q 'box3' "$fleet/report.txt"
+	! grep -q 'box3' "$fleet/report.txt" || false
 
 	# box3 mended, the fleet resumed: box1 and box2 are left as they were, box3 runs, the report pools three.
 	make_tree "$roots/box3"
@@ -180,21 +180,21 @@ make_tree() {
 	fleet=$(echo "$data"/fleet-*)
 	grep -qx "bootab: box3: its campaign has not ended within box_timeout ($limit s): stopping it" <<<"$stderr"
 	grep -qx 'bootab: box3: campaign stopped (resumable)' <<<"$stderr"
-	! grep -q 'box[12]: its campaign has not ended' <<<"$stderr"
+	! grep -q 'box[12]: its campaign has not ended' <<<"$stderr" || false
 	grep -qx 'bootab: box1: campaign finished' <<<"$stderr"
 	grep -qx 'bootab: box2: campaign finished' <<<"$stderr"
 	# Told at box_timeout, box3 stopped at its next safe point: before the kill 60 s later.
 	[ "$took" -ge "$limit" ] && [ "$took" -lt $((limit + 55)) ]
 	# The others' pooled report, without box3.
 	grep -q '^fleet of 2 machines' "$fleet/report.txt"
-	! grep -q 'box3' "$fleet/report.txt"
+	! grep -q 'box3' "$fleet/report.txt" || false
 	[ "$output" = "$(cat "$fleet/report.txt")" ]
 	# The same report as Markdown and JSON beside it.
 	[ "$(head -n 1 "$fleet/report.md")" = "# Fleet of 2 machines, every mode against translated (+ is better)" ]
 	[ "$(jq -r '[.machines[].name] | join(" ")' "$fleet/report.json")" = "box1 box2" ]
 	[ "$(jq -r '.metrics[0].pooled.words' "$fleet/report.json")" = "$(sed -n 's/^  pooled: //p' "$fleet/report.txt" | head -n 1)" ]
 	# The box plans carry no box_timeout: it bounds the fleet's boxes, not a campaign.
-	! grep -q box_timeout "$fleet/box1/box1.ini"
+	! grep -q box_timeout "$fleet/box1/box1.ini" || false
 
 	# Released and resumed, box3 finishes where it stopped and the report pools three.
 	run --separate-stderr "$BOOTAB" run --resume "$fleet"
