@@ -62,10 +62,10 @@ uevent_of() {
 			;;
 		esac
 	done 2>/dev/null <"$1"
-	case $L in
-	*[$CTL]*) L=$(head -c 4096 "$1" 2>/dev/null | sed -n "s/^$2=//p" | head -n 1 | tr -d '\000-\037\177') ;;
-	esac
-	[ ${#L} -le 4096 ] || L=$(head -c 4096 "$1" 2>/dev/null | sed -n "s/^$2=//p" | head -n 1 | tr -d '\000-\037\177')
+	if [ ${#L} -le 4096 ]; then
+		case $L in *[$CTL]*) ;; *) return 0 ;; esac
+	fi
+	L=$(head -c 4096 "$1" 2>/dev/null | sed -n "s/^$2=//p" | head -n 1 | tr -d '\000-\037\177')
 }
 
 # L: first_line of a readable file ("" when it is not).
