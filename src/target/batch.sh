@@ -62,35 +62,33 @@ take() {
 		esac
 	done
 }
-# answer N: the answer of the script whose files are $d/*.N, exit code $rc.
+# answer J...: the answers of the scripts J (their files $d/*.J, exit
+# codes $rc_J), in that order: their sizes by one wc and all of them, each
+# answer's line a file, by one cat; no process when every one is empty.
 answer() {
-	o=0
-	e=0
-	[ ! -s "$d/out.$1" ] || o=$(wc -c < "$d/out.$1")
-	[ ! -s "$d/err.$1" ] || e=$(wc -c < "$d/err.$1")
-	echo "bootab-batch $rc ${o##* } ${e##* }"
-	[ "$o$e" = 00 ] || cat "$d/out.$1" "$d/err.$1"
-}
-# answer_all N: the answers of scripts 1 to N (exit codes $rc_J), their
-# sizes by one wc and all of them, each answer's line a file, by one cat.
-answer_all() {
-	n=$1
-	set --
-	j=0
-	while [ "$j" -lt "$n" ]; do
-		j=$((j + 1))
-		set -- "$@" "out.$j" "err.$j"
+	empty=y
+	for j in "$@"; do
+		[ ! -s "$d/out.$j" ] && [ ! -s "$d/err.$j" ] || empty=
 	done
-	[ $# -gt 0 ] || return 0
+	if [ -n "$empty" ]; then
+		for j in "$@"; do
+			eval "echo \"bootab-batch \$rc_$j 0 0\""
+		done
+		return 0
+	fi
+	for j in "$@"; do
+		set -- "$@" "out.$j" "err.$j"
+		shift
+	done
 	(cd "$d" && exec wc -c -- "$@") >"$d/sizes" || exit 4
-	j=0
 	list=
+	# shellcheck disable=SC2034 # o and e are read by the eval below
 	while [ $# -gt 0 ] && read -r o f; do
 		[ "$f" = "$1" ] || continue
 		read -r e f || exit 4
 		[ "$f" = "$2" ] || exit 4
+		j=${1#out.}
 		shift 2
-		j=$((j + 1))
 		eval "printf 'bootab-batch %s %s %s\\n' \"\$rc_$j\" \"\$o\" \"\$e\"" >"$d/head.$j"
 		list="$list head.$j out.$j err.$j"
 	done <"$d/sizes"
@@ -104,12 +102,14 @@ pids=
 while IFS=' ' read -r op name how nargs ntext ndata lastnl; do
 	if [ "$op" = join ] && [ -z "$name" ]; then
 		j=0
+		set --
 		for p in $pids; do
 			j=$((j + 1))
 			wait "$p"
 			eval "rc_$j=\$?"
+			set -- "$@" "$j"
 		done
-		answer_all "$j"
+		[ $# -eq 0 ] || answer "$@"
 		jobs=0
 		pids=
 		continue
@@ -169,7 +169,8 @@ while IFS=' ' read -r op name how nargs ntext ndata lastnl; do
 	"$@" < "$d/in.$n" > "$d/out.$n" 2> "$d/err.$n" &
 	if [ "$op" = run ]; then
 		wait "$!"
-		rc=$?
+		# shellcheck disable=SC2034 # read by answer, through eval
+		rc_0=$?
 		answer 0
 		continue
 	fi
