@@ -121,6 +121,6 @@ if [ -n "$config" ]; then
 	rec kernel_config "$config" "$sum"
 	tab=$(printf '\t')
 	config_text | tr -d '\000-\011\013-\037\177' |
-		sed -n "s/^\(CONFIG_[A-Za-z0-9_]*\)=\(.*\)\$/kconfig$tab\1$tab\2/p" | head -n 40000
+		sed -n "/^CONFIG_[A-Za-z0-9_]*=/{s/=/$tab/;s/^/kconfig$tab/;p;}" | head -n 40000
 fi
 

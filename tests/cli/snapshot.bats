@@ -356,3 +356,21 @@ netif	eth0	up	1	virtio0" ]
 	run -0 --separate-stderr env ROOT="$t" dash "$k" noconfig
 	[ -z "$output" ]
 }
+
+@test "kernel-id.sh config: one kconfig record per CONFIG_NAME=VALUE line, control bytes dropped, other lines left out, the config's SHA-256 first" {
+	local k="$BATS_TEST_DIRNAME/../../src/target/kernel-id.sh" t="$BATS_TEST_TMPDIR/t" sh want sum
+	mkdir -p "$t/proc/sys/kernel" "$t/boot"
+	printf '6.1.0-57-amd64\n' >"$t/proc/sys/kernel/osrelease"
+	printf '#\n# Automatically generated file; DO NOT EDIT.\nCONFIG_CC_VERSION_TEXT="gcc (Debian 12.2.0-14) 12.2.0"\n# CONFIG_EXPERT is not set\nCONFIG_X86_64=y\nCONFIG_=x\nCONFIG_A B=c\nCONFIG_T=a\tb=c\001d\n CONFIG_S=1\nCONFIG_E=\nCONFIG_Q="a=b"\nCONFIG_HZ=250\n' \
+		>"$t/boot/config-6.1.0-57-amd64"
+	sum=$(sha256sum <"$t/boot/config-6.1.0-57-amd64")
+	want=$(printf 'kernel_config\t/boot/config-6.1.0-57-amd64\t%s\n' "${sum%% *}"
+		printf 'kconfig\tCONFIG_CC_VERSION_TEXT\t"gcc (Debian 12.2.0-14) 12.2.0"\n'
+		printf 'kconfig\tCONFIG_X86_64\ty\nkconfig\tCONFIG_\tx\nkconfig\tCONFIG_T\tab=cd\nkconfig\tCONFIG_E\t\n'
+		printf 'kconfig\tCONFIG_Q\t"a=b"\nkconfig\tCONFIG_HZ\t250')
+	for sh in dash "busybox sh" bash; do
+		command -v "${sh%% *}" >/dev/null || continue
+		run -0 --separate-stderr env ROOT="$t" $sh "$k" config
+		[ "$output" = "$want" ]
+	done
+}
