@@ -15,13 +15,17 @@
  *            with a history of HISTORY_ENTRIES simulated A/A pairs
  *   equiv    "same within -/+ 2 %" (two one-sided tests), by whichever test
  *            judged; a claim of it is false when |delta| >= 2 %
+ *   answer   the one verdict of the mode and metric, whichever test the
+ *            design calls for (boot, history, or none: not tested)
+ *   minp     a claim when the smallest of the boot t's, Welch's and the
+ *            paired p is below 0.05: a reader picking the p he likes
  * For each method and cell it prints the claim rate (false-claim rate when
  * delta = 0, power otherwise), wrong-sign rate among claims, exaggeration
  * among right-sign claims (mean |estimate| / |delta|) and CI coverage, as CSV.
  *
  *   usage: method [--quick] [--equiv-grid] [--stress-only|--normal-only|--stress KIND] [--boots B,...] [--draws N]
  *                 [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--skip CSV]
- *                 [--cell SB,SW,REPS,BOOTS,DELTA] [--sequential]
+ *                 [--cell SB,SW,REPS,BOOTS,DELTA] [--sequential] [--answer-grid]
  * --skip CSV (repeatable) leaves out the cells a CSV already holds, to resume
  * a run. docs/statistics.md has the method and the table of a full run.
  */
@@ -46,8 +50,9 @@
 #define BATCH 1024
 #define MC_SE_TARGET 0.005        /* 0.5 percentage points */
 
-enum method { M_NAIVE, M_SEED, M_BOOT, M_HISTORY, M_EQUIV, N_METHODS };
-static const char *const method_names[N_METHODS] = { "naive", "seed", "boot", "history", "equiv" };
+enum method { M_NAIVE, M_SEED, M_BOOT, M_HISTORY, M_EQUIV, M_ANSWER, M_MINP, N_METHODS };
+static const char *const method_names[N_METHODS] = { "naive", "seed", "boot", "history", "equiv", "answer",
+						     "minp" };
 
 /* The equivalence margin every simulated campaign is judged with (%). */
 #define EQUIV_MARGIN 2.0
@@ -62,11 +67,28 @@ enum stress {
 	S_NOISIER2,     /* the history was recorded with sigma_b / 2 (the machine got noisier) */
 	S_NOISIER3,     /* the history was recorded with sigma_b / 3 */
 	S_QUIETER,      /* the history was recorded with 2 sigma_b (the machine got quieter) */
+	S_NO_HISTORY,   /* no history: one boot per mode is not tested */
+	S_TESTED_NOISY, /* mode b's boots and reps 3x noisier than a's */
+	S_THIRD_NOISY,  /* three modes a b c, c 3x noisier and no effect; b has the delta */
+	S_WILD_REP,     /* rep 2 of the first b boot 35 % slow (reps >= 3) */
 	N_STRESS,
 };
 static const char *const stress_names[N_STRESS] = { "normal", "heavy-tailed", "bad-boots", "cold-first-rep",
 						    "cold-first-rep-by-run", "linear-drift", "history-2x-quieter",
-						    "history-3x-quieter", "history-2x-noisier" };
+						    "history-3x-quieter", "history-2x-noisier", "no-history",
+						    "tested-3x-noisier", "third-mode-3x-noisier", "wild-rep" };
+
+/* Modes of a campaign: a and b, and c under S_THIRD_NOISY. */
+static unsigned stress_modes(enum stress s)
+{
+	return s == S_THIRD_NOISY ? 3 : 2;
+}
+
+/* The noise (sigma_b and sigma_w) of mode m against mode a's. */
+static double mode_noise(enum stress s, unsigned m)
+{
+	return (s == S_TESTED_NOISY && m == 1) || (s == S_THIRD_NOISY && m == 2) ? 3 : 1;
+}
 
 /* The history's sigma_b against the campaign's. */
 static double history_sb_factor(enum stress s)
@@ -92,6 +114,7 @@ struct sim {
 	gsl_rng *rng;
 	struct side *sides;
 	size_t n_sides;
+	unsigned modes;         /* a b (c): side k is of mode k % modes */
 	struct history history;
 	bool use_history;
 	struct strlist by_run;
@@ -120,17 +143,22 @@ static double rep_position(const struct sim *s, unsigned r)
 	return -0.5 * (s->c.sw / 100) * exp(-(double)r);
 }
 
-static void fill_boot_sd(struct sim *s, double *x, double mu, double extra, double sb)
+/* One boot's reps with boot sd sb and rep sd sw times the cell's sigma_w. */
+static void fill_boot_sd(struct sim *s, double *x, double mu, double extra, double sb, double sw_factor)
 {
 	double u = boot_effect_sd(s, sb) + extra;
 
 	for (unsigned r = 0; r < s->c.reps; r++)
-		x[r] = 100 * exp(mu + u + rep_position(s, r) + gsl_ran_gaussian_ziggurat(s->rng, s->c.sw / 100));
+		x[r] = 100 * exp(mu + u + rep_position(s, r) +
+				 gsl_ran_gaussian_ziggurat(s->rng, sw_factor * s->c.sw / 100));
 }
 
-static void fill_boot(struct sim *s, double *x, double mu, double extra)
+/* One boot of mode m. */
+static void fill_boot(struct sim *s, double *x, double mu, double extra, unsigned m)
 {
-	fill_boot_sd(s, x, mu, extra, s->c.sb / 100);
+	double f = mode_noise(s->c.stress, m);
+
+	fill_boot_sd(s, x, mu, extra, f * s->c.sb / 100, f);
 }
 
 static void sim_init(struct sim *s, const struct cell *c, unsigned long seed)
@@ -141,14 +169,14 @@ static void sim_init(struct sim *s, const struct cell *c, unsigned long seed)
 	s->c = *c;
 	s->rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(s->rng, seed);
-	s->n_sides = 2 * c->boots + 1;
+	s->modes = stress_modes(c->stress);
+	s->n_sides = s->modes * c->boots + 1;
 	s->sides = xcalloc(s->n_sides, sizeof(*s->sides));
 	for (size_t k = 0; k < s->n_sides; k++) {
 		struct side *sd = &s->sides[k];
-		bool a = k % 2 == 0;
-		size_t nth = k / 2 + 1;
+		size_t nth = k / s->modes + 1;
 
-		sd->mode = xstrdup(a ? "a" : "b");
+		sd->mode = xstrdup((const char *[]){ "a", "b", "c" }[k % s->modes]);
 		sd->label = nth == 1 ? xstrdup(sd->mode) : xasprintf("%s%zu", sd->mode, nth);
 		sd->dir = xstrdup(sd->label);
 		sd->boot_id = xasprintf("%zx", k);
@@ -171,7 +199,7 @@ static void sim_init(struct sim *s, const struct cell *c, unsigned long seed)
 			strlist_add(&s->by_run, name);
 		}
 	/* The history method is bootab's answer for one boot per mode. */
-	s->use_history = c->boots == 1;
+	s->use_history = c->boots == 1 && c->stress != S_NO_HISTORY;
 	if (!s->use_history)
 		return;
 	for (unsigned e = 0; e < HISTORY_ENTRIES; e++) {
@@ -219,13 +247,16 @@ static void sim_run(struct sim *s, struct tally *t)
 		for (unsigned m = 0; m < METRICS_PER_CALL; m++) {
 			struct metric *mt = &s->sides[k].rows[m].metrics.metrics[0];
 
-			fill_boot(s, mt->samples, k % 2 ? mu_b : 0, drift);
+			fill_boot(s, mt->samples, k % s->modes == 1 ? mu_b : 0, drift, (unsigned)(k % s->modes));
+			/* One wild rep: a throttle or a stray job during rep 2 of the first b boot. */
+			if (s->c.stress == S_WILD_REP && k == 1 && s->c.reps >= 3)
+				mt->samples[2] *= 0.65;
 		}
 	}
 	for (unsigned e = 0; s->use_history && e < HISTORY_ENTRIES; e++)
 		for (unsigned m = 0; m < METRICS_PER_CALL; m++)
 			for (unsigned b = 0; b < 2; b++) {
-				fill_boot_sd(s, x, 0, 0, s->c.sb / 100 * history_sb_factor(s->c.stress));
+				fill_boot_sd(s, x, 0, 0, s->c.sb / 100 * history_sb_factor(s->c.stress), 1);
 				stats_boot_summarise(x, s->c.reps, 0, &s->history.entries[e].metrics[m].boots[b]);
 			}
 	if (compare_sides(s->sides, s->n_sides, &o, &res, &w) < 0) {
@@ -236,6 +267,9 @@ static void sim_run(struct sim *s, struct tally *t)
 		const struct compare_metric *cm = &res.metrics[i];
 		const struct compare_cell *c = &cm->cells[1];
 		const struct compare_test *ct = &cm->tests[0];
+		bool tested = ct->method != METHOD_NONE;
+		/* The smallest of the boot t's, Welch's and the paired p: a reader who picks the one he likes. */
+		double minp = fmin(ct->test.p, fmin(ct->has_welch ? ct->welch.p : 1, ct->has_paired ? ct->paired.p : 1));
 		struct {
 			bool applies, claim, has_ci;
 			double est, lo, hi;
@@ -255,6 +289,15 @@ static void sim_run(struct sim *s, struct tally *t)
 			 */
 			[M_EQUIV] = { ct->method != METHOD_NONE && ct->has_equivalence, ct->equivalent, true,
 				      ct->delta_pct, ct->eq_lo_pct, ct->eq_hi_pct },
+			/*
+			 * The one verdict of the mode and metric, whatever the design:
+			 * what the headline claims. Untested (one boot per mode and no
+			 * history) is no claim; its CI is counted where it was tested.
+			 */
+			[M_ANSWER] = { true, tested && ct->verdict == VERDICT_COUNTS, tested, ct->delta_pct,
+				       ct->lo_pct, ct->hi_pct },
+			[M_MINP] = { ct->method == METHOD_BOOT, minp < COMPARE_ALPHA_DEFAULT, false, ct->delta_pct,
+				     NAN, NAN },
 		};
 
 		for (int m = 0; m < N_METHODS; m++) {
@@ -263,7 +306,7 @@ static void sim_run(struct sim *s, struct tally *t)
 			if (!v[m].applies)
 				continue;
 			tm->draws++;
-			if (v[m].has_ci) {
+			if (v[m].has_ci && !isnan(v[m].lo)) {
 				tm->ci_n++;
 				tm->covered += v[m].lo <= truth && truth <= v[m].hi;
 			}
@@ -390,7 +433,8 @@ static void seq_run(struct sim *s, struct seq_tally *t)
 
 	for (size_t b = 0; b < s->n_sides; b++)
 		for (unsigned m = 0; m < METRICS_PER_CALL; m++)
-			fill_boot(s, s->sides[b].rows[m].metrics.metrics[0].samples, b % 2 ? mu_b : 0, 0);
+			fill_boot(s, s->sides[b].rows[m].metrics.metrics[0].samples, b % 2 ? mu_b : 0, 0,
+				  (unsigned)(b % 2));
 	for (unsigned j = 2; j <= k; j++) {
 		for (int fixed = 0; fixed < 2; fixed++) {
 			struct compare_options o = { .stat = STAT_MEAN, .loud_pct = COMPARE_LOUD_PCT_DEFAULT,
@@ -518,6 +562,22 @@ static const unsigned shift_reps[] = { 5 };
 static const unsigned shift_boots[] = { 1 };
 static const double shift_delta[] = { 0, 5 };
 
+/*
+ * --answer-grid: the one verdict per mode and metric (method "answer") on
+ * each design (one boot per mode with and without a history, 2 and 3
+ * rounds), with a tested mode or a third mode 3x noisier than the first,
+ * and with one wild rep.
+ */
+static const double answer_sb[] = { 0.5, 1, 3 };
+static const double answer_sw[] = { 0.5, 2 };
+static const unsigned answer_reps[] = { 5 };
+static const unsigned answer_boots[] = { 1, 2, 3 };
+static const unsigned answer_boots1[] = { 1 };
+static const unsigned answer_noisy_boots[] = { 2, 3, 4, 6 };
+static const unsigned answer_wild_boots[] = { 1, 2, 3 };
+static const double answer_delta[] = { 0, 5 };
+static const double answer_delta0[] = { 0 };
+
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 struct grid {
@@ -642,7 +702,7 @@ int main(int argc, char **argv)
 	struct done done = { 0 };
 	int only_stress = -1;
 	unsigned long only_boots = 0;     /* bit b: cells with b boots per mode; 0: all */
-	bool sequential = false;
+	bool sequential = false, answer = false;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--quick")) {
@@ -676,6 +736,8 @@ int main(int argc, char **argv)
 				only_boots |= 1UL << b;
 				list = end + (*end == ',');
 			} while (*end);
+		} else if (!strcmp(argv[i], "--answer-grid")) {
+			answer = true;
 		} else if (!strcmp(argv[i], "--sequential")) {
 			/* rounds = auto: the cells' boots are the ceiling (max_rounds). */
 			sequential = true;
@@ -708,7 +770,7 @@ int main(int argc, char **argv)
 			}
 			one = true;
 		} else {
-			fprintf(stderr, "usage: method [--quick] [--equiv-grid] [--stress-only|--normal-only|--stress KIND] [--boots B,...] [--draws N] [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--skip CSV] [--cell SB,SW,REPS,BOOTS,DELTA] [--sequential]\n");
+			fprintf(stderr, "usage: method [--quick] [--equiv-grid] [--stress-only|--normal-only|--stress KIND] [--boots B,...] [--draws N] [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--skip CSV] [--cell SB,SW,REPS,BOOTS,DELTA] [--sequential] [--answer-grid]\n");
 			return 2;
 		}
 	}
@@ -738,6 +800,25 @@ int main(int argc, char **argv)
 			cell.stress = (enum stress)only_stress;
 		run_one(&cell, null_draws, draws, seed);
 		return 0;
+	}
+	if (answer) {
+		struct grid g = { answer_sb, answer_sw, answer_delta, answer_reps, answer_boots,
+				  N(answer_sb), N(answer_sw), N(answer_reps), N(answer_boots), N(answer_delta) };
+
+		add_grid(&cells, &g, S_NONE);
+		g.boots = answer_boots1;
+		g.n_boots = N(answer_boots1);
+		add_grid(&cells, &g, S_NO_HISTORY);
+		g.boots = answer_noisy_boots;
+		g.n_boots = N(answer_noisy_boots);
+		add_grid(&cells, &g, S_TESTED_NOISY);
+		add_grid(&cells, &g, S_THIRD_NOISY);
+		g.boots = answer_wild_boots;
+		g.n_boots = N(answer_wild_boots);
+		g.delta = answer_delta0;
+		g.n_delta = N(answer_delta0);
+		add_grid(&cells, &g, S_WILD_REP);
+		do_normal = do_stress = false;
 	}
 	if (do_normal)
 		add_grid(&cells, &normal, S_NONE);

@@ -17,7 +17,7 @@ between() {
 @test "one boot per mode, boot noise dominating: history at most 5 %, seed rule ~26 %, naive pair worse" {
 	"$METHOD_BENCH" --cell 3,0.5,5,1,0 --null-draws 3072 > "$BATS_TEST_TMPDIR/out.csv"
 	[ "$(head -1 "$BATS_TEST_TMPDIR/out.csv")" = "stress,sigma_b_pct,sigma_w_pct,reps,boots,delta_pct,method,draws,claim_rate,mc_se,power,wrong_sign,exaggeration,ci_coverage" ]
-	[ "$(awk -F, 'NR > 1 { print $7 }' "$BATS_TEST_TMPDIR/out.csv" | tr '\n' ' ')" = "naive seed history equiv " ]
+	[ "$(awk -F, 'NR > 1 { print $7 }' "$BATS_TEST_TMPDIR/out.csv" | tr '\n' ' ')" = "naive seed history equiv answer minp " ]
 	# The drift gate makes it conservative on a machine that did not change (about 3 %).
 	between "$(rate history)" 0.015 0.05
 	between "$(rate seed)" 0.20 0.32
