@@ -145,7 +145,7 @@ static void fleet_draw(const struct cell *c, struct machine *ms, gsl_rng *rng, s
 		rp[i] = &res[i];
 		names[i] = "m";
 	}
-	if (fleet_judge(rp, names, c->k, COMPARE_ALPHA_DEFAULT, &f, &w) < 0) {
+	if (fleet_judge(rp, names, NULL, c->k, COMPARE_ALPHA_DEFAULT, &f, &w) < 0) {
 		fprintf(stderr, "fleet: fleet_judge failed\n");
 		exit(2);
 	}

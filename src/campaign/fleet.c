@@ -17,10 +17,12 @@
 
 struct machine {
 	char *name;
+	char *real;              /* the directory's resolved path, or NULL */
 	const char *id;          /* borrowed from sides */
 	struct side *sides;
 	size_t n_sides;
 	struct history history;
+	struct strlist modes;    /* fleet_mode_definition() of each mode of its plan */
 	struct compare_result res;
 	bool compared;
 };
@@ -58,6 +60,13 @@ static int machine_load(struct campaign *c, const char *dir, struct machine *m, 
 		return -EINVAL;
 	}
 	parse_error_release(&err);
+	for (size_t k = 0; k < plan.n_modes; k++) {
+		char *def = fleet_mode_definition(plan.modes[k].name, (const char *const *)plan.modes[k].args,
+						  plan.modes[k].kernel);
+
+		strlist_add(&m->modes, def);
+		free(def);
+	}
 	n = plan_boots(&plan, &boots);
 	m->sides = xcalloc(n ? n : 1, sizeof(*m->sides));
 	for (size_t k = 0; k < n; k++) {
@@ -109,6 +118,61 @@ static int machine_load(struct campaign *c, const char *dir, struct machine *m, 
 	return r;
 }
 
+/* One boot of one machine, for finding a boot two directories share. */
+struct boot_ref {
+	const char *boot_id;
+	size_t machine;
+	const char *label;
+};
+
+static int boot_ref_cmp(const void *a, const void *b)
+{
+	const struct boot_ref *x = a, *y = b;
+	int c = strcmp(x->boot_id, y->boot_id);
+
+	return c ? c : (x->machine > y->machine) - (x->machine < y->machine);
+}
+
+/*
+ * A campaign is its directory and its boots: the same directory named twice
+ * (dir, dir/, a link to it) or a copy of it holds the same boot ids, and
+ * pooled it would count one machine as several, narrowing the interval
+ * with nothing new measured. A boot id (/proc/sys/kernel/random/boot_id)
+ * names one boot of one machine, so two campaigns that share one are one.
+ */
+static int machines_distinct(struct campaign *c, const char *const *dirs, struct machine *ms, size_t n)
+{
+	struct boot_ref *refs = NULL;
+	size_t n_refs = 0, alloc = 0;
+	int r = 0;
+
+	for (size_t i = 0; i < n && r == 0; i++)
+		for (size_t j = 0; j < i && r == 0; j++)
+			if (ms[i].real && ms[j].real && !strcmp(ms[i].real, ms[j].real)) {
+				campaign_say(c, CAMPAIGN_ERROR, "%s and %s are the same directory (%s): a fleet pools each campaign once",
+					     dirs[j], dirs[i], ms[i].real);
+				r = -EINVAL;
+			}
+	for (size_t i = 0; i < n && r == 0; i++)
+		for (size_t k = 0; k < ms[i].n_sides; k++)
+			if (ms[i].sides[k].boot_id) {
+				GROW(refs, alloc, n_refs + 1);
+				refs[n_refs++] = (struct boot_ref){ ms[i].sides[k].boot_id, i, ms[i].sides[k].label };
+			}
+	if (n_refs)
+		qsort(refs, n_refs, sizeof(*refs), boot_ref_cmp);
+	for (size_t k = 1; k < n_refs && r == 0; k++)
+		if (!strcmp(refs[k].boot_id, refs[k - 1].boot_id) && refs[k].machine != refs[k - 1].machine) {
+			campaign_say(c, CAMPAIGN_ERROR,
+				     "%s and %s hold the same boot (boot_id %s, %s and %s): one campaign twice, a fleet pools each once",
+				     dirs[refs[k - 1].machine], dirs[refs[k].machine], refs[k].boot_id, refs[k - 1].label,
+				     refs[k].label);
+			r = -EINVAL;
+		}
+	free(refs);
+	return r;
+}
+
 int campaign_fleet_report(const char *const *dirs, const char *const *machine_names, size_t n, const struct campaign_options *o,
 			  const struct fleet_report_out *out)
 {
@@ -116,6 +180,7 @@ int campaign_fleet_report(const char *const *dirs, const char *const *machine_na
 	struct machine *ms = xcalloc(n ? n : 1, sizeof(*ms));
 	const struct compare_result **res = xcalloc(n ? n : 1, sizeof(*res));
 	const char **names = xcalloc(n ? n : 1, sizeof(*names)), **ids = xcalloc(n ? n : 1, sizeof(*ids));
+	struct strlist *modes = xcalloc(n ? n : 1, sizeof(*modes));
 	struct strlist warnings = STRLIST_INIT;
 	struct fleet_result f;
 	int r = 0;
@@ -127,6 +192,7 @@ int campaign_fleet_report(const char *const *dirs, const char *const *machine_na
 	for (size_t i = 0; i < n && r == 0; i++) {
 		ms[i].history = (struct history)HISTORY_INIT;
 		ms[i].name = machine_names ? xstrdup(machine_names[i]) : machine_name(dirs[i]);
+		ms[i].real = realpath(dirs[i], NULL);
 		r = machine_load(&c, dirs[i], &ms[i], &warnings);
 		for (size_t j = 0; j < i && r == 0; j++) {
 			if (ms[i].id && ms[j].id && !strcmp(ms[i].id, ms[j].id)) {
@@ -142,12 +208,15 @@ int campaign_fleet_report(const char *const *dirs, const char *const *machine_na
 		res[i] = &ms[i].res;
 		names[i] = ms[i].name;
 		ids[i] = ms[i].id;
+		modes[i] = ms[i].modes;
 	}
+	if (r == 0)
+		r = machines_distinct(&c, dirs, ms, n);
 	for (size_t i = 0; i < warnings.n; i++)
 		campaign_say(&c, CAMPAIGN_WARNING, "%s", warnings.items[i]);
 	strlist_release(&warnings);
 	if (r == 0) {
-		r = fleet_judge(res, names, n, COMPARE_ALPHA_DEFAULT, &f, &warnings);
+		r = fleet_judge(res, names, modes, n, COMPARE_ALPHA_DEFAULT, &f, &warnings);
 		for (size_t i = 0; i < warnings.n; i++)
 			campaign_say(&c, r < 0 ? CAMPAIGN_ERROR : CAMPAIGN_WARNING, "%s", warnings.items[i]);
 		if (r == 0) {
@@ -167,12 +236,15 @@ int campaign_fleet_report(const char *const *dirs, const char *const *machine_na
 			side_release(&ms[i].sides[k]);
 		free(ms[i].sides);
 		history_release(&ms[i].history);
+		strlist_release(&ms[i].modes);
 		free(ms[i].name);
+		free(ms[i].real);
 	}
 	strlist_release(&warnings);
 	free(ms);
 	free(res);
 	free(names);
 	free(ids);
+	free(modes);
 	return r;
 }

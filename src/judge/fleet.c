@@ -163,8 +163,103 @@ static void judge_metric(struct fleet_metric *fm, size_t n, double alpha)
 	free(f);
 }
 
-int fleet_judge(const struct compare_result *const *results, const char *const *names, size_t n, double alpha,
-		struct fleet_result *ret, struct strlist *warnings)
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+char *fleet_mode_definition(const char *mode, const char *const *args, const char *kernel)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char **sorted;
+	size_t n = 0;
+
+	while (args && args[n])
+		n++;
+	sorted = xcalloc(n ? n : 1, sizeof(*sorted));
+	for (size_t k = 0; k < n; k++)
+		sorted[k] = args[k];
+	qsort(sorted, n, sizeof(*sorted), str_cmp);
+	strbuf_addf(&sb, "%s ", mode);
+	for (size_t k = 0; k < n; k++)
+		strbuf_addf(&sb, "%s%s", k ? " " : "", sorted[k]);
+	if (!n)
+		strbuf_addstr(&sb, "no args");
+	if (kernel)
+		strbuf_addf(&sb, " on kernel %s", kernel);
+	free(sorted);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* What machine i's plan made mode (after "MODE "), or NULL when not known. */
+static const char *mode_definition(const struct strlist *mode_defs, size_t i, const char *mode)
+{
+	size_t len = strlen(mode);
+
+	if (!mode_defs)
+		return NULL;
+	for (size_t k = 0; k < mode_defs[i].n; k++)
+		if (!strncmp(mode_defs[i].items[k], mode, len) && mode_defs[i].items[k][len] == ' ')
+			return mode_defs[i].items[k] + len + 1;
+	return NULL;
+}
+
+static void warn_once(struct strlist *warnings, char *line)
+{
+	if (strlist_find(warnings, line) < 0)
+		strlist_add(warnings, line);
+	free(line);
+}
+
+/*
+ * Whether machine i ran mode (and the first mode) as the reference machine
+ * did. An effect is the difference between two boots' configurations:
+ * pooled over machines that booted different ones, it would average
+ * different questions.
+ */
+static bool modes_agree(const struct fleet_result *f, const struct fleet_metric *fm, const char *const *names,
+			const struct strlist *mode_defs, size_t i, struct strlist *warnings)
+{
+	const char *modes[2] = { f->first_mode, fm->mode };
+	bool agree = true;
+
+	for (size_t k = 0; k < 2; k++) {
+		const char *want = mode_definition(mode_defs, fm->reference, modes[k]);
+		const char *have = mode_definition(mode_defs, i, modes[k]);
+
+		if (!want || !have || !strcmp(want, have))
+			continue;
+		agree = false;
+		warn_once(warnings, xasprintf("mode %s%s is '%s' on %s and '%s' on %s: %s left out of %s%s pooled effects",
+					      modes[k], k ? "" : " (the first)", want, names[fm->reference], have,
+					      names[i], names[i], k ? modes[k] : "every mode's", k ? "'s" : ""));
+	}
+	return agree;
+}
+
+/* Whether machine i measured cm in fm's unit and direction. */
+static bool metric_agrees(const struct fleet_metric *fm, const struct compare_metric *cm, const char *const *names,
+			  size_t i, struct strlist *warnings)
+{
+	const char *unit = cm->unit ? cm->unit : "";
+
+	if (cm->better != fm->better) {
+		warn_once(warnings, xasprintf("%s: %s is %s-is-better on %s and not on %s: left out on %s", fm->row,
+					      fm->metric, fm->better == BETTER_LOWER ? "lower" : "higher",
+					      names[fm->reference], names[i], names[i]));
+		return false;
+	}
+	if (strcmp(unit, fm->unit)) {
+		warn_once(warnings, xasprintf("%s: %s is in '%s' on %s and in '%s' on %s: left out on %s", fm->row,
+					      fm->metric, fm->unit, names[fm->reference], unit, names[i], names[i]));
+		return false;
+	}
+	return true;
+}
+
+int fleet_judge(const struct compare_result *const *results, const char *const *names,
+		const struct strlist *mode_defs, size_t n, double alpha, struct fleet_result *ret,
+		struct strlist *warnings)
 {
 	struct fleet_result f = { 0 };
 	size_t alloc = 0;
@@ -199,7 +294,8 @@ int fleet_judge(const struct compare_result *const *results, const char *const *
 				fm = &f.metrics[f.n_metrics++];
 				*fm = (struct fleet_metric){ .row = xstrdup(cm->row), .metric = xstrdup(cm->metric),
 							     .mode = xstrdup(cm->tests[t].mode), .better = cm->better,
-							     .unit = xstrdup(cm->unit ? cm->unit : "") };
+							     .unit = xstrdup(cm->unit ? cm->unit : ""),
+							     .reference = i };
 				fm->machines = xcalloc(n, sizeof(*fm->machines));
 			}
 		}
@@ -215,12 +311,9 @@ int fleet_judge(const struct compare_result *const *results, const char *const *
 						    .delta_pct = NAN, .lo_pct = NAN, .hi_pct = NAN };
 			if (!ct || !isfinite(ct->estimate))
 				continue;
-			if (cm->better != fm->better) {
-				strlist_addf(warnings, "%s: %s %s is %s-is-better on %s and not on %s, left out there",
-					     fm->row, fm->metric, fm->mode, fm->better == BETTER_LOWER ? "lower" : "higher",
-					     names[0], names[i]);
+			if (!metric_agrees(fm, cm, names, i, warnings) ||
+			    !modes_agree(&f, fm, names, mode_defs, i, warnings))
 				continue;
-			}
 			e->present = true;
 			e->method = ct->method;
 			e->verdict = ct->method == METHOD_NONE ? VERDICT_UNTESTED : ct->verdict;

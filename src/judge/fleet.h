@@ -50,6 +50,7 @@ struct fleet_metric {
 	enum metric_better better;
 	char *unit;
 	struct fleet_effect *machines;   /* one per machine */
+	size_t reference;                /* the first machine that measured it: unit, better and modes from it */
 	size_t n_present;
 	bool pooled;                     /* stats_fleet_pool() ran (n_present >= 2) */
 	int pool_status;                 /* its return: 0, or -ERANGE when the estimates do not vary */
@@ -75,12 +76,31 @@ struct fleet_result {
 
 /*
  * Pools results[0..n-1] (one comparison per machine, named by names[]).
- * Every comparison must have the same first mode. Returns 0, or -EINVAL
- * for fewer than two machines or first modes that differ (a line in
- * warnings says which). Release *ret with fleet_result_release().
+ * Every comparison must have the same first mode. mode_defs: NULL, or one
+ * list per machine of what its plan made each mode, "MODE DEFINITION"
+ * (the mode's name, a space, then its args and kernel in a form where two
+ * equal strings mean the same boot: fleet_mode_definition()).
+ *
+ * A machine's effect of a mode on a metric is pooled only where it agrees
+ * with the metric's first machine (the first that measured it): the same
+ * unit, the same direction, and the same definition of the mode and of the
+ * first mode; elsewhere it is left out, with a line in warnings saying
+ * what differs (once per machine and mode, once per machine and metric).
+ * Returns 0, or -EINVAL for fewer than two machines or first modes that
+ * differ (a line in warnings says which). Release *ret with
+ * fleet_result_release().
  */
-int fleet_judge(const struct compare_result *const *results, const char *const *names, size_t n, double alpha,
-		struct fleet_result *ret, struct strlist *warnings);
+int fleet_judge(const struct compare_result *const *results, const char *const *names,
+		const struct strlist *mode_defs, size_t n, double alpha, struct fleet_result *ret,
+		struct strlist *warnings);
+
+/*
+ * "MODE DEFINITION" for fleet_judge(): the args sorted (so their order in
+ * the plan does not matter) and joined by spaces ("no args" when there
+ * are none), then " on kernel KERNEL" when the mode names one. The
+ * caller's.
+ */
+char *fleet_mode_definition(const char *mode, const char *const *args, const char *kernel);
 
 void fleet_result_release(struct fleet_result *result);
 

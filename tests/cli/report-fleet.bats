@@ -15,10 +15,15 @@ setup() {
 	mkdir -p "$d"
 }
 
-# copy_abca NAME MACHINE_ID
+# hex_of NAME: eight hex digits of its own (a boot id is hexadecimal).
+hex_of() {
+	printf '%s' "$1" | md5sum | cut -c1-8
+}
+
+# copy_abca NAME MACHINE_ID: another machine's campaign, its own machine and boot ids.
 copy_abca() {
 	cp -R "$fx/campaign-abca" "$d/$1"
-	sed -i "s/4c4c4544004a3610804bb7c04f395032/$2/" "$d/$1"/*/meta.json
+	sed -i -e "s/4c4c4544004a3610804bb7c04f395032/$2/" -e "s/\"boot_id\": \"/&$(hex_of "$1")/" "$d/$1"/*/meta.json
 }
 
 @test "three machines: each machine's own verdict, the pooled line, the spread and the heterogeneity test" {
@@ -40,6 +45,7 @@ copy_abca() {
 @test "the real lab campaign on two machines: one boot per mode, no test of their own" {
 	cp -R "$fx/campaign-lab" "$d/lab1"
 	cp -R "$fx/campaign-lab" "$d/lab2"
+	sed -i "s/\"boot_id\": \"/&$(hex_of lab2)/" "$d/lab2"/*/meta.json
 	run --separate-stderr "$BOOTAB" report --fleet "$d/lab1" "$d/lab2"
 	[ "$status" -eq 0 ]
 	echo "$output" | grep -qx 'randread  randread.iops  passthrough vs translated  (IOPS, higher is better)'
@@ -66,6 +72,57 @@ copy_abca() {
 	run --separate-stderr "$BOOTAB" report --fleet "$d/box1" "$d/nothing"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == "bootab: $d/nothing: "* ]]
+}
+
+@test "one campaign named twice (dir, dir/, dir//, a link, a copy) with no machine_id: refused, never pooled as two" {
+	copy_abca box1 4c4c4544004a3610804bb7c04f395032
+	copy_abca box2 11111111111111111111111111111111
+	sed -i '/"machine_id"/d' "$d"/box1/*/meta.json "$d"/box2/*/meta.json
+	ln -s box1 "$d/link1"
+	run -0 --separate-stderr "$BOOTAB" report --fleet "$d/box1" "$d/box2"
+	grep -q '^fleet of 2 machines' <<<"$output"
+	for other in "$d/box1/" "$d/box1//" "$d/link1" "$d/./box1"; do
+		run -2 --separate-stderr "$BOOTAB" report --fleet "$d/box1" "$d/box2" "$other"
+		[ "$stderr" = "bootab: $d/box1 and $other are the same directory ($(realpath "$d/box1")): a fleet pools each campaign once" ]
+		[ "$output" = "" ]
+	done
+	# A copy holds the same boots.
+	cp -R "$d/box1" "$d/copy1"
+	run -2 --separate-stderr "$BOOTAB" report --fleet "$d/box1" "$d/box2" "$d/copy1"
+	[ "$stderr" = "bootab: $d/box1 and $d/copy1 hold the same boot (boot_id $(hex_of box1)b1, pt and pt): one campaign twice, a fleet pools each once" ]
+	[ "$output" = "" ]
+}
+
+@test "a mode whose args differ and a metric whose unit differs are not pooled: what was left out and why" {
+	copy_abca box1 4c4c4544004a3610804bb7c04f395032
+	copy_abca box2 11111111111111111111111111111111
+	copy_abca box3 22222222222222222222222222222222
+	# box2 ran "off" as something else; box3 measured latency in microseconds.
+	sed -i 's/^args = amd_iommu=off$/args = iommu.strict=1 nosmt mitigations=off/' "$d/box2/plan.ini"
+	sed -i 's/"unit": "ms"/"unit": "us"/' "$d"/box3/*/meta.json
+	run -0 --separate-stderr "$BOOTAB" report --fleet --format json "$d/box1" "$d/box2" "$d/box3"
+	[ "$stderr" = "bootab: warning: mode off is 'amd_iommu=off' on box1 and 'iommu.strict=1 mitigations=off nosmt' on box2: box2 left out of off's pooled effects
+bootab: warning: latency: p99_ms is in 'ms' on box1 and in 'us' on box3: left out on box3" ]
+	m='.metrics[] | select(.row == "prefill" and .metric == "pp512" and .mode == "off")'
+	[ "$(jq -r "[$m | .machines[] | select(.present) | .machine] | join(\" \")" <<<"$output")" = "box1 box3" ]
+	m='.metrics[] | select(.row == "prefill" and .metric == "pp512" and .mode == "translated")'
+	[ "$(jq -r "[$m | .machines[] | select(.present) | .machine] | join(\" \")" <<<"$output")" = "box1 box2 box3" ]
+	m='.metrics[] | select(.row == "latency" and .mode == "translated")'
+	[ "$(jq -r "$m | .unit" <<<"$output")" = ms ]
+	[ "$(jq -r "[$m | .machines[] | select(.present) | .machine] | join(\" \")" <<<"$output")" = "box1 box2" ]
+	m='.metrics[] | select(.row == "latency" and .mode == "off")'
+	[ "$(jq -r "[$m | .machines[] | select(.present) | .machine] | join(\" \")" <<<"$output")" = "box1" ]
+	[ "$(jq -r "$m | .pooled.words" <<<"$output")" = "not tested: measured on 1 machine" ]
+
+	# The same args in another order, or the first mode run as another kernel.
+	copy_abca box4 33333333333333333333333333333333
+	sed -i 's/^args = amd_iommu=off$/args = mitigations=off iommu.strict=1 nosmt/' "$d/box4/plan.ini"
+	run -0 --separate-stderr "$BOOTAB" report --fleet "$d/box2" "$d/box4"
+	[ "$stderr" = "" ]
+	sed -i '/^\[mode "pt"\]/a kernel = 6.1.0-test' "$d/box4/plan.ini"
+	run -0 --separate-stderr "$BOOTAB" report --fleet "$d/box2" "$d/box4"
+	[ "$stderr" = "bootab: warning: mode pt (the first) is 'iommu=pt' on box2 and 'iommu=pt on kernel 6.1.0-test' on box4: box4 left out of every mode's pooled effects" ]
+	[ "$(echo "$output" | grep -c 'pooled: not tested: measured on 1 machine')" -eq 4 ]
 }
 
 @test "the fleet report as JSON and Markdown: the same numbers and verdicts as the text" {

@@ -117,7 +117,7 @@ static void judge(struct fake *fk, size_t n, struct fleet_result *f)
 
 	for (size_t i = 0; i < n; i++)
 		res[i] = &fk[i].res;
-	assert_int_equal(fleet_judge(res, names, n, 0.05, f, &w), 0);
+	assert_int_equal(fleet_judge(res, names, NULL, n, 0.05, f, &w), 0);
 	assert_int_equal(w.n, 0);
 	strlist_release(&w);
 }
@@ -177,7 +177,7 @@ static void test_judge_first_modes(void **state)
 	fake_init(&fk[0], 0.01, 0.01, 4, METHOD_BOOT);
 	fake_init(&fk[1], 0.01, 0.01, 4, METHOD_BOOT);
 	fk[1].sides[0].mode = (char *)"on";
-	assert_int_equal(fleet_judge(res, names, 2, 0.05, &f, &w), -EINVAL);
+	assert_int_equal(fleet_judge(res, names, NULL, 2, 0.05, &f, &w), -EINVAL);
 	assert_int_equal(w.n, 1);
 	assert_string_equal(w.items[0], "b starts with mode 'on' where a starts with 'off': a fleet pools one baseline");
 	strlist_release(&w);
