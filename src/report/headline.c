@@ -6,7 +6,7 @@
 
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
-#include "report/compare-report.h"
+#include "report/words.h"
 
 const char *headline_kind_name(enum headline_kind kind)
 {
@@ -440,6 +440,30 @@ void headline_build(const struct compare_result *res, struct headline *ret)
 	}
 	h.all_one_mode = h.n_lines == 0;
 	*ret = h;
+}
+
+void headline_write(FILE *out, const struct compare_result *res, size_t width, bool md)
+{
+	struct headline h;
+
+	headline_build(res, &h);
+	if (h.all_one_mode) {
+		if (md)
+			fputs("**", out);
+		fprintf(out, "every side is %s (an A/A campaign): nothing to compare; its boots measure the noise floor",
+			res->sides[0].mode);
+		fputs(md ? "**\n\n" : "\n\n", out);
+	}
+	for (size_t i = 0; i < h.n_lines; i++) {
+		if (md)
+			fprintf(out, "- **%s vs %s:** %s\n", h.lines[i].mode, h.lines[i].first_mode,
+				h.lines[i].text + strlen(h.lines[i].mode) + strlen(h.lines[i].first_mode) + 6);
+		else
+			report_put_wrapped(out, h.lines[i].text, width, "    ");
+	}
+	if (h.n_lines)
+		fputc('\n', out);
+	headline_release(&h);
 }
 
 void headline_release(struct headline *h)

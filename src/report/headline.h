@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "judge/compare.h"
 
@@ -94,6 +95,13 @@ struct headline {
 void headline_build(const struct compare_result *res, struct headline *ret);
 
 void headline_release(struct headline *h);
+
+/*
+ * Writes the headline of res as text (lines of at most width columns,
+ * continued indented) or (md) a Markdown list, then a blank line; an A/A
+ * campaign says that it has nothing to compare.
+ */
+void headline_write(FILE *out, const struct compare_result *res, size_t width, bool md);
 
 /* "claim", "loud", "cost". */
 const char *headline_kind_name(enum headline_kind kind);

@@ -13,6 +13,7 @@
 
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
+#include "report/words.h"
 
 #define NAME_W 27
 #define VALUE_W 9

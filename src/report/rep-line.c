@@ -7,7 +7,7 @@
 
 #include "lib/escape.h"
 #include "lib/strbuf.h"
-#include "report/compare-report.h"
+#include "report/words.h"
 
 static void add_metric(struct strbuf *sb, const struct metric *m, bool named)
 {

@@ -21,6 +21,7 @@
 #include "report/html.h"
 #include "report/rep-line.h"
 #include "report/timeline.h"
+#include "report/words.h"
 
 #define NEAR(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
 

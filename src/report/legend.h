@@ -1,0 +1,22 @@
+#ifndef BOOTAB_REPORT_LEGEND_H
+#define BOOTAB_REPORT_LEGEND_H
+
+#include <stdio.h>
+
+#include "judge/compare.h"
+#include "report/compare-report.h"
+
+/*
+ * The lines the text and Markdown reports end with, each starting with
+ * prefix: the summary, the boot-level summary, and the legend (the short
+ * one, wrapped to width columns, 0: unwrapped; the long ones explain every
+ * column, bootab compare --legend).
+ */
+void report_summary_line(FILE *out, const struct compare_result *res, const char *head, const char *end);
+void report_boot_level_summary(FILE *out, const struct compare_result *res, const char *prefix);
+void report_legend(FILE *out, const struct compare_result *res, const struct report_options *o, const char *prefix);
+void report_legend_boot_level(FILE *out, const struct compare_result *res, const char *prefix);
+void report_legend_short(FILE *out, const struct compare_result *res, const struct report_options *o,
+			 size_t width, const char *prefix);
+
+#endif

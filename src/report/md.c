@@ -1,0 +1,266 @@
+/* The Markdown report (--format md, report.md). */
+#include "report/formats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge/kernels.h"
+#include "lib/strbuf.h"
+#include "report/headline.h"
+#include "report/kernels.h"
+#include "report/legend.h"
+#include "report/words.h"
+
+static void md_found(FILE *out, const struct compare_result *res)
+{
+	const struct costs_result *f = &res->found;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!report_found_any_judged(res))
+		return;
+	fprintf(out, "\n## Costs found by bootab\n\nEvery side against every boot of %s (%s): PCI devices and their drivers, device nodes, network interfaces, kernel error and warning lines, failed units.\n\n",
+		res->sides[0].mode, f->baseline);
+	for (size_t k = 1; k < res->n_sides; k++) {
+		size_t n = 0;
+
+		if (!f->judged[k])
+			continue;
+		for (size_t i = 0; i < f->n_found; i++) {
+			const struct found *x = &f->found[i];
+
+			if (x->side != k)
+				continue;
+			report_md_text(&sb, x->text);
+			fprintf(out, "- %s: %s: %s\n", res->sides[k].label, x->gain ? "gain" : "cost", strbuf_str(&sb));
+			strbuf_truncate(&sb, 0);
+			n++;
+		}
+		if (n == 0)
+			fprintf(out, "- %s: nothing lost\n", res->sides[k].label);
+	}
+	if (f->noise_klog || f->noise_devices || f->noise_units) {
+		report_add_noise(&sb, f);
+		fprintf(out, "\nBaseline noise, blamed on no mode: the boots of %s differ in%s:\n\n", res->sides[0].mode,
+			strbuf_str(&sb));
+		for (size_t i = 0; i < f->noise_examples.n; i++) {
+			strbuf_truncate(&sb, 0);
+			report_md_text(&sb, f->noise_examples.items[i]);
+			fprintf(out, "- %s\n", strbuf_str(&sb));
+		}
+	}
+	if (f->n_ignored)
+		fprintf(out, "\n%zu finding%s matched an ignore pattern.\n", f->n_ignored, f->n_ignored == 1 ? "" : "s");
+	for (size_t i = 0; i < f->notes.n; i++) {
+		strbuf_truncate(&sb, 0);
+		report_md_text(&sb, f->notes.items[i]);
+		fprintf(out, "\n%s\n", strbuf_str(&sb));
+	}
+	strbuf_release(&sb);
+}
+
+static void md_boot_level(FILE *out, const struct compare_result *res)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!report_any_boot_level(res))
+		return;
+	fprintf(out, "\n| row | metric | sigma_b | sigma_w | ICC | mode | boots | delta | %.0f%% CI | p | test | test verdict | notes |\n"
+		"|---|---|---:|---:|---:|---|---:|---:|---:|---:|---|---|---|\n", 100 * (1 - res->alpha));
+	for (size_t i = 0; i < res->n_metrics; i++) {
+		const struct compare_metric *cm = &res->metrics[i];
+
+		if (!cm->has_components && !cm->has_history)
+			continue;
+		for (size_t t = 0; t < (cm->n_tests ? cm->n_tests : 1); t++) {
+			const struct compare_test *ct = cm->n_tests ? &cm->tests[t] : NULL;
+			struct strbuf notes = STRBUF_INIT;
+
+			strbuf_truncate(&sb, 0);
+			strbuf_addstr(&sb, "| ");
+			report_md_cell(&sb, cm->row);
+			strbuf_addstr(&sb, " | ");
+			report_md_cell(&sb, cm->metric);
+			strbuf_addstr(&sb, " | ");
+			report_add_sd_pct(&sb, cm->components.sigma_b2);
+			strbuf_addstr(&sb, " | ");
+			report_add_sd_pct(&sb, cm->components.sigma_w2);
+			strbuf_addstr(&sb, " | ");
+			if (!isnan(cm->components.icc))
+				strbuf_addf(&sb, "%.2f", cm->components.icc);
+			strbuf_addstr(&sb, " | ");
+			if (ct) {
+				report_md_cell(&sb, ct->mode);
+				strbuf_addf(&sb, " | %zu/%zu | ", ct->boots, ct->boots_first);
+				report_add_pct(&sb, ct->delta_pct);
+				strbuf_addstr(&sb, " | ");
+				report_add_ci(&sb, ct->lo_pct, ct->hi_pct);
+				strbuf_addstr(&sb, " | ");
+				if (ct->method != METHOD_NONE) {
+					report_add_p(&sb, ct->test.p);
+					strbuf_addf(&sb, " | %s, df %.0f", report_method_words(ct->method), ct->test.df);
+				} else {
+					strbuf_addstr(&sb, " | -");
+				}
+				strbuf_addstr(&sb, " | ");
+				report_add_test_verdict(&sb, cm, ct);
+				strbuf_addstr(&sb, " | ");
+				report_add_test_notes(&notes, res, ct, cm->better);
+				report_md_cell(&sb, strbuf_str(&notes));
+				strbuf_addstr(&sb, " |\n");
+			} else {
+				strbuf_addstr(&sb, " | | | | | | | |\n");
+			}
+			fputs(strbuf_str(&sb), out);
+			strbuf_release(&notes);
+		}
+	}
+	strbuf_release(&sb);
+}
+
+/* The sides table (label, mode, note), the versions that differ, the kernels. */
+static void md_sides(FILE *out, const struct compare_result *res)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	fputs("| side | mode | note |\n|---|---|---|\n", out);
+	for (size_t k = 0; k < res->n_sides; k++) {
+		struct strbuf note = STRBUF_INIT;
+
+		report_side_note(&note, res, k);
+		strbuf_truncate(&sb, 0);
+		strbuf_addstr(&sb, "| ");
+		report_md_cell(&sb, res->sides[k].label);
+		strbuf_addstr(&sb, " | ");
+		report_md_cell(&sb, res->sides[k].mode);
+		strbuf_addstr(&sb, " | ");
+		report_md_cell(&sb, strbuf_str(&note));
+		strbuf_addstr(&sb, " |\n");
+		fputs(strbuf_str(&sb), out);
+		strbuf_release(&note);
+	}
+	for (size_t i = 0; i < res->n_versions; i++) {
+		fprintf(out, "\n**versions differ:** `%s`:", res->versions[i].name);
+		for (size_t k = 0; k < res->n_sides; k++)
+			fprintf(out, " %s=`%s`", res->sides[k].label,
+				res->versions[i].values[k] ? res->versions[i].values[k] : "(not recorded)");
+		fputc('\n', out);
+	}
+	{
+		struct kernel_compare kc;
+
+		kernel_compare(res->sides, res->n_sides, &kc);
+		report_kernels_text(out, res, &kc, true);
+		kernel_compare_release(&kc);
+	}
+	strbuf_release(&sb);
+}
+
+/* Side k's rows of metric cm in the table: the first statistic's, then each other's. */
+static void md_cell_rows(struct strbuf *sb, const struct compare_result *res, const struct compare_metric *cm,
+			 size_t k, const struct report_unit *unit, bool multi)
+{
+	const struct compare_cell *c = &cm->cells[k];
+
+		strbuf_addstr(sb, "| ");
+	report_md_cell(sb, cm->row);
+	strbuf_addstr(sb, " | ");
+	report_md_cell(sb, cm->metric);
+	if (*unit->unit) {
+		strbuf_addstr(sb, " (");
+		report_md_cell(sb, unit->unit);
+		strbuf_addch(sb, ')');
+	}
+	strbuf_addstr(sb, " | ");
+	report_md_cell(sb, res->sides[k].label);
+	strbuf_addstr(sb, " | ");
+	if (multi)
+		strbuf_addf(sb, "%s | ", stat_kind_name(cm->stat));
+	if (c->present) {
+		report_add_number(sb, c->value / unit->factor);
+		strbuf_addstr(sb, " | ");
+		report_add_value(sb, c->spread / unit->factor, c->value / unit->factor);
+		strbuf_addstr(sb, " | ");
+		if (!isnan(c->spread_pct))
+			strbuf_addf(sb, "%.1f%%", c->spread_pct);
+		strbuf_addf(sb, " | %zu | ", c->n);
+		report_add_delta(sb, cm, c);
+		strbuf_addstr(sb, " | ");
+		report_add_drift(sb, cm, c);
+		strbuf_addstr(sb, " | ");
+		report_add_q(sb, c->q);
+		strbuf_addstr(sb, " | ");
+		report_add_p(sb, c->p);
+		strbuf_addf(sb, " | %s", report_verdict_words(c->verdict));
+		if (c->pairs >= 2)
+			strbuf_addf(sb, "; sign agrees in %zu of %zu pairs", c->pairs_agree, c->pairs);
+		strbuf_addstr(sb, " |\n");
+	} else {
+		strbuf_addstr(sb, "- | | | | | | | | missing |\n");
+	}
+	for (size_t j = 1; c->present && j < cm->n_stats; j++) {
+		const struct compare_stat *st = &c->stats[j];
+
+		strbuf_addstr(sb, "| ");
+		report_md_cell(sb, cm->row);
+		strbuf_addstr(sb, " | ");
+		report_md_cell(sb, cm->metric);
+		strbuf_addstr(sb, " | ");
+		report_md_cell(sb, res->sides[k].label);
+		strbuf_addf(sb, " | %s | ", stat_kind_name(cm->stats[j]));
+		if (st->value > 0)
+			report_add_value(sb, st->value / unit->factor, c->value / unit->factor);
+		else
+			strbuf_addstr(sb, "-");
+		strbuf_addstr(sb, " | | | | ");
+		report_add_pct(sb, st->delta_pct);
+		strbuf_addstr(sb, " | ");
+		if (st->verdict != VERDICT_DRIFT && st->verdict != VERDICT_MISSING)
+			report_add_pct(sb, st->drift_pct);
+		strbuf_addstr(sb, " | ");
+		report_add_q(sb, st->q);
+		strbuf_addstr(sb, " | ");
+		report_add_p(sb, st->p);
+		strbuf_addf(sb, " | %s |\n", report_verdict_words(st->verdict));
+	}
+}
+
+void report_md(FILE *out, const struct compare_result *res, const struct report_options *o)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool multi = false;
+
+	headline_write(out, res, 0, true);
+	if (o->preamble)
+		fputs(o->preamble, out);
+	md_sides(out, res);
+	/* A stat column only when some metric is compared by several statistics. */
+	for (size_t i = 0; i < res->n_metrics; i++)
+		multi |= res->metrics[i].n_stats > 1;
+	fprintf(out, "\n| row | metric | side |%s value | ± | spread | n | delta | drift | q | p | screen |\n"
+		"|---|---|---|%s---:|---:|---:|---:|---:|---:|---:|---:|---|\n", multi ? " stat |" : "", multi ? "---|" : "");
+	for (size_t i = 0; i < res->n_metrics; i++) {
+		const struct compare_metric *cm = &res->metrics[i];
+		struct report_unit unit;
+
+		report_unit_of(res, cm, &unit);
+		for (size_t k = 0; k < res->n_sides; k++) {
+			strbuf_truncate(&sb, 0);
+			md_cell_rows(&sb, res, cm, k, &unit, multi);
+			fputs(strbuf_str(&sb), out);
+		}
+	}
+	md_boot_level(out, res);
+	fputc('\n', out);
+	report_summary_line(out, res, "Summary: ", ".");
+	report_boot_level_summary(out, res, "");
+	md_found(out, res);
+	fputc('\n', out);
+	if (o->legend_long) {
+		report_legend(out, res, o, "> ");
+		report_legend_boot_level(out, res, "> ");
+	} else {
+		report_legend_short(out, res, o, 0, "> ");
+	}
+	strbuf_release(&sb);
+}

@@ -1,0 +1,428 @@
+/* The text report (--format txt): what a terminal shows. */
+#include "report/formats.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge/kernels.h"
+#include "lib/alloc.h"
+#include "lib/strbuf.h"
+#include "report/headline.h"
+#include "report/kernels.h"
+#include "report/legend.h"
+#include "report/words.h"
+
+/* The columns of the text report's metric tables. */
+struct text_table {
+	size_t width, label_w, value_w, stat_w;
+	struct report_unit unit;
+	const char *reset;
+};
+
+/*
+ * The costs bootab found, one line each: "off: cost: ...". Every string in
+ * them came from a boot; the inventory keeps only printable text.
+ */
+static void text_found(FILE *out, const struct compare_result *res)
+{
+	const struct costs_result *f = &res->found;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!report_found_any_judged(res))
+		return;
+	fprintf(out, "costs found by bootab (every side against every boot of %s: %s):\n", res->sides[0].mode,
+		f->baseline);
+	for (size_t k = 1; k < res->n_sides; k++) {
+		size_t n = 0;
+
+		if (!f->judged[k])
+			continue;
+		for (size_t i = 0; i < f->n_found; i++) {
+			const struct found *x = &f->found[i];
+
+			if (x->side != k)
+				continue;
+			fprintf(out, "  %s: %s: %s\n", res->sides[k].label, x->gain ? "gain" : "cost", x->text);
+			n++;
+		}
+		if (n == 0)
+			fprintf(out, "  %s: nothing lost\n", res->sides[k].label);
+	}
+	if (f->noise_klog || f->noise_devices || f->noise_units) {
+		report_add_noise(&sb, f);
+		fprintf(out, "  baseline noise, blamed on no mode: the boots of %s differ in%s\n", res->sides[0].mode,
+			strbuf_str(&sb));
+		for (size_t i = 0; i < f->noise_examples.n; i++)
+			fprintf(out, "    %s\n", f->noise_examples.items[i]);
+	}
+	if (f->n_ignored)
+		fprintf(out, "  %zu finding%s matched an ignore pattern\n", f->n_ignored, f->n_ignored == 1 ? "" : "s");
+	for (size_t i = 0; i < f->notes.n; i++)
+		fprintf(out, "  %s\n", f->notes.items[i]);
+	strbuf_release(&sb);
+}
+
+
+static const char *color_of(const struct compare_cell *c, bool on)
+{
+	if (!on)
+		return "";
+	switch (c->verdict) {
+	case VERDICT_COUNTS:
+		return c->delta_pct >= 0 ? "\033[32m" : "\033[31m";
+	case VERDICT_LOUD:
+		return "\033[33m";
+	case VERDICT_WITHIN_NOISE:
+	case VERDICT_DRIFT:
+		return "\033[2m";
+	default:
+		return "";
+	}
+}
+
+/*
+ * A table row and its notes: "ROW; NOTES" when that fits in width columns,
+ * else the row, then the notes wrapped on lines of their own, indented.
+ * invisible: bytes of the row that take no column (colour).
+ */
+static void put_row_notes(FILE *out, struct strbuf *row, struct strbuf *notes, size_t width, size_t invisible)
+{
+	size_t cols = 0;
+
+	for (size_t i = 0; i < row->len; i++)
+		cols += ((unsigned char)row->buf[i] & 0xc0) != 0x80;
+	cols -= invisible;
+	for (size_t i = 0; i < notes->len; i++)
+		cols += ((unsigned char)notes->buf[i] & 0xc0) != 0x80;
+	if (!notes->len || cols + 2 <= width) {
+		if (notes->len)
+			strbuf_addf(row, "; %s", strbuf_str(notes));
+		report_put_line(out, row);
+		return;
+	}
+	report_put_line(out, row);
+	fputs("      ", out);
+	report_put_wrapped(out, strbuf_str(notes), width > 6 ? width - 6 : 1, "      ");
+	strbuf_truncate(notes, 0);
+}
+
+static void text_boot_level(FILE *out, const struct compare_result *res, const struct compare_metric *cm,
+			    const struct report_options *o, size_t label_w, size_t width)
+{
+	const char *reset = o->color ? "\033[0m" : "";
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!cm->has_components && !cm->has_history)
+		return;
+	strbuf_addstr(&sb, "  boots (logs): sigma_b ");
+	report_add_sd_pct(&sb, cm->components.sigma_b2);
+	strbuf_addstr(&sb, ", sigma_w ");
+	report_add_sd_pct(&sb, cm->components.sigma_w2);
+	strbuf_addstr(&sb, ", ICC ");
+	if (isnan(cm->components.icc))
+		strbuf_addstr(&sb, "-");
+	else
+		strbuf_addf(&sb, "%.2f", cm->components.icc);
+	strbuf_addf(&sb, " over %zu boots, %zu reps", cm->components.boots, cm->components.samples);
+	report_put_line(out, &sb);
+	if (cm->has_history) {
+		strbuf_addf(&sb, "  history: %zu entries, %.0f df, boot-to-boot sd ", cm->history.entries,
+			    cm->history.df);
+		report_add_sd_pct(&sb, cm->history.var);
+		if (!isnan(cm->history.ratio)) {
+			strbuf_addf(&sb, "; this campaign's variance is %.1fx it (p ", cm->history.ratio);
+			report_add_p(&sb, cm->history.p);
+			strbuf_addf(&sb, ")%s", cm->history.unusual ? ": unusual, check the machine" : "");
+		} else if (!cm->history.checked) {
+			strbuf_addstr(&sb, "; no repeat boot to check it against");
+		}
+		report_put_line(out, &sb);
+		if (cm->history.drift) {
+			strbuf_addf(&sb, "  history not used: this campaign's boots vary more than %.1fx the history's;"
+				    " its own boots judge it", COMPARE_HISTORY_DRIFT_RATIO);
+			report_put_line(out, &sb);
+		}
+	}
+	if (cm->n_tests == 0)
+		goto out;
+	strbuf_addf(&sb, "  %-*s  %5s  %7s  %15s  %6s  %-16s  %s", (int)label_w, "mode", "boots", "delta",
+		    "95% CI", "p", "test", "verdict");
+	if (fabs(res->alpha - 0.05) > 1e-12) {
+		strbuf_truncate(&sb, 0);
+		strbuf_addf(&sb, "  %-*s  %5s  %7s  %12.0f%% CI  %6s  %-16s  %s", (int)label_w, "mode", "boots",
+			    "delta", 100 * (1 - res->alpha), "p", "test", "verdict");
+	}
+	report_put_line(out, &sb);
+	for (size_t t = 0; t < cm->n_tests; t++) {
+		const struct compare_test *ct = &cm->tests[t];
+		struct strbuf b = STRBUF_INIT, d = STRBUF_INIT, ci = STRBUF_INIT, p = STRBUF_INIT;
+		struct strbuf m = STRBUF_INIT, notes = STRBUF_INIT, v = STRBUF_INIT;
+		struct compare_cell fake = { .verdict = ct->verdict, .delta_pct = ct->delta_pct };
+		const char *color = ct->verdict == VERDICT_COUNTS ? color_of(&fake, o->color) : "";
+
+		strbuf_addf(&b, "%zu/%zu", ct->boots, ct->boots_first);
+		report_add_pct(&d, ct->delta_pct);
+		report_add_ci(&ci, ct->lo_pct, ct->hi_pct);
+		if (ct->method != METHOD_NONE) {
+			report_add_p(&p, ct->test.p);
+			strbuf_addf(&m, "%s, df %.0f", report_method_words(ct->method), ct->test.df);
+		} else {
+			strbuf_addstr(&m, "-");
+		}
+		report_add_test_notes(&notes, res, ct, cm->better);
+		report_add_test_verdict(&v, cm, ct);
+		strbuf_addf(&sb, "  %-*s  %5s  %7s  %15s  %6s  %-16s  %s%s%s", (int)label_w, ct->mode,
+			    strbuf_str(&b), strbuf_str(&d), strbuf_str(&ci), strbuf_str(&p), strbuf_str(&m), color,
+			    strbuf_str(&v), *color ? reset : "");
+		put_row_notes(out, &sb, &notes, width, *color ? strlen(color) + strlen(reset) : 0);
+		strbuf_release(&b);
+		strbuf_release(&d);
+		strbuf_release(&ci);
+		strbuf_release(&p);
+		strbuf_release(&m);
+		strbuf_release(&notes);
+		strbuf_release(&v);
+	}
+out:
+	strbuf_release(&sb);
+}
+
+/* "mean", or "mean and min", "mean, median and min". */
+static void stats_words(struct strbuf *sb, const struct compare_metric *cm)
+{
+	for (size_t j = 0; j < cm->n_stats; j++)
+		strbuf_addf(sb, "%s%s", j == 0 ? "" : j + 1 == cm->n_stats ? " and " : ", ", stat_kind_name(cm->stats[j]));
+	if (!cm->n_stats)
+		strbuf_addstr(sb, stat_kind_name(cm->stat));
+}
+
+/* Who the sides are: their modes, no repeat, versions that differ, kernels. */
+static void text_sides(FILE *out, const struct compare_result *res, size_t label_w)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct kernel_compare kc;
+
+	fprintf(out, "sides (every side against %s; + is better):\n", res->sides[0].label);
+	for (size_t k = 0; k < res->n_sides; k++) {
+		struct strbuf note = STRBUF_INIT;
+
+		report_side_note(&note, res, k);
+		strbuf_addf(&sb, "  %-*s  mode %-14s %s", (int)label_w, res->sides[k].label,
+			    res->sides[k].mode, strbuf_str(&note));
+		report_put_line(out, &sb);
+		strbuf_release(&note);
+	}
+	if (res->n_repeats == 0)
+		fprintf(out, "no repeat of %s: no drift was measured, nothing is judged\n",
+			res->sides[0].label);
+	for (size_t i = 0; i < res->n_versions; i++) {
+		const struct compare_version *v = &res->versions[i];
+
+		fprintf(out, "versions differ: %s:", v->name);
+		for (size_t k = 0; k < res->n_sides; k++)
+			fprintf(out, " %s=%s", res->sides[k].label, v->values[k] ? v->values[k] : "(not recorded)");
+		fputc('\n', out);
+	}
+	kernel_compare(res->sides, res->n_sides, &kc);
+	report_kernels_text(out, res, &kc, false);
+	kernel_compare_release(&kc);
+	strbuf_release(&sb);
+}
+
+/* The value column of metric cm: as wide as its widest "VALUE ± SPREAD", in columns. */
+static size_t text_value_width(const struct compare_result *res, const struct compare_metric *cm,
+			       const struct report_unit *unit)
+{
+	size_t value_w = 14;
+
+	for (size_t k = 0; k < res->n_sides; k++) {
+		struct strbuf v = STRBUF_INIT;
+
+		if (!cm->cells[k].present)
+			continue;
+		report_add_number(&v, cm->cells[k].value / unit->factor);
+		strbuf_addstr(&v, " ± ");
+		report_add_value(&v, cm->cells[k].spread / unit->factor, cm->cells[k].value / unit->factor);
+		if (v.len - 1 > value_w)
+			value_w = v.len - 1;
+		strbuf_release(&v);
+	}
+	return value_w;
+}
+
+/* The lines under a cell's first one: its other statistics, judged alike (the spread is the samples'). */
+static void text_other_stats(FILE *out, const struct compare_metric *cm, const struct compare_cell *c, size_t k,
+			     const struct report_options *o, const struct text_table *t)
+{
+	struct strbuf sb = STRBUF_INIT, v = STRBUF_INIT, d = STRBUF_INIT, dr = STRBUF_INIT;
+	struct strbuf q = STRBUF_INIT, p = STRBUF_INIT;
+
+	for (size_t j = 1; j < cm->n_stats; j++) {
+		const struct compare_stat *st = &c->stats[j];
+		struct compare_cell as = { .verdict = st->verdict, .delta_pct = st->delta_pct };
+		const char *color = color_of(&as, o->color);
+
+		strbuf_truncate(&v, 0);
+		strbuf_truncate(&d, 0);
+		strbuf_truncate(&dr, 0);
+		strbuf_truncate(&q, 0);
+		strbuf_truncate(&p, 0);
+		if (st->verdict == VERDICT_MISSING && !(st->value > 0))
+			strbuf_addstr(&v, "-");
+		else
+			report_add_value(&v, st->value / t->unit.factor, c->value / t->unit.factor);
+		/* Under the first line's value: as wide as its " ± SPREAD" in columns. */
+		{
+			struct strbuf w = STRBUF_INIT;
+
+			report_add_value(&w, c->spread / t->unit.factor, c->value / t->unit.factor);
+			for (size_t pad = 0; pad < w.len + 3; pad++)
+				strbuf_addch(&v, ' ');
+			strbuf_release(&w);
+		}
+		report_add_pct(&d, st->delta_pct);
+		if (st->verdict != VERDICT_DRIFT && st->verdict != VERDICT_MISSING)
+			report_add_pct(&dr, st->drift_pct);
+		report_add_q(&q, st->q);
+		report_add_p(&p, st->p);
+		strbuf_addf(&sb, "  %-*s  %-*s%*s %6s %3s  %14s  %14s %5s %6s  %s%s%s", (int)t->label_w, "",
+			    (int)t->stat_w, stat_kind_name(cm->stats[j]), (int)t->value_w, strbuf_str(&v), "", "",
+			    strbuf_str(&d),
+			    strbuf_str(&dr), strbuf_str(&q), strbuf_str(&p), color,
+			    k == 0 ? "" : report_verdict_words(st->verdict), *color ? t->reset : "");
+		report_put_line(out, &sb);
+	}
+	strbuf_release(&sb);
+	strbuf_release(&v);
+	strbuf_release(&d);
+	strbuf_release(&dr);
+	strbuf_release(&q);
+	strbuf_release(&p);
+}
+
+/* Side k's line in metric cm's table (a dash when it has no value), then its other statistics. */
+static void text_cell(FILE *out, const struct compare_result *res, const struct compare_metric *cm, size_t k,
+		      const struct report_options *o, const struct text_table *t)
+{
+	const struct compare_cell *c = &cm->cells[k];
+	struct strbuf sb = STRBUF_INIT, words = STRBUF_INIT, v = STRBUF_INIT, d = STRBUF_INIT, dr = STRBUF_INIT;
+	struct strbuf q = STRBUF_INIT, p = STRBUF_INIT, sp = STRBUF_INIT, notes = STRBUF_INIT;
+	size_t inv = strlen(color_of(c, o->color)) + (*color_of(c, o->color) ? strlen(t->reset) : 0);
+
+	if (!c->present) {
+		fprintf(out, "  %-*s  %*s\n", (int)t->label_w, res->sides[k].label, (int)t->value_w, "-");
+		return;
+	}
+	report_add_number(&v, c->value / t->unit.factor);
+	strbuf_addstr(&v, " ± ");
+	report_add_value(&v, c->spread / t->unit.factor, c->value / t->unit.factor);
+	if (!isnan(c->spread_pct))
+		strbuf_addf(&sp, "%.1f%%", c->spread_pct);
+	report_add_delta(&d, cm, c);
+	report_add_drift(&dr, cm, c);
+	report_add_q(&q, c->q);
+	report_add_p(&p, c->p);
+	if (cm->n_stats > 1)
+		strbuf_addf(&words, "%-*s", (int)t->stat_w, stat_kind_name(cm->stats[0]));
+	strbuf_addf(&sb, "  %-*s  %s%*s %6s %3zu  %14s  %14s %5s %6s  ", (int)t->label_w,
+		    res->sides[k].label, strbuf_str(&words), (int)t->value_w + 1, strbuf_str(&v), strbuf_str(&sp), c->n,
+		    strbuf_str(&d), strbuf_str(&dr), strbuf_str(&q), strbuf_str(&p));
+	/* The verdict's short words where the long ones would pass the width. */
+	strbuf_addf(&sb, "%s%s%s", color_of(c, o->color),
+		    report_text_columns(&sb) + strlen(report_verdict_words(c->verdict)) > t->width
+		    ? verdict_text(c->verdict)->brief : report_verdict_words(c->verdict),
+		    *color_of(c, o->color) ? t->reset : "");
+	if (c->pairs >= 2)
+		strbuf_addf(&notes, "sign agrees in %zu of %zu pairs", c->pairs_agree, c->pairs);
+	put_row_notes(out, &sb, &notes, t->width, inv);
+	text_other_stats(out, cm, c, k, o, t);
+	strbuf_release(&notes);
+	strbuf_release(&sb);
+	strbuf_release(&words);
+	strbuf_release(&v);
+	strbuf_release(&d);
+	strbuf_release(&dr);
+	strbuf_release(&q);
+	strbuf_release(&p);
+	strbuf_release(&sp);
+}
+
+/* Metric cm's table: its title, header, a line per side, then its boot-level tests. */
+static void text_metric(FILE *out, const struct compare_result *res, const struct compare_metric *cm,
+			const struct report_options *o, struct text_table *t)
+{
+	struct strbuf words = STRBUF_INIT;
+	char *title;
+	bool any = false;
+
+	for (size_t k = 0; k < res->n_sides; k++)
+		any |= cm->cells[k].present;
+	/* Every side's value was unusable: the warnings said why. */
+	if (!any)
+		return;
+	title = report_metric_title(cm);
+	report_unit_of(res, cm, &t->unit);
+	t->value_w = text_value_width(res, cm, &t->unit);
+	stats_words(&words, cm);
+	fprintf(out, "\n%s  (%s%s%s, %s%s)\n", title, t->unit.unit, *t->unit.unit ? ", " : "",
+		strbuf_str(&words), report_better_words(cm->better), cm->by_run ? ", run by run" : "");
+	strbuf_truncate(&words, 0);
+	if (cm->n_stats > 1)
+		strbuf_addf(&words, "%-*s", (int)t->stat_w, "stat");
+	/* The value column holds "±", two bytes in UTF-8, in header and rows alike. */
+	fprintf(out, "  %-*s  %s%*s %6s %3s  %14s  %14s %5s %6s  %s\n", (int)t->label_w, "side",
+		strbuf_str(&words), (int)t->value_w + 1, "value ± spread", "", "n", "delta", "drift", "q", "p",
+		"screen");
+	for (size_t k = 0; k < res->n_sides; k++)
+		text_cell(out, res, cm, k, o, t);
+	text_boot_level(out, res, cm, o, t->label_w, t->width);
+	strbuf_release(&words);
+	free(title);
+}
+
+/* The summary line, wrapped to the width; the boot-level summary; the legend. */
+static void text_summary(FILE *out, const struct compare_result *res, const struct report_options *o, size_t width)
+{
+	char *line = NULL;
+	size_t line_len = 0;
+	FILE *mem = open_memstream(&line, &line_len);
+
+	if (mem) {
+		report_summary_line(mem, res, "summary: ", "");
+		fclose(mem);
+		if (line_len && line[line_len - 1] == '\n')
+			line[line_len - 1] = 0;
+		report_put_wrapped(out, line, width, "  ");
+		free(line);
+	}
+	report_boot_level_summary(out, res, "");
+	if (o->legend_long) {
+		report_legend(out, res, o, "");
+		report_legend_boot_level(out, res, "");
+	} else {
+		report_legend_short(out, res, o, width, "");
+	}
+}
+
+void report_text(FILE *out, const struct compare_result *res, const struct report_options *o)
+{
+	struct text_table t = { .width = o->width ? o->width : REPORT_WIDTH_DEFAULT, .label_w = 4, .stat_w = 8,
+				.reset = o->color ? "\033[0m" : "" };
+
+	for (size_t k = 0; k < res->n_sides; k++)
+		if (strlen(res->sides[k].label) > t.label_w)
+			t.label_w = strlen(res->sides[k].label);
+
+	headline_write(out, res, t.width, false);
+	if (o->preamble)
+		fputs(o->preamble, out);
+	text_sides(out, res, t.label_w);
+	/* What the sides are comes first (modes, versions, kernels), then what bootab found each side lost. */
+	text_found(out, res);
+	for (size_t i = 0; i < res->n_metrics; i++)
+		text_metric(out, res, &res->metrics[i], o, &t);
+	fputc('\n', out);
+	text_summary(out, res, o, t.width);
+}
