@@ -777,6 +777,108 @@ static char *dir_of(const char *path)
 	return xstrndup(path, (size_t)(slash - path));
 }
 
+/*
+ * The machine a destination reaches: its host, lowercase (DNS names are
+ * case-insensitive), and its port (22 unless ssh:// names one); the user
+ * is left out, since root@box1 and admin@box1 reboot one machine. Other
+ * forms (lab:NAME) are their own key.
+ */
+static char *box_address_of(const char *destination)
+{
+	const char *s = destination, *at, *host, *end, *port = "22";
+	bool url = !strncmp(s, "ssh://", 6);
+	char *key;
+
+	if (url)
+		s += 6;
+	at = strrchr(s, '@');
+	host = at ? at + 1 : s;
+	if (*host == '[' && (end = strchr(host, ']'))) {
+		host++;
+		if (end[1] == ':' && end[2])
+			port = end + 2;
+	} else if (url && (end = strrchr(host, ':')) && end[1]) {
+		port = end + 1;
+	} else {
+		end = host + strlen(host);
+	}
+	key = xasprintf("%.*s port %s", (int)(end - host), host, port);
+	for (char *p = key; *p && strncmp(p, " port ", 6); p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	return key;
+}
+
+struct box_key {
+	char *key;
+	size_t index;
+};
+
+static int box_key_cmp(const void *a, const void *b)
+{
+	const struct box_key *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/*
+ * The first box (in file order) whose key (key_of: its name, or the
+ * machine it reaches) an earlier box has: *ret_first and *ret_second, or
+ * false. Sorted, not pairwise: a range can name many thousand hosts.
+ */
+static bool find_twice(const struct fleet *fleet, bool by_address, size_t *ret_first, size_t *ret_second)
+{
+	struct box_key *keys = xcalloc(fleet->n ? fleet->n : 1, sizeof(*keys));
+	bool found = false;
+
+	for (size_t i = 0; i < fleet->n; i++)
+		keys[i] = (struct box_key){ by_address ? box_address_of(fleet->boxes[i].destination)
+						       : xstrdup(fleet->boxes[i].name), i };
+	qsort(keys, fleet->n, sizeof(*keys), box_key_cmp);
+	for (size_t k = 1; k < fleet->n; k++)
+		if (!strcmp(keys[k].key, keys[k - 1].key) && (!found || keys[k].index < *ret_second)) {
+			size_t first = k - 1;
+
+			while (first > 0 && !strcmp(keys[first - 1].key, keys[k].key))
+				first--;
+			*ret_first = keys[first].index;
+			*ret_second = keys[k].index;
+			found = true;
+		}
+	for (size_t i = 0; i < fleet->n; i++)
+		free(keys[i].key);
+	free(keys);
+	return found;
+}
+
+/* Two boxes of one name, or two that reach one machine: refused, naming both. */
+static int fleet_boxes_distinct(const struct plan *plan, const struct fleet *fleet, struct parse_error *err)
+{
+	size_t a, b;
+
+	if (!plan->inventory)
+		parse_error_set_file(err, plan->file);
+	if (find_twice(fleet, false, &a, &b)) {
+		parse_error_set(err, plan->inventory ? fleet->boxes[b].line : plan->targets_line, 0,
+				"%s: '%s' and '%s' are both box '%s': each box needs a name of its own",
+				plan->inventory ? "host" : "targets", fleet->boxes[a].destination,
+				fleet->boxes[b].destination, fleet->boxes[b].name);
+		return -EINVAL;
+	}
+	if (find_twice(fleet, true, &a, &b)) {
+		char *address = box_address_of(fleet->boxes[b].destination);
+
+		parse_error_set(err, plan->inventory ? fleet->boxes[b].line : plan->targets_line, 0,
+				"%s: boxes %s ('%s') and %s ('%s') are one machine (%s): two campaigns would reboot it under each other",
+				plan->inventory ? "host" : "targets", fleet->boxes[a].name, fleet->boxes[a].destination,
+				fleet->boxes[b].name, fleet->boxes[b].destination, address);
+		free(address);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int fleet_from_plan(const struct plan *plan, struct fleet *ret, struct parse_error *err)
 {
 	struct fleet fleet = { 0 };
@@ -817,18 +919,7 @@ int fleet_from_plan(const struct plan *plan, struct fleet *ret, struct parse_err
 		parse_error_set(err, 0, 0, "[campaign] names no fleet (targets or inventory)");
 		return -EINVAL;
 	}
-	for (size_t i = 0; i < fleet.n && r == 0; i++)
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(fleet.boxes[i].name, fleet.boxes[j].name)) {
-				if (!plan->inventory)
-					parse_error_set_file(err, plan->file);
-				parse_error_set(err, plan->inventory ? fleet.boxes[i].line : plan->targets_line, 0,
-						"%s: '%s' and '%s' are both box '%s': each box needs a name of its own",
-						plan->inventory ? "host" : "targets", fleet.boxes[j].destination,
-						fleet.boxes[i].destination, fleet.boxes[i].name);
-				r = -EINVAL;
-				break;
-			}
+	r = fleet_boxes_distinct(plan, &fleet, err);
 	if (r == 0 && fleet.n < 2) {
 		if (!plan->inventory)
 			parse_error_set_file(err, plan->file);

@@ -19,7 +19,14 @@
 #include "lib/lockfile.h"
 #include "lib/strbuf.h"
 
-#define BOXES_HEADER "bootab-fleet 1"
+/*
+ * Format 2 keeps the boxes' directories under box/, where no name of a box
+ * can be one of the fleet's own files (boxes, plan.ini, report.txt ...);
+ * format 1 kept them beside those files, and is still resumed.
+ */
+#define BOXES_HEADER "bootab-fleet 2"
+#define BOXES_HEADER_1 "bootab-fleet 1"
+#define BOXES_SUBDIR "box"
 #define BOXES_MAX_BYTES (1 << 20)
 
 /* A box's exit status from its process. */
@@ -34,7 +41,16 @@ struct fleet_state {
 	 * (the leak checkers of ASan and valgrind look for such a pointer).
 	 */
 	pid_t *pids;
+	bool boxes_at_top;      /* a format 1 fleet: FLEET/NAME, not FLEET/box/NAME */
 };
+
+/* The directory of box name in the fleet. */
+static char *box_dir_of(const struct fleet_state *s, const char *name)
+{
+	if (s->boxes_at_top)
+		return path_join(s->res->dir, name);
+	return xasprintf("%s/" BOXES_SUBDIR "/%s", s->res->dir, name);
+}
 
 static void say(const struct fleet_state *s, enum campaign_level level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -78,7 +94,7 @@ static int boxes_write(const char *dir, const struct fleet *fleet)
 	return r;
 }
 
-static int boxes_read(const struct fleet_state *s, const char *dir, struct fleet *ret)
+static int boxes_read(struct fleet_state *s, const char *dir, struct fleet *ret)
 {
 	char *path = path_join(dir, "boxes"), *data;
 	struct fleet fleet = { 0 };
@@ -102,10 +118,11 @@ static int boxes_read(const struct fleet_state *s, const char *dir, struct fleet
 		}
 		*nl = '\0';
 		if (line == 1) {
-			if (strcmp(p, BOXES_HEADER)) {
+			if (strcmp(p, BOXES_HEADER) && strcmp(p, BOXES_HEADER_1)) {
 				r = -EINVAL;
 				break;
 			}
+			s->boxes_at_top = !strcmp(p, BOXES_HEADER_1);
 			continue;
 		}
 		space = strchr(p, ' ');
@@ -325,7 +342,7 @@ static int write_pooled_report(struct fleet_state *s, const struct fleet *fleet)
 	int r = 0;
 
 	for (size_t i = 0; i < fleet->n; i++) {
-		char *box_dir = path_join(s->res->dir, fleet->boxes[i].name);
+		char *box_dir = box_dir_of(s, fleet->boxes[i].name);
 
 		if (s->res->outcomes[i] == FLEET_BOX_FINISHED && box_campaign_dir(s, box_dir, &owned[i]) == 0 && owned[i]) {
 			names[n] = fleet->boxes[i].name;
@@ -425,7 +442,7 @@ static void start_box(struct fleet_state *s, const struct fleet *fleet, size_t i
 {
 	const struct fleet_box *box = &fleet->boxes[i];
 	struct campaign_options co = *s->o->box_options;
-	char *box_dir = path_join(s->res->dir, box->name), *box_plan = xasprintf("%s/%s.ini", box_dir, box->name);
+	char *box_dir = box_dir_of(s, box->name), *box_plan = xasprintf("%s/%s.ini", box_dir, box->name);
 	char *campaign_dir = NULL;
 	bool local = false;
 	int r;

@@ -14,9 +14,9 @@
  *
  *   DATA/<plan>-<time>/            the fleet directory (locked while it runs)
  *     plan.ini                     the fleet plan as given
- *     boxes                        "bootab-fleet 1", then "NAME DESTINATION" a line
- *     NAME/NAME.ini                the box's plan: the fleet plan with target = DESTINATION
- *     NAME/NAME-<time>/            the box's campaign, as bootab run makes it
+ *     boxes                        "bootab-fleet 2", then "NAME DESTINATION" a line
+ *     box/NAME/NAME.ini            the box's plan: the fleet plan with target = DESTINATION
+ *     box/NAME/NAME-<time>/        the box's campaign, as bootab run makes it
  *     report.txt report.md         the pooled report (bootab report --fleet), once
  *     report.json                  two or more boxes have finished
  *
@@ -25,7 +25,9 @@
  * the fleet ends when the last box's campaign ends, and [campaign]
  * box_timeout bounds each box (SIGTERM, then SIGKILL 60 s later). Resuming the fleet directory resumes every box
  * that has not finished where it stopped (a box whose campaign never
- * started starts) and leaves the finished ones alone.
+ * started starts) and leaves the finished ones alone. A fleet directory
+ * of format 1 (its boxes file "bootab-fleet 1", each box's directory
+ * NAME/ beside the fleet's files) is resumed in its own layout.
  */
 
 struct fleet_run_options {

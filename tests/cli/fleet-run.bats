@@ -82,21 +82,21 @@ make_tree() {
 	grep -qx 'bootab: box3: campaign stopped (resumable)' <<<"$stderr"
 	[[ "$stderr" == *"bootab: the fleet stopped with 2 of 3 boxes finished; continue the boxes that did not finish with: bootab run --resume $fleet"* ]]
 	# The layout: the fleet's plan and boxes, each box's plan and campaign.
-	[ "$(head -n 1 "$fleet/boxes")" = "bootab-fleet 1" ]
+	[ "$(head -n 1 "$fleet/boxes")" = "bootab-fleet 2" ]
 	[ "$(sed -n 2,4p "$fleet/boxes" | tr '\n' ';')" = "box1 root@box1;box2 root@box2;box3 root@box3;" ]
 	cmp "$BATS_TEST_TMPDIR/fleet.ini" "$fleet/plan.ini"
 	for box in box1 box2; do
-		grep -qx 'target = local' "$fleet/$box/$box.ini"
-		grep -qx finished "$fleet/$box"/$box-*/journal
+		grep -qx 'target = local' "$fleet/box/$box/$box.ini"
+		grep -qx finished "$fleet/box/$box"/$box-*/journal
 		[ "$(cut -d' ' -f1 "$roots/$box/boots.log" | tr '\n' ' ')" = "translated passthrough translated " ]
 		# The meeting check passed on every boot: each waited for the other box's campaign.
-		[ "$(jq -r '.rows[] | select(.name == "meet") | .rc' "$fleet/$box"/$box-*/passthrough/meta.json)" = 0 ]
+		[ "$(jq -r '.rows[] | select(.name == "meet") | .rc' "$fleet/box/$box"/$box-*/passthrough/meta.json)" = 0 ]
 	done
 	[ ! -e "$roots/box3/boots.log" ]
 	# The pooled report (bootab report --fleet over the finished boxes), on stdout and in the fleet.
 	[ "$output" = "$(cat "$fleet/report.txt")" ]
 	# The same verdicts as bootab report --fleet of the two campaigns; the machines named by their boxes.
-	"$BOOTAB" report --fleet "$fleet"/box1/box1-* "$fleet"/box2/box2-* >"$BATS_TEST_TMPDIR/by-hand.txt" 2>/dev/null
+	"$BOOTAB" report --fleet "$fleet"/box/box1/box1-* "$fleet"/box/box2/box2-* >"$BATS_TEST_TMPDIR/by-hand.txt" 2>/dev/null
 	diff <(grep -E '^  (pooled|spread|differs)' "$BATS_TEST_TMPDIR/by-hand.txt") <(grep -E '^  (pooled|spread|differs)' "$fleet/report.txt")
 	grep -q '^  pooled: ' "$fleet/report.txt"
 	grep -Eq "^  box1 +machine $(cat "$roots/box1/etc/machine-id")$" "$fleet/report.txt"
@@ -109,7 +109,7 @@ make_tree() {
 	run --separate-stderr "$BOOTAB" run --resume "$fleet"
 	echo "$stderr"
 	[ "$status" -eq 0 ]
-	grep -q "^bootab: box1: campaign finished before, in $fleet/box1/box1-" <<<"$stderr"
+	grep -q "^bootab: box1: campaign finished before, in $fleet/box/box1/box1-" <<<"$stderr"
 	grep -qx 'bootab: box3: campaign finished' <<<"$stderr"
 	[ "$(cat "$roots/box1/boots.log" "$roots/box2/boots.log")" = "$before" ]
 	[ "$(cut -d' ' -f1 "$roots/box3/boots.log" | tr '\n' ' ')" = "translated passthrough translated " ]
@@ -137,13 +137,46 @@ make_tree() {
 		grep -qx "bootab: $box: campaign finished" <<<"$stderr"
 		# Three boots in all, each once: boot 1 was not made again.
 		[ "$(cut -d' ' -f1 "$roots/$box/boots.log" | tr '\n' ' ')" = "translated passthrough translated " ]
-		[ "$(grep -c ' rebooted ' "$fleet/$box"/$box-*/journal)" -eq 3 ]
+		[ "$(grep -c ' rebooted ' "$fleet/box/$box"/$box-*/journal)" -eq 3 ]
 	done
 	grep -q '^fleet of 3 machines' "$fleet/report.txt"
 	# A finished fleet, resumed, runs nothing and reports again.
 	run --separate-stderr "$BOOTAB" run --resume "$fleet"
 	[ "$status" -eq 0 ]
 	[ "$(grep -c 'finished before' <<<"$stderr")" -eq 3 ]
+	# A fleet directory of format 1 (each box's directory beside the fleet's files) resumes in its layout.
+	mv "$fleet"/box/box[123] "$fleet"/
+	rmdir "$fleet/box"
+	sed -i '1s/.*/bootab-fleet 1/' "$fleet/boxes"
+	rm "$fleet"/report.*
+	run --separate-stderr "$BOOTAB" run --resume "$fleet"
+	[ "$status" -eq 0 ]
+	grep -q "^bootab: box1: campaign finished before, in $fleet/box1/box1-" <<<"$stderr"
+	[ "$(grep -c 'finished before' <<<"$stderr")" -eq 3 ]
+	grep -q '^fleet of 3 machines' "$fleet/report.txt"
+	[ ! -e "$fleet/box" ]
+}
+
+@test "hosts named as the fleet's own files (report.txt, plan.ini, boxes) run, and the pooled report is written" {
+	for box in report.txt plan.ini boxes; do
+		make_tree "$roots/$box"
+		od -An -N16 -tx1 /dev/urandom | tr -d ' \n' >"$roots/$box/etc/machine-id"
+	done
+	printf 'report.txt\nplan.ini\nboxes\n' >"$BATS_TEST_TMPDIR/hosts.ini"
+	sed -i -e 's/^targets = .*/inventory = hosts.ini/' -e 's/^order = .*/order = translated passthrough/' \
+		"$BATS_TEST_TMPDIR/fleet.ini"
+	run --separate-stderr "$BOOTAB" run --data "$data" "$BATS_TEST_TMPDIR/fleet.ini"
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	fleet=$(echo "$data"/fleet-*)
+	for box in report.txt plan.ini boxes; do
+		grep -qx "bootab: $box: campaign finished" <<<"$stderr"
+		grep -qx finished "$fleet/box/$box"/$box-*/journal
+	done
+	cmp "$BATS_TEST_TMPDIR/fleet.ini" "$fleet/plan.ini"
+	[ "$(head -n 1 "$fleet/boxes")" = "bootab-fleet 2" ]
+	grep -q '^fleet of 3 machines' "$fleet/report.txt"
+	[ "$output" = "$(cat "$fleet/report.txt")" ]
 }
 
 @test "a fleet plan's errors: a bad inventory line, --root and --dry-run" {
@@ -194,7 +227,7 @@ make_tree() {
 	[ "$(jq -r '[.machines[].name] | join(" ")' "$fleet/report.json")" = "box1 box2" ]
 	[ "$(jq -r '.metrics[0].pooled.words' "$fleet/report.json")" = "$(sed -n 's/^  pooled: //p' "$fleet/report.txt" | head -n 1)" ]
 	# The box plans carry no box_timeout: it bounds the fleet's boxes, not a campaign.
-	! grep -q box_timeout "$fleet/box1/box1.ini" || false
+	! grep -q box_timeout "$fleet/box/box1/box1.ini" || false
 
 	# Released and resumed, box3 finishes where it stopped and the report pools three.
 	run --separate-stderr "$BOOTAB" run --resume "$fleet"

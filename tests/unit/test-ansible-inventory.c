@@ -303,6 +303,40 @@ static void test_fleet_from_plan(void **state)
 	free(text);
 	plan_release(&plan);
 
+	/* Two boxes of other names that reach one machine (the user, the default port, case): refused, naming both. */
+	assert_int_equal(plan_parse("t.ini", "[campaign]\ntargets = root@box1 c ssh://admin@BOX1:22\n[mode \"a\"]\n", &plan, &err), 0);
+	assert_int_equal(fleet_from_plan(&plan, &f, &err), -EINVAL);
+	text = parse_error_format(&err);
+	assert_string_equal(text, "t.ini:2: targets: boxes box1 ('root@box1') and BOX1_22 ('ssh://admin@BOX1:22') are one machine "
+				  "(box1 port 22): two campaigns would reboot it under each other");
+	free(text);
+	plan_release(&plan);
+	assert_int_equal(plan_parse("t.ini", "[campaign]\ntargets = u@fd00::5 ssh://u@[fd00::5]:22\n[mode \"a\"]\n", &plan, &err), 0);
+	assert_int_equal(fleet_from_plan(&plan, &f, &err), -EINVAL);
+	plan_release(&plan);
+	/* Another port is another machine (a forwarded port, a VM). */
+	assert_int_equal(plan_parse("t.ini", "[campaign]\ntargets = ssh://u@h:2222 ssh://u@h:2223 h\n[mode \"a\"]\n", &plan, &err), 0);
+	assert_int_equal(fleet_from_plan(&plan, &f, &err), 0);
+	fleet_release(&f);
+	plan_release(&plan);
+	/* Two inventory hosts of one ansible_host. */
+	{
+		static const char twice[] = "[web]\nw1 ansible_host=box1\nw2 ansible_host=box2\nw3 ansible_host=box1 ansible_user=admin\n";
+
+		assert_int_equal(file_write_atomic(inv_path, twice, strlen(twice), 0644), 0);
+	}
+	text = plan_text("inventory = hosts.ini\n");
+	assert_int_equal(file_write_atomic(plan_path, text, strlen(text), 0644), 0);
+	free(text);
+	assert_int_equal(plan_load(plan_path, &plan, &err), 0);
+	assert_int_equal(fleet_from_plan(&plan, &f, &err), -EINVAL);
+	text = parse_error_format(&err);
+	assert_non_null(strstr(text, "hosts.ini:4: host: boxes w1 ('box1') and w3 ('admin@box1') are one machine (box1 port 22): "
+				     "two campaigns would reboot it under each other"));
+	free(text);
+	plan_release(&plan);
+	assert_int_equal(file_write_atomic(inv_path, inventory, strlen(inventory), 0644), 0);
+
 	/* One box is not a fleet. */
 	text = plan_text("inventory = hosts.ini\ngroup = ungrouped\n");
 	assert_int_equal(file_write_atomic(plan_path, text, strlen(text), 0644), 0);

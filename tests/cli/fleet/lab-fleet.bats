@@ -140,10 +140,10 @@ setup() {
 		n=$(grep -n -E "^bootab: $box: .*boot 1/2 " <<<"$stderr" | head -n 1 | cut -d: -f1)
 		[ -n "$n" ] && [ "$n" -lt "$first2" ]
 		grep -qx "bootab: $box: campaign finished" <<<"$stderr"
-		grep -qx "target = lab:${box#lab_}" "$fleet/$box/$box.ini"
+		grep -qx "target = lab:${box#lab_}" "$fleet/box/$box/$box.ini"
 		# Two boots, each a reboot of that box's guest into its mode, proven.
-		[ "$(grep -c ' rebooted ' "$fleet/$box"/$box-*/journal)" -eq 2 ]
-		jq -r .verify "$fleet/$box"/$box-*/passthrough/meta.json | grep -Eqx "ok \([0-9]+ checks\)"
+		[ "$(grep -c ' rebooted ' "$fleet/box/$box"/$box-*/journal)" -eq 2 ]
+		jq -r .verify "$fleet/box/$box"/$box-*/passthrough/meta.json | grep -Eqx "ok \([0-9]+ checks\)"
 	done
 	# The pooled report names the two guests by their boxes and machine-ids.
 	[ "$output" = "$(cat "$fleet/report.txt")" ]
