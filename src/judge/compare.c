@@ -1203,10 +1203,7 @@ int compare_history_record(const struct compare_result *res, struct history *his
 	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	compare_history_entry(res, now, &e);
 	boots = e.n_metrics ? e.metrics[0].n_boots : 0;
-	r = history_add(history, &e);
-	if (r < 0)
-		return r;
-	r = history_save(history, path);
+	r = history_record_locked(history, path, &e);
 	if (r < 0)
 		return r;
 	*ret_boots = boots;

@@ -6,11 +6,13 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
 #include "lib/alloc.h"
 #include "lib/file.h"
+#include "lib/lockfile.h"
 #include "lib/strbuf.h"
 
 #define HISTORY_FORMAT "bootab-history"
@@ -401,6 +403,62 @@ int history_add(struct history *h, struct history_entry *e)
 	GROW(h->entries, h->alloc_entries, h->n_entries + 1);
 	h->entries[h->n_entries++] = *e;
 	memset(e, 0, sizeof(*e));
+	return 0;
+}
+
+int history_record_locked(struct history *history, const char *path, struct history_entry *entry)
+{
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct history fresh = HISTORY_INIT;
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/'), *lock_path = NULL;
+	bool any = false;
+	int r = 0, fd = -1;
+
+	for (size_t m = 0; m < entry->n_metrics; m++)
+		any |= entry->metrics[m].n_boots >= 2;
+	if (!any) {
+		history_entry_release(entry);
+		free(dir);
+		return -ENODATA;
+	}
+	/* DIR/.NAME.lock: hidden beside the file, where a listing of histories does not see it. */
+	if (slash) {
+		*slash = '\0';
+		lock_path = xasprintf("%s/.%s.lock", slash == dir ? "" : dir, slash + 1);
+		if (slash != dir)
+			r = dir_create_all(dir, 0755);
+	} else {
+		lock_path = xasprintf(".%s.lock", path);
+	}
+	free(dir);
+	if (r == 0)
+		r = lockfile_wait(lock_path, &fd);
+	free(lock_path);
+	if (r == 0) {
+		r = history_load(path, &fresh, &err);
+		if (r == -ENOENT) {
+			fresh = (struct history)HISTORY_INIT;
+			r = 0;
+		}
+	}
+	if (r == 0 && fresh.machine_id && history->machine_id && strcmp(fresh.machine_id, history->machine_id))
+		r = -EINVAL;
+	if (r == 0 && !fresh.machine_id && history->machine_id)
+		fresh.machine_id = xstrdup(history->machine_id);
+	if (r == 0)
+		r = history_add(&fresh, entry);
+	if (r == 0)
+		r = history_save(&fresh, path);
+	if (fd >= 0)
+		close(fd);
+	parse_error_release(&err);
+	history_entry_release(entry);
+	if (r < 0) {
+		history_release(&fresh);
+		return r;
+	}
+	history_release(history);
+	*history = fresh;
 	return 0;
 }
 

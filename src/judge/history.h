@@ -102,6 +102,18 @@ char *history_campaign_key(const struct side *sides, size_t n_sides);
  */
 int history_add(struct history *history, struct history_entry *entry);
 
+/*
+ * Adds entry (history_add()) to the history in file path as one
+ * read-modify-write under an exclusive flock(2) on DIR/.NAME.lock for
+ * path DIR/NAME (made once beside it, empty, never removed): the file is read again under the lock,
+ * so writers at the same time each keep their entry. *history becomes what
+ * was written. Returns 0; -ENODATA when entry has nothing to add (nothing
+ * written, entry released); -EINVAL when the file no longer parses or
+ * names another machine than history; other -errno (I/O). entry is
+ * released in every case.
+ */
+int history_record_locked(struct history *history, const char *path, struct history_entry *entry);
+
 void history_entry_release(struct history_entry *entry);
 
 /* Entries a metric is judged with: the newest ones; older ones age out. */

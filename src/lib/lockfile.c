@@ -82,3 +82,27 @@ int lockfile_take(const char *dir, int *ret_fd, char **ret_holder)
 	close(fd);
 	return r;
 }
+
+int lockfile_wait(const char *path, int *ret_fd)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
+
+	if (fd < 0)
+		return errno == ELOOP ? -EINVAL : -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		int r = S_ISREG(st.st_mode) ? -errno : -EINVAL;
+
+		close(fd);
+		return r;
+	}
+	while (flock(fd, LOCK_EX) < 0)
+		if (errno != EINTR) {
+			int r = -errno;
+
+			close(fd);
+			return r;
+		}
+	*ret_fd = fd;
+	return 0;
+}

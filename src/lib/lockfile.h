@@ -17,4 +17,14 @@
  */
 int lockfile_take(const char *dir, int *ret_fd, char **ret_holder);
 
+/*
+ * Takes an exclusive flock(2) on path, waiting for another holder to let
+ * go (a read-modify-write of a file that is replaced by rename: the lock
+ * is on a file beside it, which outlives every replacement). path is
+ * created empty when missing (mode 0644) and never written or removed; a
+ * path that is not a regular file (a link, a FIFO) is refused. Returns 0
+ * and *ret_fd (close it to let go), or -errno.
+ */
+int lockfile_wait(const char *path, int *ret_fd);
+
 #endif

@@ -129,6 +129,26 @@ rounded() {
 	[[ "$output" != *"history not used"* ]]
 }
 
+@test "history: eight writers of one history at once each keep their entry" {
+	# Eight campaigns of other boots (the pt boots by twos and threes), recorded at
+	# once; each write is slowed (BOOTAB_TEST_WRITE_DELAY_US) so that they overlap.
+	sets=("pt pt2" "pt pt3" "pt pt4" "pt2 pt3" "pt2 pt4" "pt3 pt4" "pt pt2 pt3" "pt pt2 pt4")
+	pids=()
+	for i in "${!sets[@]}"; do
+		args=()
+		for s in ${sets[$i]}; do args+=("$c/$s"); done
+		BOOTAB_TEST_WRITE_DELAY_US=100000 "$BOOTAB" compare --history "$h" --record-history "${args[@]}" \
+			>/dev/null 2>"$BATS_TEST_TMPDIR/err$i" &
+		pids+=("$!")
+	done
+	for pid in "${pids[@]}"; do wait "$pid"; done
+	[ "$(jq '.entries | length' "$h")" -eq 8 ]
+	[ "$(jq -r '[.entries[].key] | sort | unique | length' "$h")" -eq 8 ]
+	[ "$(cat "$BATS_TEST_TMPDIR"/err* | grep -c '^bootab: recorded ')" -eq 8 ]
+	# The lock beside the history is empty and stays.
+	[ -f "$BATS_TEST_TMPDIR/.history.json.lock" ] && [ ! -s "$BATS_TEST_TMPDIR/.history.json.lock" ]
+}
+
 @test "history: the default file of the machine, a directory, and --no-history" {
 	mkdir -p "$XDG_DATA_HOME/bootab/history"
 	"$BOOTAB" compare --history "$XDG_DATA_HOME/bootab/history" --record-history \
