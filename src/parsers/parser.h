@@ -76,6 +76,14 @@ enum parser_kind parser_detect(const char *data, size_t len);
 int parser_parse(enum parser_kind kind, const char *selector, const char *data, size_t len,
 		 struct metric_set *set, struct parse_error *err, struct parse_error *warning);
 
+/*
+ * The length of a kernel log line's prefix: dmesg's time stamp
+ * ("[    4.000700] "), journalctl -k's "Jan 23 14:01:07 HOST kernel: "
+ * (and a time stamp after it, as journalctl -k -o short-monotonic or a
+ * kernel with printk.time=1 writes), or 0 when line (len bytes) has none.
+ */
+size_t parser_kernel_log_prefix(const char *line, size_t len);
+
 /* What a plan says of a regex row: the pattern and the metric it measures. */
 struct parser_regex {
 	const char *metric;           /* the metric's name */

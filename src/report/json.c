@@ -306,6 +306,15 @@ static json_t *json_sides(const struct compare_result *res)
 		json_object_set_new(s, "kexec", json_boolean(res->sides[k].kexec));
 		if (res->sides[k].proof)
 			json_object_set_new(s, "proof", json_string(res->sides[k].proof));
+		/* What meta.json or a bench script's meta.txt recorded of the boot. */
+		if (res->sides[k].kernel.release)
+			json_object_set_new(s, "kernel", json_string(res->sides[k].kernel.release));
+		if (res->sides[k].cmdline)
+			json_object_set_new(s, "cmdline", json_string(res->sides[k].cmdline));
+		if (res->sides[k].iommu_summary)
+			json_object_set_new(s, "iommu_group_types", json_string(res->sides[k].iommu_summary));
+		if (res->sides[k].load)
+			json_object_set_new(s, "load", json_string(res->sides[k].load));
 		json_array_append_new(sides, s);
 	}
 	return sides;

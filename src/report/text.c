@@ -198,6 +198,30 @@ static void stats_words(struct strbuf *sb, const struct compare_metric *cm)
 		strbuf_addstr(sb, stat_kind_name(cm->stat));
 }
 
+/* Each side's command line against the first side's, its IOMMU group types and load, where recorded. */
+static void text_boot_words(FILE *out, const struct compare_result *res, size_t label_w)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool any = false;
+
+	for (size_t k = 0; k < res->n_sides; k++)
+		any |= res->sides[k].cmdline || res->sides[k].iommu_summary;
+	if (!any)
+		return;
+	fprintf(out, "args against %s, IOMMU group types, load at start:\n", res->sides[0].label);
+	for (size_t k = 0; k < res->n_sides; k++) {
+		const struct side *s = &res->sides[k];
+		char *args = side_args_against(s, &res->sides[0]);
+
+		strbuf_addf(&sb, "  %-*s  args %s; iommu %s; load %s", (int)label_w, s->label,
+			    !args ? "(not recorded)" : k == 0 ? "(the first side's)" : *args ? args : "the same",
+			    s->iommu_summary ? s->iommu_summary : "(not recorded)", s->load ? s->load : "(not recorded)");
+		report_put_line(out, &sb);
+		free(args);
+	}
+	strbuf_release(&sb);
+}
+
 /* Who the sides are: their modes, no repeat, versions that differ, kernels. */
 static void text_sides(FILE *out, const struct compare_result *res, size_t label_w)
 {
@@ -228,6 +252,7 @@ static void text_sides(FILE *out, const struct compare_result *res, size_t label
 	kernel_compare(res->sides, res->n_sides, &kc);
 	report_kernels_text(out, res, &kc, false);
 	kernel_compare_release(&kc);
+	text_boot_words(out, res, label_w);
 	strbuf_release(&sb);
 }
 

@@ -119,6 +119,46 @@ struct row *side_find_row(const struct side *side, const char *name)
 	return NULL;
 }
 
+/* Whether word (n bytes) is one of line's blank-separated words. */
+static bool has_word(const char *line, const char *word, size_t n)
+{
+	for (const char *p = line; *p;) {
+		size_t m;
+
+		p += strspn(p, " ");
+		m = strcspn(p, " ");
+		if (m == n && !memcmp(p, word, n))
+			return true;
+		p += m;
+	}
+	return false;
+}
+
+/* Appends to sb each word of a not in b, as SIGN WORD. */
+static void add_missing_words(struct strbuf *sb, const char *a, const char *b, char sign)
+{
+	for (const char *p = a; *p;) {
+		size_t m;
+
+		p += strspn(p, " ");
+		m = strcspn(p, " ");
+		if (m && !has_word(b, p, m))
+			strbuf_addf(sb, "%s%c%.*s", sb->len ? " " : "", sign, (int)m, p);
+		p += m;
+	}
+}
+
+char *side_args_against(const struct side *side, const struct side *first)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!side->cmdline || !first->cmdline)
+		return NULL;
+	add_missing_words(&sb, first->cmdline, side->cmdline, '-');
+	add_missing_words(&sb, side->cmdline, first->cmdline, '+');
+	return strbuf_detach(&sb, NULL);
+}
+
 const char *side_version(const struct side *side, const char *name)
 {
 	for (size_t i = 0; i < side->n_versions; i++)
@@ -518,12 +558,24 @@ static void load_meta_boot(const char *file, json_t *root, struct side *side, st
 	}
 }
 
+/* What describes the boot besides its kernel: the command line, the IOMMU group types, the load. */
+static void load_meta_boot_words(const char *file, json_t *root, struct side *side, struct strlist *warnings)
+{
+	json_t *iommu = json_object_get(root, "iommu");
+
+	free(side->cmdline);
+	side->cmdline = meta_string(file, root, "cmdline", 4096, false, warnings);
+	free(side->iommu_summary);
+	side->iommu_summary = json_is_object(iommu) ? meta_string(file, iommu, "summary", 1024, false, warnings) : NULL;
+	free(side->load);
+	side->load = meta_string(file, root, "loadavg", 256, false, warnings);
+}
+
 void side_meta_parse(const char *file, const char *data, size_t len, struct side *side,
 		     struct strlist *warnings)
 {
 	json_error_t jerr;
-	json_t *root, *mode, *versions, *v;
-	const char *key;
+	json_t *root;
 
 	root = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
@@ -537,8 +589,17 @@ void side_meta_parse(const char *file, const char *data, size_t len, struct side
 		strlist_addf(warnings, "%s: not a JSON object, ignoring the file", file);
 		free(side->meta_problem);
 		side->meta_problem = xasprintf("meta.json: line %d: not an object", jerr.line);
-		goto out;
+	} else {
+		side_meta_apply(file, root, side, warnings);
 	}
+	json_decref(root);
+}
+
+void side_meta_apply(const char *file, json_t *root, struct side *side, struct strlist *warnings)
+{
+	json_t *mode, *versions, *v;
+	const char *key;
+
 	/* The document itself, for what reads more of it than the numbers (the HTML page). */
 	json_decref(side->meta);
 	side->meta = json_incref(root);
@@ -552,6 +613,7 @@ void side_meta_parse(const char *file, const char *data, size_t len, struct side
 			     side->mode ? side->mode : "");
 	}
 	load_meta_boot(file, root, side, warnings);
+	load_meta_boot_words(file, root, side, warnings);
 	load_meta_kernel(file, root, &side->kernel, warnings);
 	load_meta_proof(file, json_object_get(root, "proof"), side, warnings);
 	versions = json_object_get(root, "versions");
@@ -590,8 +652,6 @@ void side_meta_parse(const char *file, const char *data, size_t len, struct side
 		}
 		parse_error_release(&err);
 	}
-out:
-	json_decref(root);
 }
 
 /* kernel-config: CONFIG_NAME=VALUE lines as side-write wrote them; anything else is a warning. */
@@ -640,6 +700,21 @@ out:
 	free(file);
 }
 
+/* Without meta.json, a meta.txt is the side's own bench script's (bootab writes both). */
+static void load_meta_txt(const char *dir, struct side *side, struct strlist *warnings)
+{
+	char *file = path_join(dir, "meta.txt"), *data = NULL;
+	size_t len;
+	int r = file_read(file, FILE_READ_MAX, &data, &len);
+
+	if (r < 0 && r != -ENOENT)
+		strlist_addf(warnings, "%s: %s, ignoring", file, r == -EINVAL ? "not a regular file" : strerror(-r));
+	else if (r == 0)
+		side_meta_txt_parse(file, data, len, side, warnings);
+	free(data);
+	free(file);
+}
+
 static void load_meta(const char *dir, struct side *side, struct strlist *warnings)
 {
 	char *file = path_join(dir, "meta.json"), *data = NULL;
@@ -647,8 +722,10 @@ static void load_meta(const char *dir, struct side *side, struct strlist *warnin
 	int r;
 
 	r = file_read(file, FILE_READ_MAX, &data, &len);
-	if (r == -ENOENT)
+	if (r == -ENOENT) {
+		load_meta_txt(dir, side, warnings);
 		goto out;
+	}
 	if (r < 0) {
 		strlist_addf(warnings, "%s: %s, ignoring", file,
 			     r == -EINVAL ? "not a regular file" : strerror(-r));
@@ -762,8 +839,8 @@ static void load_check_file(const char *file, const char *data, const char *row_
 	}
 	row = side_find_row(side, row_name);
 	if (row && (row->has_rc || row->metrics.n_metrics)) {
-		strlist_addf(warnings, "%s: row '%s' is already recorded in meta.json, ignoring the file",
-			     file, row_name);
+		strlist_addf(warnings, "%s: row '%s' is already recorded in %s, ignoring the file",
+			     file, row_name, row->source);
 		return;
 	}
 	if (!row)
@@ -826,12 +903,15 @@ static void load_plain_file(const char *dir, const char *name, struct side *side
 	}
 	row = side_find_row(side, row_name);
 	if (row && row->metrics.n_metrics) {
-		strlist_addf(warnings, "%s: row '%s' is already recorded in meta.json, ignoring the file",
-			     file, row_name);
+		strlist_addf(warnings, "%s: row '%s' is already recorded in %s, ignoring the file",
+			     file, row_name, row->source);
 		goto out;
 	}
 	if (!row)
 		row = side_add_row(side, row_name, file);
+	/* A row a meta.txt named with its exit code only, whose output this is. */
+	if (set.n_metrics)
+		row->kind = ROW_BENCH;
 	free(row->source);
 	row->source = xstrdup(file);
 	metric_set_merge(&row->metrics, &set);
@@ -901,5 +981,8 @@ void side_release(struct side *side)
 	free(side->proof_weak);
 	json_decref(side->meta);
 	free(side->meta_problem);
+	free(side->cmdline);
+	free(side->iommu_summary);
+	free(side->load);
 	memset(side, 0, sizeof(*side));
 }

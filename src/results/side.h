@@ -71,6 +71,9 @@ struct side {
 	char *machine_id;   /* meta.json's machine_id, or NULL */
 	char *boot_id;      /* meta.json's boot_id, or NULL */
 	struct side_kernel kernel;
+	char *cmdline;      /* the kernel command line the boot ran (meta.json cmdline, meta.txt), or NULL */
+	char *iommu_summary;/* its IOMMU group types ("1 DMA, 32 DMA-FQ, 2 identity", "no IOMMU groups"), or NULL */
+	char *load;         /* the load when the rows started (meta.json loadavg, meta.txt start), or NULL */
 	char *proof;        /* meta.json's proof level ("proven", "evidence", "cmdline only"), or NULL */
 	char *proof_weak;   /* its args below proven, "preempt=full evidence, ...", or NULL */
 	bool has_reboot;
@@ -111,8 +114,33 @@ int side_load(const char *dir, struct side *ret, struct strlist *warnings);
 void side_meta_parse(const char *file, const char *data, size_t len, struct side *side,
 		     struct strlist *warnings);
 
+/*
+ * Like side_meta_parse() on a decoded document (root, an object), which
+ * side->meta then holds a reference to.
+ */
+void side_meta_apply(const char *file, json_t *root, struct side *side, struct strlist *warnings);
+
+/*
+ * Reads a meta.txt that a side's own bench script wrote (not bootab's: the
+ * side has no meta.json), in the layout docs/results-format.md describes
+ * ("meta.txt written by a bench script"): the time, the kernel release,
+ * the command line, the IOMMU group types, kernel log lines, build lines,
+ * "start TIME load ...", one "NAME rc=N TIME" line per row, "end TIME".
+ * Its facts go into side as meta.json's would (side->meta is a document
+ * with meta.json's keys); each line that does not fit is one line in
+ * warnings naming the file, line and field, and the rest still loads.
+ */
+void side_meta_txt_parse(const char *file, const char *data, size_t len, struct side *side,
+			 struct strlist *warnings);
+
 /* The row called name, or NULL (borrowed). */
 struct row *side_find_row(const struct side *side, const char *name);
+/*
+ * How side's command line differs from first's, word by word: "-iommu=pt
+ * +amd_iommu=off" ("" when they are the same); the caller's. NULL when
+ * either recorded none.
+ */
+char *side_args_against(const struct side *side, const struct side *first);
 /* The value of version name, or NULL (borrowed). */
 const char *side_version(const struct side *side, const char *name);
 

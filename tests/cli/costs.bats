@@ -32,6 +32,11 @@ sides (every side against pt; + is better):
   off         mode off            5 costs found by bootab
   pt2         mode pt             repeat of pt: its delta is the drift
 kernel: 7.2.9-300.fc45.x86_64 on every side
+args against pt, IOMMU group types, load at start:
+  pt          args (the first side's); iommu 1 DMA, 34 identity; load 0.12 0.07 0.02 1/601 2574
+  translated  args -iommu=pt; iommu 1 DMA, 32 DMA-FQ, 2 identity; load 0.12 0.07 0.02 1/601 2574
+  off         args -iommu=pt +amd_iommu=off; iommu no IOMMU groups; load 0.12 0.07 0.02 1/601 2574
+  pt2         args the same; iommu 1 DMA, 34 identity; load 0.12 0.07 0.02 1/601 2574
 costs found by bootab (every side against every boot of pt: pt, pt2):
   translated: nothing lost
   off: cost: 0000:c7:00.1 Signal processing controller [1022:17f0]: no driver (amdxdna bound on pt, pt2)
