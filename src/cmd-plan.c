@@ -410,9 +410,10 @@ static void print_plan_header(const char *file, struct plan *plan, const struct 
 			       : plan->history ? plan->history
 			       : "$XDG_DATA_HOME/bootab/history/MACHINE_ID.json (the machine's default)");
 	managed = plan_managed_args(plan);
+	/* Managed by name: the plan owns every value of each. */
 	printf("managed args:");
 	for (char **a = managed; *a; a++)
-		printf(" %s", *a);
+		printf(" %.*s", (int)strcspn(*a, "="), *a);
 	printf("%s\n", managed[0] ? "" : " (none)");
 	strv_free(managed);
 	/* What the costs bootab finds on its own will not blame on a mode (judge/costs.h). */

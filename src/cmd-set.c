@@ -14,8 +14,10 @@
 #include "boot/boot.h"
 #include "boot/set.h"
 #include "kernel/cmdline.h"
+#include "kernel/param-values.h"
 #include "commands.h"
 #include "lib/alloc.h"
+#include "lib/escape.h"
 #include "lib/file.h"
 #include "lib/strbuf.h"
 #include "target/boot-io-target.h"
@@ -99,14 +101,26 @@ static int parse_options(int argc, char **argv, struct set_options *o)
 	return 0;
 }
 
-static char **parse_arg_list(const char *option, const char *text)
+static char **parse_arg_list(const char *option, const char *text, bool check_values)
 {
 	struct parse_error err = PARSE_ERROR_INIT;
 	char **args = NULL;
 
+	char *why = NULL;
+
 	if (cmdline_args_parse(text, &args, &err) < 0) {
 		log_error("set: %s: %s (column %u)", option, err.message, err.column);
 		parse_error_release(&err);
+		return NULL;
+	}
+	/* The mode's values, known before the reboot (kernel/param-values.h). */
+	if (check_values && param_values_check(args, &why) < 0) {
+		char *safe = text_escape(why);
+
+		log_error("set: %s: %s", option, safe);
+		free(safe);
+		free(why);
+		strv_free(args);
 		return NULL;
 	}
 	return args;
@@ -406,8 +420,8 @@ static int cmd_set(int argc, char **argv)
 
 	if (parse_options(argc, argv, &o) < 0)
 		return EXIT_USAGE;
-	managed_arg = parse_arg_list("--managed", o.managed);
-	args = managed_arg ? parse_arg_list("--args", o.args) : NULL;
+	managed_arg = parse_arg_list("--managed", o.managed, false);
+	args = managed_arg ? parse_arg_list("--args", o.args, true) : NULL;
 	if (!args)
 		goto out;
 	managed = strv_concat(managed_arg, args);

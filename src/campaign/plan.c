@@ -12,6 +12,7 @@
 #include "judge/costs.h"
 #include "judge/compare.h"
 #include "kernel/cmdline.h"
+#include "kernel/param-values.h"
 #include "lib/alloc.h"
 #include "lib/parse-number.h"
 #include "lib/file.h"
@@ -388,8 +389,7 @@ static int mode_key(struct parse_state *s, struct plan_mode *m, const char *key,
 	if (!strcmp(key, "args")) {
 		struct parse_error e = PARSE_ERROR_INIT;
 		char **args = NULL;
-
-		char *text;
+		char *text, *why = NULL;
 
 		/* A continuation line carries more args: they join the line above. */
 		if (m->args_text && !s->continuation)
@@ -398,6 +398,14 @@ static int mode_key(struct parse_state *s, struct plan_mode *m, const char *key,
 		if (cmdline_args_parse(text, &args, &e) < 0) {
 			fail(s, key, "%s", e.message ? e.message : "not valid kernel command-line syntax");
 			parse_error_release(&e);
+			free(text);
+			return 0;
+		}
+		/* A value the kernel does not take, refused before the first reboot. */
+		if (param_values_check(args, &why) < 0) {
+			fail(s, key, "%s", why);
+			free(why);
+			strv_free(args);
 			free(text);
 			return 0;
 		}

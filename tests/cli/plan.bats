@@ -33,6 +33,23 @@ bats_require_minimum_version 1.5.0
 	[[ "$output" == "bootab: $f:2: args: invalid kernel argument 'iommu=pt;reboot': "* ]]
 }
 
+@test "a value the kernel does not take is refused before the first reboot, naming what it takes" {
+	f="$BATS_TEST_TMPDIR/bad.ini"
+	printf '[campaign]\ntarget = lab\n[mode "translated"]\nargs =\n[mode "pt"]\nargs = amd_iommu=pt\n' > "$f"
+	run "$BOOTAB" plan "$f"
+	[ "$status" -eq 2 ]
+	[ "$output" = "bootab: $f:6: args: amd_iommu: the kernel does not take 'pt': it takes a comma-separated list of fullflush, off, force_enable, force_isolation, pgtbl_v1, pgtbl_v2, irtcachedis, nohugepages, v2_pgsizes_only (kernel-parameters.txt (amd_iommu=); drivers/iommu/amd/init.c parse_amd_iommu_options())" ]
+	# On a continuation line: the line that completes the arg list.
+	printf '[mode "pt"]\nargs = iommu=pt\n  isolcpus=nohz,domain,1-3 nosmt=on\n' > "$f"
+	run "$BOOTAB" plan "$f"
+	[ "$status" -eq 2 ]
+	[ "$output" = "bootab: $f:3: args: nosmt: the kernel does not take 'on': it takes no value, or one of force (kernel-parameters.txt (nosmt); kernel/cpu.c smt_cmdline_disable())" ]
+	# Lists, CPU lists, sizes and booleans the kernel takes pass; managed args are names.
+	printf '[campaign]\ntarget = lab\n[mode "a"]\nargs = amd_iommu=fullflush,force_isolation isolcpus=nohz,domain,1-3 hugepagesz=1G hugepages=2 iommu.strict=y quiet\n[mode "b"]\nargs = iommu.passthrough=on intel_iommu=on,sm_on\n[row "r"]\ncommand = true\nparser = fio\n' > "$f"
+	run -0 "$BOOTAB" plan "$f"
+	[[ "$output" == *$'\nmanaged args: amd_iommu isolcpus hugepagesz hugepages iommu.strict quiet iommu.passthrough intel_iommu\n'* ]]
+}
+
 @test "a missing plan file" {
 	run "$BOOTAB" plan /nonexistent/plan.ini
 	[ "$status" -eq 2 ]

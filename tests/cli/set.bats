@@ -266,6 +266,9 @@ EOF
 	run --separate-stderr "$BOOTAB" set --root "$ROOT" --managed "iommu=pt" --args 'amd_iommu=off;reboot'
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "bootab: set: --args: invalid kernel argument 'amd_iommu=off;reboot': ';' is not allowed in a value (shell, GRUB and quoting characters are refused) (column 1)" ]
+	run --separate-stderr "$BOOTAB" set --root "$ROOT" --managed "intel_iommu" --args 'intel_iommu=pt'
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "bootab: set: --args: intel_iommu: the kernel does not take 'pt': it takes a comma-separated list of on, off, igfx_off, intgpu_off, forcedac, strict, sp_off, sm_on, sm_off, tboot_noforce (kernel-parameters.txt (intel_iommu=); drivers/iommu/intel/iommu.c intel_iommu_setup())" ]
 	run --separate-stderr "$BOOTAB" set --root "$ROOT" --managed 'iommu=pt $(id)' --args ""
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "bootab: set: --managed: invalid kernel argument '\$(id)': '\$' is not allowed in a parameter name (column 10)" ]
