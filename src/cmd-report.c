@@ -9,6 +9,7 @@
 
 #include "campaign/campaign.h"
 #include "campaign/fleet.h"
+#include "campaign/output.h"
 #include "commands.h"
 #include "lib/alloc.h"
 #include "lib/escape.h"
@@ -56,8 +57,10 @@ static const char cmd_report_usage[] =
 	"  --stat [ROW=]STAT    compare every row (or ROW) by this statistic instead\n"
 	"                       of the plan's: mean, median, min or max, or a list\n"
 	"                       such as mean,min (each with its own delta and verdict)\n"
-	"  -o, --output FILE    write the one report to FILE (replaced whole), nothing\n"
-	"                       into CAMPAIGN_DIR; - writes it to stdout\n"
+	"  -o, --output FILE    write the one report to FILE (replaced whole; a device\n"
+	"                       or FIFO written in place), nothing into CAMPAIGN_DIR\n"
+	"                       (a campaign's files other than its report.FMT are\n"
+	"                       refused); - writes it to stdout\n"
 	"  --legend             the txt or md report printed (or written with -o) ends\n"
 	"                       with the long legend, every column explained (the\n"
 	"                       campaign's report files keep the short legend)\n"
@@ -88,7 +91,10 @@ static int usage_error(struct strlist *stats, char *msg)
 	return EXIT_USAGE;
 }
 
-/* Writes text to path whole (temp file + rename), or to stdout for "-". */
+/*
+ * Writes text to path whole (temp file + rename), or in place to a device
+ * or FIFO, or to stdout for "-".
+ */
 static int output_write(const char *path, const char *text)
 {
 	int r;
@@ -97,10 +103,35 @@ static int output_write(const char *path, const char *text)
 		fputs(text, stdout);
 		return fflush(stdout) == 0 && !ferror(stdout) ? 0 : -EIO;
 	}
-	r = file_write_atomic(path, text, strlen(text), 0644);
-	if (r < 0)
+	r = file_write_output(path, text, strlen(text), 0644);
+	if (r == -EISDIR)
+		log_error("cannot write %s: a directory (name a file)", path);
+	else if (r == -EINVAL)
+		log_error("cannot write %s: not a file, character device or FIFO", path);
+	else if (r < 0)
 		log_error("cannot write %s: %s", path, errno_string(r));
 	return r;
+}
+
+/*
+ * -o FILE: never onto a campaign's own files (a side's meta.json, the
+ * plan, the journal); in a campaign directory only its report file of
+ * this format.
+ */
+static int output_outside_campaigns(const char *output, const char *dir, const char *format)
+{
+	bool written = !strcmp(format, "txt") || !strcmp(format, "md") || !strcmp(format, "json") ||
+		       !strcmp(format, "html");
+	char *own = written ? xasprintf("report.%s", format) : NULL, *campaign = NULL;
+	const char *const allowed[] = { own, NULL };
+	int r = campaign_output_check(output, false, dir, allowed, &campaign);
+
+	if (r == -EPERM)
+		log_error("-o %s: inside the campaign directory %s, where bootab writes only report.txt, report.md, report.json and report.html",
+			  output, campaign);
+	free(campaign);
+	free(own);
+	return r == -EPERM ? r : 0;
 }
 
 static int cmd_report(int argc, char **argv)
@@ -177,6 +208,10 @@ static int cmd_report(int argc, char **argv)
 	rq.text = output || fmt == REPORT_CSV || fmt == REPORT_MAIL || rq.legend_long;
 	rq.text_format = fmt;
 	rq.no_files = output != NULL;
+	if (output && strcmp(output, "-") && output_outside_campaigns(output, argv[optind], format) < 0) {
+		strlist_release(&stats);
+		return EXIT_USAGE;
+	}
 	r = campaign_report_request(argv[optind], &o, &rq, &text);
 	strlist_release(&stats);
 	if (r < 0)

@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 
+#include "campaign/output.h"
 #include "kernel/cmdline.h"
 #include "commands.h"
 #include "kernel/iommu.h"
@@ -154,6 +155,19 @@ static int write_snapshot_dir(const struct target *t, const char *out_dir, const
 	return r;
 }
 
+/* -o DIR: never into a campaign directory, whose sides hold meta.json files of their own. */
+static int output_outside_campaigns(const char *dir)
+{
+	char *campaign = NULL;
+
+	if (campaign_output_check(dir, true, NULL, NULL, &campaign) != -EPERM)
+		return 0;
+	log_error("-o %s: inside the campaign directory %s, where bootab writes only report.txt, report.md, report.json and report.html",
+		  dir, campaign);
+	free(campaign);
+	return -EPERM;
+}
+
 static int cmd_snapshot(int argc, char **argv)
 {
 	enum { OPT_PARAM = 256 };
@@ -211,6 +225,8 @@ static int cmd_snapshot(int argc, char **argv)
 		goto out;
 	}
 	words_dedup(&words);
+	if (out_dir && output_outside_campaigns(out_dir) < 0)
+		goto out;
 
 	spec = to.spec;
 	if (target_args_open(&to, &t) < 0)

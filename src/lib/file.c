@@ -173,6 +173,46 @@ fail:
 	return r;
 }
 
+int file_write_output(const char *path, const void *data, size_t len, mode_t mode)
+{
+	struct stat lst, st;
+	char *real;
+	int fd, r;
+
+	if (lstat(path, &lst) < 0)
+		return errno == ENOENT ? file_write_atomic(path, data, len, mode) : -errno;
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (S_ISREG(st.st_mode) && !S_ISLNK(lst.st_mode))
+		return file_write_atomic(path, data, len, mode);
+	if (S_ISREG(st.st_mode)) {
+		/* The temporary file goes beside the file itself, so the rename keeps the link. */
+		real = realpath(path, NULL);
+		if (!real)
+			return -errno;
+		r = file_write_atomic(real, data, len, mode);
+		free(real);
+		return r;
+	}
+	if (!S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode))
+		return -EINVAL;
+	/* A rename over a device node or a FIFO would replace it (as root: /dev/null itself). */
+	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	/* What was opened is what was looked at, not a file put there since. */
+	if (fstat(fd, &lst) < 0 || lst.st_dev != st.st_dev || lst.st_ino != st.st_ino) {
+		close(fd);
+		return -EAGAIN;
+	}
+	r = file_write_all(fd, data, len);
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	return r;
+}
+
 int file_rename(const char *from, const char *to)
 {
 	if (rename(from, to) < 0)

@@ -32,6 +32,19 @@ int file_write_all(int fd, const void *data, size_t len);
 int file_write_atomic(const char *path, const void *data, size_t len, mode_t mode);
 
 /*
+ * Writes data to a path the user named (an -o FILE), never replacing what
+ * is there with something of another kind: a new name or a regular file is
+ * written as file_write_atomic() does (through a symlink: the file it
+ * names, the link kept); a character device or a FIFO (/dev/null,
+ * /dev/stdout, a named pipe) is opened and written in place. Returns 0 or
+ * -errno: -EISDIR for a directory, -ENOENT for a symlink to nothing,
+ * -EINVAL for anything else (a block device, a socket), -EAGAIN when the
+ * path changed while it was looked at; nothing is written then. Opening a
+ * FIFO waits for its reader, as a shell's redirection does.
+ */
+int file_write_output(const char *path, const void *data, size_t len, mode_t mode);
+
+/*
  * For tests only: after file_set_test_write_delay(N) (N microseconds, up
  * to 10 s; 0 or anything else turns it off), file_test_write_delay()
  * sleeps N microseconds; otherwise it returns at once. file_write_atomic()
