@@ -11,8 +11,14 @@
  *   naive    Welch's t on the reps of the first A and first B boot (cell rep_p)
  *   seed     the seed rule on the first B side (counts / not)
  *   boot     the boot-level pooled t (compare_test, METHOD_BOOT)
- *   history  the history-calibrated t (METHOD_HISTORY) behind its drift gate,
- *            with a history of HISTORY_ENTRIES simulated A/A pairs
+ *   history  the history-calibrated t (METHOD_HISTORY), undecided when the
+ *            campaign's repeat boots show the box noisier than its history
+ *            (judge/drift.h), with a history of HISTORY_ENTRIES simulated A/A
+ *            pairs; each call's METRICS_PER_CALL metrics are one campaign for
+ *            that check
+ *   history-unchecked  the same history t without the check
+ *   noisier  how often the check found the box noisier (its claim rate is
+ *            the rate at which the history t is undecided for that reason)
  *   equiv    "same within -/+ 2 %" (two one-sided tests), by whichever test
  *            judged; a claim of it is false when |delta| >= 2 %
  *   answer   the one verdict of the mode and metric, whichever test the
@@ -50,9 +56,9 @@
 #define BATCH 1024
 #define MC_SE_TARGET 0.005        /* 0.5 percentage points */
 
-enum method { M_NAIVE, M_SEED, M_BOOT, M_HISTORY, M_EQUIV, M_ANSWER, M_MINP, N_METHODS };
+enum method { M_NAIVE, M_SEED, M_BOOT, M_HISTORY, M_EQUIV, M_ANSWER, M_MINP, M_UNCHECKED, M_NOISIER, N_METHODS };
 static const char *const method_names[N_METHODS] = { "naive", "seed", "boot", "history", "equiv", "answer",
-						     "minp" };
+						     "minp", "history-unchecked", "noisier" };
 
 /* The equivalence margin every simulated campaign is judged with (%). */
 #define EQUIV_MARGIN 2.0
@@ -71,12 +77,14 @@ enum stress {
 	S_TESTED_NOISY, /* mode b's boots and reps 3x noisier than a's */
 	S_THIRD_NOISY,  /* three modes a b c, c 3x noisier and no effect; b has the delta */
 	S_WILD_REP,     /* rep 2 of the first b boot 35 % slow (reps >= 3) */
+	S_CORRELATED,   /* every metric of a campaign (and of a history entry) shares its boots' effect */
 	N_STRESS,
 };
 static const char *const stress_names[N_STRESS] = { "normal", "heavy-tailed", "bad-boots", "cold-first-rep",
 						    "cold-first-rep-by-run", "linear-drift", "history-2x-quieter",
 						    "history-3x-quieter", "history-2x-noisier", "no-history",
-						    "tested-3x-noisier", "third-mode-3x-noisier", "wild-rep" };
+						    "tested-3x-noisier", "third-mode-3x-noisier", "wild-rep",
+						    "correlated-metrics" };
 
 /* Modes of a campaign: a and b, and c under S_THIRD_NOISY. */
 static unsigned stress_modes(enum stress s)
@@ -229,7 +237,11 @@ static void sim_release(struct sim *s)
 	gsl_rng_free(s->rng);
 }
 
-/* One compare_sides() call: METRICS_PER_CALL independent campaigns. */
+/*
+ * One compare_sides() call: METRICS_PER_CALL independent draws of a metric,
+ * which are also one campaign of that many metrics for the check of the box
+ * against its history (one verdict for all of them).
+ */
 static void sim_run(struct sim *s, struct tally *t)
 {
 	double mu_b = log1p(s->c.delta / 100), truth = s->c.delta;
@@ -243,22 +255,36 @@ static void sim_run(struct sim *s, struct tally *t)
 	for (size_t k = 0; k < s->n_sides; k++) {
 		/* Linear drift: boot k of the campaign is k steps later. */
 		double drift = s->c.stress == S_DRIFT ? 0.0025 * (double)k : 0;
+		/* Correlated metrics: one boot effect for all of them, their own rep noise. */
+		double shared = s->c.stress == S_CORRELATED ? gsl_ran_gaussian_ziggurat(s->rng, s->c.sb / 100) : 0;
 
 		for (unsigned m = 0; m < METRICS_PER_CALL; m++) {
 			struct metric *mt = &s->sides[k].rows[m].metrics.metrics[0];
 
-			fill_boot(s, mt->samples, k % s->modes == 1 ? mu_b : 0, drift, (unsigned)(k % s->modes));
+			if (s->c.stress == S_CORRELATED)
+				fill_boot_sd(s, mt->samples, k % s->modes == 1 ? mu_b : 0, drift + shared, 0, 1);
+			else
+				fill_boot(s, mt->samples, k % s->modes == 1 ? mu_b : 0, drift, (unsigned)(k % s->modes));
 			/* One wild rep: a throttle or a stray job during rep 2 of the first b boot. */
 			if (s->c.stress == S_WILD_REP && k == 1 && s->c.reps >= 3)
 				mt->samples[2] *= 0.65;
 		}
 	}
-	for (unsigned e = 0; s->use_history && e < HISTORY_ENTRIES; e++)
+	for (unsigned e = 0; s->use_history && e < HISTORY_ENTRIES; e++) {
+		double shared[2] = { 0, 0 };
+
+		if (s->c.stress == S_CORRELATED)
+			for (unsigned b = 0; b < 2; b++)
+				shared[b] = gsl_ran_gaussian_ziggurat(s->rng, s->c.sb / 100);
 		for (unsigned m = 0; m < METRICS_PER_CALL; m++)
 			for (unsigned b = 0; b < 2; b++) {
-				fill_boot_sd(s, x, 0, 0, s->c.sb / 100 * history_sb_factor(s->c.stress), 1);
+				if (s->c.stress == S_CORRELATED)
+					fill_boot_sd(s, x, 0, shared[b], 0, 1);
+				else
+					fill_boot_sd(s, x, 0, 0, s->c.sb / 100 * history_sb_factor(s->c.stress), 1);
 				stats_boot_summarise(x, s->c.reps, 0, &s->history.entries[e].metrics[m].boots[b]);
 			}
+	}
 	if (compare_sides(s->sides, s->n_sides, &o, &res, &w) < 0) {
 		fprintf(stderr, "method: compare_sides failed\n");
 		exit(2);
@@ -298,6 +324,17 @@ static void sim_run(struct sim *s, struct tally *t)
 				       ct->lo_pct, ct->hi_pct },
 			[M_MINP] = { ct->method == METHOD_BOOT, minp < COMPARE_ALPHA_DEFAULT, false, ct->delta_pct,
 				     NAN, NAN },
+			/* The history t as if the box were never checked against its history. */
+			[M_UNCHECKED] = { s->use_history && ct->method == METHOD_HISTORY,
+					  ct->test.lo > 0 || ct->test.hi < 0, true, ct->delta_pct, ct->lo_pct, ct->hi_pct },
+			/*
+			 * Which way the history test went: its "claim" is being
+			 * undecided because the box looks noisier than its history
+			 * (the rate at which the check trips; per campaign, since
+			 * the check is one for all the campaign's metrics).
+			 */
+			[M_NOISIER] = { s->use_history && ct->method == METHOD_HISTORY, cm->history.drift, false, NAN,
+					NAN, NAN },
 		};
 
 		for (int m = 0; m < N_METHODS; m++) {
@@ -385,6 +422,10 @@ static void run_cell(const struct cell *c, unsigned long min_draws, unsigned lon
 		se = sqrt(rate * (1 - rate) / (double)tm->draws);
 		printf("%s,%g,%g,%u,%u,%g,%s,%lu,%.4f,%.4f,", stress_names[c->stress], c->sb, c->sw, c->reps,
 		       c->boots, c->delta, method_names[m], tm->draws, rate, se);
+		if (m == M_NOISIER) {
+			printf(",,,\n");
+			continue;
+		}
 		if (c->delta != 0 && tm->claims) {
 			printf("%.4f,%.4f,", (double)tm->right / (double)tm->draws,
 			       (double)tm->wrong / (double)tm->claims);

@@ -9,6 +9,7 @@
 
 #include <jansson.h>
 
+#include "judge/drift.h"
 #include "lib/alloc.h"
 
 /* Every verdict's names, in one table: the reports and the page take them from here. */
@@ -636,12 +637,6 @@ static void boot_level_history(const struct compare_options *o, struct compare_m
 			cm->history.ratio = cm->components.boot_var / hc->boot_var;
 			cm->history.p = stats_f_upper_p(cm->history.ratio, cm->components.boot_df, hc->boot_df);
 			cm->history.unusual = cm->history.p < COMPARE_UNUSUAL_P;
-			/*
-			 * The campaign's own boots are its only witness that the
-			 * machine is still the one the history measured: when they
-			 * vary more than the gate allows, the history is not trusted.
-			 */
-			cm->history.drift = cm->history.ratio > COMPARE_HISTORY_DRIFT_RATIO;
 		}
 	}
 	free(hist);
@@ -721,11 +716,6 @@ static void boot_level_test(const struct side *sides, size_t n_sides, const unsi
 	t->estimate = (group_mean(b) - group_mean(a)) * (double)cm->better;
 	t->delta_pct = compare_log_pct(t->estimate, cm->better);
 	if (a->n >= 2 && b->n >= 2 && cm->components.boot_var > 0) {
-		t->method = METHOD_BOOT;
-		var = cm->components.boot_var;
-		df = cm->components.boot_df;
-	} else if (cm->history.drift && cm->components.boot_var > 0) {
-		/* The history does not describe this campaign: its own boots judge it. */
 		t->method = METHOD_BOOT;
 		var = cm->components.boot_var;
 		df = cm->components.boot_df;
@@ -1149,6 +1139,8 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 		judge_all(sides, n_sides, cm, o, alpha, partner, &res, warnings);
 	}
 	free(partner);
+	/* The history's tests stand only on a box no noisier than its history. */
+	drift_judge_box(&res, o->history);
 	control_fdr(&res);
 	collect_costs(sides, n_sides, &res);
 	costs_find(sides, n_sides, o->ignore, &res.found);

@@ -161,9 +161,9 @@ struct compare_history {
 	double p;               /* upper F-test p of ratio */
 	bool checked;           /* the campaign has boot-to-boot df of its own to check it with */
 	/*
-	 * ratio > COMPARE_HISTORY_DRIFT_RATIO: this campaign's boots vary more
-	 * than the history lets one trust; the history does not judge it, its
-	 * own boots do.
+	 * The box is noisier than its history (compare_result.box), or this
+	 * metric's boots far above it (unusual): its history tests are
+	 * undecided (judge/drift.h).
 	 */
 	bool drift;
 };
@@ -248,14 +248,6 @@ int compare_parse_margin(const char *s, double *ret);
 #define COMPARE_FDR_Q_DEFAULT 0.10
 #define COMPARE_POWER 0.80
 #define COMPARE_UNUSUAL_P 0.01
-/*
- * The history judges a campaign only while the campaign's own boot-mean
- * variance is at most this multiple of the history's. A campaign with one
- * repeat has one degree of freedom to show that the machine changed, so the
- * gate must be tight: at 0.5, a campaign whose sigma_b is 3x its history's
- * claims falsely at most 10 % of the time (bench/method, docs/statistics.md).
- */
-#define COMPARE_HISTORY_DRIFT_RATIO 0.5
 /* History entries used per metric: the newest ones (older ones age out). */
 #define COMPARE_HISTORY_MAX_ENTRIES 20
 
@@ -282,7 +274,9 @@ struct compare_result {
 	size_t n_same;                /* tests whose verdict is the same within their margin */
 	size_t n_undecided;           /* tests with a margin that decided nothing */
 	size_t n_unusual;             /* metrics whose boot noise is far above their history */
-	size_t n_drift;               /* metrics the history did not judge: their boots vary more */
+	size_t n_drift;               /* metrics whose history tests are undecided: the box is noisier */
+	size_t n_noisier;             /* those tests (counted in n_undecided too) */
+	struct history_box box;       /* the campaign's boots against its history, over every metric */
 };
 
 /*

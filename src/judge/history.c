@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <gsl/gsl_cdf.h>
 #include <jansson.h>
 
 #include "lib/alloc.h"
@@ -517,11 +518,15 @@ static int cmp_file_order(const void *a, const void *b)
 	return (x->entry > y->entry) - (x->entry < y->entry);
 }
 
-size_t history_groups(const struct history *h, const char *row, const char *metric,
-		      const struct strlist *skip, struct stats_group **ret_groups)
+/*
+ * The entries that judge row/metric: those holding it with two boots or
+ * more and none of skip's boots, the HISTORY_MAX_ENTRIES newest of them,
+ * in file order. Returns their number; *ret_found is the caller's.
+ */
+static size_t judging_entries(const struct history *h, const char *row, const char *metric,
+			      const struct strlist *skip, struct entry_age **ret_found)
 {
 	struct entry_age *found = NULL;
-	struct stats_group *g;
 	size_t n = 0, alloc = 0;
 
 	for (size_t i = 0; h && i < h->n_entries; i++) {
@@ -543,6 +548,17 @@ size_t history_groups(const struct history *h, const char *row, const char *metr
 		n = HISTORY_MAX_ENTRIES;
 		qsort(found, n, sizeof(*found), cmp_file_order);
 	}
+	*ret_found = found;
+	return n;
+}
+
+size_t history_groups(const struct history *h, const char *row, const char *metric,
+		      const struct strlist *skip, struct stats_group **ret_groups)
+{
+	struct entry_age *found;
+	struct stats_group *g;
+	size_t n = judging_entries(h, row, metric, skip, &found);
+
 	g = n ? xcalloc(n, sizeof(*g)) : NULL;
 	for (size_t i = 0; i < n; i++) {
 		const struct history_metric *hm = &h->entries[found[i].entry].metrics[found[i].metric];
@@ -552,4 +568,74 @@ size_t history_groups(const struct history *h, const char *row, const char *metr
 	free(found);
 	*ret_groups = g;
 	return n;
+}
+
+void history_metric_slots(const struct history *h, const char *row, const char *metric,
+			  const struct strlist *skip, const struct history_metric **ret)
+{
+	struct entry_age *found;
+	size_t n = judging_entries(h, row, metric, skip, &found);
+
+	for (size_t i = 0; h && i < h->n_entries; i++)
+		ret[i] = NULL;
+	for (size_t i = 0; i < n; i++)
+		ret[found[i].entry] = &h->entries[found[i].entry].metrics[found[i].metric];
+	free(found);
+}
+
+/*
+ * The false-claim rate of the history t on a box whose boot-mean sd is f
+ * times its history's, when the history judges only below limit: the
+ * chance that the ratio stays under limit times the chance that a test
+ * trusting the history claims. The history's variance is taken as known
+ * and the campaign's own left out of the pooled one: both err on the side
+ * of more false claims.
+ */
+static double box_false_claims(double limit, double f, const double *law, double z)
+{
+	double x = limit / (f * f * law[0]);
+	double below = isinf(law[2]) ? gsl_cdf_chisq_P(x * law[1], law[1]) : gsl_cdf_fdist_P(x, law[1], law[2]);
+
+	return below * 2 * gsl_cdf_ugaussian_Q(z / f);
+}
+
+static double box_worst(double limit, const double *law, double z)
+{
+	double worst = 0;
+
+	/* Beyond f = 8 the ratio is far above any limit this returns. */
+	for (double f = 1; f <= 8; f += 0.01)
+		worst = fmax(worst, box_false_claims(limit, f, law, z));
+	return worst;
+}
+
+double history_box_limit(double expected, double df, double df_history, double alpha)
+{
+	static double cached[4], cached_limit;
+	double z, lo = 1e-4, hi = 1e4, law[3];
+
+	if (!(expected > 0) || !(df > 0) || !(df_history > 2) || !(alpha > 0 && alpha < 0.5))
+		return NAN;
+	if (expected == cached[0] && df == cached[1] && df_history == cached[2] && alpha == cached[3])
+		return cached_limit;
+	/* The ratio is law[0] x F(law[1], law[2]), or law[0] x chi-square(law[1]) / law[1]. */
+	law[0] = isinf(df_history) ? expected : expected * (df_history - 2) / df_history;
+	law[1] = df;
+	law[2] = df_history;
+	z = gsl_cdf_ugaussian_Qinv(alpha / 2);
+	/* The worst rate grows with the limit: bisect on it (log scale). */
+	for (int i = 0; i < 40; i++) {
+		double mid = sqrt(lo * hi);
+
+		if (box_worst(mid, law, z) > 2 * alpha)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	cached[0] = expected;
+	cached[1] = df;
+	cached[2] = df_history;
+	cached[3] = alpha;
+	cached_limit = lo;
+	return lo;
 }

@@ -139,6 +139,53 @@ size_t history_groups(const struct history *history, const char *row, const char
  */
 void history_campaign_ids(const struct side *sides, size_t n_sides, struct strlist *ret);
 
+/*
+ * For each entry of history (history->n_entries slots of ret), the metric
+ * row/metric it holds with two boots or more, or NULL: where it holds
+ * none, and for every entry holding a boot of skip (as history_groups()).
+ * Borrowed from history.
+ */
+void history_metric_slots(const struct history *history, const char *row, const char *metric,
+			  const struct strlist *skip, const struct history_metric **ret);
+
+/*
+ * Whether the box is noisier than its history, judged over every metric
+ * of a campaign at once: the campaign's repeat boots of each metric, in
+ * units of that metric's history variance, pooled.
+ */
+struct history_box {
+	bool checked;           /* a metric had a history and boot-to-boot df of its own */
+	size_t metrics;         /* the metrics that bear on it */
+	/*
+	 * The mean over those metrics of campaign / history boot-mean
+	 * variance, each weighted by the campaign's degrees of freedom, and
+	 * how it is distributed on a box no noisier than its history: its
+	 * mean (above 1: the history's variances are estimates) and effective
+	 * degrees of freedom (fewer where metrics move together).
+	 */
+	double ratio, expected, df;
+	/*
+	 * Taken as expected x (df_history - 2) / df_history x F(df,
+	 * df_history); INFINITY: expected x chi-square(df) / df.
+	 */
+	double df_history;
+	double limit;           /* the largest ratio the history still judges (history_box_limit()) */
+	bool noisier;           /* ratio > limit: the history t decides nothing */
+};
+
+/*
+ * The largest value of a variance ratio at which the history still judges
+ * a test at level alpha, where the ratio on a box no noisier than its
+ * history is distributed as struct history_box says (mean expected, df,
+ * df_history): the limit that keeps the false-claim rate of the history t
+ * at most 2 alpha on a box any amount noisier than its history. On a box
+ * whose boot-mean sd is f times its history's the ratio is f^2 times as
+ * large, and the worst f >= 1 of P(ratio <= limit) x P(|Z| > z(1 -
+ * alpha/2) / f) is kept at 2 alpha. NaN for expected or df not positive,
+ * df_history not above 2, or alpha outside (0, 0.5).
+ */
+double history_box_limit(double expected, double df, double df_history, double alpha);
+
 void history_release(struct history *history);
 
 #endif

@@ -332,7 +332,7 @@ static void build_line(const struct compare_result *res, struct headline_line *l
 			if (t->verdict == VERDICT_SAME) {
 				n.same++;
 				n.margin = fmax(n.margin, cm->margin_pct);
-			} else if (t->verdict == VERDICT_UNDECIDED) {
+			} else if (t->verdict == VERDICT_UNDECIDED && !cm->history.drift) {
 				n.undecided++;
 				n.margin = fmax(n.margin, cm->margin_pct);
 				if (t->has_boots_to_decide && t->boots_to_decide) {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge/drift.h"
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
 #include "report/words.h"
@@ -64,9 +65,8 @@ void report_legend_boot_level(FILE *out, const struct compare_result *res, const
 	fprintf(out, "%s  over all modes (df = sum over modes of boots - 1); CI = exp(delta -/+ t SE); needs two\n", prefix);
 	fprintf(out, "%s  boots of both. Welch and paired-by-round estimates are shown as checks.\n", prefix);
 	fprintf(out, "%shistory t: the same with the variance pooled from this machine's A/A history (df =\n", prefix);
-	fprintf(out, "%s  history + campaign), for campaigns with one boot per mode, while the campaign's own\n", prefix);
-	fprintf(out, "%s  boots vary at most %.1fx the history's; else its own boots judge it (boot t).\n", prefix,
-		COMPARE_HISTORY_DRIFT_RATIO);
+	fprintf(out, "%s  history + campaign), for campaigns with one boot per mode; undecided when the repeat\n", prefix);
+	fprintf(out, "%s  boots of every metric together show the box noisier than its history (history check).\n", prefix);
 	fprintf(out, "%sA boot or history t claims (counts) when its %.0f%% CI excludes 0: with independent boots it\n",
 		prefix, 100 * (1 - res->alpha));
 	fprintf(out, "%s  claims falsely %.0f%% of the time (alpha); at alpha 0.05, simulated campaigns gave\n",
@@ -126,13 +126,17 @@ void report_boot_level_summary(FILE *out, const struct compare_result *res, cons
 		fprintf(out, "%sboot level: %zu test%s at alpha = %.3g, %zu claim%s; %zu survive%s Benjamini-Hochberg at q = %.2f\n",
 		prefix, res->n_tests, res->n_tests == 1 ? "" : "s", res->alpha, res->n_claims,
 		res->n_claims == 1 ? "" : "s", res->n_survive, res->n_survive == 1 ? "s" : "", res->fdr_q);
-	if (res->n_same || res->n_undecided)
+	if (res->n_same || res->n_undecided > res->n_noisier)
 		fprintf(out, "%sequivalence: %zu the same within their margin, %zu undecided\n", prefix, res->n_same,
-			res->n_undecided);
+			res->n_undecided - res->n_noisier);
 	if (res->n_unusual)
 		fprintf(out, "%sunusual: %zu metric%s with boot-to-boot noise far above this machine's history\n",
 			prefix, res->n_unusual, res->n_unusual == 1 ? "" : "s");
-	if (res->n_drift)
-		fprintf(out, "%shistory not used for %zu metric%s: the campaign's own boots vary more than it predicts\n",
-			prefix, res->n_drift, res->n_drift == 1 ? "" : "s");
+	if (res->box.checked) {
+		struct strbuf sb = STRBUF_INIT;
+
+		drift_add_summary(&sb, res);
+		fprintf(out, "%s%s\n", prefix, strbuf_str(&sb));
+		strbuf_release(&sb);
+	}
 }

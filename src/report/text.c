@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge/drift.h"
 #include "judge/kernels.h"
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
@@ -140,8 +141,8 @@ static void text_boot_level(FILE *out, const struct compare_result *res, const s
 		}
 		report_put_line(out, &sb);
 		if (cm->history.drift) {
-			strbuf_addf(&sb, "  history not used: this campaign's boots vary more than %.1fx the history's;"
-				    " its own boots judge it", COMPARE_HISTORY_DRIFT_RATIO);
+			strbuf_addstr(&sb, "  ");
+			drift_add_undecided(&sb, res, cm);
 			report_put_line(out, &sb);
 		}
 	}

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "judge/compare.h"
+#include "judge/drift.h"
 #include "lib/alloc.h"
 
 #define NEAR(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
@@ -679,7 +680,7 @@ static void test_history(void **state)
 {
 	static const double e1[] = { 0.1, 0.13, 0.07 }, e2[] = { 0.5, 0.52 }, own[] = { 9, 1 };
 	static const double tight[] = { 0, 0.0001, 0, 0.0001, 0 };
-	static const double near[] = { 0, 0.021081851067789197 };      /* sqrt(4e-4 / 0.9) */
+	static const double near[] = { 0, 0.0066666666666666671 };     /* sqrt(4e-4 / 9) */
 	struct history h = HISTORY_INIT, h2 = HISTORY_INIT, h3 = HISTORY_INIT;
 	struct side s[7];
 	struct compare_result res;
@@ -716,6 +717,10 @@ static void test_history(void **state)
 	assert_true(m->history.checked);
 	assert_false(m->history.unusual);
 	assert_false(m->history.drift);
+	/* One metric, history df 3 (read as 4.5): its own F law; 0.3 is well inside. */
+	assert_true(res.box.checked);
+	NEAR(res.box.df, 1, 1e-9);
+	assert_false(res.box.noisier);
 	t = &m->tests[0];
 	assert_int_equal(t->method, METHOD_HISTORY);
 	NEAR(t->test.df, 4, 0);
@@ -769,8 +774,8 @@ static void test_history(void **state)
 	compare_result_release(&res);
 
 	/*
-	 * A history far quieter than this campaign's A/A2: unusual, and outside
-	 * the drift gate: the campaign's own boots judge it (df 1, variance 2e-4).
+	 * A history far quieter than this campaign's A/A2 (unusual): the box is
+	 * noisier than its history, and the history t decides nothing.
 	 */
 	history_entry_init(&h2, "quiet", tight, 5);
 	o.history = &h2;
@@ -779,34 +784,137 @@ static void test_history(void **state)
 	assert_true(m->history.unusual);
 	assert_true(m->history.p < 0.01);
 	assert_true(m->history.drift);
+	assert_true(res.box.noisier);
 	t = &m->tests[0];
-	assert_int_equal(t->method, METHOD_BOOT);
-	NEAR(t->test.df, 1, 0);
-	NEAR(t->test.se, sqrt(2e-4 * 1.5), 1e-12);
+	assert_int_equal(t->method, METHOD_HISTORY);
+	assert_int_equal(t->verdict, VERDICT_UNDECIDED);
 	assert_int_equal(res.n_unusual, 1);
 	assert_int_equal(res.n_drift, 1);
+	assert_int_equal(res.n_claims, 0);
+	assert_false(compare_decided(&res, NULL, NULL));
 	compare_result_release(&res);
 
 	/*
-	 * A history whose variance is 2e-4 / 0.9: the campaign's is 0.9 times it,
-	 * nothing unusual for an F-test, but above the gate: not judged by it.
+	 * One metric whose A/A2 varies 9 times its history (sd tripled): the
+	 * history (one pair, df 1) is read as an F on (1, 4.5) df scaled to
+	 * its mean 1.8; the campaign's 9 is above the limit: undecided, with
+	 * the drift (2 %, A2 - A) and the history's (0.67 %) in its line.
 	 */
-	history_entry_init(&h3, "close", near, 2);
-	NEAR(h3.entries[0].metrics[0].boots[1].mean - h3.entries[0].metrics[0].boots[0].mean,
-	     sqrt(4e-4 / 0.9), 1e-12);
+	history_entry_init(&h3, "tripled", near, 2);
 	o.history = &h3;
 	assert_int_equal(compare_sides(s, 3, &o, &res, &w), 0);
 	m = find(&res, "r", "x");
-	NEAR(m->history.ratio, 0.9, 1e-9);
+	NEAR(m->history.ratio, 9, 1e-9);
 	assert_false(m->history.unusual);
+	assert_true(res.box.checked);
+	assert_int_equal(res.box.metrics, 1);
+	NEAR(res.box.ratio, 9, 1e-9);
+	NEAR(res.box.expected, 1.8, 1e-12);
+	NEAR(res.box.df, 1, 1e-9);
+	NEAR(res.box.df_history, 4.5, 1e-9);
+	NEAR(res.box.limit, history_box_limit(1.8, res.box.df, res.box.df_history, 0.05), 0);
+	assert_true(res.box.limit < 9);
+	assert_true(res.box.noisier);
 	assert_true(m->history.drift);
-	assert_int_equal(m->tests[0].method, METHOD_BOOT);
+	assert_int_equal(m->tests[0].method, METHOD_HISTORY);
+	assert_int_equal(m->tests[0].verdict, VERDICT_UNDECIDED);
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		drift_add_undecided(&sb, &res, m);
+		assert_string_equal(strbuf_str(&sb), "undecided: this box is noisier than its history (drift 2.0% vs expected 0.7%); one more round would decide");
+		strbuf_release(&sb);
+	}
 	compare_result_release(&res);
 	history_release(&h);
 	history_release(&h2);
 	history_release(&h3);
 	release_sides(s, 7);
 	assert_int_equal(w.n, 0);
+}
+
+/*
+ * The box against its history over 8 metrics of one row. The history: 10
+ * A/A pairs per metric, the second boot 0.02 above or below the first;
+ * the signs are Walsh functions over the first 8 pairs, so no two metrics
+ * move together (sharing = false), or one sign for all (sharing = true:
+ * one metric eight times). The campaign A B A2 has A2 - A = k x 0.02 in
+ * every metric: its variance is k^2 times the history's.
+ */
+static void box_case(double k, bool sharing, struct compare_result *res)
+{
+	static const char *const labels[3] = { "a", "b", "a2" };
+	struct history h = HISTORY_INIT;
+	struct side s[3];
+	struct strlist w = STRLIST_INIT;
+	struct compare_options o = default_options;
+	char name[8];
+
+	for (unsigned e = 0; e < 10; e++) {
+		struct history_entry he = { .key = xasprintf("aa%u", e), .recorded = xstrdup(""), .kind = xstrdup("aa") };
+
+		he.metrics = xcalloc(8, sizeof(*he.metrics));
+		for (unsigned m = 0; m < 8; m++) {
+			unsigned bits = e < 8 ? e & (sharing ? 7 : m) : 0;
+			double sign = __builtin_popcount(bits) % 2 ? -1 : e == 9 && m % 2 && !sharing ? -1 : 1;
+
+			snprintf(name, sizeof(name), "m%u", m);
+			he.metrics[m].row = xstrdup("r");
+			he.metrics[m].metric = xstrdup(name);
+			he.metrics[m].boots = xcalloc(2, sizeof(struct stats_boot));
+			he.metrics[m].boots[0] = (struct stats_boot){ 0, 2, 2e-4 };
+			he.metrics[m].boots[1] = (struct stats_boot){ 0.02 * sign, 2, 2e-4 };
+			he.metrics[m].n_boots = 2;
+		}
+		he.n_metrics = 8;
+		assert_int_equal(history_add(&h, &he), 0);
+	}
+	for (int j = 0; j < 3; j++) {
+		side_init(&s[j], labels[j], j == 1 ? "b" : "a");
+		for (unsigned m = 0; m < 8; m++) {
+			struct row *r = get_row(&s[j], "r");
+			double mean = j == 2 ? 0.02 * k : 0;
+
+			snprintf(name, sizeof(name), "m%u", m);
+			metric_set_add_sample(&r->metrics, name, BETTER_HIGHER, "", 100 * exp(mean - 0.01));
+			metric_set_add_sample(&r->metrics, name, BETTER_HIGHER, "", 100 * exp(mean + 0.01));
+		}
+	}
+	o.history = &h;
+	assert_int_equal(compare_sides(s, 3, &o, res, &w), 0);
+	assert_int_equal(w.n, 0);
+	/* The verdicts hold no pointer into the history or the sides that matters here. */
+	history_release(&h);
+	release_sides(s, 3);
+}
+
+static void test_history_box(void **state)
+{
+	static const struct {
+		double k;
+		bool sharing, noisier;
+	} cases[] = {
+		{ 1, false, false },            /* unchanged: the history judges */
+		{ 3, false, true },             /* sd tripled: undecided */
+		{ 1.4142135623730951, false, false },   /* twice the variance, 8 metrics: still within */
+		{ 1.4142135623730951, true, true },     /* the same, one metric in eight copies: noisier */
+	};
+	struct compare_result res;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		box_case(cases[i].k, cases[i].sharing, &res);
+		assert_true(res.box.checked);
+		assert_int_equal(res.box.metrics, 8);
+		NEAR(res.box.ratio, cases[i].k * cases[i].k, 1e-6);
+		assert_true(res.box.noisier == cases[i].noisier);
+		assert_int_equal(res.n_drift, cases[i].noisier ? 8 : 0);
+		for (size_t m = 0; m < res.n_metrics; m++) {
+			assert_int_equal(res.metrics[m].tests[0].method, METHOD_HISTORY);
+			assert_true((res.metrics[m].tests[0].verdict == VERDICT_UNDECIDED) == cases[i].noisier);
+		}
+		compare_result_release(&res);
+	}
 }
 
 /*
@@ -1085,6 +1193,7 @@ int main(void)
 		cmocka_unit_test(test_boot_level),
 		cmocka_unit_test(test_boot_level_recorded_rounds_and_untested),
 		cmocka_unit_test(test_history),
+		cmocka_unit_test(test_history_box),
 		cmocka_unit_test(test_equivalence),
 		cmocka_unit_test(test_edge_cases),
 		cmocka_unit_test(test_fdr_across_metrics),

@@ -11,6 +11,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include <gsl/gsl_cdf.h>
+
 #include "judge/history.h"
 #include "lib/alloc.h"
 #include "lib/file.h"
@@ -267,6 +269,55 @@ static void test_side_meta_fields(void **state)
 	free(dir);
 }
 
+/*
+ * The worst false-claim rate over noise factors f >= 1 at a limit, for the
+ * ratio law expected x (b - 2) / b x F(a, b) (b infinite: chi-square), as
+ * history_box_limit() promises it; written out again here.
+ */
+static double worst_at(double limit, double expected, double a, double b)
+{
+	double worst = 0;
+
+	for (double f = 1; f <= 8; f += 0.001) {
+		double x = limit / (f * f), below;
+
+		below = isinf(b) ? gsl_cdf_chisq_P(x / expected * a, a)
+				 : gsl_cdf_fdist_P(x / (expected * (b - 2) / b), a, b);
+		worst = fmax(worst, below * 2 * gsl_cdf_ugaussian_Q(1.959963984540054 / f));
+	}
+	return worst;
+}
+
+static void test_box_limit(void **state)
+{
+	static const struct {
+		double expected, a, b;
+	} laws[] = {
+		{ 1.25, 1, 10 },                /* one metric, 10 A/A pairs */
+		{ 1.25, 64, 10 },               /* eight independent metrics */
+		{ 1.25, 10.7, INFINITY },       /* sixteen */
+		{ 1.8, 1, 4.5 },                /* a history of 4 df or fewer */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(laws) / sizeof(laws[0]); i++) {
+		double limit = history_box_limit(laws[i].expected, laws[i].a, laws[i].b, 0.05);
+
+		/* At the limit the worst box gives 2 alpha; 1 % above it, more. */
+		assert_true(limit > 0);
+		assert_true(worst_at(limit, laws[i].expected, laws[i].a, laws[i].b) <= 0.1 + 1e-4);
+		assert_true(worst_at(limit * 1.01, laws[i].expected, laws[i].a, laws[i].b) > 0.1);
+	}
+	/* More metrics, more room: a box no noisier than its history trips less. */
+	assert_true(history_box_limit(1.25, 64, 10, 0.05) > history_box_limit(1.25, 1, 10, 0.05));
+	/* A stricter level, a tighter limit. */
+	assert_true(history_box_limit(1.25, 64, 10, 0.01) < history_box_limit(1.25, 64, 10, 0.05));
+	assert_true(isnan(history_box_limit(0, 1, 10, 0.05)));
+	assert_true(isnan(history_box_limit(1.25, 0, 10, 0.05)));
+	assert_true(isnan(history_box_limit(1.25, 1, 2, 0.05)));
+	assert_true(isnan(history_box_limit(1.25, 1, 10, 0.5)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -276,6 +327,7 @@ int main(void)
 		cmocka_unit_test(test_add_without_boots),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_side_meta_fields),
+		cmocka_unit_test(test_box_limit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
