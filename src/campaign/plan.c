@@ -213,6 +213,44 @@ static int parse_margin(struct parse_state *s, const char *key, const char *v, d
 	return 1;
 }
 
+/*
+ * A perf stat event list as perf's -e takes it: event names, raw codes,
+ * PMU terms and groups ("cycles,instructions", "cpu/event=0x3c/u",
+ * "{cycles,instructions}", "sched:sched_switch"). It reaches perf as one
+ * quoted word; the characters are checked so that it can also name
+ * metrics and files.
+ */
+static int perf_events_key(struct parse_state *s, const char *key, const char *v, char **field, bool *off)
+{
+	if (*field || (off && *off))
+		return fail(s, key, "given twice in [%s]", s->section);
+	if (!strcmp(v, "off")) {
+		/* A row's off overrides the campaign's events; the campaign's is its default, none. */
+		if (off)
+			*off = true;
+		return 1;
+	}
+	if (!*v || strlen(v) > 1024)
+		return fail(s, key, "'%s' is not a perf event list (1 to 1024 bytes, or off)", v);
+	for (const char *c = v; *c; c++)
+		if (!isalnum((unsigned char)*c) && !strchr("-_.:/=,@~+{}", *c))
+			return fail(s, key, "'%s' is not a perf event list: '%c' is none of letters, digits and - _ . : / = , @ ~ + { }",
+				    v, *c);
+	*field = xstrdup(v);
+	return 1;
+}
+
+static int perf_scope_key(struct parse_state *s, const char *key, const char *v, bool *ret)
+{
+	if (!strcmp(v, "command"))
+		*ret = false;
+	else if (!strcmp(v, "system"))
+		*ret = true;
+	else
+		return fail(s, key, "'%s' is not command or system", v);
+	return 1;
+}
+
 /* The keys of a fleet campaign: the machines (targets, or an Ansible inventory and its group). */
 static int campaign_fleet_key(struct parse_state *s, const char *key, const char *v)
 {
@@ -381,6 +419,12 @@ static int campaign_key(struct parse_state *s, const char *key, const char *v)
 		return parse_margin(s, key, v, &p->equivalence_pct);
 	if (!strcmp(key, "poll"))
 		return parse_uint(s, key, v, 1, 3600, &p->poll_s);
+	if (!strcmp(key, "perf"))
+		return perf_events_key(s, key, v, &p->perf, NULL);
+	if (!strcmp(key, "perf_scope"))
+		return perf_scope_key(s, key, v, &p->perf_system);
+	if (!strcmp(key, "energy"))
+		return parse_bool(s, key, v, &p->energy);
 	return fail(s, key, "unknown key in [campaign]");
 }
 
@@ -508,6 +552,16 @@ static int row_key(struct parse_state *s, struct plan_row *r, const char *key, c
 		return parse_bool(s, key, v, &r->by_run);
 	if (!strcmp(key, "equivalence"))
 		return parse_margin(s, key, v, &r->equivalence_pct);
+	if (!strcmp(key, "perf"))
+		return perf_events_key(s, key, v, &r->perf, &r->perf_off);
+	if (!strcmp(key, "perf_scope")) {
+		r->has_perf_scope = true;
+		return perf_scope_key(s, key, v, &r->perf_system);
+	}
+	if (!strcmp(key, "energy")) {
+		r->has_energy = true;
+		return parse_bool(s, key, v, &r->energy);
+	}
 	if (!strcmp(key, "better")) {
 		if (strcmp(v, "higher") && strcmp(v, "lower"))
 			return fail(s, key, "'%s' is not higher or lower", v);
@@ -1068,6 +1122,23 @@ bool plan_is_lava(const struct plan *plan)
 	return plan->target && !strcmp(plan->target, "lava");
 }
 
+const char *plan_row_perf(const struct plan *plan, const struct plan_row *row)
+{
+	if (row->check || row->perf_off)
+		return NULL;
+	return row->perf ? row->perf : plan->perf;
+}
+
+bool plan_row_perf_system(const struct plan *plan, const struct plan_row *row)
+{
+	return row->has_perf_scope ? row->perf_system : plan->perf_system;
+}
+
+bool plan_row_energy(const struct plan *plan, const struct plan_row *row)
+{
+	return !row->check && (row->has_energy ? row->energy : plan->energy);
+}
+
 const struct plan_mode *plan_find_mode(const struct plan *plan, const char *name)
 {
 	for (size_t i = 0; i < plan->n_modes; i++)
@@ -1349,6 +1420,11 @@ char *plan_format(const struct plan *p)
 	strbuf_addf(&sb, "reps = %u\n", p->default_reps);
 	if (p->equivalence_pct > 0)
 		strbuf_addf(&sb, "equivalence = %.17g%%\n", p->equivalence_pct);
+	format_string(&sb, "perf", p->perf);
+	if (p->perf || p->perf_system)
+		strbuf_addf(&sb, "perf_scope = %s\n", p->perf_system ? "system" : "command");
+	if (p->energy)
+		strbuf_addstr(&sb, "energy = on\n");
 
 	/* %.17g: every double reads back as the same double. */
 	strbuf_addf(&sb, "\n[idle]\nload = %.17g\ngpu = %.17g\nchecks = %u\ninterval = %u\ntimeout = %u\n",
@@ -1400,6 +1476,11 @@ char *plan_format(const struct plan *p)
 				strbuf_addf(&sb, "equivalence = %.17g%%\n", r->equivalence_pct);
 			if (r->has_better)
 				strbuf_addf(&sb, "better = %s\n", r->better_lower ? "lower" : "higher");
+			format_string(&sb, "perf", r->perf_off ? "off" : r->perf);
+			if (r->has_perf_scope)
+				strbuf_addf(&sb, "perf_scope = %s\n", r->perf_system ? "system" : "command");
+			if (r->has_energy)
+				strbuf_addf(&sb, "energy = %s\n", r->energy ? "on" : "off");
 		}
 		strbuf_addf(&sb, "timeout = %u\n", r->timeout_s);
 		format_string(&sb, "user", r->user);
@@ -1428,6 +1509,7 @@ void plan_release(struct plan *p)
 		free(p->rows[i].metric);
 		free(p->rows[i].pattern);
 		free(p->rows[i].unit);
+		free(p->rows[i].perf);
 	}
 	for (size_t i = 0; i < p->n_versions; i++) {
 		free(p->versions[i].name);
@@ -1446,6 +1528,7 @@ void plan_release(struct plan *p)
 	free(p->history);
 	free(p->power_cycle);
 	free(p->watch);
+	free(p->perf);
 	strlist_release(&p->order_list);
 	strlist_release(&p->park);
 	strlist_release(&p->ignore);

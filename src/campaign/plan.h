@@ -50,6 +50,12 @@ struct plan_row {
 	double equivalence_pct;   /* "same within -/+ PCT %" margin of this row; 0: the campaign's */
 	unsigned timeout_s;
 	char *user;               /* run as; NULL: the SSH user ("root" to run as root) */
+	char *perf;               /* perf stat events ("cycles,instructions"); NULL: the campaign's */
+	bool perf_off;            /* perf = off: no counters for this row whatever the campaign says */
+	bool has_perf_scope;
+	bool perf_system;         /* perf_scope = system (perf stat -a); else the command alone */
+	bool has_energy;
+	bool energy;              /* energy = on: RAPL read before and after each rep */
 	unsigned line;
 };
 
@@ -140,6 +146,9 @@ struct plan {
 	double equivalence_pct;        /* "same within -/+ PCT %" margin of every row; 0: none */
 	unsigned default_reps;
 	unsigned poll_s;               /* seconds between status reads while rows run */
+	char *perf;                    /* perf stat events of every row that names none; NULL: none */
+	bool perf_system;              /* perf_scope = system: every row's counters system-wide */
+	bool energy;                   /* energy = on: every row's RAPL energy (a row's own energy replaces it) */
 	struct plan_mode *modes;
 	size_t n_modes;
 	struct plan_row *rows;         /* rows and checks, in file order */
@@ -198,6 +207,17 @@ bool plan_kernel_valid(const char *s, const char **ret_why);
 
 /* Whether the plan's target is a LAVA instance (target = lava). */
 bool plan_is_lava(const struct plan *plan);
+
+/*
+ * The perf stat events of row (borrowed: the row's own, else the
+ * campaign's), or NULL when it has no counters (a check, perf = off).
+ */
+const char *plan_row_perf(const struct plan *plan, const struct plan_row *row);
+/* Whether row's counters count the whole box (perf stat -a) rather than its command. */
+bool plan_row_perf_system(const struct plan *plan, const struct plan_row *row);
+
+/* Whether row reads RAPL energy around each rep (its own energy, else the campaign's; never a check). */
+bool plan_row_energy(const struct plan *plan, const struct plan_row *row);
 
 /* The mode called name, or NULL. */
 const struct plan_mode *plan_find_mode(const struct plan *plan, const char *name);

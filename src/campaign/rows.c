@@ -24,6 +24,7 @@ int campaign_start_rows(struct campaign *c, size_t k)
 		.campaign = c->name, .boot_index = k, .n_boots = c->n_boots,
 		.label = c->boots[k].label, .mode = c->plan.modes[c->boots[k].mode].name,
 		.park = k == 0, .unpark = k + 1 == c->n_boots, .default_user = c->rows_user,
+		.root = c->o->root,
 	};
 	char *script = runner_generate(&c->plan, &so);
 	char *dir = campaign_remote_dir(c, k), *unit = xasprintf("bootab-%s-%s", c->name, c->boots[k].label);

@@ -126,18 +126,57 @@ idle_gate() {
 	record "gate $1 ok $(((T - gate_start) / 100)) $((T - gate_start))"
 }
 
-# run_rep ROW REP TIMEOUT USER COMMAND: one rep, as USER (empty: as we are).
+# energy_record ROW REP before|after: one record of each RAPL zone of the
+# powercap tree under POWERCAP (Documentation/power/powercap/powercap.rst:
+# a zone is a directory with energy_uj, its name and the counter's
+# wraparound, max_energy_range_uj): "energy ROW REP WHEN ZONE NAME UJ MAX",
+# "-" for what cannot be read. energy_uj is root's alone on most kernels
+# (0400): read as we are, else through sudo -n. No zone: "energy ROW REP
+# none".
+energy_record() {
+	_found=
+	for _z in "$POWERCAP"/*; do
+		[ -e "$_z/energy_uj" ] || continue
+		_found=y
+		{ read -r _n < "$_z/name"; } 2>/dev/null || _n=-
+		{ read -r _m < "$_z/max_energy_range_uj"; } 2>/dev/null || _m=-
+		if ! { read -r _e < "$_z/energy_uj"; } 2>/dev/null; then
+			_e=$(sudo -n cat "$_z/energy_uj" 2>/dev/null) || _e=-
+		fi
+		record "energy $1 $2 $3 ${_z##*/} ${_n:--} ${_e:--} ${_m:--}"
+	done
+	[ -n "$_found" ] || record "energy $1 $2 none"
+}
+
+# run_rep ROW REP TIMEOUT USER COMMAND [EVENTS [system [energy]]]: one rep,
+# as USER (empty: as we are). With EVENTS the rep runs under perf stat -j,
+# its counters in ROW.REP.perf; perf runs as we do (root counts the
+# kernel's share too) around the switch to USER, and with "system" counts
+# the box. With "energy" the RAPL zones are read just before and after.
 run_rep() {
-	row=$1 rep=$2 limit=$3 user=$4 command=$5
+	row=$1 rep=$2 limit=$3 user=$4 command=$5 events=${6-} scope=${7-} energy=${8-}
 	[ -z "$user" ] || [ -n "${me-}" ] || me=$(id -un)
 	if [ -z "$user" ] || [ "$user" = "$me" ]; then
 		set -- sh -c "$command"
 	else
 		set -- sudo -n -u "$user" sh -c "$command"
 	fi
+	if [ -n "$events" ]; then
+		if [ -z "${perf_found-}" ]; then
+			if command -v perf >/dev/null 2>&1; then perf_found=yes; else perf_found=no; fi
+		fi
+		if [ "$perf_found" = no ]; then
+			record "counters $row $rep no-perf"
+		elif [ "$scope" = system ]; then
+			set -- perf stat -j -o "$row.$rep.perf" -a -e "$events" -- "$@"
+		else
+			set -- perf stat -j -o "$row.$rep.perf" -e "$events" -- "$@"
+		fi
+	fi
 	if command -v timeout >/dev/null 2>&1; then
 		set -- timeout "$limit" "$@"
 	fi
+	[ -z "$energy" ] || energy_record "$row" "$rep" before
 	stamp
 	rep_start=$NOW
 	tick
@@ -146,6 +185,7 @@ run_rep() {
 	rc=$?
 	tick
 	rep_t=$((T - rep_t))
+	[ -z "$energy" ] || energy_record "$row" "$rep" after
 	stamp
 	record "rep $row $rep $rc $rep_start $NOW $((rep_t / 100)) $rep_t"
 	printf 'rep %s %s %s %s\n' "$row" "$rep" "$rc" "$((rep_t / 100))" >> progress

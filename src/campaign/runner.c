@@ -60,6 +60,14 @@ char *runner_generate(const struct plan *plan, const struct runner_options *o)
 	add_var(&sb, "IDLE_INTERVAL", num);
 	snprintf(num, sizeof(num), "%u", plan->idle.timeout_s);
 	add_var(&sb, "IDLE_TIMEOUT", num);
+	for (size_t i = 0; i < plan->n_rows; i++)
+		if (plan_row_energy(plan, &plan->rows[i])) {
+			char *powercap = xasprintf("%s/sys/class/powercap", o->root ? o->root : "");
+
+			add_var(&sb, "POWERCAP", powercap);
+			free(powercap);
+			break;
+		}
 	strbuf_addch(&sb, '\n');
 	strbuf_addstr(&sb, runner_helpers);
 
@@ -99,7 +107,18 @@ char *runner_generate(const struct plan *plan, const struct runner_options *o)
 			strbuf_addf(&sb, "\tstatus \"%s %s %u/%u\"\n", r->check ? "check" : "row", r->name, rep, r->reps);
 			strbuf_addf(&sb, "\trun_rep %s %u %s ", r->name, rep, timeout);
 			shell_quote_append(&sb, r->user ? r->user : o->default_user ? o->default_user : "");
-			strbuf_addstr(&sb, " \"$cmd\"\n");
+			strbuf_addstr(&sb, " \"$cmd\"");
+			if (plan_row_perf(plan, r) || plan_row_energy(plan, r)) {
+				strbuf_addch(&sb, ' ');
+				shell_quote_append(&sb, plan_row_perf(plan, r) ? plan_row_perf(plan, r) : "");
+				if (plan_row_perf_system(plan, r))
+					strbuf_addstr(&sb, " system");
+				else if (plan_row_energy(plan, r))
+					strbuf_addstr(&sb, " ''");
+			}
+			if (plan_row_energy(plan, r))
+				strbuf_addstr(&sb, " energy");
+			strbuf_addch(&sb, '\n');
 		}
 		strbuf_addf(&sb, "else\n\trecord \"skip %s gate-timeout\"\nfi\n", r->name);
 	}

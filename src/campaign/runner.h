@@ -21,9 +21,13 @@
  *                            park|unpark INDEX RC
  *                            gate ROW ok|timeout SECONDS HUNDREDTHS
  *                            rep ROW REP RC START END SECONDS HUNDREDTHS
+ *                            counters ROW REP no-perf   (the row asked for counters; no perf)
+ *                            energy ROW REP before|after ZONE NAME UJ MAX   (energy = on; "-": unreadable)
+ *                            energy ROW REP none        (energy = on; no RAPL zone)
  *                            skip ROW gate-timeout
  *                            end TIME
  *   ROW.REP.out, ROW.REP.err   each rep's stdout and stderr
+ *   ROW.REP.perf           a rep's perf stat -j output, when the row has counters
  *   version.NAME               each version command's output
  * Times are the target's UTC clock (RFC 3339); SECONDS are elapsed seconds
  * within this boot, never compared across boots, and HUNDREDTHS the same
@@ -41,6 +45,7 @@ struct runner_options {
 	bool park;                /* run [park] before the first row */
 	bool unpark;              /* run [unpark] after the last row */
 	const char *default_user; /* rows without a user run as this one; NULL: as the script runs */
+	const char *root;         /* a --root tree: the powercap zones are read under it; NULL: / */
 };
 
 /* The script text; the caller's. */

@@ -1,6 +1,7 @@
 #include "campaign/side-write.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +11,10 @@
 
 #include "lib/alloc.h"
 #include "lib/file.h"
+#include "lib/parse-number.h"
 #include "lib/strbuf.h"
 #include "parsers/parser.h"
+#include "parsers/perf-stat.h"
 #include "results/side.h"
 
 /* One "rep ROW REP RC START END SECONDS" record of the results file. */
@@ -21,7 +24,50 @@ struct rep_record {
 	char start[40];
 	char end[40];
 	long seconds;
+	long hundredths;        /* the rep's length in hundredths of a second; -1: not recorded (older runners) */
 };
+
+/* A row's counters over its reps: what each event gave (docs/results-format.md, "Counters"). */
+struct counter_note {
+	char *event;
+	char *unit;
+	size_t counted, not_counted, not_supported;
+	double running_min;     /* the lowest pcnt-running of a rep that counted */
+	bool user_only;         /* perf fell back to user space ("cycles:u") */
+};
+
+struct counter_notes {
+	struct counter_note *v;
+	size_t n, alloc;
+	size_t reps_without;    /* reps of the row that left no perf output */
+	bool no_perf;           /* the box has no perf */
+	bool no_rapl;           /* energy = on, and the box has no RAPL zone */
+};
+
+static void counter_notes_release(struct counter_notes *notes)
+{
+	for (size_t i = 0; i < notes->n; i++) {
+		free(notes->v[i].event);
+		free(notes->v[i].unit);
+	}
+	free(notes->v);
+}
+
+static struct counter_note *counter_note_of(struct counter_notes *notes, const char *event, const char *unit)
+{
+	struct counter_note *c;
+
+	for (size_t i = 0; i < notes->n; i++)
+		if (!strcmp(notes->v[i].event, event))
+			return &notes->v[i];
+	GROW(notes->v, notes->alloc, notes->n + 1);
+	c = &notes->v[notes->n++];
+	memset(c, 0, sizeof(*c));
+	c->event = xstrdup(event);
+	c->unit = xstrdup(unit);
+	c->running_min = 100;
+	return c;
+}
 
 static int write_text(const char *dir, const char *name, const char *data, size_t len)
 {
@@ -66,10 +112,10 @@ static size_t row_reps(const struct fetched_file *results, const char *row, stru
 			memcpy(buf, p, len);
 			buf[len] = '\0';
 			if (word_is(buf, len, "rep")) {
-				struct rep_record r = { 0 };
+				struct rep_record r = { .hundredths = -1 };
 
-				if (sscanf(buf, "rep %199s %u %d %39s %39s %ld", name, &r.rep, &r.rc, r.start,
-					   r.end, &r.seconds) == 6 && !strcmp(name, row)) {
+				if (sscanf(buf, "rep %199s %u %d %39s %39s %ld %ld", name, &r.rep, &r.rc, r.start,
+					   r.end, &r.seconds, &r.hundredths) >= 6 && !strcmp(name, row)) {
 					GROW(reps, alloc, n + 1);
 					reps[n++] = r;
 				}
@@ -121,7 +167,8 @@ static void metric_better_override(struct metric_set *set, const struct plan_row
 	if (!row->has_better)
 		return;
 	for (size_t i = 0; i < set->n_metrics; i++)
-		set->metrics[i].better = row->better_lower ? BETTER_LOWER : BETTER_HIGHER;
+		if (!set->metrics[i].counter)
+			set->metrics[i].better = row->better_lower ? BETTER_LOWER : BETTER_HIGHER;
 }
 
 /* A KTAP row's checks: counts by outcome and the failed checks' names. */
@@ -147,9 +194,12 @@ static json_t *metrics_json(const struct metric_set *set)
 
 		for (size_t k = 0; k < m->n_samples; k++)
 			json_array_append_new(samples, json_real(m->samples[k]));
-		json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:o}", "name", m->name, "better",
-						     m->better == BETTER_LOWER ? "lower" : "higher", "unit",
-						     m->unit, "samples", samples));
+		json_t *jm = json_pack("{s:s, s:s, s:s, s:o}", "name", m->name, "better",
+				       m->better == BETTER_LOWER ? "lower" : "higher", "unit", m->unit, "samples", samples);
+
+		if (m->counter)
+			json_object_set_new(jm, "counter", json_string(m->counter));
+		json_array_append_new(arr, jm);
 	}
 	return arr;
 }
@@ -212,10 +262,282 @@ static void rep_parse(const struct side_record *rec, const struct plan_row *row,
 	parse_error_release(&pwarn);
 }
 
+/* Whether the results file says that the box had no perf for rep of row. */
+static bool rep_no_perf(const struct fetched_file *results, const char *row, unsigned rep)
+{
+	char *line = xasprintf("counters %s %u no-perf\n", row, rep);
+	const char *p = results ? results->data : NULL;
+	bool found = false;
+
+	for (; p && !found; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		found = !strncmp(p, line, strlen(line));
+	free(line);
+	return found;
+}
+
+/*
+ * A rep's counters (ROW.REP.perf, kept as rows/ROW/rep-N.perf): each event
+ * counted becomes a sample of the metric of its name, marked a counter;
+ * one perf could not count is stated in jrep and notes, never a zero.
+ */
+static void rep_counters(const char *dir, const struct side_record *rec, const struct plan_row *row,
+			 const char *rel, const struct rep_record *rep, struct metric_set *set, json_t *jrep,
+			 struct counter_notes *notes, struct strlist *warnings, int *write_error)
+{
+	const char *asked = plan_row_perf(rec->plan, row);
+	char *perf_name = xasprintf("%s.%u.perf", row->name, rep->rep), *kept = xasprintf("%s/rep-%u.perf", rel, rep->rep);
+	const struct fetched_file *perf = fetch_find(rec->fetch, perf_name);
+	struct perf_stat stat = PERF_STAT_INIT;
+	struct parse_error perr = PARSE_ERROR_INIT;
+	json_t *jc;
+
+	if (!perf) {
+		bool no_perf = rep_no_perf(fetch_find(rec->fetch, "results"), row->name, rep->rep);
+
+		notes->reps_without++;
+		notes->no_perf |= no_perf;
+		json_object_set_new(jrep, "counters_problem",
+				    json_string(no_perf ? "perf is not installed on the box" : "perf wrote no output"));
+		goto out;
+	}
+	keep_error(write_error, write_text(dir, kept, perf->data, perf->len));
+	json_object_set_new(jrep, "perf", json_string(kept));
+	if (perf_stat_parse(perf->data, perf->len, &stat, &perr) < 0) {
+		char *msg;
+
+		parse_error_set_file(&perr, kept);
+		msg = parse_error_format(&perr);
+		strlist_addf(warnings, "%s: row %s rep %u: %s (raw output kept)", rec->label, row->name, rep->rep, msg);
+		json_object_set_new(jrep, "counters_problem", json_string(msg));
+		notes->reps_without++;
+		free(msg);
+		goto out;
+	}
+	jc = json_array();
+	for (size_t i = 0; i < stat.n_counters; i++) {
+		const struct perf_counter *pc = &stat.counters[i];
+		struct counter_note *note = counter_note_of(notes, pc->event, pc->unit);
+		json_t *j = json_pack("{s:s}", "event", pc->event);
+
+		if (pc->state == PERF_COUNTED) {
+			/* Only a rep whose command ran to its end measured what the row did. */
+			if (rep->rc == 0)
+				metric_set_add_sample(set, pc->event, BETTER_LOWER, pc->unit, pc->value)->counter = "perf";
+			note->counted++;
+			if (pc->running_pct < note->running_min)
+				note->running_min = pc->running_pct;
+			json_object_set_new(j, "value", json_real(pc->value));
+			json_object_set_new(j, "unit", json_string(pc->unit));
+			json_object_set_new(j, "running_pct", json_real(pc->running_pct));
+		} else {
+			if (pc->state == PERF_NOT_COUNTED)
+				note->not_counted++;
+			else
+				note->not_supported++;
+			json_object_set_new(j, "state", json_string(perf_counter_state_name(pc->state)));
+		}
+		if (perf_event_user_only(pc->event, asked)) {
+			note->user_only = true;
+			json_object_set_new(j, "user_only", json_true());
+		}
+		json_array_append_new(jc, j);
+	}
+	json_object_set_new(jrep, "counters", jc);
+out:
+	perf_stat_release(&stat);
+	parse_error_release(&perr);
+	free(perf_name);
+	free(kept);
+}
+
+/* The row's counters in meta.json ("counters") and one line of meta.txt. */
+static void row_counters(json_t *jr, struct strbuf *txt, const struct plan *plan, const struct plan_row *row,
+			 const struct counter_notes *notes)
+{
+	json_t *j = json_object(), *events = json_array();
+
+	json_object_set_new(j, "events", json_string(plan_row_perf(plan, row)));
+	json_object_set_new(j, "scope", json_string(plan_row_perf_system(plan, row) ? "system" : "command"));
+	strbuf_addf(txt, "counters %s (%s):", row->name, plan_row_perf_system(plan, row) ? "system-wide" : "its command");
+	if (notes->no_perf)
+		strbuf_addstr(txt, " perf is not installed on the box;");
+	for (size_t i = 0; i < notes->n; i++) {
+		const struct counter_note *c = &notes->v[i];
+		json_t *e = json_pack("{s:s, s:I, s:I, s:I}", "event", c->event, "reps_counted", (json_int_t)c->counted,
+				      "reps_not_counted", (json_int_t)c->not_counted,
+				      "reps_not_supported", (json_int_t)c->not_supported);
+
+		strbuf_addf(txt, "%s %s", i ? "," : "", c->event);
+		if (c->counted) {
+			json_object_set_new(e, "running_pct_min", json_real(c->running_min));
+			if (c->running_min < 100)
+				strbuf_addf(txt, " (counting %.0f %% of the run at least: multiplexed, scaled by perf)", c->running_min);
+		}
+		if (c->not_supported)
+			strbuf_addf(txt, " not supported (%zu rep%s)", c->not_supported, c->not_supported == 1 ? "" : "s");
+		if (c->not_counted)
+			strbuf_addf(txt, " not counted (%zu rep%s)", c->not_counted, c->not_counted == 1 ? "" : "s");
+		if (c->user_only) {
+			json_object_set_new(e, "user_only", json_true());
+			strbuf_addstr(txt, " user space only (perf_event_paranoid)");
+		}
+		json_array_append_new(events, e);
+	}
+	if (notes->reps_without)
+		strbuf_addf(txt, "%s %zu rep%s without counters", notes->n ? ";" : "", notes->reps_without,
+			    notes->reps_without == 1 ? "" : "s");
+	strbuf_addch(txt, '\n');
+	json_object_set_new(j, "per_event", events);
+	json_object_set_new(jr, "counters", j);
+}
+
+/* One RAPL zone around one rep, from the results' energy records. */
+struct energy_zone {
+	char zone[64], name[64];
+	long before, after, max;   /* microjoules; -1: unreadable or not recorded */
+};
+
+/* The results' "energy ROW REP before|after ZONE NAME UJ MAX" records of one rep; *ret_none: "energy ROW REP none". */
+static size_t rep_energy_zones(const struct fetched_file *results, const char *row, unsigned rep,
+			       struct energy_zone **ret, bool *ret_none)
+{
+	struct energy_zone *zones = NULL;
+	size_t n = 0, alloc = 0;
+	const char *p = results ? results->data : "";
+	char *prefix = xasprintf("energy %s %u ", row, rep);
+	size_t plen = strlen(prefix);
+
+	*ret_none = false;
+	for (; *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] ? 1 : 0)) {
+		char when[8], zone[64], name[64], uj[32], max[32];
+		struct energy_zone *z = NULL;
+		long v;
+
+		if (strncmp(p, prefix, plen))
+			continue;
+		if (!strncmp(p + plen, "none\n", 5)) {
+			*ret_none = true;
+			continue;
+		}
+		if (sscanf(p + plen, "%7s %63s %63s %31s %31s", when, zone, name, uj, max) != 5)
+			continue;
+		for (size_t i = 0; i < n && !z; i++)
+			if (!strcmp(zones[i].zone, zone))
+				z = &zones[i];
+		if (!z) {
+			GROW(zones, alloc, n + 1);
+			z = &zones[n++];
+			snprintf(z->zone, sizeof(z->zone), "%s", zone);
+			snprintf(z->name, sizeof(z->name), "%s", name);
+			z->before = z->after = z->max = -1;
+		}
+		if (number_parse_long(uj, 0, LONG_MAX, &v) < 0)
+			v = -1;
+		if (!strcmp(when, "before"))
+			z->before = v;
+		else if (!strcmp(when, "after"))
+			z->after = v;
+		if (number_parse_long(max, 0, LONG_MAX, &z->max) < 0)
+			z->max = -1;
+	}
+	free(prefix);
+	*ret = zones;
+	return n;
+}
+
+/* "t/s" -> "t", "IOPS" -> "IO": the unit of work a rate counts; NULL when unit is no rate. */
+static char *work_unit(const char *unit)
+{
+	size_t n = strlen(unit);
+
+	if (!strcmp(unit, "IOPS") || !strcmp(unit, "iops"))
+		return xstrdup("IO");
+	if (n > 2 && !strcmp(unit + n - 2, "/s"))
+		return xstrndup(unit, n - 2);
+	return NULL;
+}
+
+/* A rate the rep measured: its metric's name and unit (borrowed) and the rep's value. */
+struct rep_rate {
+	const char *name, *unit;
+	double value;
+};
+
+/*
+ * A rep's energy (energy = on): per RAPL zone the joules the counter moved
+ * across the rep (once wrapped: plus max_energy_range_uj) and the average
+ * watts over the rep's length, samples of the metrics "NAME energy" (J)
+ * and "NAME power" (W), marked as counters; and for each rate the rep
+ * measured (t/s, IOPS), the energy per unit of work of the first zone (the
+ * package): joules / (rate x the rep's length). rates[] are the row's
+ * metrics that got one sample from this rep.
+ */
+static void rep_energy(const struct side_record *rec, const struct plan_row *row, const struct rep_record *rep,
+		       struct metric_set *set, const struct rep_rate *rates, size_t n_rates, json_t *jrep,
+		       bool *ret_none)
+{
+	struct energy_zone *zones;
+	bool none;
+	size_t n = rep_energy_zones(fetch_find(rec->fetch, "results"), row->name, rep->rep, &zones, &none);
+	double seconds = rep->hundredths > 0 ? rep->hundredths / 100.0 : (double)rep->seconds;
+	json_t *jz = json_array();
+
+	*ret_none |= none;
+	for (size_t i = 0; i < n; i++) {
+		const struct energy_zone *z = &zones[i];
+		long delta = z->after - z->before;
+		json_t *j = json_pack("{s:s, s:s}", "zone", z->zone, "name", z->name);
+		char *metric;
+
+		if (z->before < 0 || z->after < 0) {
+			json_object_set_new(j, "state", json_string("unreadable (needs root)"));
+			json_array_append_new(jz, j);
+			continue;
+		}
+		if (delta < 0 && z->max > 0) {
+			delta += z->max;
+			json_object_set_new(j, "wrapped", json_true());
+		}
+		json_object_set_new(j, "joules", json_real((double)delta / 1e6));
+		if (rep->rc == 0 && delta >= 0) {
+			metric = xasprintf("%s energy", z->name);
+			metric_set_add_sample(set, metric, BETTER_LOWER, "J", (double)delta / 1e6)->counter = "rapl";
+			free(metric);
+			if (seconds > 0) {
+				metric = xasprintf("%s power", z->name);
+				metric_set_add_sample(set, metric, BETTER_LOWER, "W", (double)delta / 1e6 / seconds)->counter = "rapl";
+				free(metric);
+				json_object_set_new(j, "watts", json_real((double)delta / 1e6 / seconds));
+			}
+			for (size_t k = 0; i == 0 && k < n_rates && seconds > 0; k++) {
+				char *unit = work_unit(rates[k].unit), *per_unit;
+				double work = rates[k].value * seconds;
+
+				if (!unit || !(work > 0)) {
+					free(unit);
+					continue;
+				}
+				metric = xasprintf("%s energy per %s of %s", z->name, unit, rates[k].name);
+				per_unit = xasprintf("J/%s", unit);
+				metric_set_add_sample(set, metric, BETTER_LOWER, per_unit, (double)delta / 1e6 / work)->counter = "rapl";
+				free(metric);
+				free(per_unit);
+				free(unit);
+			}
+		}
+		json_array_append_new(jz, j);
+	}
+	if (n)
+		json_object_set_new(jrep, "energy", jz);
+	else
+		json_decref(jz);
+	free(zones);
+}
+
 /* One rep of row: its output kept in the side (rows/ROW/rep-N.out, .err), its record, its metrics into set. */
 static json_t *rep_json(const char *dir, const struct side_record *rec, const struct plan_row *row, const char *rel,
-			const struct rep_record *rep, struct metric_set *set, struct strlist *warnings,
-			int *write_error)
+			const struct rep_record *rep, struct metric_set *set, struct counter_notes *notes,
+			struct strlist *warnings, int *write_error)
 {
 	char name[300], err_path[300], *out_name = xasprintf("%s.%u.out", row->name, rep->rep);
 	char *err_name = xasprintf("%s.%u.err", row->name, rep->rep);
@@ -245,9 +567,30 @@ static json_t *rep_json(const char *dir, const struct side_record *rec, const st
 		strlist_addf(warnings, "%s: %s %s rep %u %s (rc=%d)", rec->label,
 			     row->check ? "check" : "row", row->name, rep->rep,
 			     timed_out ? "timed out" : "failed", rep->rc);
+	size_t before_n = set->n_metrics, *before = xcalloc(before_n + 1, sizeof(*before));
+
+	for (size_t i = 0; i < before_n; i++)
+		before[i] = set->metrics[i].n_samples;
 	/* A test suite exits non-zero when a test fails: its output says which. */
 	if (!row->check && out && (rep->rc == 0 || row->parser == PARSER_KTAP))
 		rep_parse(rec, row, rep, out, name, set, jrep, warnings);
+	if (plan_row_energy(rec->plan, row)) {
+		/* The rates this rep measured: one sample each from its output. */
+		struct rep_rate *rates = xcalloc(set->n_metrics + 1, sizeof(*rates));
+		size_t n_rates = 0;
+
+		for (size_t i = 0; i < set->n_metrics; i++) {
+			const struct metric *m = &set->metrics[i];
+
+			if (!m->counter && m->n_samples == (i < before_n ? before[i] : 0) + 1)
+				rates[n_rates++] = (struct rep_rate){ m->name, m->unit, m->samples[m->n_samples - 1] };
+		}
+		rep_energy(rec, row, rep, set, rates, n_rates, jrep, &notes->no_rapl);
+		free(rates);
+	}
+	free(before);
+	if (plan_row_perf(rec->plan, row))
+		rep_counters(dir, rec, row, rel, rep, set, jrep, notes, warnings, write_error);
 	free(out_name);
 	free(err_name);
 	return jrep;
@@ -258,6 +601,7 @@ static json_t *row_json(const char *dir, const struct side_record *rec, const st
 {
 	const struct fetched_file *results = fetch_find(rec->fetch, "results");
 	struct metric_set set = METRIC_SET_INIT;
+	struct counter_notes notes = { 0 };
 	struct rep_record *reps;
 	json_t *jr = json_object(), *jreps = json_array(), *problems = json_array();
 	char gate[40], *rowdir, *rel;
@@ -282,7 +626,7 @@ static json_t *row_json(const char *dir, const struct side_record *rec, const st
 	for (size_t i = 0; i < n; i++) {
 		if (reps[i].rc != 0)
 			rc = reps[i].rc;
-		json_array_append_new(jreps, rep_json(dir, rec, row, rel, &reps[i], &set, warnings, write_error));
+		json_array_append_new(jreps, rep_json(dir, rec, row, rel, &reps[i], &set, &notes, warnings, write_error));
 	}
 	if (n == 0 && !skipped) {
 		strlist_addf(warnings, "%s: row %s has no recorded rep", rec->label, row->name);
@@ -299,6 +643,8 @@ static json_t *row_json(const char *dir, const struct side_record *rec, const st
 		json_object_set_new(jr, "metrics", metrics_json(&set));
 	if (set.has_checks)
 		json_object_set_new(jr, "checks", checks_json(&set));
+	if (plan_row_perf(rec->plan, row) && n)
+		row_counters(jr, txt, rec->plan, row, &notes);
 	json_object_set_new(jr, "reps", jreps);
 	if (json_array_size(problems))
 		json_object_set_new(jr, "problems", problems);
@@ -309,6 +655,7 @@ static json_t *row_json(const char *dir, const struct side_record *rec, const st
 	else
 		strbuf_addf(txt, "%s %s\n", row->name, skipped ? "skipped (idle gate timed out)" : "not run");
 	metric_set_release(&set);
+	counter_notes_release(&notes);
 	free(reps);
 	free(rowdir);
 	free(rel);
@@ -375,6 +722,33 @@ static void meta_versions(json_t *versions, struct strbuf *txt, const struct sid
 		}
 		free(fname);
 	}
+}
+
+/*
+ * energy = on where the box has no RAPL zone, or none bootab could read:
+ * said once for the side (meta.json "energy", meta.txt, a warning), never
+ * a zero.
+ */
+static void side_energy_note(json_t *meta, struct strbuf *txt, const struct side_record *rec,
+			     const struct fetched_file *results, struct strlist *warnings)
+{
+	const char *p = results ? results->data : "", *why = NULL;
+
+	for (; *p && !why; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] ? 1 : 0)) {
+		size_t len = strcspn(p, "\n");
+
+		if (strncmp(p, "energy ", 7))
+			continue;
+		if (len > 5 && !strncmp(p + len - 5, " none", 5))
+			why = "no RAPL on this box";
+		else if (len > 2 && !strncmp(p + len - 2, " -", 2))
+			why = "RAPL unreadable (energy_uj needs root: run as root or give sudo -n)";
+	}
+	if (!why)
+		return;
+	json_object_set_new(meta, "energy", json_string(why));
+	strbuf_addf(txt, "energy: %s\n", why);
+	strlist_addf(warnings, "%s: energy: %s", rec->label, why);
 }
 
 /* What the side keeps besides meta.json: the scripts as they ran, their results, snapshot.out, kernel-config. */
@@ -447,6 +821,7 @@ int side_write(const char *dir, const struct side_record *rec, struct strlist *w
 	for (size_t i = 0; i < rec->plan->n_rows; i++)
 		json_array_append_new(rows, row_json(dir, rec, &rec->plan->rows[i], &txt, warnings, &write_error));
 	json_object_set_new(meta, "rows", rows);
+	side_energy_note(meta, &txt, rec, results, warnings);
 	field = results_field(results, "end", &flen);
 	if (field) {
 		json_object_set_new(meta, "rows_end", json_string_n(field, flen));

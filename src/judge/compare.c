@@ -773,17 +773,23 @@ static void boot_level(const struct side *sides, size_t n_sides, const unsigned 
 	free(group_side);
 }
 
-/* Benjamini-Hochberg over every test of the report. */
-static void control_fdr(struct compare_result *res)
+/*
+ * Benjamini-Hochberg over every test of the report's own numbers; the
+ * counters (perf) that explain them are a family of their own, so that
+ * asking for counters never weakens a row's claim, and they stay out of
+ * the summary's tallies.
+ */
+static void control_fdr_family(struct compare_result *res, bool counters)
 {
 	size_t n = 0, i = 0;
 	double *p;
 
 	for (size_t m = 0; m < res->n_metrics; m++)
-		n += res->metrics[m].n_tests;
+		if (res->metrics[m].counter == counters)
+			n += res->metrics[m].n_tests;
 	p = xcalloc(n + 1, sizeof(*p));
 	for (size_t m = 0; m < res->n_metrics; m++)
-		for (size_t t = 0; t < res->metrics[m].n_tests; t++) {
+		for (size_t t = 0; res->metrics[m].counter == counters && t < res->metrics[m].n_tests; t++) {
 			const struct compare_test *ct = &res->metrics[m].tests[t];
 
 			p[i++] = ct->method != METHOD_NONE ? ct->test.p : NAN;
@@ -793,6 +799,8 @@ static void control_fdr(struct compare_result *res)
 	for (size_t m = 0; m < res->n_metrics; m++) {
 		struct compare_metric *cm = &res->metrics[m];
 
+		if (cm->counter != counters)
+			continue;
 		res->n_unusual += cm->has_history && cm->history.unusual;
 		res->n_drift += cm->has_history && cm->history.drift;
 		for (size_t t = 0; t < cm->n_tests; t++) {
@@ -801,17 +809,26 @@ static void control_fdr(struct compare_result *res)
 			ct->fdr_q = p[i++];
 			if (ct->method == METHOD_NONE)
 				continue;
+			if (ct->verdict == VERDICT_COUNTS)
+				ct->survives = ct->fdr_q <= res->fdr_q;
+			if (counters)
+				continue;
 			res->n_tests++;
 			res->n_same += ct->verdict == VERDICT_SAME;
 			res->n_undecided += ct->verdict == VERDICT_UNDECIDED;
 			if (ct->verdict != VERDICT_COUNTS)
 				continue;
 			res->n_claims++;
-			ct->survives = ct->fdr_q <= res->fdr_q;
 			res->n_survive += ct->survives;
 		}
 	}
 	free(p);
+}
+
+static void control_fdr(struct compare_result *res)
+{
+	control_fdr_family(res, false);
+	control_fdr_family(res, true);
 }
 
 static bool failed_on(const struct row *r, const char *test)
@@ -983,6 +1000,7 @@ static void collect_metrics(const struct side *sides, size_t n_sides, const stru
 				cm->metric = xstrdup(m->name);
 				cm->better = m->better;
 				cm->unit = xstrdup(m->unit);
+				cm->counter = m->counter != NULL;
 				cm->stat = o->stat;
 				cm->stats[0] = o->stat;
 				cm->n_stats = 1;
@@ -1275,8 +1293,9 @@ bool compare_decided(const struct compare_result *result, size_t *ret_decided, s
 {
 	size_t decided = 0, tests = 0;
 
+	/* The counters explain the answer; the campaign waits for the answer alone. */
 	for (size_t i = 0; i < result->n_metrics; i++)
-		for (size_t t = 0; t < result->metrics[i].n_tests; t++) {
+		for (size_t t = 0; !result->metrics[i].counter && t < result->metrics[i].n_tests; t++) {
 			const struct compare_test *ct = &result->metrics[i].tests[t];
 
 			tests++;

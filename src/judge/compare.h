@@ -173,6 +173,12 @@ struct compare_metric {
 	char *metric;
 	enum metric_better better;
 	char *unit;
+	/*
+	 * A perf counter of the row's command: judged like its numbers, but an
+	 * explanation of them (shown under the row), corrected for false
+	 * discoveries among the counters alone and left out of the tallies.
+	 */
+	bool counter;
 	enum stat_kind stat;          /* the first of stats: the one the boot-level tests stand beside */
 	enum stat_kind stats[STAT_KINDS];   /* every statistic compared, in the order asked */
 	size_t n_stats;
@@ -340,7 +346,7 @@ double compare_sequential_alpha(unsigned round, unsigned max_rounds, double alph
 
 /*
  * Whether a look decides the campaign: every boot-level test of every
- * metric is a claim that survives the false-discovery correction or the
+ * metric (counters aside: they explain it) is a claim that survives the false-discovery correction or the
  * same within its margin. *ret_decided and *ret_tests (either may be NULL)
  * count the tests decided and all tests; no test at all decides nothing.
  */

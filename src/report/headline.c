@@ -240,6 +240,8 @@ static void line_text(struct headline_line *l, const struct null_tally *n, const
 			strbuf_addf(&sb, "%s%s", sep, it->words);
 		else
 			strbuf_addf(&sb, "%s%s", sep, it->text);
+		if (it->why)
+			strbuf_addf(&sb, ", counters: %s", it->why);
 		sep = "; ";
 	}
 	switch (l->null) {
@@ -291,6 +293,84 @@ static void add_item(struct headline_line *l, size_t *alloc, const struct headli
 	l->items[l->n_items++] = *it;
 }
 
+/* "page-faults 2.1x more", "context-switches 30 % fewer": a counter's mean against the first mode's. */
+static void add_counter_words(struct strbuf *sb, const struct compare_metric *cm, double delta_pct)
+{
+	/* + is better: for a count (lower is better) this mode's count is 1 - delta of the first's. */
+	double ratio = cm->better == BETTER_LOWER ? 1 - delta_pct / 100 : 1 + delta_pct / 100;
+
+	if (ratio >= 2)
+		strbuf_addf(sb, "%s %.3gx more", cm->metric, ratio);
+	else if (ratio > 0 && ratio <= 0.5)
+		strbuf_addf(sb, "%s %.3gx fewer", cm->metric, 1 / ratio);
+	else
+		strbuf_addf(sb, "%s %.0f %% %s", cm->metric, fabs(ratio - 1) * 100, ratio >= 1 ? "more" : "fewer");
+}
+
+/* The most counters one claim's explanation names. */
+#define HEADLINE_WHY_MAX 3
+
+/*
+ * The counters of row that moved on this line's mode, judged as its
+ * numbers are (a boot-level claim that survives among the counters, else
+ * the screen's count), the HEADLINE_WHY_MAX largest first; NULL when none
+ * did.
+ */
+static char *counters_why(const struct compare_result *res, const struct headline_line *l, const char *row)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool *said = xcalloc(res->n_metrics + 1, sizeof(*said));
+	const char *sep = "";
+
+	for (size_t said_n = 0; said_n < HEADLINE_WHY_MAX; said_n++) {
+		size_t best = res->n_metrics;
+		double best_delta = 0;
+
+		for (size_t i = 0; i < res->n_metrics; i++) {
+			const struct compare_metric *cm = &res->metrics[i];
+			const struct compare_cell *c = &cm->cells[l->side];
+			const struct compare_test *t = test_of(cm, l->mode);
+			double d;
+
+			if (!cm->counter || said[i] || strcmp(cm->row, row))
+				continue;
+			if (t && t->method != METHOD_NONE)
+				d = t->verdict == VERDICT_COUNTS && t->survives ? t->delta_pct : NAN;
+			else
+				d = c->present && c->verdict == VERDICT_COUNTS ? c->delta_pct : NAN;
+			if (!isnan(d) && (best == res->n_metrics || fabs(d) > fabs(best_delta))) {
+				best = i;
+				best_delta = d;
+			}
+		}
+		if (best == res->n_metrics)
+			break;
+		said[best] = true;
+		strbuf_addstr(&sb, sep);
+		add_counter_words(&sb, &res->metrics[best], best_delta);
+		sep = ", ";
+	}
+	free(said);
+	if (!sb.len) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/* A counter is no claim of its own: the first claim of each row gets its row's counters as its why. */
+static void explain_claims(const struct compare_result *res, struct headline_line *l)
+{
+	for (size_t i = 0; i < l->n_items && l->items[i].kind == HEADLINE_CLAIM; i++) {
+		bool first = true;
+
+		for (size_t j = 0; j < i && first; j++)
+			first = strcmp(l->items[j].metric->row, l->items[i].metric->row) != 0;
+		if (first)
+			l->items[i].why = counters_why(res, l, l->items[i].metric->row);
+	}
+}
+
 static bool cost_seen(const struct headline_line *l, const char *row)
 {
 	for (size_t i = 0; i < l->n_items; i++)
@@ -302,7 +382,7 @@ static bool cost_seen(const struct headline_line *l, const char *row)
 static void build_line(const struct compare_result *res, struct headline_line *l)
 {
 	struct null_tally n = { 0 };
-	size_t alloc = 0, first_boots;
+	size_t alloc = 0;
 
 	for (size_t i = 0; i < res->n_metrics; i++) {
 		const struct compare_metric *cm = &res->metrics[i];
@@ -310,9 +390,10 @@ static void build_line(const struct compare_result *res, struct headline_line *l
 		const struct compare_test *t = test_of(cm, l->mode);
 		struct headline_item it = { .metric = cm, .cell = c, .lo_pct = NAN, .hi_pct = NAN };
 
+		if (cm->counter)
+			continue;
 		it.boots = sides_with(res, cm, l->mode);
-		first_boots = sides_with(res, cm, l->first_mode);
-		it.boots_first = first_boots;
+		it.boots_first = sides_with(res, cm, l->first_mode);
 		if (t && t->method != METHOD_NONE) {
 			it.judge = HEADLINE_BY_TEST;
 			it.test = t;
@@ -398,6 +479,7 @@ static void build_line(const struct compare_result *res, struct headline_line *l
 	}
 	if (l->n_items)
 		qsort(l->items, l->n_items, sizeof(*l->items), by_size);
+	explain_claims(res, l);
 
 	l->null = HEADLINE_NULL_NONE;
 	if (l->n_items && l->items[0].kind != HEADLINE_LOUD) {
@@ -475,6 +557,7 @@ void headline_release(struct headline *h)
 			free(h->lines[i].items[j].text);
 			free(h->lines[i].items[j].words);
 			free(h->lines[i].items[j].note);
+			free(h->lines[i].items[j].why);
 		}
 		free(h->lines[i].items);
 		free(h->lines[i].text);

@@ -60,6 +60,12 @@ struct headline_item {
 	char *text;             /* "gptoss-rocm pp512@d65536 +4.1 % [+3.0, +5.2] faster (boot t, 3 + 4 boots)" */
 	/* A claim's text in two parts (NULL otherwise): "gptoss-rocm ... faster" and "boot t, 3 + 4 boots". */
 	char *words, *note;
+	/*
+	 * A claim's explanation (NULL: none): the counters of its row that
+	 * moved on this mode, each judged like the row ("page-faults 2.1x more,
+	 * context-switches 30 % more"), first of its row's claims only.
+	 */
+	char *why;
 };
 
 struct headline_line {

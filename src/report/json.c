@@ -150,6 +150,8 @@ static json_t *json_headline(const struct compare_result *res)
 				json_object_set_new(o, "direction", json_string(it->direction));
 				json_object_set_new(o, "boots", json_integer((json_int_t)it->boots));
 				json_object_set_new(o, "boots_first", json_integer((json_int_t)it->boots_first));
+				if (it->why)
+					json_object_set_new(o, "counters", json_string(it->why));
 			}
 			json_array_append_new(items, o);
 		}
@@ -168,6 +170,8 @@ static json_t *json_cell(const struct compare_result *res, const struct compare_
 
 	json_object_set_new(j, "row", json_string(cm->row));
 	json_object_set_new(j, "metric", json_string(cm->metric));
+	if (cm->counter)
+		json_object_set_new(j, "counter", json_true());
 	json_object_set_new(j, "side", json_string(res->sides[k].label));
 	json_object_set_new(j, "mode", json_string(res->sides[k].mode));
 	json_object_set_new(j, "stat", json_string(stat_kind_name(cm->stat)));

@@ -270,6 +270,10 @@ static int load_meta_metrics(const char *file, size_t ri, json_t *jmetrics, stru
 			}
 			metric_set_add_sample(&set, name, b, unit, v);
 		}
+		/* A perf counter of the row's command (docs/results-format.md, "Counters"). */
+		if (json_is_string(json_object_get(jm, "counter")))
+			metric_set_find(&set, name)->counter =
+				!strcmp(json_string_value(json_object_get(jm, "counter")), "rapl") ? "rapl" : "perf";
 	}
 	metric_set_merge(&row->metrics, &set);
 	metric_set_release(&set);

@@ -126,7 +126,12 @@ void metric_set_merge(struct metric_set *dst, const struct metric_set *src)
 		const struct metric *m = &src->metrics[i];
 
 		for (size_t j = 0; j < m->n_samples; j++)
-			metric_set_add_sample(dst, m->name, m->better, m->unit, m->samples[j]);
+			{
+			struct metric *d = metric_set_add_sample(dst, m->name, m->better, m->unit, m->samples[j]);
+
+			if (m->counter)
+				d->counter = m->counter;
+		}
 	}
 	metric_set_merge_checks(dst, src);
 }

@@ -18,6 +18,12 @@ struct metric {
 	char *name;
 	enum metric_better better;
 	char *unit;            /* "t/s", "IOPS", "ns", "s" or "" */
+	/*
+	 * NULL: one of the row's own numbers. Else what measured it beside
+	 * them, "perf" (a counter of its command) or "rapl" (energy): why
+	 * its numbers moved, not one of them. Static text.
+	 */
+	const char *counter;
 	double *samples;
 	size_t n_samples;
 	size_t alloc_samples;

@@ -871,3 +871,184 @@ auto_row() {
 		rm -rf "$BATS_TEST_TMPDIR/elsewhere"
 	done
 }
+
+@test "perf = EVENTS: each rep under perf stat -j, each counter a metric judged like the row, the moved ones under its claim" {
+	command -v perf >/dev/null || { echo "perf is not installed (apt-get install linux-perf: tools/debian-packages)"; false; }
+	# passthrough fills an array twenty times larger: more page faults, more CPU time.
+	write_plan "$BATS_TEST_TMPDIR/p.ini" "translated passthrough translated2 passthrough" "
+[row \"work\"]
+command = if grep -q iommu=pt '$tree/proc/cmdline'; then n=400000; else n=20000; fi; awk -v n=\$n 'BEGIN { for (i = 0; i < n; i++) a[i] = i; print n }'
+parser = number
+better = lower
+reps = 3
+perf = task-clock,page-faults"
+	sed -i 's/^order = .*/order = translated passthrough translated passthrough/' "$BATS_TEST_TMPDIR/p.ini"
+	run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/p.ini"
+	echo "$stderr"
+	while [ -L "$link" ]; do
+		read -r -a cmd <<<"$(exec_start)"
+		run --separate-stderr "${cmd[@]}"
+		echo "$stderr"
+	done
+	dir=$(echo "$data"/p-*)
+	grep -qx finished "$dir/journal"
+	meta=$dir/passthrough/meta.json
+	# perf stat -j's own output is kept beside each rep's; each counter is a metric of the row.
+	grep -q '"event" : "page-faults"' "$dir/passthrough/rows/work/rep-2.perf"
+	[ "$(jq -r '.rows[1].reps[1].perf' "$meta")" = rows/work/rep-2.perf ]
+	[ "$(jq -c '[.rows[1].metrics[] | [.name, .unit, .better, .counter, (.samples | length)]]' "$meta")" = \
+		'[["value","","lower",null,3],["task-clock","msec","lower","perf",3],["page-faults","","lower","perf",3]]' ]
+	[ "$(jq -r '.rows[1].reps[0].counters[1] | [.event, .running_pct] | @tsv' "$meta")" = "page-faults	100" ]
+	[ "$(jq -c '.rows[1].counters | [.events, .scope]' "$meta")" = '["task-clock,page-faults","command"]' ]
+	grep -qx 'counters work (its command): task-clock, page-faults' "$dir/passthrough/meta.txt"
+	# The row without perf has no counters.
+	[ "$(jq -r '.rows[0].counters' "$meta")" = null ]
+	# Judged like the row's own number, shown as its own table under the row, and as the claim's explanation.
+	grep -q '^work  page-faults  (mean, lower is better)$' "$dir/report.txt"
+	line=$(jq -r '.headline[] | select(.mode == "passthrough") | .text' "$dir/report.json")
+	echo "$line"
+	[[ "$line" =~ ^"passthrough vs translated: work "[^\;]*" worse ("[^\)]*"), counters: page-faults "[0-9.]+"x more, task-clock "[0-9.]+"x more"$ ]]
+	[[ "$(jq -r '.headline[] | select(.mode == "passthrough") | .items[0].counters' "$dir/report.json")" =~ ^"page-faults "[0-9.]+"x more, task-clock " ]]
+	[ "$(jq -r '[.comparisons[] | select(.counter) | .metric] | unique | join(" ")' "$dir/report.json")" = "page-faults task-clock" ]
+	run -0 /usr/bin/python3 "$BATS_TEST_DIRNAME/helpers/report-schema.py" "$BATS_TEST_DIRNAME/../../docs/report.schema.json" "$dir/report.json"
+}
+
+@test "perf counters perf could not count: not supported and not counted stated, never a zero; multiplexing and user-space-only marked" {
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	ln -s "$BATS_TEST_DIRNAME/helpers/fake-perf.sh" "$BATS_TEST_TMPDIR/bin/perf"
+	export PATH="$BATS_TEST_TMPDIR/bin:$PATH" FAKE_PERF_LOG="$BATS_TEST_TMPDIR/perf.log"
+	export FAKE_PERF_OUTPUT="$BATS_TEST_DIRNAME/../fixtures/perf/hardware-multiplexed.json"
+	write_plan "$BATS_TEST_TMPDIR/p.ini" "translated passthrough" '
+[row "hw"]
+command = echo 7
+parser = number
+reps = 2
+perf_scope = system
+[row "own"]
+command = echo 8
+parser = number
+reps = 1
+perf = off'
+	sed -i 's/^poll = 1$/poll = 1\nperf = cycles,instructions,dTLB-load-misses,iTLB-load-misses,context-switches/' "$BATS_TEST_TMPDIR/p.ini"
+	"$BOOTAB" plan "$BATS_TEST_TMPDIR/p.ini" >/dev/null
+	run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/p.ini"
+	echo "$stderr"
+	while [ -L "$link" ]; do
+		read -r -a cmd <<<"$(exec_start)"
+		run --separate-stderr "${cmd[@]}"
+		echo "$stderr"
+	done
+	dir=$(echo "$data"/p-*)
+	grep -qx finished "$dir/journal"
+	cat "$FAKE_PERF_LOG"
+	# Every rep of the rows with counters, and only those: the campaign's events, -a where the row says system.
+	[ "$(grep -c -x -F -e 'stat -j -o answer.1.perf -e cycles,instructions,dTLB-load-misses,iTLB-load-misses,context-switches -- sh -c echo 42' "$FAKE_PERF_LOG")" -eq 2 ]
+	[ "$(grep -c -x -F -e 'stat -j -o hw.2.perf -a -e cycles,instructions,dTLB-load-misses,iTLB-load-misses,context-switches -- sh -c echo 7' "$FAKE_PERF_LOG")" -eq 2 ]
+	[ "$(grep -c own "$FAKE_PERF_LOG")" -eq 0 ]
+	meta=$dir/passthrough/meta.json
+	# Counted events are metrics; the one perf never counted is stated, and is no metric.
+	[ "$(jq -c '[.rows[1].metrics[] | select(.counter) | .name]' "$meta")" = '["cycles","instructions","dTLB-load-misses","context-switches"]' ]
+	[ "$(jq -c '.rows[1].reps[0].counters[3]' "$meta")" = '{"event":"iTLB-load-misses","state":"not counted"}' ]
+	[ "$(jq -c '.rows[1].reps[0].counters[0] | [.value, .running_pct]' "$meta")" = '[2491870523,66.71]' ]
+	[ "$(jq -c '.rows[1].counters.per_event[3]' "$meta")" = '{"event":"iTLB-load-misses","reps_counted":0,"reps_not_counted":2,"reps_not_supported":0}' ]
+	[ "$(jq -c '.rows[1].counters.scope' "$meta")" = '"system"' ]
+	grep -qx 'counters hw (system-wide): cycles (counting 67 % of the run at least: multiplexed, scaled by perf), instructions (counting 67 % of the run at least: multiplexed, scaled by perf), dTLB-load-misses (counting 67 % of the run at least: multiplexed, scaled by perf), iTLB-load-misses not counted (2 reps), context-switches' "$dir/passthrough/meta.txt"
+	[ "$(jq -r '.rows[2].counters' "$meta")" = null ]
+	grep -q '^hw  dTLB-load-misses  (mean, lower is better)$' "$dir/report.txt"
+	run grep -c 'iTLB-load-misses  (' "$dir/report.txt"
+	[ "$output" = 0 ]
+
+	# perf fell back to user space (perf_event_paranoid): said, as the kernel's share is missing.
+	rm -rf "$data" && mkdir -p "$data"
+	export FAKE_PERF_OUTPUT="$BATS_TEST_DIRNAME/../fixtures/perf/user-only.json"
+	sed -i 's/^order = .*/order = translated translated/' "$BATS_TEST_TMPDIR/p.ini"
+	run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/p.ini"
+	while [ -L "$link" ]; do
+		read -r -a cmd <<<"$(exec_start)"
+		run --separate-stderr "${cmd[@]}"
+	done
+	dir=$(echo "$data"/p-*)
+	[ "$(jq -c '.rows[1].reps[0].counters[0] | [.event, .user_only]' "$dir/translated/meta.json")" = '["cycles:u",true]' ]
+	grep -qx 'counters hw (system-wide): cycles:u user space only (perf_event_paranoid), instructions:u user space only (perf_event_paranoid)' "$dir/translated/meta.txt"
+}
+
+@test "runner-helpers: run_rep runs a rep under perf stat -j with the row's events, and without perf records that it has none" {
+	local helpers="$BATS_TEST_DIRNAME/../../src/campaign/runner-helpers.sh" sh
+	mkdir -p "$BATS_TEST_TMPDIR/bin" "$BATS_TEST_TMPDIR/run"
+	ln -s "$(command -v dash)" "$BATS_TEST_TMPDIR/bin/sh"
+	for t in date timeout cat cp dash busybox; do ln -s "$(command -v "$t")" "$BATS_TEST_TMPDIR/bin/$t"; done
+	cd "$BATS_TEST_TMPDIR/run"
+	for sh in dash "busybox sh"; do
+		command -v "${sh%% *}" >/dev/null || continue
+		rm -f results progress ./*.perf "$BATS_TEST_TMPDIR/bin/perf"
+		# No perf on the box: the rep runs all the same, and the results say why it has no counters.
+		PATH="$BATS_TEST_TMPDIR/bin" $sh -c ". '$helpers'; run_rep r 1 60 '' 'echo 5' 'cycles' system"
+		[ "$(cat r.1.out)" = 5 ]
+		grep -qx 'counters r 1 no-perf' results
+		grep -q '^rep r 1 0 ' results
+		ln -s "$BATS_TEST_DIRNAME/helpers/fake-perf.sh" "$BATS_TEST_TMPDIR/bin/perf"
+		FAKE_PERF_LOG="$BATS_TEST_TMPDIR/perf.log" FAKE_PERF_OUTPUT="$BATS_TEST_DIRNAME/../fixtures/perf/software.json" \
+			PATH="$BATS_TEST_TMPDIR/bin:/usr/bin:/bin" $sh -c ". '$helpers'; run_rep r 2 60 '' 'exit 3' 'task-clock,page-faults'"
+		grep -q '^rep r 2 3 ' results
+		cmp r.2.perf "$BATS_TEST_DIRNAME/../fixtures/perf/software.json"
+		[ "$(tail -n 1 "$BATS_TEST_TMPDIR/perf.log")" = 'stat -j -o r.2.perf -e task-clock,page-faults -- sh -c exit 3' ]
+	done
+}
+
+@test "energy = on: RAPL zones read around each rep, joules across the wraparound, watts, energy per token; no RAPL said once per side" {
+	# The box's RAPL counters: tests/fixtures/powercap, kept across the tree's boots; each rep adds
+	# energy to every zone as a workload would (3 J on translated, 6 J on passthrough).
+	cp -R "$BATS_TEST_DIRNAME/../fixtures/powercap/sys/class/powercap" "$tree/powercap"
+	write_plan "$BATS_TEST_TMPDIR/p.ini" "translated passthrough translated" "
+[row \"gen\"]
+command = p='$tree/powercap'; if grep -q iommu=pt '$tree/proc/cmdline'; then j=6000000 r=40; else j=3000000 r=50; fi; for z in \"\$p\"/intel-rapl:*; do read -r e < \"\$z/energy_uj\"; e=\$((e + j)); [ \$e -le 262143328850 ] || e=\$((e - 262143328850)); echo \$e > \"\$z/energy_uj\"; done; sleep 1; echo \"\$r t/s\"
+parser = regex
+metric = tg
+pattern = ^([0-9]+) t/s\$
+unit = t/s
+better = higher
+reps = 2
+energy = on"
+	run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/p.ini"
+	echo "$stderr"
+	while [ -L "$link" ]; do
+		read -r -a cmd <<<"$(exec_start)"
+		run --separate-stderr "${cmd[@]}"
+		echo "$stderr"
+	done
+	dir=$(echo "$data"/p-*)
+	grep -qx finished "$dir/journal"
+	meta=$dir/translated/meta.json
+	# Every zone before and after each rep, as the results file recorded them.
+	grep -q '^energy gen 1 before intel-rapl:0 package-0 262142328850 262143328850$' "$dir/translated/scripts/results"
+	grep -q '^energy gen 1 after intel-rapl:0 package-0 2000000 262143328850$' "$dir/translated/scripts/results"
+	# The first rep crossed the package counter's wraparound: still 3 J.
+	[ "$(jq -c '.rows[1].reps[0].energy[0] | [.zone, .name, .joules, .wrapped]' "$meta")" = '["intel-rapl:0","package-0",3,true]' ]
+	[ "$(jq -c '[.rows[1].metrics[] | select(.name == "package-0 energy" or .name == "dram energy" or .name == "core energy") | [.name, .unit, .counter, .samples]]' "$meta")" = \
+		'[["package-0 energy","J","rapl",[3,3]],["core energy","J","rapl",[3,3]],["dram energy","J","rapl",[3,3]]]' ]
+	# Watts over the rep's length (at least the command's 1 s sleep), and joules per token of the rate.
+	jq -e '.rows[1].metrics[] | select(.name == "package-0 power") | .unit == "W" and (.samples | all(. > 0 and . <= 3))' "$meta"
+	jq -e '.rows[1].metrics[] | select(.name == "package-0 energy per t of tg") | .unit == "J/t" and (.samples | all(. > 0 and . <= 0.06))' "$meta"
+	[ "$(jq -r '.energy' "$meta")" = null ]
+	# Judged like the row, the energy the explanation of passthrough's slower tokens: the
+	# three that moved most (per token 2.5 times, the rest twice), no more.
+	line=$(jq -r '.headline[] | select(.mode == "passthrough") | .text' "$dir/report.json")
+	echo "$line"
+	[[ "$line" =~ ^"passthrough vs translated: gen tg -20.0 % slower (screen, 1 + 2 boots), counters: package-0 energy per t of tg "[0-9.]+"x more, "[^,]+" 2"[.0-9]*"x more, "[^,]+" 2"[.0-9]*"x more"$ ]]
+	grep -q '^gen  package-0 energy  (J, mean, lower is better)$' "$dir/report.txt"
+
+	# A box without RAPL: said once per side, never a zero.
+	rm -rf "$data" "$tree/powercap" "$tree/sys/class/powercap" && mkdir -p "$data"
+	run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/p.ini"
+	while [ -L "$link" ]; do
+		read -r -a cmd <<<"$(exec_start)"
+		run --separate-stderr "${cmd[@]}"
+	done
+	dir=$(echo "$data"/p-*)
+	for s in translated passthrough translated2; do
+		[ "$(grep -c '^energy' "$dir/$s/meta.txt")" -eq 1 ]
+		grep -qx 'energy: no RAPL on this box' "$dir/$s/meta.txt"
+		[ "$(jq -r .energy "$dir/$s/meta.json")" = "no RAPL on this box" ]
+		[ "$(jq '[.rows[1].metrics[] | select(.counter)] | length' "$dir/$s/meta.json")" -eq 0 ]
+	done
+}

@@ -229,6 +229,51 @@ static void test_format(void **state)
 	parse_error_release(&err);
 }
 
+/* perf: the campaign's events for every row, a row's own, perf = off; all written back. */
+static void test_perf_keys(void **state)
+{
+	static const char text[] = "[campaign]\nperf = task-clock,page-faults\nperf_scope = system\n"
+		"[mode \"a\"]\n[row \"all\"]\ncommand = x\n[row \"own\"]\ncommand = y\n"
+		"perf = {cycles,instructions},cpu/event=0x3c/u,sched:sched_switch\nperf_scope = command\n"
+		"[row \"none\"]\ncommand = z\nperf = off\n[check \"c\"]\ncommand = true\n";
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct plan p, again;
+	char *formatted;
+
+	(void)state;
+	assert_int_equal(plan_parse("p.ini", text, &p, &err), 0);
+	assert_string_equal(plan_row_perf(&p, &p.rows[0]), "task-clock,page-faults");
+	assert_true(plan_row_perf_system(&p, &p.rows[0]));
+	assert_string_equal(plan_row_perf(&p, &p.rows[1]), "{cycles,instructions},cpu/event=0x3c/u,sched:sched_switch");
+	assert_false(plan_row_perf_system(&p, &p.rows[1]));
+	assert_null(plan_row_perf(&p, &p.rows[2]));
+	assert_null(plan_row_perf(&p, &p.rows[3]));
+	formatted = plan_format(&p);
+	assert_non_null(strstr(formatted, "\nperf = task-clock,page-faults\nperf_scope = system\n"));
+	assert_non_null(strstr(formatted, "\nperf = {cycles,instructions},cpu/event=0x3c/u,sched:sched_switch\nperf_scope = command\n"));
+	assert_non_null(strstr(formatted, "parser = auto\nperf = off\ntimeout = 3600\n"));
+	assert_int_equal(plan_parse("p.ini", formatted, &again, &err), 0);
+	assert_string_equal(plan_row_perf(&again, &again.rows[1]), plan_row_perf(&p, &p.rows[1]));
+	assert_null(plan_row_perf(&again, &again.rows[2]));
+	assert_true(plan_row_perf_system(&again, &again.rows[0]));
+	/* energy: the campaign's for every row, a row's own off; a check never. */
+	assert_false(plan_row_energy(&p, &p.rows[0]));
+	plan_release(&again);
+	assert_int_equal(plan_parse("p.ini", "[campaign]\nenergy = on\n[mode \"a\"]\n[row \"r\"]\ncommand = x\n"
+				    "[row \"s\"]\ncommand = y\nenergy = off\n[check \"c\"]\ncommand = z\n", &again, &err), 0);
+	assert_true(plan_row_energy(&again, &again.rows[0]));
+	assert_false(plan_row_energy(&again, &again.rows[1]));
+	assert_false(plan_row_energy(&again, &again.rows[2]));
+	free(formatted);
+	formatted = plan_format(&again);
+	assert_non_null(strstr(formatted, "\nenergy = on\n"));
+	assert_non_null(strstr(formatted, "parser = auto\nenergy = off\ntimeout = 3600\n"));
+	free(formatted);
+	plan_release(&p);
+	plan_release(&again);
+	parse_error_release(&err);
+}
+
 /* rounds = auto: its ceiling defaults to 6 and both keys are written back. */
 static void test_rounds_auto(void **state)
 {
@@ -356,6 +401,15 @@ static const struct error_case errors[] = {
 	  "stat: 'mean,mean' is not mean, median, min or max, or a list of them such as mean,min" },
 	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nstat = mean,avg\n", 4, "stat: 'mean,avg' is not" },
 	{ "[mode \"a\"]\n[check \"c\"]\ncommand = x\nreps = 3\n", 4, "reps: unknown key in [check \"c\"]" },
+	{ "[mode \"a\"]\n[check \"c\"]\ncommand = x\nperf = cycles\n", 4, "perf: unknown key in [check \"c\"]" },
+	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nperf = cycles;reboot\n", 4,
+	  "perf: 'cycles;reboot' is not a perf event list: ';' is none of letters, digits and - _ . : / = , @ ~ + { }" },
+	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nperf = cycles\nperf = off\n", 5, "perf: given twice in [row \"r\"]" },
+	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nperf =\n", 4, "perf: '' is not a perf event list (1 to 1024 bytes, or off)" },
+	{ "[mode \"a\"]\n[campaign]\nperf = ?\n", 3, "perf: '?' is not a perf event list: " },
+	{ "[mode \"a\"]\n[campaign]\nperf_scope = box\n", 3, "perf_scope: 'box' is not command or system" },
+	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nenergy = rapl\n", 4, "energy: 'rapl' is not yes or no" },
+	{ "[mode \"a\"]\n[check \"c\"]\ncommand = x\nenergy = on\n", 4, "energy: unknown key in [check \"c\"]" },
 	{ "[mode \"a\"]\n[campaign]\norder = a b\n", 0, "order: 'b' is not a mode of this plan" },
 	{ "[mode \"a\"]\n[frobs]\nx = 1\n", 2, "unknown section [frobs]" },
 	{ "[campaign]\nignore = ((a{255}){255}){255}\n[mode \"a\"]\n", 2,
@@ -601,6 +655,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_plan),
 		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_perf_keys),
 		cmocka_unit_test(test_orders),
 		cmocka_unit_test(test_rounds_auto),
 		cmocka_unit_test(test_random_order_is_seeded),

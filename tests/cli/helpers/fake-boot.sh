@@ -61,6 +61,13 @@ if [ -n "$keep" ]; then
 	mkdir -p "${efivars%/*}"
 	mv "$keep" "$efivars"
 fi
+# A tree's RAPL zones (TREE/powercap, tests/fixtures/powercap) are the
+# hardware's counters: the same across its boots.
+if [ -d "$tree/powercap" ]; then
+	mkdir -p "$tree/sys/class"
+	rm -rf "$tree/sys/class/powercap"
+	ln -s ../../powercap "$tree/sys/class/powercap"
+fi
 printf 'initrd=\\initrd %s\n' "$opts" >"$tree/proc/cmdline"
 release=$(sed -n 's/^version[[:space:]]*//p' "$entries/$entry")
 [ -n "$release" ] || release=$(sed -n 's|^linux[[:space:]].*/vmlinuz-||p' "$entries/$entry")
