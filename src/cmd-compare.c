@@ -11,6 +11,7 @@
 #include "judge/history.h"
 #include "lib/alloc.h"
 #include "lib/parse-number.h"
+#include "lib/strbuf.h"
 #include "lib/file.h"
 #include "lib/strlist.h"
 #include "lib/tty.h"
@@ -31,11 +32,14 @@ static const char cmd_compare_usage[] =
 	"the order given among the SIDE_DIRs). Its mode is --mode's, else its\n"
 	"meta.json mode, else its label; a label is a repeat of another side's only\n"
 	"when it is that label and digits (pt2, pt-3) or -again (v6.1-again): v6.1\n"
-	"and v6.8 are two modes. Say the modes with --mode and nothing is inferred.\n"
+	"and v6.8 are two modes, and a numbered series (run1 ... run12) is a series\n"
+	"of modes. Say the modes with --mode and nothing is inferred.\n"
 	"\n"
 	"options:\n"
 	"  --side LABEL=DIR     a side directory with its own label (a/x b/x can be\n"
 	"                       --side ax=a/x --side bx=b/x)\n"
+	"  --baseline LABEL     compare every side with the side labelled LABEL (its\n"
+	"                       mode is the first mode), whatever the order given\n"
 	"  --mode LABEL=MODE    the side labelled LABEL is of mode MODE, whatever its\n"
 	"                       label or meta.json says (repeatable; a directory name\n"
 	"                       may hold ':' or '=', so there is no DIR:MODE form)\n"
@@ -139,6 +143,7 @@ struct compare_args {
 	struct compare_options copt;
 	struct report_options ropt;
 	const char *history_arg;
+	const char *baseline;   /* --baseline LABEL, or NULL */
 	bool no_history, record;
 	const char *color;
 };
@@ -280,6 +285,13 @@ static int take_option(struct compare_args *a, int opt, const char *arg)
 	case 'H':
 		a->history_arg = arg;
 		return 0;
+	case 'B':
+		if (!side_name_valid(arg)) {
+			command_usage_error("compare", "--baseline: '%s' is not a label (printable, at most 200 bytes)", arg);
+			return -EINVAL;
+		}
+		a->baseline = arg;
+		return 0;
 	case 'N':
 		a->no_history = true;
 		return 0;
@@ -329,6 +341,7 @@ static int parse_compare_args(int argc, char **argv, struct compare_args *a)
 		{ "legend", no_argument, NULL, 'L' },
 		{ "side", required_argument, NULL, 'S' },
 		{ "mode", required_argument, NULL, 'M' },
+		{ "baseline", required_argument, NULL, 'B' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
@@ -363,6 +376,61 @@ static int parse_compare_args(int argc, char **argv, struct compare_args *a)
 	return 0;
 }
 
+/* --baseline LABEL: that side first, the others in the order given. Returns -EINVAL, said, when no side or two have the label. */
+static int compare_move_baseline(struct side *sides, size_t n, const char *label)
+{
+	size_t found = n;
+	struct side first;
+
+	for (size_t k = 0; k < n; k++) {
+		if (strcmp(sides[k].label, label))
+			continue;
+		if (found < n) {
+			command_usage_error("compare", "--baseline %s: two sides are labelled '%s' (%s and %s): "
+					    "label them apart with --side LABEL=DIR", label, label, sides[found].dir, sides[k].dir);
+			return -EINVAL;
+		}
+		found = k;
+	}
+	if (found == n) {
+		command_usage_error("compare", "--baseline %s: no side is labelled '%s'", label, label);
+		return -EINVAL;
+	}
+	first = sides[found];
+	memmove(&sides[1], &sides[0], found * sizeof(*sides));
+	sides[0] = first;
+	return 0;
+}
+
+/*
+ * When the first side has no repeat and another side has (a glob sorts
+ * off before pt and pt2), nothing can be judged: name the side that could
+ * be the baseline.
+ */
+static void compare_baseline_hint(const struct side *sides, size_t n, struct strlist *warnings)
+{
+	struct strbuf candidates = STRBUF_INIT;
+
+	for (size_t k = 1; k < n; k++)
+		if (!strcmp(sides[k].mode, sides[0].mode))
+			return;
+	for (size_t k = 1; k < n; k++) {
+		bool first_of_mode = true, repeated = false;
+
+		for (size_t j = 1; j < n; j++) {
+			first_of_mode &= j >= k || strcmp(sides[j].mode, sides[k].mode);
+			repeated |= j > k && !strcmp(sides[j].mode, sides[k].mode);
+		}
+		if (first_of_mode && repeated)
+			strbuf_addf(&candidates, "%s%s", candidates.len ? " or " : "", sides[k].label);
+	}
+	if (candidates.len)
+		strlist_addf(warnings, "%s, the first side, has no repeat, so nothing can be judged against it; "
+			     "%s has one: --baseline %s compares every side with it", sides[0].label,
+			     candidates.buf, strchr(candidates.buf, ' ') ? "LABEL" : candidates.buf);
+	strbuf_release(&candidates);
+}
+
 /*
  * Reads the sides given into sides (*n_sides of them; *io_error when one
  * cannot be read) with their labels and modes. Returns -EINVAL, said, when
@@ -388,12 +456,16 @@ static int load_compare_sides(const struct compare_args *a, struct side *sides, 
 		}
 		(*n_sides)++;
 	}
+	if (a->baseline && compare_move_baseline(sides, *n_sides, a->baseline) < 0)
+		return -EINVAL;
 	if (side_assign_modes(sides, *n_sides, &a->modes, warnings, &error) < 0) {
 		command_usage_error("compare", "%s", error);
 		free(error);
 		return -EINVAL;
 	}
 	side_infer_modes(sides, *n_sides, warnings);
+	if (!a->baseline)
+		compare_baseline_hint(sides, *n_sides, warnings);
 	for (size_t i = 0; i < *n_sides; i++)
 		if (sides[i].unreadable_rows) {
 			/* A report without a recorded row would look complete and be wrong. */

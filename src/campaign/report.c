@@ -359,6 +359,17 @@ static int report_or_look(const char *dir, const struct campaign_options *o, boo
 
 	r = plan_load(plan_path, &plan, &err);
 	free(plan_path);
+	if (r == -ENOENT) {
+		/* Side directories without the campaign around them are compare's, not report's. */
+		if (!path_is_dir(dir))
+			campaign_say(&c, CAMPAIGN_ERROR, "%s: no such directory", dir);
+		else
+			campaign_say(&c, CAMPAIGN_ERROR, "%s: no plan.ini, so not a campaign directory of bootab run; "
+				     "to compare side directories (one per boot), run bootab compare on them "
+				     "(bootab compare --baseline LABEL %s/*)", dir, dir);
+		parse_error_release(&err);
+		return r;
+	}
 	if (r < 0) {
 		campaign_say(&c, CAMPAIGN_ERROR, "%s: %s", dir, err.message ? err.message : strerror(-r));
 		parse_error_release(&err);

@@ -508,3 +508,18 @@ out:
 	results_release(&rs);
 	return r;
 }
+
+size_t llama_bench_markdown_line(const char *data, size_t len)
+{
+	size_t pos = 0, begin, end, line = 0;
+
+	/* Its header: "| model | size | params | backend | ngl | test | t/s |" (columns vary with the options). */
+	while (text_next_line(data, len, &pos, &begin, &end)) {
+		line++;
+		text_trim(data, &begin, &end);
+		if (text_starts(data, begin, end, "| model") && memmem(data + begin, end - begin, " test |", 7) &&
+		    memmem(data + begin, end - begin, " t/s |", 6))
+			return line;
+	}
+	return 0;
+}

@@ -35,6 +35,12 @@ int new_old_table_parse(const char *data, size_t len, struct metric_set *set,
 int json_select_parse(const char *selector, const char *data, size_t len, struct metric_set *set,
 		      struct parse_error *err, struct parse_error *warning);
 
+/*
+ * The line (1-based) of the header of llama-bench's markdown table, its
+ * default output ("| model | ... | test | t/s |"), or 0 when data has none.
+ */
+size_t llama_bench_markdown_line(const char *data, size_t len);
+
 /* Whether one decoded JSON document looks like that tool's output. */
 bool llama_bench_recognise(const json_t *doc);
 bool fio_recognise(const json_t *doc);

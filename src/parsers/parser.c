@@ -263,6 +263,16 @@ int parser_parse(enum parser_kind kind, const char *selector, const char *data, 
 		parse_error_set(err, 0, 0, "empty file: no benchmark output");
 		return -EINVAL;
 	}
+	if (kind == PARSER_AUTO || kind == PARSER_LLAMA_BENCH) {
+		size_t line = llama_bench_markdown_line(data, len);
+
+		/* The table keeps a mean and a deviation, not the reps a comparison needs. */
+		if (line) {
+			parse_error_set(err, (unsigned)line, 1, "llama-bench's markdown table (its default output) has no "
+					"per-rep samples: run llama-bench with -o jsonl");
+			return -EINVAL;
+		}
+	}
 	if (kind == PARSER_AUTO) {
 		struct parse_error bad_json = PARSE_ERROR_INIT;
 

@@ -28,8 +28,21 @@ char *side_mode_from_label(const char *label)
 	return n ? xstrndup(label, n) : xstrdup(label);
 }
 
-/* The mode label is a repeat of: an earlier or later side's label it extends, else NULL. */
-static const char *repeat_of(const struct side *sides, size_t n, size_t k)
+/* Whether some side is labelled prefix followed by digits (n bytes of prefix) and "1" exactly. */
+static bool series_starts_at_one(const struct side *sides, size_t n, const char *prefix, size_t len)
+{
+	for (size_t j = 0; j < n; j++)
+		if (!strncmp(sides[j].label, prefix, len) && !strcmp(sides[j].label + len, "1"))
+			return true;
+	return false;
+}
+
+/*
+ * The label sides[k] is a repeat of: an earlier or later side's label it
+ * extends, else NULL. *ret_series is set when the label was read as one of
+ * a numbered series (stem1, stem2, ...) although a side is labelled stem.
+ */
+static const char *repeat_of(const struct side *sides, size_t n, size_t k, bool *ret_series)
 {
 	static const char *const suffixes[] = { "-again", "_again", "-repeat", "_repeat", NULL };
 	const char *label = sides[k].label;
@@ -39,28 +52,54 @@ static const char *repeat_of(const struct side *sides, size_t n, size_t k)
 		const char *m = sides[j].label;
 		size_t ml = strlen(m);
 		const char *rest = label + ml;
+		bool separated = false;
 
 		if (j == k || ml >= len || strncmp(label, m, ml))
 			continue;
 		for (const char *const *sfx = suffixes; *sfx; sfx++)
 			if (!strcmp(rest, *sfx))
 				return m;
-		if (*rest == '-' || *rest == '_' || *rest == '.')
+		if (*rest == '-' || *rest == '_' || *rest == '.') {
 			rest++;
+			separated = true;
+		}
 		if (!*rest)
+			continue;
+		/* run1 and run10 are two numbers, not a label and its repeat. */
+		if (!separated && isdigit((unsigned char)m[ml - 1]))
 			continue;
 		while (isdigit((unsigned char)*rest))
 			rest++;
-		if (!*rest)
-			return m;
+		if (*rest)
+			continue;
+		/* stem1, stem2, ... stemN is a numbered series of modes, even beside a side called stem. */
+		if (!separated && series_starts_at_one(sides, n, m, ml)) {
+			*ret_series = true;
+			continue;
+		}
+		return m;
 	}
 	return NULL;
 }
 
+/* Whether a label ends in digits that follow a letter: one of a numbered series such as pt2 or run10. */
+static bool numbered(const char *label)
+{
+	size_t n = strlen(label), d = n;
+
+	while (d > 0 && isdigit((unsigned char)label[d - 1]))
+		d--;
+	return d > 0 && d < n && isalpha((unsigned char)label[d - 1]);
+}
+
 void side_infer_modes(struct side *sides, size_t n, struct strlist *warnings)
 {
+	struct strbuf repeats = STRBUF_INIT, series = STRBUF_INIT;
+	size_t n_numbered = 0;
+
 	for (size_t k = 0; k < n; k++) {
 		const char *of;
+		bool in_series = false;
 
 		for (size_t j = 0; j < k; j++)
 			if (!strcmp(sides[j].label, sides[k].label))
@@ -69,13 +108,27 @@ void side_infer_modes(struct side *sides, size_t n, struct strlist *warnings)
 					     sides[k].label);
 		if (sides[k].mode_recorded)
 			continue;
-		of = repeat_of(sides, n, k);
+		n_numbered += numbered(sides[k].label);
+		of = repeat_of(sides, n, k, &in_series);
 		free(sides[k].mode);
 		sides[k].mode = xstrdup(of ? of : sides[k].label);
+		if (of)
+			strbuf_addf(&repeats, "%s%s of %s", repeats.len ? ", " : "", sides[k].label, of);
+		if (in_series)
+			strbuf_addf(&series, "%s%s", series.len ? ", " : "", sides[k].label);
 		if (of && strchr(sides[k].label, '.'))
 			strlist_addf(warnings, "side %s: mode '%s' inferred from its label, a repeat of side %s",
 				     sides[k].label, of, of);
 	}
+	/* Labels alone can be read two ways when several of them are numbered: say how they were read. */
+	if (series.len)
+		strlist_addf(warnings, "sides %s are a numbered series from 1: each is a mode of its own, not a repeat; "
+			     "--mode LABEL=MODE says otherwise", series.buf);
+	if (repeats.len && (n_numbered > 1 || series.len))
+		strlist_addf(warnings, "taken as repeats from their labels: %s; --mode LABEL=MODE says otherwise",
+			     repeats.buf);
+	strbuf_release(&repeats);
+	strbuf_release(&series);
 }
 
 int side_assign_modes(struct side *sides, size_t n, const struct strlist *assignments,

@@ -159,12 +159,16 @@ char *side_mode_from_label(const char *label);
 /*
  * The modes of sides whose meta.json names none, from their labels, never
  * by a guess: a label is a repeat of mode M only when another side is
- * labelled M and the label is M followed by digits (pt2), by "-", "_" or
- * "." and digits, or by "-again" ("v6.1-again"); any other label is its
- * own mode (v6.1 and v6.8 are two modes; run1 run2 run3 are three). Two
- * sides with the same label are a warning. Every inferred mode that is not
- * the label itself is a line in warnings when the label looks like a
- * version (holds a '.').
+ * labelled M and the label is M followed by digits (pt2; not when M ends
+ * in a digit: run1 and run10 are two modes), by "-", "_" or "." and
+ * digits, or by "-again" ("v6.1-again"); any other label is its own mode
+ * (v6.1 and v6.8 are two modes; run1 run2 run3 are three). A numbered
+ * series from 1 (stem1, stem2, ...) is a series of modes even beside a
+ * side called stem. Two sides with the same label are a warning, as is
+ * every inferred mode that is not the label itself when the label looks
+ * like a version (holds a '.'); when several labels are numbered, one
+ * line in warnings says which sides were taken as repeats (and which as
+ * a series).
  */
 void side_infer_modes(struct side *sides, size_t n, struct strlist *warnings);
 

@@ -81,7 +81,7 @@ EOF
 
 @test "compare: its options, from its help text" {
 	run complete_line "$BOOTAB" compare --
-	[ "$output" = "$(printf '%s\n' --alpha --by-run --color --equivalence --fdr --format --help --history --ignore --json --legend --loud --mode --no-history --record-history --side --stat)" ]
+	[ "$output" = "$(printf '%s\n' --alpha --baseline --by-run --color --equivalence --fdr --format --help --history --ignore --json --legend --loud --mode --no-history --record-history --side --stat)" ]
 	run complete_line "$BOOTAB" compare --fo
 	[ "$output" = "--format" ]
 }

@@ -60,3 +60,76 @@ setup() {
 	[ "$status" -eq 0 ]
 	[[ "$output" != *"npu-flm-validate"* ]]
 }
+
+# series DIR N: sides DIR/run1 ... DIR/runN, one number per line, run10 10 % faster
+series() {
+	for i in $(seq 1 "$2"); do
+		mkdir -p "$1/run$i"
+		v=$((1000 + i)); [ "$i" -eq 10 ] && v=1100; [ "$i" -eq 5 ] && v=1040
+		printf '%s\n%s\n%s\n' $((v - 3)) "$v" $((v + 3)) > "$1/run$i/x.txt"
+	done
+}
+
+@test "run1 ... run12 is a series of twelve modes: run10 is no repeat of run1, run5's +4 % is not noise's" {
+	series "$d/s" 12
+	run --separate-stderr "$BOOTAB" compare --json "$d"/s/run{1..12}
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '[.sides[] | select(.repeat) | .label] | length' <<<"$output")" = 0 ]
+	[ "$(jq -r '[.sides[] | .mode] | unique | length' <<<"$output")" = 12 ]
+	[ "$(jq -r '.comparisons[] | select(.side == "run10") | .drift_pct' <<<"$output")" = null ]
+	[ "$(jq -r '.comparisons[] | select(.side == "run5") | .delta_pct | floor' <<<"$output")" = 3 ]
+}
+
+@test "a numbered series beside its stem, and labels read as repeats, are said first" {
+	series "$d/s" 3
+	mkdir "$d/s/run" && cp "$d/s/run1/x.txt" "$d/s/run/"
+	run --separate-stderr "$BOOTAB" compare --color never "$d/s/run" "$d"/s/run{1..3}
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "bootab: warning: sides run1, run2, run3 are a numbered series from 1: each is a mode of its own, not a repeat; --mode LABEL=MODE says otherwise" ]
+	mkdir -p "$d/p"
+	for s in pt translated pt2 pt3; do cp -r "$d/s/run1" "$d/p/$s"; done
+	run --separate-stderr "$BOOTAB" compare --color never "$d"/p/{pt,translated,pt2,pt3}
+	[ "$stderr" = "bootab: warning: taken as repeats from their labels: pt2 of pt, pt3 of pt; --mode LABEL=MODE says otherwise" ]
+	# One numbered label is read by the rule alone.
+	run --separate-stderr "$BOOTAB" compare --color never "$d"/p/{pt,translated,pt2}
+	[ "$stderr" = "" ]
+	[[ "$output" == *"pt2         mode pt             repeat of pt"* ]]
+}
+
+@test "compare DIR/*: off sorts first, the hint names pt; --baseline pt judges against it" {
+	run --separate-stderr "$BOOTAB" compare --color never "$seed"/*/
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "bootab: warning: off, the first side, has no repeat, so nothing can be judged against it; pt has one: --baseline pt compares every side with it" ]
+	run --separate-stderr "$BOOTAB" compare --color never --baseline pt "$seed"/*/
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "" ]
+	[ "$(sed -n '/^sides/,/^kernel/p' <<<"$output")" = "sides (every side against pt; + is better):
+  pt          mode pt             first side
+  off         mode off            cost: npu-flm-validate failed, rc=1
+  pt2         mode pt             repeat of pt: its delta is the drift
+  translated  mode translated
+kernel: 7.2.9-300.fc45.x86_64 on every side" ]
+	[[ "$output" == "off vs pt: gptoss-rocm pp512@d65536 +4.2 % faster"* ]]
+	run --separate-stderr "$BOOTAB" compare --baseline nosuch "$seed"/*/
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"--baseline nosuch: no side is labelled 'nosuch'"* ]]
+}
+
+@test "bootab report on side directories without plan.ini says what is missing" {
+	run --separate-stderr "$BOOTAB" report "$seed"
+	[ "$status" -ne 0 ]
+	[ "$stderr" = "bootab: $seed: no plan.ini, so not a campaign directory of bootab run; to compare side directories (one per boot), run bootab compare on them (bootab compare --baseline LABEL $seed/*)" ]
+	run --separate-stderr "$BOOTAB" report "$d/nosuch"
+	[ "$stderr" = "bootab: $d/nosuch: no such directory" ]
+}
+
+@test "llama-bench's default markdown table is refused with the -o jsonl hint" {
+	f="$BATS_TEST_DIRNAME/../fixtures/parsers/llama-bench/markdown.md"
+	mkdir "$d/a" "$d/b"
+	cp "$f" "$d/a/gptoss-vk.md"
+	cp "$seed/pt/gptoss-vk.jsonl" "$d/a/"
+	cp "$seed/off/gptoss-vk.jsonl" "$d/b/"
+	run --separate-stderr "$BOOTAB" compare --color never "$d/a" "$d/b"
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "bootab: warning: $d/a/gptoss-vk.md:1:1: llama-bench's markdown table (its default output) has no per-rep samples: run llama-bench with -o jsonl, ignoring the file" ]
+}
