@@ -28,7 +28,47 @@ first_line() {
 # is read with builtins (no fork), one that does goes the long way.
 CTL=$(printf '\001\002\003\004\005\006\007\010\011\012\013\014\015\016\017\020\021\022\023\024\025\026\027\030\031\032\033\034\035\036\037\177')
 
+# The one check of every file read under ROOT: inside ROOT once its links
+# are resolved, and a regular file (a FIFO would block the read, a device
+# stream). Else the script ends naming it; a missing one is just absent.
+RR=
+[ -z "$ROOT" ] || RR=$(cd "$ROOT" 2>/dev/null && pwd -P) || RR=/nonexistent
 HERE=$PWD
+inside_root() {
+	[ -z "$RR" ] && return 0
+	# cd -P resolves a directory and every link on the way to it; a
+	# file that is itself a link takes readlink.
+	q=
+	if [ -d "$1" ]; then
+		q=$1
+	elif [ ! -h "$1" ]; then
+		q=${1%/*}
+	fi
+	if [ -n "$q" ] && cd -P -- "$q" 2>/dev/null; then
+		q=$PWD
+		cd "$HERE" || exit 1
+	else
+		q=$(readlink -f -- "$1" 2>/dev/null)
+	fi
+	case $q in
+	"$RR" | "$RR"/*) return 0 ;;
+	esac
+	return 1
+}
+readable() {
+	[ -e "$1" ] || return 1
+	[ -z "$RR" ] && { [ -r "$1" ]; return; }
+	if ! inside_root "$1"; then
+		printf "'%s' under the root is a link out of it: refused\\n" "${1#"$ROOT"}" >&2
+		exit 5
+	fi
+	[ ! -d "$1" ] || return 1
+	if [ ! -f "$1" ]; then
+		printf "'%s' under the root is not a regular file: refused\\n" "${1#"$ROOT"}" >&2
+		exit 6
+	fi
+	[ -r "$1" ]
+}
 
 # L: the last name of a link's target, or "-" when it is no link. A link
 # to a directory (every sysfs link this reads) is resolved by cd -P, with
@@ -51,7 +91,7 @@ link_of() {
 # with builtins; a line with a control character or over 4 KiB the long way.
 uevent_of() {
 	L=
-	[ -r "$1" ] || return 0
+	readable "$1" || return 0
 	n=0
 	while [ "$n" -lt 64 ] && { IFS= read -r line || [ -n "$line" ]; }; do
 		n=$((n + 1))
@@ -71,7 +111,7 @@ uevent_of() {
 # L: first_line of a readable file ("" when it is not).
 line_of() {
 	L=
-	[ -r "$1" ] || return 0
+	readable "$1" || return 0
 	IFS= read -r L 2>/dev/null <"$1"
 	[ ${#L} -le 4096 ] || L=$(first_line "$1")
 	case $L in *[$CTL]*) L=$(first_line "$1") ;; esac
@@ -139,7 +179,7 @@ kraw=
 if [ -n "$nolog" ]; then
 	ksource=skipped
 elif [ -n "$ROOT" ]; then
-	if [ -r "$ROOT/var/log/dmesg" ]; then
+	if readable "$ROOT/var/log/dmesg"; then
 		kraw=$(head -c 16777216 "$ROOT/var/log/dmesg")
 		ksource='file'
 	fi
@@ -181,7 +221,7 @@ fi
 # (sd_booted(3): /run/systemd/system exists).
 usource=absent
 if [ -n "$ROOT" ]; then
-	if [ -r "$ROOT/var/log/failed-units" ]; then
+	if readable "$ROOT/var/log/failed-units"; then
 		usource='file'
 		units=$(head -c 1048576 "$ROOT/var/log/failed-units")
 	fi

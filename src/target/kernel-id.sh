@@ -39,6 +39,47 @@ rec() {
 	printf '\n'
 }
 
+# The one check of every file read under ROOT: inside ROOT once its links
+# are resolved, and a regular file (a FIFO would block the read, a device
+# stream). Else the script ends naming it; a missing one is just absent.
+RR=
+[ -z "$ROOT" ] || RR=$(cd "$ROOT" 2>/dev/null && pwd -P) || RR=/nonexistent
+HERE=$PWD
+inside_root() {
+	[ -z "$RR" ] && return 0
+	# cd -P resolves a directory and every link on the way to it; a
+	# file that is itself a link takes readlink.
+	q=
+	if [ -d "$1" ]; then
+		q=$1
+	elif [ ! -h "$1" ]; then
+		q=${1%/*}
+	fi
+	if [ -n "$q" ] && cd -P -- "$q" 2>/dev/null; then
+		q=$PWD
+		cd "$HERE" || exit 1
+	else
+		q=$(readlink -f -- "$1" 2>/dev/null)
+	fi
+	case $q in
+	"$RR" | "$RR"/*) return 0 ;;
+	esac
+	return 1
+}
+readable() {
+	[ -e "$1" ] || return 1
+	[ -z "$RR" ] && { [ -r "$1" ]; return; }
+	if ! inside_root "$1"; then
+		printf "'%s' under the root is a link out of it: refused\\n" "${1#"$ROOT"}" >&2
+		exit 5
+	fi
+	[ ! -d "$1" ] || return 1
+	if [ ! -f "$1" ]; then
+		printf "'%s' under the root is not a regular file: refused\\n" "${1#"$ROOT"}" >&2
+		exit 6
+	fi
+	[ -r "$1" ]
+}
 first_line() {
 	head -c 4096 "$1" 2>/dev/null | head -n 1 | tr -d '\000-\037\177'
 }
@@ -47,7 +88,7 @@ first_line() {
 CTL=$(printf '\001\002\003\004\005\006\007\010\011\013\014\015\016\017\020\021\022\023\024\025\026\027\030\031\032\033\034\035\036\037\177')
 line_of() {
 	L=
-	[ -r "$1" ] || return 0
+	readable "$1" || return 0
 	{ IFS= read -r L < "$1"; } 2> /dev/null
 	[ ${#L} -le 4096 ] || L=$(first_line "$1")
 	case $L in *[$CTL]*) L=$(first_line "$1") ;; esac
@@ -60,11 +101,11 @@ case $release in
 '' | *[!A-Za-z0-9._+~-]* | .*) release= ;;
 esac
 if [ "$part" != config ]; then
-	if [ -r "$ROOT/proc/sys/kernel/version" ]; then
+	if readable "$ROOT/proc/sys/kernel/version"; then
 		line_of "$ROOT/proc/sys/kernel/version"
 		rec kernel_version "$L"
 	fi
-	if [ -r "$ROOT/sys/kernel/notes" ]; then
+	if readable "$ROOT/sys/kernel/notes"; then
 		hex=$(head -c 2048 "$ROOT/sys/kernel/notes" 2>/dev/null | od -An -v -tx1 2>/dev/null | tr -d ' \n')
 		[ -n "$hex" ] && rec kernel_notes "$hex"
 	fi
@@ -75,14 +116,21 @@ if [ "$part" != config ]; then
 			# Debian's package of RELEASE's image is linux-image-RELEASE: that
 			# list first, every list (megabytes) only when it is not the one.
 			list=$ROOT/var/lib/dpkg/info/linux-image-$release.list
-			grep -q -x -F "$image" "$list" 2>/dev/null ||
+			if ! { readable "$list" && grep -q -x -F "$image" "$list" 2>/dev/null; }; then
+				# Every list passes the check before the one grep reads them all.
+				for f in "$ROOT"/var/lib/dpkg/info/*.list; do
+					[ -z "$RR" ] || readable "$f" || :
+				done
 				list=$(grep -l -x -F "$image" "$ROOT"/var/lib/dpkg/info/*.list 2>/dev/null | head -n 1)
+			fi
 			if [ -n "$list" ]; then
 				pkg=${list##*/}
 				pkg=${pkg%.list}
 				pkg=${pkg%%:*}
-				ver=$(awk -v p="$pkg" '/^Package: / { cur = $2 } /^Version: / && cur == p { print $2; exit }' \
-					"$ROOT/var/lib/dpkg/status" 2>/dev/null | tr -d '\000-\037\177')
+				ver=
+				readable "$ROOT/var/lib/dpkg/status" &&
+					ver=$(awk -v p="$pkg" '/^Package: / { cur = $2 } /^Version: / && cur == p { print $2; exit }' \
+						"$ROOT/var/lib/dpkg/status" 2>/dev/null | tr -d '\000-\037\177')
 				rec kernel_package dpkg "$(printf '%s' "$pkg${ver:+ $ver}" | tr -d '\000-\037\177')"
 			fi
 		elif [ -z "$ROOT" ] && command -v rpm >/dev/null 2>&1; then
@@ -100,9 +148,9 @@ fi
 config=
 if [ "$part" = noconfig ]; then
 	:
-elif [ -n "$release" ] && [ -r "$ROOT/boot/config-$release" ]; then
+elif [ -n "$release" ] && readable "$ROOT/boot/config-$release"; then
 	config=/boot/config-$release
-elif [ -r "$ROOT/proc/config.gz" ] && command -v gzip >/dev/null 2>&1; then
+elif readable "$ROOT/proc/config.gz" && command -v gzip >/dev/null 2>&1; then
 	config=/proc/config.gz
 fi
 if [ -n "$config" ]; then

@@ -21,18 +21,26 @@ C1=$(printf 's/\302[\200-\237]//g')
 
 # Builtin reads; a control, \302 (UTF-8 C1) or 4 KiB: the long way.
 CTL=$(awk 'BEGIN{for(i=1;i<32;i++)if(i!=10)printf "%c",i;printf "\177\302"}')
-HERE=$PWD
 nl='
 '
 
-# Nothing out of ROOT, no non-regular file.
+# The one check of every file read under ROOT: inside ROOT once its links
+# are resolved, and a regular file (a FIFO would block the read, a device
+# stream). Else the script ends naming it; a missing one is just absent.
 RR=
 [ -z "$ROOT" ] || RR=$(cd "$ROOT" 2>/dev/null && pwd -P) || RR=/nonexistent
+HERE=$PWD
 inside_root() {
 	[ -z "$RR" ] && return 0
-	q=$1
-	[ -d "$q" ] || { [ ! -h "$q" ] && q=${q%/*}; }
-	if [ ! -h "$q" ] && cd -P -- "$q" 2>/dev/null; then
+	# cd -P resolves a directory and every link on the way to it; a
+	# file that is itself a link takes readlink.
+	q=
+	if [ -d "$1" ]; then
+		q=$1
+	elif [ ! -h "$1" ]; then
+		q=${1%/*}
+	fi
+	if [ -n "$q" ] && cd -P -- "$q" 2>/dev/null; then
 		q=$PWD
 		cd "$HERE" || exit 1
 	else
@@ -44,9 +52,19 @@ inside_root() {
 	return 1
 }
 readable() {
-	[ -r "$1" ] && inside_root "$1" && { [ -z "$RR" ] || [ -f "$1" ]; }
+	[ -e "$1" ] || return 1
+	[ -z "$RR" ] && { [ -r "$1" ]; return; }
+	if ! inside_root "$1"; then
+		printf "'%s' under the root is a link out of it: refused\\n" "${1#"$ROOT"}" >&2
+		exit 5
+	fi
+	[ ! -d "$1" ] || return 1
+	if [ ! -f "$1" ]; then
+		printf "'%s' under the root is not a regular file: refused\\n" "${1#"$ROOT"}" >&2
+		exit 6
+	fi
+	[ -r "$1" ]
 }
-
 # First line, bounded, no controls.
 first_line() {
 	readable "$1" || return 0
@@ -189,12 +207,12 @@ for rel in sys/devices/system/cpu/smt/control sys/devices/system/cpu/smt/active 
 done
 # The first policy's driver.
 for p in "$ROOT"/sys/devices/system/cpu/cpufreq/policy*; do
-	[ -r "$p/scaling_driver" ] || continue
+	readable "$p/scaling_driver" || continue
 	lrec "$p/scaling_driver" state "${p#"$ROOT"}/scaling_driver"
 	break
 done
 for h in "$ROOT"/sys/kernel/mm/hugepages/hugepages-*; do
-	[ -r "$h/nr_hugepages" ] || continue
+	readable "$h/nr_hugepages" || continue
 	lrec "$h/nr_hugepages" state "${h#"$ROOT"}/nr_hugepages"
 done
 # CPU 0: "flags : fpu vme" as "fpu vme". Read: the first 100 lines.
@@ -252,7 +270,7 @@ if readable "$ROOT/proc/meminfo"; then
 	set +f
 fi
 # nokaslr: only root reads the address (others: zeros).
-if [ -r "$ROOT/proc/kallsyms" ]; then
+if readable "$ROOT/proc/kallsyms"; then
 	v=$(sed -n '/ _text$/{p;q;}' "$ROOT/proc/kallsyms" 2>/dev/null | head -c 200 |
 		tr -d '\000-\037\177')
 	v=${v%% *}

@@ -124,42 +124,84 @@ TXT
 	[[ "$output" == "bootab: failed to create '$BATS_TEST_TMPDIR/file/x/scripts': "* ]]
 }
 
-@test "--root is a root: symlinks out of the tree (absolute or by ..) are not followed" {
+@test "--root is a root: a file that links out of the tree (absolute or by ..) is refused by name, never read" {
 	tree="$BATS_TEST_TMPDIR/tree"
-	cp -R "$fixtures/lab-translated/." "$tree/"
 	printf 'controller-secret\n' > "$BATS_TEST_TMPDIR/secret"
-	rm -f "$tree/proc/sys/kernel/hostname" "$tree/proc/loadavg"
-	ln -s "$BATS_TEST_TMPDIR/secret" "$tree/proc/loadavg"
-	ln -s ../../../../secret "$tree/proc/sys/kernel/hostname"
-	# A group type that links out of the tree is not read either.
-	g=$(ls "$tree/sys/kernel/iommu_groups" | head -1)
-	rm -f "$tree/sys/kernel/iommu_groups/$g/type"
-	ln -s "$BATS_TEST_TMPDIR/secret" "$tree/sys/kernel/iommu_groups/$g/type"
-	for sh in dash busybox; do
-		use_shell "$sh"
-		run timeout 60 "$BOOTAB" snapshot --root "$tree" --json
-		[ "$status" -eq 0 ]
-		[[ "$output" != *controller-secret* ]]
-		[ "$(printf '%s\n' "$output" | jq -r .hostname)" = null ]
-		[ "$(printf '%s\n' "$output" | jq -r .loadavg)" = null ]
+	g=$(ls "$BATS_TEST_DIRNAME/../fixtures/sysfs/lab-translated/sys/kernel/iommu_groups" | head -1)
+	for f in proc/loadavg proc/sys/kernel/hostname "sys/kernel/iommu_groups/$g/type" proc/cmdline; do
+		rm -rf "$tree"
+		cp -R "$fixtures/lab-translated/." "$tree/"
+		rm -f "$tree/$f"
+		case $f in
+		proc/sys/kernel/hostname) ln -s ../../../../secret "$tree/$f" ;;
+		*) ln -s "$BATS_TEST_TMPDIR/secret" "$tree/$f" ;;
+		esac
+		for sh in dash busybox; do
+			use_shell "$sh"
+			run -2 timeout 60 "$BOOTAB" snapshot --root "$tree" --json
+			[[ "$output" == "bootab: snapshot on 'local' failed (exit 5): '/$f' under the root is a link out of it: refused" ]]
+			[[ "$output" != *controller-secret* ]]
+		done
 	done
-	# A required file that links out: an error, never the file.
-	rm -f "$tree/proc/cmdline"
-	ln -s "$BATS_TEST_TMPDIR/secret" "$tree/proc/cmdline"
-	run timeout 60 "$BOOTAB" snapshot --root "$tree"
-	[ "$status" -eq 2 ]
-	[[ "$output" == *"missing record 'cmdline'"* ]]
-	[[ "$output" != *controller-secret* ]]
 }
 
-@test "--root: a FIFO in the tree is not read (no wait)" {
+@test "--root: a FIFO in the tree is refused by name (no wait)" {
 	tree="$BATS_TEST_TMPDIR/tree"
 	cp -R "$fixtures/lab-translated/." "$tree/"
 	rm -f "$tree/proc/loadavg"
 	mkfifo "$tree/proc/loadavg"
-	run timeout 20 "$BOOTAB" snapshot --root "$tree" --json
-	[ "$status" -eq 0 ]
-	[ "$(printf '%s\n' "$output" | jq -r .loadavg)" = null ]
+	run -2 timeout 20 "$BOOTAB" snapshot --root "$tree" --json
+	[ "$output" = "bootab: snapshot on 'local' failed (exit 6): '/proc/loadavg' under the root is not a regular file: refused" ]
+}
+
+# The files kernel-id.sh and inventory.sh read under a root: each one a
+# link out of the tree, then a FIFO, is refused naming it, in seconds.
+@test "--root: kernel-id.sh's and inventory.sh's files (failed units, kernel log, notes, config, dpkg status) linked out or FIFOs are refused by name" {
+	tree="$BATS_TEST_TMPDIR/tree"
+	printf 'root:$6$controllerhash:19000:0:99999:7:::\n' > "$BATS_TEST_TMPDIR/shadow"
+	rel=6.1.0-57-amd64
+	for f in var/log/failed-units var/log/dmesg sys/kernel/notes boot/config-$rel var/lib/dpkg/status; do
+		for kind in link fifo; do
+			rm -rf "$tree"
+			cp -R "$fixtures/lab-translated/." "$tree/"
+			# What makes kernel-id.sh read the dpkg status: the image's list.
+			mkdir -p "$tree/var/lib/dpkg/info" "$tree/var/log" "$tree/sys/kernel" "$tree/boot"
+			printf '/boot/vmlinuz-%s\n' "$rel" > "$tree/var/lib/dpkg/info/linux-image-$rel.list"
+			rm -f "$tree/$f"
+			if [ "$kind" = link ]; then
+				ln -s "$BATS_TEST_TMPDIR/shadow" "$tree/$f"
+				code=5 why="is a link out of it"
+			else
+				mkfifo "$tree/$f"
+				code=6 why="is not a regular file"
+			fi
+			# The kernel log is snapshot.sh's to read first.
+			case $f in
+			var/log/failed-units) script=inventory ;;
+			var/log/dmesg) script=snapshot ;;
+			*) script=kernel-id ;;
+			esac
+			run -2 timeout 30 "$BOOTAB" snapshot --root "$tree" --json
+			[ "$output" = "bootab: $script on 'local' failed (exit $code): '/$f' under the root $why: refused" ]
+			[[ "$output" != *controllerhash* ]]
+			# Each script alone refuses the files it reads.
+			for script in inventory kernel-id; do
+				case $script:$f in
+				inventory:var/log/* | kernel-id:[!v]* | kernel-id:var/lib/*)
+					run -"$code" --separate-stderr env ROOT="$tree" timeout 30 sh "$BATS_TEST_DIRNAME/../../src/target/$script.sh"
+					[ "$stderr" = "'/$f' under the root $why: refused" ]
+					[[ "$output" != *controllerhash* ]]
+					;;
+				esac
+			done
+		done
+	done
+	# The same tree with plain files: read as before.
+	rm -rf "$tree"
+	cp -R "$fixtures/lab-translated/." "$tree/"
+	printf 'a.service loaded failed failed A\n' > "$tree/var/log/failed-units"
+	run -0 timeout 30 "$BOOTAB" snapshot --root "$tree" --json
+	[ "$(printf '%s\n' "$output" | jq -c .failed_units.units)" = '["a.service"]' ]
 }
 
 @test "kernel-id.sh reads the release and version with the shell's read, no head per file, and records what the long way gives" {

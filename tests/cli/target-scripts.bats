@@ -38,3 +38,18 @@ table_codes() {
 	run grep -rnE 'exit_code (==|!=) [1-9][0-9]?\b|case [1-9]:' "$src/target" "$src/campaign" "$src/boot"
 	[ "$status" -eq 1 ]
 }
+
+@test "the scripts that read under a root share one check, word for word" {
+	# From its comment to the end of readable(): the same text in each.
+	guard() {
+		sed -n '/^# The one check of every file read under ROOT/,/^}$/p;/^readable() {$/,/^}$/p' "$src/target/$1.sh" |
+			awk '/^readable\(\) \{$/ { r = 1 } { print } r && /^}$/ { exit }'
+	}
+	want=$(guard snapshot)
+	[ "$(printf '%s\n' "$want" | grep -c '^readable() {$')" -eq 1 ]
+	[ "$(guard kernel-id)" = "$want" ]
+	[ "$(guard inventory)" = "$want" ]
+	# And no file under ROOT is read past it: no bare -r test of a ROOT path.
+	run grep -n '\[ -r "\$ROOT' "$src/target/snapshot.sh" "$src/target/kernel-id.sh" "$src/target/inventory.sh"
+	[ "$status" -eq 1 ]
+}
