@@ -221,7 +221,7 @@ static void judge_metric(const struct side *sides, size_t n_sides, struct compar
 	const struct metric *bm = find_metric(&sides[0], cm->row, NULL, cm->metric);
 	double drift = NAN, drift_spread_pct = NAN, run_drift_lo = INFINITY, run_drift_hi = -INFINITY;
 	double run_drift_max_abs = 0;
-	bool have_drift = false;
+	bool have_drift = false, drift_wild = false;
 
 	base->verdict = base->present ? VERDICT_BASELINE : VERDICT_MISSING;
 
@@ -237,6 +237,7 @@ static void judge_metric(const struct side *sides, size_t n_sides, struct compar
 		if (!have_drift || fabs(c->delta_pct) > fabs(drift)) {
 			drift = c->delta_pct;
 			drift_spread_pct = c->spread_pct;
+			drift_wild = c->n_wild > 0;
 		}
 		have_drift = true;
 		if (cm->by_run) {
@@ -305,12 +306,14 @@ static void judge_metric(const struct side *sides, size_t n_sides, struct compar
 		}
 		c->q = drift != 0 ? fabs(c->delta_pct) / fabs(drift) : (c->delta_pct != 0 ? INFINITY : 0);
 		c->p = stats_drift_rule_p(c->q);
-		if (base->spread_pct > o->loud_pct || drift_spread_pct > o->loud_pct) {
+		/* A side too loud to judge is too loud wherever it stands: here, first or the drift's. */
+		if (base->spread_pct > o->loud_pct || drift_spread_pct > o->loud_pct || c->spread_pct > o->loud_pct ||
+		    base->n_wild || drift_wild || c->n_wild) {
 			c->verdict = VERDICT_LOUD;
 			continue;
 		}
-		/* With a single rep the spread is unknown and only the drift bar applies. */
-		bar = isnan(base->spread_pct) ? 0 : base->spread_pct;
+		/* The larger spread of the two sides; with a single rep it is unknown and only the drift bar applies. */
+		bar = fmax(isnan(base->spread_pct) ? 0 : base->spread_pct, isnan(c->spread_pct) ? 0 : c->spread_pct);
 		c->verdict = fabs(c->delta_pct) >= 2 * fabs(drift) && fabs(c->delta_pct) > bar
 			     ? VERDICT_COUNTS : VERDICT_WITHIN_NOISE;
 	}
@@ -412,13 +415,16 @@ static void reps_warning(const struct side *sides, size_t n_sides, const struct 
 	char *what;
 
 	for (size_t k = 0; k < n_sides; k++) {
+		/* The reps a boot recorded: a wild one left out is no different rep count. */
+		size_t n = cm->cells[k].boot.n + cm->cells[k].n_wild;
+
 		if (!cm->cells[k].has_boot)
 			continue;
-		if (cm->cells[k].boot.n < lo) {
-			lo = cm->cells[k].boot.n;
+		if (n < lo) {
+			lo = n;
 			k_lo = k;
 		}
-		hi = cm->cells[k].boot.n > hi ? cm->cells[k].boot.n : hi;
+		hi = n > hi ? n : hi;
 	}
 	if (hi == 0 || lo == hi)
 		return;
@@ -428,10 +434,99 @@ static void reps_warning(const struct side *sides, size_t n_sides, const struct 
 	free(what);
 }
 
+/* The samples the boot level leaves out first: by-run rows have a cold first run, the boot is its warm runs. */
+static size_t boot_skip(const struct compare_metric *cm, const struct metric *m)
+{
+	return cm->by_run && m->n_samples >= 2 ? 1 : 0;
+}
+
 /*
- * Each present cell as a boot in log space. A sample that is zero or
- * negative has no log: then no boot-level statistic is computed for the
- * metric at all, rather than on the boots that happen to be positive.
+ * The wild reps of every side's boot of metric cm: stats_wild_reps() on
+ * the logs of the samples the boot level uses, into each cell's wild (as
+ * indices into the side's samples). A metric with a sample that is not
+ * positive has no logs: nothing is flagged (and it gets no boot level).
+ */
+static void flag_wild(const struct side *sides, size_t n_sides, struct compare_metric *cm)
+{
+	size_t *starts = xcalloc(n_sides + 1, sizeof(*starts)), *boot_side = xcalloc(n_sides + 1, sizeof(*boot_side));
+	size_t *group = xcalloc(n_sides + 1, sizeof(*group));
+	size_t total = 0, nb = 0, pos = 0;
+	double *logs;
+	bool *wild, usable = true;
+
+	for (size_t k = 0; k < n_sides; k++)
+		if (cm->cells[k].present)
+			total += find_metric(&sides[k], cm->row, NULL, cm->metric)->n_samples;
+	logs = xcalloc(total + 1, sizeof(*logs));
+	wild = xcalloc(total + 1, sizeof(*wild));
+	for (size_t k = 0; k < n_sides && usable; k++) {
+		const struct metric *m;
+
+		if (!cm->cells[k].present)
+			continue;
+		m = find_metric(&sides[k], cm->row, NULL, cm->metric);
+		starts[nb] = pos;
+		/* A boot's group is its mode: the first side of that mode. */
+		group[nb] = k;
+		for (size_t j = 0; j < k; j++)
+			if (!strcmp(sides[j].mode, sides[k].mode)) {
+				group[nb] = j;
+				break;
+			}
+		boot_side[nb++] = k;
+		for (size_t i = boot_skip(cm, m); i < m->n_samples && usable; i++) {
+			usable = m->samples[i] > 0 && isfinite(m->samples[i]);
+			logs[pos++] = usable ? log(m->samples[i]) : 0;
+		}
+	}
+	starts[nb] = pos;
+	if (usable && stats_wild_reps(logs, starts, nb, group, COMPARE_WILD_K, log1p(COMPARE_WILD_MIN_PCT / 100), wild))
+		for (size_t j = 0; j < nb; j++) {
+			struct compare_cell *c = &cm->cells[boot_side[j]];
+			size_t skip = boot_skip(cm, find_metric(&sides[boot_side[j]], cm->row, NULL, cm->metric));
+
+			for (size_t i = starts[j]; i < starts[j + 1]; i++) {
+				if (!wild[i])
+					continue;
+				if (!c->wild)
+					c->wild = xcalloc(starts[j + 1] - starts[j], sizeof(*c->wild));
+				c->wild[c->n_wild++] = i - starts[j] + skip;
+			}
+		}
+	free(logs);
+	free(wild);
+	free(starts);
+	free(boot_side);
+	free(group);
+}
+
+/* Side k's boot of metric m into c->boot, without its wild reps. */
+static int summarise_boot(const struct compare_metric *cm, const struct metric *m, struct compare_cell *c)
+{
+	size_t skip = boot_skip(cm, m), kept = 0, w = 0;
+	double *x;
+	int r;
+
+	if (!c->n_wild)
+		return stats_boot_summarise(m->samples, m->n_samples, skip, &c->boot);
+	x = xcalloc(m->n_samples, sizeof(*x));
+	for (size_t i = skip; i < m->n_samples; i++) {
+		if (w < c->n_wild && c->wild[w] == i) {
+			w++;
+			continue;
+		}
+		x[kept++] = m->samples[i];
+	}
+	r = stats_boot_summarise(x, kept, 0, &c->boot);
+	free(x);
+	return r;
+}
+
+/*
+ * Each present cell as a boot in log space, its wild reps left out. A
+ * sample that is zero or negative has no log: then no boot-level statistic
+ * is computed for the metric at all, rather than on the boots that happen
+ * to be positive.
  */
 static void summarise_boots(const struct side *sides, size_t n_sides, struct compare_metric *cm,
 			    struct strlist *warnings)
@@ -439,14 +534,11 @@ static void summarise_boots(const struct side *sides, size_t n_sides, struct com
 	for (size_t k = 0; k < n_sides; k++) {
 		struct compare_cell *c = &cm->cells[k];
 		const struct metric *m;
-		size_t skip;
 
 		if (!c->present)
 			continue;
 		m = find_metric(&sides[k], cm->row, NULL, cm->metric);
-		/* By-run rows have a cold first run: the boot is its warm runs. */
-		skip = cm->by_run && m->n_samples >= 2 ? 1 : 0;
-		if (stats_boot_summarise(m->samples, m->n_samples, skip, &c->boot) < 0) {
+		if (summarise_boot(cm, m, c) < 0) {
 			char *what = metric_label(cm->row, cm->metric);
 
 			strlist_addf(warnings, "%s on %s: a sample is zero or negative, so no boot-level statistics for it",
@@ -698,7 +790,7 @@ static void boot_level_test(const struct side *sides, size_t n_sides, const unsi
 			    const struct stats_components *hc, size_t n_groups)
 {
 	struct compare_test *t = &cm->tests[cm->n_tests];
-	double var = NAN, df = 0;
+	double var = NAN, df = 0, own_df, own_ss;
 
 	/*
 	 * The first side lacks the metric but its mode's repeats have it:
@@ -715,38 +807,43 @@ static void boot_level_test(const struct side *sides, size_t n_sides, const unsi
 	cm->n_tests++;
 	t->estimate = (group_mean(b) - group_mean(a)) * (double)cm->better;
 	t->delta_pct = compare_log_pct(t->estimate, cm->better);
-	if (a->n >= 2 && b->n >= 2 && cm->components.boot_var > 0) {
+	for (size_t k = 0; k < n_sides; k++)
+		if (!strcmp(sides[k].mode, sides[0].mode) || !strcmp(sides[k].mode, t->mode))
+			t->wild_reps += cm->cells[k].n_wild;
+	/* The two modes' own boot-mean variances: a third mode's noise is no part of this comparison. */
+	own_df = (a->n >= 2 ? (double)(a->n - 1) : 0) + (b->n >= 2 ? (double)(b->n - 1) : 0);
+	own_ss = (a->n >= 2 ? group_var(a) * (double)(a->n - 1) : 0) + (b->n >= 2 ? group_var(b) * (double)(b->n - 1) : 0);
+	if (a->n >= 2 && b->n >= 2 &&
+	    stats_welch_test(group_mean(a), group_var(a), a->n, group_mean(b), group_var(b), b->n, alpha,
+			     &t->welch) == 0) {
+		/* Each mode with its own variance (Welch-Satterthwaite): no mode is assumed as noisy as another. */
+		t->has_welch = true;
+		test_better(&t->welch, cm->better);
 		t->method = METHOD_BOOT;
-		var = cm->components.boot_var;
-		df = cm->components.boot_df;
+		df = t->welch.df;
 	} else if (cm->has_history && hc->boot_var > 0) {
-		/* The history's boot-to-boot variance pooled with this campaign's own. */
-		double own_ss = cm->components.boot_df > 0 ? cm->components.boot_ss : 0;
-
+		/* The history's boot-to-boot variance pooled with the two modes' own. */
 		t->method = METHOD_HISTORY;
-		df = hc->boot_df + cm->components.boot_df;
+		df = hc->boot_df + own_df;
 		var = (hc->boot_ss + own_ss) / df;
 	}
-	if (t->method != METHOD_NONE &&
-	    stats_t_test(t->estimate, sqrt(var * (1.0 / (double)a->n + 1.0 / (double)b->n)), df, alpha,
-			 &t->test) == 0) {
+	if (t->has_welch)
+		t->test = t->welch;
+	else if (t->method != METHOD_NONE &&
+		 stats_t_test(t->estimate, sqrt(var * (1.0 / (double)a->n + 1.0 / (double)b->n)), df, alpha,
+			      &t->test) < 0)
+		t->method = METHOD_NONE;
+	if (t->method != METHOD_NONE) {
 		t->verdict = t->test.lo > 0 || t->test.hi < 0 ? VERDICT_COUNTS : VERDICT_WITHIN_NOISE;
 		test_pct(&t->test, cm->better, &t->lo_pct, &t->hi_pct);
 		if (cm->margin_pct > 0)
 			judge_equivalence(t, cm->better, cm->margin_pct, df, alpha);
-	} else {
-		t->method = METHOD_NONE;
-	}
-	if (a->n >= 2 && b->n >= 2 &&
-	    stats_welch_test(group_mean(a), group_var(a), a->n, group_mean(b), group_var(b), b->n, alpha,
-			     &t->welch) == 0) {
-		t->has_welch = true;
-		test_better(&t->welch, cm->better);
 	}
 	t->has_paired = paired_test(cm, sides, n_sides, rounds, t->mode, alpha, &t->paired_rounds,
 				    &t->paired);
 	if (o->boots_needed)
-		boots_needed(t, cm, hc, n_groups, alpha);
+		/* Welch's t compares two modes: its degrees of freedom are those of two modes' boots. */
+		boots_needed(t, cm, hc, t->method == METHOD_BOOT ? 2 : n_groups, alpha);
 }
 
 static void boot_level(const struct side *sides, size_t n_sides, const unsigned *rounds,
@@ -1153,6 +1250,7 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 
 		metric_setup(sides, n_sides, cm, o, what, warnings);
 		fill_cells(sides, n_sides, cm, what, warnings);
+		flag_wild(sides, n_sides, cm);
 		free(what);
 		judge_all(sides, n_sides, cm, o, alpha, partner, &res, warnings);
 	}
@@ -1244,6 +1342,8 @@ void compare_result_release(struct compare_result *res)
 		free(res->metrics[i].row);
 		free(res->metrics[i].metric);
 		free(res->metrics[i].unit);
+		for (size_t k = 0; res->metrics[i].cells && k < res->n_sides; k++)
+			free(res->metrics[i].cells[k].wild);
 		free(res->metrics[i].cells);
 		free(res->metrics[i].tests);
 	}

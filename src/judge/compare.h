@@ -11,18 +11,22 @@
 #include "stats/stats.h"
 
 /*
- * Every side against the first, metric by metric, judged with the seed
- * rule: a delta counts when |delta| >= 2 |drift| and |delta| > the first
- * side's within-boot spread (as % of its mean), where the drift is the
- * delta of a repeat of the first side's mode against the first side.
+ * Every side against the first, metric by metric, screened with the seed
+ * rule: a delta counts when |delta| >= 2 |drift| and |delta| > the larger
+ * within-boot spread (as % of its mean) of this side and the first, where
+ * the drift is the delta of a repeat of the first side's mode against the
+ * first side; a side, first side or drift side that is loud (spread above
+ * loud_pct, or a wild rep) is not screened.
  *
- * Next to it, boot-level statistics (docs/statistics.md): each boot is
- * summarised by the mean of the logs of its samples; the variance
- * components sigma_b (boot to boot) and sigma_w (rep to rep) are estimated
- * from the campaign; every other mode is tested against the first mode by
- * a pooled t-test on boot means when both have two or more boots, else by
- * a t-test with the boot-to-boot variance of the machine's history; the
- * tests of a report are corrected for false discoveries (Benjamini-Hochberg).
+ * The answer is the boot level (docs/statistics.md): each boot is
+ * summarised by the mean of the logs of its samples, wild reps left out;
+ * the variance components sigma_b (boot to boot) and sigma_w (rep to rep)
+ * are estimated from the campaign; every other mode is tested against the
+ * first mode by Welch's t on the two modes' boot means when both have two
+ * or more boots, else by a t-test with the boot-to-boot variance of the
+ * machine's history; the tests of a report are corrected for false
+ * discoveries (Benjamini-Hochberg). One verdict per mode and metric:
+ * compare_test.verdict, from compare_test.method.
  */
 
 enum verdict {
@@ -92,18 +96,33 @@ struct compare_cell {
 	double rep_p, rep_lo_pct, rep_hi_pct;
 	/* Per statistic of the metric's stats (stats[0] is value, delta_pct, ... above). */
 	struct compare_stat stats[STAT_KINDS];
+	/*
+	 * Wild reps (stats_wild_reps() with COMPARE_WILD_K and
+	 * COMPARE_WILD_MIN_PCT over every boot of the metric): indices into
+	 * the side's samples as recorded (compare_side_metric()), n_wild of
+	 * them. They are left out of boot (and so of every boot-level test),
+	 * and the screen calls a side with one loud. Owned by the result.
+	 */
+	size_t n_wild;
+	size_t *wild;
 };
 
 enum compare_method {
 	METHOD_NONE,            /* not tested */
-	METHOD_BOOT,            /* pooled t on this campaign's boot means */
+	METHOD_BOOT,            /* Welch's t on the two modes' boot means (this campaign's) */
 	METHOD_HISTORY,         /* t with the boot variance pooled with the machine's history */
 };
 
 /* "none", "boot", "history". */
 const char *compare_method_name(enum compare_method m);
 
-/* One mode against the first side's mode, for one metric. */
+/*
+ * One mode against the first side's mode, for one metric: the one answer
+ * for it. verdict comes from the one test the design calls for (method);
+ * estimate and test (log, + is better) and delta_pct, lo_pct, hi_pct are
+ * its delta and CI. welch, paired and the screen (compare_cell) are
+ * secondary figures, never a verdict.
+ */
 struct compare_test {
 	const char *mode;       /* borrowed from the sides */
 	size_t side;            /* the mode's first side */
@@ -119,6 +138,7 @@ struct compare_test {
 	bool has_paired;        /* by round: mean of per-round differences */
 	size_t paired_rounds;
 	struct stats_test paired;
+	size_t wild_reps;       /* wild reps left out of the two modes' boot means */
 	double fdr_q;           /* Benjamini-Hochberg adjusted p; NaN untested */
 	bool survives;          /* counts, and fdr_q <= the report's q */
 	bool has_boots_needed;  /* computed (options.boots_needed and a boot variance known) */
@@ -250,6 +270,13 @@ double compare_pct_log(double pct, enum metric_better better);
 int compare_parse_margin(const char *s, double *ret);
 
 #define COMPARE_LOUD_PCT_DEFAULT 5.0
+/*
+ * A rep is wild when it lies more than COMPARE_WILD_K robust scales and
+ * COMPARE_WILD_MIN_PCT % from its boot's median (stats_wild_reps()); the
+ * false-flag rate is measured by bench/method (docs/statistics.md).
+ */
+#define COMPARE_WILD_K 6.0
+#define COMPARE_WILD_MIN_PCT 1.0
 #define COMPARE_ALPHA_DEFAULT 0.05
 #define COMPARE_FDR_Q_DEFAULT 0.10
 #define COMPARE_POWER 0.80

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -278,6 +279,75 @@ int stats_t_test(double estimate, double se, double df, double alpha, struct sta
 		.lo = estimate - tq * se, .hi = estimate + tq * se,
 	};
 	return 0;
+}
+
+/*
+ * 1.4826 times the median distance of the reps of the boots j with
+ * group[j] == g (every boot when g is SIZE_MAX) from their boot's median,
+ * an odd boot's median rep left out; NaN when there is none. dev: scratch.
+ */
+static double wild_scale(const double *logs, const size_t *starts, size_t n_boots, const size_t *group,
+			 size_t g, const double *med, double *dev)
+{
+	size_t nd = 0;
+
+	for (size_t j = 0; j < n_boots; j++) {
+		size_t n = starts[j + 1] - starts[j];
+		bool zero_left = n % 2 == 1;
+
+		if (n < STATS_WILD_MIN_REPS || (g != SIZE_MAX && group[j] != g))
+			continue;
+		for (size_t i = starts[j]; i < starts[j + 1]; i++) {
+			double d = fabs(logs[i] - med[j]);
+
+			/* The median rep of an odd boot is at distance 0 whatever the noise. */
+			if (zero_left && d == 0) {
+				zero_left = false;
+				continue;
+			}
+			dev[nd++] = d;
+		}
+	}
+	return nd ? 1.4826 * stats_median(dev, nd) : NAN;
+}
+
+size_t stats_wild_reps(const double *logs, const size_t *starts, size_t n_boots, const size_t *group, double k,
+		       double min_log, bool *ret_wild)
+{
+	size_t total = n_boots ? starts[n_boots] - starts[0] : 0, wild = 0;
+	double *dev, *med, all;
+
+	if (total == 0)
+		return 0;
+	memset(ret_wild + starts[0], 0, total * sizeof(*ret_wild));
+	dev = xcalloc(total, sizeof(*dev));
+	med = xcalloc(n_boots, sizeof(*med));
+	for (size_t j = 0; j < n_boots; j++)
+		if (starts[j + 1] - starts[j] >= STATS_WILD_MIN_REPS)
+			med[j] = stats_median(logs + starts[j], starts[j + 1] - starts[j]);
+	all = wild_scale(logs, starts, n_boots, group, SIZE_MAX, med, dev);
+	for (size_t j = 0; j < n_boots && !isnan(all); j++) {
+		size_t n = starts[j + 1] - starts[j], here = 0;
+		double scale = all;
+
+		if (n < STATS_WILD_MIN_REPS)
+			continue;
+		/* A group noisier than the rest is judged by its own scale. */
+		if (group)
+			scale = fmax(all, wild_scale(logs, starts, n_boots, group, group[j], med, dev));
+		for (size_t i = starts[j]; i < starts[j + 1]; i++) {
+			ret_wild[i] = fabs(logs[i] - med[j]) > fmax(k * scale, min_log);
+			here += ret_wild[i];
+		}
+		if (here > (n - 1) / 2) {
+			memset(ret_wild + starts[j], 0, n * sizeof(*ret_wild));
+			here = 0;
+		}
+		wild += here;
+	}
+	free(dev);
+	free(med);
+	return wild;
 }
 
 int stats_welch_test(double mean_a, double var_a, size_t n_a, double mean_b, double var_b,

@@ -77,6 +77,25 @@ struct stats_boot {
  */
 int stats_boot_summarise(const double *x, size_t n, size_t skip, struct stats_boot *ret);
 
+/*
+ * Wild reps: one rep far from the others of its boot (a throttle, a stray
+ * job), among the boots of one metric. logs holds every boot's reps as
+ * logs, boot j at logs[starts[j] .. starts[j + 1] - 1] (starts has n_boots
+ * + 1 entries). The scale is robust: 1.4826 times the median of every
+ * rep's distance from its own boot's median, pooled over the boots (an odd
+ * boot's median rep, whose distance is 0 by construction, left out); with
+ * group (group[j]: boot j's mode, or NULL), a boot's scale is the larger of
+ * that and the same pooled over its group's boots, so a mode noisier than
+ * the others is judged by its own noise. A rep is wild when its distance
+ * exceeds k times the scale and min_log; a boot
+ * of fewer than STATS_WILD_MIN_REPS reps is not judged, nor one where more
+ * than (reps - 1) / 2 would be wild (that boot is loud, not one wild rep).
+ * Sets ret_wild[i] (false elsewhere) and returns how many are wild.
+ */
+#define STATS_WILD_MIN_REPS 3
+size_t stats_wild_reps(const double *logs, const size_t *starts, size_t n_boots, const size_t *group, double k,
+		       double min_log, bool *ret_wild);
+
 /* Boots that share a mean: the boots of one mode, or one history entry. */
 struct stats_group {
 	const struct stats_boot *boots;

@@ -529,8 +529,10 @@ static void release_sides(struct side *s, size_t n)
 
 /*
  * A B A2 B2 A3 B3 A4; boot log means A: 0, .02, -.02, 0 and B: .05, .07, .06.
- * By hand: boot variance (8e-4 + 2e-4) / 5 = 2e-4 on 5 df; estimate 0.06,
- * SE sqrt(2e-4 (1/4 + 1/3)); sigma_w2 = 7 * 2e-4 / 7 = 2e-4; MSB = 2 (8e-4 +
+ * By hand: pooled boot variance (8e-4 + 2e-4) / 5 = 2e-4 on 5 df; the test
+ * is Welch's on the two modes' own variances, 8e-4 / 3 and 1e-4: estimate
+ * 0.06, SE sqrt(8e-4 / 3 / 4 + 1e-4 / 3) = 0.01, df (1e-4)^2 / ((2e-4 /
+ * 3)^2 / 3 + (1e-4 / 3)^2 / 2) = 54 / 11; sigma_w2 = 7 * 2e-4 / 7 = 2e-4; MSB = 2 (8e-4 +
  * 2e-4) / 5 = 4e-4, n0 = (14 - (2 + 2)) / 5 = 2, sigma_b2 = 1e-4, ICC 1/3.
  * Rounds inferred 1 1 2 2 3 3 4: paired differences .05 .05 .08, mean .06,
  * SE sqrt(3e-4) / sqrt(3) = 0.01 on 2 df.
@@ -555,7 +557,7 @@ static void test_boot_level(void **state)
 	struct compare_options o = default_options;
 	const struct compare_metric *m;
 	const struct compare_test *t;
-	double se = sqrt(2e-4 * (0.25 + 1.0 / 3)), tq = 2.5705818;
+	double se = 0.01, df = 54.0 / 11, tq = stats_t_quantile(0.975, 54.0 / 11);
 
 	(void)state;
 	build_rounds(s, BETTER_HIGHER);
@@ -579,14 +581,15 @@ static void test_boot_level(void **state)
 	assert_int_equal(t->method, METHOD_BOOT);
 	NEAR(t->test.estimate, 0.06, 1e-12);
 	NEAR(t->test.se, se, 1e-12);
-	NEAR(t->test.df, 5, 0);
-	NEAR(t->test.p, stats_t_two_sided_p(0.06 / se, 5), 1e-12);
+	NEAR(t->test.df, df, 1e-12);
+	NEAR(t->test.p, stats_t_two_sided_p(0.06 / se, df), 1e-12);
 	NEAR(t->delta_pct, (exp(0.06) - 1) * 100, 1e-9);
 	NEAR(t->lo_pct, (exp(0.06 - tq * se) - 1) * 100, 1e-4);
 	NEAR(t->hi_pct, (exp(0.06 + tq * se) - 1) * 100, 1e-4);
 	assert_int_equal(t->verdict, VERDICT_COUNTS);
 	assert_true(t->has_welch);
 	NEAR(t->welch.se, sqrt(8e-4 / 3 / 4 + 1e-4 / 3), 1e-12);
+	NEAR(t->welch.p, t->test.p, 0);
 	assert_true(t->has_paired);
 	assert_int_equal(t->paired_rounds, 3);
 	NEAR(t->paired.estimate, 0.06, 1e-12);
@@ -930,7 +933,7 @@ static void test_equivalence(void **state)
 	struct strlist w = STRLIST_INIT, rows = STRLIST_INIT;
 	struct compare_options o = default_options;
 	const struct compare_test *t;
-	double est, se, tq, lo, hi;
+	double est, se, tq, lo, hi, va, vb, df;
 	double margin;
 
 	(void)state;
@@ -940,9 +943,12 @@ static void test_equivalence(void **state)
 		add_boot(&s[k], "q", BETTER_HIGHER, k % 2 ? b[k / 2] : a[k / 2]);
 	}
 	est = 0.001 - 0;
-	/* Boot variance: A SS 8e-4, B SS (.004^2 + .006^2 + .002^2) = 5.6e-5; 5 df. */
-	se = sqrt((8e-4 + 5.6e-5) / 5 * (0.25 + 1.0 / 3));
-	tq = stats_t_quantile(0.95, 5);
+	/* Welch: A SS 8e-4 on 3 df, B SS (.004^2 + .006^2 + .002^2) = 5.6e-5 on 2. */
+	va = 8e-4 / 3 / 4;
+	vb = 5.6e-5 / 2 / 3;
+	se = sqrt(va + vb);
+	df = (va + vb) * (va + vb) / (va * va / 3 + vb * vb / 2);
+	tq = stats_t_quantile(0.95, df);
 	lo = expm1(est - tq * se) * 100;
 	hi = expm1(est + tq * se) * 100;
 	margin = ceil(fmax(-lo, hi) * 10) / 10 + 0.1;
@@ -998,6 +1004,151 @@ static void test_equivalence(void **state)
 	assert_int_equal(compare_parse_margin("x", &margin), -EINVAL);
 	strlist_release(&rows);
 	release_sides(s, 7);
+	assert_int_equal(w.n, 0);
+}
+
+/*
+ * Each comparison has the variance of its two modes. A B C A2 B2 C2 A3 with
+ * boot log means A 0, .01, -.01; B .05, .06; C 0, .3 (C is loud): B's test
+ * is Welch's on A's and B's boots alone (variances 1e-4 on 2 df and 5e-5
+ * on 1), the same as without C; C's has C's variance, .045, and finds nothing.
+ */
+static void test_per_pair_variance(void **state)
+{
+	static const char *const labels[7] = { "a", "b", "c", "a2", "b2", "c2", "a3" };
+	static const char *const modes[7] = { "a", "b", "c", "a", "b", "c", "a" };
+	static const double means[7] = { 0, 0.05, 0, 0.01, 0.06, 0.3, -0.01 };
+	static const size_t two[5] = { 0, 1, 3, 4, 6 };
+	struct side s[7], s2[5];
+	struct compare_result res, res2;
+	struct strlist w = STRLIST_INIT;
+	struct compare_options o = default_options;
+	const struct compare_test *t;
+	double va = 1e-4 / 3, vb = 5e-5 / 2, se = sqrt(va + vb);
+	double df = (va + vb) * (va + vb) / (va * va / 2 + vb * vb / 1);
+
+	(void)state;
+	for (int k = 0; k < 7; k++) {
+		side_init(&s[k], labels[k], modes[k]);
+		add_boot(&s[k], "r", BETTER_HIGHER, means[k]);
+	}
+	for (int k = 0; k < 5; k++) {
+		side_init(&s2[k], labels[two[k]], modes[two[k]]);
+		add_boot(&s2[k], "r", BETTER_HIGHER, means[two[k]]);
+	}
+	assert_int_equal(compare_sides(s, 7, &o, &res, &w), 0);
+	assert_int_equal(compare_sides(s2, 5, &o, &res2, &w), 0);
+	t = &find(&res, "r", "x")->tests[0];
+	assert_string_equal(t->mode, "b");
+	assert_int_equal(t->method, METHOD_BOOT);
+	NEAR(t->test.estimate, 0.055, 1e-12);
+	NEAR(t->test.se, se, 1e-12);
+	NEAR(t->test.df, df, 1e-9);
+	assert_int_equal(t->verdict, VERDICT_COUNTS);
+	/* C's noise is no part of it: the same test as in A B A2 B2 A3. */
+	NEAR(t->test.p, find(&res2, "r", "x")->tests[0].test.p, 1e-15);
+	NEAR(t->lo_pct, find(&res2, "r", "x")->tests[0].lo_pct, 1e-12);
+	/* C against A: C's own variance (.045 on 1 df) makes it wide. */
+	t = &find(&res, "r", "x")->tests[1];
+	assert_string_equal(t->mode, "c");
+	NEAR(t->test.se, sqrt(va + 0.045 / 2), 1e-12);
+	assert_int_equal(t->verdict, VERDICT_WITHIN_NOISE);
+	compare_result_release(&res);
+	compare_result_release(&res2);
+	release_sides(s, 7);
+	release_sides(s2, 5);
+	assert_int_equal(w.n, 0);
+}
+
+/* Five reps at 100 + sd Z on side s, rep 2 set to wild when wild > 0. */
+static void add_reps(struct side *s, const char *row, double mean, double sd, double wild)
+{
+	struct row *r = get_row(s, row);
+
+	for (int i = 0; i < 5; i++)
+		metric_set_add_sample(&r->metrics, "x", BETTER_HIGHER, "", i == 2 && wild > 0 ? wild : mean + sd * Z[i]);
+}
+
+/*
+ * One slow rep: A B A2 B2 A3 at 100 +/- 0.3 with rep 2 of b at 65 (35 %
+ * slow, a throttle). It is flagged on b alone, left out of b's boot mean
+ * (and so of the test, which finds nothing), and b's screen is loud, not a
+ * claim; in a by-run row the index is still the sample's.
+ */
+static void test_wild_rep(void **state)
+{
+	static const char *const labels[5] = { "a", "b", "a2", "b2", "a3" };
+	struct side s[5];
+	struct compare_result res;
+	struct strlist w = STRLIST_INIT, by_run = STRLIST_INIT;
+	struct compare_options o = default_options;
+	const struct compare_metric *m;
+	double kept[4] = { 100.1 + 0.3 * Z[0], 100.1 + 0.3 * Z[1], 100.1 + 0.3 * Z[3], 100.1 + 0.3 * Z[4] };
+	struct stats_boot four;
+
+	(void)state;
+	for (int k = 0; k < 5; k++) {
+		side_init(&s[k], labels[k], k % 2 ? "b" : "a");
+		add_reps(&s[k], "r", 100 + 0.1 * k, 0.3, k == 1 ? 65 : 0);
+		add_reps(&s[k], "q", 100 + 0.1 * k, 0.3, k == 1 ? 65 : 0);
+	}
+	strlist_add(&by_run, "q");
+	o.by_run = &by_run;
+	assert_int_equal(compare_sides(s, 5, &o, &res, &w), 0);
+	m = find(&res, "r", "x");
+	for (int k = 0; k < 5; k++)
+		assert_int_equal(m->cells[k].n_wild, k == 1);
+	assert_int_equal(m->cells[1].wild[0], 2);
+	assert_int_equal(m->cells[1].boot.n, 4);
+	assert_int_equal(stats_boot_summarise(kept, 4, 0, &four), 0);
+	NEAR(m->cells[1].boot.mean, four.mean, 1e-12);
+	NEAR(m->cells[1].boot.ss, four.ss, 1e-15);
+	assert_int_equal(m->cells[1].verdict, VERDICT_LOUD);
+	assert_int_equal(m->tests[0].wild_reps, 1);
+	assert_int_equal(m->tests[0].method, METHOD_BOOT);
+	assert_int_equal(m->tests[0].verdict, VERDICT_WITHIN_NOISE);
+	NEAR(m->tests[0].delta_pct, 0, 0.5);
+	/* By-run: run 1 is left out of the boot, the wild run keeps its index. */
+	m = find(&res, "q", "x");
+	assert_int_equal(m->cells[1].n_wild, 1);
+	assert_int_equal(m->cells[1].wild[0], 2);
+	assert_int_equal(m->cells[1].boot.n, 3);
+	/* No warning about unequal reps: b recorded five like the others. */
+	assert_int_equal(w.n, 0);
+	compare_result_release(&res);
+	strlist_release(&by_run);
+	release_sides(s, 5);
+}
+
+/*
+ * The spread rule looks at every side: the first side is quiet, but b
+ * is 9 % loud, so its +10 % is not screened as a claim.
+ */
+static void test_loud_any_side(void **state)
+{
+	struct side s[3];
+	struct compare_result res;
+	struct strlist w = STRLIST_INIT;
+	struct compare_options o = default_options;
+
+	(void)state;
+	side_init(&s[0], "a", "a");
+	side_init(&s[1], "b", "b");
+	side_init(&s[2], "a2", "a");
+	add_metric(&s[0], "r", "x", BETTER_HIGHER, 100, 0.2);
+	add_metric(&s[1], "r", "x", BETTER_HIGHER, 110, 10);
+	add_metric(&s[2], "r", "x", BETTER_HIGHER, 100.5, 0.2);
+	assert_int_equal(compare_sides(s, 3, &o, &res, &w), 0);
+	assert_int_equal(find(&res, "r", "x")->cells[1].verdict, VERDICT_LOUD);
+	compare_result_release(&res);
+	/* Quiet b, the same delta: it counts. */
+	side_release(&s[1]);
+	side_init(&s[1], "b", "b");
+	add_metric(&s[1], "r", "x", BETTER_HIGHER, 110, 0.2);
+	assert_int_equal(compare_sides(s, 3, &o, &res, &w), 0);
+	assert_int_equal(find(&res, "r", "x")->cells[1].verdict, VERDICT_COUNTS);
+	compare_result_release(&res);
+	release_sides(s, 3);
 	assert_int_equal(w.n, 0);
 }
 
@@ -1195,6 +1346,9 @@ int main(void)
 		cmocka_unit_test(test_history),
 		cmocka_unit_test(test_history_box),
 		cmocka_unit_test(test_equivalence),
+		cmocka_unit_test(test_per_pair_variance),
+		cmocka_unit_test(test_wild_rep),
+		cmocka_unit_test(test_loud_any_side),
 		cmocka_unit_test(test_edge_cases),
 		cmocka_unit_test(test_fdr_across_metrics),
 		cmocka_unit_test(test_nonpositive_sample_no_boot_level),

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
@@ -165,6 +166,73 @@ static void test_variance_components_not_estimable(void **state)
 	assert_true(isnan(c.boot_var));
 	stats_variance_components(NULL, 0, &c);
 	assert_int_equal(c.boots, 0);
+}
+
+/*
+ * Wild reps: three boots of five reps at log offsets 0, +/-.001, +/-.002,
+ * the third with rep 2 35 % slow. Pooled distances from each boot's median
+ * (the odd boot's median rep left out): five .001, six .002 and .431, so
+ * the scale is 1.4826 x .002 and only the slow rep lies beyond 6 scales.
+ */
+static void test_wild_reps(void **state)
+{
+	double logs[15], quiet[25];
+	static const double pattern[5] = { 0, 0.001, -0.001, 0.002, -0.002 };
+	size_t starts[6] = { 0, 5, 10, 15 };
+	size_t group[5] = { 0, 0, 0, 0, 1 };
+	bool wild[25];
+
+	(void)state;
+	for (int j = 0; j < 3; j++)
+		for (int i = 0; i < 5; i++)
+			logs[5 * j + i] = 0.05 * j + pattern[i];
+	logs[12] = log(0.65);
+	assert_int_equal(stats_wild_reps(logs, starts, 3, NULL, 6, log(1.01), wild), 1);
+	for (int i = 0; i < 15; i++)
+		assert_int_equal(wild[i], i == 12);
+	/* Reps that never vary (scale 0): a rep 1.5 % off is wild over min_log 1 %, not over 2 %. */
+	for (int i = 0; i < 15; i++)
+		logs[i] = 0;
+	logs[12] = 0.015;
+	assert_int_equal(stats_wild_reps(logs, starts, 3, NULL, 6, log(1.01), wild), 1);
+	assert_true(wild[12]);
+	assert_int_equal(stats_wild_reps(logs, starts, 3, NULL, 6, log(1.02), wild), 0);
+	/* A boot of two reps is not judged: which of the two would be wild? */
+	for (int j = 0; j < 3; j++)
+		for (int i = 0; i < 5; i++)
+			logs[5 * j + i] = 0.05 * j + pattern[i];
+	logs[12] = log(0.65);
+	starts[3] = 12;
+	assert_int_equal(stats_wild_reps(logs, starts, 3, NULL, 6, log(1.01), wild), 0);
+	/* Two of three reps far out: that boot is loud, not one wild rep. */
+	logs[10] = 0;
+	logs[11] = 0.1;
+	logs[12] = -0.1;
+	starts[3] = 13;
+	assert_int_equal(stats_wild_reps(logs, starts, 3, NULL, 6, log(1.01), wild), 0);
+	assert_false(wild[11] || wild[12]);
+
+	/*
+	 * A noisier group: four quiet boots and one of group 1 at 0, +/-.005,
+	 * .006, -.03. Against the quiet boots' scale (1.4826 x .002) -.03 is
+	 * wild; against its own group's (1.4826 x .0055) it is not.
+	 */
+	for (int j = 0; j < 4; j++)
+		for (int i = 0; i < 5; i++)
+			quiet[5 * j + i] = pattern[i];
+	quiet[20] = 0;
+	quiet[21] = 0.005;
+	quiet[22] = -0.005;
+	quiet[23] = 0.006;
+	quiet[24] = -0.03;
+	for (int j = 0; j <= 5; j++)
+		starts[j] = 5 * (size_t)j;
+	assert_int_equal(stats_wild_reps(quiet, starts, 5, NULL, 6, log(1.01), wild), 1);
+	assert_true(wild[24]);
+	assert_int_equal(stats_wild_reps(quiet, starts, 5, group, 6, log(1.01), wild), 0);
+	assert_false(wild[24]);
+	/* Nothing to judge. */
+	assert_int_equal(stats_wild_reps(quiet, starts, 0, NULL, 6, log(1.01), wild), 0);
 }
 
 static void test_t_tests(void **state)
@@ -365,6 +433,7 @@ int main(void)
 		cmocka_unit_test(test_boot_summarise),
 		cmocka_unit_test(test_variance_components),
 		cmocka_unit_test(test_variance_components_not_estimable),
+		cmocka_unit_test(test_wild_reps),
 		cmocka_unit_test(test_t_tests),
 		cmocka_unit_test(test_bh),
 		cmocka_unit_test(test_power),
