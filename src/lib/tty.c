@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -13,12 +14,30 @@
 
 #define SECRET_MAX 1024
 
+/* The signal that ended the prompt (0: none yet). */
+static volatile sig_atomic_t prompt_signal;
+
+static void on_prompt_signal(int sig)
+{
+	prompt_signal = sig;
+}
+
+/*
+ * The signals a user sends from the keyboard or a session end, caught
+ * while echo is off: each interrupts the read, so the terminal is put back
+ * before the signal takes its course (a command's own handler, or the
+ * default action). No SA_RESTART: read() returns EINTR.
+ */
+static const int prompt_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+#define N_PROMPT_SIGNALS (sizeof(prompt_signals) / sizeof(prompt_signals[0]))
+
 int tty_read_secret(const char *prompt, char **ret_secret)
 {
+	struct sigaction catch = { .sa_handler = on_prompt_signal }, old[N_PROMPT_SIGNALS];
 	struct termios saved, quiet;
 	char buf[SECRET_MAX];
 	size_t len = 0;
-	int fd, r = 0;
+	int fd, r = 0, sig;
 
 	fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
@@ -34,15 +53,24 @@ int tty_read_secret(const char *prompt, char **ret_secret)
 	 * Echo goes off before the prompt is shown: what is typed once the
 	 * prompt is there is never flushed, and never echoed.
 	 */
+	prompt_signal = 0;
+	sigemptyset(&catch.sa_mask);
+	for (size_t i = 0; i < N_PROMPT_SIGNALS; i++)
+		sigaction(prompt_signals[i], &catch, &old[i]);
 	if (tcsetattr(fd, TCSAFLUSH, &quiet) < 0 || write(fd, prompt, strlen(prompt)) < 0) {
 		tcsetattr(fd, TCSAFLUSH, &saved);
 		close(fd);
-		return -ENOTTY;
+		r = -ENOTTY;
+		goto signals;
 	}
 	for (;;) {
 		char c;
-		ssize_t n = read(fd, &c, 1);
+		ssize_t n = prompt_signal ? -1 : read(fd, &c, 1);
 
+		if (prompt_signal) {
+			r = -EINTR;
+			break;
+		}
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
@@ -65,6 +93,13 @@ int tty_read_secret(const char *prompt, char **ret_secret)
 		*ret_secret = xstrndup(buf, len);
 	}
 	explicit_bzero(buf, sizeof(buf));
+signals:
+	sig = prompt_signal;
+	for (size_t i = 0; i < N_PROMPT_SIGNALS; i++)
+		sigaction(prompt_signals[i], &old[i], NULL);
+	/* The terminal is back as it was: the signal now does what it would have done. */
+	if (sig)
+		raise(sig);
 	return r;
 }
 

@@ -7,7 +7,10 @@
  * terminal's settings are restored, also on error. Returns 0 and the line
  * without its newline (the caller wipes it with explicit_bzero and frees
  * it), -ENOTTY when there is no terminal, -ECANCELED on end of input,
- * -E2BIG past 1023 bytes (what was read is wiped).
+ * -E2BIG past 1023 bytes (what was read is wiped), -EINTR when SIGINT,
+ * SIGTERM, SIGHUP or SIGQUIT came during the prompt: the terminal is
+ * restored first, then the signal is raised again for the handler that was
+ * there before (the default action ends the process, echo back on).
  */
 int tty_read_secret(const char *prompt, char **ret_secret);
 

@@ -11,6 +11,7 @@
 #include "lib/alloc.h"
 #include "lib/clock.h"
 #include "lib/file.h"
+#include "lib/secret.h"
 #include "lib/shell-quote.h"
 #include "lib/strbuf.h"
 #include "lib/strvec.h"
@@ -46,6 +47,7 @@ struct target {
 	target_ask_password_fn ask_password;
 	enum root_method root_method;
 	char *password;            /* sudo's, only with ROOT_SUDO_PASSWORD; wiped at close */
+	bool secret_held;          /* secret_hold() taken for the password: no core dump meanwhile */
 	char *error;
 	struct target_counts counts;
 	unsigned batch_depth;      /* target_batch_begin() calls not yet ended */
@@ -486,6 +488,19 @@ fail:
 	return r;
 }
 
+/* The password wiped and freed, and core dumps as they were before it was asked. */
+static void password_forget(struct target *t)
+{
+	if (t->password) {
+		explicit_bzero(t->password, strlen(t->password));
+		free(t->password);
+		t->password = NULL;
+	}
+	if (t->secret_held)
+		secret_release();
+	t->secret_held = false;
+}
+
 void target_close(struct target *t)
 {
 	if (!t)
@@ -496,10 +511,7 @@ void target_close(struct target *t)
 		unlink(t->control_path);
 		rmdir(t->control_dir);
 	}
-	if (t->password) {
-		explicit_bzero(t->password, strlen(t->password));
-		free(t->password);
-	}
+	password_forget(t);
 	free(t->control_dir);
 	free(t->control_path);
 	strvec_release(&t->ssh_base);
@@ -922,9 +934,13 @@ static int ask_password(struct target *t)
 
 	if (!t->ask_password)
 		return -ENOTTY;
+	/* No core dump holds the password, from the prompt until it is wiped. */
+	t->secret_held = secret_hold() == 0;
 	r = t->ask_password(t->spec, &password);
-	if (r < 0)
+	if (r < 0) {
+		password_forget(t);
 		return r;
+	}
 	t->password = password;
 	return 0;
 }
@@ -970,6 +986,14 @@ int target_probe_root(struct target *t)
 			return -EACCES;
 		}
 		r = ask_password(t);
+		if (r == -ECANCELED || r == -EINTR || r == -E2BIG) {
+			set_error(t, "root is needed on '%s': %s", t->spec,
+				  r == -ECANCELED ? "no sudo password was given (end of input at the prompt)"
+				  : r == -EINTR ? "interrupted at the sudo password prompt"
+						: "the sudo password typed is longer than 1023 bytes");
+			process_result_release(&res);
+			return r == -EINTR ? -EINTR : -EACCES;
+		}
 		if (r < 0) {
 			set_error(t, "root is needed on '%s': sudo -n wants a password and there is no terminal to ask (log in as root, or allow sudo without a password)",
 				  t->spec);
@@ -983,9 +1007,7 @@ int target_probe_root(struct target *t)
 			return r;
 		if (res.exit_code != 0 || !strstr(res.out, "uid\t0\n")) {
 			t->root_method = ROOT_UNAVAILABLE;
-			explicit_bzero(t->password, strlen(t->password));
-			free(t->password);
-			t->password = NULL;
+			password_forget(t);
 			set_error(t, "sudo on '%s' refused the password", t->spec);
 			process_result_release(&res);
 			return -EACCES;

@@ -88,3 +88,50 @@ type_password() {
 	[ "$status" -eq 2 ]
 	[ "$output" = "bootab: root is needed on '$dest': sudo -n wants a password and there is no terminal to ask (log in as root, or allow sudo without a password)" ]
 }
+
+# at_prompt KEYS CMD...: runs CMD on a pty; at bootab's sudo prompt, prints
+# "core: SOFT HARD" (bootab's core size limit then, /proc/PID/limits) and
+# sends KEYS; $output and $status as bats' run gives them.
+at_prompt() {
+	local keys=$1
+	shift
+	cat > "$BATS_TEST_TMPDIR/prompt.exp" <<-'EOT'
+	set timeout 120
+	spawn -noecho {*}$argv
+	expect {
+		-ex "bootab: sudo password on $env(SUDO_TEST_DEST): " {}
+		timeout { puts "no password prompt"; exit 99 }
+		eof { puts "bootab ended without asking"; catch wait r; exit [lindex $r 3] }
+	}
+	set pid [exec pgrep -n -x -s [exp_pid] bootab]
+	set limits [exec grep "^Max core file size" /proc/$pid/limits]
+	puts "core: [lindex $limits 4] [lindex $limits 5]"
+	send -- "$env(KEYS)"
+	expect eof
+	catch wait r
+	exit [lindex $r 3]
+	EOT
+	KEYS="$keys" SUDO_TEST_DEST="$dest" run expect -f "$BATS_TEST_TMPDIR/prompt.exp" -- "$@"
+}
+
+@test "no core dump while the sudo password is held: the core limit is 0 at the prompt" {
+	# Cores allowed before: bootab turns them off itself.
+	at_prompt "$SUDO_TEST_PASSWORD"$'\r' sh -c 'ulimit -c unlimited; exec "$0" "$@"' "$BOOTAB" snapshot --target "$dest" --json
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"core: 0 unlimited"* ]]
+	[[ "$output" == *'"boot_id": "'* ]]
+}
+
+@test "Ctrl-C at the sudo password prompt ends bootab at once, echo back on" {
+	# A shell that outlives bootab's SIGINT reports its status and the terminal's echo.
+	at_prompt $'\003' sh -c 'trap : INT; "$0" "$@"; echo "rc=$?"; stty -a | tr " " "\n" | grep -x -e echo -e -echo' \
+		"$BOOTAB" snapshot --target "$dest"
+	[[ "$output" == *"rc=130"* ]]
+	[ "$(printf '%s\n' "$output" | tr -d '\r' | tail -1)" = echo ]
+}
+
+@test "Ctrl-D at the sudo password prompt: no password was given, said so" {
+	at_prompt $'\004' "$BOOTAB" snapshot --target "$dest"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"bootab: root is needed on '$dest': no sudo password was given (end of input at the prompt)"* ]]
+}

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -18,6 +20,7 @@
 #include "lib/parse-number.h"
 #include "lib/pattern.h"
 #include "lib/process.h"
+#include "lib/secret.h"
 #include "lib/strbuf.h"
 #include "lib/strvec.h"
 #include "lib/timestamp.h"
@@ -563,6 +566,39 @@ static void test_pattern_compile(void **state)
 	}
 }
 
+static void test_secret_hold(void **state)
+{
+	struct rlimit before, now;
+
+	(void)state;
+	/* A process that could dump a core: dumpable, a core limit above 0. */
+	assert_int_equal(prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), 0);
+	assert_int_equal(getrlimit(RLIMIT_CORE, &before), 0);
+	before.rlim_cur = before.rlim_max;
+	assert_int_equal(setrlimit(RLIMIT_CORE, &before), 0);
+	if (before.rlim_cur == 0)
+		skip();
+	assert_int_equal(secret_hold(), 0);
+	assert_int_equal(prctl(PR_GET_DUMPABLE, 0, 0, 0, 0), 0);
+	assert_int_equal(getrlimit(RLIMIT_CORE, &now), 0);
+	assert_int_equal(now.rlim_cur, 0);
+	/* Nested: still held until the last release. */
+	assert_int_equal(secret_hold(), 0);
+	secret_release();
+	assert_int_equal(prctl(PR_GET_DUMPABLE, 0, 0, 0, 0), 0);
+	assert_int_equal(getrlimit(RLIMIT_CORE, &now), 0);
+	assert_int_equal(now.rlim_cur, 0);
+	secret_release();
+	/* Put back as it was. */
+	assert_int_equal(prctl(PR_GET_DUMPABLE, 0, 0, 0, 0), 1);
+	assert_int_equal(getrlimit(RLIMIT_CORE, &now), 0);
+	assert_int_equal(now.rlim_cur, before.rlim_cur);
+	assert_int_equal(now.rlim_max, before.rlim_max);
+	/* A release without a hold changes nothing. */
+	secret_release();
+	assert_int_equal(prctl(PR_GET_DUMPABLE, 0, 0, 0, 0), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -586,6 +622,7 @@ int main(void)
 		cmocka_unit_test(test_process_stream_piped),
 		cmocka_unit_test(test_parse_error),
 		cmocka_unit_test(test_timestamp),
+		cmocka_unit_test(test_secret_hold),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
