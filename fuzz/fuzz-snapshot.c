@@ -5,7 +5,9 @@
  * Property: a snapshot that parses, written as meta.json
  * (snapshot_to_json(), through jansson's text) and read back with
  * snapshot_from_json(), has the same IOMMU map, boot_id, kernel, command
- * line and hostname.
+ * line, hostname and interface names; every interface name is printable
+ * UTF-8 (kept escaped), and every config value is kept again unchanged
+ * (snapshot_config_value(): a later boot's memo records carry it).
  */
 #include "fuzz-common.h"
 
@@ -55,6 +57,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_ASSERT(fuzz_str_equal(s.boot_id, back.boot_id) && fuzz_str_equal(s.kernel, back.kernel) &&
 		    fuzz_str_equal(s.cmdline, back.cmdline) && fuzz_str_equal(s.hostname, back.hostname),
 		    "boot facts differ after meta.json");
+
+	FUZZ_ASSERT(s.inventory.n_netifs == back.inventory.n_netifs, "%zu interfaces, then %zu", s.inventory.n_netifs,
+		    back.inventory.n_netifs);
+	for (size_t i = 0; i < s.inventory.n_netifs; i++) {
+		FUZZ_ASSERT(inventory_netif_name_valid(s.inventory.netifs[i].name), "interface name kept unescaped");
+		FUZZ_ASSERT(!strcmp(s.inventory.netifs[i].name, back.inventory.netifs[i].name), "interface %zu differs", i);
+	}
+	for (size_t i = 0; i < s.config.n; i++) {
+		char *again = snapshot_config_value(s.config.v[i].value);
+
+		FUZZ_ASSERT(!strcmp(again, s.config.v[i].value), "config value %s changes when kept again",
+			    s.config.v[i].name);
+		free(again);
+	}
 
 	snapshot_release(&back);
 	json_decref(reread);

@@ -10,6 +10,7 @@
 #include <pci/pci.h>
 
 #include "lib/alloc.h"
+#include "lib/escape.h"
 #include "lib/strbuf.h"
 
 const char *inventory_source_name(enum inventory_source source)
@@ -180,6 +181,21 @@ bool inventory_name_valid(const char *s)
 	return n > 0 && n <= 255 && strcmp(s, ".") && strcmp(s, "..");
 }
 
+bool inventory_netif_name_valid(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n > 0 && n <= 255 && utf8_printable(s, n) && !strpbrk(s, " /") && strcmp(s, ".") && strcmp(s, "..");
+}
+
+char *inventory_netif_name(const char *raw)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	text_escape_append(&sb, raw, strlen(raw), TEXT_ESCAPE_NEWLINE | TEXT_ESCAPE_BACKSLASH, NULL);
+	return strbuf_detach(&sb, NULL);
+}
+
 /* A /dev path: "/dev/" and printable ASCII without blanks or "..". */
 static bool dev_path_valid(const char *s)
 {
@@ -253,7 +269,7 @@ int inventory_add_node(struct inventory *inv, const char *class_name, const char
 int inventory_add_netif(struct inventory *inv, const char *name, const char *operstate, int carrier,
 			const char *device)
 {
-	if (!inventory_name_valid(name) || !operstate_valid(operstate) || carrier < -1 || carrier > 1 ||
+	if (!inventory_netif_name_valid(name) || !operstate_valid(operstate) || carrier < -1 || carrier > 1 ||
 	    (device && !inventory_name_valid(device)))
 		return -EINVAL;
 	for (size_t i = 0; i < inv->n_netifs; i++)

@@ -107,6 +107,21 @@ char *klog_normalize(const char *text);
  */
 bool inventory_name_valid(const char *s);
 
+/*
+ * An interface name as the inventory keeps it: the kernel's name (any
+ * bytes but '/', blanks and NUL) escaped with inventory_netif_name(), so
+ * 1-255 bytes of printable UTF-8 without blanks or '/'.
+ */
+bool inventory_netif_name_valid(const char *s);
+
+/*
+ * The kernel's interface name as the inventory keeps it: controls, DEL,
+ * bytes that are not UTF-8 and '\\' written as \xNN (text_escape_append()
+ * with TEXT_ESCAPE_BACKSLASH), so two names never share an escape. An
+ * ASCII name without '\\' ("eth0") is unchanged. The caller's.
+ */
+char *inventory_netif_name(const char *raw);
+
 /* Adders: copy their strings; return -EINVAL for an invalid field, -EEXIST for a repeat. */
 int inventory_add_pci(struct inventory *inv, const char *address, unsigned vendor, unsigned device,
 		      unsigned class_code, const char *driver, long iommu_group);

@@ -4,12 +4,14 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "kernel/notes.h"
 #include "lib/alloc.h"
+#include "lib/escape.h"
 #include "lib/parse-number.h"
 #include "lib/strbuf.h"
 
@@ -360,6 +362,32 @@ static bool parse_seconds(const char *s, double *ret)
 	return true;
 }
 
+/* An interface: netif NAME OPERSTATE CARRIER DEVICE. */
+static int parse_netif_record(struct parser *p, struct inventory *inv)
+{
+	char **f = p->fields;
+	int carrier = !strcmp(f[3], "1") ? 1 : !strcmp(f[3], "0") ? 0 : -1, r;
+	const char *state = strcmp(f[2], "-") ? f[2] : "unknown";
+	/*
+	 * The kernel takes any bytes but '/', blanks and NUL in an interface
+	 * name (dev_valid_name() in net/core/dev.c): ESC, DEL and Latin-1
+	 * included. Kept escaped, never a reason to refuse the boot.
+	 */
+	char *name = inventory_netif_name(f[1]);
+
+	if (carrier < 0 && strcmp(f[3], "-")) {
+		r = fail(p, "interface '%s': carrier '%s' is not 0, 1 or -", name, f[3]);
+	} else {
+		r = inventory_add_netif(inv, name, state, carrier, dash_null(f[4]));
+		if (r == -EEXIST)
+			r = fail(p, "interface '%s' repeated", name);
+		else if (r < 0)
+			r = fail(p, "interface record '%s' is malformed (operstate '%s')", name, f[2]);
+	}
+	free(name);
+	return r;
+}
+
 /* The inventory's records: inventory, pci, node, netif, klog*, units_source, unit_failed. */
 static int parse_inventory_record(struct parser *p)
 {
@@ -410,19 +438,8 @@ static int parse_inventory_record(struct parser *p)
 			return fail(p, "node record '%s %s' is malformed", f[1], f[2]);
 		return 0;
 	}
-	if (!strcmp(key, "netif")) {
-		int carrier = !strcmp(f[3], "1") ? 1 : !strcmp(f[3], "0") ? 0 : -1;
-		const char *state = strcmp(f[2], "-") ? f[2] : "unknown";
-
-		if (carrier < 0 && strcmp(f[3], "-"))
-			return fail(p, "interface '%s': carrier '%s' is not 0, 1 or -", f[1], f[3]);
-		r = inventory_add_netif(inv, f[1], state, carrier, dash_null(f[4]));
-		if (r == -EEXIST)
-			return fail(p, "interface '%s' repeated", f[1]);
-		if (r < 0)
-			return fail(p, "interface record '%s' is malformed (operstate '%s')", f[1], f[2]);
-		return 0;
-	}
+	if (!strcmp(key, "netif"))
+		return parse_netif_record(p, inv);
 	if (!strcmp(key, "kmsg_source")) {
 		if (inv->has_klog)
 			return fail(p, "record '%s' repeated", key);
@@ -537,11 +554,42 @@ static int parse_identity_record(struct parser *p)
 }
 
 /* The kernel's build: its notes (the build id), its config and the package it came in. */
+char *snapshot_config_value(const char *raw)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t len = strlen(raw), cut;
+	uint64_t hash = 0xcbf29ce484222325ULL;
+
+	if (len <= SNAPSHOT_CONFIG_VALUE_KEPT && utf8_printable(raw, len))
+		return xstrdup(raw);
+	text_escape_append(&sb, raw, len, TEXT_ESCAPE_NEWLINE, NULL);
+	if (sb.len <= SNAPSHOT_CONFIG_VALUE_KEPT)
+		return strbuf_detach(&sb, NULL);
+	/*
+	 * The longest prefix of raw whose escape fits: cut in raw, never
+	 * inside an escape (a UTF-8 sequence cut there is escaped byte by
+	 * byte). A byte escapes to at most 4, so each try shortens enough.
+	 */
+	cut = len < SNAPSHOT_CONFIG_VALUE_CUT ? len : SNAPSHOT_CONFIG_VALUE_CUT;
+	for (;;) {
+		strbuf_truncate(&sb, 0);
+		text_escape_append(&sb, raw, cut, TEXT_ESCAPE_NEWLINE, NULL);
+		if (sb.len <= SNAPSHOT_CONFIG_VALUE_CUT)
+			break;
+		cut -= (sb.len - SNAPSHOT_CONFIG_VALUE_CUT + 3) / 4;
+	}
+	for (size_t i = 0; i < len; i++)
+		hash = (hash ^ (unsigned char)raw[i]) * 0x100000001b3ULL;
+	strbuf_addf(&sb, "... (%zu bytes, fnv1a64 %016llx)", len, (unsigned long long)hash);
+	return strbuf_detach(&sb, NULL);
+}
+
 static int parse_kernel_build_record(struct parser *p)
 {
 	struct snapshot *s = p->snap;
 	const char *key = p->fields[0];
 	char **f = p->fields;
+	char *value;
 
 	if (!strcmp(key, "kernel_notes")) {
 		unsigned char *notes;
@@ -593,12 +641,12 @@ static int parse_kernel_build_record(struct parser *p)
 	if (!strcmp(key, "kconfig")) {
 		if (strncmp(f[1], "CONFIG_", 7) || !word_valid(f[1], 128, "_"))
 			return fail(p, "config option '%s' is not CONFIG_NAME", f[1]);
-		if (strlen(f[2]) > 4096 || !utf8_valid(f[2]))
-			return fail(p, "config option '%s': value is not UTF-8 of at most 4096 bytes", f[1]);
 		if (s->config.n >= SNAPSHOT_MAX_CONFIG)
 			return fail(p, "more than %d config options", SNAPSHOT_MAX_CONFIG);
 		/* A config file holds each option once (Kconfig writes it); kept in file order. */
-		entries_add(&s->config, f[1], f[2]);
+		value = snapshot_config_value(f[2]);
+		entries_add(&s->config, f[1], value);
+		free(value);
 		return 0;
 	}
 	/* kernel_package */
@@ -895,6 +943,23 @@ static int check_line_bytes(struct parser *p, const char *line, size_t llen)
 	return 0;
 }
 
+enum record_kernel_given { RECORD_CHECKED, RECORD_NETIF, RECORD_KCONFIG };
+
+/*
+ * The records whose text the kernel gives as it is, and the parser keeps
+ * escaped instead of refusing: an interface name (any bytes but '/',
+ * blanks and NUL) and a config value (any bytes, any length). Every other
+ * field of theirs has its own check.
+ */
+static enum record_kernel_given record_kernel_given(const char *line, size_t llen)
+{
+	if (llen > 6 && !memcmp(line, "netif\t", 6))
+		return RECORD_NETIF;
+	if (llen > 8 && !memcmp(line, "kconfig\t", 8))
+		return RECORD_KCONFIG;
+	return RECORD_CHECKED;
+}
+
 /* Splits line (the parser's copy) at tabs into p->fields. */
 static int split_fields(struct parser *p, char *line)
 {
@@ -977,6 +1042,7 @@ int snapshot_parse(const char *data, size_t len, struct snapshot *ret, struct pa
 	struct parser p = { .snap = &snap, .err = err };
 	size_t pos = 0;
 	bool header = false, end = false;
+	enum record_kernel_given kernel_given;
 	int r = 0;
 
 	if (len > SNAPSHOT_MAX_BYTES) {
@@ -996,12 +1062,14 @@ int snapshot_parse(const char *data, size_t len, struct snapshot *ret, struct pa
 		}
 		llen = (size_t)(nl - line);
 		pos += llen + 1;
-		if (llen > SNAPSHOT_MAX_LINE) {
+		kernel_given = record_kernel_given(line, llen);
+		/* A kconfig line is bounded by the whole output's bound: its value is cut when it is kept. */
+		if (llen > SNAPSHOT_MAX_LINE && kernel_given != RECORD_KCONFIG) {
 			parse_error_set(err, p.line, 0, "line longer than %d bytes", SNAPSHOT_MAX_LINE);
 			r = -EINVAL;
 			goto fail;
 		}
-		r = check_line_bytes(&p, line, llen);
+		r = kernel_given ? 0 : check_line_bytes(&p, line, llen);
 		if (r < 0)
 			goto fail;
 		if (end) {

@@ -119,6 +119,21 @@ void snapshot_config_memo_records(const struct snapshot_config_memo *memo, struc
 #define SNAPSHOT_MAX_LINE 8192
 #define SNAPSHOT_MAX_LOG_LINES 2000
 #define SNAPSHOT_MAX_CONFIG 40000
+/* A config value is kept whole up to KEPT bytes; a longer one is cut to CUT and marked. */
+#define SNAPSHOT_CONFIG_VALUE_KEPT 4160
+#define SNAPSHOT_CONFIG_VALUE_CUT 4096
+
+/*
+ * A kernel config value as the snapshot keeps it: unchanged when it is
+ * printable UTF-8 of at most SNAPSHOT_CONFIG_VALUE_KEPT bytes; else
+ * escaped (text_escape_append(): a Latin-1 byte as \xNN) and, when that
+ * is longer than SNAPSHOT_CONFIG_VALUE_KEPT, cut to at most
+ * SNAPSHOT_CONFIG_VALUE_CUT bytes and followed by "... (N bytes, fnv1a64
+ * HASH)" (N and the hash of the whole raw value, so two long values that
+ * differ anywhere stay different). A kept value is kept again unchanged.
+ * The caller's.
+ */
+char *snapshot_config_value(const char *raw);
 #define SNAPSHOT_MAX_EVIDENCE_LINES 200
 
 /*

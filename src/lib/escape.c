@@ -44,6 +44,7 @@ static size_t utf8_char(const unsigned char *s, size_t len, uint32_t *ret)
 static bool code_point_escaped(uint32_t c, unsigned flags)
 {
 	return (c < 0x20 && c != '\t' && (c != '\n' || (flags & TEXT_ESCAPE_NEWLINE))) || c == 0x7f || (c >= 0x80 && c <= 0x9f) ||
+	       (c == '\\' && (flags & TEXT_ESCAPE_BACKSLASH)) ||
 	       (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
 }
 

@@ -25,6 +25,7 @@
 
 enum text_escape_flags {
 	TEXT_ESCAPE_NEWLINE = 1 << 0,   /* newline too, as \x0a: for one-line messages */
+	TEXT_ESCAPE_BACKSLASH = 1 << 1, /* '\\' too, as \x5c: an escaped name then never equals another's as written */
 };
 
 /*

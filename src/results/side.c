@@ -10,7 +10,9 @@
 
 #include "kernel/cmdline.h"
 #include "kernel/proof.h"
+#include "kernel/snapshot.h"
 #include "lib/alloc.h"
+#include "lib/escape.h"
 #include "lib/parse-number.h"
 #include "lib/file.h"
 #include "lib/parse-error.h"
@@ -732,11 +734,11 @@ static void load_kernel_config(const char *dir, struct side_kernel *k, struct st
 		if (end)
 			*end = '\0';
 		eq = strchr(p, '=');
-		ok = !strncmp(p, "CONFIG_", 7) && eq && eq > p + 7 && strlen(eq) <= 4097;
+		ok = !strncmp(p, "CONFIG_", 7) && eq && eq > p + 7 && strlen(eq) <= SNAPSHOT_CONFIG_VALUE_KEPT + 1;
 		for (const char *c = p; ok && c < eq; c++)
 			ok = isalnum((unsigned char)*c) || *c == '_';
-		for (const char *c = eq; ok && *c; c++)
-			ok = isprint((unsigned char)*c);
+		/* Values as snapshot_config_value() keeps them: printable UTF-8 ("café" too). */
+		ok = ok && utf8_printable(eq, strlen(eq));
 		if (ok) {
 			k->config = xrealloc(k->config, (n + 2) * sizeof(char *));
 			k->config[n++] = xstrdup(p);

@@ -416,3 +416,46 @@ netif	eth0	up	1	virtio0" ]
 		[ "$output" = "$want" ]
 	done
 }
+
+# The names of interfaces as the kernel takes them (any bytes but '/', blanks
+# and NUL): an ESC sequence, DEL, ethé in UTF-8, a Latin-1 byte, a backslash
+# as written. Config values it holds: a Latin-1 byte, 5,000 and 10,000 bytes.
+weird_names=("$(printf 'eth\033[31m')" "$(printf 'del\177')" "$(printf 'eth\303\251')" "$(printf 'lat\351')" 'a\x1b')
+
+@test "interfaces and config values bootab cannot print are kept escaped, never a refused snapshot" {
+	local t="$BATS_TEST_TMPDIR/t" name long
+	cp -R "$fixtures/seed-off" "$t"
+	for name in "${weird_names[@]}"; do
+		mkdir "$t/sys/class/net/$name"
+		echo down >"$t/sys/class/net/$name/operstate"
+	done
+	mkdir -p "$t/boot"
+	long=$(head -c 5000 /dev/zero | tr '\0' x)
+	{
+		printf 'CONFIG_DEFAULT_HOSTNAME="caf\351"\nCONFIG_LONG="%s"\n' "$long"
+		printf 'CONFIG_LONGER="%s%s"\nCONFIG_HZ=250\n' "$long" "$long"
+	} >"$t/boot/config-7.2.9-300.fc45.x86_64"
+	run --separate-stderr "$BOOTAB" snapshot --root "$t" --json
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '[.devices.net[].name] | join(" ")' <<<"$output")" = \
+		'a\x5cx1b del\x7f enp195s0 eth\x1b[31m ethé lat\xe9 lo wlp196s0' ]
+	[ "$(jq -r '.kernel_config.options' <<<"$output")" = 4 ]
+	# The whole chain: a side's kernel-config as a campaign writes it, read back by compare.
+	run -0 --separate-stderr "$BOOTAB" snapshot --root "$t" -o "$BATS_TEST_TMPDIR/s"
+	grep -q '^devices: 43 PCI (15 without a driver), 8 device nodes, 8 network interfaces$' "$BATS_TEST_TMPDIR/s/meta.txt"
+	! grep -q "$(printf '\033')" "$BATS_TEST_TMPDIR/s/meta.txt" "$BATS_TEST_TMPDIR/s/meta.json" || false
+}
+
+@test "a real interface named with ESC, DEL and a Latin-1 byte (in a network namespace): the snapshot keeps it escaped" {
+	[ "$(id -u)" -eq 0 ] && command -v ip >/dev/null || skip "needs root and ip(8)"
+	ns="bootab-test-$$"
+	ip netns add "$ns" 2>/dev/null || skip "no network namespaces here"
+	ip netns exec "$ns" ip link add "$(printf 'eth\033x')" type veth peer name "$(printf 'lat\351')" &&
+		ip netns exec "$ns" ip link add "$(printf 'del\177')" type bridge ||
+		{ ip netns del "$ns"; skip "no veth or bridge links here"; }
+	run --separate-stderr ip netns exec "$ns" "$BOOTAB" snapshot --json
+	ip netns del "$ns"
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '[.devices.net[].name] | join(" ")' <<<"$output")" = 'del\x7f eth\x1bx lat\xe9 lo' ]
+}

@@ -751,6 +751,76 @@ static void test_parse_minimal_and_log_sanitised(void **state)
 	snapshot_release(&s);
 }
 
+/*
+ * What the kernel accepts is never a reason to refuse a boot: interface
+ * names with ESC, DEL, UTF-8, a Latin-1 byte or a backslash (the names of a
+ * real capture in a network namespace, tests/cli/snapshot.bats), config
+ * values with a Latin-1 byte or longer than a line: kept escaped, cut when
+ * long, and read back from meta.json the same.
+ */
+static void test_parse_kernel_given_names_escaped(void **state)
+{
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct strbuf sb = STRBUF_INIT, raw = STRBUF_INIT;
+	struct snapshot s = { 0 };
+	struct inventory back;
+	char *cut, *again;
+	json_t *j;
+
+	(void)state;
+	strbuf_addstr(&sb, HEAD BOOT NOTES "inventory\t1\n"
+		      "netif\teth\x1b[31m\tdown\t-\t-\n"
+		      "netif\tdel\x7f\tdown\t-\t-\n"
+		      "netif\teth\xc3\xa9\tup\t1\t-\n"
+		      "netif\tlat\xe9\tdown\t-\t-\n"
+		      "netif\ta\\x1b\tdown\t-\t-\n"
+		      "netif\tc1\xc2\x9b\tdown\t-\t-\n"
+		      "kernel_config\t/proc/config.gz\t-\n"
+		      "kconfig\tCONFIG_DEFAULT_HOSTNAME\t\"caf\xe9\"\n"
+		      "kconfig\tCONFIG_LONG\t");
+	for (int i = 0; i < 3 * SNAPSHOT_MAX_LINE; i++)
+		strbuf_addch(&raw, (char)(i % 7 ? 'x' : 0xe9));
+	strbuf_add(&sb, raw.buf, raw.len);
+	strbuf_addstr(&sb, "\n" TAIL);
+	assert_int_equal(snapshot_parse(sb.buf, sb.len, &s, &err), 0);
+	assert_int_equal(s.inventory.n_netifs, 6);
+	assert_string_equal(s.inventory.netifs[0].name, "eth\\x1b[31m");
+	assert_string_equal(s.inventory.netifs[1].name, "del\\x7f");
+	assert_string_equal(s.inventory.netifs[2].name, "eth\xc3\xa9");
+	assert_string_equal(s.inventory.netifs[3].name, "lat\\xe9");
+	assert_string_equal(s.inventory.netifs[4].name, "a\\x5cx1b");
+	assert_string_equal(s.inventory.netifs[5].name, "c1\\u{009B}");
+	assert_int_equal(s.config.n, 2);
+	assert_string_equal(s.config.v[0].value, "\"caf\\xe9\"");
+	/* Cut within the bound, never inside an escape, marked with the whole value's length and hash. */
+	cut = s.config.v[1].value;
+	assert_true(strlen(cut) <= SNAPSHOT_CONFIG_VALUE_KEPT);
+	assert_non_null(strstr(cut, "... (24576 bytes, fnv1a64 "));
+	assert_true(strstr(cut, "... (") - cut <= SNAPSHOT_CONFIG_VALUE_CUT);
+	assert_true(!strncmp(strstr(cut, "... (") - 4, "\\xe9", 4) || strstr(cut, "... (")[-1] == 'x');
+	/* A kept value is kept again unchanged (a later boot's memo records carry it). */
+	again = snapshot_config_value(cut);
+	assert_string_equal(again, cut);
+	free(again);
+	/* Another long value that differs only past the cut stays another value. */
+	raw.buf[raw.len - 1] = 'y';
+	again = snapshot_config_value(raw.buf);
+	assert_string_not_equal(again, cut);
+	free(again);
+	/* meta.json holds the escaped names and reads back the same. */
+	j = snapshot_to_json(&s, NULL);
+	assert_int_equal(inventory_from_json(j, &back, &err), 0);
+	assert_int_equal(back.n_netifs, 6);
+	for (size_t i = 0; i < back.n_netifs; i++)
+		assert_string_equal(back.netifs[i].name, s.inventory.netifs[i].name);
+	inventory_release(&back);
+	json_decref(j);
+	snapshot_release(&s);
+	parse_error_release(&err);
+	strbuf_release(&sb);
+	strbuf_release(&raw);
+}
+
 /* machine-id(5) holds an id or it names no machine: anything else is absent, never an error. */
 static const struct {
 	const char *record;     /* the machine_id record's line, or "" for none */
@@ -1170,6 +1240,7 @@ int main(void)
 		cmocka_unit_test(test_parse_rejects),
 		cmocka_unit_test(test_parse_bounds),
 		cmocka_unit_test(test_parse_minimal_and_log_sanitised),
+		cmocka_unit_test(test_parse_kernel_given_names_escaped),
 		cmocka_unit_test(test_parse_machine_id),
 		cmocka_unit_test(test_script_machine_id_sources),
 		cmocka_unit_test(test_notes_build_id),
