@@ -32,6 +32,7 @@ struct pattern_frame {
 struct pattern_shape {
 	unsigned long size;     /* more than PATTERN_SIZE_MAX: too big */
 	bool repeats_empty;     /* a repeat of what can match the empty string */
+	char backref;           /* the digit of its first back-reference (\1-\9), or 0 */
 };
 
 static const struct pattern_frame frame_start = { 0, 0, false, true, true, false };
@@ -96,7 +97,7 @@ static void pattern_measure(const char *p, struct pattern_shape *ret)
 	struct pattern_frame stack[PATTERN_GROUPS_MAX], cur = frame_start;
 	size_t depth = 0;
 
-	*ret = (struct pattern_shape){ 0, false };
+	*ret = (struct pattern_shape){ 0, false, 0 };
 	for (; *p; p++) {
 		switch (*p) {
 		case '(':
@@ -172,6 +173,8 @@ static void pattern_measure(const char *p, struct pattern_shape *ret)
 		case '\\':
 			if (p[1]) {
 				p++;
+				if (*p >= '1' && *p <= '9' && !ret->backref)
+					ret->backref = *p;
 				atom(&cur, 1, escape_empty(*p));
 				break;
 			}
@@ -203,6 +206,17 @@ int pattern_compile(regex_t *re, const char *pattern, int cflags, char **ret_err
 		*ret_error = xasprintf("the pattern's repeats ('+', {m,n}) copy it more than %lu times over",
 				       PATTERN_SIZE_MAX);
 		return -E2BIG;
+	}
+	/*
+	 * POSIX extended patterns have no back-references (XBD 9.4: "\\1" is
+	 * undefined there); glibc takes them, and matches them by trying every
+	 * way to split the line: "((a+)+)+\\2b" on one 1,000-byte line ran for
+	 * minutes.
+	 */
+	if (shape.backref) {
+		*ret_error = xasprintf("the pattern holds a back-reference ('\\%c'): POSIX extended patterns have none, "
+				       "and matching one can take exponential time", shape.backref);
+		return -EINVAL;
 	}
 	if (shape.repeats_empty) {
 		*ret_error = xstrdup("the pattern repeats what can match nothing ('a**', 'a*?', '(a?)+', '(a|)*', '^*'); "

@@ -154,6 +154,9 @@ TXT
 	[[ "$output" == *"  4 findings matched an ignore pattern"* ]]
 	run -2 "$BOOTAB" compare --ignore 'a(' "$d/pt" "$d/off"
 	[ "$output" = "bootab: --ignore: 'a(' is not an extended regular expression: Unmatched ( or \\(; see 'bootab help compare'" ]
+	# A back-reference: not POSIX ERE, and exponential on a long log line. Refused at once.
+	run -2 timeout 10 "$BOOTAB" compare --ignore '((a+)+)+\2b' "$d/pt" "$d/off"
+	[ "$output" = "bootab: --ignore: '((a+)+)+\\2b' is not an extended regular expression: the pattern holds a back-reference ('\\2'): POSIX extended patterns have none, and matching one can take exponential time; see 'bootab help compare'" ]
 
 	# a campaign directory: bootab report judges with the plan's patterns
 	c="$BATS_TEST_TMPDIR/camp"

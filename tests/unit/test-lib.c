@@ -531,6 +531,10 @@ static void test_pattern_compile(void **state)
 		{ "^*", -E2BIG, "repeats what can match nothing" },
 		{ "x\\b+", -E2BIG, "repeats what can match nothing" },
 		{ "(a*b)*", 0, NULL },
+		{ "((a+)+)+\\2b", -EINVAL, "a back-reference ('\\2'): POSIX extended patterns have none" },
+		{ "(x)\\1", -EINVAL, "back-reference ('\\1')" },
+		{ "(a)(b)(c)(d)(e)(f)(g)(h)(i)\\9", -EINVAL, "back-reference ('\\9')" },
+		{ "[\\1]x\\\\1\\.", 0, NULL },
 		{ "a(", -EINVAL, "Unmatched ( or \\(" },
 	};
 	char long_pattern[PATTERN_LENGTH_MAX + 2];

@@ -391,6 +391,8 @@ static const struct error_case errors[] = {
 	  "better: missing in [row \"r\"]" },
 	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nparser = regex\nmetric = lat\npattern = lat=([0-9]+\n", 6,
 	  "pattern: not a POSIX extended regular expression: " },
+	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nparser = regex\nmetric = lat\npattern = (([0-9]+)+)+\\2b\nbetter = lower\n", 6,
+	  "pattern: not a POSIX extended regular expression: the pattern holds a back-reference ('\\2')" },
 	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nparser = regex\nmetric = lat\npattern = (a)=(b)\n", 6,
 	  "pattern: the pattern has 2 groups; it needs exactly one, around the number" },
 	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nparser = fio\npattern = (a)\n", 2,
