@@ -537,10 +537,16 @@ void headline_write(FILE *out, const struct compare_result *res, size_t width, b
 		fputs(md ? "**\n\n" : "\n\n", out);
 	}
 	for (size_t i = 0; i < h.n_lines; i++) {
-		if (md)
-			fprintf(out, "- **%s vs %s:** %s\n", h.lines[i].mode, h.lines[i].first_mode,
-				h.lines[i].text + strlen(h.lines[i].mode) + strlen(h.lines[i].first_mode) + 6);
-		else
+		if (md) {
+			/* Names in the line come from boxes and files: no raw HTML for a viewer. */
+			fputs("- **", out);
+			report_md_plain(out, h.lines[i].mode);
+			fputs(" vs ", out);
+			report_md_plain(out, h.lines[i].first_mode);
+			fputs(":** ", out);
+			report_md_plain(out, h.lines[i].text + strlen(h.lines[i].mode) + strlen(h.lines[i].first_mode) + 6);
+			fputc('\n', out);
+		} else
 			report_put_wrapped(out, h.lines[i].text, width, "    ");
 	}
 	if (h.n_lines)

@@ -2,6 +2,7 @@
 #include "report/formats.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,29 @@
 #include "report/legend.h"
 #include "report/words.h"
 
+/*
+ * s as a code span: fenced by one backtick more than its longest run of
+ * them (CommonMark 6.1), so a value from a box cannot close the span and
+ * carry raw HTML after it.
+ */
+static void md_code(FILE *out, const char *s)
+{
+	size_t run = 0, longest = 0;
+	bool pad;
+
+	for (const char *p = s; *p; p++) {
+		run = *p == '`' ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	pad = longest && (s[0] == '`' || s[strlen(s) - 1] == '`');
+	for (size_t i = 0; i <= longest; i++)
+		fputc('`', out);
+	fprintf(out, pad ? " %s " : "%s", s);
+	for (size_t i = 0; i <= longest; i++)
+		fputc('`', out);
+}
+
 static void md_found(FILE *out, const struct compare_result *res)
 {
 	const struct costs_result *f = &res->found;
@@ -19,8 +43,12 @@ static void md_found(FILE *out, const struct compare_result *res)
 
 	if (!report_found_any_judged(res))
 		return;
-	fprintf(out, "\n## Costs found by bootab\n\nEvery side against every boot of %s (%s): PCI devices and their drivers, device nodes, network interfaces, kernel error and warning lines, failed units.\n\n",
-		res->sides[0].mode, f->baseline);
+	fputs("\n## Costs found by bootab\n\nEvery side against every boot of ", out);
+	report_md_plain(out, res->sides[0].mode);
+	fputs(" (", out);
+	report_md_plain(out, f->baseline);
+	fputs("): PCI devices and their drivers, device nodes, network interfaces, kernel error and warning lines, failed units.\n\n",
+	      out);
 	for (size_t k = 1; k < res->n_sides; k++) {
 		size_t n = 0;
 
@@ -32,17 +60,23 @@ static void md_found(FILE *out, const struct compare_result *res)
 			if (x->side != k)
 				continue;
 			report_md_text(&sb, x->text);
-			fprintf(out, "- %s: %s: %s\n", res->sides[k].label, x->gain ? "gain" : "cost", strbuf_str(&sb));
+			fputs("- ", out);
+			report_md_plain(out, res->sides[k].label);
+			fprintf(out, ": %s: %s\n", x->gain ? "gain" : "cost", strbuf_str(&sb));
 			strbuf_truncate(&sb, 0);
 			n++;
 		}
-		if (n == 0)
-			fprintf(out, "- %s: nothing lost\n", res->sides[k].label);
+		if (n == 0) {
+			fputs("- ", out);
+			report_md_plain(out, res->sides[k].label);
+			fputs(": nothing lost\n", out);
+		}
 	}
 	if (f->noise_klog || f->noise_devices || f->noise_units) {
 		report_add_noise(&sb, f);
-		fprintf(out, "\nBaseline noise, blamed on no mode: the boots of %s differ in%s:\n\n", res->sides[0].mode,
-			strbuf_str(&sb));
+		fputs("\nBaseline noise, blamed on no mode: the boots of ", out);
+		report_md_plain(out, res->sides[0].mode);
+		fprintf(out, " differ in%s:\n\n", strbuf_str(&sb));
 		for (size_t i = 0; i < f->noise_examples.n; i++) {
 			strbuf_truncate(&sb, 0);
 			report_md_text(&sb, f->noise_examples.items[i]);
@@ -140,10 +174,15 @@ static void md_sides(FILE *out, const struct compare_result *res)
 		strbuf_release(&note);
 	}
 	for (size_t i = 0; i < res->n_versions; i++) {
-		fprintf(out, "\n**versions differ:** `%s`:", res->versions[i].name);
-		for (size_t k = 0; k < res->n_sides; k++)
-			fprintf(out, " %s=`%s`", res->sides[k].label,
-				res->versions[i].values[k] ? res->versions[i].values[k] : "(not recorded)");
+		fputs("\n**versions differ:** ", out);
+		md_code(out, res->versions[i].name);
+		fputc(':', out);
+		for (size_t k = 0; k < res->n_sides; k++) {
+			fputc(' ', out);
+			report_md_plain(out, res->sides[k].label);
+			fputc('=', out);
+			md_code(out, res->versions[i].values[k] ? res->versions[i].values[k] : "(not recorded)");
+		}
 		fputc('\n', out);
 	}
 	{

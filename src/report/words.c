@@ -316,13 +316,27 @@ void report_md_text(struct strbuf *sb, const char *s)
 	}
 }
 
-/* Markdown table cells: escape the pipe and backslash. */
+/*
+ * Markdown table cells: escape the pipe and backslash, and what would open
+ * raw HTML or an entity (CommonMark 6.6, 6.2): a unit or metric name
+ * "<script>" from a box is shown, never run by a viewer.
+ */
 void report_md_cell(struct strbuf *sb, const char *s)
 {
 	for (; *s; s++) {
-		if (*s == '|' || *s == '\\')
+		if (strchr("|\\<>&", *s))
 			strbuf_addch(sb, '\\');
 		strbuf_addch(sb, *s);
+	}
+}
+
+/* Markdown prose: only what would open raw HTML or an entity escaped, the rest as written. */
+void report_md_plain(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (strchr("\\<>&", *s))
+			fputc('\\', out);
+		fputc(*s, out);
 	}
 }
 

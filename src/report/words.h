@@ -85,6 +85,8 @@ bool report_any_margin(const struct compare_result *res);
 /* Markdown: a backslash before every character Markdown gives a meaning; in table cells, the pipe and backslash. */
 void report_md_text(struct strbuf *sb, const char *s);
 void report_md_cell(struct strbuf *sb, const char *s);
+/* Markdown prose as written, with <, >, & and backslash escaped (no raw HTML). */
+void report_md_plain(FILE *out, const char *s);
 
 /* Columns sb's text takes: one per UTF-8 character. */
 size_t report_text_columns(const struct strbuf *sb);

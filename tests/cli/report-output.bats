@@ -114,3 +114,33 @@ kind() {
 	[ "$output" = "bootab: -o $camp/passthrough: inside the campaign directory $camp, where bootab writes only report.txt, report.md, report.json and report.html" ]
 	cmp "$camp/passthrough/meta.json" "$BATS_TEST_TMPDIR/saved"
 }
+
+# craft SIDE: the lab campaign's side with a metric and unit that are HTML,
+# and a version string that tries to close its code span.
+craft() {
+	python3 - "$camp/$1/meta.json" "$1" <<-'EOT'
+	import json, sys
+	path, side = sys.argv[1], sys.argv[2]
+	d = json.load(open(path))
+	m = d["rows"][0]["metrics"][1]
+	m["name"] = "randread.<script>alert(1)</script>"
+	m["unit"] = "<img src=x onerror=alert(2)>&amp;"
+	d["versions"]["tool"] = "1.0`<b>" + side + "</b>"
+	json.dump(d, open(path, "w"))
+	EOT
+}
+
+@test "report.md carries no raw HTML from a box: names and units in cells and the headline escaped, versions in code spans they cannot close" {
+	craft passthrough
+	craft translated
+	run -0 "$BOOTAB" report "$camp"
+	# Every < > & outside a code span has its backslash (CommonMark: shown, not parsed).
+	# (The legend is the report's own blockquote.)
+	run -1 grep -nP '(?<!\\)[<>]|(?<!\\)&' <(grep -v -e '^\*\*versions differ' -e '^> legend: ' "$camp/report.md")
+	grep -qF '| randread | randread.\<script\>alert(1)\</script\> (\<img src=x onerror=alert(2)\>\&amp;) |' "$camp/report.md"
+	grep -qF -- '- **passthrough vs translated:** nothing judged' "$camp/report.md"
+	grep -qF 'largest delta randread \<script\>alert(1)\</script\> +14.4 %' "$camp/report.md"
+	grep -qxF '**versions differ:** `tool`: translated=``1.0`<b>translated</b>`` passthrough=``1.0`<b>passthrough</b>``' "$camp/report.md"
+	# report.html escaped it already; still so.
+	run -1 grep -n -e '<script' -e '<img' -e '1.0`<b>' "$camp/report.html"
+}
