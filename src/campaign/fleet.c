@@ -2,6 +2,7 @@
 #include "campaign/fleet.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,7 @@ struct machine {
 	struct strlist modes;    /* fleet_mode_definition() of each mode of its plan */
 	struct compare_result res;
 	bool compared;
+	double alpha;            /* its tests' level: a rounds = auto campaign's last look's */
 };
 
 static char *machine_name(const char *dir)
@@ -108,6 +110,8 @@ static int machine_load(struct campaign *c, const char *dir, struct machine *m, 
 			if (plan.rows[i].equivalence_pct > 0)
 				strlist_addf(&margins, "%s=%.17g", plan.rows[i].name, plan.rows[i].equivalence_pct);
 		co.row_equivalence = &margins;
+		/* A rounds = auto campaign is judged at the look it stopped at, as its own report is. */
+		m->alpha = co.alpha = campaign_alpha(&plan, m->sides, m->n_sides, NULL);
 		r = compare_sides(m->sides, m->n_sides, &co, &m->res, warnings);
 		if (r < 0)
 			campaign_say(c, CAMPAIGN_ERROR, "%s: cannot compare the sides: %s", dir, strerror(-r));
@@ -216,7 +220,12 @@ int campaign_fleet_report(const char *const *dirs, const char *const *machine_na
 		campaign_say(&c, CAMPAIGN_WARNING, "%s", warnings.items[i]);
 	strlist_release(&warnings);
 	if (r == 0) {
-		r = fleet_judge(res, names, modes, n, COMPARE_ALPHA_DEFAULT, &f, &warnings);
+		/* The pooled test at the strictest level a machine's campaign stopped at. */
+		double alpha = COMPARE_ALPHA_DEFAULT;
+
+		for (size_t i = 0; i < n; i++)
+			alpha = fmin(alpha, ms[i].alpha);
+		r = fleet_judge(res, names, modes, n, alpha, &f, &warnings);
 		for (size_t i = 0; i < warnings.n; i++)
 			campaign_say(&c, r < 0 ? CAMPAIGN_ERROR : CAMPAIGN_WARNING, "%s", warnings.items[i]);
 		if (r == 0) {

@@ -200,6 +200,15 @@ static unsigned rounds_done(const struct plan *plan, const struct side *sides, s
 	return fewest < plan->max_rounds ? fewest : plan->max_rounds;
 }
 
+double campaign_alpha(const struct plan *plan, const struct side *sides, size_t n_sides, unsigned *ret_done)
+{
+	unsigned done = plan->rounds_auto ? rounds_done(plan, sides, n_sides) : 0;
+
+	if (ret_done)
+		*ret_done = done;
+	return done >= 1 ? compare_sequential_alpha(done, plan->max_rounds, COMPARE_ALPHA_DEFAULT) : COMPARE_ALPHA_DEFAULT;
+}
+
 /*
  * The report, or with look a look of a rounds = auto campaign: the same
  * comparison at the same boundary, nothing written; look->decided and
@@ -300,11 +309,12 @@ static void report_plan_options(const struct plan *plan, const struct side *side
 			strlist_addf(row_margins, "%s=%.17g", plan->rows[i].name, plan->rows[i].equivalence_pct);
 	co->row_equivalence = row_margins;
 	if (plan->rounds_auto) {
-		unsigned done = rounds_done(plan, sides, n_sides);
+		unsigned done;
+		double alpha = campaign_alpha(plan, sides, n_sides, &done);
 
 		/* The tests of a look, and of the report, claim only at its boundary. */
 		if (done >= 1) {
-			co->alpha = compare_sequential_alpha(done, plan->max_rounds, COMPARE_ALPHA_DEFAULT);
+			co->alpha = alpha;
 			strbuf_addf(head, "rounds = auto: %u of at most %u rounds; the boot-level tests claim at this look's O'Brien-Fleming boundary, alpha %.4f (%.2f over every look)\n\n",
 				    done, plan->max_rounds, co->alpha, COMPARE_ALPHA_DEFAULT);
 		}

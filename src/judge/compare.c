@@ -1369,26 +1369,6 @@ void compare_result_release(struct compare_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
-double compare_sequential_alpha(unsigned round, unsigned max_rounds, double alpha)
-{
-	/* The boundaries of the last design asked for: a campaign asks for one design. */
-	static double cached_alpha, cached_z[100];
-	static unsigned cached_max;
-	double info[100];
-
-	if (round < 1 || round > max_rounds || max_rounds > 100 || !(alpha > 0 && alpha < 1))
-		return NAN;
-	if (cached_max != max_rounds || cached_alpha != alpha) {
-		for (unsigned j = 1; j <= max_rounds; j++)
-			info[j - 1] = 1 / (1.0 / j + 1.0 / (j + 1));
-		if (stats_gs_bounds(info, max_rounds, alpha, COMPARE_SEQ_SPENDING, cached_z) < 0)
-			return NAN;
-		cached_max = max_rounds;
-		cached_alpha = alpha;
-	}
-	return stats_gs_nominal(cached_z[round - 1]);
-}
-
 bool compare_decided(const struct compare_result *result, size_t *ret_decided, size_t *ret_tests)
 {
 	size_t decided = 0, tests = 0;

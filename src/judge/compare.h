@@ -352,22 +352,28 @@ int compare_history_record(const struct compare_result *result, struct history *
 /*
  * Sequential campaigns (rounds = auto): the boot-level tests look at the
  * data after every round, and a look may claim only at its nominal level,
- * from two-sided O'Brien-Fleming-type alpha spending (Lan and DeMets 1983;
- * stats_gs_bounds()). Look j comes after round j of the default order: the
- * first mode has j + 1 boots, every other mode j, so the information of a
- * difference grows as 1 / (1 / j + 1 / (j + 1)). O'Brien-Fleming rather
- * than Pocock: it spends almost nothing at the first looks, where the
- * boot-level t has two or three degrees of freedom and an early stop would
- * rest on the least data, and it leaves the last look close to the fixed
- * design's level, so a campaign that runs to its ceiling loses little
- * power against a fixed campaign of that length (docs/statistics.md).
+ * from two-sided O'Brien-Fleming-type alpha spending (Lan and DeMets 1983):
+ * look j comes after round j of the default order, the first mode has
+ * j + 1 boots and every other mode j, so the information of a difference
+ * grows as 1 / (1 / j + 1 / (j + 1)), and each look's boundary lets the
+ * campaigns still running claim as often as the spending function allows
+ * there, for the boot t's law at that look (judge/sequential.c), not the
+ * normal one. O'Brien-Fleming rather than Pocock: it spends almost nothing
+ * at the first looks, where the boot-level t has two or three degrees of
+ * freedom and an early stop would rest on the least data, and it leaves
+ * the last look close to the fixed design's level, so a campaign that runs
+ * to its ceiling loses little power against a fixed campaign of that
+ * length (docs/statistics.md).
  */
 #define COMPARE_SEQ_SPENDING SPENDING_OBRIEN_FLEMING
 
 /*
  * The nominal level of the look after round (1..max_rounds) of a campaign
  * of at most max_rounds rounds whose overall false-claim rate is alpha;
- * NaN for a round outside 1..max_rounds or max_rounds above 100.
+ * NaN for a round outside 1..max_rounds or max_rounds above 100. The first
+ * call for a design simulates it (a fixed seed: the same levels every
+ * time; tens of milliseconds a round); later calls for the same design
+ * are read back.
  */
 double compare_sequential_alpha(unsigned round, unsigned max_rounds, double alpha);
 

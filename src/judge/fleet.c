@@ -68,6 +68,30 @@ static double class_pct(const struct fleet_metric *fm, size_t n, int sign)
 	return k ? compare_log_pct(sum / (double)k, fm->better) : NAN;
 }
 
+/*
+ * What the pooled verdict does not say: whether the machines differ. Not
+ * tested unless every machine has a test of its own on enough degrees of
+ * freedom; the words say which is missing and what would give it.
+ */
+static void add_heterogeneity_words(struct strbuf *sb, const struct fleet_metric *fm, size_t n_machines)
+{
+	double fewest = INFINITY;
+
+	if (fm->pool.has_heterogeneity) {
+		strbuf_addf(sb, " (not shown to differ between machines, p %.2f)", fm->pool.het_p);
+		return;
+	}
+	for (size_t i = 0; i < n_machines; i++)
+		if (fm->machines[i].present)
+			fewest = fmin(fewest, fm->machines[i].method == METHOD_NONE ? 0 : fm->machines[i].df);
+	if (!(fewest > 0))
+		strbuf_addf(sb, " (whether it differs between machines: not tested; a machine has no test of its own: every machine needs two boots per mode or more, and %d degrees of freedom)",
+			    STATS_FLEET_HET_MIN_DF);
+	else
+		strbuf_addf(sb, " (whether it differs between machines: not tested; a machine's own test has %.0f degrees of freedom, every machine needs %d: one more round)",
+			    fewest, STATS_FLEET_HET_MIN_DF);
+}
+
 static void words(struct fleet_metric *fm, size_t n_machines)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -97,11 +121,11 @@ static void words(struct fleet_metric *fm, size_t n_machines)
 		break;
 	}
 	case FLEET_COUNTS:
-		strbuf_addf(&sb, "%s on %s%zu, %+.1f %% [%.1f, %.1f]", fm->delta_pct > 0 ? "better" : "worse", all, k,
+		strbuf_addf(&sb, "%s on average over %s%zu, %+.1f %% [%.1f, %.1f]", fm->delta_pct > 0 ? "better" : "worse", all, k,
 			    fm->delta_pct, fm->lo_pct, fm->hi_pct);
 		break;
 	case FLEET_WITHIN_NOISE:
-		strbuf_addf(&sb, "within noise on %s%zu, %+.1f %% [%.1f, %.1f]", all, k, fm->delta_pct, fm->lo_pct,
+		strbuf_addf(&sb, "within noise on average over %s%zu, %+.1f %% [%.1f, %.1f]", all, k, fm->delta_pct, fm->lo_pct,
 			    fm->hi_pct);
 		break;
 	case FLEET_UNTESTED:
@@ -113,8 +137,8 @@ static void words(struct fleet_metric *fm, size_t n_machines)
 			strbuf_addf(&sb, "not tested: measured on %zu machine%s", k, k == 1 ? "" : "s");
 		break;
 	}
-	if (fm->pooled && fm->verdict != FLEET_DIFFERS && fm->verdict != FLEET_UNTESTED && !fm->pool.has_heterogeneity)
-		strbuf_addstr(&sb, " (whether it differs between machines: not tested, a machine has no test of its own)");
+	if (fm->pooled && fm->verdict != FLEET_DIFFERS && fm->verdict != FLEET_UNTESTED)
+		add_heterogeneity_words(&sb, fm, n_machines);
 	fm->words = strbuf_detach(&sb, NULL);
 }
 

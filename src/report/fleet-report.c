@@ -80,7 +80,13 @@ int report_fleet_text(FILE *out, const struct fleet_result *f, const char *const
 			fputs(", ", out);
 		}
 		fprintf(out, "%s is better)\n", fm->better == BETTER_LOWER ? "lower" : "higher");
-		fprintf(out, "  %-*s %9s %21s  %s\n", (int)width, "machine", "delta", "95% CI", "own verdict");
+		{
+			/* A fleet of rounds = auto campaigns: the level they stopped at. */
+			char ci[16];
+
+			snprintf(ci, sizeof(ci), "%.0f%% CI", 100 * (1 - f->alpha));
+			fprintf(out, "  %-*s %9s %21s  %s\n", (int)width, "machine", "delta", ci, "own verdict");
+		}
 		for (size_t i = 0; i < f->n_machines; i++) {
 			const struct fleet_effect *e = &fm->machines[i];
 			char *name = text_escape(f->machines[i]);
@@ -240,8 +246,8 @@ int report_fleet_md(FILE *out, const struct fleet_result *f, const char *const *
 			md_cell(out, fm->unit);
 			fputs(", ", out);
 		}
-		fprintf(out, "%s is better)\n\n| machine | delta | 95%% CI | own verdict |\n|---|---:|---:|---|\n",
-			fm->better == BETTER_LOWER ? "lower" : "higher");
+		fprintf(out, "%s is better)\n\n| machine | delta | %.0f%% CI | own verdict |\n|---|---:|---:|---|\n",
+			fm->better == BETTER_LOWER ? "lower" : "higher", 100 * (1 - f->alpha));
 		for (size_t i = 0; i < f->n_machines; i++) {
 			const struct fleet_effect *e = &fm->machines[i];
 

@@ -56,6 +56,22 @@ copy_abca() {
 	echo "$output" | grep -q 'differs between machines? not tested: every machine needs a test of its own on 4 or more degrees of freedom'
 }
 
+@test "rounds = auto campaigns: each judged at the level it stopped at, the pool at the strictest" {
+	copy_abca box1 4c4c4544004a3610804bb7c04f395032
+	copy_abca box2 11111111111111111111111111111111
+	# The same boots as a rounds = auto campaign that ran to its ceiling of 3.
+	sed -i 's/^rounds = 3$/rounds = auto\nmax_rounds = 3/' "$d/box1/plan.ini" "$d/box2/plan.ini"
+	level=$("$BOOTAB" plan "$d/box1/plan.ini" | grep -o 'round 3 0\.[0-9]*' | cut -d' ' -f3)
+	[ "$level" = 0.0373 ]
+	run -0 --separate-stderr "$BOOTAB" report --fleet --format json "$d/box1" "$d/box2"
+	[ "$(printf '%s\n' "$output" | jq -r '.alpha * 10000 | round')" = 373 ]
+	run -0 --separate-stderr "$BOOTAB" report --fleet "$d/box1" "$d/box2"
+	[[ "$output" == *"  machine     delta                96% CI  own verdict"* ]]
+	# A machine's own CI is its campaign report's, at the same level.
+	run -0 "$BOOTAB" report "$d/box1"
+	[[ "$output" == *"alpha 0.0373"* ]]
+}
+
 @test "the same machine twice, different baselines, one campaign: refused" {
 	copy_abca box1 4c4c4544004a3610804bb7c04f395032
 	copy_abca box2 4c4c4544004a3610804bb7c04f395032

@@ -135,10 +135,26 @@ static void test_judge_words(void **state)
 	judge(fk, 12, &f);
 	assert_int_equal(f.n_metrics, 1);
 	assert_int_equal(f.metrics[0].verdict, FLEET_COUNTS);
-	snprintf(want, sizeof(want), "better on all 12, +3.0 %% [%.1f, %.1f]", f.metrics[0].lo_pct, f.metrics[0].hi_pct);
+	/* The machines were tested for a difference (6 df each): none shown, with its p. */
+	assert_true(f.metrics[0].pool.has_heterogeneity);
+	snprintf(want, sizeof(want), "better on average over all 12, +3.0 %% [%.1f, %.1f] (not shown to differ between machines, p %.2f)",
+		 f.metrics[0].lo_pct, f.metrics[0].hi_pct, f.metrics[0].pool.het_p);
 	assert_string_equal(f.metrics[0].words, want);
 	/* sd of 0.0005 (i - 5.5) is 0.0005 sqrt(13): the CI is +/- 0.12 % */
-	assert_string_equal(f.metrics[0].words, "better on all 12, +3.0 % [2.9, 3.1]");
+	assert_string_equal(f.metrics[0].words, "better on average over all 12, +3.0 % [2.9, 3.1] (not shown to differ between machines, p 1.00)");
+	fleet_result_release(&f);
+
+	/*
+	 * Two boots per mode (A B A2 B2 A3: 3 df each): the pooled verdict, and
+	 * whether the machines differ is not tested: one round short.
+	 */
+	for (size_t i = 0; i < 5; i++)
+		fake_init(&fk[i], log(1.03) + 0.002 * ((double)i - 2), 0.0004, 3, METHOD_BOOT);
+	judge(fk, 5, &f);
+	assert_int_equal(f.metrics[0].verdict, FLEET_COUNTS);
+	assert_false(f.metrics[0].pool.has_heterogeneity);
+	assert_non_null(strstr(f.metrics[0].words, "better on average over all 5, "));
+	assert_non_null(strstr(f.metrics[0].words, " (whether it differs between machines: not tested; a machine's own test has 3 degrees of freedom, every machine needs 4: one more round)"));
 	assert_int_equal(f.n_counts, 1);
 	fleet_result_release(&f);
 
@@ -160,8 +176,8 @@ static void test_judge_words(void **state)
 	judge(fk, 3, &f);
 	assert_int_equal(f.metrics[0].verdict, FLEET_WITHIN_NOISE);
 	assert_int_equal(f.metrics[0].n_untested, 3);
-	assert_true(strstr(f.metrics[0].words, "within noise on all 3, -0.0 % [-1.3, 1.2] ") == f.metrics[0].words);
-	assert_non_null(strstr(f.metrics[0].words, "(whether it differs between machines: not tested"));
+	assert_true(strstr(f.metrics[0].words, "within noise on average over all 3, -0.0 % [-1.3, 1.2] ") == f.metrics[0].words);
+	assert_non_null(strstr(f.metrics[0].words, "(whether it differs between machines: not tested; a machine has no test of its own: every machine needs two boots per mode or more, and 4 degrees of freedom)"));
 	fleet_result_release(&f);
 }
 
