@@ -503,6 +503,72 @@ static void print_every_boot(const struct plan *plan)
 		printf("  unpark (last boot)     %s\n", plan->unpark.items[i]);
 }
 
+/*
+ * The runs a row's tool makes of itself per command, as the command asks
+ * (its words split at blanks: a heuristic, the command is the user's sh):
+ * llama-bench's -r/--repetitions (5 when not given), hyperfine's
+ * -r/--runs (at least 10 when not given, the tool's own minimum). 1 for
+ * a tool that runs once; *ret_given: the count was in the command.
+ */
+static unsigned tool_runs(const struct plan_row *r, bool *ret_given)
+{
+	bool llama = r->parser == PARSER_LLAMA_BENCH || (r->parser == PARSER_AUTO && strstr(r->command, "llama-bench"));
+	bool hyperfine = r->parser == PARSER_HYPERFINE || (r->parser == PARSER_AUTO && strstr(r->command, "hyperfine"));
+	const char *p = r->command;
+	unsigned runs = llama ? 5 : hyperfine ? 10 : 1;
+	bool next = false;
+
+	*ret_given = false;
+	if (!llama && !hyperfine)
+		return 1;
+	while (*(p += strspn(p, " \t\n"))) {
+		size_t len = strcspn(p, " \t\n");
+		char word[32];
+
+		snprintf(word, sizeof(word), "%.*s", (int)(len < sizeof(word) ? len : sizeof(word) - 1), p);
+		p += len;
+		if (next) {
+			char *end;
+			unsigned long v = strtoul(word, &end, 10);
+
+			if (end != word && *end == '\0' && v >= 1 && v <= 100000) {
+				runs = (unsigned)v;
+				*ret_given = true;
+			}
+			next = false;
+			continue;
+		}
+		next = !strcmp(word, "-r") || (llama && !strcmp(word, "--repetitions")) ||
+		       (hyperfine && !strcmp(word, "--runs"));
+	}
+	return runs;
+}
+
+/*
+ * What the design wastes or cannot do, said before the first reboot: reps
+ * that multiply a tool's own runs, and one boot per mode with nothing to
+ * test it against.
+ */
+static void warn_design(const struct plan *plan, bool have_history)
+{
+	for (size_t i = 0; i < plan->n_rows; i++) {
+		const struct plan_row *r = &plan->rows[i];
+		bool given;
+		unsigned runs = r->check ? 1 : tool_runs(r, &given);
+
+		if (runs > 1 && r->reps > 1)
+			log_warning("row %s: the tool repeats itself (%u runs%s) and reps = %u: %u runs a boot; runs of one boot share its offset, so past a few they add time, not power: reps = 1, or fewer runs of the tool (bootab plan --effect gives the best reps)",
+				    r->name, runs, given ? "" : " by its default", r->reps, runs * r->reps);
+	}
+	/*
+	 * The default history is the box's own, named by its machine-id: only
+	 * a run knows whether there is one. Said where it is certain.
+	 */
+	if (!plan->rounds_auto && plan->rounds == 1 && plan->order_kind != ORDER_AA && plan->n_modes > 1 &&
+	    !have_history && plan->history_off)
+		log_warning("one boot per mode and history = off: nothing can test this campaign (it can only be screened); rounds = 2 gives every mode a test of its own");
+}
+
 /* The mean measured reboot of the campaign's sides (*ret_n of them), NaN when none was measured. */
 static double measured_reboot_s(const struct noise *nz, size_t *ret_n)
 {
@@ -679,6 +745,7 @@ static int cmd_plan(int argc, char **argv)
 	if (plan.rounds_auto)
 		print_rounds_auto(&plan, n);
 	print_every_boot(&plan);
+	warn_design(&plan, history != NULL);
 	print_estimate(&plan, n, row_bound, &nz);
 	plan_boots_free(boots, n);
 	if (!isnan(effect))

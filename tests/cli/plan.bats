@@ -205,3 +205,23 @@ bats_require_minimum_version 1.5.0
 	run -2 --separate-stderr "$BOOTAB" plan --history "$c/none.json" "$c/plan.ini"
 	[ "$stderr" = "bootab: --history needs --effect; see 'bootab help plan'" ]
 }
+
+@test "warnings before the first reboot: reps that multiply a tool's own runs, one boot per mode with nothing to test it" {
+	f="$BATS_TEST_TMPDIR/design.ini"
+	# llama-bench repeats itself 5 times when -r is not given; hyperfine -r 3 three.
+	printf '[campaign]\nrounds = 2\n[mode "a"]\nargs = pti=on\n[mode "b"]\nargs = pti=off\n[row "llama"]\ncommand = llama-bench -m m.gguf -p 512 -n 0 -o jsonl\nparser = llama-bench\nreps = 5\n[row "hf"]\ncommand = hyperfine -r 3 --export-json - true\nparser = hyperfine\nreps = 2\n[row "once"]\ncommand = llama-bench -m m.gguf -r 1 -o jsonl\nparser = llama-bench\nreps = 5\n' > "$f"
+	run -0 --separate-stderr "$BOOTAB" plan "$f"
+	[ "${stderr_lines[0]}" = "bootab: warning: row llama: the tool repeats itself (5 runs by its default) and reps = 5: 25 runs a boot; runs of one boot share its offset, so past a few they add time, not power: reps = 1, or fewer runs of the tool (bootab plan --effect gives the best reps)" ]
+	[ "${stderr_lines[1]}" = "bootab: warning: row hf: the tool repeats itself (3 runs) and reps = 2: 6 runs a boot; runs of one boot share its offset, so past a few they add time, not power: reps = 1, or fewer runs of the tool (bootab plan --effect gives the best reps)" ]
+	# -r 1 with reps = 5: the reps are the runs, nothing multiplies.
+	[ "${#stderr_lines[@]}" -eq 2 ]
+	# One boot per mode: the box's own history may test it (only a run knows
+	# whether it has one); with history = off, nothing can.
+	sed -i 's/^rounds = 2$/rounds = 1/' "$f"
+	run -0 --separate-stderr "$BOOTAB" plan "$f"
+	[ "${#stderr_lines[@]}" -eq 2 ]
+	sed -i 's/^rounds = 1$/rounds = 1\nhistory = off/' "$f"
+	run -0 --separate-stderr "$BOOTAB" plan "$f"
+	[ "${stderr_lines[2]}" = "bootab: warning: one boot per mode and history = off: nothing can test this campaign (it can only be screened); rounds = 2 gives every mode a test of its own" ]
+	[ "${#stderr_lines[@]}" -eq 3 ]
+}
