@@ -177,6 +177,8 @@ static bool file_name_valid(const char *n)
 /* The state of the reader: the block being read, if any. */
 struct log_reader {
 	struct lava_files files;
+	unsigned *begin_lines;   /* each file's begin line */
+	size_t alloc_lines;
 	char *name;              /* the open block's, or NULL */
 	unsigned long long size;
 	unsigned begin_line;
@@ -207,10 +209,6 @@ static int reader_begin(struct log_reader *rd, const char *msg, unsigned lineno,
 		parse_error_set(err, lineno, 0, "'%s' is not a file name bootab's test script prints", name);
 		return -EINVAL;
 	}
-	if (lava_files_find(&rd->files, name)) {
-		parse_error_set(err, lineno, 0, "block '%s' is given twice", name);
-		return -EINVAL;
-	}
 	rd->name = xstrdup(name);
 	rd->size = (unsigned long long)size;
 	rd->begin_line = lineno;
@@ -233,6 +231,8 @@ static int reader_end(struct log_reader *rd, const char *msg, unsigned lineno, s
 		return -EINVAL;
 	}
 	GROW(rd->files.v, rd->files.alloc, rd->files.n + 1);
+	GROW(rd->begin_lines, rd->alloc_lines, rd->files.n + 1);
+	rd->begin_lines[rd->files.n] = rd->begin_line;
 	f = &rd->files.v[rd->files.n++];
 	f->name = rd->name;
 	f->len = rd->data.len;
@@ -265,6 +265,41 @@ static int reader_data(struct log_reader *rd, const char *msg, unsigned lineno, 
 	return 0;
 }
 
+struct block_ref {
+	const char *name;
+	unsigned line;
+};
+
+static int block_ref_cmp(const void *a, const void *b)
+{
+	const struct block_ref *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+/*
+ * A block given twice: the first line (in the log's order) that repeats
+ * a name. Sorted once, not searched at every block: a log of many blocks
+ * stays linear (n log n) in them.
+ */
+static int blocks_distinct(const struct log_reader *rd, struct parse_error *err)
+{
+	struct block_ref *refs = xcalloc(rd->files.n ? rd->files.n : 1, sizeof(*refs));
+	const struct block_ref *twice = NULL;
+
+	for (size_t i = 0; i < rd->files.n; i++)
+		refs[i] = (struct block_ref){ rd->files.v[i].name, rd->begin_lines[i] };
+	qsort(refs, rd->files.n, sizeof(*refs), block_ref_cmp);
+	for (size_t i = 1; i < rd->files.n; i++)
+		if (!strcmp(refs[i].name, refs[i - 1].name) && (!twice || refs[i].line < twice->line))
+			twice = &refs[i];
+	if (twice)
+		parse_error_set(err, twice->line, 0, "block '%s' is given twice", twice->name);
+	free(refs);
+	return twice ? -EINVAL : 0;
+}
+
 int lava_log_files(const char *log, size_t len, struct lava_files *ret, struct parse_error *err)
 {
 	struct log_reader rd = { .data = STRBUF_INIT };
@@ -294,7 +329,10 @@ int lava_log_files(const char *log, size_t len, struct lava_files *ret, struct p
 		parse_error_set(err, rd.begin_line, 0, "block '%s' has no end: the log stops inside it", rd.name);
 		r = -EINVAL;
 	}
+	if (r == 0)
+		r = blocks_distinct(&rd, err);
 	free(rd.name);
+	free(rd.begin_lines);
 	strbuf_release(&rd.data);
 	if (r < 0) {
 		lava_files_release(&rd.files);

@@ -52,7 +52,17 @@ static int read_token(struct campaign *c)
 		c->lava_token = xstrdup(v);
 		return 0;
 	}
-	fd = open(l->token_file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	/*
+	 * A FIFO or a device would block open() itself (a FIFO waits for a
+	 * writer): refused before it is opened, and opened without waiting
+	 * should it be swapped in between.
+	 */
+	if (lstat(l->token_file, &st) == 0 && !S_ISREG(st.st_mode)) {
+		campaign_say(c, CAMPAIGN_ERROR, "[lava] token_file: %s is not a regular file (a FIFO, a device, a link or a directory)",
+			     l->token_file);
+		return -EINVAL;
+	}
+	fd = open(l->token_file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		r = -errno;
 		campaign_say(c, CAMPAIGN_ERROR, "[lava] token_file: cannot open %s: %s", l->token_file, strerror(-r));
@@ -333,11 +343,18 @@ out:
 	return r;
 }
 
-/* Polls the job until it is Finished; *ret its last state. -EINTR when the campaign is asked to stop. */
+/*
+ * Polls the job until it is Finished; *ret its last state. -EINTR when the
+ * campaign is asked to stop; -ETIMEDOUT when the job has not finished
+ * within the plan's job_timeout and boot_timeout together (a job left
+ * Submitted for want of a device would be polled forever).
+ */
 static int wait_job(struct campaign *c, size_t k, struct lava_job_status *ret)
 {
 	long id = c->progress[k].lava_job;
 	char *path = xasprintf("jobs/%ld/", id), *last = NULL;
+	unsigned bound_s = c->plan.lava.job_timeout_s + c->plan.boot_timeout_s;
+	double deadline = clock_now_s() + bound_s;
 	int r;
 
 	for (;;) {
@@ -368,8 +385,20 @@ static int wait_job(struct campaign *c, size_t k, struct lava_job_status *ret)
 			*ret = st;
 			break;
 		}
+		if (clock_now_s() >= deadline) {
+			char *state = text_escape(st.state);
+
+			campaign_say(c, CAMPAIGN_ERROR,
+				     "boot %zu %s: LAVA job %ld is still %s after %u s (job_timeout and boot_timeout): "
+				     "stopping; --resume waits for it again (its page: %s/scheduler/job/%ld)",
+				     k + 1, c->boots[k].label, id, state, bound_s, c->plan.lava.url, id);
+			free(state);
+			lava_job_status_release(&st);
+			r = -ETIMEDOUT;
+			break;
+		}
 		lava_job_status_release(&st);
-		for (unsigned s = 0; s < c->plan.lava.poll_s && !campaign_interrupted(c); s++)
+		for (unsigned s = 0; s < c->plan.lava.poll_s && !campaign_interrupted(c) && clock_now_s() < deadline; s++)
 			sleep(1);
 		if (campaign_interrupted(c)) {
 			campaign_say(c, CAMPAIGN_WARNING, "boot %zu %s: stopping; LAVA job %ld goes on, and --resume waits for it",

@@ -92,6 +92,12 @@ EOF
 	run env -u BOOTAB_TEST_NO_SUCH_TOKEN "$BOOTAB" run "$BATS_TEST_TMPDIR/env.ini"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"bootab: [lava] token_env: \$BOOTAB_TEST_NO_SUCH_TOKEN is not set"* ]]
+	# A FIFO (or another file that is not regular) is refused before it is opened: open() would wait for a writer.
+	mkfifo "$BATS_TEST_TMPDIR/fifo"
+	sed "s|^token_file = .*|token_file = $BATS_TEST_TMPDIR/fifo|" "$plan" > "$BATS_TEST_TMPDIR/fifo.ini"
+	run timeout 20 "$BOOTAB" run "$BATS_TEST_TMPDIR/fifo.ini"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"bootab: [lava] token_file: $BATS_TEST_TMPDIR/fifo is not a regular file (a FIFO, a device, a link or a directory)"* ]]
 	# The token never reaches argv or the campaign's files.
 	chmod 0600 "$token"
 	run "$BOOTAB" run "$plan"
@@ -111,10 +117,10 @@ EOF
 	[[ "$output" == *"bootab: boot 1 standing: GET http://127.0.0.1:9/api/v0.2/jobs/?description=bootab%20${dir##*/}%20boot%201%2F3%20standing&ordering=-id failed (curl exit 7)"* ]]
 }
 
-# start_answers: the stand-in for LAVA's API on the recorded answers of
-# tests/fixtures/lava/; sets fixtures, server (its pid) and port.
+# start_answers [FIXTURES]: the stand-in for LAVA's API on the recorded answers of
+# tests/fixtures/lava/ (or FIXTURES); sets fixtures, server (its pid) and port.
 start_answers() {
-	fixtures="$BATS_TEST_DIRNAME/../fixtures/lava"
+	fixtures=${1:-"$BATS_TEST_DIRNAME/../fixtures/lava"}
 	python3 "$BATS_TEST_DIRNAME/helpers/lava-answers.py" "$fixtures" aBcD1234efgh5678ijkl9012mnop3456 \
 		"$BATS_TEST_TMPDIR/port" "$BATS_TEST_TMPDIR/requests" 3>&- &
 	server=$!
@@ -214,4 +220,23 @@ EOF2
 	dir=$(ls -d "$BATS_TEST_TMPDIR"/runs/std-*)
 	[ "$(tail -n 1 "$dir/journal")" = "boot 1 standing failed verify" ]
 	[ ! -e "$dir/standing" ]
+}
+
+@test "a job that stays Submitted is waited for job_timeout and boot_timeout, then the campaign stops resumable" {
+	# The recorded answers, the job never leaving Submitted (no device takes it).
+	cp -R "$BATS_TEST_DIRNAME/../fixtures/lava" "$BATS_TEST_TMPDIR/answers"
+	sed -i 's/"state":"Finished"/"state":"Submitted"/' "$BATS_TEST_TMPDIR/answers/job-finished.json"
+	start_answers "$BATS_TEST_TMPDIR/answers"
+	sed -e "s|^url = .*|url = http://127.0.0.1:$port|" -e 's|^\[lava\]$|[lava]\njob_timeout = 60\npoll = 1|' \
+		-e 's|^reps = 2$|reps = 2\nboot_timeout = 10|' "$plan" > "$BATS_TEST_TMPDIR/queued.ini"
+	start=$SECONDS
+	run timeout 200 "$BOOTAB" run "$BATS_TEST_TMPDIR/queued.ini"
+	took=$((SECONDS - start))
+	kill "$server"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"bootab: boot 1 standing: LAVA job 5 is still Submitted after 70 s (job_timeout and boot_timeout): stopping; --resume waits for it again (its page: http://127.0.0.1:$port/scheduler/job/5)"* ]]
+	[ "$took" -ge 70 ] && [ "$took" -lt 120 ]
+	dir=$(ls -d "$BATS_TEST_TMPDIR"/runs/queued-*)
+	# The job stays journalled: --resume waits for it, submitting none again.
+	[ "$(tail -n 1 "$dir/journal")" = "boot 1 standing started lava-job:5" ]
 }
