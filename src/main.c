@@ -2,6 +2,7 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,6 +160,31 @@ static void take_test_write_delay(void)
 		file_set_test_write_delay(us);
 }
 
+/*
+ * SIGTERM, SIGINT or SIGHUP in the middle of a file's replacement: its
+ * temporary file goes, then the signal takes its default course. Commands
+ * that stop at a safe point instead (run, lab) install their own.
+ */
+static void on_ending_signal(int sig)
+{
+	file_remove_pending_temp();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void take_ending_signals(void)
+{
+	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
+	struct sigaction sa = { .sa_handler = on_ending_signal, .sa_flags = SA_RESTART }, old;
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		/* A signal ignored by whoever started bootab stays ignored. */
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const struct command *c;
@@ -185,6 +211,7 @@ int main(int argc, char **argv)
 		fputs(c->usage, stdout);
 		return EXIT_OK;
 	}
+	take_ending_signals();
 	rc = c->run(argc - 1, argv + 1);
 	/* Results go to stdout: a full disk under them is an I/O error (said once). */
 	errno = 0;

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,18 +125,65 @@ int file_write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
+/*
+ * The temporary file file_write_atomic() is writing, for a signal handler
+ * to remove (file_remove_pending_temp()). mkostemp() fills in this very
+ * buffer, so the name is here from the moment the file exists.
+ */
+static char pending_temp[4096];
+static volatile sig_atomic_t pending_temp_set;
+
+void file_remove_pending_temp(void)
+{
+	if (pending_temp_set)
+		unlink(pending_temp);
+}
+
+/* A temporary file beside path, made with mkostemp(), its name in *ret_tmp (the caller's). */
+static int temp_beside(const char *path, char **ret_tmp)
+{
+	static const char suffix[] = ".tmp-XXXXXX";
+	size_t n = strlen(path);
+	int fd;
+
+	if (pending_temp_set || n + sizeof(suffix) > sizeof(pending_temp)) {
+		/* Nested, or a name too long for the buffer: not removed on a signal. */
+		*ret_tmp = xasprintf("%s%s", path, suffix);
+		fd = mkostemp(*ret_tmp, O_CLOEXEC);
+	} else {
+		memcpy(pending_temp, path, n);
+		memcpy(pending_temp + n, suffix, sizeof(suffix));
+		pending_temp_set = 1;
+		fd = mkostemp(pending_temp, O_CLOEXEC);
+		if (fd < 0)
+			pending_temp_set = 0;
+		*ret_tmp = xstrdup(pending_temp);
+	}
+	if (fd < 0) {
+		int r = -errno;
+
+		free(*ret_tmp);
+		return r;
+	}
+	return fd;
+}
+
+/* tmp is renamed or removed: a signal has nothing to remove now. */
+static void temp_gone(const char *tmp)
+{
+	if (pending_temp_set && !strcmp(tmp, pending_temp))
+		pending_temp_set = 0;
+}
+
 int file_write_atomic(const char *path, const void *data, size_t len, mode_t mode)
 {
-	char *tmp = xasprintf("%s.tmp-XXXXXX", path);
+	char *tmp;
 	size_t first = file_test_write_delay_on() ? len / 2 : len;
 	int fd, r = 0;
 
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		r = -errno;
-		free(tmp);
-		return r;
-	}
+	fd = temp_beside(path, &tmp);
+	if (fd < 0)
+		return fd;
 	if (fchmod(fd, mode) < 0) {
 		r = -errno;
 		goto fail;
@@ -162,6 +210,7 @@ int file_write_atomic(const char *path, const void *data, size_t len, mode_t mod
 		r = -errno;
 		goto fail;
 	}
+	temp_gone(tmp);
 	free(tmp);
 	file_test_write_delay();
 	return fsync_dir_of(path);
@@ -169,6 +218,7 @@ fail:
 	if (fd >= 0)
 		close(fd);
 	unlink(tmp);
+	temp_gone(tmp);
 	free(tmp);
 	return r;
 }

@@ -32,6 +32,13 @@ int file_write_all(int fd, const void *data, size_t len);
 int file_write_atomic(const char *path, const void *data, size_t len, mode_t mode);
 
 /*
+ * Removes the temporary file of a file_write_atomic() under way, if any;
+ * async-signal-safe (unlink(2) only), for a handler of SIGTERM or SIGINT
+ * that then ends the process: the target stays old, no .tmp-* is left.
+ */
+void file_remove_pending_temp(void);
+
+/*
  * Writes data to a path the user named (an -o FILE), never replacing what
  * is there with something of another kind: a new name or a regular file is
  * written as file_write_atomic() does (through a symlink: the file it

@@ -144,3 +144,22 @@ craft() {
 	# report.html escaped it already; still so.
 	run -1 grep -n -e '<script' -e '<img' -e '1.0`<b>' "$camp/report.html"
 }
+
+@test "SIGTERM while report replaces its files leaves no .tmp-* file and every report whole" {
+	# Each write sleeps 0.3 s at three points (BOOTAB_TEST_WRITE_DELAY_US):
+	# a SIGTERM 0.4 to 2.2 s in lands inside one.
+	for at in 0.4 1.0 1.6 2.2; do
+		BOOTAB_TEST_WRITE_DELAY_US=300000 "$BOOTAB" report "$camp" > /dev/null 2>&1 &
+		pid=$!
+		sleep "$at"
+		kill -TERM "$pid"
+		status=0
+		wait "$pid" || status=$?
+		[ "$status" -eq 143 ]
+		run find "$camp" -name '*.tmp-*'
+		[ "$output" = "" ]
+	done
+	# Old or new, never cut: each parses as its format.
+	jq -e '.format == "bootab-report"' "$camp/report.json" > /dev/null
+	grep -q '^campaign ' "$camp/report.txt"
+}
