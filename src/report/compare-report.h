@@ -45,7 +45,7 @@ struct report_options {
  * meaning or goes away (docs/report-json.md, docs/report.schema.json).
  */
 #define REPORT_JSON_FORMAT "bootab-report"
-#define REPORT_JSON_FORMAT_VERSION 1
+#define REPORT_JSON_FORMAT_VERSION 2
 
 /*
  * The time a report is written as RFC 3339 UTC with seconds

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "judge/kernels.h"
+#include "report/answer.h"
 #include "report/kernels.h"
 #include "report/words.h"
 
@@ -35,8 +36,9 @@ static void csv_number(FILE *out, double v, bool last)
 }
 
 /* The boot-level columns: components on every row, a test on its mode's first side. */
-static void csv_boot_level(FILE *out, const struct compare_metric *cm, size_t k)
+static void csv_boot_level(FILE *out, const struct compare_result *res, const struct compare_metric *cm, size_t k)
 {
+	struct answer a;
 	const struct compare_test *t = NULL;
 	char n[32];
 
@@ -47,7 +49,7 @@ static void csv_boot_level(FILE *out, const struct compare_metric *cm, size_t k)
 	csv_number(out, cm->has_components ? report_sd_pct(cm->components.sigma_w2) : NAN, false);
 	csv_number(out, cm->has_components ? cm->components.icc : NAN, false);
 	if (!t) {
-		fputs(",,,,,,,,,,,,,,,", out);
+		fputs(",,,,,,,,,,,,,,,,", out);
 		return;
 	}
 	csv_field(out, compare_method_name(t->method), false);
@@ -62,9 +64,12 @@ static void csv_boot_level(FILE *out, const struct compare_metric *cm, size_t k)
 	csv_number(out, t->method != METHOD_NONE ? t->test.df : NAN, false);
 	csv_number(out, t->fdr_q, false);
 	csv_field(out, verdict_name(t->verdict), false);
+	/* The answer of the mode (report/answer.h), the one the headline and every format give. */
 	if (t->has_boots_needed)
 		fprintf(out, "%u", t->boots_needed);
 	fputc(',', out);
+	answer_of(res, cm, t, k, &a);
+	csv_field(out, answer_kind_name(a.kind), false);
 	csv_number(out, t->has_equivalence ? cm->margin_pct : NAN, false);
 	csv_number(out, t->has_equivalence ? t->eq_lo_pct : NAN, false);
 	csv_number(out, t->has_equivalence ? t->eq_hi_pct : NAN, false);
@@ -95,8 +100,8 @@ static void csv_kernel_rows(FILE *out, const struct compare_result *res)
 			csv_field(out, p->diffs[d].option, false);
 			csv_field(out, b->label, false);
 			csv_field(out, b->mode, false);
-			/* stat .. boots_to_decide: 34 empty columns */
-			for (int c = 0; c < 34; c++)
+			/* stat .. boots_to_decide: 35 empty columns */
+			for (int c = 0; c < 35; c++)
 				fputc(',', out);
 			csv_field(out, b->kernel.release ? b->kernel.release : "", false);
 			csv_field(out, b->kernel.build_id ? b->kernel.build_id : "", false);
@@ -124,8 +129,8 @@ static void csv_found_rows(FILE *out, const struct compare_result *res)
 		csv_field(out, found_kind_name(f->kind), false);
 		csv_field(out, s->label, false);
 		csv_field(out, s->mode, false);
-		/* stat .. kernel_build_id: 36 empty columns, then boot, config_from, config_to */
-		for (int c = 0; c < 36; c++)
+		/* stat .. kernel_build_id: 37 empty columns, then boot, config_from, config_to */
+		for (int c = 0; c < 37; c++)
 			fputc(',', out);
 		csv_field(out, csv_boot(s), false);
 		fputs(",,", out);
@@ -138,7 +143,7 @@ void report_csv(FILE *out, const struct compare_result *res)
 	fputs("row,metric,side,mode,stat,unit,better,value,spread,spread_pct,n,delta_pct,drift_pct,"
 	      "delta_lo_pct,delta_hi_pct,drift_lo_pct,drift_hi_pct,q,screen_p,screen_verdict,"
 	      "sigma_b_pct,sigma_w_pct,icc,test_method,test_boots,test_boots_first,test_delta_pct,"
-	      "ci_lo_pct,ci_hi_pct,test_p,test_df,fdr_q,test_verdict,boots_needed,"
+	      "ci_lo_pct,ci_hi_pct,test_p,test_df,fdr_q,test_verdict,boots_needed,answer,"
 	      "margin_pct,equiv_ci_lo_pct,equiv_ci_hi_pct,boots_to_decide,"
 	      "kernel,kernel_build_id,boot,config_from,config_to,found\n", out);
 	for (size_t i = 0; i < res->n_metrics; i++) {
@@ -169,7 +174,7 @@ void report_csv(FILE *out, const struct compare_result *res)
 			csv_number(out, c->q, false);
 			csv_number(out, c->p, false);
 			csv_field(out, verdict_name(c->verdict), false);
-			csv_boot_level(out, cm, k);
+			csv_boot_level(out, res, cm, k);
 			csv_field(out, res->sides[k].kernel.release ? res->sides[k].kernel.release : "", false);
 			csv_field(out, res->sides[k].kernel.build_id ? res->sides[k].kernel.build_id : "", false);
 			csv_field(out, csv_boot(&res->sides[k]), false);
@@ -196,8 +201,8 @@ void report_csv(FILE *out, const struct compare_result *res)
 				csv_number(out, st->q, false);
 				csv_number(out, st->p, false);
 				csv_field(out, verdict_name(st->verdict), false);
-				/* The 18 boot-level columns are the metric's, on its first row; then the kernel's. */
-				fputs(",,,,,,,,,,,,,,,,,,", out);
+				/* The 19 boot-level columns are the metric's, on its first row; then the kernel's. */
+				fputs(",,,,,,,,,,,,,,,,,,,", out);
 				csv_field(out, res->sides[k].kernel.release ? res->sides[k].kernel.release : "", false);
 				csv_field(out, res->sides[k].kernel.build_id ? res->sides[k].kernel.build_id : "", false);
 				csv_field(out, csv_boot(&res->sides[k]), false);

@@ -13,17 +13,12 @@ const char *headline_kind_name(enum headline_kind kind)
 	switch (kind) {
 	case HEADLINE_CLAIM:
 		return "claim";
-	case HEADLINE_LOUD:
-		return "loud";
+	case HEADLINE_NOT_AFTER_FDR:
+		return "not-after-fdr";
 	case HEADLINE_COST:
 	default:
 		return "cost";
 	}
-}
-
-const char *headline_judge_name(enum headline_judge judge)
-{
-	return judge == HEADLINE_BY_TEST ? "test" : "screen";
 }
 
 const char *headline_null_name(enum headline_null null)
@@ -35,8 +30,8 @@ const char *headline_null_name(enum headline_null null)
 		return "undecided";
 	case HEADLINE_NULL_NOT_SHOWN:
 		return "not-shown";
-	case HEADLINE_NULL_NOT_JUDGED:
-		return "not-judged";
+	case HEADLINE_NULL_NOT_TESTED:
+		return "not-tested";
 	case HEADLINE_NULL_NONE:
 	default:
 		return "none";
@@ -65,134 +60,53 @@ char *headline_metric_name(const struct compare_metric *cm)
 	return strbuf_detach(&sb, NULL);
 }
 
-static bool unit_is(const char *unit, const char *const *names)
-{
-	for (; *names; names++)
-		if (!strcmp(unit, *names))
-			return true;
-	return false;
-}
-
-/* A rate (per second) where higher is better, a time where lower is: faster and slower. */
-static const char *direction(const struct compare_metric *cm, double delta)
-{
-	static const char *const times[] = { "ns", "us", "µs", "ms", "s", "sec", "seconds", "min", "h", NULL };
-	static const char *const rates[] = { "IOPS", "iops", "ops", "op/s", NULL };
-	size_t n = strlen(cm->unit);
-	bool rate = unit_is(cm->unit, rates) || (n > 2 && !strcmp(cm->unit + n - 2, "/s"));
-	/* A spread is no speed, whatever its unit: less of it is better. */
-	bool spread = strstr(cm->metric, "stddev") || strstr(cm->metric, "jitter");
-	bool speed = !spread && (cm->better == BETTER_LOWER ? unit_is(cm->unit, times) : rate);
-
-	if (speed)
-		return delta >= 0 ? "faster" : "slower";
-	return delta >= 0 ? "better" : "worse";
-}
-
-static const struct compare_test *test_of(const struct compare_metric *cm, const char *mode)
-{
-	for (size_t t = 0; t < cm->n_tests; t++)
-		if (!strcmp(cm->tests[t].mode, mode))
-			return &cm->tests[t];
-	return NULL;
-}
-
-/* Sides of mode whose cell of cm is present. */
-static size_t sides_with(const struct compare_result *res, const struct compare_metric *cm, const char *mode)
-{
-	size_t n = 0;
-
-	for (size_t k = 0; k < res->n_sides; k++)
-		n += !strcmp(res->sides[k].mode, mode) && cm->cells[k].present;
-	return n;
-}
-
-static void add_pct(struct strbuf *sb, double v)
-{
-	strbuf_addf(sb, "%+.1f %%", v);
-}
-
-/* "boot t, 3 + 4 boots": who judged a claim, on how many boots. */
-static char *claim_note(const struct compare_result *res, const struct headline_item *it)
+/* "boot t, 3 + 4 boots": the test that made a claim, on how many boots. */
+static char *claim_note(const struct compare_result *res, const struct answer *a)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	if (it->judge == HEADLINE_BY_TEST) {
-		strbuf_addstr(&sb, it->test->method == METHOD_HISTORY ? "history t" : "boot t");
-		if (fabs(res->alpha - COMPARE_ALPHA_DEFAULT) > 1e-12)
-			strbuf_addf(&sb, " at %.0f %% CI", 100 * (1 - res->alpha));
-	} else {
-		strbuf_addstr(&sb, "screen");
-	}
-	strbuf_addf(&sb, ", %zu + %zu boots", it->boots, it->boots_first);
-	if (it->judge == HEADLINE_BY_TEST && !it->test->survives)
-		strbuf_addstr(&sb, ", not after FDR");
+	strbuf_addstr(&sb, a->test_name);
+	if (fabs(res->alpha - COMPARE_ALPHA_DEFAULT) > 1e-12)
+		strbuf_addf(&sb, " at %.0f %% CI", 100 * (1 - res->alpha));
+	strbuf_addf(&sb, ", %zu + %zu boots", a->boots, a->boots_first);
 	return strbuf_detach(&sb, NULL);
 }
 
-/* "gptoss-rocm pp512@d65536 +4.1 %", or its range over the runs "... +2.0 to +5.1 %". */
-static void add_name_and_delta(struct strbuf *sb, const struct headline_item *it)
+/* "gptoss-rocm pp512@d65536 +4.1 % [+3.0, +5.2] faster", "... 12.0x slower [11.4x, 12.7x]". */
+static char *claim_words(const struct compare_result *res, const struct answer *a, enum headline_kind kind)
 {
-	char *name = headline_metric_name(it->metric);
+	struct strbuf sb = STRBUF_INIT;
+	char *name = headline_metric_name(a->metric);
 
-	strbuf_addf(sb, "%s ", name);
+	strbuf_addf(&sb, "%s ", name);
 	free(name);
-	if (it->range)
-		strbuf_addf(sb, "%+.1f to %+.1f %%", it->lo_pct, it->hi_pct);
-	else
-		add_pct(sb, it->delta_pct);
-}
-
-/* "gptoss-rocm pp512@d65536 +4.1 % [+3.0, +5.2] faster". */
-static char *claim_words(const struct headline_item *it)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	add_name_and_delta(&sb, it);
-	if (it->judge == HEADLINE_BY_TEST && !isnan(it->lo_pct))
-		strbuf_addf(&sb, " [%+.1f, %+.1f]", it->lo_pct, it->hi_pct);
-	strbuf_addf(&sb, " %s", it->direction);
-	if (it->range)
-		strbuf_addstr(&sb, " in every run");
-	if (it->judge == HEADLINE_BY_TEST && it->test->equivalent)
-		strbuf_addf(&sb, ", but within ±%g %%", it->metric->margin_pct);
+	answer_add_effect(&sb, a, true, true);
+	if (!a->factor)
+		strbuf_addf(&sb, " %s", a->direction);
+	if (a->test->equivalent)
+		strbuf_addf(&sb, ", but within ±%g %%", a->metric->margin_pct);
+	if (kind == HEADLINE_NOT_AFTER_FDR)
+		strbuf_addf(&sb, ", not a claim after FDR over %zu tests (q %.2f)", res->n_tests, a->fdr_q);
 	return strbuf_detach(&sb, NULL);
 }
 
-static void claim_text(const struct compare_result *res, struct headline_item *it)
+static int by_size(const void *x, const void *y)
 {
-	it->words = claim_words(it);
-	it->note = claim_note(res, it);
-	it->text = xasprintf("%s (%s)", it->words, it->note);
-}
+	const struct headline_item *a = x, *b = y;
 
-static char *loud_text(const struct headline_item *it)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	add_name_and_delta(&sb, it);
-	strbuf_addstr(&sb, ", too loud to judge");
-	return strbuf_detach(&sb, NULL);
-}
-
-static int by_size(const void *a, const void *b)
-{
-	const struct headline_item *x = a, *y = b;
-	int kx = (int)x->kind, ky = (int)y->kind;
-
-	if (kx != ky)
-		return kx - ky;
-	if (x->kind == HEADLINE_COST)
+	if (a->kind != b->kind)
+		return (int)a->kind - (int)b->kind;
+	if (a->kind == HEADLINE_COST)
 		return 0;
-	if (fabs(x->delta_pct) != fabs(y->delta_pct))
-		return fabs(x->delta_pct) > fabs(y->delta_pct) ? -1 : 1;
+	if (fabs(a->answer->log_effect) != fabs(b->answer->log_effect))
+		return fabs(a->answer->log_effect) > fabs(b->answer->log_effect) ? -1 : 1;
 	/* Ties keep the report's order. */
-	return x->metric < y->metric ? -1 : x->metric > y->metric;
+	return a->answer < b->answer ? -1 : a->answer > b->answer;
 }
 
-/* What the metrics without a claim say, counted for the line's null. */
+/* What the answers without a claim say, counted for the line's null. */
 struct null_tally {
-	size_t tested, same, undecided, screened, unjudged;
+	size_t tested, same, undecided, not_shown;
 	double margin;
 	unsigned decide;        /* the most boots to decide an undecided one; 0: not known */
 	bool decide_unknown;
@@ -200,12 +114,14 @@ struct null_tally {
 	bool detect_over;       /* a metric needs more than 1000 */
 	bool detect_unknown;    /* a metric's boot variance is not known */
 	double detect_pct;
-	const struct compare_metric *largest;   /* the unjudged metric with the largest |delta| */
+	bool one_boot_mode, one_boot_first;   /* why the untested ones are: one boot of the mode, of the first */
+	bool constant;          /* or boot means that do not vary */
 };
 
-static void tally_detect(struct null_tally *n, const struct compare_metric *cm, const struct compare_test *t,
-			 const struct compare_result *res)
+static void tally_detect(struct null_tally *n, const struct answer *a, const struct compare_result *res)
 {
+	const struct compare_metric *cm = a->metric;
+	const struct compare_test *t = a->test;
 	double pct = cm->margin_pct > 0 ? cm->margin_pct : HEADLINE_DETECT_PCT;
 	unsigned b;
 
@@ -213,10 +129,7 @@ static void tally_detect(struct null_tally *n, const struct compare_metric *cm, 
 		n->detect_unknown = true;
 		return;
 	}
-	if (n->detect_pct == 0)
-		n->detect_pct = pct;
-	else if (n->detect_pct != pct)
-		n->detect_pct = fmax(n->detect_pct, pct);
+	n->detect_pct = fmax(n->detect_pct, pct);
 	b = stats_boots_needed(fabs(compare_pct_log(pct, cm->better)), t->power_var, t->power_modes,
 			       res->alpha > 0 ? res->alpha : COMPARE_ALPHA_DEFAULT, COMPARE_POWER, 1000);
 	if (!b)
@@ -225,7 +138,100 @@ static void tally_detect(struct null_tally *n, const struct compare_metric *cm, 
 		n->detect = b;
 }
 
-static void line_text(struct headline_line *l, const struct null_tally *n, const struct compare_result *res)
+static void tally(struct null_tally *n, struct headline_line *l, const struct answer *a,
+		  const struct compare_result *res)
+{
+	switch (a->kind) {
+	case ANSWER_SAME:
+		n->tested++;
+		n->same++;
+		n->margin = fmax(n->margin, a->metric->margin_pct);
+		break;
+	case ANSWER_UNDECIDED:
+		n->tested++;
+		/* A history test on a box noisier than its history: undecided, but no margin's. */
+		if (a->metric->history.drift) {
+			tally_detect(n, a, res);
+			break;
+		}
+		n->undecided++;
+		n->margin = fmax(n->margin, a->metric->margin_pct);
+		if (a->test->has_boots_to_decide && a->test->boots_to_decide)
+			n->decide = a->test->boots_to_decide > n->decide ? a->test->boots_to_decide : n->decide;
+		else
+			n->decide_unknown = true;
+		break;
+	case ANSWER_NOT_SHOWN:
+	case ANSWER_NOT_AFTER_FDR:
+		n->tested++;
+		n->not_shown++;
+		tally_detect(n, a, res);
+		break;
+	case ANSWER_NOT_TESTED:
+		l->not_tested++;
+		/* Boots that do not vary bound nothing: no count of boots would detect a change either. */
+		if (a->one_boot)
+			tally_detect(n, a, res);
+		n->one_boot_mode |= a->boots < 2;
+		n->one_boot_first |= a->boots_first < 2;
+		n->constant |= a->boots >= 2 && a->boots_first >= 2;
+		break;
+	case ANSWER_CLAIM:
+		n->tested++;
+		break;
+	case ANSWER_MISSING:
+	default:
+		break;
+	}
+}
+
+/* "one boot per mode: 2 boots per mode, or a history of this box, would test it". */
+static void add_untested(struct strbuf *sb, const struct headline_line *l, const struct null_tally *n)
+{
+	if (!n->one_boot_mode && !n->one_boot_first) {
+		strbuf_addf(sb, "the boots of %s and %s do not vary: no test can bound a difference", l->mode,
+			    l->first_mode);
+		return;
+	}
+	if (n->one_boot_mode && n->one_boot_first)
+		strbuf_addstr(sb, "one boot per mode");
+	else
+		strbuf_addf(sb, "one boot of %s", n->one_boot_mode ? l->mode : l->first_mode);
+	strbuf_addstr(sb, ": 2 boots per mode, or a history of this box, would test it");
+}
+
+static void null_text(struct strbuf *sb, struct headline_line *l, const struct null_tally *n)
+{
+	switch (l->null) {
+	case HEADLINE_NULL_SAME:
+		strbuf_addf(sb, "same within ±%g %%", l->margin_pct);
+		break;
+	case HEADLINE_NULL_UNDECIDED:
+		strbuf_addf(sb, "neither a difference nor the same within ±%g %%", l->margin_pct);
+		if (n->decide && !n->decide_unknown)
+			strbuf_addf(sb, "; %u boots per mode would decide it", n->decide);
+		break;
+	case HEADLINE_NULL_NOT_SHOWN:
+		strbuf_addstr(sb, "no difference shown");
+		if (l->has_detect && l->detect_boots)
+			strbuf_addf(sb, "; %u boots per mode would detect %g %%", l->detect_boots, l->detect_pct);
+		else if (l->has_detect)
+			strbuf_addf(sb, "; more than 1000 boots per mode would be needed to detect %g %%", l->detect_pct);
+		break;
+	case HEADLINE_NULL_NOT_TESTED:
+		strbuf_addstr(sb, "not tested (");
+		add_untested(sb, l, n);
+		strbuf_addch(sb, ')');
+		if (l->has_detect && l->detect_boots)
+			strbuf_addf(sb, "; %u boots per mode would detect %g %%", l->detect_boots, l->detect_pct);
+		break;
+	case HEADLINE_NULL_NONE:
+	default:
+		break;
+	}
+}
+
+static void line_text(struct headline_line *l, const struct null_tally *n)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *sep = "";
@@ -244,46 +250,19 @@ static void line_text(struct headline_line *l, const struct null_tally *n, const
 			strbuf_addf(&sb, ", counters: %s", it->why);
 		sep = "; ";
 	}
-	switch (l->null) {
-	case HEADLINE_NULL_SAME:
-		strbuf_addf(&sb, "same within ±%g %%", l->margin_pct);
+	if (l->null != HEADLINE_NULL_NONE) {
+		null_text(&sb, l, n);
 		sep = "; ";
-		break;
-	case HEADLINE_NULL_UNDECIDED:
-		strbuf_addf(&sb, "neither a difference nor the same within ±%g %%", l->margin_pct);
-		if (n->decide && !n->decide_unknown)
-			strbuf_addf(&sb, "; %u boots per mode would decide it", n->decide);
-		sep = "; ";
-		break;
-	case HEADLINE_NULL_NOT_SHOWN:
-		strbuf_addstr(&sb, "no difference shown");
-		if (!n->tested)
-			strbuf_addf(&sb, " (screen only: one boot of %s and no history)", l->mode);
-		if (l->has_detect && l->detect_boots)
-			strbuf_addf(&sb, "; %u boots per mode would detect %g %%", l->detect_boots, l->detect_pct);
-		else if (l->has_detect)
-			strbuf_addf(&sb, "; more than 1000 boots per mode would be needed to detect %g %%", l->detect_pct);
-		sep = "; ";
-		break;
-	case HEADLINE_NULL_NOT_JUDGED:
-		strbuf_addf(&sb, "nothing judged (no repeat boot of %s and no history)", l->first_mode);
-		if (n->largest) {
-			char *name = headline_metric_name(n->largest);
-
-			strbuf_addf(&sb, "; largest delta %s %+.1f %%", name, n->largest->cells[l->side].delta_pct);
-			free(name);
-		}
-		sep = "; ";
-		break;
-	case HEADLINE_NULL_NONE:
-	default:
-		break;
 	}
 	for (; i < l->n_items; i++) {
 		strbuf_addf(&sb, "%s%s", sep, l->items[i].text);
 		sep = "; ";
 	}
-	(void)res;
+	if (l->not_tested && l->null != HEADLINE_NULL_NOT_TESTED) {
+		strbuf_addf(&sb, "%s%zu metric%s not tested (", sep, l->not_tested, l->not_tested == 1 ? "" : "s");
+		add_untested(&sb, l, n);
+		strbuf_addch(&sb, ')');
+	}
 	l->text = strbuf_detach(&sb, NULL);
 }
 
@@ -329,7 +308,7 @@ static char *counters_why(const struct compare_result *res, const struct headlin
 		for (size_t i = 0; i < res->n_metrics; i++) {
 			const struct compare_metric *cm = &res->metrics[i];
 			const struct compare_cell *c = &cm->cells[l->side];
-			const struct compare_test *t = test_of(cm, l->mode);
+			const struct compare_test *t = answer_test_of(cm, l->mode);
 			double d;
 
 			if (!cm->counter || said[i] || strcmp(cm->row, row))
@@ -365,9 +344,9 @@ static void explain_claims(const struct compare_result *res, struct headline_lin
 		bool first = true;
 
 		for (size_t j = 0; j < i && first; j++)
-			first = strcmp(l->items[j].metric->row, l->items[i].metric->row) != 0;
+			first = strcmp(l->items[j].answer->metric->row, l->items[i].answer->metric->row) != 0;
 		if (first)
-			l->items[i].why = counters_why(res, l, l->items[i].metric->row);
+			l->items[i].why = counters_why(res, l, l->items[i].answer->metric->row);
 	}
 }
 
@@ -379,93 +358,12 @@ static bool cost_seen(const struct headline_line *l, const char *row)
 	return false;
 }
 
-static void build_line(const struct compare_result *res, struct headline_line *l)
+/* The checks that failed on this mode and not on the first side. */
+static void add_costs(const struct compare_result *res, struct headline_line *l, size_t *alloc)
 {
-	struct null_tally n = { 0 };
-	size_t alloc = 0;
-
-	for (size_t i = 0; i < res->n_metrics; i++) {
-		const struct compare_metric *cm = &res->metrics[i];
-		const struct compare_cell *c = &cm->cells[l->side];
-		const struct compare_test *t = test_of(cm, l->mode);
-		struct headline_item it = { .metric = cm, .cell = c, .lo_pct = NAN, .hi_pct = NAN };
-
-		if (cm->counter)
-			continue;
-		it.boots = sides_with(res, cm, l->mode);
-		it.boots_first = sides_with(res, cm, l->first_mode);
-		if (t && t->method != METHOD_NONE) {
-			it.judge = HEADLINE_BY_TEST;
-			it.test = t;
-			it.boots = t->boots;
-			it.boots_first = t->boots_first;
-			n.tested++;
-			if (t->verdict == VERDICT_COUNTS) {
-				it.kind = HEADLINE_CLAIM;
-				it.delta_pct = t->delta_pct;
-				it.lo_pct = t->lo_pct;
-				it.hi_pct = t->hi_pct;
-				it.direction = direction(cm, it.delta_pct);
-				claim_text(res, &it);
-				add_item(l, &alloc, &it);
-				continue;
-			}
-			if (t->verdict == VERDICT_SAME) {
-				n.same++;
-				n.margin = fmax(n.margin, cm->margin_pct);
-			} else if (t->verdict == VERDICT_UNDECIDED && !cm->history.drift) {
-				n.undecided++;
-				n.margin = fmax(n.margin, cm->margin_pct);
-				if (t->has_boots_to_decide && t->boots_to_decide) {
-					if (t->boots_to_decide > n.decide)
-						n.decide = t->boots_to_decide;
-				} else {
-					n.decide_unknown = true;
-				}
-			}
-			tally_detect(&n, cm, t, res);
-			continue;
-		}
-		/* No boot-level test: the screen on the mode's first side speaks. */
-		if (!c->present)
-			continue;
-		it.judge = HEADLINE_BY_SCREEN;
-		it.delta_pct = c->delta_pct;
-		it.range = cm->by_run && c->runs;
-		if (it.range) {
-			it.lo_pct = c->delta_lo;
-			it.hi_pct = c->delta_hi;
-		}
-		it.direction = direction(cm, it.delta_pct);
-		switch (c->verdict) {
-		case VERDICT_COUNTS:
-			it.kind = HEADLINE_CLAIM;
-			claim_text(res, &it);
-			add_item(l, &alloc, &it);
-			break;
-		case VERDICT_LOUD:
-			it.kind = HEADLINE_LOUD;
-			it.text = loud_text(&it);
-			add_item(l, &alloc, &it);
-			n.screened++;
-			break;
-		case VERDICT_WITHIN_NOISE:
-			n.screened++;
-			tally_detect(&n, cm, t, res);
-			break;
-		default:
-			n.unjudged++;
-			if (!isnan(c->delta_pct) &&
-			    (!n.largest || fabs(c->delta_pct) > fabs(n.largest->cells[l->side].delta_pct)))
-				n.largest = cm;
-			break;
-		}
-	}
-	/* The checks that failed on this mode and not on the first side. */
 	for (size_t i = 0; i < res->n_costs; i++) {
 		const struct compare_cost *c = &res->costs[i];
-		struct headline_item it = { .kind = HEADLINE_COST, .cost = c, .lo_pct = NAN, .hi_pct = NAN,
-					    .delta_pct = NAN };
+		struct headline_item it = { .kind = HEADLINE_COST, .cost = c };
 		struct strbuf sb = STRBUF_INIT;
 
 		if (strcmp(res->sides[c->side].mode, l->mode) || cost_seen(l, c->row))
@@ -475,51 +373,74 @@ static void build_line(const struct compare_result *res, struct headline_line *l
 		report_cost_words(&sb, c, true);
 		strbuf_addstr(&sb, " (cost)");
 		it.text = strbuf_detach(&sb, NULL);
+		add_item(l, alloc, &it);
+	}
+}
+
+static void build_line(const struct compare_result *res, const struct answer_mode *m, struct headline_line *l)
+{
+	struct null_tally n = { 0 };
+	size_t alloc = 0;
+	bool claims = false;
+
+	for (size_t i = 0; i < m->n_answers; i++) {
+		const struct answer *a = &m->answers[i];
+		struct headline_item it = { .answer = a };
+
+		/* A counter is no answer of its own: it explains its row's claim (explain_claims). */
+		if (a->metric->counter)
+			continue;
+		tally(&n, l, a, res);
+		if (a->kind != ANSWER_CLAIM && a->kind != ANSWER_NOT_AFTER_FDR)
+			continue;
+		it.kind = a->kind == ANSWER_CLAIM ? HEADLINE_CLAIM : HEADLINE_NOT_AFTER_FDR;
+		claims |= it.kind == HEADLINE_CLAIM;
+		it.words = claim_words(res, a, it.kind);
+		it.note = claim_note(res, a);
+		it.text = xasprintf("%s (%s)", it.words, it.note);
 		add_item(l, &alloc, &it);
 	}
+	add_costs(res, l, &alloc);
 	if (l->n_items)
 		qsort(l->items, l->n_items, sizeof(*l->items), by_size);
 	explain_claims(res, l);
 
 	l->null = HEADLINE_NULL_NONE;
-	if (l->n_items && l->items[0].kind != HEADLINE_LOUD) {
-		/* A claim or a cost answers the line. */
-	} else if (n.tested && n.same == n.tested && n.screened == 0) {
+	if (claims) {
+		/* A claim answers the line. */
+	} else if (n.tested && n.same == n.tested) {
 		l->null = HEADLINE_NULL_SAME;
 		l->margin_pct = n.margin;
 	} else if (n.undecided) {
 		l->null = HEADLINE_NULL_UNDECIDED;
 		l->margin_pct = n.margin;
-	} else if (n.tested || n.screened) {
+	} else if (n.tested) {
 		l->null = HEADLINE_NULL_NOT_SHOWN;
-	} else {
-		l->null = HEADLINE_NULL_NOT_JUDGED;
+	} else if (l->not_tested) {
+		l->null = HEADLINE_NULL_NOT_TESTED;
 	}
-	if (l->null == HEADLINE_NULL_NOT_SHOWN && !n.detect_unknown && (n.detect || n.detect_over)) {
+	if ((l->null == HEADLINE_NULL_NOT_SHOWN || l->null == HEADLINE_NULL_NOT_TESTED) && !n.detect_unknown &&
+	    (n.detect || n.detect_over)) {
 		l->has_detect = true;
 		l->detect_boots = n.detect_over ? 0 : n.detect;
 		l->detect_pct = n.detect_pct;
 	}
-	line_text(l, &n, res);
+	line_text(l, &n);
 }
 
 void headline_build(const struct compare_result *res, struct headline *ret)
 {
 	struct headline h = { 0 };
 
-	h.lines = xcalloc(res->n_sides ? res->n_sides : 1, sizeof(*h.lines));
-	for (size_t k = 1; k < res->n_sides; k++) {
-		const char *mode = res->sides[k].mode;
-		bool seen = !strcmp(mode, res->sides[0].mode);
+	answer_view_build(res, &h.view);
+	h.lines = xcalloc(h.view.n_modes ? h.view.n_modes : 1, sizeof(*h.lines));
+	for (size_t i = 0; i < h.view.n_modes; i++) {
+		const struct answer_mode *m = &h.view.modes[i];
 
-		for (size_t j = 1; j < k && !seen; j++)
-			seen = !strcmp(res->sides[j].mode, mode);
-		if (seen)
-			continue;
-		h.lines[h.n_lines] = (struct headline_line){ .mode = mode, .first_mode = res->sides[0].mode, .side = k };
-		build_line(res, &h.lines[h.n_lines]);
-		h.n_lines++;
+		h.lines[i] = (struct headline_line){ .mode = m->mode, .first_mode = m->first_mode, .side = m->side };
+		build_line(res, m, &h.lines[i]);
 	}
+	h.n_lines = h.view.n_modes;
 	h.all_one_mode = h.n_lines == 0;
 	*ret = h;
 }
@@ -569,5 +490,6 @@ void headline_release(struct headline *h)
 		free(h->lines[i].text);
 	}
 	free(h->lines);
+	answer_view_release(&h->view);
 	*h = (struct headline){ 0 };
 }

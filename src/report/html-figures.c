@@ -7,6 +7,7 @@
 
 #include "judge/kernels.h"
 #include "lib/alloc.h"
+#include "report/answer.h"
 #include "report/chart.h"
 #include "report/words.h"
 
@@ -55,6 +56,7 @@ static void forest_row(struct page *pg, size_t i, const struct compare_metric *c
 	bool ci = ct->method != METHOD_NONE && isfinite(ct->lo_pct) && isfinite(ct->hi_pct);
 	struct strbuf w = STRBUF_INIT;
 	char *title = report_metric_title(cm);
+	struct answer ans;
 
 	page_put(pg, "<div class=\"fr\"");
 	page_test_attrs(pg, cm, ct);
@@ -103,18 +105,14 @@ static void forest_row(struct page *pg, size_t i, const struct compare_metric *c
 		page_put(pg, " cy=\"13\" r=\"5\"/>");
 	}
 	page_put(pg, "</svg><div class=\"fv\"><span class=\"fd\">");
-	strbuf_addf(&w, "%+.1f%%", ct->delta_pct);
-	if (ci)
-		strbuf_addf(&w, " [%+.1f, %+.1f]", ct->lo_pct, ct->hi_pct);
+	answer_of(pg->res, cm, ct, ct->side, &ans);
+	answer_add_effect(&w, &ans, true, false);
 	page_esc(pg, strbuf_str(&w));
 	strbuf_truncate(&w, 0);
-	report_add_test_verdict(&w, cm, ct);
+	answer_add_verdict(&w, &ans);
 	page_putf(pg, "</span> <span class=\"pill %s\">", page_test_class(ct));
 	page_esc(pg, strbuf_str(&w));
-	page_put(pg, "</span>");
-	if (ct->verdict == VERDICT_COUNTS && !ct->survives)
-		page_put(pg, " <span class=\"note\">not after FDR</span>");
-	page_put(pg, "</div></div>\n");
+	page_put(pg, "</span></div></div>\n");
 	strbuf_release(&w);
 	free(title);
 }
@@ -475,31 +473,25 @@ static void metric_boot_level(struct page *pg, const struct compare_metric *cm)
 	page_put(pg, "<ul>");
 	for (size_t j = 0; j < cm->n_tests; j++) {
 		const struct compare_test *ct = &cm->tests[j];
+		struct answer a;
+		struct answer_row r;
 
 		page_putf(pg, "<li><span class=\"who\"><span class=\"sw\" style=\"background:%s\"></span>", page_test_color(pg, ct));
 		page_esc(pg, ct->mode);
 		page_putf(pg, "</span> <span class=\"pill %s\"", page_test_class(ct));
 		page_test_attrs(pg, cm, ct);
 		page_put(pg, ">");
-		strbuf_truncate(&t, 0);
-		report_add_test_verdict(&t, cm, ct);
-		page_esc(pg, strbuf_str(&t));
+		answer_of(res, cm, ct, ct->side, &a);
+		answer_row_build(res, &a, &r);
+		page_esc(pg, r.verdict);
 		page_put(pg, "</span><br><span class=\"d\">");
 		strbuf_truncate(&t, 0);
-		strbuf_addf(&t, "%zu/%zu boots, delta %+.1f%%", ct->boots, ct->boots_first, ct->delta_pct);
-		if (ct->method != METHOD_NONE) {
-			strbuf_addf(&t, ", %.0f%% CI %+.1f to %+.1f%%, p ", 100 * (1 - res->alpha), ct->lo_pct, ct->hi_pct);
-			report_add_p(&t, ct->test.p);
-			strbuf_addf(&t, " (%s t, df %.0f)", ct->method == METHOD_HISTORY ? "history" : "boot", ct->test.df);
-		}
-		{
-			struct strbuf notes = STRBUF_INIT;
-
-			report_add_test_notes(&notes, res, ct, cm->better);
-			if (notes.len)
-				strbuf_addf(&t, "; %s", strbuf_str(&notes));
-			strbuf_release(&notes);
-		}
+		strbuf_addf(&t, "%s boots, delta %s", r.boots, r.delta);
+		if (*r.ci)
+			strbuf_addf(&t, ", %.0f%% CI %s, p %s (%s)", 100 * (1 - res->alpha), r.ci, r.p, r.test);
+		if (*r.notes)
+			strbuf_addf(&t, "; %s", r.notes);
+		answer_row_release(&r);
 		page_esc(pg, strbuf_str(&t));
 		page_put(pg, "</span></li>");
 	}

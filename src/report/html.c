@@ -13,6 +13,7 @@
 #include "kernel/iommu.h"
 #include "lib/alloc.h"
 #include "lib/parse-error.h"
+#include "report/answer.h"
 #include "report/chart.h"
 #include "report/headline.h"
 #include "report/legend.h"
@@ -204,6 +205,9 @@ const char *page_verdict_label(const struct compare_cell *c)
 /* CSS class of a boot-level test's verdict: a claim is a gain or a loss by its sign. */
 const char *page_test_class(const struct compare_test *t)
 {
+	/* A claim only when it survives FDR, as the answer says (report/answer.h). */
+	if (t->verdict == VERDICT_COUNTS && !t->survives)
+		return verdict_text(VERDICT_WITHIN_NOISE)->css;
 	if (t->verdict == VERDICT_COUNTS && t->delta_pct < 0)
 		return "v-loss";
 	return verdict_text(t->verdict)->css;
@@ -489,8 +493,8 @@ static void headline_section(struct page *pg)
 			const struct headline_item *it = &l->items[j];
 
 			n_cost += it->kind == HEADLINE_COST;
-			n_gain += it->kind == HEADLINE_CLAIM && it->delta_pct >= 0;
-			n_loss += it->kind == HEADLINE_CLAIM && it->delta_pct < 0;
+			n_gain += it->kind == HEADLINE_CLAIM && it->answer->log_effect >= 0;
+			n_loss += it->kind == HEADLINE_CLAIM && it->answer->log_effect < 0;
 		}
 		/* The line's text is "MODE vs FIRST: ..."; the names are set apart. */
 		if (strlen(l->text) >= prefix && !strncmp(l->text, l->mode, strlen(l->mode)))
@@ -511,9 +515,9 @@ static void headline_section(struct page *pg)
 		page_esc(pg, rest);
 		page_put(pg, "</p>\n");
 	}
-	page_put(pg, "<p class=\"note\">The headline of report.txt: for each mode, every metric whose decisive verdict moved "
-		"(the boot-level test's where one ran, else the screen's, as each item says), the checks that failed, or "
-		"what no difference means.</p>\n</section>\n");
+	page_put(pg, "<p class=\"note\">The headline of report.txt: for each mode, every metric where a boot-level test "
+		"claims a difference that survives the correction for many tests, the checks that failed, or what no claim "
+		"means; a mode with one boot and no history is not tested.</p>\n</section>\n");
 	headline_release(&h);
 }
 
@@ -533,22 +537,26 @@ static void gc_claims(struct page *pg, size_t k)
 		for (size_t t = 0; t < cm->n_tests; t++) {
 			const struct compare_test *ct = &cm->tests[t];
 			struct strbuf w = STRBUF_INIT;
+			struct answer a;
 			char *title;
 
 			if (ct->side != k)
 				continue;
 			n_tests++;
 			n_tested += ct->method != METHOD_NONE;
-			if (ct->verdict != VERDICT_COUNTS)
+			answer_of(res, cm, ct, k, &a);
+			if (a.kind != ANSWER_CLAIM && a.kind != ANSWER_NOT_AFTER_FDR)
 				continue;
 			title = report_metric_title(cm);
-			strbuf_addf(&w, "%+.1f%% [%+.1f, %+.1f] ", ct->delta_pct, ct->lo_pct, ct->hi_pct);
-			page_putf(pg, "%s<span class=\"%s\">", n_claim++ ? "<br>" : "", ct->delta_pct >= 0 ? "g" : "l");
+			answer_add_effect(&w, &a, true, false);
+			strbuf_addch(&w, ' ');
+			page_putf(pg, "%s<span class=\"%s\">", n_claim++ ? "<br>" : "",
+				  a.kind != ANSWER_CLAIM ? "n" : a.log_effect >= 0 ? "g" : "l");
 			page_esc(pg, strbuf_str(&w));
 			page_put(pg, "</span>");
 			page_esc(pg, title);
-			if (!ct->survives)
-				page_put(pg, " <span class=\"note\">(does not survive FDR)</span>");
+			if (a.kind == ANSWER_NOT_AFTER_FDR)
+				page_put(pg, " <span class=\"note\">(not a claim: does not survive FDR)</span>");
 			free(title);
 			strbuf_release(&w);
 		}
@@ -661,16 +669,19 @@ static void gains_and_costs(struct page *pg)
 		page_put(pg, "</td></tr>\n");
 	}
 	page_putf(pg, "</tbody></table></div>\n<p class=\"note\">A claim of the boot-level test is a %.0f%% CI of the mode's "
-		 "boot means that excludes 0 (the forest plot above); the screen (seed rule) lists a delta that is at "
-		 "least twice the drift and above the first side's spread: a screen, not a test. ",
+		 "boot means that excludes 0 and survives the false-discovery correction (the forest plot above); the "
+		 "screen (seed rule) lists a delta that is at least twice the drift and above the first side's spread: "
+		 "a column, not a test. ",
 	     100 * (1 - res->alpha));
-	page_put(pg, "A cost found by bootab is what a side "
-		"lost against every boot of ");
-	page_esc(pg, res->sides[0].mode);
-	page_put(pg, " (");
-	page_esc(pg, res->found.baseline);
-	page_put(pg, "): a device's driver, a device node, a network interface, a kernel error or warning line none of "
-		"them printed, a failed unit.");
+	/* Only where bootab had boots to compare: no inventory, no baseline to name. */
+	if (report_found_any_judged(res) && res->found.baseline && *res->found.baseline) {
+		page_put(pg, "A cost found by bootab is what a side lost against every boot of ");
+		page_esc(pg, res->sides[0].mode);
+		page_put(pg, " (");
+		page_esc(pg, res->found.baseline);
+		page_put(pg, "): a device's driver, a device node, a network interface, a kernel error or warning line "
+			"none of them printed, a failed unit.");
+	}
 	if (res->found.noise_klog || res->found.noise_devices || res->found.noise_units)
 		page_putf(pg, " The boots of the first mode differ among themselves in %zu kernel line%s, %zu device%s and "
 			 "%zu failed unit%s: noise, blamed on no mode.",

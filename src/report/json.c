@@ -101,27 +101,25 @@ static json_t *json_boot_level(const struct compare_result *res)
  * report.json's "headline": one object per mode other than the first side's
  * (report/headline.h), in the order of the sides:
  *   {"mode": "off", "against": "pt", "text": "off vs pt: ...",
- *    "null": "none" | "same" | "undecided" | "not-shown" | "not-judged",
+ *    "null": "none" | "same" | "undecided" | "not-shown" | "not-tested",
  *    "margin_pct": number (same, undecided), "detect_pct", "detect_boots":
- *    number, or ">1000" (not-shown, when known),
- *    "items": [{"kind": "claim" | "loud" | "cost", "text": "...",
- *      claim and loud: "row", "metric", "judge": "test" | "screen",
- *      "method": "boot" | "history" | "none", "delta_pct", "ci_lo_pct",
- *      "ci_hi_pct" (test: its CI; screen by-run rows: the per-run range;
- *      else null), "direction": "faster" | "slower" | "better" | "worse",
- *      "boots", "boots_first"; cost: "row", "side"}]}
+ *    number, or ">1000" (not-shown, when known), "not_tested": count,
+ *    "items": [{"kind": "claim" | "not-after-fdr" | "cost", "text": "...",
+ *      claims: "row", "metric", "method": "boot" | "history", "delta_pct",
+ *      "ci_lo_pct", "ci_hi_pct", "factor", "direction", "boots",
+ *      "boots_first", "fdr_q", "counters" (the row's counters that moved, when
+ *      any); cost: "row", "side"}]}
  * Every percentage is + is better, as in "comparisons".
  */
-static json_t *json_headline(const struct compare_result *res)
+static json_t *json_headline(const struct compare_result *res, const struct headline *h)
 {
 	json_t *all = json_array();
-	struct headline h;
 
-	headline_build(res, &h);
-	for (size_t i = 0; i < h.n_lines; i++) {
-		const struct headline_line *l = &h.lines[i];
-		json_t *line = json_pack("{s:s,s:s,s:s,s:s}", "mode", l->mode, "against", l->first_mode, "text", l->text,
-					 "null", headline_null_name(l->null));
+	for (size_t i = 0; i < h->n_lines; i++) {
+		const struct headline_line *l = &h->lines[i];
+		json_t *line = json_pack("{s:s,s:s,s:s,s:s,s:I}", "mode", l->mode, "against", l->first_mode,
+					 "text", l->text, "null", headline_null_name(l->null),
+					 "not_tested", (json_int_t)l->not_tested);
 		json_t *items = json_array();
 
 		if (l->null == HEADLINE_NULL_SAME || l->null == HEADLINE_NULL_UNDECIDED)
@@ -133,23 +131,24 @@ static json_t *json_headline(const struct compare_result *res)
 		}
 		for (size_t j = 0; j < l->n_items; j++) {
 			const struct headline_item *it = &l->items[j];
+			const struct answer *a = it->answer;
 			json_t *o = json_pack("{s:s,s:s}", "kind", headline_kind_name(it->kind), "text", it->text);
 
 			if (it->kind == HEADLINE_COST) {
 				json_object_set_new(o, "row", json_string(it->cost->row));
 				json_object_set_new(o, "side", json_string(res->sides[it->cost->side].label));
 			} else {
-				json_object_set_new(o, "row", json_string(it->metric->row));
-				json_object_set_new(o, "metric", json_string(it->metric->metric));
-				json_object_set_new(o, "judge", json_string(headline_judge_name(it->judge)));
-				json_object_set_new(o, "method", json_string(compare_method_name(
-					it->test ? it->test->method : METHOD_NONE)));
-				json_object_set_new(o, "delta_pct", json_num(it->delta_pct));
-				json_object_set_new(o, "ci_lo_pct", json_num(it->lo_pct));
-				json_object_set_new(o, "ci_hi_pct", json_num(it->hi_pct));
-				json_object_set_new(o, "direction", json_string(it->direction));
-				json_object_set_new(o, "boots", json_integer((json_int_t)it->boots));
-				json_object_set_new(o, "boots_first", json_integer((json_int_t)it->boots_first));
+				json_object_set_new(o, "row", json_string(a->metric->row));
+				json_object_set_new(o, "metric", json_string(a->metric->metric));
+				json_object_set_new(o, "method", json_string(compare_method_name(a->test->method)));
+				json_object_set_new(o, "delta_pct", json_num(a->delta_pct));
+				json_object_set_new(o, "ci_lo_pct", json_num(a->lo_pct));
+				json_object_set_new(o, "ci_hi_pct", json_num(a->hi_pct));
+				json_object_set_new(o, "factor", json_num(answer_factor(a->log_effect)));
+				json_object_set_new(o, "direction", json_string(a->direction));
+				json_object_set_new(o, "boots", json_integer((json_int_t)a->boots));
+				json_object_set_new(o, "boots_first", json_integer((json_int_t)a->boots_first));
+				json_object_set_new(o, "fdr_q", json_num(a->fdr_q));
 				if (it->why)
 					json_object_set_new(o, "counters", json_string(it->why));
 			}
@@ -158,7 +157,54 @@ static json_t *json_headline(const struct compare_result *res)
 		json_object_set_new(line, "items", items);
 		json_array_append_new(all, line);
 	}
-	headline_release(&h);
+	return all;
+}
+
+/*
+ * report.json's "answers": the one answer of each mode and metric
+ * (report/answer.h), the same numbers every format shows:
+ *   {"mode", "against", "row", "metric", "answer": answer_kind_name(),
+ *    "test": "boot" | "history" | "none", "delta_pct", "ci_lo_pct",
+ *    "ci_hi_pct" (+ is better; CI null untested), "factor" (>= 1, in
+ *    "direction"), "shown_as": "percent" | "factor", "direction", "p",
+ *    "fdr_q", "boots", "boots_first", "one_boot", "boots_to_test",
+ *    "boots_to_detect" (untested; null when not known)}
+ */
+static json_t *json_answers(const struct compare_result *res, const struct answer_view *v)
+{
+	json_t *all = json_array();
+
+	for (size_t i = 0; i < v->n_modes; i++) {
+		for (size_t j = 0; j < v->modes[i].n_answers; j++) {
+			const struct answer *a = &v->modes[i].answers[j];
+			json_t *o;
+
+			if (a->kind == ANSWER_MISSING)
+				continue;
+			o = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s}", "mode", a->mode, "against", v->modes[i].first_mode,
+				      "row", a->metric->row, "metric", a->metric->metric,
+				      "answer", answer_kind_name(a->kind),
+				      "test", compare_method_name(a->test ? a->test->method : METHOD_NONE));
+			json_object_set_new(o, "delta_pct", json_num(a->delta_pct));
+			json_object_set_new(o, "ci_lo_pct", json_num(a->lo_pct));
+			json_object_set_new(o, "ci_hi_pct", json_num(a->hi_pct));
+			json_object_set_new(o, "factor", json_num(answer_factor(a->log_effect)));
+			json_object_set_new(o, "shown_as", json_string(a->factor ? "factor" : "percent"));
+			json_object_set_new(o, "direction", json_string(a->direction));
+			json_object_set_new(o, "p", json_num(a->p));
+			json_object_set_new(o, "fdr_q", json_num(a->fdr_q));
+			json_object_set_new(o, "boots", json_integer((json_int_t)a->boots));
+			json_object_set_new(o, "boots_first", json_integer((json_int_t)a->boots_first));
+			json_object_set_new(o, "one_boot", json_boolean(a->one_boot));
+			if (a->kind == ANSWER_NOT_TESTED) {
+				json_object_set_new(o, "boots_to_test", json_integer(a->boots_to_test));
+				json_object_set_new(o, "boots_to_detect", a->boots_to_detect
+					? json_integer(a->boots_to_detect) : json_null());
+			}
+			json_array_append_new(all, o);
+		}
+	}
+	(void)res;
 	return all;
 }
 
@@ -345,6 +391,7 @@ static json_t *json_versions(const struct compare_result *res)
 int report_json(FILE *out, const struct compare_result *res, const struct report_options *o)
 {
 	json_t *root = json_object(), *cmp = json_array(), *costs = json_array(), *warnings = json_array();
+	struct headline h;
 	char now[32];
 	int r;
 
@@ -363,7 +410,14 @@ int report_json(FILE *out, const struct compare_result *res, const struct report
 	if (o->warnings)
 		for (size_t i = 0; i < o->warnings->n; i++)
 			json_array_append_new(warnings, json_string(o->warnings->items[i]));
-	json_object_set_new(root, "headline", json_headline(res));
+	headline_build(res, &h);
+	json_object_set_new(root, "headline", json_headline(res, &h));
+	json_object_set_new(root, "answers", json_answers(res, &h.view));
+	json_object_set_new(root, "answer_summary", json_pack("{s:I,s:I,s:I,s:I,s:I,s:I}",
+		"claims", (json_int_t)h.view.n_claims, "not_after_fdr", (json_int_t)h.view.n_not_after_fdr,
+		"same", (json_int_t)h.view.n_same, "undecided", (json_int_t)h.view.n_undecided,
+		"not_shown", (json_int_t)h.view.n_not_shown, "not_tested", (json_int_t)h.view.n_not_tested));
+	headline_release(&h);
 	json_object_set_new(root, "sides", json_sides(res));
 	json_object_set_new(root, "loud_pct", json_real(o->loud_pct));
 	json_object_set_new(root, "comparisons", cmp);

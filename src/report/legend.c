@@ -8,22 +8,23 @@
 #include "judge/drift.h"
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
+#include "report/answer.h"
 #include "report/words.h"
 
 void report_legend(FILE *out, const struct compare_result *res, const struct report_options *o,
 		   const char *prefix)
 {
-	fprintf(out, "%sdelta: the side's statistic against the first side's, in %%, + is better: b/a - 1 when\n", prefix);
+	fprintf(out, "%sdelta: one boot's statistic against the first side's, in %%, + is better: b/a - 1 when\n", prefix);
 	fprintf(out, "%s  higher is better, 1 - b/a when lower is better (10%% less time is +10%%); boot-level\n", prefix);
 	fprintf(out, "%s  deltas, CIs and margins alike.\n", prefix);
 	fprintf(out, "%sdrift: the largest delta of a repeat of the first side's mode (%s) against it.\n",
 		prefix, res->sides[0].mode);
-	fprintf(out, "%sscreen (the seed rule, not a test): counts when |delta| >= 2 |drift| and |delta| > the first\n", prefix);
-	fprintf(out, "%s  side's spread (%% of its mean);\n", prefix);
-	fprintf(out, "%s  by-run rows: every run's delta has one sign and is >= 2x the largest per-run drift.\n", prefix);
-	fprintf(out, "%sq = |delta|/|drift|; p = 1 - (2/pi) atan(q/sqrt(0.75)): the screen read as a t-test with\n", prefix);
-	fprintf(out, "%s  1 degree of freedom; at q = 2 it claims falsely about 26%% of the time when\n", prefix);
-	fprintf(out, "%s  boot-to-boot noise dominates. More repeat boots make it a real test.\n", prefix);
+	fprintf(out, "%sscreen (the seed rule, no test): counts when |delta| >= 2 |drift| and > the first side's\n", prefix);
+	fprintf(out, "%s  spread (%% of its mean); by-run rows: every run's delta has one sign and is >= 2x\n", prefix);
+	fprintf(out, "%s  the largest per-run drift.\n", prefix);
+	fprintf(out, "%sq = |delta|/|drift|; p = 1 - (2/pi) atan(q/sqrt(0.75)) (report.json's screen_p): the\n", prefix);
+	fprintf(out, "%s  screen read as a t-test with 1 degree of freedom; at q = 2 it claims falsely about 26%%\n", prefix);
+	fprintf(out, "%s  of the time when boot-to-boot noise dominates, so it is no verdict of the answer.\n", prefix);
 	fprintf(out, "%sloud: the first side's or its repeat's spread is over %.1f%% of the mean; one repeat\n",
 		prefix, o->loud_pct);
 	fprintf(out, "%s  boot cannot characterise it, so it is reported, not judged.\n", prefix);
@@ -39,11 +40,13 @@ void report_legend_short(FILE *out, const struct compare_result *res, const stru
 	struct strbuf sb = STRBUF_INIT;
 	char *indent = xasprintf("%s  ", prefix);
 
-	strbuf_addf(&sb, "%slegend: + is better (10%% less time is +10%%). screen (the seed rule): counts when "
-		    "|delta| >= 2 |drift| and > the first side's spread. loud: spread over %.1f%%, not judged.",
+	strbuf_addf(&sb, "%slegend: + is better (10%% less time is +10%%). delta: one boot's, against the first "
+		    "side. screen (the seed rule, no verdict of the answer): counts when |delta| >= 2 |drift| and > "
+		    "the first side's spread. loud: spread over %.1f%%, not judged.",
 		    prefix, o->loud_pct);
 	if (report_any_boot_level(res))
-		strbuf_addf(&sb, " boot t, history t: a t-test on boot means, counts when its %.0f%% CI excludes 0.",
+		strbuf_addf(&sb, " boot t, history t: a t-test on boot means, counts when its %.0f%% CI excludes 0, "
+			    "a claim of the answer survives FDR too. not tested: one boot of a mode and no history.",
 			    100 * (1 - res->alpha));
 	strbuf_addstr(&sb, " 'bootab compare --legend' explains every column.");
 	report_put_wrapped(out, strbuf_str(&sb), width ? width : SIZE_MAX, indent);
@@ -63,7 +66,7 @@ void report_legend_boot_level(FILE *out, const struct compare_result *res, const
 	fprintf(out, "%sboot t: a t-test on boot means, each mode against %s, with the boot variance pooled\n",
 		prefix, res->sides[0].mode);
 	fprintf(out, "%s  over all modes (df = sum over modes of boots - 1); CI = exp(delta -/+ t SE); needs two\n", prefix);
-	fprintf(out, "%s  boots of both. Welch and paired-by-round estimates are shown as checks.\n", prefix);
+	fprintf(out, "%s  boots of both. Welch and paired-by-round checks are in report.json, no second verdict.\n", prefix);
 	fprintf(out, "%shistory t: the same with the variance pooled from this machine's A/A history (df =\n", prefix);
 	fprintf(out, "%s  history + campaign), for campaigns with one boot per mode; undecided when the repeat\n", prefix);
 	fprintf(out, "%s  boots of every metric together show the box noisier than its history (history check).\n", prefix);
@@ -91,24 +94,33 @@ void report_legend_boot_level(FILE *out, const struct compare_result *res, const
  */
 void report_summary_line(FILE *out, const struct compare_result *res, const char *head, const char *end)
 {
-	size_t noise = res->n_tests - res->n_claims - res->n_same - res->n_undecided;
+	struct answer_view v;
 
+	answer_view_build(res, &v);
 	fputs(head, out);
-	if (res->n_tests) {
-		fprintf(out, "test: %zu claim%s (%zu surviv%s FDR), %zu within noise", res->n_claims,
-			res->n_claims == 1 ? "" : "s", res->n_survive, res->n_survive == 1 ? "es" : "e", noise);
-		if (res->n_same || res->n_undecided)
-			fprintf(out, ", %zu the same, %zu undecided", res->n_same, res->n_undecided);
-		fprintf(out, " of %zu; ", res->n_tests);
-	} else {
-		fputs("no test ran; ", out);
+	if (v.n_tests) {
+		fprintf(out, "%zu claim%s, %zu not after FDR, %zu within noise", v.n_claims, v.n_claims == 1 ? "" : "s",
+			v.n_not_after_fdr, v.n_not_shown);
+		if (v.n_same || v.n_undecided)
+			fprintf(out, ", %zu the same, %zu undecided", v.n_same, v.n_undecided);
+		fprintf(out, " of %zu tested; ", v.n_tests);
 	}
-	fprintf(out, "screen (seed rule): %zu count, %zu within noise, %zu loud, %zu without drift%s\n", res->n_counts,
-		res->n_within_noise, res->n_loud, res->n_no_drift, end);
+	fprintf(out, "%zu not tested; ", v.n_not_tested);
+	fprintf(out, "the screen column (seed rule, not a test): %zu count, %zu within noise, %zu loud, %zu without drift%s\n",
+		res->n_counts, res->n_within_noise, res->n_loud, res->n_no_drift, end);
+	answer_view_release(&v);
 }
 
-void report_boot_level_summary(FILE *out, const struct compare_result *res, const char *prefix)
+/* Writes sb's text wrapped to width (0: one line), continued indented, and empties sb. */
+static void put_summary(FILE *out, struct strbuf *sb, size_t width)
 {
+	report_put_wrapped(out, strbuf_str(sb), width ? width : SIZE_MAX, "  ");
+	strbuf_truncate(sb, 0);
+}
+
+void report_boot_level_summary(FILE *out, const struct compare_result *res, const char *prefix, size_t width)
+{
+	struct strbuf sb = STRBUF_INIT;
 	bool aa = true;
 
 	if (!report_any_boot_level(res))
@@ -117,26 +129,31 @@ void report_boot_level_summary(FILE *out, const struct compare_result *res, cons
 	for (size_t k = 1; k < res->n_sides; k++)
 		aa &= !strcmp(res->sides[k].mode, res->sides[0].mode);
 	if (aa)
-		fprintf(out, "%sboot level: every side is %s (an A/A campaign): nothing to test; its boots measure the\n"
-			"%s  machine's noise floor (--record-history keeps them)\n", prefix, res->sides[0].mode, prefix);
+		strbuf_addf(&sb, "%sboot level: every side is %s (an A/A campaign): nothing to test; its boots measure "
+			    "the machine's noise floor (--record-history keeps them)", prefix, res->sides[0].mode);
 	else if (res->n_tests == 0)
-		fprintf(out, "%sboot level: nothing tested: a mode has one boot and there is no history (more rounds,\n"
-			"%s  or an A/A campaign recorded with --record-history, make tests possible)\n", prefix, prefix);
+		strbuf_addf(&sb, "%sboot level: nothing tested: a mode has one boot and there is no history (more "
+			    "rounds, or an A/A campaign recorded with --record-history, make tests possible)", prefix);
 	else
-		fprintf(out, "%sboot level: %zu test%s at alpha = %.3g, %zu claim%s; %zu survive%s Benjamini-Hochberg at q = %.2f\n",
-		prefix, res->n_tests, res->n_tests == 1 ? "" : "s", res->alpha, res->n_claims,
-		res->n_claims == 1 ? "" : "s", res->n_survive, res->n_survive == 1 ? "s" : "", res->fdr_q);
-	if (res->n_same || res->n_undecided > res->n_noisier)
-		fprintf(out, "%sequivalence: %zu the same within their margin, %zu undecided\n", prefix, res->n_same,
-			res->n_undecided - res->n_noisier);
-	if (res->n_unusual)
-		fprintf(out, "%sunusual: %zu metric%s with boot-to-boot noise far above this machine's history\n",
-			prefix, res->n_unusual, res->n_unusual == 1 ? "" : "s");
-	if (res->box.checked) {
-		struct strbuf sb = STRBUF_INIT;
-
-		drift_add_summary(&sb, res);
-		fprintf(out, "%s%s\n", prefix, strbuf_str(&sb));
-		strbuf_release(&sb);
+		strbuf_addf(&sb, "%sboot level: %zu test%s at alpha = %.3g, %zu claim%s; %zu survive%s "
+			    "Benjamini-Hochberg at q = %.2f", prefix, res->n_tests, res->n_tests == 1 ? "" : "s",
+			    res->alpha, res->n_claims, res->n_claims == 1 ? "" : "s", res->n_survive,
+			    res->n_survive == 1 ? "s" : "", res->fdr_q);
+	put_summary(out, &sb, width);
+	if (res->n_same || res->n_undecided > res->n_noisier) {
+		strbuf_addf(&sb, "%sequivalence: %zu the same within their margin, %zu undecided", prefix, res->n_same,
+			    res->n_undecided - res->n_noisier);
+		put_summary(out, &sb, width);
 	}
+	if (res->n_unusual) {
+		strbuf_addf(&sb, "%sunusual: %zu metric%s with boot-to-boot noise far above this machine's history",
+			    prefix, res->n_unusual, res->n_unusual == 1 ? "" : "s");
+		put_summary(out, &sb, width);
+	}
+	if (res->box.checked) {
+		strbuf_addstr(&sb, prefix);
+		drift_add_summary(&sb, res);
+		put_summary(out, &sb, width);
+	}
+	strbuf_release(&sb);
 }

@@ -13,7 +13,7 @@
  * column, bootab compare --legend).
  */
 void report_summary_line(FILE *out, const struct compare_result *res, const char *head, const char *end);
-void report_boot_level_summary(FILE *out, const struct compare_result *res, const char *prefix);
+void report_boot_level_summary(FILE *out, const struct compare_result *res, const char *prefix, size_t width);
 void report_legend(FILE *out, const struct compare_result *res, const struct report_options *o, const char *prefix);
 void report_legend_boot_level(FILE *out, const struct compare_result *res, const char *prefix);
 void report_legend_short(FILE *out, const struct compare_result *res, const struct report_options *o,

@@ -13,6 +13,7 @@
 
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
+#include "report/headline.h"
 #include "report/words.h"
 
 #define NAME_W 27
@@ -325,7 +326,7 @@ static int side_block(FILE *out, const struct compare_result *res, size_t k, str
 	add_right(sb, first->label, VALUE_W);
 	strbuf_addch(sb, ' ');
 	add_right(sb, side->label, VALUE_W);
-	strbuf_addf(sb, " %*s %*s  %s", PCT_W, "%", NOISE_W, "noise", "verdict");
+	strbuf_addf(sb, " %*s %*s  %s", PCT_W, "%", NOISE_W, "noise", "screen");
 	put_line(out, sb);
 	for (size_t i = 0; i < res->n_metrics; i++) {
 		const struct compare_metric *cm = &res->metrics[i];
@@ -390,6 +391,31 @@ static int side_block(FILE *out, const struct compare_result *res, size_t k, str
 	return tested;
 }
 
+/* "±" as "+/-", then printable ASCII. */
+static void add_ascii_words(struct strbuf *sb, const char *s)
+{
+	for (const char *pm; (pm = strstr(s, "±")); s = pm + strlen("±")) {
+		add_ascii(sb, s, (size_t)(pm - s));
+		strbuf_addstr(sb, "+/-");
+	}
+	add_ascii(sb, s, strlen(s));
+}
+
+/* The answer first, a line per mode, as every report opens (report/headline.h). */
+static void headline_block(FILE *out, const struct compare_result *res, struct strbuf *sb)
+{
+	struct headline h;
+
+	headline_build(res, &h);
+	for (size_t i = 0; i < h.n_lines; i++) {
+		add_ascii_words(sb, h.lines[i].text);
+		put_line(out, sb);
+	}
+	if (h.n_lines)
+		fputc('\n', out);
+	headline_release(&h);
+}
+
 int report_mail(FILE *out, const struct compare_result *res, const struct report_options *o)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -397,6 +423,7 @@ int report_mail(FILE *out, const struct compare_result *res, const struct report
 	bool tested = false, unfdr = false;
 
 	(void)o;
+	headline_block(out, res, &sb);
 	for (size_t k = 1; k < res->n_sides; k++) {
 		if (!strcmp(res->sides[k].mode, res->sides[0].mode))
 			continue;

@@ -10,6 +10,7 @@
 #include "judge/kernels.h"
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
+#include "report/answer.h"
 #include "report/headline.h"
 #include "report/kernels.h"
 #include "report/legend.h"
@@ -18,6 +19,7 @@
 /* The columns of the text report's metric tables. */
 struct text_table {
 	size_t width, label_w, value_w, stat_w;
+	size_t delta_w;         /* the delta and drift columns: as wide as their widest cell */
 	struct report_unit unit;
 	const char *reset;
 };
@@ -109,10 +111,65 @@ static void put_row_notes(FILE *out, struct strbuf *row, struct strbuf *notes, s
 	strbuf_truncate(notes, 0);
 }
 
+static size_t wider(size_t w, const char *s)
+{
+	return strlen(s) > w ? strlen(s) : w;
+}
+
+/*
+ * The boot-level table of metric cm: a line per mode, the cells of its
+ * answer (report/answer.h), each column as wide as its widest cell.
+ */
+static void text_tests(FILE *out, const struct compare_result *res, const struct compare_metric *cm,
+		       const struct report_options *o, size_t label_w, size_t width)
+{
+	const char *reset = o->color ? "\033[0m" : "";
+	struct answer_row *rows;
+	struct answer *answers;
+	struct strbuf sb = STRBUF_INIT, ci = STRBUF_INIT;
+	size_t bw = 5, dw = 5, cw, pw = 1, tw = 4;
+
+	if (cm->n_tests == 0)
+		return;
+	strbuf_addf(&ci, "%.0f%% CI", 100 * (1 - res->alpha));
+	cw = ci.len;
+	rows = xcalloc(cm->n_tests, sizeof(*rows));
+	answers = xcalloc(cm->n_tests, sizeof(*answers));
+	for (size_t t = 0; t < cm->n_tests; t++) {
+		answer_of(res, cm, &cm->tests[t], cm->tests[t].side, &answers[t]);
+		answer_row_build(res, &answers[t], &rows[t]);
+		bw = wider(bw, rows[t].boots);
+		dw = wider(dw, rows[t].delta);
+		cw = wider(cw, rows[t].ci);
+		pw = wider(pw, rows[t].p);
+		tw = wider(tw, rows[t].test);
+	}
+	strbuf_addf(&sb, "  %-*s  %*s  %*s  %*s  %*s  %-*s  %s", (int)label_w, "mode", (int)bw, "boots", (int)dw, "delta",
+		    (int)cw, strbuf_str(&ci), (int)pw, "p", (int)tw, "test", "verdict");
+	report_put_line(out, &sb);
+	for (size_t t = 0; t < cm->n_tests; t++) {
+		const struct answer_row *r = &rows[t];
+		struct strbuf notes = STRBUF_INIT;
+		struct compare_cell fake = { .verdict = VERDICT_COUNTS, .delta_pct = answers[t].delta_pct };
+		const char *color = answers[t].kind == ANSWER_CLAIM ? color_of(&fake, o->color) : "";
+
+		strbuf_addstr(&notes, r->notes);
+		strbuf_addf(&sb, "  %-*s  %*s  %*s  %*s  %*s  %-*s  %s%s%s", (int)label_w, cm->tests[t].mode, (int)bw,
+			    r->boots, (int)dw, r->delta, (int)cw, r->ci, (int)pw, r->p, (int)tw, r->test, color,
+			    r->verdict, *color ? reset : "");
+		put_row_notes(out, &sb, &notes, width, *color ? strlen(color) + strlen(reset) : 0);
+		strbuf_release(&notes);
+		answer_row_release(&rows[t]);
+	}
+	free(rows);
+	free(answers);
+	strbuf_release(&ci);
+	strbuf_release(&sb);
+}
+
 static void text_boot_level(FILE *out, const struct compare_result *res, const struct compare_metric *cm,
 			    const struct report_options *o, size_t label_w, size_t width)
 {
-	const char *reset = o->color ? "\033[0m" : "";
 	struct strbuf sb = STRBUF_INIT;
 
 	if (!cm->has_components && !cm->has_history)
@@ -146,47 +203,7 @@ static void text_boot_level(FILE *out, const struct compare_result *res, const s
 			report_put_line(out, &sb);
 		}
 	}
-	if (cm->n_tests == 0)
-		goto out;
-	strbuf_addf(&sb, "  %-*s  %5s  %7s  %15s  %6s  %-16s  %s", (int)label_w, "mode", "boots", "delta",
-		    "95% CI", "p", "test", "verdict");
-	if (fabs(res->alpha - 0.05) > 1e-12) {
-		strbuf_truncate(&sb, 0);
-		strbuf_addf(&sb, "  %-*s  %5s  %7s  %12.0f%% CI  %6s  %-16s  %s", (int)label_w, "mode", "boots",
-			    "delta", 100 * (1 - res->alpha), "p", "test", "verdict");
-	}
-	report_put_line(out, &sb);
-	for (size_t t = 0; t < cm->n_tests; t++) {
-		const struct compare_test *ct = &cm->tests[t];
-		struct strbuf b = STRBUF_INIT, d = STRBUF_INIT, ci = STRBUF_INIT, p = STRBUF_INIT;
-		struct strbuf m = STRBUF_INIT, notes = STRBUF_INIT, v = STRBUF_INIT;
-		struct compare_cell fake = { .verdict = ct->verdict, .delta_pct = ct->delta_pct };
-		const char *color = ct->verdict == VERDICT_COUNTS ? color_of(&fake, o->color) : "";
-
-		strbuf_addf(&b, "%zu/%zu", ct->boots, ct->boots_first);
-		report_add_pct(&d, ct->delta_pct);
-		report_add_ci(&ci, ct->lo_pct, ct->hi_pct);
-		if (ct->method != METHOD_NONE) {
-			report_add_p(&p, ct->test.p);
-			strbuf_addf(&m, "%s, df %.0f", report_method_words(ct->method), ct->test.df);
-		} else {
-			strbuf_addstr(&m, "-");
-		}
-		report_add_test_notes(&notes, res, ct, cm->better);
-		report_add_test_verdict(&v, cm, ct);
-		strbuf_addf(&sb, "  %-*s  %5s  %7s  %15s  %6s  %-16s  %s%s%s", (int)label_w, ct->mode,
-			    strbuf_str(&b), strbuf_str(&d), strbuf_str(&ci), strbuf_str(&p), strbuf_str(&m), color,
-			    strbuf_str(&v), *color ? reset : "");
-		put_row_notes(out, &sb, &notes, width, *color ? strlen(color) + strlen(reset) : 0);
-		strbuf_release(&b);
-		strbuf_release(&d);
-		strbuf_release(&ci);
-		strbuf_release(&p);
-		strbuf_release(&m);
-		strbuf_release(&notes);
-		strbuf_release(&v);
-	}
-out:
+	text_tests(out, res, cm, o, label_w, width);
 	strbuf_release(&sb);
 }
 
@@ -278,12 +295,41 @@ static size_t text_value_width(const struct compare_result *res, const struct co
 	return value_w;
 }
 
+/* The delta and drift columns of metric cm: as wide as the widest of them, at least "delta". */
+static size_t text_delta_width(const struct compare_result *res, const struct compare_metric *cm)
+{
+	size_t w = 6;
+
+	for (size_t k = 0; k < res->n_sides; k++) {
+		const struct compare_cell *c = &cm->cells[k];
+		struct strbuf sb = STRBUF_INIT;
+
+		if (!c->present)
+			continue;
+		report_add_delta(&sb, cm, c);
+		w = sb.len > w ? sb.len : w;
+		strbuf_truncate(&sb, 0);
+		report_add_drift(&sb, cm, c);
+		w = sb.len > w ? sb.len : w;
+		for (size_t j = 1; j < cm->n_stats; j++) {
+			strbuf_truncate(&sb, 0);
+			report_add_pct(&sb, c->stats[j].delta_pct);
+			w = sb.len > w ? sb.len : w;
+			strbuf_truncate(&sb, 0);
+			report_add_pct(&sb, c->stats[j].drift_pct);
+			w = sb.len > w ? sb.len : w;
+		}
+		strbuf_release(&sb);
+	}
+	return w;
+}
+
 /* The lines under a cell's first one: its other statistics, judged alike (the spread is the samples'). */
 static void text_other_stats(FILE *out, const struct compare_metric *cm, const struct compare_cell *c, size_t k,
 			     const struct report_options *o, const struct text_table *t)
 {
 	struct strbuf sb = STRBUF_INIT, v = STRBUF_INIT, d = STRBUF_INIT, dr = STRBUF_INIT;
-	struct strbuf q = STRBUF_INIT, p = STRBUF_INIT;
+	struct strbuf q = STRBUF_INIT;
 
 	for (size_t j = 1; j < cm->n_stats; j++) {
 		const struct compare_stat *st = &c->stats[j];
@@ -294,7 +340,6 @@ static void text_other_stats(FILE *out, const struct compare_metric *cm, const s
 		strbuf_truncate(&d, 0);
 		strbuf_truncate(&dr, 0);
 		strbuf_truncate(&q, 0);
-		strbuf_truncate(&p, 0);
 		if (st->verdict == VERDICT_MISSING && !(st->value > 0))
 			strbuf_addstr(&v, "-");
 		else
@@ -312,11 +357,9 @@ static void text_other_stats(FILE *out, const struct compare_metric *cm, const s
 		if (st->verdict != VERDICT_DRIFT && st->verdict != VERDICT_MISSING)
 			report_add_pct(&dr, st->drift_pct);
 		report_add_q(&q, st->q);
-		report_add_p(&p, st->p);
-		strbuf_addf(&sb, "  %-*s  %-*s%*s %6s %3s  %14s  %14s %5s %6s  %s%s%s", (int)t->label_w, "",
+		strbuf_addf(&sb, "  %-*s  %-*s%*s %6s %3s  %*s  %*s %5s  %s%s%s", (int)t->label_w, "",
 			    (int)t->stat_w, stat_kind_name(cm->stats[j]), (int)t->value_w, strbuf_str(&v), "", "",
-			    strbuf_str(&d),
-			    strbuf_str(&dr), strbuf_str(&q), strbuf_str(&p), color,
+			    (int)t->delta_w, strbuf_str(&d), (int)t->delta_w, strbuf_str(&dr), strbuf_str(&q), color,
 			    k == 0 ? "" : report_verdict_words(st->verdict), *color ? t->reset : "");
 		report_put_line(out, &sb);
 	}
@@ -325,7 +368,6 @@ static void text_other_stats(FILE *out, const struct compare_metric *cm, const s
 	strbuf_release(&d);
 	strbuf_release(&dr);
 	strbuf_release(&q);
-	strbuf_release(&p);
 }
 
 /* Side k's line in metric cm's table (a dash when it has no value), then its other statistics. */
@@ -334,7 +376,7 @@ static void text_cell(FILE *out, const struct compare_result *res, const struct 
 {
 	const struct compare_cell *c = &cm->cells[k];
 	struct strbuf sb = STRBUF_INIT, words = STRBUF_INIT, v = STRBUF_INIT, d = STRBUF_INIT, dr = STRBUF_INIT;
-	struct strbuf q = STRBUF_INIT, p = STRBUF_INIT, sp = STRBUF_INIT, notes = STRBUF_INIT;
+	struct strbuf q = STRBUF_INIT, sp = STRBUF_INIT, notes = STRBUF_INIT;
 	size_t inv = strlen(color_of(c, o->color)) + (*color_of(c, o->color) ? strlen(t->reset) : 0);
 
 	if (!c->present) {
@@ -349,12 +391,11 @@ static void text_cell(FILE *out, const struct compare_result *res, const struct 
 	report_add_delta(&d, cm, c);
 	report_add_drift(&dr, cm, c);
 	report_add_q(&q, c->q);
-	report_add_p(&p, c->p);
 	if (cm->n_stats > 1)
 		strbuf_addf(&words, "%-*s", (int)t->stat_w, stat_kind_name(cm->stats[0]));
-	strbuf_addf(&sb, "  %-*s  %s%*s %6s %3zu  %14s  %14s %5s %6s  ", (int)t->label_w,
+	strbuf_addf(&sb, "  %-*s  %s%*s %6s %3zu  %*s  %*s %5s  ", (int)t->label_w,
 		    res->sides[k].label, strbuf_str(&words), (int)t->value_w + 1, strbuf_str(&v), strbuf_str(&sp), c->n,
-		    strbuf_str(&d), strbuf_str(&dr), strbuf_str(&q), strbuf_str(&p));
+		    (int)t->delta_w, strbuf_str(&d), (int)t->delta_w, strbuf_str(&dr), strbuf_str(&q));
 	/* The verdict's short words where the long ones would pass the width. */
 	strbuf_addf(&sb, "%s%s%s", color_of(c, o->color),
 		    report_text_columns(&sb) + strlen(report_verdict_words(c->verdict)) > t->width
@@ -371,7 +412,6 @@ static void text_cell(FILE *out, const struct compare_result *res, const struct 
 	strbuf_release(&d);
 	strbuf_release(&dr);
 	strbuf_release(&q);
-	strbuf_release(&p);
 	strbuf_release(&sp);
 }
 
@@ -391,6 +431,7 @@ static void text_metric(FILE *out, const struct compare_result *res, const struc
 	title = report_metric_title(cm);
 	report_unit_of(res, cm, &t->unit);
 	t->value_w = text_value_width(res, cm, &t->unit);
+	t->delta_w = text_delta_width(res, cm);
 	stats_words(&words, cm);
 	fprintf(out, "\n%s  (%s%s%s, %s%s)\n", title, t->unit.unit, *t->unit.unit ? ", " : "",
 		strbuf_str(&words), report_better_words(cm->better), cm->by_run ? ", run by run" : "");
@@ -398,8 +439,9 @@ static void text_metric(FILE *out, const struct compare_result *res, const struc
 	if (cm->n_stats > 1)
 		strbuf_addf(&words, "%-*s", (int)t->stat_w, "stat");
 	/* The value column holds "±", two bytes in UTF-8, in header and rows alike. */
-	fprintf(out, "  %-*s  %s%*s %6s %3s  %14s  %14s %5s %6s  %s\n", (int)t->label_w, "side",
-		strbuf_str(&words), (int)t->value_w + 1, "value ± spread", "", "n", "delta", "drift", "q", "p",
+	fprintf(out, "  %-*s  %s%*s %6s %3s  %*s  %*s %5s  %s\n", (int)t->label_w, "side",
+		strbuf_str(&words), (int)t->value_w + 1, "value ± spread", "", "n", (int)t->delta_w, "delta",
+		(int)t->delta_w, "drift", "q",
 		"screen");
 	for (size_t k = 0; k < res->n_sides; k++)
 		text_cell(out, res, cm, k, o, t);
@@ -423,7 +465,7 @@ static void text_summary(FILE *out, const struct compare_result *res, const stru
 		report_put_wrapped(out, line, width, "  ");
 		free(line);
 	}
-	report_boot_level_summary(out, res, "");
+	report_boot_level_summary(out, res, "", width);
 	if (o->legend_long) {
 		report_legend(out, res, o, "");
 		report_legend_boot_level(out, res, "");

@@ -146,7 +146,7 @@ void report_add_range(struct strbuf *sb, double lo, double hi)
 {
 	if (isnan(lo) || isnan(hi))
 		return;
-	strbuf_addf(sb, "%+.1f to %+.1f%%", lo, hi);
+	strbuf_addf(sb, "%+.1f..%+.1f%%", lo, hi);
 }
 
 void report_add_delta(struct strbuf *sb, const struct compare_metric *cm, const struct compare_cell *c)
@@ -417,38 +417,8 @@ void report_add_ci(struct strbuf *sb, double lo, double hi)
 	strbuf_addf(sb, "%+.1f to %+.1f%%", lo, hi);
 }
 
-/* A test's verdict in words: "counts", "same within ±2%", "undecided", ... */
-void report_add_test_verdict(struct strbuf *sb, const struct compare_metric *cm, const struct compare_test *t)
-{
-	switch (t->verdict) {
-	case VERDICT_UNTESTED:
-		/*
-		 * No boot-level test: the screen's verdict on the mode's first
-		 * side is the row's verdict, and this table says so rather than
-		 * a second, different word for the same row.
-		 */
-		strbuf_addf(sb, "screen: %s", verdict_text(cm->cells[t->side].verdict)->brief);
-		break;
-	case VERDICT_SAME:
-		strbuf_addf(sb, "same within ±%g%%", cm->margin_pct);
-		break;
-	case VERDICT_UNDECIDED:
-		strbuf_addstr(sb, "undecided");
-		break;
-	case VERDICT_COUNTS:
-		strbuf_addstr(sb, "counts");
-		if (t->equivalent)
-			strbuf_addf(sb, ", but within ±%g%%", cm->margin_pct);
-		break;
-	default:
-		strbuf_addstr(sb, report_verdict_words(t->verdict));
-		break;
-	}
-}
-
 /* The notes after a test's verdict: FDR, the checks, the boots it needs. */
-void report_add_test_notes(struct strbuf *sb, const struct compare_result *res, const struct compare_test *t,
-		       enum metric_better better)
+void report_add_test_notes(struct strbuf *sb, const struct compare_result *res, const struct compare_test *t)
 {
 	const char *sep = "";
 
@@ -465,37 +435,34 @@ void report_add_test_notes(struct strbuf *sb, const struct compare_result *res, 
 	}
 
 	if (t->method == METHOD_NONE) {
-		if (t->boots < 2 || t->boots_first < 2)
-			strbuf_addf(sb, "no boot test: one boot of %s and no history",
+		if (t->boots < 2 && t->boots_first < 2)
+			strbuf_addstr(sb, "one boot per mode: 2 boots per mode, or a history of this box, would test it");
+		else if (t->boots < 2 || t->boots_first < 2)
+			strbuf_addf(sb, "one boot of %s: 2 boots per mode, or a history of this box, would test it",
 				    t->boots < 2 ? t->mode : res->sides[0].mode);
 		else
 			strbuf_addf(sb, "no boot test: the boot means do not vary (a constant shift of %+.1f%%), no test can bound it",
 				    t->delta_pct);
 		sep = "; ";
 	} else if (t->verdict == VERDICT_COUNTS) {
-		strbuf_addf(sb, "%s%s FDR (q %.3f)", sep, t->survives ? "survives" : "does not survive", t->fdr_q);
-		sep = "; ";
-	}
-	if (t->has_welch) {
-		strbuf_addf(sb, "%sWelch p ", sep);
-		report_add_p(sb, t->welch.p);
-		sep = "; ";
-	}
-	if (t->has_paired) {
-		strbuf_addf(sb, "%spaired %+.1f%% over %zu rounds, p ", sep, compare_log_pct(t->paired.estimate, better),
-			    t->paired_rounds);
-		report_add_p(sb, t->paired.p);
+		strbuf_addf(sb, "%s%s FDR over %zu test%s (q %.3f)", sep, t->survives ? "survives" : "does not survive",
+			    res->n_tests, res->n_tests == 1 ? "" : "s", t->fdr_q);
 		sep = "; ";
 	}
 	/* Decided alike, or undecided with its own count above: no second count. */
 	if (t->verdict == VERDICT_SAME || t->verdict == VERDICT_UNDECIDED)
 		return;
-	if (t->has_boots_needed && t->boots_needed)
-		strbuf_addf(sb, "%s%u boots per mode for %.0f%% power at %+.1f%%", sep, t->boots_needed,
-			    COMPARE_POWER * 100, t->delta_pct);
-	else if (t->has_boots_needed)
-		strbuf_addf(sb, "%smore than 1000 boots per mode for %.0f%% power at %+.1f%%", sep,
-			    COMPARE_POWER * 100, t->delta_pct);
+	if (!t->has_boots_needed)
+		return;
+	if (t->boots_needed)
+		strbuf_addf(sb, "%s%u boots per mode for %.0f%% power at ", sep, t->boots_needed, COMPARE_POWER * 100);
+	else
+		strbuf_addf(sb, "%smore than 1000 boots per mode for %.0f%% power at ", sep, COMPARE_POWER * 100);
+	/* Past 2x either way, the effect as the answer tells it: a factor. */
+	if (exp(fabs(t->estimate)) >= REPORT_FACTOR_FROM)
+		strbuf_addf(sb, "%.1fx", exp(fabs(t->estimate)));
+	else
+		strbuf_addf(sb, "%+.1f%%", t->delta_pct);
 }
 
 /* Columns sb's text takes: one per UTF-8 character. */

@@ -31,13 +31,16 @@ void report_unit_of(const struct compare_result *res, const struct compare_metri
  */
 char *report_value_in_unit(double v, const char *unit);
 
+/* Past this factor (2x faster or 2x slower) an effect is told as a factor, "12.0x slower [11.4x, 12.7x]". */
+#define REPORT_FACTOR_FROM 2.0
+
 /* v with the decimals a value of like's size deserves; "-" for NaN. */
 void report_add_value(struct strbuf *sb, double v, double like);
 /* report_add_value(sb, v, v). */
 void report_add_number(struct strbuf *sb, double v);
 /* "+4.1%". */
 void report_add_pct(struct strbuf *sb, double v);
-/* "+2.0 to +5.1%": a range or a CI. */
+/* A by-run row's range of per-run deltas, "+2.0..+5.1%"; a CI, "+2.0 to +5.1%". */
 void report_add_range(struct strbuf *sb, double lo, double hi);
 void report_add_ci(struct strbuf *sb, double lo, double hi);
 /* A cell's delta (a by-run row: the range of its per-run deltas) and the drift it is judged against. */
@@ -71,13 +74,12 @@ void report_add_noise(struct strbuf *sb, const struct costs_result *f);
 /* Whether bootab judged the costs of any side. */
 bool report_found_any_judged(const struct compare_result *res);
 /*
- * A boot-level test as the reports word it: its verdict ("counts",
- * "same within ±2%", "screen: counts", ...), and the notes after it (FDR,
- * the boots it needs, why no test ran).
+ * The notes after a boot-level test's verdict (report/answer.h words the
+ * verdict): FDR, the boots it needs, why no test ran and what would test
+ * it. The checks of a test (Welch, paired by round) are report.json's
+ * alone: one p per mode and metric.
  */
-void report_add_test_verdict(struct strbuf *sb, const struct compare_metric *cm, const struct compare_test *t);
-void report_add_test_notes(struct strbuf *sb, const struct compare_result *res, const struct compare_test *t,
-			   enum metric_better better);
+void report_add_test_notes(struct strbuf *sb, const struct compare_result *res, const struct compare_test *t);
 /* Whether a metric has boot-level statistics; whether a test has an equivalence margin. */
 bool report_any_boot_level(const struct compare_result *res);
 bool report_any_margin(const struct compare_result *res);

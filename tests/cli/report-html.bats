@@ -56,7 +56,8 @@ probe_script() {
 	document.querySelectorAll('[data-verdict]').forEach(function (e) {
 		out.verdicts.push({ where: e.classList.contains('pill') ? 'chart' : 'table', row: e.dataset.row,
 			metric: e.dataset.metric, side: e.dataset.side, verdict: e.dataset.verdict,
-			text: e.textContent, shown: shown(e.getBoundingClientRect()) });
+			text: e.textContent, shown: shown(e.getBoundingClientRect()),
+			right: Math.ceil(e.getBoundingClientRect().right) });
 	});
 	out.tests = [];
 	document.querySelectorAll('[data-test-verdict]').forEach(function (e) {
@@ -97,6 +98,16 @@ probe_script() {
 		out.spans++;
 		if (shown(e.getBoundingClientRect()))
 			out.spans_drawn++;
+	});
+	/* Each section: its right edge, and its boxes whose content is wider than the box (cut, to scroll sideways). */
+	out.sections = {};
+	document.querySelectorAll('main > section[id]').forEach(function (sec) {
+		var cut = 0;
+		sec.querySelectorAll('.scroll').forEach(function (e) {
+			if (e.scrollWidth > e.clientWidth + 1)
+				cut++;
+		});
+		out.sections[sec.id] = { right: Math.ceil(sec.getBoundingClientRect().right), cut: cut };
 	});
 	out.height = Math.ceil(document.documentElement.scrollHeight);
 	out.width = Math.ceil(document.documentElement.scrollWidth);
@@ -202,9 +213,9 @@ expect_page() {
 				| "\(.row)|\(.metric)|\(.mode)|\(.verdict)"' "$page" | sort) || return 1
 	done
 	jq -e '.tests | all(
-		(.verdict == "counts" and (.text | startswith("counts"))) or
+		(.verdict == "counts" and ((.text | startswith("counts")) or .text == "not after FDR")) or
 		(.verdict == "within-noise" and .text == "within noise") or
-		(.verdict == "untested" and (.text | startswith("screen: "))) or
+		(.verdict == "untested" and .text == "not tested") or
 		(.verdict == "same" and (.text | startswith("same within ±"))) or
 		(.verdict == "undecided" and .text == "undecided"))' "$page" > /dev/null || return 1
 	# Every rep of every boot is drawn in its metric's chart.
@@ -286,6 +297,17 @@ expect_self_contained() {
 	# Plain side directories have no meta.json: no IOMMU map and no timeline, said so.
 	grep -q 'No side recorded an IOMMU map.' "$BATS_TEST_TMPDIR/cs.html"
 	grep -q 'No times were recorded.' "$BATS_TEST_TMPDIR/cs.html"
+	# No baseline of costs found by bootab (no inventory): the page names none, not "every boot of pt ()".
+	! grep -q 'every boot of [^<]*()' "$BATS_TEST_TMPDIR/cs.html" || false
+	# At 1280 pixels the answer, the forest plot, the summary and the gains and costs fit their boxes:
+	# no column cut, nothing to scroll sideways.
+	jq -e '[.sections | (.headline, .summary, ."gains-costs") | .cut == 0 and .right <= 1280] | all' "$page" > /dev/null
+	# At 400 pixels (a phone) the same: every delta, verdict and cost on the screen.
+	probe_phone "$BATS_TEST_TMPDIR/cs.html" 400
+	phone="$BATS_TEST_TMPDIR/cs.html.400.json"
+	jq -e '.viewport == 400 and .width <= 400' "$phone" > /dev/null
+	jq -e '[.sections | (.headline, .summary, ."gains-costs") | .cut == 0 and .right <= 400] | all' "$phone" > /dev/null
+	jq -e '[.verdicts[] | select(.where == "table" and .shown) | .right] | length > 0 and max <= 400' "$phone" > /dev/null
 }
 
 @test "report.html: the headline and the forest plot of every boot-level result, at 1280 and at 400 pixels, and their screenshots" {

@@ -54,7 +54,7 @@ setup() {
 	[ "$output" = "" ]
 	# What each says it is.
 	for f in "$out"/*.json; do
-		[ "$(jq -r '"\(.format) \(.format_version)"' "$f")" = "bootab-report 1" ]
+		[ "$(jq -r '"\(.format) \(.format_version)"' "$f")" = "bootab-report 2" ]
 		[ "$(jq -r .bootab_version "$f")" = "$("$BOOTAB" --version | sed 's/^bootab //')" ]
 	done
 }
@@ -98,7 +98,7 @@ setup() {
 	done
 	"$BOOTAB" compare --format csv "$r2/pt" "$r2/pt2" > "$BATS_TEST_TMPDIR/out.csv" 2>/dev/null
 	head -1 "$BATS_TEST_TMPDIR/out.csv" | tr ',' '\n' > "$BATS_TEST_TMPDIR/columns"
-	[ "$(wc -l < "$BATS_TEST_TMPDIR/columns")" -eq 44 ]
+	[ "$(wc -l < "$BATS_TEST_TMPDIR/columns")" -eq 45 ]
 	# The csv section's table lists the columns in order.
 	diff -u "$BATS_TEST_TMPDIR/columns" <(sed -n '/^## report.csv/,$p' "$doc" | grep '^| `' |
 		sed 's/ | [^|]*|$//; s/^| //' | tr -d '`' | sed 's/, /\n/g')

@@ -109,7 +109,8 @@ series() {
   pt2         mode pt             repeat of pt: its delta is the drift
   translated  mode translated
 kernel: 7.2.9-300.fc45.x86_64 on every side" ]
-	[[ "$output" == "off vs pt: gptoss-rocm pp512@d65536 +4.2 % faster"* ]]
+	# One boot of off: the answer is not tested, whatever the screen column says of its +4.2 %.
+	[[ "$output" == "off vs pt: not tested (one boot of off: 2 boots per mode, or a history of this box, would test it)"* ]]
 	run --separate-stderr "$BOOTAB" compare --baseline nosuch "$seed"/*/
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"--baseline nosuch: no side is labelled 'nosuch'"* ]]

@@ -1,4 +1,4 @@
-/* Unit tests for src/report/headline.c: which verdict decides, the words, the nulls, the costs. */
+/* Unit tests for src/report/answer.c and headline.c: which test decides, the words, the nulls, the costs. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,6 +10,7 @@
 
 #include "judge/compare.h"
 #include "lib/alloc.h"
+#include "report/answer.h"
 #include "report/headline.h"
 
 /* Five samples with mean m and sample stddev exactly sd. */
@@ -47,13 +48,18 @@ static void add_metric(struct side *s, const char *row, const char *metric, enum
 		metric_set_add_sample(&r->metrics, metric, better, unit, mean + sd * Z[i]);
 }
 
-/* A boot with two reps at log offsets -/+ 0.01 about log(100) + m. */
-static void add_boot(struct side *s, const char *row, const char *unit, double m)
+/* A boot with two reps at log offsets -/+ 0.01 about log(100) + m, of metric x, better as said. */
+static void add_boot_better(struct side *s, const char *row, const char *unit, enum metric_better better, double m)
 {
 	struct row *r = get_row(s, row);
 
-	metric_set_add_sample(&r->metrics, "x", BETTER_HIGHER, unit, 100 * exp(m - 0.01));
-	metric_set_add_sample(&r->metrics, "x", BETTER_HIGHER, unit, 100 * exp(m + 0.01));
+	metric_set_add_sample(&r->metrics, "x", better, unit, 100 * exp(m - 0.01));
+	metric_set_add_sample(&r->metrics, "x", better, unit, 100 * exp(m + 0.01));
+}
+
+static void add_boot(struct side *s, const char *row, const char *unit, double m)
+{
+	add_boot_better(s, row, unit, BETTER_HIGHER, m);
 }
 
 static void add_check(struct side *s, const char *row, int rc)
@@ -100,10 +106,11 @@ static void test_metric_name(void **state)
 }
 
 /*
- * pt translated off pt2, one boot each: the screen decides. The seed's
- * round two at 64k: off +4.2 % counts, translated -0.9 % within noise.
+ * pt translated off pt2, one boot each: no test can run, so nothing is
+ * claimed, whatever the screen says of off's +4.2 % (the seed's round two
+ * at 64k); the line says what would test it, and the cost still shows.
  */
-static void test_screen_decides(void **state)
+static void test_screen_is_not_tested(void **state)
 {
 	static const char *const labels[4] = { "pt", "translated", "off", "pt2" };
 	static const char *const modes[4] = { "pt", "translated", "off", "pt" };
@@ -112,6 +119,7 @@ static void test_screen_decides(void **state)
 	struct compare_result res;
 	struct strlist w = STRLIST_INIT;
 	struct headline h;
+	const struct answer *a;
 
 	(void)state;
 	for (int k = 0; k < 4; k++) {
@@ -125,6 +133,8 @@ static void test_screen_decides(void **state)
 	add_check(&s[2], "npu-validate", 1);
 	add_check(&s[0], "npu-validate", 0);
 	assert_int_equal(compare_sides(s, 4, &default_options, &res, &w), 0);
+	/* The screen counts off's delta: a column of the table, no verdict of the answer. */
+	assert_int_equal(res.metrics[0].cells[2].verdict, VERDICT_COUNTS);
 	headline_build(&res, &h);
 	assert_int_equal(h.n_lines, 2);
 	assert_false(h.all_one_mode);
@@ -132,29 +142,51 @@ static void test_screen_decides(void **state)
 	assert_string_equal(h.lines[0].mode, "translated");
 	assert_string_equal(h.lines[0].first_mode, "pt");
 	assert_int_equal(h.lines[0].side, 1);
-	assert_int_equal(h.lines[0].null, HEADLINE_NULL_NOT_SHOWN);
-	assert_int_equal(h.lines[0].n_items, 1);
-	assert_int_equal(h.lines[0].items[0].kind, HEADLINE_LOUD);
+	assert_int_equal(h.lines[0].null, HEADLINE_NULL_NOT_TESTED);
+	assert_int_equal(h.lines[0].n_items, 0);
+	assert_int_equal(h.lines[0].not_tested, 2);
+	/* pt's two boots tell the boot noise: the boots that would detect 2 %, as where a test ran. */
+	assert_true(h.lines[0].has_detect);
+	assert_true(h.lines[0].detect_boots >= 2);
+	{
+		char *want = xasprintf("translated vs pt: not tested (one boot of translated: 2 boots per mode, "
+				       "or a history of this box, would test it); %u boots per mode would detect 2 %%",
+				       h.lines[0].detect_boots);
+
+		assert_string_equal(h.lines[0].text, want);
+		free(want);
+	}
 
 	assert_string_equal(h.lines[1].mode, "off");
-	assert_int_equal(h.lines[1].null, HEADLINE_NULL_NONE);
-	assert_int_equal(h.lines[1].n_items, 3);
-	assert_int_equal(h.lines[1].items[0].kind, HEADLINE_CLAIM);
-	assert_int_equal(h.lines[1].items[0].judge, HEADLINE_BY_SCREEN);
-	assert_null(h.lines[1].items[0].test);
-	assert_true(fabs(h.lines[1].items[0].delta_pct - 4.2) < 1e-9);
-	assert_true(isnan(h.lines[1].items[0].lo_pct));
-	assert_int_equal(h.lines[1].items[0].boots, 1);
-	assert_int_equal(h.lines[1].items[0].boots_first, 2);
-	assert_string_equal(h.lines[1].items[0].direction, "faster");
-	assert_string_equal(h.lines[1].items[0].text, "rocm pp512@d65536 +4.2 % faster (screen, 1 + 2 boots)");
-	/* Loud: 8 ms of spread on 100 ms; 10 % less time reads +10 % and is not judged. */
-	assert_int_equal(h.lines[1].items[1].kind, HEADLINE_LOUD);
-	assert_string_equal(h.lines[1].items[1].text, "load ms +10.0 %, too loud to judge");
-	assert_int_equal(h.lines[1].items[2].kind, HEADLINE_COST);
-	assert_string_equal(h.lines[1].items[2].text, "npu-validate failed, rc=1 (cost)");
-	assert_string_equal(h.lines[1].text, "off vs pt: rocm pp512@d65536 +4.2 % faster (screen, 1 + 2 boots); "
-					    "load ms +10.0 %, too loud to judge; npu-validate failed, rc=1 (cost)");
+	assert_int_equal(h.lines[1].null, HEADLINE_NULL_NOT_TESTED);
+	assert_int_equal(h.lines[1].n_items, 1);
+	assert_int_equal(h.lines[1].items[0].kind, HEADLINE_COST);
+	assert_string_equal(h.lines[1].items[0].text, "npu-validate failed, rc=1 (cost)");
+	{
+		char *want = xasprintf("off vs pt: not tested (one boot of off: 2 boots per mode, or a history of this "
+				       "box, would test it); %u boots per mode would detect 2 %%; npu-validate failed, "
+				       "rc=1 (cost)", h.lines[1].detect_boots);
+
+		assert_string_equal(h.lines[1].text, want);
+		free(want);
+	}
+
+	/* The one delta of off on rocm: its boot against pt's two, said to rest on one boot. */
+	a = answer_find(&h.view, "off", &res.metrics[0]);
+	assert_non_null(a);
+	assert_int_equal(a->kind, ANSWER_NOT_TESTED);
+	assert_true(a->one_boot);
+	assert_true(a->delta_pct == a->test->delta_pct);
+	assert_true(isnan(a->lo_pct) && isnan(a->p));
+	assert_string_equal(a->test_name, "none");
+	assert_string_equal(a->direction, "faster");
+	assert_int_equal(a->boots, 1);
+	assert_int_equal(a->boots_first, 2);
+	assert_int_equal(a->boots_to_test, 2);
+	assert_int_equal(h.view.n_claims, 0);
+	assert_int_equal(h.view.n_not_tested, 4);
+	assert_int_equal(h.view.n_tests, 0);
+	assert_null(answer_find(&h.view, "pt", &res.metrics[0]));
 	headline_release(&h);
 	headline_release(&h);   /* released twice: a no-op */
 	compare_result_release(&res);
@@ -188,18 +220,36 @@ static void test_test_decides(void **state)
 	headline_build(&res, &h);
 	assert_int_equal(h.n_lines, 1);
 	assert_int_equal(h.lines[0].n_items, 1);
-	t = h.lines[0].items[0].test;
+	t = h.lines[0].items[0].answer->test;
 	assert_non_null(t);
 	assert_int_equal(t->verdict, VERDICT_COUNTS);
-	assert_int_equal(h.lines[0].items[0].judge, HEADLINE_BY_TEST);
-	assert_int_equal(h.lines[0].items[0].boots, 3);
-	assert_int_equal(h.lines[0].items[0].boots_first, 4);
-	assert_true(h.lines[0].items[0].delta_pct == t->delta_pct);
-	assert_true(h.lines[0].items[0].lo_pct == t->lo_pct);
-	assert_string_equal(h.lines[0].items[0].direction, "better");
-	want = xasprintf("b vs a: r x %+.1f %% [%+.1f, %+.1f] better (boot t, 3 + 4 boots%s)", t->delta_pct, t->lo_pct,
-			 t->hi_pct, t->survives ? "" : ", not after FDR");
+	assert_true(t->survives);
+	assert_int_equal(h.lines[0].items[0].kind, HEADLINE_CLAIM);
+	assert_int_equal(h.lines[0].items[0].answer->kind, ANSWER_CLAIM);
+	assert_int_equal(h.lines[0].items[0].answer->boots, 3);
+	assert_int_equal(h.lines[0].items[0].answer->boots_first, 4);
+	assert_true(h.lines[0].items[0].answer->delta_pct == t->delta_pct);
+	assert_true(h.lines[0].items[0].answer->lo_pct == t->lo_pct);
+	assert_true(h.lines[0].items[0].answer->p == t->test.p);
+	assert_string_equal(h.lines[0].items[0].answer->direction, "better");
+	want = xasprintf("b vs a: r x %+.1f %% [%+.1f, %+.1f] better (boot t, 3 + 4 boots)", t->delta_pct, t->lo_pct,
+			 t->hi_pct);
 	assert_string_equal(h.lines[0].text, want);
+	free(want);
+	headline_release(&h);
+
+	/* The same claim, had it not survived FDR: no claim, said plainly. */
+	res.metrics[0].tests[0].survives = false;
+	headline_build(&res, &h);
+	assert_int_equal(h.lines[0].n_items, 1);
+	assert_int_equal(h.lines[0].items[0].kind, HEADLINE_NOT_AFTER_FDR);
+	assert_int_equal(h.lines[0].null, HEADLINE_NULL_NOT_SHOWN);
+	assert_int_equal(h.view.n_claims, 0);
+	assert_int_equal(h.view.n_not_after_fdr, 1);
+	assert_non_null(strstr(h.lines[0].text, "b vs a: no difference shown"));
+	want = xasprintf("r x %+.1f %% [%+.1f, %+.1f] better, not a claim after FDR over %zu tests (q %.2f) "
+			 "(boot t, 3 + 4 boots)", t->delta_pct, t->lo_pct, t->hi_pct, res.n_tests, t->fdr_q);
+	assert_string_equal(h.lines[0].items[0].text, want);
 	free(want);
 	headline_release(&h);
 	compare_result_release(&res);
@@ -252,12 +302,12 @@ static void test_nulls(void **state)
 	headline_release(&h);
 	compare_result_release(&res);
 
-	/* a b, no repeat and no history: nothing judged, the largest delta named. */
+	/* a b, no repeat and no history: not tested, and what would test it. */
 	assert_int_equal(compare_sides(s, 2, &default_options, &res, &w), 0);
 	headline_build(&res, &h);
-	assert_int_equal(h.lines[0].null, HEADLINE_NULL_NOT_JUDGED);
-	assert_string_equal(h.lines[0].text, "b vs a: nothing judged (no repeat boot of a and no history); "
-					    "largest delta r x +0.1 %");
+	assert_int_equal(h.lines[0].null, HEADLINE_NULL_NOT_TESTED);
+	assert_string_equal(h.lines[0].text, "b vs a: not tested (one boot per mode: 2 boots per mode, or a history "
+					    "of this box, would test it)");
 	headline_release(&h);
 	compare_result_release(&res);
 
@@ -298,39 +348,132 @@ static void test_costs(void **state)
 	assert_int_equal(h.lines[0].n_items, 1);
 	assert_string_equal(h.lines[0].items[0].text, "new failed, rc=2 (cost)");
 	assert_string_equal(h.lines[0].items[0].cost->row, "new");
-	assert_int_equal(h.lines[0].null, HEADLINE_NULL_NONE);
-	/* c: its only failure fails on a too; the metric moved by nothing. */
+	/* Boot means that do not vary bound nothing: not tested, said why, the cost beside it. */
+	assert_int_equal(h.lines[0].null, HEADLINE_NULL_NOT_TESTED);
+	assert_string_equal(h.lines[0].text, "b vs a: not tested (the boots of b and a do not vary: no test can "
+					    "bound a difference); new failed, rc=2 (cost)");
+	/* c: its only failure fails on a too; one boot of c: not tested. */
 	assert_int_equal(h.lines[1].n_items, 0);
-	assert_int_equal(h.lines[1].null, HEADLINE_NULL_NOT_SHOWN);
+	assert_int_equal(h.lines[1].null, HEADLINE_NULL_NOT_TESTED);
 	headline_release(&h);
 	compare_result_release(&res);
 	strlist_release(&w);
 	release_sides(s, 5);
 }
 
+/*
+ * Claims ordered by the size of the effect on the log scale, not by |%|: a
+ * rate 60 % higher (log 0.47) comes after a time 40 % shorter (+40 %, log
+ * 0.51); past 2x an effect is a factor, symmetric for better and worse,
+ * its CI too.
+ */
+static void test_order_and_factors(void **state)
+{
+	static const char *const labels[7] = { "a", "b", "a2", "b2", "a3", "b3", "a4" };
+	static const double noise[4] = { 0, 0.02, -0.02, 0 };
+	struct side s[7];
+	struct compare_result res;
+	struct strlist w = STRLIST_INIT;
+	struct headline h;
+	const struct answer *rate = NULL, *time = NULL, *big = NULL, *small = NULL;
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	for (int k = 0; k < 7; k++) {
+		bool b = k % 2;
+		double n = noise[k / 2];
+
+		side_init(&s[k], labels[k], b ? "b" : "a");
+		add_boot_better(&s[k], "rate", "t/s", BETTER_HIGHER, n + (b ? log(1.6) : 0));
+		add_boot_better(&s[k], "time", "ms", BETTER_LOWER, n + (b ? log(0.6) : 0));
+		add_boot_better(&s[k], "big", "ms", BETTER_LOWER, n + (b ? log(12) : 0));
+		add_boot_better(&s[k], "small", "t/s", BETTER_HIGHER, n + (b ? -log(12) : 0));
+	}
+	assert_int_equal(compare_sides(s, 7, &default_options, &res, &w), 0);
+	headline_build(&res, &h);
+	for (size_t i = 0; i < res.n_metrics; i++) {
+		const struct answer *a = answer_find(&h.view, "b", &res.metrics[i]);
+
+		if (!strcmp(res.metrics[i].row, "rate"))
+			rate = a;
+		else if (!strcmp(res.metrics[i].row, "time"))
+			time = a;
+		else if (!strcmp(res.metrics[i].row, "big"))
+			big = a;
+		else
+			small = a;
+	}
+	assert_int_equal(h.lines[0].n_items, 4);
+	for (size_t i = 0; i < 4; i++)
+		assert_int_equal(h.lines[0].items[i].kind, HEADLINE_CLAIM);
+	/* A time 12x longer and a rate 12x lower (both 12.0x slower) first (the same size, either order), then the time, then the rate. */
+	assert_true(h.lines[0].items[0].answer == big || h.lines[0].items[0].answer == small);
+	assert_true(h.lines[0].items[1].answer == big || h.lines[0].items[1].answer == small);
+	assert_ptr_equal(h.lines[0].items[2].answer, time);
+	assert_ptr_equal(h.lines[0].items[3].answer, rate);
+	assert_true(rate->delta_pct > time->delta_pct);
+	assert_false(rate->factor);
+	assert_false(time->factor);
+	assert_true(big->factor && small->factor);
+	assert_true(fabs(answer_factor(big->log_effect) - 12) < 1e-6);
+	assert_true(fabs(answer_factor(small->log_effect) - 12) < 1e-6);
+	assert_string_equal(big->direction, "slower");
+	assert_string_equal(small->direction, "slower");
+	answer_add_effect(&sb, big, true, false);
+	{
+		const struct compare_test *t = big->test;
+		char *want = xasprintf("12.0x slower [%.1fx, %.1fx]", exp(-t->test.hi), exp(-t->test.lo));
+
+		assert_string_equal(strbuf_str(&sb), want);
+		assert_true(exp(-t->test.hi) < 12 && exp(-t->test.lo) > 12);
+		free(want);
+	}
+	strbuf_truncate(&sb, 0);
+	answer_add_effect(&sb, small, true, false);
+	assert_non_null(strstr(strbuf_str(&sb), "12.0x slower ["));
+	strbuf_truncate(&sb, 0);
+	answer_add_effect(&sb, rate, false, true);
+	assert_string_equal(strbuf_str(&sb), "+60.0 %");
+	strbuf_truncate(&sb, 0);
+	answer_add_effect(&sb, time, false, false);
+	assert_string_equal(strbuf_str(&sb), "+40.0%");
+	assert_non_null(strstr(h.lines[0].text, "big x 12.0x slower ["));
+	strbuf_release(&sb);
+	headline_release(&h);
+	compare_result_release(&res);
+	strlist_release(&w);
+	release_sides(s, 7);
+}
+
 static void test_names(void **state)
 {
 	(void)state;
 	assert_string_equal(headline_kind_name(HEADLINE_CLAIM), "claim");
-	assert_string_equal(headline_kind_name(HEADLINE_LOUD), "loud");
+	assert_string_equal(headline_kind_name(HEADLINE_NOT_AFTER_FDR), "not-after-fdr");
 	assert_string_equal(headline_kind_name(HEADLINE_COST), "cost");
-	assert_string_equal(headline_judge_name(HEADLINE_BY_TEST), "test");
-	assert_string_equal(headline_judge_name(HEADLINE_BY_SCREEN), "screen");
 	assert_string_equal(headline_null_name(HEADLINE_NULL_NONE), "none");
 	assert_string_equal(headline_null_name(HEADLINE_NULL_SAME), "same");
 	assert_string_equal(headline_null_name(HEADLINE_NULL_UNDECIDED), "undecided");
 	assert_string_equal(headline_null_name(HEADLINE_NULL_NOT_SHOWN), "not-shown");
-	assert_string_equal(headline_null_name(HEADLINE_NULL_NOT_JUDGED), "not-judged");
+	assert_string_equal(headline_null_name(HEADLINE_NULL_NOT_TESTED), "not-tested");
+	assert_string_equal(answer_kind_name(ANSWER_CLAIM), "claim");
+	assert_string_equal(answer_kind_name(ANSWER_NOT_AFTER_FDR), "not-after-fdr");
+	assert_string_equal(answer_kind_name(ANSWER_SAME), "same");
+	assert_string_equal(answer_kind_name(ANSWER_UNDECIDED), "undecided");
+	assert_string_equal(answer_kind_name(ANSWER_NOT_SHOWN), "not-shown");
+	assert_string_equal(answer_kind_name(ANSWER_NOT_TESTED), "not-tested");
+	assert_string_equal(answer_kind_name(ANSWER_MISSING), "missing");
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_metric_name),
-		cmocka_unit_test(test_screen_decides),
+		cmocka_unit_test(test_screen_is_not_tested),
 		cmocka_unit_test(test_test_decides),
 		cmocka_unit_test(test_nulls),
 		cmocka_unit_test(test_costs),
+		cmocka_unit_test(test_order_and_factors),
 		cmocka_unit_test(test_names),
 	};
 
