@@ -34,7 +34,7 @@
 #   sys/class/{accel,drm,nvme,block,vfio,net}/* (links) and the directories they
 #     point to, with uevent, operstate, carrier and the device link
 #   var/log/dmesg: the kernel-log lines about the IOMMU and the proofs'
-#     evidence lines (the same filters as snapshot.sh, plus the kernel's
+#     evidence lines and the kernel's refusals of args (the same filters as snapshot.sh, plus the kernel's
 #     command-line echo, which snapshot.sh must leave out) and every line at error or warning level, in dmesg -r
 #     form (<LEVEL>[SECONDS] TEXT), from dmesg -r, else journalctl -k -b;
 #     absent when neither answers (not root)
@@ -248,7 +248,7 @@ target_side() {
 	if [ "$source" != absent ]; then
 		mkdir -p "$stage/var/log"
 		printf '%s\n' "$klog" |
-			grep -E '^<[0-4]>|[Ii][Oo][Mm][Mm][Uu]|AMD-Vi|DMAR|Default domain type|Command line: |page tables isolation|Dynamic Preempt|mem auto-init' \
+			grep -E '^<[0-4]>|[Ii][Oo][Mm][Mm][Uu]|AMD-Vi|DMAR|Default domain type|Command line: |page tables isolation|Dynamic Preempt|mem auto-init|nknown (kernel c|option|parameter|user sp)|Malformed early|invalid (for p|option)|Unsupported mit|Ignoring unknown|isolcpus: |Housekeeping: |cannot parse|HugeTLB: (uns|hugepages=)|parse numa|Invalid option str' \
 				>"$stage/var/log/dmesg" || true
 	fi
 	if [ -n "$ROOT" ]; then

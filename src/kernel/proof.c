@@ -9,6 +9,7 @@
 
 #include "kernel/cmdline.h"
 #include "kernel/iommu.h"
+#include "kernel/refusal.h"
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
 #include "lib/strvec.h"
@@ -1251,6 +1252,27 @@ static bool iommu_name(const char *key)
 	return !strncmp(key, "iommu", 5) || strstr(key, "_iommu");
 }
 
+/*
+ * An IOMMU driver's parameter on a box whose IOMMU units are all the other
+ * vendor's: /sys/class/iommu names Intel's units dmar<N>
+ * (drivers/iommu/intel/dmar.c) and AMD's ivhd<N> (drivers/iommu/amd/init.c).
+ * Without units the box does not tell.
+ */
+static const char *iommu_vendor_inert(const struct snapshot *snap, const char *key)
+{
+	bool intel = false, amd = false;
+
+	for (size_t i = 0; i < snap->n_iommu_classes; i++) {
+		intel |= !strncmp(snap->iommu_classes[i], "dmar", 4);
+		amd |= !strncmp(snap->iommu_classes[i], "ivhd", 4);
+	}
+	if (!strcmp(key, "amd_iommu") && intel && !amd)
+		return "the box's IOMMU is Intel's (dmar units in /sys/class/iommu); amd_iommu= acts on AMD's";
+	if (!strcmp(key, "intel_iommu") && amd && !intel)
+		return "the box's IOMMU is AMD's (ivhd units in /sys/class/iommu); intel_iommu= acts on Intel's";
+	return NULL;
+}
+
 /* Judges args->v[index]; returns whether it is IOMMU-related. */
 static bool judge_one(const struct snapshot *snap, const struct verify_args *args, size_t index,
 		      const char *watch, struct verify_report *report, const char **ret_inert,
@@ -1274,6 +1296,8 @@ static bool judge_one(const struct snapshot *snap, const struct verify_args *arg
 		check(&j, VERIFY_NOTE, PROOF_CMDLINE, NULL, "/proc/cmdline",
 		      "no built-in proof for this parameter (an expect line can add one)");
 out:
+	if (!j.inert)
+		j.inert = iommu_vendor_inert(snap, key);
 	if (ret_inert)
 		*ret_inert = j.inert;
 	if (ret_missing)
@@ -1290,6 +1314,8 @@ void proof_judge(const struct snapshot *snap, const struct verify_args *asked,
 
 	for (size_t i = 0; i < asked->n; i++)
 		iommu |= judge_one(snap, asked, i, NULL, report, NULL, NULL);
+	/* The kernel's own word that it ignored an arg fails it, known to the table or not. */
+	refusals_judge(snap, asked, report);
 	if (!iommu)
 		return;
 	/* Evidence, shown next to the proof, never instead of it. */
@@ -1374,6 +1400,27 @@ static void touch_add(struct touch_map *map, const char *arg, enum touch_verdict
 }
 
 /*
+ * The line of the standing boot's log in which its kernel refused arg a,
+ * when the standing command line holds a as the mode asks it; else NULL.
+ */
+static const char *standing_refusal(const struct snapshot *standing, const struct verify_arg *a)
+{
+	struct cmdline line = CMDLINE_INIT;
+	const struct cmdline_token *t;
+	const char *found = NULL;
+
+	if (!standing->cmdline || cmdline_parse(standing->cmdline, CMDLINE_TOLERANT, &line, NULL) < 0)
+		return NULL;
+	t = cmdline_find_last(&line, a->name);
+	if (t && (t->value && a->value ? !strcmp(t->value, a->value) : !t->value && !a->value))
+		for (size_t k = 0; k < standing->n_evidence && !found; k++)
+			if (refusal_line_names(standing->evidence[k], a->name))
+				found = refusal_message(standing->evidence[k]);
+	cmdline_release(&line);
+	return found;
+}
+
+/*
  * The standing boot judged as if it were the mode: an arg whose proof
  * already holds there (or that finds nothing to act on) can change
  * nothing; one whose proof fails there changes what it names.
@@ -1384,7 +1431,7 @@ void proof_touch(const struct snapshot *standing, const struct verify_args *mode
 	for (size_t i = 0; i < mode_args->n; i++) {
 		struct verify_report r = { 0 };
 		char *what = arg_text(&mode_args->v[i]);
-		const char *inert = NULL;
+		const char *inert = NULL, *refused;
 		bool failed = false, proven = false, missing = false;
 		struct strbuf found = STRBUF_INIT;
 
@@ -1404,8 +1451,12 @@ void proof_touch(const struct snapshot *standing, const struct verify_args *mode
 			if (c->arg && (c->level == PROOF_PROVEN || (!failed && !proven)))
 				strbuf_addf(&found, "%s%s (%s)", found.len ? "; " : "", c->found, c->where);
 		}
+		refused = standing_refusal(standing, &mode_args->v[i]);
 		if (r.n == 0)
 			; /* A repeated name: its last occurrence is judged. */
+		else if (refused)
+			touch_add(ret, what, TOUCH_NOTHING, "the running kernel did not take it on the standing boot: %s",
+				  refused);
 		else if (inert)
 			touch_add(ret, what, TOUCH_NOTHING, "%s: %s", inert, found.buf);
 		else if (proven && !failed)

@@ -336,7 +336,8 @@ else
 fi
 rec log_source "$source"
 # One pass: IOMMU lines (not the command line), their count, then what
-# some parameters leave; bytes, controls and C1 dropped.
+# some parameters leave and the kernel's refusals of args (kernel/refusal.c);
+# bytes, controls and C1 dropped.
 if [ "$source" != absent ] && [ "$source" != skipped ]; then
 	printf '%s\n' "$klog" | awk 'BEGIN {
 	for (i = 1; i < 32; i++) if (i != 10) c = c sprintf("%c", i)
@@ -344,7 +345,7 @@ if [ "$source" != absent ] && [ "$source" != skipped ]; then
 	for (i = 128; i < 160; i++) d = d sprintf("%c", i)
 	d = sprintf("%c", 194) "[" d "]"
 }
-/page tables isolation|Dynamic Preempt|mem auto-init/ && m < 200 { l = $0; gsub(c, "", l); k[++m] = l }
+/page tables isolation|Dynamic Preempt|mem auto-init|nknown (kernel c|option|parameter|user sp)|Malformed early|invalid (for p|option)|Unsupported mit|Ignoring unknown|isolcpus: |Housekeeping: |cannot parse|HugeTLB: (uns|hugepages=)|parse numa|Invalid option str/ && m < 200 { l = $0; gsub(c, "", l); k[++m] = l }
 tolower($0) !~ /iommu|amd-vi|dmar|default domain type/ || /(Kernel c|C)ommand line: / { next }
 { gsub(c, ""); gsub(d, ""); if (++n <= 2000) print "log\t" $0 }
 END { print "log_count\t" n + 0; for (i = 1; i <= m; i++) print "klog\t" k[i] }'

@@ -1,11 +1,14 @@
 #!/usr/bin/env bats
 # set -> reboot -> verify on the lab, for real: bootab edits systemd-boot's
 # entries over SSH, reboots the guest, and proves each boot from the IOMMU
-# group types in sysfs. Five boots in all:
+# group types in sysfs. Six boots in all:
 #   1 translated (lab up): verify passes, verify --args iommu=pt fails and says why
-#   2 passthrough (iommu=pt)        3 strict (iommu.strict=1)
-#   4 off (intel_iommu=off), a one-shot entry for this boot only
-#   5 a one-shot entry that hangs the kernel; after the forced power cycle
+#   2 passthrough (iommu=pt)
+#   3 intel_iommu=pt amd_iommu=pt nosuchparam=1 quiet: the kernel's own
+#     refusals in its log fail verify, quiet passes
+#   4 strict (iommu.strict=1)
+#   5 off (intel_iommu=off), a one-shot entry for this boot only
+#   6 a one-shot entry that hangs the kernel; after the forced power cycle
 #     the box is back on its default entry (translated)
 # Skipped only when QEMU cannot start. The lab directory: see helpers/lab.bash.
 
@@ -172,6 +175,44 @@ ok    proven        iommu=pt: 5 identity (/sys/kernel/iommu_groups/*/type)
 note  evidence      kernel log (not trusted): Default domain type: Passthrough (set via kernel command line) (dmesg)
 proof: proven (iommu=pt proven)
 verify: all 3 checks passed
+OUT
+}
+
+@test "a real boot with values the kernel refuses: intel_iommu=pt, amd_iommu=pt and an unknown name fail; quiet passes" {
+	local before head
+	# bootab set refuses these values: the entry is edited over SSH.
+	lab_ssh "sed -i 's/^options .*/options console=ttyS0 no_timer_check intel_iommu=pt amd_iommu=pt nosuchparam=1 quiet/' $entries/lab.conf && sync"
+	before=$(boot_id)
+	run -0 --separate-stderr "$BOOTAB" reboot --target lab
+	check_rebooted "$before"
+	head=$(verify_head)
+	run -1 "$BOOTAB" verify --target lab --managed "intel_iommu amd_iommu" --args "intel_iommu=pt amd_iommu=pt nosuchparam=1 quiet"
+	lab_ssh "sed -i 's/^options .*/options console=ttyS0 no_timer_check/' $entries/lab.conf && sync"
+	diff -u - <(printf '%s\n' "$output") <<OUT
+$head
+ok    cmdline only  cmdline: intel_iommu=pt: present (/proc/cmdline)
+ok    cmdline only  cmdline: amd_iommu=pt: present (/proc/cmdline)
+ok    cmdline only  cmdline: nosuchparam=1: present (/proc/cmdline)
+ok    cmdline only  cmdline: quiet: present (/proc/cmdline)
+note  cmdline only  intel_iommu=pt: no built-in proof for this parameter (an expect line can add one) (/proc/cmdline)
+note  cmdline only  amd_iommu=pt: no built-in proof for this parameter (an expect line can add one) (/proc/cmdline)
+note  cmdline only  nosuchparam=1: no built-in proof for this parameter (an expect line can add one) (/proc/cmdline)
+note  cmdline only  quiet: no built-in proof for this parameter (an expect line can add one) (/proc/cmdline)
+FAIL  evidence      intel_iommu=pt
+      expected: the kernel takes it
+      found:    the kernel log says: DMAR: Unknown option - 'pt'
+      where:    dmesg
+FAIL  evidence      amd_iommu=pt
+      expected: the kernel takes it
+      found:    the kernel log says: AMD-Vi: Unknown option - 'pt'
+      where:    dmesg
+FAIL  evidence      nosuchparam=1
+      expected: the kernel takes it
+      found:    the kernel log says: Unknown kernel command line parameters "nosuchparam=1", will be passed to user space.
+      where:    dmesg
+note  evidence      kernel log (not trusted): Default domain type: Translated (dmesg)
+proof: cmdline only (intel_iommu=pt evidence, amd_iommu=pt evidence, nosuchparam=1 evidence, quiet cmdline only)
+verify: 3 of 7 checks failed: this is not the boot asked for
 OUT
 }
 

@@ -383,6 +383,28 @@ expect = iommu.type(0000:00:02.0)=DMA'
 	[ ! -e "$dir/wrong/meta.json" ]
 }
 
+@test "a boot whose kernel said it ignored an arg of the mode: the campaign stops before its rows" {
+	write_plan "$BATS_TEST_TMPDIR/bad.ini" "translated ignored" '[mode "ignored"]
+args = nosuchparam=1 quiet'
+	run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/bad.ini"
+	[ "$status" -eq 0 ]
+	read -r -a cmd <<<"$(exec_start)"
+	run --separate-stderr "${cmd[@]}"
+	[ "$status" -eq 0 ]
+	# Boot 2: the kernel handed nosuchparam=1 to user space (lab-refused-6.1's real log).
+	run --separate-stderr "${cmd[@]}"
+	echo "$stderr"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"boot 2 ignored is not the boot asked for"* ]]
+	[[ "$stderr" == *"verify failed: nosuchparam=1: expected the kernel takes it, found the kernel log says: Unknown kernel command line parameters \"nokaslr nospectre_v2 nosuchparam=1 "* ]]
+	[[ "$stderr" == *"nothing is benchmarked on it"* ]]
+	[[ "$stderr" != *"quiet: expected"* ]]
+	[ "$(cut -d' ' -f1 "$tree/boots.log" | tr '\n' ' ')" = "translated refused-6.1 translated " ]
+	dir=$(echo "$data"/bad-*)
+	[ -f "$dir/translated/meta.json" ]
+	[ ! -e "$dir/ignored/meta.json" ]
+}
+
 @test "a box that does not go down after the reboot command: a clear stop, the unit removed" {
 	BOOT_TIMEOUT=10 write_plan "$BATS_TEST_TMPDIR/p.ini" "translated passthrough"
 	BOOTAB_TEST_LOCAL_REBOOT=true run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/p.ini"

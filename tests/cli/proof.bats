@@ -75,6 +75,68 @@ OUT
       where:    /proc/cpuinfo"* ]]
 }
 
+@test "what the kernel said it ignored fails the boot: intel_iommu=pt, amd_iommu=pt, an unknown name, a module's (6.1 and 6.12)" {
+	# Real boots of the lab with values the kernel refuses (make-refused-trees.sh).
+	for k in 6.1 6.12; do
+		run -1 "$BOOTAB" verify --root "$fixtures/lab-refused-$k" --managed "iommu intel_iommu amd_iommu" \
+			--args "intel_iommu=pt amd_iommu=pt nosuchparam=1"
+		[[ "$output" == *"ok    cmdline only  cmdline: intel_iommu=pt: present (/proc/cmdline)"* ]]
+		[[ "$output" == *"FAIL  evidence      intel_iommu=pt
+      expected: the kernel takes it
+      found:    the kernel log says: DMAR: Unknown option - 'pt'
+      where:    file"* ]]
+		[[ "$output" == *"FAIL  evidence      amd_iommu=pt
+      expected: the kernel takes it
+      found:    the kernel log says: AMD-Vi: Unknown option - 'pt'"* ]]
+		[[ "$output" == *"FAIL  evidence      nosuchparam=1
+      expected: the kernel takes it
+      found:    the kernel log says: Unknown kernel command line parameters \"nokaslr nospectre_v2 nosuchparam=1 preempt=bogus transparent_hugepage=bogus "*"\", will be passed to user space."* ]]
+		[ "${lines[-1]}" = "verify: 3 of 7 checks failed: this is not the boot asked for" ]
+	done
+	# The early options, the parsers' own lines, a built-in module's bad value and a loaded module's unknown parameter.
+	run -1 "$BOOTAB" verify --root "$fixtures/lab-refused-6.1" \
+		--args "iommu.passthrough=maybe idle=bogus mitigations=bogus preempt=bogus transparent_hugepage=bogus isolcpus=bogus,1 default_hugepagesz=3M processor.max_cstate=abc nls_ascii.nosuch=1"
+	diff -u - <(grep -A2 '^FAIL  evidence' <<<"$output" | grep -E '^FAIL|found:') <<'OUT'
+FAIL  evidence      preempt=bogus
+      found:    the kernel log says Dynamic Preempt: voluntary
+FAIL  evidence      iommu.passthrough=maybe
+      found:    the kernel log says: Malformed early option 'iommu.passthrough'
+FAIL  evidence      idle=bogus
+      found:    the kernel log says: Malformed early option 'idle'
+FAIL  evidence      mitigations=bogus
+      found:    the kernel log says: Unsupported mitigations=bogus, system may still be vulnerable
+FAIL  evidence      preempt=bogus
+      found:    the kernel log says: Dynamic Preempt: unsupported mode: bogus
+FAIL  evidence      preempt=bogus
+      found:    the kernel log says: Unknown kernel command line parameters "nokaslr nospectre_v2 nosuchparam=1 preempt=bogus transparent_hugepage=bogus pti=on spectre_v2=off spec_store_bypass_disable=off", will be passed to user space.
+FAIL  evidence      transparent_hugepage=bogus
+      found:    the kernel log says: huge_memory: transparent_hugepage= cannot parse, ignored
+FAIL  evidence      transparent_hugepage=bogus
+      found:    the kernel log says: Unknown kernel command line parameters "nokaslr nospectre_v2 nosuchparam=1 preempt=bogus transparent_hugepage=bogus pti=on spectre_v2=off spec_store_bypass_disable=off", will be passed to user space.
+FAIL  evidence      isolcpus=bogus,1
+      found:    the kernel log says: isolcpus: Skipped unknown flag bogus
+FAIL  evidence      default_hugepagesz=3M
+      found:    the kernel log says: HugeTLB: unsupported default_hugepagesz=3M
+FAIL  evidence      processor.max_cstate=abc
+      found:    the kernel log says: Booting kernel: `abc' invalid for parameter `processor.max_cstate'
+FAIL  evidence      nls_ascii.nosuch=1
+      found:    the kernel log says: nls_ascii: unknown parameter 'nosuch' ignored
+OUT
+}
+
+@test "no false alarm: args the kernel took without a trace, or reads itself, pass on the same boots" {
+	for k in 6.1 6.12; do
+		run -0 "$BOOTAB" verify --root "$fixtures/lab-refused-$k" \
+			--args "quiet nowatchdog pti=on nokaslr spectre_v2=off nospectre_v2 spec_store_bypass_disable=off"
+		[[ "$output" == *"note  cmdline only  quiet: no built-in proof for this parameter (an expect line can add one) (/proc/cmdline)"* ]]
+		[[ "$output" == *"note  cmdline only  nowatchdog: no built-in proof for this parameter (an expect line can add one) (/proc/cmdline)"* ]]
+		[[ "$output" == *"ok    proven        pti=on: pti flag set (meltdown: Not affected) (/proc/cpuinfo)"* ]]
+		[[ "$output" == *"ok    proven        spectre_v2=off: Vulnerable; "* ]]
+		[[ "$output" != *FAIL* ]]
+		[ "${lines[-2]}" = "proof: cmdline only (quiet cmdline only, nowatchdog cmdline only, pti=on proven, nokaslr evidence, spectre_v2=off proven, nospectre_v2 proven, spec_store_bypass_disable=off cmdline only)" ]
+	done
+}
+
 @test "a real mitigations=off boot: every affected entry unmitigated; the mitigated standing boot fails" {
 	run -0 "$BOOTAB" verify --root "$fixtures/lab-smt-mitigations-off" --managed "$lab_managed" --args "mitigations=off"
 	[[ "$output" == *"ok    proven        mitigations=off: 9 affected, none mitigated (/sys/devices/system/cpu/vulnerabilities)"* ]]
@@ -160,6 +222,17 @@ OUT
 	run --separate-stderr -0 "$BOOTAB" plan --target local --root "$tree" "$BATS_TEST_DIRNAME/../fixtures/proof/touch.ini"
 	[[ "$stderr" == *"mode nosmt: nosmt can change nothing on this box: the CPU has no SMT: control notsupported"* ]]
 	[[ "$stderr" == *"mode mitigations: mitigations=off can change nothing on this box: no vulnerabilities entry reads affected: every one of 17 entries reads Not affected"* ]]
+}
+
+@test "plan --target: amd_iommu= on the Intel-IOMMU lab, an arg the standing kernel refused: warnings before the first boot" {
+	printf '[campaign]\ntarget = local\n[mode "standing"]\nargs =\n[mode "amd"]\nargs = amd_iommu=force_isolation nosuchparam=1 quiet\n[row "r"]\ncommand = true\nparser = number\n' \
+		>"$BATS_TEST_TMPDIR/p.ini"
+	# The standing boot had nosuchparam=1, and its kernel passed it to user space.
+	run --separate-stderr -0 "$BOOTAB" plan --target local --root "$fixtures/lab-refused-6.1" "$BATS_TEST_TMPDIR/p.ini"
+	[[ "$stderr" == *"bootab: warning: mode amd: amd_iommu=force_isolation can change nothing on this box: the box's IOMMU is Intel's (dmar units in /sys/class/iommu); amd_iommu= acts on AMD's"* ]]
+	[[ "$stderr" == *"bootab: warning: mode amd: nosuchparam=1 can change nothing on this box: the running kernel did not take it on the standing boot: Unknown kernel command line parameters \"nokaslr nospectre_v2 nosuchparam=1 "* ]]
+	[[ "$output" == *"  mode amd            quiet: unknown: sysfs does not tell"* ]]
+	[ "$(grep -c 'can change nothing' <<<"$stderr")" -eq 2 ]
 }
 
 @test "plan: --touch needs the plan's target, --root needs --target" {

@@ -296,7 +296,56 @@ static const struct touch_case touch_cases[] = {
 	{ "a module parameter already set", "param\tttm.pages_limit\t31457280\n", "ttm.pages_limit=31457280", NULL,
 	  TOUCH_NOTHING, "already so: 31457280" },
 	{ "what sysfs cannot tell", "", "foo=bar", NULL, TOUCH_UNKNOWN, "sysfs does not tell" },
+	{ "amd_iommu= on an Intel IOMMU", "iommu_class\tdmar0\n" GROUPS("DMA-FQ"), "amd_iommu=off", NULL,
+	  TOUCH_NOTHING, "the box's IOMMU is Intel's (dmar units in /sys/class/iommu); amd_iommu= acts on AMD's" },
+	{ "amd_iommu= with no IOMMU unit to tell", "", "amd_iommu=force_isolation", NULL, TOUCH_UNKNOWN,
+	  "sysfs does not tell" },
+	{ "intel_iommu=off on an Intel IOMMU", "iommu_class\tdmar0\n" GROUPS("DMA-FQ"), "intel_iommu=off", NULL,
+	  TOUCH_CHANGES, "now 2 DMA-FQ" },
+	{ "intel_iommu= on an AMD IOMMU", "iommu_class\tivhd0\n" GROUPS("DMA-FQ"), "intel_iommu=sm_on", NULL,
+	  TOUCH_NOTHING, "the box's IOMMU is AMD's" },
 };
+
+/* A standing boot that had the mode's arg, and whose kernel said it ignored it. */
+static void test_touch_standing_refusal(void **state)
+{
+	static const char text[] =
+		"bootab-snapshot\t1\nboot_id\t79060c21-363e-4a3a-aa1b-4c3911e5e399\nkernel\t6.1.0-57-amd64\n"
+		"cmdline\tro preempt=lazy nosuchparam=1\nlog_source\tdmesg\nlog_count\t0\n"
+		"klog\t[    0.000000] Dynamic Preempt: unsupported mode: lazy\n"
+		"klog\t[    0.000000] Unknown kernel command line parameters \"nosuchparam=1 preempt=lazy\", will be passed to user space.\n"
+		"end\n";
+	struct snapshot snap;
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct verify_args args;
+	struct touch_map map = { 0 };
+
+	(void)state;
+	if (snapshot_parse(text, strlen(text), &snap, &err) < 0)
+		fail_msg("snapshot: %s", err.message);
+	args_of("preempt=lazy preempt=full nosuchparam=2", &args);
+	proof_touch(&snap, &args, NULL, &map);
+	/* preempt=full is the one judged (the last); another value of nosuchparam was not refused. */
+	assert_int_equal(map.n, 2);
+	assert_string_equal(map.v[0].arg, "preempt=full");
+	assert_int_not_equal(map.v[0].verdict, TOUCH_NOTHING);
+	assert_string_equal(map.v[1].arg, "nosuchparam=2");
+	assert_int_equal(map.v[1].verdict, TOUCH_UNKNOWN);
+	touch_map_release(&map);
+	verify_args_release(&args);
+	args_of("preempt=lazy nosuchparam=1", &args);
+	proof_touch(&snap, &args, NULL, &map);
+	assert_int_equal(map.n, 2);
+	assert_int_equal(map.v[0].verdict, TOUCH_NOTHING);
+	assert_string_equal(map.v[0].text, "the running kernel did not take it on the standing boot: "
+					   "Dynamic Preempt: unsupported mode: lazy");
+	assert_int_equal(map.v[1].verdict, TOUCH_NOTHING);
+	assert_non_null(strstr(map.v[1].text, "the running kernel did not take it on the standing boot: Unknown kernel command line parameters"));
+	touch_map_release(&map);
+	verify_args_release(&args);
+	snapshot_release(&snap);
+	parse_error_release(&err);
+}
 
 static void test_touch_table(void **state)
 {
@@ -390,6 +439,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_judge_table),
 		cmocka_unit_test(test_touch_table),
+		cmocka_unit_test(test_touch_standing_refusal),
 		cmocka_unit_test(test_levels),
 		cmocka_unit_test(test_state_records_bounded),
 	};

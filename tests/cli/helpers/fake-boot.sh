@@ -5,7 +5,8 @@
 # LoaderEntryOneShot when the tree has one, which it then deletes, as
 # systemd-boot does; a tree with /boot/grub2/grubenv and no loader.conf
 # boots as Fedora's GRUB does (next_entry once, else saved_entry). Its /proc and /sys become those captured on the QEMU
-# lab booted with the same IOMMU args (tests/fixtures/sysfs/lab-*; a tree's
+# lab booted with the same IOMMU args (tests/fixtures/sysfs/lab-*; with
+# nosuchparam=1, lab-refused-6.1 and its kernel log; a tree's
 # sys/firmware/efi/efivars is kept), its /proc/cmdline the entry's options,
 # its kernel release the entry's `version` line (else what its
 # vmlinuz-RELEASE name says; else the captured one), its boot_id a new one;
@@ -47,6 +48,7 @@ case " $opts " in
 *" iommu=pt "*) kind=passthrough ;;
 *" iommu.strict=1 "*) kind=strict ;;
 *" intel_iommu=off "*) kind=off ;;
+*" nosuchparam=1 "*) kind=refused-6.1 ;;
 *) kind=translated ;;
 esac
 keep=
@@ -57,6 +59,8 @@ if [ -d "$efivars" ]; then
 fi
 rm -rf "$tree/proc" "$tree/sys"
 cp -R "$fixtures/lab-$kind/proc" "$fixtures/lab-$kind/sys" "$tree/"
+# The boot whose kernel refused args: its kernel log too.
+[ "$kind" != refused-6.1 ] || cp "$fixtures/lab-$kind/var/log/dmesg" "$tree/var/log/dmesg"
 if [ -n "$keep" ]; then
 	mkdir -p "${efivars%/*}"
 	mv "$keep" "$efivars"
