@@ -134,6 +134,29 @@ static int output_outside_campaigns(const char *output, const char *dir, const c
 	return r == -EPERM ? r : 0;
 }
 
+/*
+ * A campaign directory bootab may not write (read-only, another user's):
+ * the report is printed all the same, and the user told where -o goes.
+ * Returns -EACCES (the files are not written) or the error of the print.
+ */
+static int print_unwritable(const char *dir, const struct campaign_options *o,
+			    struct campaign_report_request *rq, enum report_format fmt)
+{
+	char *text = NULL;
+	int r;
+
+	rq->no_files = true;
+	rq->text = true;
+	rq->text_format = fmt;
+	r = campaign_report_request(dir, o, rq, &text);
+	if (r < 0 || !text)
+		return r < 0 ? r : -EACCES;
+	text_escape_write(stdout, text, strlen(text), 0, NULL);
+	free(text);
+	log_error("%s cannot be written: the report is printed, not saved (-o FILE saves it elsewhere)", dir);
+	return -EACCES;
+}
+
 static int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -213,6 +236,8 @@ static int cmd_report(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	r = campaign_report_request(argv[optind], &o, &rq, &text);
+	if ((r == -EACCES || r == -EROFS || r == -EPERM) && !rq.text && fmt != REPORT_HTML)
+		r = print_unwritable(argv[optind], &o, &rq, fmt);
 	strlist_release(&stats);
 	if (r < 0)
 		return EXIT_USAGE;

@@ -12,6 +12,11 @@ setup() {
 	want=$("$BOOTAB" report -o - "$camp")
 }
 
+teardown() {
+	# A directory outside the test's own, made for another user to read.
+	[ -z "${ro:-}" ] || rm -rf "$ro"
+}
+
 # kind PATH: file type, inode and device numbers of PATH itself (no link followed)
 kind() {
 	stat -c '%F %i %t:%T' "$1"
@@ -162,4 +167,24 @@ craft() {
 	# Old or new, never cut: each parses as its format.
 	jq -e '.format == "bootab-report"' "$camp/report.json" > /dev/null
 	grep -q '^campaign ' "$camp/report.txt"
+}
+
+@test "report on a campaign directory it may not write: says so and prints the report; -o still writes" {
+	# Another user's directory (as root: run as nobody; else one without w).
+	ro=$(mktemp -d /tmp/bootab-ro.XXXXXX)
+	chmod 755 "$ro"
+	cp -r "$camp" "$ro/c"
+	mkdir "$ro/out"
+	chmod -R a+rX "$ro/c"
+	chmod a-w "$ro/c"
+	chmod 777 "$ro/out"
+	as=()
+	[ "$(id -u)" != 0 ] || as=(runuser -u nobody --)
+	printed=$("$BOOTAB" report -o - "$ro/c")
+	run -2 --separate-stderr "${as[@]}" "$BOOTAB" report "$ro/c"
+	[ "$output" = "$printed" ]
+	[ "${stderr_lines[1]}" = "bootab: $ro/c cannot be written: the report is printed, not saved (-o FILE saves it elsewhere)" ]
+	run -0 "${as[@]}" "$BOOTAB" report "$ro/c" -o "$ro/out/r.md"
+	grep -q '^| side | mode | note |$' "$ro/out/r.md"
+	[ -z "$(find "$ro/c" -newer "$ro/out" -o -name '*.tmp-*')" ]
 }
