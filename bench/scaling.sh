@@ -1,5 +1,5 @@
 #!/bin/sh
-# Scaling of the two readers a hostile or very large box once made
+# Scaling of the readers a hostile or very large box once made
 # quadratic: fio JSON with many jobs (`bootab compare` of two sides, one
 # fio output each, every job named alike so each needs a "#N" label) and
 # `bootab iommu-map --diff` of two snapshots with many IOMMU groups (one
@@ -50,6 +50,23 @@ snapshot_json() {
 	}'
 }
 
+# inventory_ini N [CYCLE]: an Ansible inventory of N groups, each the child of
+# the one before it, written deepest first (the order that made each pass of
+# the old depth search move one group), each with a host, its vars and a
+# 560-byte comment (999 groups: about 650 KB); CYCLE: the last group's child
+# is the first.
+inventory_ini() {
+	awk -v n="$1" -v cyc="${2:-}" 'BEGIN {
+		pad = sprintf("%560s", ""); gsub(/ /, "x", pad);
+		for (i = n - 1; i >= 0; i--) {
+			printf "# %s\n[g%d]\nh%d ansible_host=10.0.%d.%d\n", pad, i, i, int(i / 256), i % 256;
+			if (i + 1 < n) printf "[g%d:children]\ng%d\n", i, i + 1;
+			else if (cyc != "") printf "[g%d:children]\ng0\n", i;
+			printf "[g%d:vars]\nansible_user=u%d\n", i, i;
+		}
+	}'
+}
+
 echo "fio jobs (bootab compare of two sides), median of $runs runs:"
 echo "     jobs     bytes   median_s   ratio"
 prev=
@@ -71,6 +88,18 @@ for n in 6250 12500 25000 50000; do
 	snapshot_json "$n" identity > "$dir/b$n.json"
 	t=$(median_s "$bootab" iommu-map --diff "$dir/a$n.json" "$dir/b$n.json")
 	size=$(wc -c < "$dir/a$n.json")
+	printf '%9d %9d %10s %7s\n' "$n" "$size" "$t" "$(awk -v a="$t" -v b="${prev:-0}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')"
+	prev=$t
+done
+
+echo "Ansible inventory child groups (bootab plan), median of $runs runs:"
+echo "   groups     bytes   median_s   ratio"
+prev=
+for n in 125 250 500 999; do
+	inventory_ini "$n" > "$dir/inv$n.ini"
+	printf '[campaign]\ninventory = inv%s.ini\n[mode "a"]\nargs =\n' "$n" > "$dir/plan$n.ini"
+	t=$(median_s "$bootab" plan "$dir/plan$n.ini")
+	size=$(wc -c < "$dir/inv$n.ini")
 	printf '%9d %9d %10s %7s\n' "$n" "$size" "$t" "$(awk -v a="$t" -v b="${prev:-0}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')"
 	prev=$t
 done

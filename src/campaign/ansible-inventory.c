@@ -53,6 +53,7 @@ struct inventory {
 	struct inv_group *groups;
 	size_t n_groups, alloc_groups;
 	bool *member;              /* [group * n_hosts + host]: host is in the group or one of its children */
+	size_t *child, *child_start; /* the groups' children as indices (resolve_children()) */
 };
 
 static int fail(struct inventory *inv, unsigned line, const char *field, const char *fmt, ...)
@@ -524,43 +525,171 @@ static int parse_text(struct inventory *inv, const char *text)
 	return r;
 }
 
+/* A group's index by name: the groups sorted once, then a binary search. */
+struct group_index {
+	const struct inventory *inv;
+	size_t *sorted;
+};
+
+static const struct inventory *sort_inv;
+
+static int by_group_name(const void *a, const void *b)
+{
+	return strcmp(sort_inv->groups[*(const size_t *)a].name, sort_inv->groups[*(const size_t *)b].name);
+}
+
+static long group_index_find(const struct group_index *gi, const char *name)
+{
+	size_t lo = 0, hi = gi->inv->n_groups;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(gi->inv->groups[gi->sorted[mid]].name, name);
+
+		if (c == 0)
+			return (long)gi->sorted[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
 /*
- * Each group's depth below all (all 0; a group no other names as a child
- * 1; a child one more than its deepest parent), the order in which Ansible
- * lets a group's variables override its parents'.
+ * Every group's children as indices (child[start[g]] .. child[start[g + 1]]),
+ * each name looked up once: an inventory of many groups stays linear in
+ * its size (n log n).
+ */
+static int resolve_children(struct inventory *inv)
+{
+	struct group_index gi = { inv, xcalloc(inv->n_groups ? inv->n_groups : 1, sizeof(size_t)) };
+	size_t edges = 0;
+	int r = 0;
+
+	for (size_t i = 0; i < inv->n_groups; i++) {
+		gi.sorted[i] = i;
+		edges += inv->groups[i].children.n;
+	}
+	sort_inv = inv;
+	qsort(gi.sorted, inv->n_groups, sizeof(size_t), by_group_name);
+	sort_inv = NULL;
+	inv->child_start = xcalloc(inv->n_groups + 1, sizeof(size_t));
+	inv->child = xcalloc(edges ? edges : 1, sizeof(size_t));
+	edges = 0;
+	for (size_t i = 0; i < inv->n_groups && r == 0; i++) {
+		const struct inv_group *g = &inv->groups[i];
+
+		inv->child_start[i] = edges;
+		for (size_t c = 0; c < g->children.n && r == 0; c++) {
+			long k = group_index_find(&gi, g->children.items[c]);
+
+			if (k < 0)
+				r = fail(inv, g->children_line, "children", "'%s' is not a group of the inventory",
+					 g->children.items[c]);
+			else
+				inv->child[edges++] = (size_t)k;
+		}
+	}
+	inv->child_start[inv->n_groups] = edges;
+	free(gi.sorted);
+	return r;
+}
+
+/*
+ * The groups of a cycle, named: every group Kahn's order left (done[] false)
+ * has a parent it left too, so walking parents from one of them comes back
+ * round; the cycle is said in the children's direction.
+ */
+static int cycle_error(struct inventory *inv, const bool *done)
+{
+	size_t *parent = xcalloc(inv->n_groups, sizeof(size_t)), *seen = xcalloc(inv->n_groups, sizeof(size_t));
+	struct strbuf sb = STRBUF_INIT;
+	size_t g = 0, step = 1;
+	int r;
+
+	for (size_t p = 0; p < inv->n_groups; p++)
+		for (size_t e = inv->child_start[p]; e < inv->child_start[p + 1]; e++)
+			if (!done[p] && !done[inv->child[e]])
+				parent[inv->child[e]] = p;
+	while (done[g])
+		g++;
+	/* Walk up until a group comes round again: seen[] holds the step it was met at. */
+	while (!seen[g]) {
+		seen[g] = step++;
+		g = parent[g];
+	}
+	/* g is on the cycle: from g, parents lead back to g; say it child-wards. */
+	{
+		size_t *path = xcalloc(inv->n_groups + 1, sizeof(size_t)), n = 0, x = g;
+
+		do {
+			path[n++] = x;
+			x = parent[x];
+		} while (x != g);
+		/* A long cycle is named by its first groups and its length: the error stays one line. */
+		strbuf_addstr(&sb, inv->groups[g].name);
+		for (size_t i = n; i-- > 0;) {
+			if (n > 8 && i == n - 7) {
+				strbuf_addf(&sb, " -> ... -> %s (%zu groups)", inv->groups[g].name, n);
+				break;
+			}
+			strbuf_addf(&sb, " -> %s", inv->groups[path[i]].name);
+		}
+		free(path);
+	}
+	r = fail(inv, inv->groups[g].children_line, "children", "the groups' children form a cycle: %s",
+		 strbuf_str(&sb));
+	strbuf_release(&sb);
+	free(parent);
+	free(seen);
+	return r;
+}
+
+/*
+ * A group's depth: all is 0, every other group 1, a child one deeper than
+ * its deepest parent. Ansible's precedence between groups of a host goes
+ * by depth (then by name), and a group's variables override its parents'.
+ * Kahn's topological order: each group and each child link once; a cycle
+ * leaves groups unvisited and is an error naming them.
  */
 static int compute_depths(struct inventory *inv)
 {
-	bool changed = true;
+	size_t *indegree, *queue, head = 0, tail = 0;
+	bool *done;
+	int r = resolve_children(inv);
 
+	if (r < 0)
+		return r;
+	indegree = xcalloc(inv->n_groups ? inv->n_groups : 1, sizeof(size_t));
+	queue = xcalloc(inv->n_groups ? inv->n_groups : 1, sizeof(size_t));
+	done = xcalloc(inv->n_groups ? inv->n_groups : 1, sizeof(bool));
 	for (size_t i = 0; i < inv->n_groups; i++)
 		inv->groups[i].depth = strcmp(inv->groups[i].name, "all") ? 1 : 0;
-	for (size_t round = 0; changed; round++) {
-		changed = false;
-		if (round > inv->n_groups + 1) {
-			for (size_t i = 0; i < inv->n_groups; i++)
-				if (inv->groups[i].children.n && inv->groups[i].depth > inv->n_groups)
-					return fail(inv, inv->groups[i].children_line, "children",
-						    "the groups' children form a cycle through %s", inv->groups[i].name);
-			return fail(inv, 0, "children", "the groups' children form a cycle");
-		}
-		for (size_t i = 0; i < inv->n_groups; i++) {
-			struct inv_group *g = &inv->groups[i];
+	for (size_t e = 0; e < inv->child_start[inv->n_groups]; e++)
+		indegree[inv->child[e]]++;
+	for (size_t i = 0; i < inv->n_groups; i++)
+		if (!indegree[i])
+			queue[tail++] = i;
+	while (head < tail) {
+		size_t g = queue[head++];
 
-			for (size_t c = 0; c < g->children.n; c++) {
-				struct inv_group *child = find_group(inv, g->children.items[c]);
+		done[g] = true;
+		for (size_t e = inv->child_start[g]; e < inv->child_start[g + 1]; e++) {
+			struct inv_group *child = &inv->groups[inv->child[e]];
 
-				if (!child)
-					return fail(inv, g->children_line, "children", "'%s' is not a group of the inventory",
-						    g->children.items[c]);
-				if (child->depth < g->depth + 1) {
-					child->depth = g->depth + 1;
-					changed = true;
-				}
-			}
+			if (child->depth < inv->groups[g].depth + 1)
+				child->depth = inv->groups[g].depth + 1;
+			if (--indegree[inv->child[e]] == 0)
+				queue[tail++] = inv->child[e];
 		}
 	}
-	return 0;
+	if (tail < inv->n_groups)
+		r = cycle_error(inv, done);
+	free(indegree);
+	free(queue);
+	free(done);
+	return r;
 }
 
 static bool host_in_group(const struct inv_group *g, const char *host)
@@ -613,9 +742,8 @@ static void compute_members(struct inventory *inv)
 
 		for (size_t h = 0; h < g->hosts.n; h++)
 			row[host_index(inv, g->hosts.items[h])] = true;
-		for (size_t c = 0; c < g->children.n; c++) {
-			const struct inv_group *child = find_group(inv, g->children.items[c]);
-			const bool *child_row = inv->member + (size_t)(child - inv->groups) * inv->n_hosts;
+		for (size_t e = inv->child_start[g - inv->groups]; e < inv->child_start[g - inv->groups + 1]; e++) {
+			const bool *child_row = inv->member + inv->child[e] * inv->n_hosts;
 
 			for (size_t h = 0; h < inv->n_hosts; h++)
 				row[h] = row[h] || child_row[h];
@@ -682,6 +810,8 @@ static void inventory_release(struct inventory *inv)
 	free(inv->hosts);
 	free(inv->groups);
 	free(inv->member);
+	free(inv->child);
+	free(inv->child_start);
 }
 
 int ansible_inventory_parse(const char *name, const char *text, const char *group, struct fleet *ret,

@@ -45,6 +45,41 @@ snapshot_json() {
 	}'
 }
 
+# inventory_ini N [CYCLE]: an Ansible inventory of N groups, each the child of
+# the one before it, written deepest first (the order that made each pass of
+# the old depth search move one group), each with a host, its vars and a
+# 560-byte comment (999 groups: about 650 KB); CYCLE: the last group's child
+# is the first.
+inventory_ini() {
+	awk -v n="$1" -v cyc="${2:-}" 'BEGIN {
+		pad = sprintf("%560s", ""); gsub(/ /, "x", pad);
+		for (i = n - 1; i >= 0; i--) {
+			printf "# %s\n[g%d]\nh%d ansible_host=10.0.%d.%d\n", pad, i, i, int(i / 256), i % 256;
+			if (i + 1 < n) printf "[g%d:children]\ng%d\n", i, i + 1;
+			else if (cyc != "") printf "[g%d:children]\ng0\n", i;
+			printf "[g%d:vars]\nansible_user=u%d\n", i, i;
+		}
+	}'
+}
+
+@test "an Ansible inventory of 4x the child groups takes about 4x the time; a cycle is an error naming its groups" {
+	for n in 250 999; do
+		inventory_ini "$n" > "$d/inv$n.ini"
+		printf '[campaign]\ninventory = inv%s.ini\n[mode "a"]\nargs =\n' "$n" > "$d/plan$n.ini"
+	done
+	run "$BOOTAB" plan "$d/plan999.ini"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"h998"* ]]
+	small=$(seconds "$BOOTAB" plan "$d/plan250.ini")
+	large=$(seconds "$BOOTAB" plan "$d/plan999.ini")
+	echo "# 250 groups: $small s, 999 groups: $large s" >&3
+	ratio_below "$small" "$large" 9
+	inventory_ini 999 cycle > "$d/inv999.ini"
+	run timeout 60 "$BOOTAB" plan "$d/plan999.ini"
+	[ "$status" -eq 2 ]
+	[ "$output" = "bootab: $d/inv999.ini:4: children: the groups' children form a cycle: g998 -> g0 -> g1 -> g2 -> g3 -> g4 -> g5 -> ... -> g998 (999 groups)" ]
+}
+
 @test "fio output with 4x the jobs (one name, each labelled #N) takes about 4x the time" {
 	for n in 2000 8000; do
 		mkdir -p "$d/$n/a" "$d/$n/b"
