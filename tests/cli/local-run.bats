@@ -835,14 +835,14 @@ auto_row() {
 	dir=$(echo "$data"/auto-*)
 	# A B A (round 1: no test yet), B A (round 2: decided): 5 of the 9 boots.
 	[[ "$all_stderr" == *"round 1 of at most 4: "*": going on"* ]]
-	[[ "$all_stderr" == *"round 2 of at most 4: 1 of 1 boot-level tests decided (a claim that survives FDR, or the same within its margin) at alpha 0.0075: decided, no more boots"* ]]
+	[[ "$all_stderr" == *"round 2 of at most 4: 1 of 1 boot-level tests decided (a claim that survives FDR, or the same within its margin) at alpha 0.0070: decided, no more boots"* ]]
 	[ "$(grep -c '^decided after round 2$' "$dir/journal")" -eq 1 ]
 	[ "$(tail -n 1 "$dir/journal")" = finished ]
 	[ "$(cut -d' ' -f1 "$tree/boots.log" | tr '\n' ' ')" = "translated passthrough translated passthrough translated " ]
 	[ ! -e "$dir/passthrough3" ]
 	grep -q '^campaign .*: 5 of 9 boots recorded$' "$dir/report.txt"
-	grep -q '^rounds = auto: 2 of at most 4 rounds; the boot-level tests claim at this look.s O.Brien-Fleming boundary, alpha 0.0075 (0.05 over every look)$' "$dir/report.txt"
-	[ "$(jq -r '.alpha * 10000 | round' "$dir/report.json")" = 75 ]
+	grep -q '^rounds = auto: 2 of at most 4 rounds; the boot-level tests claim at this look.s O.Brien-Fleming boundary, alpha 0.0070 (0.05 over every look)$' "$dir/report.txt"
+	[ "$(jq -r '.alpha * 10000 | round' "$dir/report.json")" = 70 ]
 	# The summary gives the look's level, not 0.05 or a rounding of it.
 	grep -Eq '^boot level: 1 test at alpha = 0\.007[0-9]+, 1 claim; 1 survives Benjamini-Hochberg at q = 0\.10$' "$dir/report.txt"
 	grep -q '^  passthrough  *2/3 .* counts' "$dir/report.txt"
