@@ -1,5 +1,6 @@
 #include "judge/compare.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -11,6 +12,7 @@
 
 #include "judge/drift.h"
 #include "lib/alloc.h"
+#include "lib/strbuf.h"
 
 /* Every verdict's names, in one table: the reports and the page take them from here. */
 static const struct verdict_text verdict_texts[] = {
@@ -979,6 +981,72 @@ static void collect_costs(const struct side *sides, size_t n_sides, struct compa
 	}
 }
 
+/* Appends to sb, printably, the fields of origin a (0x1f-separated "key=value") that origin b lacks or has otherwise. */
+static void origin_diff(struct strbuf *sb, const char *a, const char *b, const char *b_label)
+{
+	for (const char *p = a; *p;) {
+		size_t n = strcspn(p, "\x1f"), kn = strcspn(p, "=");
+		const char *q = b, *bv = NULL;
+		size_t bn = 0;
+
+		if (kn > n)
+			kn = n;
+		for (; *q; q += strcspn(q, "\x1f") + (q[strcspn(q, "\x1f")] != '\0')) {
+			size_t m = strcspn(q, "\x1f");
+
+			if (m == n && !memcmp(p, q, n))
+				break;
+			if (m > kn && !memcmp(p, q, kn) && q[kn] == '=') {
+				bv = q + kn + 1;
+				bn = m - kn - 1;
+			}
+		}
+		if (!*q && sb->len < 400) {
+			strbuf_addf(sb, "%s%.*s ", sb->len ? ", " : "", (int)kn, p);
+			for (size_t i = kn + 1; i < n; i++)
+				strbuf_addch(sb, isprint((unsigned char)p[i]) ? p[i] : '?');
+			strbuf_addf(sb, " (%s: ", b_label);
+			for (size_t i = 0; bv && i < bn; i++)
+				strbuf_addch(sb, isprint((unsigned char)bv[i]) ? bv[i] : '?');
+			strbuf_addstr(sb, bv ? ")" : "none)");
+		}
+		p += n + (p[n] != '\0');
+	}
+}
+
+/* Rows whose tool recorded another build or setting than the first side's: not comparable. */
+static void collect_mismatches(const struct side *sides, size_t n_sides, struct compare_result *res)
+{
+	size_t alloc = 0;
+
+	for (size_t k = 1; k < n_sides; k++)
+		for (size_t r = 0; r < sides[k].n_rows; r++) {
+			const struct row *row = &sides[k].rows[r], *first = side_find_row(&sides[0], row->name);
+			struct strbuf sb = STRBUF_INIT;
+
+			for (size_t i = 0; first && i < row->metrics.n_metrics && !sb.len; i++) {
+				const struct metric *m = &row->metrics.metrics[i];
+				const struct metric *f = metric_set_find(&first->metrics, m->name);
+
+				if (f && m->origin && f->origin && strcmp(m->origin, f->origin))
+					origin_diff(&sb, m->origin, f->origin, sides[0].label);
+			}
+			if (!sb.len)
+				continue;
+			GROW(res->mismatches, alloc, res->n_mismatches + 1);
+			res->mismatches[res->n_mismatches++] = (struct compare_mismatch){
+				.side = k, .row = xstrdup(row->name), .what = strbuf_detach(&sb, NULL) };
+		}
+}
+
+const struct compare_mismatch *compare_mismatch_find(const struct compare_result *res, size_t k, const char *row)
+{
+	for (size_t i = 0; i < res->n_mismatches; i++)
+		if (res->mismatches[i].side == k && !strcmp(res->mismatches[i].row, row))
+			return &res->mismatches[i];
+	return NULL;
+}
+
 static void collect_versions(const struct side *sides, size_t n_sides, struct compare_result *res)
 {
 	struct strlist names = STRLIST_INIT;
@@ -1261,6 +1329,7 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 	collect_costs(sides, n_sides, &res);
 	costs_find(sides, n_sides, o->ignore, &res.found);
 	collect_versions(sides, n_sides, &res);
+	collect_mismatches(sides, n_sides, &res);
 	*ret = res;
 	return 0;
 }
@@ -1353,6 +1422,11 @@ void compare_result_release(struct compare_result *res)
 			free(res->costs[i].failures[f]);
 		free(res->costs[i].failures);
 	}
+	for (size_t i = 0; i < res->n_mismatches; i++) {
+		free(res->mismatches[i].row);
+		free(res->mismatches[i].what);
+	}
+	free(res->mismatches);
 	for (size_t i = 0; i < res->n_versions; i++) {
 		for (size_t k = 0; k < res->n_sides; k++)
 			free(res->versions[i].values[k]);

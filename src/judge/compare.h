@@ -230,6 +230,17 @@ struct compare_version {
 	char **values;          /* one per side, NULL where not recorded */
 };
 
+/*
+ * A row of a side that is not comparable with the first side's: its tool
+ * recorded another build or setting (llama-bench's build_commit, n_threads,
+ * backend, model file; fio's version or job options).
+ */
+struct compare_mismatch {
+	size_t side;
+	char *row;
+	char *what;             /* "build_commit 8a1b2c3d (pt: 79e2e74eb)", printable */
+};
+
 struct compare_options {
 	enum stat_kind stat;          /* default statistic */
 	/* Default statistics, when several (--stat mean,min): stats[0] is stat. NULL: stat alone. */
@@ -295,6 +306,8 @@ struct compare_result {
 	struct costs_result found;    /* costs found by bootab from each boot's inventory */
 	struct compare_version *versions;   /* only those that differ */
 	size_t n_versions;
+	struct compare_mismatch *mismatches;   /* per side and row, in side order */
+	size_t n_mismatches;
 	size_t n_counts, n_within_noise, n_loud, n_no_drift;
 	unsigned *rounds;             /* per side: meta.json's round, else inferred */
 	bool rounds_inferred;
@@ -320,6 +333,9 @@ struct compare_result {
  * a regular expression). *ret is written only on 0 and
  * released with compare_result_release().
  */
+/* The mismatch of row on side k, or NULL (borrowed). */
+const struct compare_mismatch *compare_mismatch_find(const struct compare_result *res, size_t k, const char *row);
+
 int compare_sides(const struct side *sides, size_t n_sides, const struct compare_options *options,
 		  struct compare_result *ret, struct strlist *warnings);
 

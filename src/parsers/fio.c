@@ -58,6 +58,8 @@ struct fio_doc {
 	size_t offset;                 /* where the document starts */
 	struct metric_set *set;
 	struct parse_error *err;
+	const json_t *doc;
+	char *origin;                  /* the job's: fio's version, global and job options */
 };
 
 /*
@@ -85,8 +87,25 @@ static int add_value(struct fio_doc *d, size_t job, const char *dir_name, const 
 					v ? json_type_phrase(v) : "missing");
 		return -EINVAL;
 	}
-	metric_set_add_sample(d->set, name, better, unit, x);
+	metric_set_origin(metric_set_add_sample(d->set, name, better, unit, x), d->origin);
 	return 0;
+}
+
+/* "fio version=fio-3.33, rw=randread, bs=4k, ...": what must match for two sides to compare a job. */
+static char *job_origin(const json_t *doc, const json_t *job)
+{
+	const json_t *sets[] = { json_object_get(doc, "global options"), json_object_get(job, "job options") };
+	struct strbuf sb = STRBUF_INIT;
+	const char *key;
+	json_t *v;
+
+	if (json_is_string(json_object_get(doc, "fio version")))
+		strbuf_addf(&sb, "fio version=%s", json_string_value(json_object_get(doc, "fio version")));
+	for (size_t i = 0; i < 2; i++)
+		json_object_foreach((json_t *)sets[i], key, v)
+			if (json_is_string(v))
+				strbuf_addf(&sb, "%s%s=%s", sb.len ? "\x1f" : "", key, json_string_value(v));
+	return strbuf_detach(&sb, NULL);
 }
 
 static int add_direction(struct fio_doc *d, size_t job, const char *prefix,
@@ -172,12 +191,15 @@ static int add_job(struct fio_doc *d, const json_t *jobs, size_t job, json_t *se
 		r = -EINVAL;
 		goto out;
 	}
+	d->origin = job_origin(d->doc, obj);
 	for (size_t i = 0; i < n_active && r == 0; i++) {
 		char *prefix = n_active > 1 ? xasprintf("%s.%s", label, active_names[i]) : xstrdup(label);
 
 		r = add_direction(d, job, prefix, active_names[i], active[i]);
 		free(prefix);
 	}
+	free(d->origin);
+	d->origin = NULL;
 out:
 	free(label);
 	return r;
@@ -186,7 +208,7 @@ out:
 static int add_doc(const char *data, size_t offset, const json_t *doc,
 		   struct metric_set *set, struct parse_error *err)
 {
-	struct fio_doc d = { data, offset, set, err };
+	struct fio_doc d = { data, offset, set, err, doc, NULL };
 	const json_t *jobs = json_object_get(doc, "jobs");
 	json_t *seen;
 

@@ -452,23 +452,53 @@ static void models_release(struct llama_models *ms)
 	free(ms->keys);
 }
 
+/* One field as "key=value" after sep into sb: strings as they are, anything else as compact JSON. */
+static void add_origin_field(struct strbuf *sb, const char *key, const json_t *v)
+{
+	char *text = json_is_string(v) ? NULL : json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+
+	strbuf_addf(sb, "%s%s=%s", sb->len ? "\x1f" : "", key, text ? text : json_string_value(v));
+	free(text);
+}
+
+/* The build, the model file and every setting of a result: what must match for two sides to compare. */
+static char *result_origin(const json_t *obj)
+{
+	static const char *const named[] = { "build_commit", "model_filename" };
+	struct strbuf sb = STRBUF_INIT;
+	const char *key;
+	json_t *v;
+
+	for (size_t i = 0; i < 2; i++)
+		if ((v = json_object_get(obj, named[i])))
+			add_origin_field(&sb, named[i], v);
+	json_object_foreach((json_t *)obj, key, v)
+		if (!is_result_field(key))
+			add_origin_field(&sb, key, v);
+	return strbuf_detach(&sb, NULL);
+}
+
 static void add_samples(struct metric_set *set, const struct llama_result *r)
 {
 	const json_t *samples = json_object_get(r->obj, "samples_ts"), *v;
 	struct metric *m = NULL;
+	char *origin = result_origin(r->obj);
 	size_t i;
 
 	if (!samples) {
-		metric_set_add_sample(set, r->name, BETTER_HIGHER, "t/s",
-				      json_number_value(json_object_get(r->obj, "avg_ts")));
-		return;
+		m = metric_set_add_sample(set, r->name, BETTER_HIGHER, "t/s",
+					  json_number_value(json_object_get(r->obj, "avg_ts")));
+	} else {
+		json_array_foreach(samples, i, v) {
+			if (i == 0)
+				m = metric_set_add_sample(set, r->name, BETTER_HIGHER, "t/s", json_number_value(v));
+			else
+				metric_append(m, json_number_value(v));
+		}
 	}
-	json_array_foreach(samples, i, v) {
-		if (i == 0)
-			m = metric_set_add_sample(set, r->name, BETTER_HIGHER, "t/s", json_number_value(v));
-		else
-			metric_append(m, json_number_value(v));
-	}
+	if (m)
+		metric_set_origin(m, origin);
+	free(origin);
 }
 
 int llama_bench_parse(const char *data, size_t len, struct metric_set *set,

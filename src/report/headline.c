@@ -72,6 +72,30 @@ static char *claim_note(const struct compare_result *res, const struct answer *a
 	return strbuf_detach(&sb, NULL);
 }
 
+/* ", not comparable on off: build_commit 8a1b2c3d (pt: 79e2e74eb)": a rebuild or another setting under a claim. */
+static void add_not_comparable(struct strbuf *sb, const struct compare_result *res, const char *mode, const char *row)
+{
+	for (size_t k = 1; k < res->n_sides; k++) {
+		const struct compare_mismatch *m;
+
+		if (strcmp(res->sides[k].mode, mode))
+			continue;
+		if ((m = compare_mismatch_find(res, k, row))) {
+			strbuf_addf(sb, ", not comparable on %s: %s", res->sides[k].label, m->what);
+			return;
+		}
+		for (size_t v = 0; v < res->n_versions; v++) {
+			const char *x = res->versions[v].values[0], *y = res->versions[v].values[k];
+
+			if (x && y && strcmp(x, y)) {
+				strbuf_addf(sb, ", not comparable on %s: %s %s (%s: %s)", res->sides[k].label,
+					    res->versions[v].name, y, res->sides[0].label, x);
+				return;
+			}
+		}
+	}
+}
+
 /* "gptoss-rocm pp512@d65536 +4.1 % [+3.0, +5.2] faster", "... 12.0x slower [11.4x, 12.7x]". */
 static char *claim_words(const struct compare_result *res, const struct answer *a, enum headline_kind kind)
 {
@@ -87,6 +111,7 @@ static char *claim_words(const struct compare_result *res, const struct answer *
 		strbuf_addf(&sb, ", but within ±%g %%", a->metric->margin_pct);
 	if (kind == HEADLINE_NOT_AFTER_FDR)
 		strbuf_addf(&sb, ", not a claim after FDR over %zu tests (q %.2f)", res->n_tests, a->fdr_q);
+	add_not_comparable(&sb, res, a->mode, a->metric->row);
 	return strbuf_detach(&sb, NULL);
 }
 

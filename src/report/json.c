@@ -425,6 +425,15 @@ int report_json(FILE *out, const struct compare_result *res, const struct report
 	json_object_set_new(root, "found", json_found(res));
 	json_object_set_new(root, "versions_differ", json_versions(res));
 	{
+		json_t *nc = json_array();
+
+		for (size_t i = 0; i < res->n_mismatches; i++)
+			json_array_append_new(nc, json_pack("{s:s, s:s, s:s}", "side",
+							    res->sides[res->mismatches[i].side].label,
+							    "row", res->mismatches[i].row, "what", res->mismatches[i].what));
+		json_object_set_new(root, "not_comparable", nc);
+	}
+	{
 		struct kernel_compare kc;
 
 		kernel_compare(res->sides, res->n_sides, &kc);

@@ -267,6 +267,9 @@ static void text_sides(FILE *out, const struct compare_result *res, size_t label
 			fprintf(out, " %s=%s", res->sides[k].label, v->values[k] ? v->values[k] : "(not recorded)");
 		fputc('\n', out);
 	}
+	for (size_t i = 0; i < res->n_mismatches; i++)
+		fprintf(out, "not comparable with %s: %s %s: %s\n", res->sides[0].label,
+			res->sides[res->mismatches[i].side].label, res->mismatches[i].row, res->mismatches[i].what);
 	kernel_compare(res->sides, res->n_sides, &kc);
 	report_kernels_text(out, res, &kc, false);
 	kernel_compare_release(&kc);

@@ -120,6 +120,12 @@ void metric_set_add_check(struct metric_set *set, enum check_outcome outcome, co
 	set->failed[set->n_failed++] = xstrdup(name ? name : "");
 }
 
+void metric_set_origin(struct metric *m, const char *origin)
+{
+	if (!m->origin && origin)
+		m->origin = xstrdup(origin);
+}
+
 void metric_set_merge(struct metric_set *dst, const struct metric_set *src)
 {
 	for (size_t i = 0; i < src->n_metrics; i++) {
@@ -131,6 +137,8 @@ void metric_set_merge(struct metric_set *dst, const struct metric_set *src)
 
 			if (m->counter)
 				d->counter = m->counter;
+			if (m->origin)
+				metric_set_origin(d, m->origin);
 		}
 	}
 	metric_set_merge_checks(dst, src);
@@ -155,6 +163,7 @@ void metric_set_release(struct metric_set *set)
 {
 	for (size_t i = 0; i < set->n_metrics; i++) {
 		free(set->metrics[i].name);
+		free(set->metrics[i].origin);
 		free(set->metrics[i].unit);
 		free(set->metrics[i].samples);
 	}

@@ -27,6 +27,13 @@ struct metric {
 	double *samples;
 	size_t n_samples;
 	size_t alloc_samples;
+	/*
+	 * What produced the samples, in the tool's own words: its build and
+	 * settings as "key=value" fields joined by 0x1f ("build_commit=79e2e74eb",
+	 * "n_threads=16", ...), or NULL. The
+	 * same metric with another origin on another side is not comparable.
+	 */
+	char *origin;
 };
 
 /*
@@ -99,6 +106,9 @@ void metric_set_add_check(struct metric_set *set, enum check_outcome outcome, co
 
 /* Appends every sample of src to dst, metric by metric, and adds its checks. src is unchanged. */
 void metric_set_merge(struct metric_set *dst, const struct metric_set *src);
+
+/* Sets m's origin (a copy) unless it has one: the first result of a metric speaks for it. */
+void metric_set_origin(struct metric *m, const char *origin);
 
 /* Adds src's checks to dst's. */
 void metric_set_merge_checks(struct metric_set *dst, const struct metric_set *src);

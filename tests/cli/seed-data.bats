@@ -134,3 +134,46 @@ kernel: 7.2.9-300.fc45.x86_64 on every side" ]
 	[ "$status" -eq 0 ]
 	[ "$stderr" = "bootab: warning: $d/a/gptoss-vk.md:1:1: llama-bench's markdown table (its default output) has no per-rep samples: run llama-bench with -o jsonl, ignoring the file" ]
 }
+
+# rebuilt DIR: the seed's sides with llama.cpp rebuilt before off (its JSONL
+# build_commit and meta.txt build line), translated run with -t 8, and off
+# booted twice (off2), so that off's rows are tested and claimed
+rebuilt() {
+	cp -r "$seed" "$1"
+	sed -i 's/"build_commit": "79e2e74eb"/"build_commit": "8a1b2c3d4"/' "$1/off/gptoss-rocm.jsonl"
+	sed -i 's/^79e2e74eb 2026-10-09$/8a1b2c3d4 2026-10-13/' "$1/off/meta.txt"
+	sed -i 's/"n_threads": 16/"n_threads": 8/' "$1/translated/fn-vk.jsonl"
+	cp -r "$1/off" "$1/off2"
+}
+
+@test "a rebuild in the middle: per side and row, and in the headline beside the claim it touches" {
+	rebuilt "$d/r"
+	run --separate-stderr "$BOOTAB" compare --color never "$d"/r/{pt,translated,off,pt2,off2}
+	[ "$status" -eq 0 ]
+	head=$(sed -n '1,/^$/p' <<<"$output" | tr '\n' ' ' | tr -s ' ')
+	[[ "$head" == *"gptoss-rocm pp512@d65536 +4.1 % [+2.8, +5.4] faster, not comparable on off: build_commit 8a1b2c3d4 (pt: 79e2e74eb)"* ]]
+	[[ "$head" == *"fn-vk pp512@d65536 +2.5 % [+1.9, +3.2] faster, not comparable on off: build 1 8a1b2c3d4 2026-10-13 (pt: 79e2e74eb 2026-10-09)"* ]]
+	diff -u - <(grep -E '^(versions differ|not comparable)' <<<"$output") <<-'EOT'
+	versions differ: build 1: pt=79e2e74eb 2026-10-09 translated=79e2e74eb 2026-10-09 off=8a1b2c3d4 2026-10-13 pt2=79e2e74eb 2026-10-09 off2=8a1b2c3d4 2026-10-13
+	not comparable with pt: translated fn-vk: n_threads 8 (pt: 16)
+	not comparable with pt: off gptoss-rocm: build_commit 8a1b2c3d4 (pt: 79e2e74eb)
+	not comparable with pt: off2 gptoss-rocm: build_commit 8a1b2c3d4 (pt: 79e2e74eb)
+	EOT
+	run "$BOOTAB" compare --json "$d"/r/{pt,translated,off,pt2,off2}
+	[ "$(jq -c '.not_comparable[:2]' <<<"$output")" = '[{"side":"translated","row":"fn-vk","what":"n_threads 8 (pt: 16)"},{"side":"off","row":"gptoss-rocm","what":"build_commit 8a1b2c3d4 (pt: 79e2e74eb)"}]' ]
+	# The same sides unchanged compare with nothing flagged.
+	run "$BOOTAB" compare --json "$seed"/{pt,translated,off,pt2}
+	[ "$(jq -c '.not_comparable' <<<"$output")" = '[]' ]
+	[[ "$output" != *"not comparable"* ]]
+}
+
+@test "fio: another fio version or job option on a side is named per row" {
+	f="$BATS_TEST_DIRNAME/../fixtures/parsers/fio/randread.json"
+	mkdir "$d/a" "$d/b" "$d/a2"
+	cp "$f" "$d/a/disk.json"
+	cp "$f" "$d/a2/disk.json"
+	sed 's/"fio version" : "fio-3.33"/"fio version" : "fio-3.36"/; s/"iodepth" : "[0-9]*"/"iodepth" : "64"/' "$f" > "$d/b/disk.json"
+	run --separate-stderr "$BOOTAB" compare --color never "$d/a" "$d/b" "$d/a2"
+	[ "$status" -eq 0 ]
+	[ "$(grep '^not comparable' <<<"$output")" = "not comparable with a: b disk: fio version fio-3.36 (a: fio-3.33), iodepth 64 (a: $(jq -r '.jobs[0]["job options"].iodepth' "$f"))" ]
+}
