@@ -929,8 +929,12 @@ perf = task-clock,page-faults"
 	grep -q '^work  page-faults  (mean, lower is better)$' "$dir/report.txt"
 	line=$(jq -r '.headline[] | select(.mode == "passthrough") | .text' "$dir/report.json")
 	echo "$line"
-	[[ "$line" =~ ^"passthrough vs translated: work "[^\;]*" worse ("[^\)]*"), counters: page-faults "[0-9.]+"x more, task-clock "[0-9.]+"x more"$ ]]
-	[[ "$(jq -r '.headline[] | select(.mode == "passthrough") | .items[0].counters' "$dir/report.json")" =~ ^"page-faults "[0-9.]+"x more, task-clock " ]]
+	[[ "$line" == "passthrough vs translated: work "*" worse ("*"), counters: "* ]]
+	re='(: |, )page-faults [0-9.]+x more(, |$)'
+	[[ "$line" =~ $re ]]
+	# task-clock too where the screen calls it (a loaded host can make it too loud to).
+	re='(^|, )page-faults [0-9.]+x more(, |$)'
+	[[ "$(jq -r '.headline[] | select(.mode == "passthrough") | .items[0].counters' "$dir/report.json")" =~ $re ]]
 	[ "$(jq -r '[.comparisons[] | select(.counter) | .metric] | unique | join(" ")' "$dir/report.json")" = "page-faults task-clock" ]
 	run -0 /usr/bin/python3 "$BATS_TEST_DIRNAME/helpers/report-schema.py" "$BATS_TEST_DIRNAME/../../docs/report.schema.json" "$dir/report.json"
 }
@@ -1052,11 +1056,15 @@ energy = on"
 	jq -e '.rows[1].metrics[] | select(.name == "package-0 power") | .unit == "W" and (.samples | all(. > 0 and . <= 3))' "$meta"
 	jq -e '.rows[1].metrics[] | select(.name == "package-0 energy per t of tg") | .unit == "J/t" and (.samples | all(. > 0 and . <= 0.06))' "$meta"
 	[ "$(jq -r '.energy' "$meta")" = null ]
-	# Judged like the row, the energy the explanation of passthrough's slower tokens: the
-	# three that moved most (per token 2.5 times, the rest twice), no more.
+	# Judged like the row: twice the package's joules on passthrough, and the energy the
+	# explanation of its slower tokens, the three counters that moved most and no more
+	# (which three depends on the reps' lengths: the watts and joules per token).
+	[ "$(jq '.comparisons[] | select(.metric == "package-0 energy" and .side == "passthrough") | .delta_pct' "$dir/report.json")" = -100 ]
 	line=$(jq -r '.headline[] | select(.mode == "passthrough") | .text' "$dir/report.json")
 	echo "$line"
-	[[ "$line" =~ ^"passthrough vs translated: gen tg -20.0 % slower (screen, 1 + 2 boots), counters: package-0 energy per t of tg "[0-9.]+"x more, "[^,]+" 2"[.0-9]*"x more, "[^,]+" 2"[.0-9]*"x more"$ ]]
+	re='^passthrough vs translated: gen tg -20\.0 % slower \(screen, 1 \+ 2 boots\), counters: ([a-z0-9 -]+ [0-9.]+(x| %) more, ){2}[a-z0-9 -]+ [0-9.]+(x| %) more$'
+	[[ "$line" =~ $re ]]
+	[[ "$line" == *"package-0 energy"* ]]
 	grep -q '^gen  package-0 energy  (J, mean, lower is better)$' "$dir/report.txt"
 
 	# A box without RAPL: said once per side, never a zero.
