@@ -231,6 +231,48 @@ static void print_auto(const struct plan *plan, double d, double tau2)
 	       100 * power, k, rounds, rounds * (double)plan->n_modes + 1);
 }
 
+/*
+ * Box time of the plan's design for row pr at 80 % power (n boots per mode
+ * at its reps), and of the cheapest design: the reps per boot (1 to 50)
+ * whose boots, at 80 % power, take the least box time; a campaign of b
+ * boots per mode boots b x modes + 1 times (the first mode closes it).
+ * Reboots from the campaign's timings, else assumed (said); without rep
+ * timings no time is estimated.
+ */
+static void print_design_cost(const struct plan_row *pr, const struct row_noise *rn, double d, size_t n_modes,
+			      unsigned n)
+{
+	double c_boot = rn->c_boot, best_s = INFINITY;
+	unsigned best_reps = 0, best_n = 0;
+
+	if (isnan(rn->c_rep) || !(rn->c.sigma_b2 >= 0) || !(rn->c.sigma_w2 >= 0)) {
+		printf("    box time: not estimated (this row's reps were not timed: bootab plan --from a campaign that timed them)\n");
+		return;
+	}
+	if (isnan(c_boot))
+		c_boot = REBOOT_ESTIMATE_S;
+	for (unsigned r = 1; r <= 50; r++) {
+		unsigned nr = stats_boots_needed(d, rn->c.sigma_b2 + rn->c.sigma_w2 / r, n_modes, 0.05, 0.80, 1000);
+		double t = nr ? ((double)nr * (double)n_modes + 1) * (c_boot + r * rn->c_rep) : INFINITY;
+
+		if (t < best_s) {
+			best_s = t;
+			best_reps = r;
+			best_n = nr;
+		}
+	}
+	printf("    box time at 80%% power: this plan, %u boots per mode x %u reps: ", n, pr->reps);
+	if (n)
+		print_duration((unsigned long)lround(((double)n * (double)n_modes + 1) * (c_boot + pr->reps * rn->c_rep)));
+	else
+		printf("more than 1000 boots");
+	if (best_n) {
+		printf("; the cheapest, %u x %u: ", best_n, best_reps);
+		print_duration((unsigned long)lround(best_s));
+	}
+	printf("%s\n", isnan(rn->c_boot) ? "; a reboot assumed to take 90s (none measured)" : "");
+}
+
 static void print_row_noise(const struct plan *plan, const struct plan_row *pr, const struct row_noise *rn, double d,
 			    size_t n_modes, unsigned *worst, bool *unreachable)
 {
@@ -263,6 +305,7 @@ static void print_row_noise(const struct plan *plan, const struct plan_row *pr, 
 		printf(" %8.1f\n", rn->c_rep);
 	if (plan->rounds_auto)
 		print_auto(plan, d, tau2);
+	print_design_cost(pr, rn, d, n_modes, n);
 	if (!n)
 		*unreachable = true;
 	else if (n > *worst)

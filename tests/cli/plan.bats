@@ -65,7 +65,9 @@ bats_require_minimum_version 1.5.0
 	from $c:
 	  row          metric            sigma_b  sigma_w reps      boots  best reps      boots   boot s    rep s
 	  prefill      pp512               0.81%    0.38%    5          4          1          5      144     30.0
+	    box time at 80% power: this plan, 4 boots per mode x 5 reps: 1h03m; the cheapest, 4 x 2: 44m19s
 	  latency      p99_ms              0.30%    0.39%    3          2          -          -       84        -
+	    box time: not estimated (this row's reps were not timed: bootab plan --from a campaign that timed them)
 	suggested: rounds = 4 (the row that needs the most boots; boots at the plan's reps)
 	EOT
 }
@@ -85,8 +87,10 @@ bats_require_minimum_version 1.5.0
 	  row          metric            sigma_b  sigma_w reps      boots  best reps      boots   boot s    rep s
 	  prefill      pp512               0.81%    0.38%    5          4          1          5      144     30.0
 	    rounds = auto: 99% power by round 6, 3.2 rounds on average (11 boots; normal approximation)
+	    box time at 80% power: this plan, 4 boots per mode x 5 reps: 1h03m; the cheapest, 4 x 2: 44m19s
 	  latency      p99_ms              0.30%    0.39%    3          2          -          -       84        -
 	    rounds = auto: 100% power by round 6, 2.0 rounds on average (7 boots; normal approximation)
+	    box time: not estimated (this row's reps were not timed: bootab plan --from a campaign that timed them)
 	EOT
 }
 
