@@ -33,7 +33,7 @@
  *
  *   usage: method [--quick] [--equiv-grid] [--stress-only|--normal-only|--stress KIND] [--boots B,...] [--draws N]
  *                 [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--skip CSV]
- *                 [--cell SB,SW,REPS,BOOTS,DELTA] [--sequential] [--answer-grid]
+ *                 [--cell SB,SW,REPS,BOOTS,DELTA] [--sequential [--history]] [--answer-grid]
  * --skip CSV (repeatable) leaves out the cells a CSV already holds, to resume
  * a run. docs/statistics.md has the method and the table of a full run.
  */
@@ -132,6 +132,9 @@ struct sim {
 	struct strlist by_run;
 };
 
+/* --sequential --history: rounds = auto with the box's history, looking after round 1 too. */
+static bool seq_with_history;
+
 static double boot_effect_sd(struct sim *s, double sb)
 {
 	double u;
@@ -210,8 +213,8 @@ static void sim_init(struct sim *s, const struct cell *c, unsigned long seed)
 			snprintf(name, sizeof(name), "m%u", m);
 			strlist_add(&s->by_run, name);
 		}
-	/* The history method is bootab's answer for one boot per mode. */
-	s->use_history = c->boots == 1 && c->stress != S_NO_HISTORY;
+	/* The history method is bootab's answer for one boot per mode (and rounds = auto's first look). */
+	s->use_history = (c->boots == 1 || seq_with_history) && c->stress != S_NO_HISTORY;
 	if (!s->use_history)
 		return;
 	for (unsigned e = 0; e < HISTORY_ENTRIES; e++) {
@@ -239,6 +242,26 @@ static void sim_release(struct sim *s)
 	history_release(&s->history);
 	strlist_release(&s->by_run);
 	gsl_rng_free(s->rng);
+}
+
+/* A fresh history of HISTORY_ENTRIES A/A pairs (x: reps scratch). */
+static void fill_history(struct sim *s, double *x)
+{
+	for (unsigned e = 0; s->use_history && e < HISTORY_ENTRIES; e++) {
+		double shared[2] = { 0, 0 };
+
+		if (s->c.stress == S_CORRELATED)
+			for (unsigned b = 0; b < 2; b++)
+				shared[b] = gsl_ran_gaussian_ziggurat(s->rng, s->c.sb / 100);
+		for (unsigned m = 0; m < METRICS_PER_CALL; m++)
+			for (unsigned b = 0; b < 2; b++) {
+				if (s->c.stress == S_CORRELATED)
+					fill_boot_sd(s, x, 0, shared[b], 0, 1);
+				else
+					fill_boot_sd(s, x, 0, 0, s->c.sb / 100 * history_sb_factor(s->c.stress), 1);
+				stats_boot_summarise(x, s->c.reps, 0, &s->history.entries[e].metrics[m].boots[b]);
+			}
+	}
 }
 
 /*
@@ -274,21 +297,7 @@ static void sim_run(struct sim *s, struct tally *t)
 				mt->samples[2] *= s->c.stress == S_WILD_REP ? 0.65 : 0.90;
 		}
 	}
-	for (unsigned e = 0; s->use_history && e < HISTORY_ENTRIES; e++) {
-		double shared[2] = { 0, 0 };
-
-		if (s->c.stress == S_CORRELATED)
-			for (unsigned b = 0; b < 2; b++)
-				shared[b] = gsl_ran_gaussian_ziggurat(s->rng, s->c.sb / 100);
-		for (unsigned m = 0; m < METRICS_PER_CALL; m++)
-			for (unsigned b = 0; b < 2; b++) {
-				if (s->c.stress == S_CORRELATED)
-					fill_boot_sd(s, x, 0, shared[b], 0, 1);
-				else
-					fill_boot_sd(s, x, 0, 0, s->c.sb / 100 * history_sb_factor(s->c.stress), 1);
-				stats_boot_summarise(x, s->c.reps, 0, &s->history.entries[e].metrics[m].boots[b]);
-			}
-	}
+	fill_history(s, x);
 	if (compare_sides(s->sides, s->n_sides, &o, &res, &w) < 0) {
 		fprintf(stderr, "method: compare_sides failed\n");
 		exit(2);
@@ -481,14 +490,20 @@ static void seq_run(struct sim *s, struct seq_tally *t)
 	bool stopped[METRICS_PER_CALL] = { false }, peeked[METRICS_PER_CALL] = { false };
 	struct strlist w = STRLIST_INIT;
 
+	double *x = xcalloc(s->c.reps, sizeof(*x));
+
 	for (size_t b = 0; b < s->n_sides; b++)
 		for (unsigned m = 0; m < METRICS_PER_CALL; m++)
 			fill_boot(s, s->sides[b].rows[m].metrics.metrics[0].samples, b % 2 ? mu_b : 0, 0,
 				  (unsigned)(b % 2));
-	for (unsigned j = 2; j <= k; j++) {
+	fill_history(s, x);
+	free(x);
+	/* With a history, round 1 (A B A2) has a test too: the history t. */
+	for (unsigned j = s->use_history ? 1 : 2; j <= k; j++) {
 		for (int fixed = 0; fixed < 2; fixed++) {
 			struct compare_options o = { .stat = STAT_MEAN, .loud_pct = COMPARE_LOUD_PCT_DEFAULT,
 						     .by_run = &s->by_run, .equivalence_pct = EQUIV_MARGIN,
+						     .history = s->use_history ? &s->history : NULL,
 						     .alpha = fixed ? COMPARE_ALPHA_DEFAULT
 								    : compare_sequential_alpha(j, k, COMPARE_ALPHA_DEFAULT) };
 			struct compare_result res;
@@ -537,13 +552,13 @@ static void run_seq_cell(const struct cell *c, unsigned long draws, unsigned lon
 
 	/* Simulate the ceiling: boots rounds, A B A B ... A. */
 	sim_init(&s, &sc, cell_seed(seed + 7919, c));
-	s.use_history = false;
+	s.use_history = seq_with_history;
 	while (t.draws < draws)
 		seq_run(&s, &t);
 	sim_release(&s);
 	power = (double)t.claims / (double)t.draws;
 	/* The fewest fixed rounds whose power reaches the sequential design's. */
-	for (unsigned j = 2; c->delta > 0 && j <= c->boots && isnan(fixed_rounds); j++)
+	for (unsigned j = seq_with_history ? 1 : 2; c->delta > 0 && j <= c->boots && isnan(fixed_rounds); j++)
 		if ((double)t.fixed_claims[j] / (double)t.draws >= power)
 			fixed_rounds = j;
 	for (int m = 0; m < 3; m++) {
@@ -551,13 +566,15 @@ static void run_seq_cell(const struct cell *c, unsigned long draws, unsigned lon
 
 		if (m == 2) {
 			/* Every look at 0.05, the first claim kept, all rounds run: what the boundary prevents. */
-			printf("%s,%g,%g,%u,%u,%g,peek,%lu,%.4f,%.4f,%u,,,\n", stress_names[c->stress], c->sb, c->sw,
-			       c->reps, c->boots, c->delta, t.draws, rate, sqrt(rate * (1 - rate) / (double)t.draws),
-			       c->boots);
+			printf("%s,%g,%g,%u,%u,%g,peek%s,%lu,%.4f,%.4f,%u,,,\n", stress_names[c->stress], c->sb, c->sw,
+			       c->reps, c->boots, c->delta, seq_with_history ? "-history" : "", t.draws, rate,
+			       sqrt(rate * (1 - rate) / (double)t.draws), c->boots);
 			continue;
 		}
 		printf("%s,%g,%g,%u,%u,%g,%s,%lu,%.4f,%.4f,%.3f,", stress_names[c->stress], c->sb, c->sw, c->reps,
-		       c->boots, c->delta, m ? "seq-equiv" : "seq", t.draws, rate,
+		       c->boots, c->delta,
+		       m ? (seq_with_history ? "seq-equiv-history" : "seq-equiv") : seq_with_history ? "seq-history" : "seq",
+		       t.draws, rate,
 		       sqrt(rate * (1 - rate) / (double)t.draws), t.rounds / (double)t.draws);
 		if (c->delta > 0 && !m) {
 			if (isnan(fixed_rounds))
@@ -788,6 +805,9 @@ int main(int argc, char **argv)
 			} while (*end);
 		} else if (!strcmp(argv[i], "--answer-grid")) {
 			answer = true;
+		} else if (!strcmp(argv[i], "--history")) {
+			/* With --sequential: rounds = auto on a box with a history of 10 A/A pairs. */
+			seq_with_history = true;
 		} else if (!strcmp(argv[i], "--sequential")) {
 			/* rounds = auto: the cells' boots are the ceiling (max_rounds). */
 			sequential = true;
@@ -820,7 +840,7 @@ int main(int argc, char **argv)
 			}
 			one = true;
 		} else {
-			fprintf(stderr, "usage: method [--quick] [--equiv-grid] [--stress-only|--normal-only|--stress KIND] [--boots B,...] [--draws N] [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--skip CSV] [--cell SB,SW,REPS,BOOTS,DELTA] [--sequential] [--answer-grid]\n");
+			fprintf(stderr, "usage: method [--quick] [--equiv-grid] [--stress-only|--normal-only|--stress KIND] [--boots B,...] [--draws N] [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--skip CSV] [--cell SB,SW,REPS,BOOTS,DELTA] [--sequential [--history]] [--answer-grid]\n");
 			return 2;
 		}
 	}
