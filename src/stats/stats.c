@@ -289,7 +289,7 @@ int stats_t_test(double estimate, double se, double df, double alpha, struct sta
 static double wild_scale(const double *logs, const size_t *starts, size_t n_boots, const size_t *group,
 			 size_t g, const double *med, double *dev)
 {
-	size_t nd = 0;
+	size_t nd = 0, boots = 0;
 
 	for (size_t j = 0; j < n_boots; j++) {
 		size_t n = starts[j + 1] - starts[j];
@@ -297,6 +297,7 @@ static double wild_scale(const double *logs, const size_t *starts, size_t n_boot
 
 		if (n < STATS_WILD_MIN_REPS || (g != SIZE_MAX && group[j] != g))
 			continue;
+		boots++;
 		for (size_t i = starts[j]; i < starts[j + 1]; i++) {
 			double d = fabs(logs[i] - med[j]);
 
@@ -307,6 +308,17 @@ static double wild_scale(const double *logs, const size_t *starts, size_t n_boot
 			}
 			dev[nd++] = d;
 		}
+	}
+	/*
+	 * A group of one boot: its few reps hold the wild one, which would
+	 * inflate their median distance; the largest distance is left out.
+	 */
+	if (g != SIZE_MAX && boots == 1 && nd >= 3) {
+		size_t max = 0;
+
+		for (size_t i = 1; i < nd; i++)
+			max = dev[i] > dev[max] ? i : max;
+		dev[max] = dev[--nd];
 	}
 	return nd ? 1.4826 * stats_median(dev, nd) : NAN;
 }

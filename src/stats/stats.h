@@ -85,8 +85,9 @@ int stats_boot_summarise(const double *x, size_t n, size_t skip, struct stats_bo
  * rep's distance from its own boot's median, pooled over the boots (an odd
  * boot's median rep, whose distance is 0 by construction, left out); with
  * group (group[j]: boot j's mode, or NULL), a boot's scale is the larger of
- * that and the same pooled over its group's boots, so a mode noisier than
- * the others is judged by its own noise. A rep is wild when its distance
+ * that and the same pooled over its group's boots (a group of one boot
+ * without its largest distance: its few reps hold the wild one), so a mode
+ * noisier than the others is judged by its own noise. A rep is wild when its distance
  * exceeds k times the scale and min_log; a boot
  * of fewer than STATS_WILD_MIN_REPS reps is not judged, nor one where more
  * than (reps - 1) / 2 would be wild (that boot is loud, not one wild rep).

@@ -231,6 +231,17 @@ static void test_wild_reps(void **state)
 	assert_true(wild[24]);
 	assert_int_equal(stats_wild_reps(quiet, starts, 5, group, 6, log(1.01), wild), 0);
 	assert_false(wild[24]);
+	/*
+	 * A group of one boot, 0, +/-.01, .06 and -.3: with all four distances
+	 * its scale would be 1.4826 x .035 and hide the -.3; its largest left
+	 * out, 1.4826 x .01, so -.3 is wild and .06 is not.
+	 */
+	quiet[21] = 0.01;
+	quiet[22] = -0.01;
+	quiet[23] = 0.06;
+	quiet[24] = -0.3;
+	assert_int_equal(stats_wild_reps(quiet, starts, 5, group, 6, log(1.01), wild), 1);
+	assert_true(wild[24]);
 	/* Nothing to judge. */
 	assert_int_equal(stats_wild_reps(quiet, starts, 0, NULL, 6, log(1.01), wild), 0);
 }
