@@ -499,6 +499,49 @@ static void print_boot_order(const struct plan *plan, const struct plan_boot *bo
 	}
 }
 
+/*
+ * [factor] sections: the design, which factors each run sets, what is
+ * aliased with what, and the boots one mode per factor would take.
+ */
+static void print_factors(const struct plan *plan)
+{
+	const struct design *d = &plan->design;
+	const char **names;
+	struct strlist aliases = STRLIST_INIT;
+	char *what;
+	unsigned rounds = plan->rounds_auto ? plan->max_rounds : plan->rounds;
+
+	if (!plan->n_factors)
+		return;
+	names = xcalloc(plan->n_factors, sizeof(*names));
+	for (size_t i = 0; i < plan->n_factors; i++)
+		names[i] = plan->factors[i].name;
+	what = design_describe(d);
+	printf("\ndesign over %zu factors: %s\n", plan->n_factors, what);
+	for (size_t m = 0; m < plan->n_modes; m++) {
+		const struct plan_mode *pm = &plan->modes[m];
+		bool any = false;
+
+		if (!pm->design_run)
+			continue;
+		printf("  %-16s", pm->name);
+		for (size_t i = 0; i < plan->n_factors; i++)
+			if (d->levels[pm->run * d->k + i] > 0) {
+				printf(" %s", names[i]);
+				any = true;
+			}
+		printf("%s\n", any ? "" : " (every factor off: the standing config)");
+	}
+	design_aliases(d, names, &aliases);
+	for (size_t i = 0; i < aliases.n; i++)
+		printf("  %s\n", aliases.items[i]);
+	printf("  cost: %zu boots%s; one mode per factor: %zu boots for the same precision of each main effect\n",
+	       rounds * d->n_runs + 1, plan->rounds_auto ? " at most" : "", design_one_factor_boots(d, rounds));
+	strlist_release(&aliases);
+	free(what);
+	free(names);
+}
+
 /* rounds = auto: when the campaign stops, and each look's level. */
 static void print_rounds_auto(const struct plan *plan, size_t n)
 {
@@ -785,6 +828,7 @@ static int cmd_plan(int argc, char **argv)
 	print_plan_header(file, &plan, &fleet, n_checks);
 	n = plan_boots(&plan, &boots);
 	print_boot_order(&plan, boots, n);
+	print_factors(&plan);
 	if (plan.rounds_auto)
 		print_rounds_auto(&plan, n);
 	print_every_boot(&plan);

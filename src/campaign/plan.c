@@ -425,40 +425,62 @@ static int campaign_key(struct parse_state *s, const char *key, const char *v)
 		return perf_scope_key(s, key, v, &p->perf_system);
 	if (!strcmp(key, "energy"))
 		return parse_bool(s, key, v, &p->energy);
+	if (!strcmp(key, "design")) {
+		if (!strcmp(v, "screen"))
+			p->design_kind = PLAN_DESIGN_SCREEN;
+		else if (!strcmp(v, "full"))
+			p->design_kind = PLAN_DESIGN_FULL;
+		else
+			return fail(s, key, "'%s' is not screen or full", v);
+		p->design_line = s->line;
+		return 1;
+	}
 	return fail(s, key, "unknown key in [campaign]");
+}
+
+/* args = of a mode or a factor: checked against the kernel's syntax and the values it takes. */
+static int args_key(struct parse_state *s, const char *key, const char *v, char **args_text, char ***ret_args)
+{
+	struct parse_error e = PARSE_ERROR_INIT;
+	char **args = NULL;
+	char *text, *why = NULL;
+
+	/* A continuation line carries more args: they join the line above. */
+	if (*args_text && !s->continuation)
+		return fail(s, key, "given twice in [%s]", s->section);
+	text = *args_text && **args_text ? xasprintf("%s %s", *args_text, v) : xstrdup(v);
+	if (cmdline_args_parse(text, &args, &e) < 0) {
+		fail(s, key, "%s", e.message ? e.message : "not valid kernel command-line syntax");
+		parse_error_release(&e);
+		free(text);
+		return 0;
+	}
+	/* A value the kernel does not take, refused before the first reboot. */
+	if (param_values_check(args, &why) < 0) {
+		fail(s, key, "%s", why);
+		free(why);
+		strv_free(args);
+		free(text);
+		return 0;
+	}
+	free(*args_text);
+	strv_free(*ret_args);
+	*args_text = text;
+	*ret_args = args;
+	return 1;
+}
+
+static int factor_key(struct parse_state *s, struct plan_factor *f, const char *key, const char *v)
+{
+	if (!strcmp(key, "args"))
+		return args_key(s, key, v, &f->args_text, &f->args);
+	return fail(s, key, "unknown key in [%s] (args)", s->section);
 }
 
 static int mode_key(struct parse_state *s, struct plan_mode *m, const char *key, const char *v)
 {
-	if (!strcmp(key, "args")) {
-		struct parse_error e = PARSE_ERROR_INIT;
-		char **args = NULL;
-		char *text, *why = NULL;
-
-		/* A continuation line carries more args: they join the line above. */
-		if (m->args_text && !s->continuation)
-			return fail(s, key, "given twice in [%s]", s->section);
-		text = m->args_text && *m->args_text ? xasprintf("%s %s", m->args_text, v) : xstrdup(v);
-		if (cmdline_args_parse(text, &args, &e) < 0) {
-			fail(s, key, "%s", e.message ? e.message : "not valid kernel command-line syntax");
-			parse_error_release(&e);
-			free(text);
-			return 0;
-		}
-		/* A value the kernel does not take, refused before the first reboot. */
-		if (param_values_check(args, &why) < 0) {
-			fail(s, key, "%s", why);
-			free(why);
-			strv_free(args);
-			free(text);
-			return 0;
-		}
-		free(m->args_text);
-		strv_free(m->args);
-		m->args_text = text;
-		m->args = args;
-		return 1;
-	}
+	if (!strcmp(key, "args"))
+		return args_key(s, key, v, &m->args_text, &m->args);
 	if (!strcmp(key, "kernel")) {
 		const char *why;
 
@@ -754,6 +776,22 @@ static int open_section(struct parse_state *s, const char *section)
 		m->name = xstrdup(s->title);
 		m->line = s->line;
 		s->current = m;
+	} else if (!strcmp(s->kind, "factor")) {
+		struct plan_factor *f;
+
+		if (!s->title)
+			return fail(s, NULL, "section [factor] needs a name: [factor \"NAME\"]");
+		for (size_t i = 0; i < p->n_factors; i++)
+			if (!strcmp(p->factors[i].name, s->title))
+				return fail(s, NULL, "section [%s]: factor '%s' is defined twice", section, s->title);
+		if (p->n_factors == DESIGN_MAX_FACTORS)
+			return fail(s, NULL, "section [%s]: a design takes at most %d factors", section, DESIGN_MAX_FACTORS);
+		GROW(p->factors, p->alloc_factors, p->n_factors + 1);
+		f = &p->factors[p->n_factors++];
+		memset(f, 0, sizeof(*f));
+		f->name = xstrdup(s->title);
+		f->line = s->line;
+		s->current = f;
 	} else if (!strcmp(s->kind, "row") || !strcmp(s->kind, "check")) {
 		struct plan_row *r;
 
@@ -794,7 +832,7 @@ static int open_section(struct parse_state *s, const char *section)
 			p->lava.line = s->line;
 		}
 	} else {
-		return fail(s, NULL, "unknown section [%s] (campaign, mode, row, check, version, idle, lava, park, unpark)",
+		return fail(s, NULL, "unknown section [%s] (campaign, mode, factor, row, check, version, idle, lava, park, unpark)",
 			    section);
 	}
 	return 1;
@@ -816,6 +854,8 @@ static int handler(void *user, const char *section, const char *key, const char 
 		return campaign_key(s, key, value);
 	if (!strcmp(s->kind, "mode"))
 		return mode_key(s, s->current, key, value);
+	if (!strcmp(s->kind, "factor"))
+		return factor_key(s, s->current, key, value);
 	if (!strcmp(s->kind, "row") || !strcmp(s->kind, "check"))
 		return row_key(s, s->current, key, value);
 	if (!strcmp(s->kind, "version")) {
@@ -953,6 +993,106 @@ static int validate_lava(struct parse_state *s)
 	return 1;
 }
 
+/* Whether an arg of f names a parameter an arg of g names too. */
+static bool factors_overlap(const struct plan_factor *f, const struct plan_factor *g, char **ret_name)
+{
+	for (char **a = f->args; *a; a++) {
+		char *name = xstrndup(*a, strcspn(*a, "="));
+
+		if (cmdline_name_in(name, g->args)) {
+			*ret_name = name;
+			return true;
+		}
+		free(name);
+	}
+	return false;
+}
+
+/* The design's run r as a mode: the args of the factors it sets, in factor order. */
+static void design_mode(struct plan *p, size_t r, int width, struct plan_mode *m)
+{
+	struct strvec args = STRVEC_INIT;
+	struct strbuf text = STRBUF_INIT;
+
+	memset(m, 0, sizeof(*m));
+	m->name = r ? xasprintf("run%0*zu", width, r + 1) : xstrdup("off");
+	m->line = p->factors[0].line;
+	m->design_run = true;
+	m->run = r;
+	for (size_t i = 0; i < p->n_factors; i++) {
+		if (p->design.levels[r * p->n_factors + i] < 0)
+			continue;
+		strbuf_addf(&text, "%s%s", text.len ? " " : "", p->factors[i].args_text);
+		for (char **a = p->factors[i].args; *a; a++)
+			strvec_push(&args, *a);
+	}
+	m->args_text = strbuf_detach(&text, NULL);
+	m->args = strvec_detach(&args);
+}
+
+/*
+ * [factor] sections: the design's runs become the first modes, so that
+ * every boot is set, rebooted and proven as any mode's.
+ */
+static int validate_design(struct parse_state *s)
+{
+	struct plan *p = s->plan;
+	struct plan_mode *modes;
+	size_t n_runs;
+	int width = 2;
+	char *name;
+
+	if (!p->n_factors) {
+		s->line = p->design_line;
+		return p->design_kind ? fail(s, "design", "takes [factor \"NAME\"] sections: a design is over factors") : 1;
+	}
+	for (size_t i = 0; i < p->n_factors; i++) {
+		s->line = p->factors[i].line;
+		if (!p->factors[i].args || !p->factors[i].args[0])
+			return fail(s, "args", "missing in [factor \"%s\"]: a factor is the args it sets", p->factors[i].name);
+		for (size_t j = 0; j < i; j++)
+			if (factors_overlap(&p->factors[i], &p->factors[j], &name)) {
+				fail(s, "args", "'%s' is set by factor '%s' too: each parameter belongs to one factor",
+				     name, p->factors[j].name);
+				free(name);
+				return 0;
+			}
+	}
+	if (!p->design_kind)
+		p->design_kind = PLAN_DESIGN_SCREEN;
+	if (design_build(p->n_factors, p->design_kind == PLAN_DESIGN_FULL, &p->design) < 0) {
+		s->line = p->design_line;
+		return fail(s, "design", "full takes at most %d factors (2^%d boots a round); design = screen takes more",
+			    DESIGN_FULL_MAX, DESIGN_FULL_MAX);
+	}
+	n_runs = p->design.n_runs;
+	for (size_t n = n_runs; n >= 100; n /= 10)
+		width++;
+	modes = xcalloc(n_runs + p->n_modes, sizeof(*modes));
+	for (size_t r = 0; r < n_runs; r++)
+		design_mode(p, r, width, &modes[r]);
+	for (size_t i = 0; i < p->n_modes; i++)
+		for (size_t r = 0; r < n_runs; r++)
+			if (!strcmp(p->modes[i].name, modes[r].name)) {
+				s->line = p->modes[i].line;
+				fail(s, NULL, "mode '%s' has the name of a run of the factors' design: rename it", modes[r].name);
+				for (size_t k = 0; k < n_runs; k++) {
+					free(modes[k].name);
+					free(modes[k].args_text);
+					strv_free(modes[k].args);
+				}
+				free(modes);
+				return 0;
+			}
+	if (p->n_modes)
+		memcpy(&modes[n_runs], p->modes, p->n_modes * sizeof(*modes));
+	free(p->modes);
+	p->modes = modes;
+	p->n_modes += n_runs;
+	p->alloc_modes = p->n_modes;
+	return 1;
+}
+
 static int validate(struct parse_state *s)
 {
 	struct plan *p = s->plan;
@@ -973,6 +1113,8 @@ static int validate(struct parse_state *s)
 		s->line = p->box_timeout_line;
 		return fail(s, "box_timeout", "takes a fleet (targets or inventory): one box's campaign is bounded by boot_timeout and each row's timeout");
 	}
+	if (!validate_design(s))
+		return 0;
 	s->line = 0;
 	if (p->n_modes == 0)
 		return fail(s, NULL, "no [mode \"NAME\"] section: a campaign needs at least one mode");
@@ -1375,6 +1517,28 @@ static void format_lava(struct strbuf *sb, const struct plan_lava *l)
 	strbuf_addf(sb, "job_timeout = %u\npoll = %u\n", l->job_timeout_s, l->poll_s);
 }
 
+/* [factor] sections, then the user's modes (the design's runs are made from the factors again). */
+static void format_modes(struct strbuf *sb, const struct plan *p)
+{
+	for (size_t i = 0; i < p->n_factors; i++) {
+		strbuf_addf(sb, "\n[factor \"%s\"]\n", p->factors[i].name);
+		format_string(sb, "args", p->factors[i].args_text);
+	}
+	for (size_t i = 0; i < p->n_modes; i++) {
+		const struct plan_mode *m = &p->modes[i];
+
+		if (m->design_run)
+			continue;
+		strbuf_addf(sb, "\n[mode \"%s\"]\n", m->name);
+		if (m->kernel)
+			format_string(sb, "kernel", m->kernel);
+		if (m->args_text && *m->args_text)
+			format_string(sb, "args", m->args_text);
+		for (size_t k = 0; k < m->expects.n; k++)
+			format_string(sb, "expect", m->expects.items[k]);
+	}
+}
+
 char *plan_format(const struct plan *p)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -1425,6 +1589,8 @@ char *plan_format(const struct plan *p)
 		strbuf_addf(&sb, "perf_scope = %s\n", p->perf_system ? "system" : "command");
 	if (p->energy)
 		strbuf_addstr(&sb, "energy = on\n");
+	if (p->n_factors)
+		strbuf_addf(&sb, "design = %s\n", p->design_kind == PLAN_DESIGN_FULL ? "full" : "screen");
 
 	/* %.17g: every double reads back as the same double. */
 	strbuf_addf(&sb, "\n[idle]\nload = %.17g\ngpu = %.17g\nchecks = %u\ninterval = %u\ntimeout = %u\n",
@@ -1441,17 +1607,7 @@ char *plan_format(const struct plan *p)
 			format_string(&sb, "command", p->unpark.items[i]);
 	}
 
-	for (size_t i = 0; i < p->n_modes; i++) {
-		const struct plan_mode *m = &p->modes[i];
-
-		strbuf_addf(&sb, "\n[mode \"%s\"]\n", m->name);
-		if (m->kernel)
-			format_string(&sb, "kernel", m->kernel);
-		if (m->args_text && *m->args_text)
-			format_string(&sb, "args", m->args_text);
-		for (size_t k = 0; k < m->expects.n; k++)
-			format_string(&sb, "expect", m->expects.items[k]);
-	}
+	format_modes(&sb, p);
 	for (size_t i = 0; i < p->n_rows; i++) {
 		const struct plan_row *r = &p->rows[i];
 
@@ -1515,6 +1671,13 @@ void plan_release(struct plan *p)
 		free(p->versions[i].name);
 		free(p->versions[i].command);
 	}
+	for (size_t i = 0; i < p->n_factors; i++) {
+		free(p->factors[i].name);
+		free(p->factors[i].args_text);
+		strv_free(p->factors[i].args);
+	}
+	free(p->factors);
+	design_release(&p->design);
 	free(p->modes);
 	free(p->rows);
 	free(p->versions);

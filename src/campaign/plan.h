@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "judge/design.h"
 #include "lib/parse-error.h"
 #include "lib/strlist.h"
 #include "parsers/parser.h"
@@ -12,7 +13,8 @@
 /*
  * A campaign plan: an INI file with git-config-like sections
  * ([campaign], [mode "NAME"], [row "NAME"], [check "NAME"],
- * [version "NAME"], [idle], [park], [unpark]); docs/plan.md is its manual.
+ * [version "NAME"], [factor "NAME"], [idle], [park], [unpark]); docs/plan.md
+ * is its manual.
  */
 
 enum plan_oneshot {
@@ -28,6 +30,22 @@ struct plan_mode {
 	char *kernel;             /* a release as uname -r prints it, or /boot/PATH; NULL: the standing kernel */
 	struct strlist expects;   /* "iommu.groups=0", "iommu.type(ADDR)=identity", ... */
 	unsigned line;
+	bool design_run;          /* a run of the plan's factor design (not written by the user) */
+	size_t run;               /* design_run: its row of plan->design */
+};
+
+/* A factor of a screening design: a set of args, on or off on each boot. */
+struct plan_factor {
+	char *name;
+	char *args_text;
+	char **args;              /* validated kernel args, NULL-terminated */
+	unsigned line;
+};
+
+enum plan_design_kind {
+	PLAN_DESIGN_NONE,
+	PLAN_DESIGN_SCREEN,       /* the fewest runs that keep main effects clear (judge/design.h) */
+	PLAN_DESIGN_FULL,         /* every combination of the factors */
 };
 
 struct plan_row {
@@ -159,7 +177,17 @@ struct plan {
 	struct strlist park;
 	struct strlist unpark;
 	struct plan_lava lava;
-	size_t alloc_modes, alloc_rows, alloc_versions;
+	/*
+	 * [factor] sections: their design's runs are the first modes (run 0,
+	 * every factor off, named "off"; the others "runNN"), each with the
+	 * args of the factors it sets; the user's own modes follow.
+	 */
+	struct plan_factor *factors;
+	size_t n_factors;
+	enum plan_design_kind design_kind;
+	unsigned design_line;
+	struct design design;          /* when n_factors */
+	size_t alloc_modes, alloc_rows, alloc_versions, alloc_factors;
 };
 
 /* rounds = auto: the ceiling's default and range. */

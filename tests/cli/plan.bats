@@ -229,3 +229,42 @@ bats_require_minimum_version 1.5.0
 	[ "${stderr_lines[2]}" = "bootab: warning: one boot per mode and history = off: nothing can test this campaign (it can only be screened); rounds = 2 gives every mode a test of its own" ]
 	[ "${#stderr_lines[@]}" -eq 3 ]
 }
+
+@test "factors: the design's runs are the modes, with what each sets, the aliases and the cost" {
+	cd "$BATS_TEST_DIRNAME/../.."
+	run "$BOOTAB" plan examples/lab-screen.ini
+	[ "$status" -eq 0 ]
+	diff -u tests/cli/expected/plan-lab-screen.txt <(printf '%s\n' "$output")
+}
+
+@test "factors: a screen of eight is a resolution IV fraction with its alias chains" {
+	f="$BATS_TEST_TMPDIR/screen.ini"
+	{
+		printf '[campaign]\ntarget = lab\ndesign = screen\n'
+		for a in mitigations=off transparent_hugepage=never iommu=pt idle=poll \
+			processor.max_cstate=1 intel_pstate=disable nohz_full=1-3 rcu_nocbs=1-3; do
+			printf '[factor "%s"]\nargs = %s\n' "${a%%=*}" "$a"
+		done
+		printf '[row "r"]\ncommand = true\n'
+	} > "$f"
+	run "$BOOTAB" plan "$f"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"design over 8 factors: fractional factorial 2^(8-4), 16 runs, resolution IV"* ]]
+	[[ "$output" == *"  generator: processor.max_cstate = transparent_hugepage*iommu*idle"* ]]
+	[[ "$output" == *"every main effect clear of two-factor interactions"* ]]
+	[[ "$output" == *"interactions aliased: mitigations*transparent_hugepage = processor.max_cstate*intel_pstate = iommu*nohz_full = idle*rcu_nocbs"* ]]
+	[[ "$output" == *"cost: 17 boots; one mode per factor: 73 boots"* ]]
+	[[ "$output" == *"boot order (17 boots):"* ]]
+}
+
+@test "factors: errors name file, line and key" {
+	f="$BATS_TEST_TMPDIR/bad.ini"
+	printf '[factor "a"]\nargs = pti=on\n[factor "b"]\nargs = pti=off\n' > "$f"
+	run "$BOOTAB" plan "$f"
+	[ "$status" -eq 2 ]
+	[ "$output" = "bootab: $f:3: args: 'pti' is set by factor 'a' too: each parameter belongs to one factor" ]
+	printf '[campaign]\ndesign = half\n[factor "a"]\nargs = pti=on\n' > "$f"
+	run "$BOOTAB" plan "$f"
+	[ "$status" -eq 2 ]
+	[ "$output" = "bootab: $f:2: design: 'half' is not screen or full" ]
+}

@@ -471,7 +471,83 @@ static const struct error_case errors[] = {
 	{ "[campaign]\ntarget = lava\n[mode \"a\"]\n", 0, "target: lava needs a [lava] section" },
 	{ "[campaign]\ntarget = lab\n[mode \"a\"]\n[lava]\nurl = http://a\n", 4, "section [lava] is for target = lava" },
 	{ "[campaign]\ntarget = lava\n[mode \"a\"]\nkernel = 6.1.0-57-amd64\n[lava]\nurl = http://l\ndevice = d\nkernel = file:///k\ninitramfs = file:///i\nprompt = #\ntoken_env = T\n", 3, "kernel: a LAVA campaign's jobs deploy [lava] kernel" },
+	{ "[campaign]\ndesign = full\n[mode \"a\"]\n", 2, "design: takes [factor \"NAME\"] sections" },
+	{ "[campaign]\ndesign = half\n[factor \"a\"]\nargs = pti=on\n", 2, "design: 'half' is not screen or full" },
+	{ "[factor \"a\"]\nargs = pti=on\n[factor \"b\"]\nargs = pti=off\n", 3, "args: 'pti' is set by factor 'a' too" },
+	{ "[factor \"a\"]\n[factor \"b\"]\nargs = pti=on\n", 1, "args: missing in [factor \"a\"]" },
+	{ "[factor \"a\"]\nargs = pti=on\nkernel = 6.1.0\n", 3, "kernel: unknown key in [factor \"a\"] (args)" },
+	{ "[factor \"a\"]\nargs = pti=on\n[factor \"a\"]\n", 3, "section [factor \"a\"]: factor 'a' is defined twice" },
+	{ "[factor \"a\"]\nargs = pti=on\n[mode \"off\"]\n", 3, "mode 'off' has the name of a run of the factors' design" },
+	{ "[factor \"a\"]\nargs = pti=bogus\n", 2, "args: " },
+	{ "[campaign]\ndesign = full\n[factor \"a\"]\nargs = a=1\n[factor \"b\"]\nargs = b=1\n[factor \"c\"]\nargs = c=1\n"
+	  "[factor \"d\"]\nargs = d=1\n[factor \"e\"]\nargs = e=1\n[factor \"f\"]\nargs = f=1\n[factor \"g\"]\nargs = g=1\n",
+	  2, "design: full takes at most 6 factors" },
 };
+
+/* [factor] sections: the design's runs are the first modes, and plan_format() writes the factors back. */
+static void test_factors(void **state)
+{
+	static const char text[] =
+		"[campaign]\ntarget = lab\ndesign = full\n"
+		"[factor \"pti\"]\nargs = pti=on\n"
+		"[factor \"iommu\"]\nargs = iommu=pt\n"
+		"[factor \"thp\"]\nargs = transparent_hugepage=never\n"
+		"[mode \"mine\"]\nargs = nosmt\n"
+		"[row \"r\"]\ncommand = true\n";
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct plan p, again;
+	struct plan_boot *boots;
+	size_t n;
+	char *formatted, *twice;
+
+	(void)state;
+	assert_int_equal(plan_parse("f.ini", text, &p, &err), 0);
+	assert_int_equal(p.n_factors, 3);
+	assert_int_equal(p.design_kind, PLAN_DESIGN_FULL);
+	assert_int_equal(p.design.n_runs, 8);
+	assert_int_equal(p.n_modes, 9);
+	assert_string_equal(p.modes[0].name, "off");
+	assert_true(p.modes[0].design_run);
+	assert_null(p.modes[0].args[0]);
+	assert_string_equal(p.modes[1].name, "run02");
+	assert_string_equal(p.modes[1].args_text, "pti=on");
+	assert_string_equal(p.modes[7].name, "run08");
+	assert_string_equal(p.modes[7].args_text, "pti=on iommu=pt transparent_hugepage=never");
+	assert_string_equal(p.modes[7].args[2], "transparent_hugepage=never");
+	assert_int_equal(p.modes[7].run, 7);
+	assert_string_equal(p.modes[8].name, "mine");
+	assert_false(p.modes[8].design_run);
+	/* The standing config opens and closes the campaign. */
+	n = plan_boots(&p, &boots);
+	assert_int_equal(n, 10);
+	assert_string_equal(boots[0].label, "off");
+	assert_string_equal(boots[9].label, "off2");
+	plan_boots_free(boots, n);
+
+	formatted = plan_format(&p);
+	assert_non_null(strstr(formatted, "design = full\n"));
+	assert_non_null(strstr(formatted, "\n[factor \"thp\"]\nargs = transparent_hugepage=never\n"));
+	assert_null(strstr(formatted, "run02"));
+	assert_int_equal(plan_parse("f.ini", formatted, &again, &err), 0);
+	assert_int_equal(again.n_modes, 9);
+	twice = plan_format(&again);
+	assert_string_equal(formatted, twice);
+	free(formatted);
+	free(twice);
+	plan_release(&again);
+	plan_release(&p);
+
+	/* design = screen by default; four factors: the 2^(4-1) fraction. */
+	assert_int_equal(plan_parse("f.ini",
+				    "[factor \"a\"]\nargs = pti=on\n[factor \"b\"]\nargs = iommu=pt\n"
+				    "[factor \"c\"]\nargs = nosmt\n[factor \"d\"]\nargs = mitigations=off\n",
+				    &p, &err),
+			 0);
+	assert_int_equal(p.design_kind, PLAN_DESIGN_SCREEN);
+	assert_int_equal(p.n_modes, 8);
+	assert_int_equal(p.design.resolution, 4);
+	plan_release(&p);
+}
 
 static void test_errors(void **state)
 {
@@ -662,6 +738,7 @@ int main(void)
 		cmocka_unit_test(test_rounds_auto),
 		cmocka_unit_test(test_random_order_is_seeded),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_factors),
 		cmocka_unit_test(test_load),
 		cmocka_unit_test(test_history_key),
 		cmocka_unit_test(test_bom_and_continued_args),

@@ -1,0 +1,115 @@
+#ifndef BOOTAB_DESIGN_H
+#define BOOTAB_DESIGN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lib/strlist.h"
+
+/*
+ * Two-level designs over k factors (a factor: a set of kernel args, on or
+ * off), for a screening campaign: which of k parameters matter. Pure
+ * functions; docs/plan.md "Which of these parameters matter?" is the user's
+ * side, docs/statistics.md the analysis.
+ *
+ * - full: the 2^k full factorial (k <= DESIGN_FULL_MAX).
+ * - a regular fractional factorial 2^(k-p) of resolution IV or V, from the
+ *   minimum-aberration generators tabled in Box, Hunter & Hunter,
+ *   "Statistics for Experimenters" (2nd ed., table 6.22) and the NIST/
+ *   SEMATECH e-Handbook of Statistical Methods, section 5.3.3.4.7
+ *   (k = 4 ... 11). Each generator's sign is chosen so that the run with
+ *   every base factor off has every factor off (an equally good fraction of
+ *   the same family): the standing config is always a run of the design.
+ * - Plackett-Burman (Plackett and Burman, Biometrika 33, 1946): the cyclic
+ *   generating rows for N = 20 and 24 runs (k = 12 ... 23), resolution III.
+ *
+ * Run 0 of every design has every factor off.
+ */
+
+#define DESIGN_MAX_FACTORS 23
+#define DESIGN_FULL_MAX 6           /* design = full: at most 2^6 = 64 runs */
+#define DESIGN_SCREEN_FULL_MAX 3    /* design = screen: full factorial up to 3 factors */
+
+enum design_kind {
+	DESIGN_FULL,
+	DESIGN_FRACTION,
+	DESIGN_PLACKETT_BURMAN,
+};
+
+/* A word of the defining relation: the factors in mask (bit i: factor i), its sign (+1 or -1). */
+struct design_word {
+	unsigned mask;
+	int sign;
+};
+
+struct design {
+	enum design_kind kind;
+	size_t k;
+	size_t n_runs;
+	signed char *levels;            /* n_runs rows of k: +1 on, -1 off; row 0 all off */
+	unsigned resolution;            /* 0: full factorial (nothing aliased); else III, IV, V ... as 3, 4, 5 */
+	struct design_word *generators; /* fraction: p words, each holding its generated factor */
+	size_t n_generators;
+	struct design_word *relation;   /* fraction: the 2^p - 1 words of the defining relation */
+	size_t n_relation;
+};
+
+/*
+ * Builds the design for k factors: full (every combination) or, for a
+ * screen, the smallest of full (k <= DESIGN_SCREEN_FULL_MAX), fraction of
+ * resolution IV or more (k <= 11) and Plackett-Burman (k <= 23). Returns 0
+ * and *ret (design_release()), -EINVAL for k = 0, or above
+ * DESIGN_FULL_MAX with full or DESIGN_MAX_FACTORS with screen; *ret
+ * untouched then.
+ */
+int design_build(size_t k, bool full, struct design *ret);
+void design_release(struct design *d);
+
+/* "full factorial 2^3", "fractional factorial 2^(6-2), resolution IV", "Plackett-Burman, 20 runs" (the caller's). */
+char *design_describe(const struct design *d);
+
+/* The resolution in roman numerals ("III", "IV", ...), or "full" (static). */
+const char *design_resolution_name(const struct design *d);
+
+/*
+ * What is aliased with what, one line per entry (added to *ret, names[i]
+ * naming factor i): the generators ("F = +A*B*C"), each main effect clear
+ * of two-factor interactions or the interactions it is aliased with, and
+ * the chains of two-factor interactions that are aliased with each other.
+ */
+void design_aliases(const struct design *d, const char *const *names, struct strlist *ret);
+
+/* Whether factor i's main effect is aliased with a two-factor interaction (resolution III). */
+bool design_main_aliased(const struct design *d, size_t i);
+
+/*
+ * A factor's main effect: on minus off in the response (for bootab the log
+ * of a boot mean), from an ordinary least-squares fit of the intercept and
+ * every main effect to the observations; its standard error and CI from the
+ * fit's residual (df: observations - 1 - k, which holds the repeated boots
+ * and the interactions the design leaves out).
+ */
+struct design_effect {
+	double effect;
+	double se;
+	double low, high;          /* the 1 - alpha CI; NaN without residual df */
+	double p;                  /* two-sided; NaN without residual df */
+};
+
+/*
+ * Fits y (n observations) on levels (n rows of k, +1 / -1). Returns 0 and
+ * ret[0..k-1], *ret_df (the residual df, 0: no CI); -EDOM when the columns
+ * do not determine every effect (a factor constant, or fewer observations
+ * than k + 1); -EINVAL for bad arguments.
+ */
+int design_effects(const signed char *levels, size_t k, const double *y, size_t n, double alpha,
+		   struct design_effect *ret, size_t *ret_df);
+
+/*
+ * The boots one mode per factor takes (the standing config and each factor
+ * alone, the standing config closing) for the same standard error of every
+ * main effect as rounds of d (rounds * n_runs + 1 boots).
+ */
+size_t design_one_factor_boots(const struct design *d, unsigned rounds);
+
+#endif
