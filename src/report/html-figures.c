@@ -334,16 +334,20 @@ static void metric_chart_reps(struct page *pg, const struct compare_metric *cm, 
 
 		for (size_t n = 0; m && n < m->n_samples; n++) {
 			struct strbuf v = STRBUF_INIT;
+			bool wild = false;
 
+			for (size_t w2 = 0; w2 < cm->cells[k].n_wild; w2++)
+				wild |= cm->cells[k].wild[w2] == n;
 			report_add_value(&v, m->samples[n], cm->cells[k].value);
-			page_putf(pg, "<circle class=\"rep\" data-side=\"");
+			/* A wild rep is drawn as such: a ring, left out of the boot mean. */
+			page_putf(pg, "<circle class=\"rep%s\" data-side=\"", wild ? " wild" : "");
 			page_esc(pg, res->sides[k].label);
 			page_putf(pg, "\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.8\" fill=\"%s\"><title>", x - w / 2 + w * ((double)n + 0.5) / (double)across,
 			     chart_axis_map(&fr->axis, m->samples[n], fr->y0, fr->y1), page_mode_color(pg, k));
 			page_esc(pg, res->sides[k].label);
 			page_putf(pg, cm->by_run ? " run %zu: " : " rep %zu: ", n + 1);
 			page_esc(pg, strbuf_str(&v));
-			page_put(pg, "</title></circle>");
+			page_put(pg, wild ? " (wild: left out of the boot mean)</title></circle>" : "</title></circle>");
 			strbuf_release(&v);
 		}
 		page_put(pg, m ? "\n" : "");

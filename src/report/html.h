@@ -26,6 +26,7 @@
  * several statistics has a row per further statistic under each side,
  * its verdict in data-stat-verdict with data-stat naming the statistic.
  * Each chart draws every rep as <circle class="rep" data-side="LABEL">
+ * (class "rep wild" for a wild rep, left out of the boot mean)
  * (data-reps on the svg counts them), and a run-by-run row one
  * <path class="run" data-run="I"> per run across the boots. Every
  * boot-level test's verdict is in an element with data-test-verdict

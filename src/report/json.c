@@ -262,6 +262,14 @@ static json_t *json_cell(const struct compare_result *res, const struct compare_
 			json_array_append_new(samples, json_num(m->samples[n]));
 		json_object_set_new(j, "samples", samples);
 	}
+	if (c->n_wild) {
+		/* Wild reps: indices into samples, left out of the boot mean (judge/compare.h). */
+		json_t *wild = json_array();
+
+		for (size_t w = 0; w < c->n_wild; w++)
+			json_array_append_new(wild, json_integer((json_int_t)c->wild[w]));
+		json_object_set_new(j, "wild", wild);
+	}
 	if (c->pairs) {
 		json_object_set_new(j, "pairs", json_integer((json_int_t)c->pairs));
 		json_object_set_new(j, "pairs_agree", json_integer((json_int_t)c->pairs_agree));

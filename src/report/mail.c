@@ -136,8 +136,9 @@ static void put_line(FILE *out, struct strbuf *sb)
 
 /*
  * The noise a delta was judged against, in % of the first side's value:
- * twice the drift, or the first side's spread when that is larger (the
- * seed rule); by-run rows, twice the largest per-run drift.
+ * twice the drift, or the larger spread of the two sides when that is
+ * larger (the screen's bar, judge/compare.c); by-run rows, twice the
+ * largest per-run drift.
  */
 static double noise_of(const struct compare_metric *cm, const struct compare_cell *base, const struct compare_cell *c,
 		       double drift)
@@ -151,6 +152,8 @@ static double noise_of(const struct compare_metric *cm, const struct compare_cel
 	bar = 2 * fabs(drift);
 	if (!cm->by_run && !isnan(base->spread_pct) && base->spread_pct > bar)
 		bar = base->spread_pct;
+	if (!cm->by_run && !isnan(c->spread_pct) && c->spread_pct > bar)
+		bar = c->spread_pct;
 	return bar;
 }
 
@@ -275,6 +278,27 @@ static int test_block(FILE *out, const struct compare_result *res, size_t k, str
 	return 1;
 }
 
+/* The wild reps of the first side and of side k in metric cm, a line each side that has one. */
+static void add_wild_lines(FILE *out, const struct compare_result *res, const struct compare_metric *cm, size_t k,
+			   struct strbuf *sb)
+{
+	size_t sides[2] = { 0, k };
+
+	for (size_t i = 0; i < 2; i++) {
+		struct strbuf w = STRBUF_INIT;
+
+		if (!cm->cells[sides[i]].n_wild)
+			continue;
+		strbuf_addstr(sb, "  ");
+		add_ascii(sb, res->sides[sides[i]].label, 64);
+		strbuf_addstr(sb, ": ");
+		report_add_wild(&w, res, cm, sides[i], 1);
+		add_ascii(sb, strbuf_str(&w), w.len);
+		put_line(out, sb);
+		strbuf_release(&w);
+	}
+}
+
 static int side_block(FILE *out, const struct compare_result *res, size_t k, struct strbuf *sb, bool *ret_unfdr)
 {
 	const struct side *first = &res->sides[0], *side = &res->sides[k];
@@ -302,8 +326,7 @@ static int side_block(FILE *out, const struct compare_result *res, size_t k, str
 			strbuf_addf(sb, " and %zu more", repeats - listed);
 		strbuf_addstr(sb, " (");
 		add_ascii(sb, first->label, 64);
-		strbuf_addf(sb, " booted again%s), or the spread of ", repeats > 1 ? "; the largest" : "");
-		add_ascii(sb, first->label, 64);
+		strbuf_addf(sb, " booted again%s), or the spread of either side", repeats > 1 ? "; the largest" : "");
 	} else {
 		strbuf_addstr(sb, "none measured (no repeat boot of ");
 		add_ascii(sb, first->label, 64);
@@ -362,6 +385,7 @@ static int side_block(FILE *out, const struct compare_result *res, size_t k, str
 			free(name);
 			shown++;
 		}
+		add_wild_lines(out, res, cm, k, sb);
 	}
 	if (!shown)
 		fputs("  (no metric on both sides)\n", out);

@@ -225,6 +225,14 @@ static void md_cell_rows(struct strbuf *sb, const struct compare_result *res, co
 		strbuf_addf(sb, " | %s", report_verdict_words(c->verdict));
 		if (c->pairs >= 2)
 			strbuf_addf(sb, "; sign agrees in %zu of %zu pairs", c->pairs_agree, c->pairs);
+		if (c->n_wild) {
+			struct strbuf w = STRBUF_INIT;
+
+			report_add_wild(&w, res, cm, k, unit->factor);
+			strbuf_addstr(sb, "; ");
+			report_md_cell(sb, strbuf_str(&w));
+			strbuf_release(&w);
+		}
 		strbuf_addstr(sb, " |\n");
 	} else {
 		strbuf_addstr(sb, "- | | | | | | | missing |\n");

@@ -406,6 +406,9 @@ static void text_cell(FILE *out, const struct compare_result *res, const struct 
 		    *color_of(c, o->color) ? t->reset : "");
 	if (c->pairs >= 2)
 		strbuf_addf(&notes, "sign agrees in %zu of %zu pairs", c->pairs_agree, c->pairs);
+	if (c->n_wild && notes.len)
+		strbuf_addstr(&notes, "; ");
+	report_add_wild(&notes, res, cm, k, t->unit.factor);
 	put_row_notes(out, &sb, &notes, t->width, inv);
 	text_other_stats(out, cm, c, k, o, t);
 	strbuf_release(&notes);

@@ -493,3 +493,22 @@ double report_sd_pct(double var)
 {
 	return isnan(var) ? NAN : 100 * sqrt(var);
 }
+
+void report_add_wild(struct strbuf *sb, const struct compare_result *res, const struct compare_metric *cm, size_t k,
+		     double factor)
+{
+	const struct compare_cell *c = &cm->cells[k];
+	const struct metric *m = compare_side_metric(res, cm, k);
+
+	if (!c->n_wild || !m)
+		return;
+	strbuf_addf(sb, "wild rep%s ", c->n_wild == 1 ? "" : "s");
+	for (size_t i = 0; i < c->n_wild; i++) {
+		if (c->wild[i] >= m->n_samples)
+			continue;
+		strbuf_addf(sb, "%s#%zu (", i ? ", " : "", c->wild[i] + 1);
+		report_add_value(sb, m->samples[c->wild[i]] / factor, c->value / factor);
+		strbuf_addch(sb, ')');
+	}
+	strbuf_addstr(sb, ": left out of the boot mean");
+}

@@ -71,6 +71,13 @@ void report_cost_words(struct strbuf *sb, const struct compare_cost *c, bool aga
 void report_side_note(struct strbuf *sb, const struct compare_result *res, size_t k);
 /* The baseline's noise: " 2 kernel lines, 1 failed unit" (with a leading blank). */
 void report_add_noise(struct strbuf *sb, const struct costs_result *f);
+/*
+ * Side k's wild reps of metric cm (compare_cell.wild), numbered from 1 with
+ * their values divided by factor (the table's unit): "wild rep #4 (65.0):
+ * left out of the boot mean"; nothing when it has none.
+ */
+void report_add_wild(struct strbuf *sb, const struct compare_result *res, const struct compare_metric *cm, size_t k,
+		     double factor);
 /* Whether bootab judged the costs of any side. */
 bool report_found_any_judged(const struct compare_result *res);
 /*

@@ -151,7 +151,7 @@ mail_shaped() {
 	printf '%s\n' "$output" > "$d/mail.txt"
 	mail_shaped "$d/mail.txt"
 	[ "$(grep -c '^bootab: pt -> ' "$d/mail.txt")" -eq 6 ]
-	grep -q '^  pt3, pt4 (pt booted again; the largest), or the spread of pt$' "$d/mail.txt"
+	grep -q '^  pt3, pt4 (pt booted again; the largest), or the spread of either side$' "$d/mail.txt"
 	grep -Eq '^prefill pp512 \(t/s\) min +398\.0 +411\.6 +\+3\.42 +2\.21  counts$' "$d/mail.txt"
 	[ ! -e "$d/camp/report.mail" ]
 	# the reports written again carry both statistics

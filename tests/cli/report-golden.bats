@@ -56,3 +56,57 @@ golden() {
 	grep -q 'history t, df 4' "$expected/golden-history.txt"
 	grep -q '^translated vs pt: no difference shown; ' "$expected/golden-history.txt"
 }
+
+@test "a wild rep (plain numbers, one rep 35 % slow) is named in txt, md and mail, listed in report.json, drawn as such in html" {
+	w="$BATS_TEST_TMPDIR/w"
+	mkdir -p "$w/a" "$w/b" "$w/a2" "$w/b2"
+	printf '100\n101\n99\n100\n100.5\n' > "$w/a/x.txt"
+	printf '100.2\n100.8\n99.5\n65\n100.1\n' > "$w/b/x.txt"
+	printf '100.3\n100.9\n99.4\n100.2\n100\n' > "$w/a2/x.txt"
+	printf '100\n101.1\n99.2\n100.4\n100\n' > "$w/b2/x.txt"
+	run -0 --separate-stderr "$BOOTAB" compare --color never "$w/a" "$w/b" "$w/a2" "$w/b2"
+	[[ "$output" == *"  b      93.12 ± 15.73  16.9%   5   -7.0%   +0.1% 116.3  loud: not judged
+      sign agrees in 2 of 2 pairs; wild rep #4 (65.00): left out of the boot mean"* ]]
+	# The answer stands on the boot means without it: no claim of the -7 % the mean shows.
+	[ "${lines[0]}" = "b vs a: no difference shown; 2 boots per mode would detect 2 %" ]
+	run -0 --separate-stderr "$BOOTAB" compare --format md "$w/a" "$w/b" "$w/a2" "$w/b2"
+	[[ "$output" == *"| loud: not judged; sign agrees in 2 of 2 pairs; wild rep #4 (65.00): left out of the boot mean |"* ]]
+	run -0 --separate-stderr "$BOOTAB" compare --format mail "$w/a" "$w/b" "$w/a2" "$w/b2"
+	[[ "$output" == *"
+  b: wild rep #4 (65.00): left out of the boot mean
+"* ]]
+	# The mail's noise is the screen's bar: the larger spread of the two sides (b's 16.9 %).
+	[[ "$output" == *"or the spread of either side"* ]]
+	[[ "$output" == *" 16.89  loud"* ]]
+	"$BOOTAB" compare --format json "$w/a" "$w/b" "$w/a2" "$w/b2" > "$BATS_TEST_TMPDIR/w.json" 2>/dev/null
+	[ "$(jq -c '[.comparisons[] | select(.wild) | {side, wild}]' "$BATS_TEST_TMPDIR/w.json")" = '[{"side":"b","wild":[3]}]' ]
+	/usr/bin/python3 "$BATS_TEST_DIRNAME/helpers/report-schema.py" "$BATS_TEST_DIRNAME/../../docs/report.schema.json" \
+		"$BATS_TEST_TMPDIR/w.json"
+	run -0 --separate-stderr "$BOOTAB" compare --format html "$w/a" "$w/b" "$w/a2" "$w/b2"
+	[ "$(grep -o '<circle class="rep wild" data-side="b"' <<<"$output" | wc -l)" -eq 1 ]
+	[[ "$output" == *"<title>b rep 4: 65.00 (wild: left out of the boot mean)</title>"* ]]
+}
+
+@test "one delta per mode: the hyperfine campaign's claim reads the same in headline, txt, md, html, csv, json and mail" {
+	set -- "$hf/a" "$hf/b" "$hf/a2" "$hf/b2" "$hf/a3" "$hf/b3"
+	"$BOOTAB" compare --format json "$@" > "$BATS_TEST_TMPDIR/a.json" 2>/dev/null
+	# The answer of b: a time about 4x longer, told as a factor with its CI (1 - pct/100 for a time).
+	a=$(jq -c '[.answers[] | select(.mode == "b")] | .[0]' "$BATS_TEST_TMPDIR/a.json")
+	[ "$(jq -r '.answer + " " + .shown_as' <<<"$a")" = "claim factor" ]
+	effect=$(jq -r '"\(.factor * 10 | round / 10)x slower"' <<<"$a")
+	ci=$(jq -r '"\(1 - .ci_hi_pct / 100 | . * 10 | round / 10)x, \(1 - .ci_lo_pct / 100 | . * 10 | round / 10)x"' <<<"$a")
+	pct=$(jq -r '"\(.delta_pct * 100 | round / 100)"' <<<"$a")
+	[[ "$effect" == [0-9]*.[0-9]x\ slower && "$ci" == [0-9]*.[0-9]x,\ [0-9]*.[0-9]x ]]
+	run -0 --separate-stderr "$BOOTAB" compare --color never "$@"
+	[ "${lines[0]}" = "b vs a: sleep sleep $effect [$ci] (boot t, 3 + 3 boots)" ]
+	[[ "$output" == *"  b       3/3  $effect  ${ci/, / to }  "* ]]
+	run -0 --separate-stderr "$BOOTAB" compare --format md "$@"
+	[[ "$output" == *"| b | 3/3 | $effect | ${ci/, / to } |"* ]]
+	run -0 --separate-stderr "$BOOTAB" compare --format html "$@"
+	[[ "$output" == *"$effect [$ci]"* ]]
+	run -0 --separate-stderr "$BOOTAB" compare --format csv "$@"
+	[ "$(awk -F, '$3 == "b" { printf "%.2f %s\n", $27, $35 }' <<<"$output")" = "$pct claim" ]
+	# The mail keeps the list's + is better percentages: the same delta.
+	run -0 --separate-stderr "$BOOTAB" compare --format mail "$@"
+	[[ "$output" == *"sleep sleep (s)             $pct  "* ]]
+}
