@@ -27,13 +27,20 @@
  *            paired p is below 0.05: a reader picking the p he likes
  *   wild     a rep of the metric flagged wild on any side (compare_cell.n_wild):
  *            a false flag under the model, a found one under wild-rep
+ *   headline what the report's headline claims of the mode and metric, read
+ *            through answer_of() (report/answer.h): a boot t or history t
+ *            claim that survives the Benjamini-Hochberg correction over the
+ *            call's METRICS_PER_CALL metrics (and modes)
+ *   headline-report  a report (one call: METRICS_PER_CALL metrics) whose
+ *            headline makes any claim (answer_view_build(), the view the
+ *            headline walks): its draws are reports, not metrics
  * For each method and cell it prints the claim rate (false-claim rate when
  * delta = 0, power otherwise), wrong-sign rate among claims, exaggeration
  * among right-sign claims (mean |estimate| / |delta|) and CI coverage, as CSV.
  *
  *   usage: method [--quick] [--equiv-grid] [--stress-only|--normal-only|--stress KIND] [--boots B,...] [--draws N]
  *                 [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--skip CSV]
- *                 [--cell SB,SW,REPS,BOOTS,DELTA] [--sequential [--history]] [--answer-grid]
+ *                 [--cell SB,SW,REPS,BOOTS,DELTA] [--sequential [--history]] [--answer-grid] [--headline-grid]
  * --skip CSV (repeatable) leaves out the cells a CSV already holds, to resume
  * a run. docs/statistics.md has the method and the table of a full run.
  */
@@ -50,6 +57,7 @@
 #include "judge/compare.h"
 #include "judge/history.h"
 #include "lib/alloc.h"
+#include "report/answer.h"
 #include "results/side.h"
 #include "stats/stats.h"
 
@@ -59,9 +67,10 @@
 #define MC_SE_TARGET 0.005        /* 0.5 percentage points */
 
 enum method { M_NAIVE, M_SEED, M_BOOT, M_HISTORY, M_EQUIV, M_ANSWER, M_MINP, M_UNCHECKED, M_NOISIER, M_WILD,
-	      N_METHODS };
+	      M_HEADLINE, M_REPORT, N_METHODS };
 static const char *const method_names[N_METHODS] = { "naive", "seed", "boot", "history", "equiv", "answer",
-						     "minp", "history-unchecked", "noisier", "wild" };
+						     "minp", "history-unchecked", "noisier", "wild",
+						     "headline", "headline-report" };
 
 /* The equivalence margin every simulated campaign is judged with (%). */
 #define EQUIV_MARGIN 2.0
@@ -277,6 +286,7 @@ static void sim_run(struct sim *s, struct tally *t)
 				     .by_run = &s->by_run, .history = s->use_history ? &s->history : NULL,
 				     .equivalence_pct = EQUIV_MARGIN };
 	struct compare_result res;
+	struct answer_view view;
 	struct strlist w = STRLIST_INIT;
 
 	for (size_t k = 0; k < s->n_sides; k++) {
@@ -307,6 +317,7 @@ static void sim_run(struct sim *s, struct tally *t)
 		const struct compare_cell *c = &cm->cells[1];
 		const struct compare_test *ct = &cm->tests[0];
 		bool tested = ct->method != METHOD_NONE, wild = false;
+		struct answer a;
 		/* The smallest of the boot t's, Welch's and the paired p: a reader who picks the one he likes. */
 		double minp = fmin(ct->test.p, fmin(ct->has_welch ? ct->welch.p : 1, ct->has_paired ? ct->paired.p : 1));
 		struct {
@@ -349,11 +360,19 @@ static void sim_run(struct sim *s, struct tally *t)
 			[M_NOISIER] = { s->use_history && ct->method == METHOD_HISTORY, cm->history.drift, false, NAN,
 					NAN, NAN },
 			[M_WILD] = { true, false, false, NAN, NAN, NAN },
+			/* Filled below from answer_of(): what the headline claims. */
+			[M_HEADLINE] = { true, false, false, NAN, NAN, NAN },
 		};
 
 		for (size_t k = 0; k < s->n_sides; k++)
 			wild |= cm->cells[k].n_wild > 0;
 		v[M_WILD].claim = wild;
+		answer_of(&res, cm, ct, 1, &a);
+		v[M_HEADLINE].claim = a.kind == ANSWER_CLAIM;
+		v[M_HEADLINE].has_ci = a.kind != ANSWER_NOT_TESTED && a.kind != ANSWER_MISSING;
+		v[M_HEADLINE].est = a.delta_pct;
+		v[M_HEADLINE].lo = a.lo_pct;
+		v[M_HEADLINE].hi = a.hi_pct;
 
 		for (int m = 0; m < N_METHODS; m++) {
 			struct tally *tm = &t[m];
@@ -378,6 +397,11 @@ static void sim_run(struct sim *s, struct tally *t)
 			}
 		}
 	}
+	/* The report's headline: any claim of any mode and metric (counters aside). */
+	answer_view_build(&res, &view);
+	t[M_REPORT].draws++;
+	t[M_REPORT].claims += view.n_claims > 0;
+	answer_view_release(&view);
 	compare_result_release(&res);
 	strlist_release(&w);
 	free(x);
@@ -391,7 +415,8 @@ static double worst_se(const struct tally *t)
 	for (int m = 0; m < N_METHODS; m++) {
 		double p;
 
-		if (!t[m].draws)
+		/* Reports are METRICS_PER_CALL times fewer than metrics: their error is not what stops a cell. */
+		if (!t[m].draws || m == M_REPORT)
 			continue;
 		p = (double)t[m].claims / (double)t[m].draws;
 		/* Guard against a rate estimated at 0 or 1 from few draws. */
@@ -440,7 +465,7 @@ static void run_cell(const struct cell *c, unsigned long min_draws, unsigned lon
 		se = sqrt(rate * (1 - rate) / (double)tm->draws);
 		printf("%s,%g,%g,%u,%u,%g,%s,%lu,%.4f,%.4f,", stress_names[c->stress], c->sb, c->sw, c->reps,
 		       c->boots, c->delta, method_names[m], tm->draws, rate, se);
-		if (m == M_NOISIER) {
+		if (m == M_NOISIER || m == M_REPORT) {
 			printf(",,,\n");
 			continue;
 		}
@@ -645,6 +670,13 @@ static const unsigned answer_wild_boots[] = { 1, 2, 3 };
 static const double answer_delta[] = { 0, 5 };
 static const double answer_delta0[] = { 0 };
 
+/*
+ * --headline-grid: what the headline claims (methods "headline" and
+ * "headline-report") on do-nothing campaigns of each design: one boot per
+ * mode without and with a history, 2 and 3 rounds.
+ */
+static const unsigned headline_boots[] = { 1, 2, 3 };
+
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 struct grid {
@@ -769,7 +801,7 @@ int main(int argc, char **argv)
 	struct done done = { 0 };
 	int only_stress = -1;
 	unsigned long only_boots = 0;     /* bit b: cells with b boots per mode; 0: all */
-	bool sequential = false, answer = false;
+	bool sequential = false, answer = false, headline = false;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--quick")) {
@@ -808,6 +840,8 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--history")) {
 			/* With --sequential: rounds = auto on a box with a history of 10 A/A pairs. */
 			seq_with_history = true;
+		} else if (!strcmp(argv[i], "--headline-grid")) {
+			headline = true;
 		} else if (!strcmp(argv[i], "--sequential")) {
 			/* rounds = auto: the cells' boots are the ceiling (max_rounds). */
 			sequential = true;
@@ -840,7 +874,7 @@ int main(int argc, char **argv)
 			}
 			one = true;
 		} else {
-			fprintf(stderr, "usage: method [--quick] [--equiv-grid] [--stress-only|--normal-only|--stress KIND] [--boots B,...] [--draws N] [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--skip CSV] [--cell SB,SW,REPS,BOOTS,DELTA] [--sequential [--history]] [--answer-grid]\n");
+			fprintf(stderr, "usage: method [--quick] [--equiv-grid] [--stress-only|--normal-only|--stress KIND] [--boots B,...] [--draws N] [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--skip CSV] [--cell SB,SW,REPS,BOOTS,DELTA] [--sequential [--history]] [--answer-grid] [--headline-grid]\n");
 			return 2;
 		}
 	}
@@ -889,6 +923,16 @@ int main(int argc, char **argv)
 		g.n_delta = N(answer_delta0);
 		add_grid(&cells, &g, S_WILD_REP);
 		add_grid(&cells, &g, S_WILD_REP10);
+		do_normal = do_stress = false;
+	}
+	if (headline) {
+		struct grid g = { answer_sb, answer_sw, answer_delta0, answer_reps, headline_boots,
+				  N(answer_sb), N(answer_sw), N(answer_reps), N(headline_boots), N(answer_delta0) };
+
+		add_grid(&cells, &g, S_NONE);
+		g.boots = answer_boots1;
+		g.n_boots = N(answer_boots1);
+		add_grid(&cells, &g, S_NO_HISTORY);
 		do_normal = do_stress = false;
 	}
 	if (do_normal)

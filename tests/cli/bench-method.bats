@@ -17,7 +17,7 @@ between() {
 @test "one boot per mode, boot noise dominating: history about 5 %, seed rule ~26 %, naive pair worse" {
 	"$METHOD_BENCH" --cell 3,0.5,5,1,0 --null-draws 4096 > "$BATS_TEST_TMPDIR/out.csv"
 	[ "$(head -1 "$BATS_TEST_TMPDIR/out.csv")" = "stress,sigma_b_pct,sigma_w_pct,reps,boots,delta_pct,method,draws,claim_rate,mc_se,power,wrong_sign,exaggeration,ci_coverage" ]
-	[ "$(awk -F, 'NR > 1 { print $7 }' "$BATS_TEST_TMPDIR/out.csv" | tr '\n' ' ')" = "naive seed history equiv answer history-unchecked noisier wild " ]
+	[ "$(awk -F, 'NR > 1 { print $7 }' "$BATS_TEST_TMPDIR/out.csv" | tr '\n' ' ')" = "naive seed history equiv answer history-unchecked noisier wild headline headline-report " ]
 	# The box is checked against its history over the campaign's 16 metrics:
 	# on a box that did not change it is rarely called noisier (256 campaigns).
 	between "$(rate history)" 0.02 0.07
@@ -102,6 +102,26 @@ between() {
 	"$METHOD_BENCH" --sequential --history --cell 3,0.5,5,3,0 --null-draws 2048 > "$BATS_TEST_TMPDIR/out.csv"
 	[ "$(awk -F, 'NR > 1 { print $7 }' "$BATS_TEST_TMPDIR/out.csv" | tr '\n' ' ')" = "seq-history seq-equiv-history peek-history " ]
 	between "$(rate seq-history)" 0.025 0.07
+}
+
+@test "what the headline claims, read through answer_of(): at most alpha per metric, at most the FDR q per report of 16, each design" {
+	# One boot per mode, no history: nothing is tested, so nothing is claimed.
+	"$METHOD_BENCH" --stress no-history --cell 1,0.5,5,1,0 --null-draws 4096 > "$BATS_TEST_TMPDIR/out.csv"
+	[ "$(rate headline)" = 0.0000 ]
+	[ "$(rate headline-report)" = 0.0000 ]
+	# Each metric's screen still "counts" now and then: it is no claim.
+	between "$(rate seed)" 0.1 0.4
+	# One boot per mode with a history, two and three rounds: 1024 reports each.
+	for c in 3,0.5,5,1,0 1,0.5,5,2,0 1,2,5,3,0; do
+		"$METHOD_BENCH" --cell "$c" --null-draws 16384 > "$BATS_TEST_TMPDIR/out.csv"
+		[ "$(awk -F, '$7 == "headline-report" { print $8 }' "$BATS_TEST_TMPDIR/out.csv")" -ge 1024 ]
+		# Benjamini-Hochberg at q = 0.10 (the report's --fdr) bounds the share of
+		# do-nothing reports whose headline claims by q: 5.0-10.5 % on the full grid.
+		between "$(rate headline-report)" 0.02 0.13
+		# A claim survives the correction over the report's metrics: fewer per metric than the one verdict.
+		between "$(rate headline)" 0 "$(rate answer)"
+		between "$(rate headline)" 0 0.02
+	done
 }
 
 @test "bad arguments" {
