@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "campaign/screen-report.h"
 #include "campaign/internal.h"
 #include "campaign/touch.h"
 #include "judge/compare.h"
@@ -436,6 +437,10 @@ static int report_or_look(const char *dir, const struct campaign_options *o, boo
 	}
 	for (size_t i = 0; i < warnings.n; i++)
 		campaign_say(&c, CAMPAIGN_WARNING, "%s", warnings.items[i]);
+	if (plan.n_factors) {
+		screen_report_text(&plan, &res, res.alpha > 0 ? res.alpha : COMPARE_ALPHA_DEFAULT, &head);
+		strbuf_addch(&head, '\n');
+	}
 	r = report_files(dir, files, &res, &warnings, head.buf, &plan, request, ret_text);
 	if (r == 0 && record)
 		report_history_record(&c, &plan, &res, have_history, history_path, &history);

@@ -547,6 +547,7 @@ static void test_factors(void **state)
 	assert_int_equal(p.n_modes, 8);
 	assert_int_equal(p.design.resolution, 4);
 	plan_release(&p);
+	parse_error_release(&err);
 }
 
 static void test_errors(void **state)
