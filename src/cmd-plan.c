@@ -242,8 +242,9 @@ static void print_auto(const struct plan *plan, double d, double tau2)
 static void print_design_cost(const struct plan_row *pr, const struct row_noise *rn, double d, size_t n_modes,
 			      unsigned n)
 {
-	double c_boot = rn->c_boot, best_s = INFINITY;
-	unsigned best_reps = 0, best_n = 0;
+	double c_boot = rn->c_boot;
+	struct stats_design best;
+	int r;
 
 	if (isnan(rn->c_rep) || !(rn->c.sigma_b2 >= 0) || !(rn->c.sigma_w2 >= 0)) {
 		printf("    box time: not estimated (this row's reps were not timed: bootab plan --from a campaign that timed them)\n");
@@ -251,24 +252,15 @@ static void print_design_cost(const struct plan_row *pr, const struct row_noise 
 	}
 	if (isnan(c_boot))
 		c_boot = REBOOT_ESTIMATE_S;
-	for (unsigned r = 1; r <= 50; r++) {
-		unsigned nr = stats_boots_needed(d, rn->c.sigma_b2 + rn->c.sigma_w2 / r, n_modes, 0.05, 0.80, 1000);
-		double t = nr ? ((double)nr * (double)n_modes + 1) * (c_boot + r * rn->c_rep) : INFINITY;
-
-		if (t < best_s) {
-			best_s = t;
-			best_reps = r;
-			best_n = nr;
-		}
-	}
+	r = stats_cheapest_design(d, rn->c.sigma_b2, rn->c.sigma_w2, n_modes, c_boot, rn->c_rep, 50, 1000, &best);
 	printf("    box time at 80%% power: this plan, %u boots per mode x %u reps: ", n, pr->reps);
 	if (n)
-		print_duration((unsigned long)lround(((double)n * (double)n_modes + 1) * (c_boot + pr->reps * rn->c_rep)));
+		print_duration((unsigned long)lround(stats_design_seconds(n, n_modes, pr->reps, c_boot, rn->c_rep)));
 	else
 		printf("more than 1000 boots");
-	if (best_n) {
-		printf("; the cheapest, %u x %u: ", best_n, best_reps);
-		print_duration((unsigned long)lround(best_s));
+	if (r == 0) {
+		printf("; the cheapest, %u x %u: ", best.boots, best.reps);
+		print_duration((unsigned long)lround(best.seconds));
 	}
 	printf("%s\n", isnan(rn->c_boot) ? "; a reboot assumed to take 90s (none measured)" : "");
 }

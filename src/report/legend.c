@@ -8,6 +8,7 @@
 #include "judge/drift.h"
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
+#include "stats/stats.h"
 #include "report/answer.h"
 #include "report/words.h"
 
@@ -118,6 +119,145 @@ static void put_summary(FILE *out, struct strbuf *sb, size_t width)
 	strbuf_truncate(sb, 0);
 }
 
+static void add_duration(struct strbuf *sb, double seconds)
+{
+	unsigned long s = (unsigned long)lround(seconds);
+
+	if (s >= 3600)
+		strbuf_addf(sb, "%luh%02lum", s / 3600, s % 3600 / 60);
+	else if (s >= 60)
+		strbuf_addf(sb, "%lum%02lus", s / 60, s % 60);
+	else
+		strbuf_addf(sb, "%lus", s);
+}
+
+/* The campaign's box time as recorded: reboots, idle waits and timed reps; false when none was. */
+static bool box_time(const struct compare_result *res, double *ret)
+{
+	double t = 0;
+	bool any = false;
+
+	for (size_t k = 0; k < res->n_sides; k++) {
+		const struct side *s = &res->sides[k];
+
+		if (s->has_reboot) {
+			t += s->reboot_s;
+			any = true;
+		}
+		for (size_t i = 0; i < s->n_rows; i++) {
+			t += s->rows[i].has_idle_wait ? s->rows[i].idle_wait_s : 0;
+			for (size_t j = 0; j < s->rows[i].n_rep_s; j++)
+				t += s->rows[i].rep_s[j];
+			any |= s->rows[i].n_rep_s > 0;
+		}
+	}
+	*ret = t;
+	return any;
+}
+
+/* A boot (its reboot and the row's idle wait) and a rep of row, in seconds, means over the sides; NaN when not recorded. */
+static void row_costs(const struct compare_result *res, const char *row, double *ret_boot, double *ret_rep)
+{
+	double boot = 0, idle = 0, rep = 0;
+	size_t n_boot = 0, n_idle = 0, n_rep = 0;
+
+	for (size_t k = 0; k < res->n_sides; k++) {
+		const struct row *r = side_find_row(&res->sides[k], row);
+
+		if (res->sides[k].has_reboot) {
+			boot += res->sides[k].reboot_s;
+			n_boot++;
+		}
+		if (!r)
+			continue;
+		if (r->has_idle_wait) {
+			idle += r->idle_wait_s;
+			n_idle++;
+		}
+		for (size_t j = 0; j < r->n_rep_s; j++)
+			rep += r->rep_s[j];
+		n_rep += r->n_rep_s;
+	}
+	*ret_boot = n_boot ? boot / (double)n_boot + (n_idle ? idle / (double)n_idle : 0) : NAN;
+	*ret_rep = n_rep ? rep / (double)n_rep : NAN;
+}
+
+static size_t count_modes(const struct compare_result *res)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < res->n_sides; k++) {
+		bool seen = false;
+
+		for (size_t j = 0; j < k && !seen; j++)
+			seen = !strcmp(res->sides[j].mode, res->sides[k].mode);
+		n += !seen;
+	}
+	return n;
+}
+
+/*
+ * Of the claims (not counters') with timed rows, the one whose cheapest
+ * design at 80 % power (stats_cheapest_design(), as bootab plan --effect
+ * prices it) costs the most box time. False when there is none.
+ */
+static bool hardest_claim(const struct compare_result *res, size_t n_modes, const struct compare_metric **ret_m,
+			  const struct compare_test **ret_t, struct stats_design *ret)
+{
+	bool found = false;
+
+	for (size_t i = 0; i < res->n_metrics; i++) {
+		const struct compare_metric *cm = &res->metrics[i];
+		double c_boot, c_rep;
+
+		if (cm->counter || !cm->has_components)
+			continue;
+		row_costs(res, cm->row, &c_boot, &c_rep);
+		for (size_t j = 0; j < cm->n_tests; j++) {
+			struct stats_design d;
+
+			if (cm->tests[j].verdict != VERDICT_COUNTS ||
+			    stats_cheapest_design(fabs(cm->tests[j].estimate), cm->components.sigma_b2,
+						  cm->components.sigma_w2, n_modes, c_boot, c_rep, 50, 1000, &d) < 0 ||
+			    (found && d.seconds <= ret->seconds))
+				continue;
+			*ret = d;
+			*ret_m = cm;
+			*ret_t = &cm->tests[j];
+			found = true;
+		}
+	}
+	return found;
+}
+
+/*
+ * "cost: 10 boots over 3 modes, 1h07m of box time; the cheapest design to
+ * find its hardest claim (off, prefill pp512, +3.8%) with 80% power: 3
+ * boots per mode x 2 reps, 25m": what the campaign cost against what it
+ * needed for the effects it found. Nothing when no time was recorded.
+ */
+static void add_design_cost(struct strbuf *sb, const struct compare_result *res, const char *prefix)
+{
+	size_t n_modes = count_modes(res);
+	const struct compare_metric *cm;
+	const struct compare_test *ct;
+	struct stats_design d;
+	double t;
+
+	if (n_modes < 2 || !box_time(res, &t))
+		return;
+	strbuf_addf(sb, "%scost: %zu boots over %zu modes, ", prefix, res->n_sides, n_modes);
+	add_duration(sb, t);
+	strbuf_addstr(sb, " of box time (reboots and timed reps)");
+	if (!hardest_claim(res, n_modes, &cm, &ct, &d))
+		return;
+	strbuf_addf(sb, "; the cheapest design to find its hardest claim (%s, ", ct->mode);
+	strbuf_addf(sb, "%s %s, %+.1f%%)", cm->row, cm->metric, ct->delta_pct);
+	strbuf_addf(sb, " with 80%% power: %u boots per mode x %u rep%s, ", d.boots, d.reps,
+		    d.reps == 1 ? "" : "s");
+	add_duration(sb, d.seconds);
+}
+
 void report_boot_level_summary(FILE *out, const struct compare_result *res, const char *prefix, size_t width)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -155,5 +295,8 @@ void report_boot_level_summary(FILE *out, const struct compare_result *res, cons
 		drift_add_summary(&sb, res);
 		put_summary(out, &sb, width);
 	}
+	add_design_cost(&sb, res, prefix);
+	if (sb.len)
+		put_summary(out, &sb, width);
 	strbuf_release(&sb);
 }

@@ -578,6 +578,33 @@ double stats_best_reps(double c_boot, double c_rep, double sigma_w2, double sigm
 	return fmin(max, fmax(1, r));
 }
 
+double stats_design_seconds(unsigned boots, size_t n_modes, unsigned reps, double c_boot, double c_rep)
+{
+	return ((double)boots * (double)n_modes + 1) * (c_boot + reps * c_rep);
+}
+
+int stats_cheapest_design(double effect_log, double sigma_b2, double sigma_w2, size_t n_modes, double c_boot,
+			  double c_rep, unsigned max_reps, unsigned max_boots, struct stats_design *ret)
+{
+	struct stats_design best = { 0, 0, INFINITY };
+
+	if (!isfinite(effect_log) || effect_log == 0 || !(sigma_b2 >= 0) || !(sigma_w2 >= 0) ||
+	    sigma_b2 + sigma_w2 <= 0 || n_modes < 2 || !(c_boot >= 0) || !(c_rep >= 0) || !isfinite(c_boot) ||
+	    !isfinite(c_rep) || max_reps < 1)
+		return -EINVAL;
+	for (unsigned r = 1; r <= max_reps; r++) {
+		unsigned n = stats_boots_needed(effect_log, sigma_b2 + sigma_w2 / r, n_modes, 0.05, 0.80, max_boots);
+		double t = n ? stats_design_seconds(n, n_modes, r, c_boot, c_rep) : INFINITY;
+
+		if (t < best.seconds)
+			best = (struct stats_design){ n, r, t };
+	}
+	if (!best.boots)
+		return -ERANGE;
+	*ret = best;
+	return 0;
+}
+
 double stats_spend(enum stats_spending s, double alpha, double t)
 {
 	if (t <= 0)

@@ -201,6 +201,29 @@ unsigned stats_tost_boots_needed(double effect_log, double lo_log, double hi_log
  */
 double stats_best_reps(double c_boot, double c_rep, double sigma_w2, double sigma_b2, double max);
 
+/* A two-stage design: boots per mode, reps per boot, and its box time. */
+struct stats_design {
+	unsigned boots, reps;
+	double seconds;
+};
+
+/*
+ * Box time of a campaign of boots per mode over n_modes modes: it boots
+ * boots x n_modes + 1 times (the first mode closes it), each boot taking
+ * c_boot seconds and reps reps of c_rep seconds.
+ */
+double stats_design_seconds(unsigned boots, size_t n_modes, unsigned reps, double c_boot, double c_rep);
+
+/*
+ * The cheapest design that finds effect_log with 80 % power at alpha 0.05
+ * (stats_boots_needed() with boot means varying by sigma_b2 + sigma_w2 /
+ * reps): of reps 1 to max_reps, the one whose boots take the least box
+ * time. Returns 0 with *ret; -EINVAL when an input is not usable, -ERANGE
+ * when every reps needs more than max_boots boots per mode.
+ */
+int stats_cheapest_design(double effect_log, double sigma_b2, double sigma_w2, size_t n_modes, double c_boot,
+			  double c_rep, unsigned max_reps, unsigned max_boots, struct stats_design *ret);
+
 /*
  * Group-sequential designs: a test looked at after every round of boots,
  * with two-sided boundaries from Lan and DeMets's alpha spending (Lan and

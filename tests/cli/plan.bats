@@ -268,3 +268,31 @@ bats_require_minimum_version 1.5.0
 	[ "$status" -eq 2 ]
 	[ "$output" = "bootab: $f:2: design: 'half' is not screen or full" ]
 }
+
+@test "the summary says what the campaign cost and what the cheapest design for its claim costs, as plan --effect prices it" {
+	c="$BATS_TEST_DIRNAME/../fixtures/campaign-abca"
+	sides=(pt translated off pt2 translated2 off2 pt3 translated3 off3 pt4)
+	# Box time from meta.json itself: reboots, idle waits, rep end - start.
+	total=$(for s in "${sides[@]}"; do cat "$c/$s/meta.json"; done |
+		jq -s '[.[] | .reboot_s, (.rows[] | .idle_wait_s // 0, (.reps // [] | .[] | (.end | fromdate) - (.start | fromdate)))] | add')
+	box=$(printf '%dm%02ds' $((total / 60)) $((total % 60)))
+	run --separate-stderr "$BOOTAB" compare --color never "${sides[@]/#/$c/}"
+	[ "$status" -eq 0 ]
+	line=$(printf '%s\n' "$output" | sed -n '/^cost: /,/^[a-z]/p' | sed '$d' | tr -s ' \n' ' ')
+	[[ "$line" == "cost: 10 boots over 3 modes, $box of box time (reboots and timed reps); the cheapest design to find its hardest claim (off, prefill pp512, +3.8%) with 80% power: 2 boots per mode x 2 reps, 23m52s " ]] ||
+		{ echo "$line"; false; }
+	# The same design and time as plan --effect gives for that effect.
+	run "$BOOTAB" plan --effect 3.8% --from "$c" "$c/plan.ini"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"the cheapest, 2 x 2: 23m52s"* ]]
+	# Without a claim, the cost alone; without timings, no line.
+	run --separate-stderr "$BOOTAB" compare --color never "$c/pt" "$c/translated" "$c/pt2" "$c/translated2"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"cost: 4 boots over 2 modes, "*" of box time (reboots and timed reps)"$'\n'* ]]
+	[[ "$output" != *"cheapest design"* ]]
+	hf="$BATS_TEST_DIRNAME/../fixtures/campaign-hyperfine"
+	run --separate-stderr "$BOOTAB" compare --color never "$hf/a" "$hf/b" "$hf/a2" "$hf/b2" "$hf/a3" "$hf/b3"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"boot level: "* ]]
+	[[ "$output" != *"cost: "* ]]
+}

@@ -330,6 +330,36 @@ static void test_best_reps(void **state)
 	assert_true(isnan(stats_best_reps(90, 10, NAN, 1, 100)));
 }
 
+/*
+ * The cheapest design: its time is its own boots' time, its boots are what
+ * its reps need, and no reps from 1 to 50 does cheaper. Without rep-to-rep
+ * noise one rep is best; with reboots dear and reps cheap, several.
+ */
+static void test_cheapest_design(void **state)
+{
+	struct stats_design d;
+	double sb2 = 0.0081 * 0.0081, sw2 = 0.0038 * 0.0038, e = log1p(0.02);
+
+	(void)state;
+	assert_int_equal(stats_cheapest_design(e, sb2, sw2, 3, 144, 30, 50, 1000, &d), 0);
+	assert_int_equal(d.boots, stats_boots_needed(e, sb2 + sw2 / d.reps, 3, 0.05, 0.80, 1000));
+	NEAR(d.seconds, stats_design_seconds(d.boots, 3, d.reps, 144, 30), 1e-9);
+	NEAR(stats_design_seconds(4, 3, 2, 144, 30), 13 * 204, 1e-9);
+	for (unsigned r = 1; r <= 50; r++) {
+		unsigned n = stats_boots_needed(e, sb2 + sw2 / r, 3, 0.05, 0.80, 1000);
+
+		assert_true(!n || stats_design_seconds(n, 3, r, 144, 30) >= d.seconds);
+	}
+	assert_int_equal(stats_cheapest_design(e, sb2, 0, 3, 144, 30, 50, 1000, &d), 0);
+	assert_int_equal(d.reps, 1);
+	assert_int_equal(stats_cheapest_design(e, 0.001 * 0.001, 0.02 * 0.02, 2, 600, 1, 50, 1000, &d), 0);
+	assert_true(d.reps > 5);
+	assert_int_equal(stats_cheapest_design(e, sb2, sw2, 1, 144, 30, 50, 1000, &d), -EINVAL);
+	assert_int_equal(stats_cheapest_design(e, sb2, sw2, 3, 144, NAN, 50, 1000, &d), -EINVAL);
+	assert_int_equal(stats_cheapest_design(0, sb2, sw2, 3, 144, 30, 50, 1000, &d), -EINVAL);
+	assert_int_equal(stats_cheapest_design(log1p(0.0001), sb2, sw2, 3, 144, 30, 50, 1000, &d), -ERANGE);
+}
+
 static void test_f(void **state)
 {
 	(void)state;
@@ -450,6 +480,7 @@ int main(void)
 		cmocka_unit_test(test_power),
 		cmocka_unit_test(test_best_reps),
 		cmocka_unit_test(test_f),
+		cmocka_unit_test(test_cheapest_design),
 		cmocka_unit_test(test_tost_boots),
 		cmocka_unit_test(test_group_sequential),
 	};
