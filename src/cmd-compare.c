@@ -255,6 +255,24 @@ static int take_level(struct compare_args *a, int opt, const char *arg)
 	return 0;
 }
 
+/* Every --equivalence ROW=PCT names a row of the results; else a usage error naming it. */
+static int margins_name_rows(const struct strlist *margins, const struct compare_result *res)
+{
+	for (size_t i = 0; i < margins->n; i++) {
+		const char *s = margins->items[i];
+		size_t len = strcspn(s, "=");
+		bool found = false;
+
+		for (size_t m = 0; m < res->n_metrics && !found; m++)
+			found = strlen(res->metrics[m].row) == len && !strncmp(res->metrics[m].row, s, len);
+		if (!found) {
+			command_usage_error("compare", "--equivalence '%s': no row '%.*s' in the results", s, (int)len, s);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* One option of compare (getopt's opt, with its argument). */
 static int take_option(struct compare_args *a, int opt, const char *arg)
 {
@@ -523,6 +541,10 @@ static int compare_and_report(struct compare_args *a, struct side *sides, size_t
 	r = compare_sides(sides, n_sides, &a->copt, &res, warnings);
 	if (r < 0) {
 		log_error("cannot compare: %s", errno_string(r));
+		goto out;
+	}
+	if (margins_name_rows(&a->row_margins, &res) < 0) {
+		compare_result_release(&res);
 		goto out;
 	}
 	if (a->ropt.format != REPORT_JSON)

@@ -307,7 +307,7 @@ static void report_plan_options(const struct plan *plan, const struct side *side
 	co->equivalence_pct = plan->equivalence_pct;
 	for (size_t i = 0; i < plan->n_rows; i++)
 		if (plan->rows[i].equivalence_pct > 0)
-			strlist_addf(row_margins, "%s=%.17g", plan->rows[i].name, plan->rows[i].equivalence_pct);
+			strlist_addf(row_margins, "%s=%.17f", plan->rows[i].name, plan->rows[i].equivalence_pct);
 	co->row_equivalence = row_margins;
 	if (plan->rounds_auto) {
 		unsigned done;

@@ -58,6 +58,9 @@ int compare_parse_margin(const char *s, double *ret)
 	char *end;
 	double v;
 
+	/* Decimal only: strtod would also take 0x10 (16), inf or 1e1. */
+	if (strspn(s, "0123456789.") != strcspn(s, "%") || !strpbrk(s, "0123456789") || strchr(s, '.') != strrchr(s, '.'))
+		return -EINVAL;
 	errno = 0;
 	v = strtod(s, &end);
 	if (end != s && *end == '%')
