@@ -33,7 +33,6 @@
 #include "lib/alloc.h"
 #include "lib/strlist.h"
 
-#define KTAP_DEPTH_MAX 32
 #define KTAP_TESTS_MAX 1000000UL
 #define KTAP_NAME_MAX 100
 #define KTAP_PATH_MAX 200
@@ -53,8 +52,8 @@ struct level {
 
 struct ktap {
 	const char *data;
-	struct level stack[KTAP_DEPTH_MAX];
-	size_t depth;
+	struct level *stack;        /* open levels, the root first: as deep as the input nests */
+	size_t depth, alloc;
 	bool has_pending;           /* a closed level waiting for its parent's result line */
 	struct level pending;
 	struct metric_set *set;
@@ -156,8 +155,14 @@ static void level_absorb(struct level *parent, struct level *child, const char *
 		if (k != CHECK_FAILED)
 			parent->counts[k] += child->counts[k];
 	for (size_t i = 0; i < child->failed.n; i++) {
+		/*
+		 * Paths are cut at KTAP_PATH_MAX in the end: one byte more is kept
+		 * here, so a name nested thousands deep is not copied whole at each level.
+		 */
 		if (prefix && *prefix)
-			strlist_addf(&parent->failed, "%s.%s", prefix, child->failed.items[i]);
+			strlist_addf(&parent->failed, "%s.%.*s", prefix,
+				     (int)(strlen(prefix) < KTAP_PATH_MAX ? KTAP_PATH_MAX - strlen(prefix) : 0),
+				     child->failed.items[i]);
 		else
 			strlist_add(&parent->failed, child->failed.items[i]);
 		parent->counts[CHECK_FAILED]++;
@@ -239,10 +244,8 @@ static void finish_document(struct ktap *k)
 
 static int push(struct ktap *k, size_t indent, size_t at)
 {
-	if (k->depth == KTAP_DEPTH_MAX) {
-		parser_error_at(k->err, k->data, at, "tests nested deeper than %d levels", KTAP_DEPTH_MAX);
-		return -EINVAL;
-	}
+	/* No bound on depth: each level is indented deeper, so the input holds its square. */
+	xgrow((void **)&k->stack, &k->alloc, k->depth + 1, sizeof(*k->stack));
 	/* A pending child not claimed before a new block opens at its parent's level is dropped. */
 	if (k->has_pending && k->depth && k->pending.indent <= indent)
 		drop_pending(k);
@@ -511,5 +514,6 @@ int ktap_parse(const char *data, size_t len, struct metric_set *set, struct pars
 		level_release(&k.stack[i]);
 	if (k.has_pending)
 		level_release(&k.pending);
+	free(k.stack);
 	return r;
 }

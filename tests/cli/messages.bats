@@ -20,3 +20,26 @@ setup() {
 	# What it takes: a row of the results, a decimal with or without %.
 	run -0 "$BOOTAB" compare "$c/passthrough" "$c/translated" --equivalence randread=2% --equivalence 2.5
 }
+
+@test "KTAP nested 33 levels keeps its failed test, named by its path" {
+	# The KUnit suite of tests/fixtures/kernel-patch, its failing test put
+	# 33 levels deep (each level a '# Subtest:' block, as KUnit nests them).
+	k="$BATS_TEST_DIRNAME/../fixtures/kernel-patch"
+	mkdir -p "$BATS_TEST_TMPDIR/old" "$BATS_TEST_TMPDIR/new"
+	cp "$k/old/dma.txt" "$k/old/kunit.txt" "$BATS_TEST_TMPDIR/old/"
+	cp "$k/new/dma.txt" "$BATS_TEST_TMPDIR/new/"
+	awk 'BEGIN {
+		print "KTAP version 1"; print "1..1";
+		for (i = 1; i < 33; i++) {
+			ind = sprintf("%*s", 4 * i, "");
+			print ind "KTAP version 1"; print ind "# Subtest: s" i; print ind "1..1";
+		}
+		printf "%*snot ok 1 unmap_partial\n", 4 * 33, "";
+		for (i = 32; i >= 1; i--)
+			printf "%*snot ok 1 s%d\n", 4 * (i - 1), "", i;
+	}' > "$BATS_TEST_TMPDIR/new/kunit.txt"
+	run --separate-stderr -0 "$BOOTAB" compare "$BATS_TEST_TMPDIR/old" "$BATS_TEST_TMPDIR/new"
+	[ "$stderr" = "" ]
+	path=$(seq -f 's%g' 1 32 | paste -sd.).unmap_partial
+	[[ "$(tr -d '\n ' <<<"$output")" == *"kunit:1of1testfailed($path)"* ]]
+}
