@@ -188,7 +188,7 @@ static void row_costs(const struct noise *nz, const char *name, double *ret_boot
 
 static void print_sd(double var)
 {
-	if (isnan(var))
+	if (!isfinite(var))
 		printf(" %8s", "-");
 	else
 		printf(" %7.2f%%", 100 * sqrt(var));

@@ -24,7 +24,10 @@ static void put(FILE *out, const char *s)
  */
 static void put_spread(FILE *out, const struct fleet_metric *fm, const char *lead)
 {
-	fprintf(out, "%sspread between machines: sd %.2f %%", lead, fm->spread_pct);
+	if (isfinite(fm->spread_pct))
+		fprintf(out, "%sspread between machines: sd %.2f %%", lead, fm->spread_pct);
+	else
+		fprintf(out, "%sspread between machines: too wide to put in %%", lead);
 	if (isfinite(fm->tau_pct))
 		fprintf(out, ", of which the effect's own (tau) %.2f %%", fm->tau_pct);
 	fputc('\n', out);

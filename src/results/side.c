@@ -378,6 +378,17 @@ static void load_meta_checks(const char *file, size_t ri, json_t *jc, struct row
 	metric_set_release(&set);
 }
 
+/*
+ * A reboot or an idle wait of meta.json: at most a year, so sums and means
+ * over many sides stay finite (1e308 twice was "reboots at infs").
+ */
+#define SIDE_SECONDS_MAX (366.0 * 86400)
+
+static bool seconds_valid(double s)
+{
+	return s >= 0 && s <= SIDE_SECONDS_MAX;
+}
+
 /* Rep durations and the idle wait: what `bootab plan --from` costs a rep and a boot at. */
 static void load_meta_times(const char *file, size_t ri, json_t *jr, struct row *row,
 			    struct strlist *warnings)
@@ -386,11 +397,12 @@ static void load_meta_times(const char *file, size_t ri, json_t *jr, struct row 
 	json_t *idle = json_object_get(jr, "idle_wait_s");
 	size_t i;
 
-	if (json_is_number(idle) && json_number_value(idle) >= 0) {
+	if (json_is_number(idle) && seconds_valid(json_number_value(idle))) {
 		row->has_idle_wait = true;
 		row->idle_wait_s = json_number_value(idle);
 	} else if (idle && !json_is_null(idle)) {
-		strlist_addf(warnings, "%s: rows[%zu].idle_wait_s: not a number of seconds, ignoring it", file, ri);
+		strlist_addf(warnings, "%s: rows[%zu].idle_wait_s: not a number of seconds from 0 to %.0f, ignoring it", file,
+			     ri, SIDE_SECONDS_MAX);
 	}
 	if (!json_is_array(reps))
 		return;
@@ -586,11 +598,11 @@ static void load_meta_boot(const char *file, json_t *root, struct side *side, st
 		side->round = (unsigned)json_integer_value(round);
 	else if (round && !json_is_null(round))
 		strlist_addf(warnings, "%s: round: not a positive integer, ignoring it", file);
-	if (json_is_number(reboot) && json_number_value(reboot) >= 0) {
+	if (json_is_number(reboot) && seconds_valid(json_number_value(reboot))) {
 		side->has_reboot = true;
 		side->reboot_s = json_number_value(reboot);
 	} else if (reboot && !json_is_null(reboot)) {
-		strlist_addf(warnings, "%s: reboot_s: not a number of seconds, ignoring it", file);
+		strlist_addf(warnings, "%s: reboot_s: not a number of seconds from 0 to %.0f, ignoring it", file, SIDE_SECONDS_MAX);
 	}
 	{
 		json_t *method = json_object_get(root, "boot_method");

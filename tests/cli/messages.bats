@@ -43,3 +43,12 @@ setup() {
 	path=$(seq -f 's%g' 1 32 | paste -sd.).unmap_partial
 	[[ "$(tr -d '\n ' <<<"$output")" == *"kunit:1of1testfailed($path)"* ]]
 }
+
+@test "a reboot_s that overflows a sum is said and not used: no 'at infs'" {
+	cp -r "$c" "$BATS_TEST_TMPDIR/c"
+	sed -i 's/"reboot_s": [0-9.e+]*/"reboot_s": 1e308/' "$BATS_TEST_TMPDIR/c"/*/meta.json
+	run --separate-stderr -0 "$BOOTAB" plan --effect 2% --from "$BATS_TEST_TMPDIR/c" "$BATS_TEST_TMPDIR/c/plan.ini"
+	[[ "$stderr" == *"passthrough/meta.json: reboot_s: not a number of seconds from 0 to 31622400, ignoring it"* ]]
+	[[ "$output" == *"(2 reboots at about 90s, "* ]]
+	[[ "$output" != *inf* ]] || false
+}
