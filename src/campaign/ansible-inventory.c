@@ -1,5 +1,6 @@
 #include "campaign/ansible-inventory.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -200,7 +201,8 @@ static int set_var(struct inventory *inv, unsigned line, struct var_set *vars, c
 			char *end;
 			long port = strtol(value, &end, 10);
 
-			if (*end || end == value || port < 1 || port > 65535 || value[0] == '+' || value[0] == '-')
+			/* Digits only: strtol would also take " 22" or "+22". */
+			if (*end || !isdigit((unsigned char)value[0]) || port < 1 || port > 65535)
 				return fail(inv, line, key, "'%s' is not a port from 1 to 65535", value);
 		} else if (!target_destination_acceptable(value) || strchr(value, '@') ||
 			   (i == VAR_USER && (strchr(value, ':') || strchr(value, '/')))) {
@@ -823,6 +825,9 @@ int ansible_inventory_parse(const char *name, const char *text, const char *grou
 	int r;
 
 	parse_error_set_file(err, name);
+	/* A UTF-8 byte-order mark, as some editors on Windows write one, is no part of the first line. */
+	if (!strncmp(text, "\xEF\xBB\xBF", 3))
+		text += 3;
 	r = parse_text(&inv, text);
 	if (r == 0)
 		r = compute_depths(&inv);

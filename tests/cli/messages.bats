@@ -52,3 +52,16 @@ setup() {
 	[[ "$output" == *"(2 reboots at about 90s, "* ]]
 	[[ "$output" != *inf* ]] || false
 }
+
+@test "an inventory starting with a UTF-8 byte-order mark is read; ansible_port=\" 22\" is refused" {
+	cd "$BATS_TEST_TMPDIR"
+	printf '[campaign]\ninventory = hosts.ini\n[mode "a"]\nargs =\n[row "x"]\ncommand = true\n' > plan.ini
+	printf '\xef\xbb\xbf[web]\nw1 ansible_host=10.0.0.1\nw2 ansible_host=10.0.0.2\n' > hosts.ini
+	run --separate-stderr -0 "$BOOTAB" plan plan.ini
+	[[ "$output" == *w1*w2* ]]
+	for port in '" 22"' '"22 "' '+22' '0x16'; do
+		printf '[web]\nw1 ansible_host=10.0.0.1 ansible_port=%s\nw2 ansible_host=10.0.0.2\n' "$port" > hosts.ini
+		run -2 "$BOOTAB" plan plan.ini
+		[ "$output" = "bootab: hosts.ini:2: ansible_port: '$(tr -d '"' <<<"$port")' is not a port from 1 to 65535" ]
+	done
+}
