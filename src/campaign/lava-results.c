@@ -43,14 +43,32 @@ int lava_submit_parse(const char *json, size_t len, long *ret_id, struct parse_e
 	if (!json_is_integer(id) || json_integer_value(id) <= 0) {
 		json_t *msg = json_object_get(root, "message");
 
-		parse_error_set(err, 1, 0, "no job id (job_ids)%s%s", json_is_string(msg) ? ": " : "",
-				json_is_string(msg) ? json_string_value(msg) : "");
+		char *text = json_is_string(msg) ? lava_field_dup(json_string_value(msg)) : NULL;
+
+		parse_error_set(err, 1, 0, "no job id (job_ids)%s%s", text ? ": " : "", text ? text : "");
+		free(text);
 		json_decref(root);
 		return -EINVAL;
 	}
 	*ret_id = (long)json_integer_value(id);
 	json_decref(root);
 	return 0;
+}
+
+/*
+ * A text of LAVA's for a message: at most LAVA_FIELD_MAX bytes, cut at a
+ * UTF-8 boundary with "..." and the whole length after it (a server's
+ * 1 MB field would otherwise be a 1 MB line).
+ */
+char *lava_field_dup(const char *s)
+{
+	size_t len = strlen(s), cut = LAVA_FIELD_MAX;
+
+	if (len <= LAVA_FIELD_MAX)
+		return xstrdup(s);
+	while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80)
+		cut--;
+	return xasprintf("%.*s... (%zu bytes)", (int)cut, s, len);
 }
 
 /* A string member, or NULL when it is null, empty or absent; -EINVAL when another type. */
@@ -66,7 +84,7 @@ static int string_member(json_t *root, const char *key, bool required, char **re
 		return -EINVAL;
 	}
 	if (*json_string_value(v))
-		*ret = xstrdup(json_string_value(v));
+		*ret = lava_field_dup(json_string_value(v));
 	return 0;
 }
 
@@ -94,7 +112,7 @@ int lava_job_status_parse(const char *json, size_t len, struct lava_job_status *
 	dev = json_object_get(root, "actual_device");
 	if (r == 0 && dev && !json_is_null(dev)) {
 		if (json_is_string(dev)) {
-			st.actual_device = xstrdup(json_string_value(dev));
+			st.actual_device = lava_field_dup(json_string_value(dev));
 		} else {
 			parse_error_set(err, 1, 0, "actual_device: not a device name");
 			r = -EINVAL;
@@ -405,6 +423,12 @@ int lava_log_job_error(const char *log, size_t len, char **ret)
 		free(last_error);
 	if (!found)
 		return -ENOENT;
+	if (strlen(found) > LAVA_FIELD_MAX) {
+		char *cut = lava_field_dup(found);
+
+		free(found);
+		found = cut;
+	}
 	/* One line: LAVA's messages end in newlines and may hold more. */
 	for (char *c = found; *c; c++)
 		if (*c == '\n' || *c == '\r')

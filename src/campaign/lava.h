@@ -57,6 +57,14 @@ struct lava_job_status {
 };
 
 /*
+ * Every text of LAVA's that a message may print (a job's state, health,
+ * device, failure comment, error) is cut to this many bytes, "..." and its
+ * length after (lava_field_dup(), a new string).
+ */
+#define LAVA_FIELD_MAX 500
+char *lava_field_dup(const char *s);
+
+/*
  * Parses the answer of POST /api/v0.2/jobs/ ({"job_ids": [ID], ...}).
  * Returns 0 and *ret_id, or -EINVAL with err (what is wrong).
  */

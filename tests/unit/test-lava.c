@@ -15,6 +15,7 @@
 #include "lib/alloc.h"
 #include "lib/base64.h"
 #include "lib/clock.h"
+#include "lib/escape.h"
 #include "lib/file.h"
 #include "lib/strbuf.h"
 
@@ -359,6 +360,44 @@ static void test_failed_jobs(void **state)
 	parse_error_release(&err);
 }
 
+/*
+ * A server's 1 MB field (a failure comment, a submit message, a job error)
+ * is cut to LAVA_FIELD_MAX bytes at a UTF-8 boundary, its length said.
+ */
+static void test_field_cut(void **state)
+{
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct lava_job_status st;
+	struct strbuf big = STRBUF_INIT;
+	char *text, *why = NULL;
+	long id = 0;
+
+	(void)state;
+	strbuf_addstr(&big, "x");
+	for (int i = 0; i < 500000; i++)
+		strbuf_addstr(&big, "\xc3\xa9");
+	text = xasprintf("{\"id\": 5, \"state\": \"Finished\", \"health\": \"Incomplete\", \"failure_comment\": \"%s\"}",
+			 big.buf);
+	assert_int_equal(lava_job_status_parse(text, strlen(text), &st, &err), 0);
+	free(text);
+	assert_true(strlen(st.failure_comment) <= LAVA_FIELD_MAX + 32);
+	assert_true(utf8_printable(st.failure_comment, strlen(st.failure_comment)));
+	assert_int_equal(strncmp(st.failure_comment, big.buf, LAVA_FIELD_MAX - 1), 0);
+	assert_non_null(strstr(st.failure_comment, "... (1000001 bytes)"));
+	lava_job_status_release(&st);
+	text = xasprintf("{\"message\": \"%s\"}", big.buf);
+	assert_int_equal(lava_submit_parse(text, strlen(text), &id, &err), -EINVAL);
+	free(text);
+	assert_true(strlen(err.message) <= LAVA_FIELD_MAX + 64);
+	text = xasprintf("- {\"dt\": \"2026-01-01T00:00:00\", \"lvl\": \"error\", \"msg\": \"%s\"}\n", big.buf);
+	assert_int_equal(lava_log_job_error(text, strlen(text), &why), 0);
+	free(text);
+	assert_true(strlen(why) <= LAVA_FIELD_MAX + 32);
+	free(why);
+	strbuf_release(&big);
+	parse_error_release(&err);
+}
+
 static void test_base64(void **state)
 {
 	static const char *const plain[] = { "", "a", "ab", "abc", "abcd", "\x00\xff\x10" };
@@ -396,6 +435,7 @@ int main(void)
 		cmocka_unit_test(test_log_many_blocks_linear),
 		cmocka_unit_test(test_log_skips),
 		cmocka_unit_test(test_failed_jobs),
+		cmocka_unit_test(test_field_cut),
 		cmocka_unit_test(test_base64),
 	};
 
