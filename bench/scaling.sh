@@ -3,12 +3,18 @@
 # quadratic: fio JSON with many jobs (`bootab compare` of two sides, one
 # fio output each, every job named alike so each needs a "#N" label) and
 # `bootab iommu-map --diff` of two snapshots with many IOMMU groups (one
-# device each, every group's type changed). For each size it prints the
+# device each, every group's type changed), an Ansible inventory of nested
+# groups, a new,old table of many rows (two sides) and compare over many
+# sides (one number file each, a numbered series of modes). For each size it prints the
 # median wall time over RUNS runs and the ratio to the size before: about
 # 2 per doubling is linear (or n log n), about 4 is quadratic.
 #   usage: bench/scaling.sh [BOOTAB] [RUNS]
 set -eu
 bootab=${1:-./bootab}
+# The sides series runs from its own directory: a relative path is made absolute.
+case $bootab in
+*/*) bootab=$(cd "$(dirname "$bootab")" && pwd)/$(basename "$bootab") ;;
+esac
 runs=${2:-5}
 dir=$(mktemp -d /tmp/bootab-scaling.XXXXXX)
 trap 'rm -rf "$dir"' EXIT INT TERM
@@ -47,6 +53,18 @@ snapshot_json() {
 			printf "%s{\"group\": %d, \"type\": \"%s\", \"devices\": [{\"name\": \"0000:%02x:%02x.%d\", \"bus\": \"pci\", \"vendor\": \"0x8086\", \"device\": \"0x29c0\", \"class\": \"0x060000\", \"driver\": null, \"description\": null}]}",
 				i ? ", " : "", i, type, int(i / 2048), int(i / 8) % 256, i % 8;
 		print "]}}";
+	}'
+}
+
+# new_old_table N SEED: the kernel's new,old table (drivers/iommu/generic_pt's
+# format, as tests/fixtures/parsers/new-old-table holds it) of N page sizes.
+new_old_table() {
+	awk -v n="$1" -v seed="$2" 'BEGIN {
+		srand(seed);
+		print "map_pages";
+		print "   pgsz  ,avg new,old ns, min new,old ns  , min % (+ve is better)";
+		for (i = 0; i < n; i++)
+			printf "%d*2^12, %d,%d , %d,%d , %.2f\n", i + 1, 300 + int(rand() * 50), 250 + int(rand() * 50), 280, 210, -35.35;
 	}'
 }
 
@@ -101,5 +119,34 @@ for n in 125 250 500 999; do
 	t=$(median_s "$bootab" plan "$dir/plan$n.ini")
 	size=$(wc -c < "$dir/inv$n.ini")
 	printf '%9d %9d %10s %7s\n' "$n" "$size" "$t" "$(awk -v a="$t" -v b="${prev:-0}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')"
+	prev=$t
+done
+
+echo "new,old table rows (bootab compare of two sides), median of $runs runs:"
+echo "     rows     bytes   median_s   ratio"
+prev=
+for n in 2500 5000 10000 20000; do
+	mkdir -p "$dir/table$n/a" "$dir/table$n/b"
+	new_old_table "$n" 1 > "$dir/table$n/a/table.txt"
+	new_old_table "$n" 2 > "$dir/table$n/b/table.txt"
+	t=$(median_s "$bootab" compare --format csv "$dir/table$n/a" "$dir/table$n/b")
+	size=$(wc -c < "$dir/table$n/a/table.txt")
+	printf '%9d %9d %10s %7s\n' "$n" "$size" "$t" "$(awk -v a="$t" -v b="${prev:-0}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')"
+	prev=$t
+done
+
+echo "sides (bootab compare m1 ... mN, one number each), median of $runs runs:"
+echo "    sides   median_s   ratio"
+prev=
+for n in 1000 2000 4000 8000; do
+	mkdir -p "$dir/sides$n"
+	i=1
+	while [ "$i" -le "$n" ]; do
+		mkdir "$dir/sides$n/m$i"
+		echo $((100 + i % 7)) > "$dir/sides$n/m$i/x.txt"
+		i=$((i + 1))
+	done
+	t=$(cd "$dir/sides$n" && median_s "$bootab" compare --format csv $(seq -f 'm%g' 1 "$n"))
+	printf '%9d %10s %7s\n' "$n" "$t" "$(awk -v a="$t" -v b="${prev:-0}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')"
 	prev=$t
 done
