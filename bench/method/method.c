@@ -40,7 +40,7 @@
  *
  *   usage: method [--quick] [--equiv-grid] [--stress-only|--normal-only|--stress KIND] [--boots B,...] [--draws N]
  *                 [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--skip CSV]
- *                 [--cell SB,SW,REPS,BOOTS,DELTA] [--sequential [--history]] [--answer-grid] [--headline-grid]
+ *                 [--cell SB,SW,REPS,BOOTS,DELTA] [--sequential [--history]] [--answer-grid] [--headline-grid] [--fdr Q]
  * --skip CSV (repeatable) leaves out the cells a CSV already holds, to resume
  * a run. docs/statistics.md has the method and the table of a full run.
  */
@@ -65,6 +65,9 @@
 #define HISTORY_ENTRIES 10        /* A/A pairs in the simulated history */
 #define BATCH 1024
 #define MC_SE_TARGET 0.005        /* 0.5 percentage points */
+
+/* --fdr Q: the Benjamini-Hochberg level the campaigns are judged at (0: the report's default). */
+static double fdr_level;
 
 enum method { M_NAIVE, M_SEED, M_BOOT, M_HISTORY, M_EQUIV, M_ANSWER, M_MINP, M_UNCHECKED, M_NOISIER, M_WILD,
 	      M_HEADLINE, M_REPORT, N_METHODS };
@@ -284,7 +287,7 @@ static void sim_run(struct sim *s, struct tally *t)
 	double *x = xcalloc(s->c.reps, sizeof(*x));
 	struct compare_options o = { .stat = STAT_MEAN, .loud_pct = COMPARE_LOUD_PCT_DEFAULT,
 				     .by_run = &s->by_run, .history = s->use_history ? &s->history : NULL,
-				     .equivalence_pct = EQUIV_MARGIN };
+				     .equivalence_pct = EQUIV_MARGIN, .fdr_q = fdr_level };
 	struct compare_result res;
 	struct answer_view view;
 	struct strlist w = STRLIST_INIT;
@@ -842,6 +845,14 @@ int main(int argc, char **argv)
 			seq_with_history = true;
 		} else if (!strcmp(argv[i], "--headline-grid")) {
 			headline = true;
+		} else if (!strcmp(argv[i], "--fdr") && i + 1 < argc) {
+			char *end;
+
+			fdr_level = strtod(argv[++i], &end);
+			if (*end || !(fdr_level > 0 && fdr_level < 1)) {
+				fprintf(stderr, "method: --fdr: expected a level between 0 and 1\n");
+				return 2;
+			}
 		} else if (!strcmp(argv[i], "--sequential")) {
 			/* rounds = auto: the cells' boots are the ceiling (max_rounds). */
 			sequential = true;
@@ -874,7 +885,7 @@ int main(int argc, char **argv)
 			}
 			one = true;
 		} else {
-			fprintf(stderr, "usage: method [--quick] [--equiv-grid] [--stress-only|--normal-only|--stress KIND] [--boots B,...] [--draws N] [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--skip CSV] [--cell SB,SW,REPS,BOOTS,DELTA] [--sequential [--history]] [--answer-grid] [--headline-grid]\n");
+			fprintf(stderr, "usage: method [--quick] [--equiv-grid] [--stress-only|--normal-only|--stress KIND] [--boots B,...] [--draws N] [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--skip CSV] [--cell SB,SW,REPS,BOOTS,DELTA] [--sequential [--history]] [--answer-grid] [--headline-grid] [--fdr Q]\n");
 			return 2;
 		}
 	}

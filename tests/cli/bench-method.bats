@@ -122,6 +122,9 @@ between() {
 		between "$(rate headline)" 0 "$(rate answer)"
 		between "$(rate headline)" 0 0.02
 	done
+	# Judged at --fdr 0.05, a report opens with a claim at most alpha of the time.
+	"$METHOD_BENCH" --fdr 0.05 --cell 3,0.5,5,1,0 --null-draws 16384 > "$BATS_TEST_TMPDIR/out.csv"
+	between "$(rate headline-report)" 0.02 0.075
 }
 
 @test "bad arguments" {
@@ -130,6 +133,9 @@ between() {
 	[ "$output" = "method: --cell: expected SB,SW,REPS,BOOTS,DELTA (%, reps >= 2)" ]
 	run "$METHOD_BENCH" --draws 10
 	[ "$status" -eq 2 ]
+	run "$METHOD_BENCH" --fdr 1
+	[ "$status" -eq 2 ]
+	[ "$output" = "method: --fdr: expected a level between 0 and 1" ]
 	run "$METHOD_BENCH" --sequential --cell 1,1,5,1,0
 	[ "$status" -eq 2 ]
 	[ "$output" = "method: --sequential: the ceiling (BOOTS) is 2 to 20 rounds" ]
