@@ -60,7 +60,7 @@ test: deps
 	sh tools/test-suite.sh
 
 .PHONY: deps test all check check-unit check-cli check-cli-lab check-cli-nolab check-debian check-lab-fleet check-lava check-valgrind-unit check-valgrind-cli check-cli-plain-only print-valgrind-files build-tests check-asan check-fuzz check-valgrind lint clean bench \
-	bench-method bench-method-quick bench-fleet bench-scaling demo install uninstall man fuzz fuzz-build fuzz-targets
+	bench-method bench-method-quick bench-fleet bench-screen bench-scaling demo install uninstall man fuzz fuzz-build fuzz-targets
 
 all: bootab man
 
@@ -126,6 +126,15 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbootab.a
 $(BUILD)/bench/method: bench/method/method.c $(BUILD)/libbootab.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -I$(BUILD)/src -o $@ $< $(BUILD)/libbootab.a $(LDFLAGS) $(LDLIBS)
+
+# A screening design against one mode per factor (docs/statistics.md):
+# simulated boxes through design_effects().
+$(BUILD)/bench/screen: bench/method/screen.c $(BUILD)/libbootab.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -I$(BUILD)/src -o $@ $< $(BUILD)/libbootab.a $(LDFLAGS) $(LDLIBS)
+
+bench-screen: $(BUILD)/bench/screen
+	$(BUILD)/bench/screen > bench/method/screen.csv
 
 # Verdicts pooled over machines (docs/fleet.md): simulated fleets through
 # compare_sides() and fleet_judge().
@@ -197,7 +206,7 @@ check-asan:
 # The -Werror build, no C function over 120 lines outside tests
 # (tools/long-functions.sh), and shellcheck over every shell script.
 lint:
-	$(MAKE) WERROR=-Werror BUILD=build-lint bootab $(TEST_BIN:$(BUILD)/%=build-lint/%) build-lint/bench/method build-lint/bench/fleet
+	$(MAKE) WERROR=-Werror BUILD=build-lint bootab $(TEST_BIN:$(BUILD)/%=build-lint/%) build-lint/bench/method build-lint/bench/fleet build-lint/bench/screen
 	sh tools/long-functions.sh 120 $(LIB_SRC) $(CMD_SRC)
 	shellcheck -s sh $(SCRIPTS) src/campaign/runner-helpers.sh tools/*.sh tests/cli/helpers/*.sh bench/scaling.sh bench/snapshot-forks.sh bench/snapshot-same.sh bench/campaign-overhead.sh tests/lava/check-lava.sh
 	shellcheck -s bash completion/bootab.bash
