@@ -204,10 +204,13 @@ check-asan:
 	    CFLAGS="-O1 -g" FUZZ_SMOKE=no check
 
 # The -Werror build, no C function over 120 lines outside tests
-# (tools/long-functions.sh), and shellcheck over every shell script.
+# (tools/long-functions.sh), no bats line starting with a bare "!" that
+# cannot fail its test (tools/bats-negations.sh), and shellcheck over every
+# shell script.
 lint:
 	$(MAKE) WERROR=-Werror BUILD=build-lint bootab $(TEST_BIN:$(BUILD)/%=build-lint/%) build-lint/bench/method build-lint/bench/fleet build-lint/bench/screen
 	sh tools/long-functions.sh 120 $(LIB_SRC) $(CMD_SRC)
+	sh tools/bats-negations.sh $(wildcard tests/cli/*.bats tests/cli/*/*.bats)
 	shellcheck -s sh $(SCRIPTS) src/campaign/runner-helpers.sh tools/*.sh tests/cli/helpers/*.sh bench/scaling.sh bench/snapshot-forks.sh bench/snapshot-same.sh bench/campaign-overhead.sh tests/lava/check-lava.sh
 	shellcheck -s bash completion/bootab.bash
 	shellcheck -x .ci/run $(wildcard lab/*.sh)

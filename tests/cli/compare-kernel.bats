@@ -14,7 +14,7 @@ setup() {
 # every line of FILE is at most 72 columns of printable ASCII
 mail_shaped() {
 	awk 'length($0) > 72 { print "line " NR " has " length($0) " columns: " $0; bad = 1 } END { exit bad }' "$1"
-	! LC_ALL=C grep -n '[^ -~]' "$1"
+	! LC_ALL=C grep -n '[^ -~]' "$1" || return 1
 }
 
 @test "--stat mean,min: one table per metric, a line per statistic with its own delta, drift and verdict" {

@@ -598,7 +598,7 @@ line done
 end" ]
 		# No fifo and no tail left behind.
 		[ "$(ls "$run_dir")" = "$(printf 'progress\nr.1.out\nstatus')" ]
-		! pgrep -f "tail .*$run_dir/progress"
+		run -1 pgrep -f "tail .*$run_dir/progress"
 		# Finished: not followed; from its last line on, only the end.
 		run -0 timeout 10 $sh "$w" "$run_dir" 4 100
 		[ "$output" = "bootab-watch 1
@@ -633,7 +633,7 @@ end" ]
 		timeout 10 $sh "$f" "$run_dir" 2000 >"$BATS_TEST_TMPDIR/fetch"
 		grep -q '^skip big.1.out 3000$' "$BATS_TEST_TMPDIR/fetch"
 		grep -q '^file results 21$' "$BATS_TEST_TMPDIR/fetch"
-		! grep -q 'bad name\|hidden\|watch.1.tmp\|link\|sub' "$BATS_TEST_TMPDIR/fetch"
+		run -1 grep -q 'bad name\|hidden\|watch.1.tmp\|link\|sub' "$BATS_TEST_TMPDIR/fetch"
 		timeout 10 $sh "$w" "$run_dir" 1 100 2000 >"$BATS_TEST_TMPDIR/watch"
 		{ printf 'bootab-watch 1\nline done\nend\n'; cat "$BATS_TEST_TMPDIR/fetch"; } | cmp - "$BATS_TEST_TMPDIR/watch"
 		# Without FETCH_LIMIT the watch ends at its end; a bad one is refused.
@@ -703,7 +703,7 @@ end" ]
 	grep -aq '^file total 10$' "$BATS_TEST_TMPDIR/frozen"
 	[ "$(grep -ac '^file ' "$BATS_TEST_TMPDIR/frozen")" -eq 83 ]
 	[ "$(sed -n '/^file nul.bin 4$/{n;p;}' "$BATS_TEST_TMPDIR/frozen" | od -An -tx1 | tr -d ' \n')" = 610062000a ]
-	! grep -aq 'hidden\|watch.1.tmp\|^file link' "$BATS_TEST_TMPDIR/frozen"
+	run -1 grep -aq 'hidden\|watch.1.tmp\|^file link' "$BATS_TEST_TMPDIR/frozen"
 	for sh in "busybox sh" bash; do
 		command -v "${sh%% *}" >/dev/null || continue
 		timeout 20 $sh "$f" "$run_dir" 2000 | cmp - "$BATS_TEST_TMPDIR/frozen"
@@ -864,7 +864,7 @@ auto_row() {
 	run_local "$BATS_TEST_TMPDIR/null.ini"
 	dir=$(echo "$data"/null-*)
 	[[ "$all_stderr" == *"round 1 of at most 2: "*": going on"* ]]
-	! grep -q '^decided' "$dir/journal"
+	run -1 grep -q '^decided' "$dir/journal"
 	[ "$(tail -n 1 "$dir/journal")" = finished ]
 	grep -q '^campaign .*: 5 of 5 boots recorded$' "$dir/report.txt"
 	grep -q '^rounds = auto: 2 of at most 2 rounds; .*, alpha 0.0500 (0.05 over every look)$' "$dir/report.txt" ||

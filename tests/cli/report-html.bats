@@ -230,7 +230,7 @@ expect_page() {
 
 # One file: nothing to fetch from anywhere.
 expect_self_contained() {
-	! grep -Eiq '(https?:|//[a-z0-9.-]+/|<link|<script|<img|<iframe|@import|url\()' "$1"
+	! grep -Eiq '(https?:|//[a-z0-9.-]+/|<link|<script|<img|<iframe|@import|url\()' "$1" || return 1
 }
 
 @test "report.html of the recorded lab campaign: every chart and verdict as report.json says, and a screenshot" {

@@ -71,7 +71,7 @@ type_password() {
 	[[ "$output" == *'"kernel": "'"$(uname -r)"'"'* ]]
 	# Never in an argv: the stand-in logged every ssh command line.
 	[ -s "$STANDIN_SSH_LOG" ]
-	! grep -qF "$SUDO_TEST_PASSWORD" "$STANDIN_SSH_LOG"
+	! grep -qF "$SUDO_TEST_PASSWORD" "$STANDIN_SSH_LOG" || false
 	grep -qF "'sudo' '-k' '-S' '-p' '' '--' " "$STANDIN_SSH_LOG"
 	# Typed with echo off: the terminal never shows it.
 	[[ "$output" != *"$SUDO_TEST_PASSWORD"* ]]
