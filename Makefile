@@ -19,9 +19,9 @@ missing = $(strip $(foreach p,$(1),$(if $(shell pkg-config --exists $(firstword 
 ifeq ($(shell command -v pkg-config 2>/dev/null),)
 $(error pkg-config not found: install it with 'apt-get install pkg-config')
 endif
-# `make deps`, `make test` and `make demo` install what is missing first,
-# so they must not stop here.
-ifeq ($(filter deps test demo,$(MAKECMDGOALS)),)
+# `make deps`, `make deps-test`, `make test` and `make demo` install what is
+# missing first, so they must not stop here.
+ifeq ($(filter deps deps-test test demo,$(MAKECMDGOALS)),)
 MISSING := $(call missing,$(PKGS))
 ifneq ($(MISSING),)
 $(error missing build dependencies: install them with 'apt-get install $(MISSING)' (or run 'make deps'))
@@ -51,15 +51,20 @@ SCRIPTS  := $(sort $(wildcard src/target/*.sh))
 # target scripts, the per-boot runner's shell helpers, report.html's CSS.
 EMBED_H  := $(BUILD)/src/target-scripts.h $(BUILD)/src/runner-helpers.h $(BUILD)/src/report-css.h
 
+# What bootab and its lab need (tools/debian-packages), for make demo; what
+# the tests need besides (tools/debian-packages-test), for make test.
 deps:
-	sh tools/install-deps.sh
+	sh tools/install-deps.sh tools/debian-packages
+
+deps-test:
+	sh tools/install-deps.sh tools/debian-packages tools/debian-packages-test
 
 # The README's test command: install what is missing, then the whole suite,
 # plain, under ASan + UBSan and under valgrind, and the lint.
-test: deps
+test: deps-test
 	sh tools/test-suite.sh
 
-.PHONY: deps test all check check-unit check-cli check-cli-lab check-cli-nolab check-debian check-lab-fleet check-lava check-valgrind-unit check-valgrind-cli check-cli-plain-only print-valgrind-files build-tests check-asan check-fuzz check-valgrind lint clean bench \
+.PHONY: deps deps-test test all check check-unit check-cli check-cli-lab check-cli-nolab check-debian check-lab-fleet check-lava check-valgrind-unit check-valgrind-cli check-cli-plain-only print-valgrind-files build-tests check-asan check-fuzz check-valgrind lint clean bench \
 	bench-method bench-method-quick bench-fleet bench-screen bench-scaling demo install uninstall man fuzz fuzz-build fuzz-targets
 
 all: bootab man

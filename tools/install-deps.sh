@@ -1,11 +1,14 @@
 #!/bin/sh
-# Installs the Debian packages listed in tools/debian-packages that are not
+# Installs the Debian packages listed in the given files (default
+# tools/debian-packages: what bootab and its lab need) that are not
 # installed yet. Runs apt-get through sudo when not root.
+#   usage: tools/install-deps.sh [LIST...]
 set -eu
 here=$(dirname "$0")
+[ $# -gt 0 ] || set -- "$here/debian-packages"
 missing=
 # shellcheck disable=SC2013 # one package name per line, no spaces
-for p in $(grep -v "^#" "$here/debian-packages"); do
+for p in $(grep -hv "^#" "$@"); do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
 		missing="$missing $p"
 	fi

@@ -325,7 +325,7 @@ setup() {
 }
 
 @test "hyperfine run for real: --style none into a file, the human text through a pipe, and a file it overwrote" {
-	# hyperfine is in tools/debian-packages: the real tool, not a fixture.
+	# hyperfine is in tools/debian-packages-test: the real tool, not a fixture.
 	mkdir -p "$d/hf/none" "$d/hf/pipe" "$d/hf/file"
 	hyperfine -N --runs 3 --style none --export-json /dev/stdout 'sleep 0.001' 'true' > "$d/hf/none/h.txt" 2>/dev/null
 	hyperfine -N --runs 3 --export-json /dev/stdout 'sleep 0.001' 'true' 2>/dev/null | cat > "$d/hf/pipe/h.txt"

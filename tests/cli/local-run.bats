@@ -895,7 +895,7 @@ auto_row() {
 }
 
 @test "perf = EVENTS: each rep under perf stat -j, each counter a metric judged like the row, the moved ones under its claim" {
-	command -v perf >/dev/null || { echo "perf is not installed (apt-get install linux-perf: tools/debian-packages)"; false; }
+	command -v perf >/dev/null || { echo "perf is not installed (apt-get install linux-perf: tools/debian-packages-test)"; false; }
 	# passthrough fills an array twenty times larger: more page faults, more CPU time; each
 	# boot a little more than the one before (b: the tree's boots so far), so that the boots vary.
 	write_plan "$BATS_TEST_TMPDIR/p.ini" "translated passthrough translated2 passthrough" "

@@ -11,7 +11,7 @@ setup_file() {
 		skip "needs root: creates a test user and a sudoers entry"
 	fi
 	for tool in sudo expect runuser setsid useradd chpasswd visudo; do
-		command -v "$tool" > /dev/null || { echo "missing $tool (tools/debian-packages)" >&2; return 1; }
+		command -v "$tool" > /dev/null || { echo "missing $tool (tools/debian-packages-test)" >&2; return 1; }
 	done
 	export SUDO_TEST_USER="bootab-sudo-$$"
 	SUDO_TEST_PASSWORD=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
