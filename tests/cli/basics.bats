@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
-# The command table: help, version, unknown and prefix-only command names.
+# The command table: help, version, unknown and prefix-only command names;
+# the first plan README.md shows.
 
 bats_require_minimum_version 1.5.0
 
@@ -90,4 +91,19 @@ bats_require_minimum_version 1.5.0
 	[ "$stderr" = "bootab: no plan file given; see 'bootab help plan'" ]
 	run -2 --separate-stderr "$BOOTAB" run a.ini b.ini
 	[ "$stderr" = "bootab: one plan file only; see 'bootab help run'" ]
+}
+
+@test "README's first plan is one bootab plan accepts: two boots of every mode" {
+	# The first ```ini block of README.md, as a user would copy it.
+	awk '/^```ini$/ { inside = 1; next } inside && /^```$/ { exit } inside' \
+		"$BATS_TEST_DIRNAME/../../README.md" > "$BATS_TEST_TMPDIR/my-plan.ini"
+	run -0 --separate-stderr "$BOOTAB" plan "$BATS_TEST_TMPDIR/my-plan.ini"
+	[[ "$output" == *"target: me@my-box"* ]]
+	[[ "$output" == *"boot order (5 boots):
+   1  translated       (the standing kernel defaults)
+   2  passthrough      iommu=pt
+   3  translated2      (the standing kernel defaults)
+   4  passthrough2     iommu=pt
+   5  translated3      (the standing kernel defaults)"* ]]
+	[[ "$output" == *"row   randread         fio --name=randread "*"parser fio"* ]]
 }
