@@ -1333,6 +1333,7 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 	costs_find(sides, n_sides, o->ignore, &res.found);
 	collect_versions(sides, n_sides, &res);
 	collect_mismatches(sides, n_sides, &res);
+	new_old_judge(sides, n_sides, res.alpha, &res.new_old);
 	*ret = res;
 	return 0;
 }
@@ -1430,6 +1431,7 @@ void compare_result_release(struct compare_result *res)
 		free(res->mismatches[i].what);
 	}
 	free(res->mismatches);
+	new_old_release(&res->new_old);
 	for (size_t i = 0; i < res->n_versions; i++) {
 		for (size_t k = 0; k < res->n_sides; k++)
 			free(res->versions[i].values[k]);

@@ -6,6 +6,7 @@
 
 #include "judge/costs.h"
 #include "judge/history.h"
+#include "judge/new-old.h"
 #include "lib/strlist.h"
 #include "results/side.h"
 #include "stats/stats.h"
@@ -308,6 +309,7 @@ struct compare_result {
 	size_t n_versions;
 	struct compare_mismatch *mismatches;   /* per side and row, in side order */
 	size_t n_mismatches;
+	struct new_old_result new_old; /* new against old code in one kernel, paired in each boot */
 	size_t n_counts, n_within_noise, n_loud, n_no_drift;
 	unsigned *rounds;             /* per side: meta.json's round, else inferred */
 	bool rounds_inferred;

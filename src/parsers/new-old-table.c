@@ -16,19 +16,50 @@
  * a number but not kept: it is the integer percentage printed twice
  * ("-35.35" for -35.05 %), so bootab computes its own deltas.
  * Text around the tables (mail, KUnit diagnostics) is skipped; a line
- * that starts like a row but is not one is an error.
+ * that starts like a row but is not one is an error. The test prints the
+ * tables with kunit_info(), so in a kernel log each line may carry a
+ * dmesg or journalctl -k prefix and "    # test_map_unmap_benchmark: ":
+ * both are cut before the line is read.
  */
 #include "parsers/parser-internal.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
+#include "parsers/parser.h"
 
 #define TITLE_MAX 80
 #define UNIT_MAX 16
+
+/*
+ * The text of a line as the test printed it: without a kernel log prefix
+ * (dmesg's "[    4.000700] ", journalctl -k's "Jan 23 14:01:07 box
+ * kernel: "), leading blanks, and kunit_info's "# TEST_NAME: " prefix.
+ */
+static void line_body(const char *data, size_t *begin, size_t *end)
+{
+	size_t i;
+
+	*begin += parser_kernel_log_prefix(data + *begin, *end - *begin);
+	text_trim(data, begin, end);
+	if (*begin == *end || data[*begin] != '#')
+		return;
+	i = *begin + 1;
+	while (i < *end && data[i] == ' ')
+		i++;
+	if (i == *end || !(isalnum((unsigned char)data[i]) || data[i] == '_'))
+		return;
+	while (i < *end && (isalnum((unsigned char)data[i]) || data[i] == '_'))
+		i++;
+	if (i < *end && data[i] == ':') {
+		*begin = i + 1;
+		text_trim(data, begin, end);
+	}
+}
 
 /* Whether [begin, end) is a table header: "pgsz ,avg new,old ns, min new,old ns , min % ...". */
 static bool is_header(const char *data, size_t begin, size_t end)
@@ -41,7 +72,7 @@ bool new_old_table_recognise(const char *data, size_t len)
 	size_t pos = 0, begin, end;
 
 	while (text_next_line(data, len, &pos, &begin, &end)) {
-		text_trim(data, &begin, &end);
+		line_body(data, &begin, &end);
 		if (is_header(data, begin, end))
 			return true;
 	}
@@ -175,7 +206,7 @@ int new_old_table_parse(const char *data, size_t len, struct metric_set *set,
 	while (text_next_line(data, len, &pos, &begin, &end)) {
 		size_t comma;
 
-		text_trim(data, &begin, &end);
+		line_body(data, &begin, &end);
 		if (begin == end) {
 			t.group[0] = '\0';
 			continue;

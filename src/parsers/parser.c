@@ -309,6 +309,9 @@ int parser_parse(enum parser_kind kind, const char *selector, const char *data, 
 		break;
 	case PARSER_KTAP:
 		r = ktap_parse(data, len, &parsed, &failure, &note);
+		/* A KUnit test's new,old tables (kunit_info lines) are in its KTAP. */
+		if (r == 0 && new_old_table_recognise(data, len))
+			r = new_old_table_parse(data, len, &parsed, &failure, &note);
 		break;
 	case PARSER_NEW_OLD_TABLE:
 		r = new_old_table_parse(data, len, &parsed, &failure, &note);

@@ -378,6 +378,31 @@ static json_t *json_sides(const struct compare_result *res)
 	return sides;
 }
 
+static json_t *json_new_old_stat(const struct new_old_stat *st)
+{
+	if (!st->present)
+		return json_null();
+	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:s}", "boots", (json_int_t)st->boots,
+			 "new", json_num(st->new_value), "old", json_num(st->old_value), "pct", json_num(st->pct),
+			 "lo_pct", json_num(st->lo), "hi_pct", json_num(st->hi), "verdict", new_old_verdict_name(st->verdict));
+}
+
+/* report.json's new_old[]: new against old code in one kernel, paired in each boot. */
+static json_t *json_new_old(const struct compare_result *res)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < res->new_old.n_rows; i++) {
+		const struct new_old_row *r = &res->new_old.rows[i];
+
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o}", "row", r->row, "table",
+						   r->table, "size", r->size, "name", r->name, "unit", r->unit,
+						   "kernel", r->kernel ? json_string(r->kernel) : json_null(),
+						   "avg", json_new_old_stat(&r->avg), "min", json_new_old_stat(&r->min)));
+	}
+	return a;
+}
+
 /* report.json's versions_differ[]: each version that differs, with every side's value. */
 static json_t *json_versions(const struct compare_result *res)
 {
@@ -441,6 +466,7 @@ int report_json(FILE *out, const struct compare_result *res, const struct report
 							    "row", res->mismatches[i].row, "what", res->mismatches[i].what));
 		json_object_set_new(root, "not_comparable", nc);
 	}
+	json_object_set_new(root, "new_old", json_new_old(res));
 	{
 		struct kernel_compare kc;
 

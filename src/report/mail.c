@@ -440,6 +440,72 @@ static void headline_block(FILE *out, const struct compare_result *res, struct s
 	headline_release(&h);
 }
 
+/* "  -34.92": a new,old percentage in the list's own form. */
+static void add_new_old(struct strbuf *sb, const struct new_old_stat *st)
+{
+	char buf[32] = "-";
+
+	if (st->present)
+		snprintf(buf, sizeof(buf), "%.0f,%.0f", st->new_value, st->old_value);
+	strbuf_addstr(sb, ", ");
+	add_right(sb, buf, 14);
+	strbuf_addstr(sb, ", ");
+	if (st->present)
+		add_pct(sb, st->pct, 6);
+	else
+		add_right(sb, "-", 6);
+}
+
+static const char *new_old_short(const struct new_old_stat *st)
+{
+	if (!st->present)
+		return "-";
+	return st->verdict == NEW_OLD_WITHIN_NOISE ? "noise" : new_old_verdict_name(st->verdict);
+}
+
+/* The list's own new,old tables, over the boots, with a verdict column. */
+static void new_old_block(FILE *out, const struct compare_result *res, struct strbuf *sb)
+{
+	const struct new_old_result *no = &res->new_old;
+
+	for (size_t i = 0; i < no->n_rows; i++) {
+		const struct new_old_row *r = &no->rows[i];
+		bool kernel_new = i == 0 || (r->kernel ? !no->rows[i - 1].kernel || strcmp(r->kernel, no->rows[i - 1].kernel)
+						       : no->rows[i - 1].kernel != NULL);
+
+		if (kernel_new) {
+			if (i)
+				fputc('\n', out);
+			strbuf_addf(sb, "bootab: new against old, paired in each boot, %zu boot%s", r->avg.boots,
+				    r->avg.boots == 1 ? "" : "s");
+			if (r->kernel) {
+				strbuf_addstr(sb, " of ");
+				add_ascii(sb, r->kernel, 64);
+			}
+			strbuf_addstr(sb, ", % +ve is better; verdict avg/min: by the 95% CI of the boots' ratios");
+			put_line(out, sb);
+		}
+		if (kernel_new || strcmp(r->table, no->rows[i - 1].table)) {
+			add_ascii(sb, r->table, 64);
+			put_line(out, sb);
+			add_right(sb, "pgsz", 8);
+			strbuf_addstr(sb, ", avg new,old ");
+			add_ascii(sb, r->unit, 4);
+			strbuf_addstr(sb, ",  avg %, min new,old ");
+			add_ascii(sb, r->unit, 4);
+			strbuf_addstr(sb, ",  min %, verdict");
+			put_line(out, sb);
+		}
+		add_right(sb, r->size, 8);
+		add_new_old(sb, &r->avg);
+		add_new_old(sb, &r->min);
+		strbuf_addf(sb, ", %s/%s", new_old_short(&r->avg), new_old_short(&r->min));
+		put_line(out, sb);
+	}
+	if (no->n_rows)
+		fputc('\n', out);
+}
+
 int report_mail(FILE *out, const struct compare_result *res, const struct report_options *o)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -447,6 +513,7 @@ int report_mail(FILE *out, const struct compare_result *res, const struct report
 	bool tested = false, unfdr = false;
 
 	(void)o;
+	new_old_block(out, res, &sb);
 	headline_block(out, res, &sb);
 	for (size_t k = 1; k < res->n_sides; k++) {
 		if (!strcmp(res->sides[k].mode, res->sides[0].mode))
