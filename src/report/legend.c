@@ -236,7 +236,17 @@ static bool hardest_claim(const struct compare_result *res, size_t n_modes, cons
  * boots per mode x 2 reps, 25m": what the campaign cost against what it
  * needed for the effects it found. Nothing when no time was recorded.
  */
-static void add_design_cost(struct strbuf *sb, const struct compare_result *res, const char *prefix)
+/* A name from a box: in Markdown, what would open raw HTML or an entity escaped (report_md_plain()). */
+static void add_name(struct strbuf *sb, const char *s, bool md)
+{
+	for (; *s; s++) {
+		if (md && strchr("\\<>&", *s))
+			strbuf_addch(sb, '\\');
+		strbuf_addch(sb, *s);
+	}
+}
+
+static void add_design_cost(struct strbuf *sb, const struct compare_result *res, bool md)
 {
 	size_t n_modes = count_modes(res);
 	const struct compare_metric *cm;
@@ -246,13 +256,16 @@ static void add_design_cost(struct strbuf *sb, const struct compare_result *res,
 
 	if (n_modes < 2 || !box_time(res, &t))
 		return;
-	strbuf_addf(sb, "%scost: %zu boots over %zu modes, ", prefix, res->n_sides, n_modes);
+	strbuf_addf(sb, "cost: %zu boots over %zu modes, ", res->n_sides, n_modes);
 	add_duration(sb, t);
 	strbuf_addstr(sb, " of box time (reboots and timed reps)");
 	if (!hardest_claim(res, n_modes, &cm, &ct, &d))
 		return;
 	strbuf_addf(sb, "; the cheapest design to find its hardest claim (%s, ", ct->mode);
-	strbuf_addf(sb, "%s %s, %+.1f%%)", cm->row, cm->metric, ct->delta_pct);
+	add_name(sb, cm->row, md);
+	strbuf_addch(sb, ' ');
+	add_name(sb, cm->metric, md);
+	strbuf_addf(sb, ", %+.1f%%)", ct->delta_pct);
 	strbuf_addf(sb, " with 80%% power: %u boots per mode x %u rep%s, ", d.boots, d.reps,
 		    d.reps == 1 ? "" : "s");
 	add_duration(sb, d.seconds);
@@ -295,7 +308,14 @@ void report_boot_level_summary(FILE *out, const struct compare_result *res, cons
 		drift_add_summary(&sb, res);
 		put_summary(out, &sb, width);
 	}
-	add_design_cost(&sb, res, prefix);
+	strbuf_release(&sb);
+}
+
+void report_design_cost(FILE *out, const struct compare_result *res, size_t width, bool md)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	add_design_cost(&sb, res, md);
 	if (sb.len)
 		put_summary(out, &sb, width);
 	strbuf_release(&sb);

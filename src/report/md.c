@@ -292,6 +292,7 @@ void report_md(FILE *out, const struct compare_result *res, const struct report_
 	fputc('\n', out);
 	report_summary_line(out, res, "Summary: ", ".");
 	report_boot_level_summary(out, res, "", 0);
+	report_design_cost(out, res, 0, true);
 	md_found(out, res);
 	fputc('\n', out);
 	if (o->legend_long) {

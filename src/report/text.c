@@ -472,6 +472,7 @@ static void text_summary(FILE *out, const struct compare_result *res, const stru
 		free(line);
 	}
 	report_boot_level_summary(out, res, "", width);
+	report_design_cost(out, res, width, false);
 	if (o->legend_long) {
 		report_legend(out, res, o, "");
 		report_legend_boot_level(out, res, "");

@@ -295,4 +295,10 @@ bats_require_minimum_version 1.5.0
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"boot level: "* ]]
 	[[ "$output" != *"cost: "* ]]
+	# A metric name from a box is escaped in Markdown.
+	cp -r "$c" "$BATS_TEST_TMPDIR/c"
+	sed -i 's/"pp512"/"pp<b>512<\/b>"/' "$BATS_TEST_TMPDIR"/c/*/meta.json
+	run --separate-stderr "$BOOTAB" compare --color never --format md "${sides[@]/#/$BATS_TEST_TMPDIR/c/}"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'(off, prefill pp\<b\>512\</b\>, +3.8%)'* ]] || { printf '%s\n' "$output" | grep -A2 '^cost'; false; }
 }
