@@ -548,10 +548,12 @@ static void print_rounds_auto(const struct plan *plan, size_t n)
 	       plan->n_modes + 1, 2 * plan->n_modes + 1);
 }
 
-/* What runs on every boot: versions, park, rows and checks with their parsers, unpark. */
+/* What runs on every boot: prepare, versions, park, rows and checks with their parsers, unpark. */
 static void print_every_boot(const struct plan *plan)
 {
 	printf("\non every boot:\n");
+	for (size_t i = 0; i < plan->prepare.n; i++)
+		printf("  prepare (root)         %s\n", plan->prepare.items[i]);
 	for (size_t i = 0; i < plan->n_versions; i++)
 		printf("  version %-14s %s\n", plan->versions[i].name, plan->versions[i].command);
 	for (size_t i = 0; i < plan->park.n; i++)

@@ -349,6 +349,23 @@ static int step_set(struct campaign *c, size_t k)
 	return 0;
 }
 
+/* The boot's [prepare] (campaign_prepare()); a failed one fails the boot as a failed verify does. */
+static int boot_prepare(struct campaign *c, size_t k, bool *batched)
+{
+	int r = campaign_prepare(c, k);
+
+	if (r != -EPROTO)
+		return r;
+	target_batch_end(c->target);
+	*batched = false;
+	campaign_journal_step(c, k, STEP_FAILED, "prepare");
+	if (campaign_boot_is_oneshot(c, k))
+		campaign_restore_oneshot(c);
+	else
+		campaign_restore_standing(c, k);
+	return r;
+}
+
 static int run_boot(struct campaign *c, size_t k)
 {
 	struct boot_progress *bp = &c->progress[k];
@@ -429,6 +446,8 @@ static int run_boot(struct campaign *c, size_t k)
 		if (bp->step < STEP_VERIFIED && (r = campaign_journal_step(c, k, STEP_VERIFIED, NULL)) < 0)
 			goto out;
 	}
+	if (bp->step < STEP_STARTED && c->plan.prepare.n && (r = boot_prepare(c, k, &batched)) < 0)
+		goto out;
 	if (bp->step < STEP_STARTED) {
 		if (campaign_interrupted(c)) {
 			r = -EINTR;

@@ -110,6 +110,15 @@ const char *oneshot_entry_id(const struct campaign *c);
  */
 void campaign_touch_preflight(struct campaign *c, struct boot_io *io);
 
+/*
+ * rows.c: the plan's [prepare] on boot k, each command as root after
+ * verify and before the rows; their output and exit codes kept in the
+ * side directory's prepare.json (side_write() takes them into meta.json
+ * and meta.txt). Returns 0, -EPROTO when a command failed (said: the boot
+ * fails as a failed verify does), or -errno when one could not run.
+ */
+int campaign_prepare(struct campaign *c, size_t k);
+
 /* campaign.c: one line to the command's say(). */
 void campaign_say(const struct campaign *c, enum campaign_level level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

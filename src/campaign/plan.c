@@ -822,7 +822,7 @@ static int open_section(struct parse_state *s, const char *section)
 		v->line = s->line;
 		s->current = v;
 	} else if (!strcmp(s->kind, "campaign") || !strcmp(s->kind, "idle") || !strcmp(s->kind, "lava") ||
-		   !strcmp(s->kind, "park") || !strcmp(s->kind, "unpark")) {
+		   !strcmp(s->kind, "park") || !strcmp(s->kind, "unpark") || !strcmp(s->kind, "prepare")) {
 		if (s->title)
 			return fail(s, NULL, "section [%s] takes no name", s->kind);
 		if (!strcmp(s->kind, "lava")) {
@@ -832,7 +832,7 @@ static int open_section(struct parse_state *s, const char *section)
 			p->lava.line = s->line;
 		}
 	} else {
-		return fail(s, NULL, "unknown section [%s] (campaign, mode, factor, row, check, version, idle, lava, park, unpark)",
+		return fail(s, NULL, "unknown section [%s] (campaign, mode, factor, row, check, version, idle, lava, park, unpark, prepare)",
 			    section);
 	}
 	return 1;
@@ -870,10 +870,11 @@ static int handler(void *user, const char *section, const char *key, const char 
 		return idle_key(s, key, value);
 	if (!strcmp(s->kind, "lava"))
 		return lava_key(s, key, value);
-	if (!strcmp(s->kind, "park") || !strcmp(s->kind, "unpark")) {
+	if (!strcmp(s->kind, "park") || !strcmp(s->kind, "unpark") || !strcmp(s->kind, "prepare")) {
 		if (strcmp(key, "command"))
 			return fail(s, key, "unknown key in [%s] (command)", s->kind);
-		strlist_add(!strcmp(s->kind, "park") ? &s->plan->park : &s->plan->unpark, value);
+		strlist_add(!strcmp(s->kind, "park") ? &s->plan->park : !strcmp(s->kind, "unpark") ? &s->plan->unpark
+			    : &s->plan->prepare, value);
 		return 1;
 	}
 	return fail(s, key, "unexpected");
@@ -1126,6 +1127,8 @@ static int validate(struct parse_state *s)
 		}
 	if (!validate_lava(s))
 		return 0;
+	if (p->prepare.n && plan_is_lava(p))
+		return fail(s, "prepare", "[prepare] is for boxes bootab reaches over SSH or runs on: a LAVA job's test runs the rows alone");
 	for (size_t i = 0; i < p->n_rows; i++) {
 		struct plan_row *r = &p->rows[i];
 
@@ -1606,6 +1609,11 @@ char *plan_format(const struct plan *p)
 		for (size_t i = 0; i < p->unpark.n; i++)
 			format_string(&sb, "command", p->unpark.items[i]);
 	}
+	if (p->prepare.n) {
+		strbuf_addstr(&sb, "\n[prepare]\n");
+		for (size_t i = 0; i < p->prepare.n; i++)
+			format_string(&sb, "command", p->prepare.items[i]);
+	}
 
 	format_modes(&sb, p);
 	for (size_t i = 0; i < p->n_rows; i++) {
@@ -1696,6 +1704,7 @@ void plan_release(struct plan *p)
 	strlist_release(&p->park);
 	strlist_release(&p->ignore);
 	strlist_release(&p->unpark);
+	strlist_release(&p->prepare);
 	free(p->lava.url);
 	free(p->lava.device);
 	strlist_release(&p->lava.tags);

@@ -176,6 +176,7 @@ struct plan {
 	struct plan_idle idle;
 	struct strlist park;
 	struct strlist unpark;
+	struct strlist prepare;        /* [prepare]: run as root on every boot after verify, before the rows */
 	struct plan_lava lava;
 	/*
 	 * [factor] sections: their design's runs are the first modes (run 0,

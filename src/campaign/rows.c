@@ -10,6 +10,7 @@
 #include "lib/alloc.h"
 #include "lib/clock.h"
 #include "lib/escape.h"
+#include "lib/file.h"
 #include "lib/parse-number.h"
 #include "lib/process.h"
 #include "lib/strbuf.h"
@@ -55,6 +56,64 @@ int campaign_start_rows(struct campaign *c, size_t k)
 	free(unit);
 	free(dir);
 	free(script);
+	return r;
+}
+
+/* The most of a prepare command's output kept. */
+#define PREPARE_OUTPUT_MAX ((size_t)64 << 10)
+
+int campaign_prepare(struct campaign *c, size_t k)
+{
+	char *side = path_join(c->dir, c->boots[k].label), *path = path_join(side, "prepare.json"), *text;
+	json_t *all = json_array();
+	int r = 0;
+
+	campaign_progress(c, k, "prepare: %zu command%s as root", c->plan.prepare.n, c->plan.prepare.n == 1 ? "" : "s");
+	for (size_t i = 0; i < c->plan.prepare.n && r == 0; i++) {
+		const char *args[] = { c->plan.prepare.items[i], NULL };
+		struct process_result res;
+		size_t n;
+		json_t *out;
+
+		r = target_run_script(c->target, "prepare", args, NULL, 0, true, 600000, &res);
+		if (r < 0) {
+			campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: cannot run prepare %zu: %s", k + 1, c->boots[k].label,
+				     i + 1, target_error(c->target));
+			break;
+		}
+		n = strlen(res.out) < PREPARE_OUTPUT_MAX ? strlen(res.out) : PREPARE_OUTPUT_MAX;
+		/* Output that is not UTF-8 is kept as far as json takes it: none, then. */
+		out = json_stringn(res.out, n);
+		json_array_append_new(all, json_pack("{s:s, s:i, s:o}", "command", c->plan.prepare.items[i], "rc",
+						     res.exit_code, "output", out ? out : json_string("")));
+		if (res.exit_code != 0) {
+			char *line = xstrndup(res.out, strcspn(res.out, "\n")), *safe = text_escape(line);
+
+			campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: prepare %zu failed (rc=%d)%s%s: nothing is benchmarked on this boot",
+				     k + 1, c->boots[k].label, i + 1, res.exit_code, *safe ? ": " : "", safe);
+			free(safe);
+			free(line);
+			r = -EPROTO;
+		}
+		process_result_release(&res);
+	}
+	/* What ran, whole or up to the failure: the side's record of this boot's prepare. */
+	if (r == 0 || r == -EPROTO) {
+		int w = dir_create_all(side, 0755);
+
+		text = json_dumps(all, JSON_INDENT(2));
+		if (w == 0)
+			w = file_write_atomic(path, text, strlen(text), 0644);
+		if (w < 0) {
+			campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: cannot write %s: %s", k + 1, c->boots[k].label, path,
+				     strerror(-w));
+			r = r ? r : w;
+		}
+		free(text);
+	}
+	json_decref(all);
+	free(path);
+	free(side);
 	return r;
 }
 

@@ -703,6 +703,31 @@ static void meta_txt_boot(struct strbuf *txt, const struct side_record *rec)
 		strbuf_addstr(txt, "boot kexec: no firmware reset; devices and the IOMMU may keep state the previous kernel left\n");
 }
 
+/*
+ * The boot's [prepare] as campaign_prepare() kept it in the side's
+ * prepare.json: each command, its exit code and output, into meta.json
+ * ("prepare") and one meta.txt line each.
+ */
+static void meta_prepare(json_t *meta, struct strbuf *txt, const char *dir)
+{
+	char *path = path_join(dir, "prepare.json");
+	json_t *all = json_load_file(path, JSON_REJECT_DUPLICATES, NULL), *one;
+	size_t i;
+
+	free(path);
+	if (!json_is_array(all)) {
+		json_decref(all);
+		return;
+	}
+	json_array_foreach(all, i, one) {
+		const char *command = json_string_value(json_object_get(one, "command"));
+
+		strbuf_addf(txt, "prepare %zu rc=%d: %.*s\n", i + 1, (int)json_integer_value(json_object_get(one, "rc")),
+			    (int)strcspn(command ? command : "", "\n"), command ? command : "");
+	}
+	json_object_set_new(meta, "prepare", all);
+}
+
 /* Each version the plan asks for, as the boot recorded it (its first line), into versions and meta.txt. */
 static void meta_versions(json_t *versions, struct strbuf *txt, const struct side_record *rec,
 			  struct strlist *warnings)
@@ -811,6 +836,7 @@ int side_write(const char *dir, const struct side_record *rec, struct strlist *w
 	free(text);
 	meta_txt_boot(&txt, rec);
 
+	meta_prepare(meta, &txt, dir);
 	meta_versions(versions, &txt, rec, warnings);
 	json_object_set_new(meta, "versions", versions);
 	field = results_field(results, "start", &flen);

@@ -874,7 +874,7 @@ bool results_name_reserved(const char *name, const char **ret_why)
 /* Files bootab writes into a side that are not benchmark output. */
 static bool is_bootab_file(const char *name)
 {
-	static const char *const own[] = { "meta.json", "meta.txt", "iommu.txt", "journal", "snapshot.out", "kernel-config", NULL };
+	static const char *const own[] = { "meta.json", "meta.txt", "iommu.txt", "journal", "snapshot.out", "kernel-config", "prepare.json", NULL };
 
 	if (name[0] == '.' || strstr(name, ".tmp-"))
 		return true;

@@ -464,3 +464,55 @@ box_state() {
 	after=$(box_state)
 	[ "$before" = "$after" ]
 }
+
+@test "[prepare] on the lab: as root after verify, caches dropped and a marker the row reads on every boot; a failed prepare benchmarks nothing" {
+	cat >"$BATS_TEST_TMPDIR/prep.ini" <<-'EOT'
+	[campaign]
+	target = lab
+	backend = bls
+	order = translated translated
+	boot_timeout = 300
+	poll = 2
+	ignore = ^hpet: Lost [0-9]+ RTC interrupts
+	ignore = ^hrtimer: interrupt took
+
+	[mode "translated"]
+	args =
+
+	[idle]
+	load = 100
+	checks = 1
+	interval = 1
+
+	[prepare]
+	command = sync; echo 3 > /proc/sys/vm/drop_caches && echo dropped
+	command = cat /proc/sys/kernel/random/boot_id > /tmp/bootab-prepared; id -u
+
+	[row "marker"]
+	command = if [ "$(cat /tmp/bootab-prepared)" = "$(cat /proc/sys/kernel/random/boot_id)" ]; then echo 1; else echo 0; fi
+	parser = number
+	reps = 1
+	EOT
+	run --separate-stderr "$BOOTAB" run --data "$data" "$BATS_TEST_TMPDIR/prep.ini"
+	echo "$stderr" >&3
+	[ "$status" -eq 0 ]
+	[[ "$stderr" != *"prepare.json"* ]]
+	dir=$(campaign_dir prep)
+	for s in translated translated2; do
+		# The row ran after this boot's prepare; the prepare ran as root.
+		[ "$(jq -c '.rows[0].metrics[0].samples' "$dir/$s/meta.json")" = '[1]' ]
+		[ "$(jq -c '[.prepare[] | [.rc, .output]]' "$dir/$s/meta.json")" = '[[0,"dropped\n"],[0,"0\n"]]' ]
+	done
+
+	# A prepare that fails: boot 1 benchmarks nothing and the campaign stops.
+	sed -i 's/^command = sync; .*/command = echo no such governor; exit 3/' "$BATS_TEST_TMPDIR/prep.ini"
+	cp "$BATS_TEST_TMPDIR/prep.ini" "$BATS_TEST_TMPDIR/fail.ini"
+	run --separate-stderr "$BOOTAB" run --data "$data" "$BATS_TEST_TMPDIR/fail.ini"
+	echo "$stderr" >&3
+	[ "$status" -ne 0 ]
+	[[ "$stderr" == *"boot 1 translated: prepare 1 failed (rc=3): no such governor: nothing is benchmarked on this boot"* ]]
+	dir=$(campaign_dir fail)
+	grep -qx 'boot 1 translated failed prepare' "$dir/journal"
+	[ ! -e "$dir/translated/meta.json" ]
+	[ "$(jq -c '.[0] | [.rc, .output]' "$dir/translated/prepare.json")" = '[3,"no such governor\n"]' ]
+}

@@ -1085,3 +1085,54 @@ energy = on"
 		[ "$(jq '[.rows[1].metrics[] | select(.counter)] | length' "$dir/$s/meta.json")" -eq 0 ]
 	done
 }
+
+@test "[prepare]: on every boot after verify and before the first row, as root, its output in the side; a failed one fails the boot" {
+	# The prepare records the boot it ran on; the row reads it, so its 1 says the prepare came first on that very boot.
+	write_plan "$BATS_TEST_TMPDIR/p.ini" "translated passthrough" "
+[prepare]
+command = echo dropped; echo 3 > '$tree/drop_caches'
+command = cat '$tree/proc/sys/kernel/random/boot_id' > '$tree/prepared'; id -u
+
+[row \"marker\"]
+command = if [ \"\$(cat '$tree/prepared')\" = \"\$(cat '$tree/proc/sys/kernel/random/boot_id')\" ]; then echo 1; else echo 0; fi
+parser = number
+reps = 1"
+	run -0 "$BOOTAB" plan "$BATS_TEST_TMPDIR/p.ini"
+	[[ "$output" == *"on every boot:"$'\n'"  prepare (root)         echo dropped; echo 3 > '$tree/drop_caches'"$'\n'"  prepare (root)         cat "* ]]
+	run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/p.ini"
+	all=$stderr
+	while [ -L "$link" ]; do
+		read -r -a cmd <<<"$(exec_start)"
+		run --separate-stderr "${cmd[@]}"
+		all+=$'\n'$stderr
+	done
+	echo "$all"
+	dir=$(echo "$data"/p-*)
+	grep -qx finished "$dir/journal"
+	# The side's prepare.json is bootab's own file, no benchmark output.
+	[[ "$all" != *"prepare.json"* ]]
+	for s in translated passthrough; do
+		[ "$(jq -c '.rows[1].metrics[0].samples' "$dir/$s/meta.json")" = '[1]' ]
+		[ "$(jq -c '[.prepare[] | [.rc, .output]]' "$dir/$s/meta.json")" = "[[0,\"dropped\\n\"],[0,\"$(id -u)\\n\"]]" ]
+		grep -qx "prepare 1 rc=0: echo dropped; echo 3 > '$tree/drop_caches'" "$dir/$s/meta.txt"
+	done
+	# After verify, before the rows, on each boot.
+	order=$(printf '%s\n' "$all" | sed -n 's/^bootab: \[[0-9:]*\] boot 2\/2 passthrough: //p' | grep -E '^(verified|prepare|rows started)' | cut -c1-12 | tr '\n' '|')
+	[ "$order" = "verified: 3 |prepare: 2 c|rows started|" ]
+
+	# A prepare that fails: the boot benchmarks nothing, the campaign stops as after a failed verify.
+	rm -rf "$data" && mkdir -p "$data"
+	sed -i 's/^command = echo dropped.*/command = echo no such governor; exit 3/' "$BATS_TEST_TMPDIR/p.ini"
+	run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/p.ini"
+	read -r -a cmd <<<"$(exec_start)"
+	run --separate-stderr "${cmd[@]}"
+	echo "$stderr"
+	[ "$status" -ne 0 ]
+	[[ "$stderr" == *"boot 1 translated: prepare 1 failed (rc=3): no such governor: nothing is benchmarked on this boot"* ]]
+	dir=$(echo "$data"/p-*)
+	grep -qx 'boot 1 translated failed prepare' "$dir/journal"
+	[ ! -e "$dir/translated/meta.json" ]
+	[ "$(jq -c '.[0] | [.rc, .output]' "$dir/translated/prepare.json")" = '[3,"no such governor\n"]' ]
+	[ "$(jq length "$dir/translated/prepare.json")" -eq 1 ]
+	[ ! -L "$link" ]
+}

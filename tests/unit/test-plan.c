@@ -269,6 +269,15 @@ static void test_perf_keys(void **state)
 	assert_non_null(strstr(formatted, "\nenergy = on\n"));
 	assert_non_null(strstr(formatted, "parser = auto\nenergy = off\ntimeout = 3600\n"));
 	free(formatted);
+	plan_release(&again);
+	/* [prepare]: its commands in order, written back. */
+	assert_int_equal(plan_parse("p.ini", "[mode \"a\"]\n[prepare]\ncommand = sync\ncommand = echo 3 > /proc/sys/vm/drop_caches\n",
+				    &again, &err), 0);
+	assert_int_equal(again.prepare.n, 2);
+	assert_string_equal(again.prepare.items[1], "echo 3 > /proc/sys/vm/drop_caches");
+	formatted = plan_format(&again);
+	assert_non_null(strstr(formatted, "\n[prepare]\ncommand = sync\ncommand = echo 3 > /proc/sys/vm/drop_caches\n"));
+	free(formatted);
 	plan_release(&p);
 	plan_release(&again);
 	parse_error_release(&err);
@@ -411,6 +420,10 @@ static const struct error_case errors[] = {
 	{ "[mode \"a\"]\n[campaign]\nperf = ?\n", 3, "perf: '?' is not a perf event list: " },
 	{ "[mode \"a\"]\n[campaign]\nperf_scope = box\n", 3, "perf_scope: 'box' is not command or system" },
 	{ "[mode \"a\"]\n[row \"r\"]\ncommand = x\nenergy = rapl\n", 4, "energy: 'rapl' is not yes or no" },
+	{ "[mode \"a\"]\n[prepare]\nrun = x\n", 3, "run: unknown key in [prepare] (command)" },
+	{ "[mode \"a\"]\n[prepare \"x\"]\ncommand = x\n", 2, "section [prepare] takes no name" },
+	{ "[campaign]\ntarget = lava\n[mode \"a\"]\n[prepare]\ncommand = sync\n[lava]\nurl = http://l\ndevice = d\n"
+	  "kernel = file:///k\ninitramfs = file:///i\nprompt = #\ntoken_env = T\n", 0, "prepare: [prepare] is for boxes bootab reaches" },
 	{ "[mode \"a\"]\n[check \"c\"]\ncommand = x\nenergy = on\n", 4, "energy: unknown key in [check \"c\"]" },
 	{ "[mode \"a\"]\n[campaign]\norder = a b\n", 0, "order: 'b' is not a mode of this plan" },
 	{ "[mode \"a\"]\n[frobs]\nx = 1\n", 2, "unknown section [frobs]" },
