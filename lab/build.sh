@@ -4,8 +4,8 @@
 # by default and the 6.12 series it also carries), a busybox initramfs per
 # kernel with dropbear, an ESP disk image with systemd-boot and one BLS
 # entry per kernel (lab.conf boots the 6.1 kernel by default), a private
-# OVMF variables file, a data disk for DMA-path rows, fio as a tarball on
-# the ESP, and the SSH keys that reach the guest.
+# OVMF variables file, a data disk for DMA-path rows, fio and perf as
+# tarballs on the ESP, and the SSH keys that reach the guest.
 #
 # usage: build.sh [--force]
 #
@@ -44,7 +44,7 @@ done
 OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
 OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
 SDBOOT=/usr/lib/systemd/boot/efi/systemd-bootx64.efi
-for f in "$OVMF_CODE" "$OVMF_VARS" "$SDBOOT" /usr/sbin/dropbear /usr/sbin/kexec /usr/bin/fio; do
+for f in "$OVMF_CODE" "$OVMF_VARS" "$SDBOOT" /usr/sbin/dropbear /usr/sbin/kexec /usr/bin/fio /usr/bin/perf; do
 	[ -e "$f" ] || die "'$f' missing: run 'make deps'"
 done
 
@@ -112,13 +112,13 @@ libs_of() {
 	ldd "$1" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'
 }
 guest_bins="/usr/sbin/dropbear /usr/sbin/kexec"
-guest_files=$( { for b in $guest_bins /usr/bin/fio; do echo "$b"; libs_of "$b"; done; } | sort -u)
+guest_files=$( { for b in $guest_bins /usr/bin/fio /usr/bin/perf; do echo "$b"; libs_of "$b"; done; } | sort -u)
 
 stamp_new=$( {
 	echo "kernel $kpkg $kver_pkg"
 	echo "kernel $kpkg2 $kver2_pkg"
 	dpkg-query -W -f '${Package} ${Version}\n' busybox-static dropbear-bin kexec-tools \
-		fio ovmf systemd-boot-efi
+		fio linux-perf ovmf systemd-boot-efi
 	echo "sizes $ESP_MIB $DATA_MIB"
 	# shellcheck disable=SC2086 # one path per word
 	stat -L -c '%n %s %Y' $guest_files "$OVMF_CODE" "$OVMF_VARS" "$SDBOOT" /bin/busybox
@@ -185,8 +185,10 @@ install -m 755 "$here/guest/reboot.sh" "$root/sbin/reboot"
 ln -s reboot "$root/sbin/poweroff"
 ln -s reboot "$root/sbin/halt"
 for a in reboot poweroff halt; do ln -s "../sbin/$a" "$root/bin/$a"; done
-install -m 755 "$here/guest/lab-fio.sh" "$root/bin/lab-fio"
-ln -s lab-fio "$root/bin/fio"
+for t in fio perf; do
+	install -m 755 "$here/guest/lab-tool.sh" "$root/bin/lab-$t"
+	ln -s "lab-$t" "$root/bin/$t"
+done
 install -m 755 "$here/guest/nohup.sh" "$root/bin/nohup"
 install -m 644 "$here/guest/inittab" "$root/etc/inittab"
 
@@ -258,12 +260,15 @@ make_initrd() { # RELEASE OUTPUT
 make_initrd "$kver" "$work/initrd"
 make_initrd "$kver2" "$work/initrd-$kver2"
 
-# --- fio tarball: the binary and every library it links, run through its
-# own copy of the dynamic loader (see guest/lab-fio.sh) ---
-mkdir -p "$work/fio/fio/bin" "$work/fio/fio/lib"
-cp -L /usr/bin/fio "$work/fio/fio/bin/fio"
-for l in $(libs_of /usr/bin/fio); do cp -L "$l" "$work/fio/fio/lib/"; done
-tar -C "$work/fio" --owner=0 --group=0 -cf "$work/fio.tar" fio
+# --- fio and perf tarballs: the binary and every library it links, run
+# through its own copy of the dynamic loader (see guest/lab-tool.sh); the
+# host's perf is the 6.1 series' (linux-perf), as the default kernel ---
+for t in fio perf; do
+	mkdir -p "$work/$t/$t/bin" "$work/$t/$t/lib"
+	cp -L "/usr/bin/$t" "$work/$t/$t/bin/$t"
+	for l in $(libs_of "/usr/bin/$t"); do cp -L "$l" "$work/$t/$t/lib/"; done
+	tar -C "$work/$t" --owner=0 --group=0 -cf "$work/$t.tar" "$t"
+done
 
 # --- ESP: FAT without a partition table; OVMF boots it as a removable disk ---
 cat >"$work/loader.conf" <<CONF
@@ -302,6 +307,7 @@ mcopy -i "$work/esp.img" "$work/initrd-$kver2" "::/initrd-$kver2"
 mcopy -i "$work/esp.img" "$work/kernel-$kver/boot/config-$kver" "::/config-$kver"
 mcopy -i "$work/esp.img" "$work/kernel-$kver2/boot/config-$kver2" "::/config-$kver2"
 mcopy -i "$work/esp.img" "$work/fio.tar" ::/fio.tar
+mcopy -i "$work/esp.img" "$work/perf.tar" ::/perf.tar
 # The guest's /init installs it as /etc/machine-id on every boot.
 mcopy -i "$work/esp.img" "$machineid" ::/machine-id
 mcopy -i "$work/esp.img" "$work/loader.conf" ::/loader/loader.conf

@@ -4,8 +4,8 @@
 # fetch, while the side is written, before the journal says done, while a
 # row runs) and the campaign resumed, a data disk that fills up between two
 # boots, a full or read-only data directory at the start, a boot whose
-# verify fails, a kernel that never comes up. Skipped only when QEMU
-# cannot start.
+# verify fails, a kernel that never comes up, a [prepare] step, perf in
+# the guest. Skipped only when QEMU cannot start.
 
 bats_require_minimum_version 1.5.0
 load helpers/lab
@@ -515,4 +515,53 @@ box_state() {
 	grep -qx 'boot 1 translated failed prepare' "$dir/journal"
 	[ ! -e "$dir/translated/meta.json" ]
 	[ "$(jq -c '.[0] | [.rc, .output]' "$dir/translated/prepare.json")" = '[3,"no such governor\n"]' ]
+}
+
+@test "perf on the lab: each rep under the guest's perf stat, as root; pti=on's task-clock and page faults judged like the row" {
+	cat >"$BATS_TEST_TMPDIR/perf.ini" <<-'EOT'
+	[campaign]
+	target = lab
+	backend = bls
+	order = translated pti
+	boot_timeout = 300
+	poll = 2
+	ignore = ^hpet: Lost [0-9]+ RTC interrupts
+	ignore = ^hrtimer: interrupt took
+
+	[mode "translated"]
+	args =
+
+	[mode "pti"]
+	args = pti=on
+
+	[idle]
+	load = 100
+	checks = 1
+	interval = 1
+
+	[row "syscalls"]
+	command = dd if=/dev/zero of=/dev/null bs=1 count=20000 2>/dev/null; echo 1
+	parser = number
+	reps = 3
+	perf = task-clock,context-switches,page-faults
+	EOT
+	run --separate-stderr "$BOOTAB" run --data "$data" "$BATS_TEST_TMPDIR/perf.ini"
+	echo "$stderr" >&3
+	[ "$status" -eq 0 ]
+	dir=$(campaign_dir perf)
+	for s in translated pti; do
+		# perf stat -j's own output beside each rep; every event counted, the kernel's share too (root: no :u).
+		grep -q '"event" : "task-clock"' "$dir/$s/rows/syscalls/rep-3.perf"
+		[ "$(jq -c '[.rows[0].reps[0].counters[] | [.event, .state, .user_only]]' "$dir/$s/meta.json")" = \
+			'[["task-clock",null,null],["context-switches",null,null],["page-faults",null,null]]' ]
+		[ "$(jq -c '[.rows[0].metrics[] | select(.counter == "perf") | [.name, (.samples | length), (.samples | all(. > 0))]]' "$dir/$s/meta.json")" = \
+			'[["task-clock",3,true],["context-switches",3,true],["page-faults",3,true]]' ]
+		grep -qx 'counters syscalls (its command): task-clock, context-switches, page-faults' "$dir/$s/meta.txt"
+	done
+	# pti=on switches page tables on every kernel entry and exit: under TCG each switch flushes
+	# QEMU's software TLB, so the same 40000 syscalls take far more CPU time (judged like the row).
+	jq -e '.comparisons[] | select(.counter and .side == "pti" and .metric == "task-clock") | .delta_pct < -50' "$dir/report.json"
+	[ "$(jq -r '[.comparisons[] | select(.counter and .side == "pti") | .metric] | join(" ")' "$dir/report.json")" = "task-clock context-switches page-faults" ]
+	grep -q '^syscalls  task-clock  (msec, mean, lower is better)$' "$dir/report.txt"
+	grep -q '^syscalls  page-faults  (mean, lower is better)$' "$dir/report.txt"
 }
