@@ -931,7 +931,7 @@ perf = task-clock,page-faults"
 	line=$(jq -r '.headline[] | select(.mode == "passthrough") | .text' "$dir/report.json")
 	echo "$line"
 	[[ "$line" == "passthrough vs translated: work "*" worse "*"("*"), counters: "* ]]
-	re='(: |, )page-faults [0-9.]+x more(, |$)'
+	re='(: |, )page-faults [0-9.]+x more(, |;|$)'
 	[[ "$line" =~ $re ]]
 	# task-clock too where the screen calls it (a loaded host can make it too loud to).
 	re='(^|, )page-faults [0-9.]+x more(, |$)'
