@@ -143,6 +143,22 @@ bool cmdline_name_equal(const char *a, const char *b)
 	}
 }
 
+bool cmdline_name_listed(const char *name, const char *names)
+{
+	for (const char *n = names;; n++) {
+		const char *a = name;
+
+		for (; *n && *n != '|'; a++, n++)
+			if ((*a == '-' ? '_' : *a) != (*n == '-' ? '_' : *n))
+				break;
+		if (!*a && (!*n || *n == '|'))
+			return true;
+		n += strcspn(n, "|");
+		if (!*n)
+			return false;
+	}
+}
+
 const struct cmdline_token *cmdline_find_last(const struct cmdline *c, const char *name)
 {
 	const struct cmdline_token *found = NULL;

@@ -69,6 +69,9 @@ bool cmdline_has_separator(const struct cmdline *c);
 /* Names compared as the kernel does: '-' equals '_', case matters. */
 bool cmdline_name_equal(const char *a, const char *b);
 
+/* Whether name equals one of names, a list split by '|' ("iommu|amd_iommu"), as above. */
+bool cmdline_name_listed(const char *name, const char *names);
+
 /* Whether name is the name of one of args ("iommu" for "iommu=pt"); args may be NULL. */
 bool cmdline_name_in(const char *name, char *const *args);
 

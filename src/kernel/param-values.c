@@ -382,25 +382,10 @@ static void rule_takes(const struct value_rule *r, struct strbuf *sb)
 	}
 }
 
-static bool name_in(const char *name, const char *names)
-{
-	for (const char *n = names; *n;) {
-		size_t len = strcspn(n, "|");
-		char *one = xstrndup(n, len);
-		bool same = cmdline_name_equal(name, one);
-
-		free(one);
-		if (same)
-			return true;
-		n += len + (n[len] == '|');
-	}
-	return false;
-}
-
 static const struct value_rule *rule_for(const char *name)
 {
 	for (size_t i = 0; i < N_RULES; i++)
-		if (name_in(name, rules[i].names))
+		if (cmdline_name_listed(name, rules[i].names))
 			return &rules[i];
 	return NULL;
 }

@@ -95,21 +95,6 @@ const char *refusal_message(const char *line)
 	return k ? k + 9 : line;
 }
 
-static bool name_in_list(const char *name, const char *names)
-{
-	for (const char *n = names; *n;) {
-		size_t len = strcspn(n, "|");
-		char *one = xstrndup(n, len);
-		bool same = cmdline_name_equal(name, one);
-
-		free(one);
-		if (same)
-			return true;
-		n += len + (n[len] == '|');
-	}
-	return false;
-}
-
 /* Whether the text up to end, read as the kernel's unknown list, holds name. */
 static bool unknown_list_names(const char *list, const char *end, const char *name)
 {
@@ -146,7 +131,7 @@ static bool line_names(const struct refusal_line *r, const char *msg, const char
 
 	switch (r->naming) {
 	case NAMES_FIXED:
-		return name_in_list(name, r->names);
+		return cmdline_name_listed(name, r->names);
 	case NAMES_UNKNOWN_LIST:
 		return unknown_list_names(after, after + strlen(after), name);
 	case NAMES_QUOTED:

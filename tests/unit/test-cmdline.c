@@ -105,6 +105,13 @@ static void test_names(void **state)
 	assert_true(cmdline_name_equal("log-buf-len", "log_buf_len"));
 	assert_false(cmdline_name_equal("iommu", "iommu.strict"));
 	assert_false(cmdline_name_equal("Quiet", "quiet"));
+	/* One of a '|' list, each compared whole. */
+	assert_true(cmdline_name_listed("amd-iommu", "iommu|amd_iommu"));
+	assert_true(cmdline_name_listed("iommu", "iommu|amd_iommu"));
+	assert_false(cmdline_name_listed("iommu", "amd_iommu|iommu.strict"));
+	assert_false(cmdline_name_listed("iommu.strict", "iommu|amd_iommu"));
+	assert_false(cmdline_name_listed("iommu", ""));
+	assert_true(cmdline_name_listed("nosmt", "nosmt"));
 	assert_true(cmdline_is_loader_name("BOOT_IMAGE"));
 	assert_true(cmdline_is_loader_name("initrd"));
 	assert_false(cmdline_is_loader_name("initrd_extra"));
