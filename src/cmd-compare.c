@@ -15,7 +15,7 @@
 #include "lib/file.h"
 #include "lib/strlist.h"
 #include "lib/tty.h"
-#include "log.h"
+#include "cli/log.h"
 #include "report/compare-report.h"
 #include "results/side.h"
 

@@ -11,10 +11,10 @@
 #include "kernel/iommu.h"
 #include "lib/alloc.h"
 #include "lib/file.h"
-#include "log.h"
+#include "cli/log.h"
 #include "results/side.h"
 #include "kernel/snapshot.h"
-#include "target-args.h"
+#include "cli/target-args.h"
 #include "target/target.h"
 
 static const char cmd_iommu_map_usage[] =

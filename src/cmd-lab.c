@@ -15,7 +15,7 @@
 #include "lib/file.h"
 #include "lib/parse-number.h"
 #include "lib/strbuf.h"
-#include "log.h"
+#include "cli/log.h"
 
 static const char cmd_lab_usage[] =
 	"usage: bootab lab [--guest busybox|debian] [--name NAME] SUBCOMMAND ...\n"

@@ -14,12 +14,12 @@
 #include "lib/strbuf.h"
 #include "lib/parse-number.h"
 #include "lib/file.h"
-#include "log.h"
+#include "cli/log.h"
 #include "campaign/ansible-inventory.h"
 #include "campaign/plan.h"
 #include "lib/escape.h"
 #include "campaign/touch.h"
-#include "target-args.h"
+#include "cli/target-args.h"
 #include "target/target.h"
 
 static const char cmd_plan_usage[] =

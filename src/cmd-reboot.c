@@ -10,9 +10,9 @@
 #include "lib/alloc.h"
 #include "lib/process.h"
 #include "lib/parse-number.h"
-#include "log.h"
+#include "cli/log.h"
 #include "target/reboot.h"
-#include "target-args.h"
+#include "cli/target-args.h"
 #include "target/target.h"
 
 static const char cmd_reboot_usage[] =

@@ -15,7 +15,7 @@
 #include "lib/escape.h"
 #include "lib/file.h"
 #include "lib/strlist.h"
-#include "log.h"
+#include "cli/log.h"
 #include "report/compare-report.h"
 
 static void say_line(void *ctx, enum campaign_level level, const char *line)

@@ -14,7 +14,7 @@
 #include "lib/escape.h"
 #include "lib/file.h"
 #include "lib/strlist.h"
-#include "log.h"
+#include "cli/log.h"
 
 static void say_line(void *ctx, enum campaign_level level, const char *line)
 {

@@ -21,9 +21,9 @@
 #include "lib/file.h"
 #include "lib/strbuf.h"
 #include "target/boot-io-target.h"
-#include "log.h"
+#include "cli/log.h"
 #include "target/target.h"
-#include "target-args.h"
+#include "cli/target-args.h"
 
 static const char cmd_set_usage[] =
 	"usage: bootab set --managed ARGS --args ARGS [--target T] [--backend NAME]\n"

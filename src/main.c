@@ -11,7 +11,7 @@
 #include "lib/file.h"
 #include "lib/parse-number.h"
 #include "lib/strbuf.h"
-#include "log.h"
+#include "cli/log.h"
 #include "lib/version.h"
 
 static int cmd_help(int argc, char **argv);

@@ -1,5 +1,5 @@
-#ifndef BOOTAB_TARGET_ARGS_H
-#define BOOTAB_TARGET_ARGS_H
+#ifndef BOOTAB_CLI_TARGET_ARGS_H
+#define BOOTAB_CLI_TARGET_ARGS_H
 
 #include <getopt.h>
 

@@ -1,5 +1,5 @@
-#ifndef BOOTAB_LOG_H
-#define BOOTAB_LOG_H
+#ifndef BOOTAB_CLI_LOG_H
+#define BOOTAB_CLI_LOG_H
 
 /*
  * Messages from commands to stderr, prefixed "bootab: ". Only cmd-*.c and

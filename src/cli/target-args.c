@@ -1,11 +1,11 @@
-#include "target-args.h"
+#include "cli/target-args.h"
 
 #include <errno.h>
 #include <stdlib.h>
 
 #include "commands.h"
 #include "lib/parse-number.h"
-#include "log.h"
+#include "cli/log.h"
 #include "target/target.h"
 
 int target_args_take(struct target_args *o, int c, const char *arg)
