@@ -3,12 +3,10 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <pci/pci.h>
-
+#include "kernel/pci-names.h"
 #include "lib/alloc.h"
 #include "lib/escape.h"
 #include "lib/strbuf.h"
@@ -315,63 +313,30 @@ int inventory_add_unit(struct inventory *inv, const char *unit)
 	return 0;
 }
 
-/*
- * libpci reports a malformed pci.ids through its error callback, which
- * must not return; it jumps back here instead of ending the process.
- */
-static jmp_buf pci_error_jump;
-
-static void PCI_NONRET pci_error_handler(char *msg, ...)
+static void describe_pci(struct pci_names *names, void *ctx)
 {
-	(void)msg;
-	longjmp(pci_error_jump, 1);
-}
+	struct inventory *inv = ctx;
 
-static void pci_quiet(char *msg, ...)
-{
-	(void)msg;
-}
-
-int inventory_describe(struct inventory *inv, const char *ids_path)
-{
-	struct pci_access *pacc = pci_alloc();
-	volatile int r = 0;
-
-	pacc->error = pci_error_handler;
-	pacc->warning = pci_quiet;
-	pacc->debug = pci_quiet;
-	if (ids_path)
-		pci_set_name_list_path(pacc, xstrdup(ids_path), 1);
-	if (setjmp(pci_error_jump)) {
-		r = -EINVAL;
-		goto out;
-	}
-	if (!pci_load_name_list(pacc)) {
-		r = -ENOENT;
-		goto out;
-	}
 	for (size_t i = 0; i < inv->n_pci; i++) {
 		struct inventory_pci *d = &inv->pci[i];
 		char buf[512];
-		/* Never ask DNS or udev: names come from pci.ids alone. */
-		int flags = PCI_LOOKUP_NO_HWDB | PCI_LOOKUP_NO_NUMBERS;
 
 		if (d->vendor == IOMMU_ID_ABSENT || d->device == IOMMU_ID_ABSENT)
 			continue;
 		free(d->name);
 		d->name = NULL;
-		if (pci_lookup_name(pacc, buf, sizeof(buf), flags | PCI_LOOKUP_DEVICE, (int)d->vendor,
-				    (int)d->device))
+		if (pci_names_device(names, d->vendor, d->device, 0, buf, sizeof(buf)))
 			d->name = xstrdup(buf);
 		free(d->class_name);
 		d->class_name = NULL;
-		if (d->class_code != IOMMU_ID_ABSENT &&
-		    pci_lookup_name(pacc, buf, sizeof(buf), flags | PCI_LOOKUP_CLASS, (int)(d->class_code >> 8)))
+		if (d->class_code != IOMMU_ID_ABSENT && pci_names_class(names, d->class_code, 0, buf, sizeof(buf)))
 			d->class_name = xstrdup(buf);
 	}
-out:
-	pci_cleanup(pacc);
-	return r;
+}
+
+int inventory_describe(struct inventory *inv, const char *ids_path)
+{
+	return pci_names_with(ids_path, false, describe_pci, inv);
 }
 
 static json_t *id_json(unsigned id, int digits)

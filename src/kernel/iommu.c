@@ -1,14 +1,11 @@
 #include "kernel/iommu.h"
 
 #include <errno.h>
-#include <setjmp.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <pci/pci.h>
-
+#include "kernel/pci-names.h"
 #include "lib/alloc.h"
 #include "lib/parse-number.h"
 #include "lib/strbuf.h"
@@ -255,65 +252,31 @@ char *iommu_map_summary(const struct iommu_map *map)
 	return strbuf_detach(&sb, NULL);
 }
 
-/*
- * libpci reports a malformed pci.ids through its error callback, which
- * must not return; it jumps back here instead of ending the process.
- */
-static jmp_buf pci_error_jump;
-
-static void PCI_NONRET pci_error_handler(char *msg, ...)
+static void describe_devices(struct pci_names *names, void *ctx)
 {
-	(void)msg;
-	longjmp(pci_error_jump, 1);
-}
+	struct iommu_map *map = ctx;
 
-static void pci_quiet(char *msg, ...)
-{
-	(void)msg;
-}
-
-int iommu_map_describe(struct iommu_map *map, const char *ids_path)
-{
-	struct pci_access *pacc = pci_alloc();
-	/* Kept across longjmp: */
-	volatile int r = 0;
-
-	pacc->error = pci_error_handler;
-	pacc->warning = pci_quiet;
-	pacc->debug = pci_quiet;
-	if (ids_path)
-		pci_set_name_list_path(pacc, xstrdup(ids_path), 1);
-	if (setjmp(pci_error_jump)) {
-		r = -EINVAL;
-		goto out;
-	}
-	if (!pci_load_name_list(pacc)) {
-		r = -ENOENT;
-		pacc->numeric_ids = 1;
-	}
 	for (size_t i = 0; i < map->n_devices; i++) {
 		struct iommu_device *d = &map->devices[i];
 		char cls[256], name[512];
-		/* Never ask DNS or udev: names come from pci.ids alone. */
-		int flags = PCI_LOOKUP_NO_HWDB;
 
 		if (d->vendor == IOMMU_ID_ABSENT || d->device == IOMMU_ID_ABSENT)
 			continue;
 		if (d->class_code != IOMMU_ID_ABSENT)
-			pci_lookup_name(pacc, cls, sizeof(cls), flags | PCI_LOOKUP_CLASS,
-					(int)(d->class_code >> 8));
-		pci_lookup_name(pacc, name, sizeof(name),
-				flags | PCI_LOOKUP_VENDOR | PCI_LOOKUP_DEVICE,
-				(int)d->vendor, (int)d->device);
+			pci_names_class(names, d->class_code, PCI_NAMES_NUMBERS, cls, sizeof(cls));
+		pci_names_device(names, d->vendor, d->device, PCI_NAMES_VENDOR | PCI_NAMES_NUMBERS, name,
+				 sizeof(name));
 		free(d->description);
 		if (d->class_code != IOMMU_ID_ABSENT)
 			d->description = xasprintf("%s: %s", cls, name);
 		else
 			d->description = xstrdup(name);
 	}
-out:
-	pci_cleanup(pacc);
-	return r;
+}
+
+int iommu_map_describe(struct iommu_map *map, const char *ids_path)
+{
+	return pci_names_with(ids_path, true, describe_devices, map);
 }
 
 static json_t *id_json(unsigned id, int digits)
