@@ -309,14 +309,6 @@ static bool token_dropped(const struct cmdline_token *t, char *const *managed, c
 	return cmdline_name_in(t->name, managed) || cmdline_name_in(t->name, add);
 }
 
-bool cmdline_has_managed(const struct cmdline *c, char *const *managed)
-{
-	for (size_t i = 0; i < c->n_tokens; i++)
-		if (token_dropped(&c->tokens[i], managed, NULL))
-			return true;
-	return false;
-}
-
 /* Appends one output token, with sep in front unless it is the first. */
 static void emit(struct strbuf *out, bool *first, const char *sep, size_t sep_len,
 		 const char *tok, size_t tok_len)

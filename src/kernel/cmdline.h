@@ -116,9 +116,6 @@ int cmdline_args_parse(const char *text, char ***ret_args, struct parse_error *e
  */
 char *cmdline_format_edit(const struct cmdline *c, char *const *managed, char *const *add);
 
-/* Whether parsed line c carries a kernel-side token named like an arg in managed. */
-bool cmdline_has_managed(const struct cmdline *c, char *const *managed);
-
 /*
  * The whole toggle on one line: strip every managed arg (and every name
  * the mode's args use, so the mode never adds a duplicate), then append

@@ -75,11 +75,6 @@ static char *run_path(const char *dir, const char *name)
 	return xasprintf("%s/run/%s", dir, name);
 }
 
-const char *lab_guest_name(enum lab_guest guest)
-{
-	return guest == LAB_GUEST_DEBIAN ? "debian" : "busybox";
-}
-
 int lab_guest_parse(const char *name, enum lab_guest *ret)
 {
 	if (!strcmp(name, "busybox"))

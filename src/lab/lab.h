@@ -44,8 +44,6 @@ enum lab_guest {
 	LAB_GUEST_DEBIAN,
 };
 
-const char *lab_guest_name(enum lab_guest guest);
-
 /* "busybox" or "debian". Returns 0, or -EINVAL. */
 int lab_guest_parse(const char *name, enum lab_guest *ret);
 

@@ -265,48 +265,6 @@ void process_result_release(struct process_result *result)
 	result->out_len = result->err_len = 0;
 }
 
-pid_t process_spawn_detached(const char *const *argv, const char *log_path)
-{
-	int err_pipe[2], child_errno = 0;
-	pid_t pid;
-
-	if (pipe2(err_pipe, O_CLOEXEC) < 0)
-		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		int r = -errno;
-
-		close(err_pipe[0]);
-		close(err_pipe[1]);
-		return r;
-	}
-	if (pid == 0) {
-		int devnull = open("/dev/null", O_RDWR), log = -1, e;
-
-		setsid();
-		signal(SIGPIPE, SIG_DFL);
-		if (log_path)
-			log = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0600);
-		if (devnull >= 0)
-			dup2(devnull, 0);
-		dup2(log >= 0 ? log : devnull, 1);
-		dup2(log >= 0 ? log : devnull, 2);
-		execvp(argv[0], (char *const *)argv);
-		e = errno;
-		if (write(err_pipe[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(err_pipe[1]);
-	if (read(err_pipe[0], &child_errno, sizeof(child_errno)) == sizeof(child_errno)) {
-		close(err_pipe[0]);
-		waitpid(pid, NULL, 0);
-		return -child_errno;
-	}
-	close(err_pipe[0]);
-	return pid;
-}
-
 static int stream_start(const char *const *argv, bool piped, struct process_stream *ret)
 {
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 }, err_pipe[2] = { -1, -1 };

@@ -47,14 +47,6 @@ int process_run(const char *const *argv, const struct process_options *options,
 void process_result_release(struct process_result *result);
 
 /*
- * Starts argv in the background with stdin, stdout and stderr on
- * /dev/null (or stdout+stderr appended to log_path if given), in a new
- * session so it outlives the controlling terminal. Returns the pid (> 0)
- * or -errno.
- */
-pid_t process_spawn_detached(const char *const *argv, const char *log_path);
-
-/*
  * A program whose stdout is read as it comes (a watch that lasts as long
  * as a boot's rows): stdin on /dev/null, stderr kept (bounded) for the
  * error message, its own process group, ended with SIGTERM should this

@@ -543,16 +543,6 @@ static void load_meta_kernel(const char *file, json_t *root, struct side_kernel 
 		k->config_sha256 = meta_string(file, config, "sha256", 64, true, warnings);
 }
 
-const char *side_kernel_config(const struct side_kernel *kernel, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (size_t i = 0; i < kernel->n_config; i++)
-		if (!strncmp(kernel->config[i], name, n) && kernel->config[i][n] == '=')
-			return kernel->config[i] + n + 1;
-	return NULL;
-}
-
 /* meta.json's "proof": {"level", "args": [{"arg", "level"}]} (docs/results-format.md). */
 static void load_meta_proof(const char *file, const json_t *proof, struct side *side, struct strlist *warnings)
 {

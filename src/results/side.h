@@ -54,9 +54,6 @@ struct side_kernel {
 	size_t n_config;
 };
 
-/* The value kernel sets for CONFIG name (borrowed), NULL when it does not set it. */
-const char *side_kernel_config(const struct side_kernel *kernel, const char *name);
-
 struct side_version {
 	char *name;
 	char *value;

@@ -1042,22 +1042,6 @@ static enum root_method method_for(const struct target *t, bool as_root)
 	return t->root_method;
 }
 
-char **target_script_argv(struct target *t, const char *name, const char *const *args, bool as_root)
-{
-	enum root_method how = method_for(t, as_root);
-	char *text;
-	char **argv;
-
-	if (as_root && how == ROOT_UNKNOWN && t->root_method == ROOT_UNKNOWN)
-		how = ROOT_SUDO;
-	text = script_text(t, name, how);
-	if (!text)
-		return NULL;
-	argv = full_argv(t, text, name, args, how, t->no_master);
-	free(text);
-	return argv;
-}
-
 /* Whether script name exists and, as_root, whether root is available on t. 0 or -errno. */
 static int script_runnable(struct target *t, const char *name, bool as_root)
 {

@@ -93,13 +93,6 @@ const char *target_script_text(const char *name);
 char *target_script_render(const struct target *t, const char *name);
 
 /*
- * The argv that runs script name with args on t (for --dry-run output and
- * tests). as_root as in target_run_script; does not probe root (uses the
- * method found so far, sudo -n if none). NULL-terminated, strv_free().
- */
-char **target_script_argv(struct target *t, const char *name, const char *const *args, bool as_root);
-
-/*
  * Runs embedded script name with args (NULL-terminated; each one word) on
  * t, feeding stdin_data (may be NULL), as root when as_root, killing it
  * after timeout_ms (<= 0: none). Returns 0 when the script ran, whatever
