@@ -671,8 +671,6 @@ int campaign_run(const struct campaign_options *o, struct campaign_result *ret)
 		} else {
 			ret->data_error = r == -ENOSPC || r == -EDQUOT || r == -EROFS;
 		}
-	} else if (r == -EINTR) {
-		ret->resumable = true;
 	} else {
 		ret->resumable = true;
 	}
