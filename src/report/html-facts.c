@@ -23,6 +23,40 @@ static const char *type_class(const char *type)
 	return "t-other";
 }
 
+/* The plan's [prepare] as the boots ran it: each command once when every side ran the same, else each side's. */
+static void html_prepare(struct page *pg)
+{
+	const struct compare_result *res = pg->res;
+	enum report_prepare p = report_prepare_of(res);
+
+	if (p == REPORT_PREPARE_NONE)
+		return;
+	page_put(pg, "<p class=\"note\" id=\"prepare\">");
+	page_esc(pg, report_prepare_title(p));
+	page_putf(pg, ":</p><div class=\"scroll\"><table><thead><tr>%s<th>command</th><th class=\"num\">rc</th></tr></thead>"
+		  "<tbody>\n", p == REPORT_PREPARE_DIFFERS ? "<th>side</th>" : "");
+	for (size_t k = 0; k < (p == REPORT_PREPARE_SAME ? 1 : res->n_sides); k++) {
+		const struct side *s = &res->sides[k];
+
+		for (size_t i = 0; i < (s->n_prepare ? s->n_prepare : 1); i++) {
+			page_put(pg, "<tr>");
+			if (p == REPORT_PREPARE_DIFFERS) {
+				page_put(pg, "<td>");
+				page_esc(pg, s->label);
+				page_put(pg, "</td>");
+			}
+			if (!s->n_prepare) {
+				page_put(pg, "<td>(none recorded)</td><td class=\"num\">-</td></tr>\n");
+				continue;
+			}
+			page_put(pg, "<td class=\"mono\">");
+			page_esc(pg, s->prepare[i].command);
+			page_putf(pg, "</td><td class=\"num\">%d</td></tr>\n", s->prepare[i].rc);
+		}
+	}
+	page_put(pg, "</tbody></table></div>\n");
+}
+
 void html_boots_table(struct page *pg)
 {
 	const struct compare_result *res = pg->res;
@@ -101,6 +135,7 @@ void html_boots_table(struct page *pg)
 			page_put(pg, "</table></div></details>\n");
 		}
 	}
+	html_prepare(pg);
 	page_put(pg, "</section>\n");
 }
 

@@ -348,6 +348,17 @@ static json_t *json_found(const struct compare_result *res)
 		"examples", noise_examples, "notes", found_notes);
 }
 
+/* A side's [prepare] as it ran: [{"command", "rc"}] (the command escaped as every report prints it). */
+static json_t *json_prepare(const struct side *side)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < side->n_prepare; i++)
+		json_array_append_new(a, json_pack("{s:s, s:i}", "command", side->prepare[i].command, "rc",
+						   side->prepare[i].rc));
+	return a;
+}
+
 /* report.json's sides[]: label, mode, directory, whether a repeat of the first, proof. */
 static json_t *json_sides(const struct compare_result *res)
 {
@@ -373,6 +384,8 @@ static json_t *json_sides(const struct compare_result *res)
 			json_object_set_new(s, "iommu_group_types", json_string(res->sides[k].iommu_summary));
 		if (res->sides[k].load)
 			json_object_set_new(s, "load", json_string(res->sides[k].load));
+		if (res->sides[k].n_prepare)
+			json_object_set_new(s, "prepare", json_prepare(&res->sides[k]));
 		json_array_append_new(sides, s);
 	}
 	return sides;

@@ -189,6 +189,30 @@ static void md_sides(FILE *out, const struct compare_result *res)
 	strbuf_release(&sb);
 }
 
+/* The plan's [prepare] as the boots ran it: each command once when every side ran the same, else each side's. */
+static void md_prepare(FILE *out, const struct compare_result *res)
+{
+	enum report_prepare p = report_prepare_of(res);
+
+	if (p == REPORT_PREPARE_NONE)
+		return;
+	fprintf(out, "\n**%s:**\n\n", report_prepare_title(p));
+	for (size_t k = 0; k < (p == REPORT_PREPARE_SAME ? 1 : res->n_sides); k++) {
+		const struct side *s = &res->sides[k];
+
+		if (p == REPORT_PREPARE_DIFFERS) {
+			fputs("- ", out);
+			report_md_plain(out, s->label);
+			fputs(s->n_prepare ? ":" : ": none recorded\n", out);
+		}
+		for (size_t i = 0; i < s->n_prepare; i++) {
+			fputs(p == REPORT_PREPARE_SAME ? "- " : i ? "; " : " ", out);
+			md_code(out, s->prepare[i].command);
+			fprintf(out, " rc=%d%s", s->prepare[i].rc, p == REPORT_PREPARE_SAME || i + 1 == s->n_prepare ? "\n" : "");
+		}
+	}
+}
+
 /* Side k's rows of metric cm in the table: the first statistic's, then each other's. */
 static void md_cell_rows(struct strbuf *sb, const struct compare_result *res, const struct compare_metric *cm,
 			 size_t k, const struct report_unit *unit, bool multi)
@@ -271,6 +295,7 @@ void report_md(FILE *out, const struct compare_result *res, const struct report_
 	if (o->preamble)
 		fputs(o->preamble, out);
 	md_sides(out, res);
+	md_prepare(out, res);
 	/* A stat column only when some metric is compared by several statistics. */
 	for (size_t i = 0; i < res->n_metrics; i++)
 		multi |= res->metrics[i].n_stats > 1;

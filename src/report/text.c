@@ -240,6 +240,36 @@ static void text_boot_words(FILE *out, const struct compare_result *res, size_t 
 	strbuf_release(&sb);
 }
 
+/*
+ * The plan's [prepare] as the boots ran it (meta.json prepare): each
+ * command once with its exit code when every side ran the same, else each
+ * side's own.
+ */
+static void text_prepare(FILE *out, const struct compare_result *res, size_t label_w)
+{
+	enum report_prepare p = report_prepare_of(res);
+	struct strbuf sb = STRBUF_INIT;
+
+	if (p == REPORT_PREPARE_NONE)
+		return;
+	fprintf(out, "%s:\n", report_prepare_title(p));
+	for (size_t k = 0; k < (p == REPORT_PREPARE_SAME ? 1 : res->n_sides); k++) {
+		const struct side *s = &res->sides[k];
+
+		if (p == REPORT_PREPARE_DIFFERS && !s->n_prepare) {
+			strbuf_addf(&sb, "  %-*s  (none recorded)", (int)label_w, s->label);
+			report_put_line(out, &sb);
+		}
+		for (size_t i = 0; i < s->n_prepare; i++) {
+			if (p == REPORT_PREPARE_DIFFERS)
+				strbuf_addf(&sb, "  %-*s", (int)label_w, s->label);
+			strbuf_addf(&sb, "  rc=%-3d %s", s->prepare[i].rc, s->prepare[i].command);
+			report_put_line(out, &sb);
+		}
+	}
+	strbuf_release(&sb);
+}
+
 /* Who the sides are: their modes, no repeat, versions that differ, kernels. */
 static void text_sides(FILE *out, const struct compare_result *res, size_t label_w)
 {
@@ -274,6 +304,7 @@ static void text_sides(FILE *out, const struct compare_result *res, size_t label
 	report_kernels_text(out, res, &kc, false);
 	kernel_compare_release(&kc);
 	text_boot_words(out, res, label_w);
+	text_prepare(out, res, label_w);
 	strbuf_release(&sb);
 }
 

@@ -484,6 +484,33 @@ bool report_any_margin(const struct compare_result *res)
 	return false;
 }
 
+static bool prepare_equal(const struct side *a, const struct side *b)
+{
+	if (a->n_prepare != b->n_prepare)
+		return false;
+	for (size_t i = 0; i < a->n_prepare; i++)
+		if (a->prepare[i].rc != b->prepare[i].rc || strcmp(a->prepare[i].command, b->prepare[i].command))
+			return false;
+	return true;
+}
+
+enum report_prepare report_prepare_of(const struct compare_result *res)
+{
+	bool any = false, same = true;
+
+	for (size_t k = 0; k < res->n_sides; k++) {
+		any |= res->sides[k].n_prepare > 0;
+		same &= prepare_equal(&res->sides[k], &res->sides[0]);
+	}
+	return !any ? REPORT_PREPARE_NONE : same ? REPORT_PREPARE_SAME : REPORT_PREPARE_DIFFERS;
+}
+
+const char *report_prepare_title(enum report_prepare p)
+{
+	return p == REPORT_PREPARE_DIFFERS ? "prepare as root after verify and before the rows, not the same on every boot"
+					   : "prepare as root on every boot, after verify and before the rows";
+}
+
 const char *report_verdict_words(enum verdict v)
 {
 	return verdict_text(v)->words;

@@ -91,6 +91,16 @@ void report_add_test_notes(struct strbuf *sb, const struct compare_result *res, 
 bool report_any_boot_level(const struct compare_result *res);
 bool report_any_margin(const struct compare_result *res);
 
+/* What the sides' [prepare] (side.prepare) says across them. */
+enum report_prepare {
+	REPORT_PREPARE_NONE,    /* no side recorded one */
+	REPORT_PREPARE_SAME,    /* every side ran the same commands with the same exit codes */
+	REPORT_PREPARE_DIFFERS, /* a side ran other commands, or none, or another exit code */
+};
+enum report_prepare report_prepare_of(const struct compare_result *res);
+/* The title every format gives the prepare: "prepare as root on every boot, after verify and before the rows". */
+const char *report_prepare_title(enum report_prepare p);
+
 /* Markdown: a backslash before every character Markdown gives a meaning; in table cells, the pipe and backslash. */
 void report_md_text(struct strbuf *sb, const char *s);
 void report_md_cell(struct strbuf *sb, const char *s);

@@ -632,6 +632,53 @@ static void load_meta_boot_words(const char *file, json_t *root, struct side *si
 	side->load = meta_string(file, root, "loadavg", 256, false, warnings);
 }
 
+/* The most of a prepare command a report names, bytes. */
+#define SIDE_PREPARE_COMMAND_MAX 4096
+
+/*
+ * meta.json's "prepare": [{"command", "rc", "output"}], the plan's
+ * [prepare] as it ran on this boot. A command that is no string, or an rc
+ * that is no exit code, is a warning and that command is left out; the
+ * output stays in meta.json (reports name the commands and their codes).
+ */
+static void load_meta_prepare(const char *file, json_t *root, struct side *side, struct strlist *warnings)
+{
+	json_t *all = json_object_get(root, "prepare"), *one;
+	size_t i;
+
+	for (i = 0; i < side->n_prepare; i++)
+		free(side->prepare[i].command);
+	free(side->prepare);
+	side->prepare = NULL;
+	side->n_prepare = 0;
+	if (!all || json_is_null(all))
+		return;
+	if (!json_is_array(all)) {
+		strlist_addf(warnings, "%s: prepare: not an array, ignoring it", file);
+		return;
+	}
+	side->prepare = xcalloc(json_array_size(all) + 1, sizeof(*side->prepare));
+	json_array_foreach(all, i, one) {
+		const char *command = json_string_value(json_object_get(one, "command"));
+		json_t *rc = json_object_get(one, "rc");
+		struct strbuf sb = STRBUF_INIT;
+
+		if (!command || !*command || strlen(command) > SIDE_PREPARE_COMMAND_MAX) {
+			strlist_addf(warnings, "%s: prepare[%zu].command: not a string of 1 to %d bytes, ignoring that command",
+				     file, i, SIDE_PREPARE_COMMAND_MAX);
+			continue;
+		}
+		if (!json_is_integer(rc) || json_integer_value(rc) < 0 || json_integer_value(rc) > 255) {
+			strlist_addf(warnings, "%s: prepare[%zu].rc: not an exit code from 0 to 255, ignoring that command",
+				     file, i);
+			continue;
+		}
+		text_escape_append(&sb, command, strlen(command), TEXT_ESCAPE_NEWLINE, NULL);
+		side->prepare[side->n_prepare].command = strbuf_detach(&sb, NULL);
+		side->prepare[side->n_prepare++].rc = (int)json_integer_value(rc);
+	}
+}
+
 void side_meta_parse(const char *file, const char *data, size_t len, struct side *side,
 		     struct strlist *warnings)
 {
@@ -675,6 +722,7 @@ void side_meta_apply(const char *file, json_t *root, struct side *side, struct s
 	}
 	load_meta_boot(file, root, side, warnings);
 	load_meta_boot_words(file, root, side, warnings);
+	load_meta_prepare(file, root, side, warnings);
 	load_meta_kernel(file, root, &side->kernel, warnings);
 	load_meta_proof(file, json_object_get(root, "proof"), side, warnings);
 	versions = json_object_get(root, "versions");
@@ -1045,5 +1093,8 @@ void side_release(struct side *side)
 	free(side->cmdline);
 	free(side->iommu_summary);
 	free(side->load);
+	for (size_t i = 0; i < side->n_prepare; i++)
+		free(side->prepare[i].command);
+	free(side->prepare);
 	memset(side, 0, sizeof(*side));
 }

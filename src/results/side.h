@@ -59,6 +59,12 @@ struct side_version {
 	char *value;
 };
 
+/* One command of the plan's [prepare] as it ran on the boot (meta.json "prepare"). */
+struct side_prepare {
+	char *command;      /* escaped for printing (lib/escape.h), newlines too: one line */
+	int rc;
+};
+
 struct side {
 	char *dir;
 	char *label;        /* the directory's name */
@@ -76,6 +82,8 @@ struct side {
 	bool has_reboot;
 	double reboot_s;    /* meta.json's reboot_s: seconds from reboot to the new boot answering */
 	bool kexec;         /* meta.json's boot_method is "kexec": no firmware reset before this boot */
+	struct side_prepare *prepare;   /* meta.json's prepare, in the order it ran; NULL when none */
+	size_t n_prepare;
 	struct row *rows;
 	size_t n_rows;
 	size_t alloc_rows;

@@ -1116,6 +1116,12 @@ reps = 1"
 		[ "$(jq -c '[.prepare[] | [.rc, .output]]' "$dir/$s/meta.json")" = "[[0,\"dropped\\n\"],[0,\"$(id -u)\\n\"]]" ]
 		grep -qx "prepare 1 rc=0: echo dropped; echo 3 > '$tree/drop_caches'" "$dir/$s/meta.txt"
 	done
+	# The report names it, once: the same two commands on every boot.
+	grep -qx 'prepare as root on every boot, after verify and before the rows:' "$dir/report.txt"
+	grep -qxF "  rc=0   echo dropped; echo 3 > '$tree/drop_caches'" "$dir/report.txt"
+	grep -qxF -- "- \`echo dropped; echo 3 > '$tree/drop_caches'\` rc=0" "$dir/report.md"
+	[ "$(grep -c 'id="prepare">prepare as root on every boot' "$dir/report.html")" -eq 1 ]
+	[ "$(jq -c '[.sides[] | [.label, (.prepare | map(.rc))]]' "$dir/report.json")" = '[["translated",[0,0]],["passthrough",[0,0]]]' ]
 	# After verify, before the rows, on each boot.
 	order=$(printf '%s\n' "$all" | sed -n 's/^bootab: \[[0-9:]*\] boot 2\/2 passthrough: //p' | grep -E '^(verified|prepare|rows started)' | cut -c1-12 | tr '\n' '|')
 	[ "$order" = "verified: 3 |prepare: 2 c|rows started|" ]

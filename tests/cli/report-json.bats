@@ -198,3 +198,52 @@ setup() {
 	run -0 "$BOOTAB" compare "$lab/translated" "$lab/passthrough"
 	[[ "$output" != *"kexec"* ]]
 }
+
+@test "the [prepare] the boots ran is named in txt, md, html and json: once when alike, else each side's; escaped; a bad one warned" {
+	d="$BATS_TEST_TMPDIR/prepare"
+	cp -r "$lab" "$d"
+	# A command with an escape sequence and a backtick, as a box could have recorded it.
+	prep='[{"command": "echo 3 > /proc/sys/vm/drop_caches", "rc": 0, "output": ""}, {"command": "printf \u001b[2J `x`", "rc": 0, "output": "x"}]'
+	for s in translated passthrough; do
+		jq --argjson p "$prep" '.prepare = $p' "$lab/$s/meta.json" >"$d/$s/meta.json"
+	done
+	run -0 "$BOOTAB" compare "$d/translated" "$d/passthrough"
+	[[ "$output" == *$'\nprepare as root on every boot, after verify and before the rows:\n  rc=0   echo 3 > /proc/sys/vm/drop_caches\n  rc=0   printf \\x1b[2J `x`\n'* ]]
+	[[ "$output" != *$'\033'* ]]
+	run -0 "$BOOTAB" compare --format md "$d/translated" "$d/passthrough"
+	[[ "$output" == *$'\n**prepare as root on every boot, after verify and before the rows:**\n\n- `echo 3 > /proc/sys/vm/drop_caches` rc=0\n- `` printf \\x1b[2J `x` `` rc=0\n'* ]]
+	run -0 "$BOOTAB" compare --format html "$d/translated" "$d/passthrough"
+	[ "$(grep -c 'id="prepare">prepare as root on every boot' <<<"$output")" -eq 1 ]
+	[ "$(grep -o '<td class="mono">echo 3 &gt; /proc/sys/vm/drop_caches</td><td class="num">0</td>' <<<"$output" | wc -l)" -eq 1 ]
+	"$BOOTAB" compare --json "$d/translated" "$d/passthrough" >"$out/prepare.json"
+	[ "$(jq -c '[.sides[].prepare[1] | [.command, .rc]]' "$out/prepare.json")" = '[["printf \\x1b[2J `x`",0],["printf \\x1b[2J `x`",0]]' ]
+	run -0 /usr/bin/python3 "$validate" "$schema" "$out/prepare.json"
+
+	# Another prepare on one boot: each side's own.
+	jq '.prepare = [{"command": "cpupower frequency-set -g performance", "rc": 0, "output": ""}]' "$lab/passthrough/meta.json" >"$d/passthrough/meta.json"
+	run -0 "$BOOTAB" compare "$d/translated" "$d/passthrough"
+	[[ "$output" == *$'\nprepare as root after verify and before the rows, not the same on every boot:\n  translated   rc=0   echo 3 > /proc/sys/vm/drop_caches\n  translated   rc=0   printf \\x1b[2J `x`\n  passthrough  rc=0   cpupower frequency-set -g performance\n'* ]]
+	run -0 "$BOOTAB" compare --format md "$d/translated" "$d/passthrough"
+	[[ "$output" == *$'\n- passthrough: `cpupower frequency-set -g performance` rc=0\n'* ]]
+	run -0 "$BOOTAB" compare --format html "$d/translated" "$d/passthrough"
+	[ "$(grep -o '<tr><td>passthrough</td><td class="mono">cpupower frequency-set -g performance</td>' <<<"$output" | wc -l)" -eq 1 ]
+	# A boot without one, beside one with.
+	cp "$lab/passthrough/meta.json" "$d/passthrough/meta.json"
+	run -0 "$BOOTAB" compare "$d/translated" "$d/passthrough"
+	[[ "$output" == *$'\n  passthrough  (none recorded)\n'* ]]
+	"$BOOTAB" compare --json "$d/translated" "$d/passthrough" >"$out/prepare.json"
+	[ "$(jq -c '[.sides[] | .prepare | length]' "$out/prepare.json")" = '[2,0]' ]
+
+	# What is not a prepare: one line naming the file and field; the rest still reports.
+	jq '.prepare = [{"command": "a", "rc": 300}, {"command": 7, "rc": 0}, {"command": "sync", "rc": 0}]' "$lab/passthrough/meta.json" >"$d/passthrough/meta.json"
+	run --separate-stderr -0 "$BOOTAB" compare "$d/translated" "$d/passthrough"
+	[[ "$stderr" == *"passthrough/meta.json: prepare[0].rc: not an exit code from 0 to 255, ignoring that command"* ]]
+	[[ "$stderr" == *"passthrough/meta.json: prepare[1].command: not a string of 1 to 4096 bytes, ignoring that command"* ]]
+	[[ "$output" == *$'\n  passthrough  rc=0   sync\n'* ]]
+	jq '.prepare = "sync"' "$lab/passthrough/meta.json" >"$d/passthrough/meta.json"
+	run --separate-stderr -0 "$BOOTAB" compare "$d/translated" "$d/passthrough"
+	[[ "$stderr" == *"passthrough/meta.json: prepare: not an array, ignoring it"* ]]
+	# Without a prepare recorded (an older campaign) nothing is said.
+	run -0 "$BOOTAB" compare "$lab/translated" "$lab/passthrough"
+	[[ "$output" != *"prepare"* ]]
+}
