@@ -1169,6 +1169,7 @@ static void collect_metrics(const struct side *sides, size_t n_sides, const stru
 				cm->better = m->better;
 				cm->unit = xstrdup(m->unit);
 				cm->counter = m->counter != NULL;
+				cm->energy = m->counter && !strcmp(m->counter, "rapl");
 				cm->stat = o->stat;
 				cm->stats[0] = o->stat;
 				cm->n_stats = 1;

@@ -200,6 +200,8 @@ struct compare_metric {
 	 * discoveries among the counters alone and left out of the tallies.
 	 */
 	bool counter;
+	/* A counter of RAPL energy (metric.counter "rapl"): the headline puts it beside its row's claim. */
+	bool energy;
 	enum stat_kind stat;          /* the first of stats: the one the boot-level tests stand beside */
 	enum stat_kind stats[STAT_KINDS];   /* every statistic compared, in the order asked */
 	size_t n_stats;

@@ -271,6 +271,8 @@ static void line_text(struct headline_line *l, const struct null_tally *n)
 			strbuf_addf(&sb, "%s%s", sep, it->words);
 		else
 			strbuf_addf(&sb, "%s%s", sep, it->text);
+		if (it->energy)
+			strbuf_addf(&sb, ", %s", it->energy);
 		if (it->why)
 			strbuf_addf(&sb, ", counters: %s", it->why);
 		sep = "; ";
@@ -336,7 +338,7 @@ static char *counters_why(const struct compare_result *res, const struct headlin
 			const struct compare_test *t = answer_test_of(cm, l->mode);
 			double d;
 
-			if (!cm->counter || said[i] || strcmp(cm->row, row))
+			if (!cm->counter || cm->energy || said[i] || strcmp(cm->row, row))
 				continue;
 			if (t && t->method != METHOD_NONE)
 				d = t->verdict == VERDICT_COUNTS && t->survives ? t->delta_pct : NAN;
@@ -362,16 +364,97 @@ static char *counters_why(const struct compare_result *res, const struct headlin
 	return strbuf_detach(&sb, NULL);
 }
 
-/* A counter is no claim of its own: the first claim of each row gets its row's counters as its why. */
-static void explain_claims(const struct compare_result *res, struct headline_line *l)
+/*
+ * Whether cm is the energy a claim on metric of row is said with: the
+ * package's (else psys's) joules per unit of work of metric, where that
+ * metric is a rate ("package-0 energy per t of tg"), else its joules per
+ * rep ("package-0 energy"). per_unit: look for the first kind.
+ */
+static bool energy_of(const struct compare_metric *cm, const struct compare_metric *claim, bool per_unit,
+		      bool package)
+{
+	const char *m = cm->metric, *per = strstr(m, " energy per ");
+	size_t n = strlen(m), mn = strlen(claim->metric);
+
+	if (!cm->energy || strcmp(cm->row, claim->row) || strncmp(m, package ? "package" : "psys", package ? 7 : 4))
+		return false;
+	if (per_unit)
+		return per && n > mn + 4 && !strcmp(m + n - mn, claim->metric) && !strncmp(m + n - mn - 4, " of ", 4);
+	return !per && n > 7 && !strcmp(m + n - 7, " energy");
+}
+
+/* One energy metric's answer in the line's words: "+4.0 % package-0 energy", "package-0 energy not tested". */
+static void add_energy_words(struct strbuf *sb, const struct answer *a)
+{
+	const char *m = a->metric->metric, *per = strstr(m, " energy per "), *of = per ? strstr(per, " of ") : NULL;
+	int name_len = of ? (int)(of - m) : (int)strlen(m);
+	/* + is better: energy (lower is better) was exp(-effect) times the first mode's. */
+	double ratio = exp(a->metric->better == BETTER_LOWER ? -a->log_effect : a->log_effect);
+
+	switch (a->kind) {
+	case ANSWER_CLAIM:
+		if (ratio >= 2)
+			strbuf_addf(sb, "%.3gx the %.*s", ratio, name_len, m);
+		else
+			strbuf_addf(sb, "%+.1f %% %.*s", (ratio - 1) * 100, name_len, m);
+		break;
+	case ANSWER_SAME:
+		strbuf_addf(sb, "%.*s the same within ±%g %%", name_len, m, a->metric->margin_pct);
+		break;
+	case ANSWER_NOT_TESTED:
+		strbuf_addf(sb, "%.*s not tested", name_len, m);
+		break;
+	case ANSWER_NOT_AFTER_FDR:
+	case ANSWER_UNDECIDED:
+	case ANSWER_NOT_SHOWN:
+	case ANSWER_MISSING:
+	default:
+		strbuf_addf(sb, "no difference in %.*s shown", name_len, m);
+		break;
+	}
+}
+
+/*
+ * The energy beside a claim (NULL: its row reads none): each package's
+ * per unit of work for a rate, else per rep; psys where the box has no
+ * package zone.
+ */
+static char *claim_energy(const struct answer_mode *m, const struct answer *claim)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (int kind = 0; kind < 4 && !sb.len; kind++) {
+		for (size_t i = 0; i < m->n_answers; i++) {
+			const struct answer *a = &m->answers[i];
+
+			if (a->kind == ANSWER_MISSING || !energy_of(a->metric, claim->metric, kind % 2 == 0, kind < 2))
+				continue;
+			strbuf_addstr(&sb, sb.len ? ", " : "");
+			add_energy_words(&sb, a);
+		}
+	}
+	if (!sb.len) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * A counter is no claim of its own: the first claim of each row gets its
+ * row's energy and its counters as its why.
+ */
+static void explain_claims(const struct compare_result *res, const struct answer_mode *m, struct headline_line *l)
 {
 	for (size_t i = 0; i < l->n_items && l->items[i].kind == HEADLINE_CLAIM; i++) {
 		bool first = true;
 
 		for (size_t j = 0; j < i && first; j++)
 			first = strcmp(l->items[j].answer->metric->row, l->items[i].answer->metric->row) != 0;
-		if (first)
-			l->items[i].why = counters_why(res, l, l->items[i].answer->metric->row);
+		if (!first)
+			continue;
+		l->items[i].why = counters_why(res, l, l->items[i].answer->metric->row);
+		l->items[i].energy = claim_energy(m, l->items[i].answer);
 	}
 }
 
@@ -428,7 +511,7 @@ static void build_line(const struct compare_result *res, const struct answer_mod
 	add_costs(res, l, &alloc);
 	if (l->n_items)
 		qsort(l->items, l->n_items, sizeof(*l->items), by_size);
-	explain_claims(res, l);
+	explain_claims(res, m, l);
 
 	l->null = HEADLINE_NULL_NONE;
 	if (claims) {
@@ -510,6 +593,7 @@ void headline_release(struct headline *h)
 			free(h->lines[i].items[j].words);
 			free(h->lines[i].items[j].note);
 			free(h->lines[i].items[j].why);
+			free(h->lines[i].items[j].energy);
 		}
 		free(h->lines[i].items);
 		free(h->lines[i].text);

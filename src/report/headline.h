@@ -18,6 +18,8 @@
  *
  *   off vs pt: gptoss-rocm pp512@d65536 +4.1 % [+3.0, +5.2] faster (boot t, 3 + 4 boots);
  *     fn-vk pp512@d65536 12.0x slower [11.4x, 12.7x]; npu-validate failed, rc=1 (cost)
+ *   off vs pt: syscall +3.1 % [+2.0, +4.2] faster (boot t, 4 + 4 boots), +4.0 % package-0 energy,
+ *     counters: dTLB-load-misses 3.2x more (a row that reads energy and counters)
  *
  * (in a line, claims judged alike name their judge once, on the first)
  *   translated vs pt: no difference shown; 14 boots per mode would detect 2 %
@@ -54,6 +56,14 @@ struct headline_item {
 	 * context-switches 30 % more"), first of its row's claims only.
 	 */
 	char *why;
+	/*
+	 * A claim's energy (NULL: its row reads none): the RAPL package
+	 * energy per rep, or per unit of work when the claim is a rate,
+	 * judged like any metric: "+4.0 % package-0 energy", "2.51x the
+	 * package-0 energy per t", "no difference in package-0 energy shown",
+	 * "package-0 energy not tested"; first of its row's claims only.
+	 */
+	char *energy;
 };
 
 struct headline_line {

@@ -107,7 +107,8 @@ static json_t *json_boot_level(const struct compare_result *res)
  *    "items": [{"kind": "claim" | "not-after-fdr" | "cost", "text": "...",
  *      claims: "row", "metric", "method": "boot" | "history", "delta_pct",
  *      "ci_lo_pct", "ci_hi_pct", "factor", "direction", "boots",
- *      "boots_first", "fdr_q", "counters" (the row's counters that moved, when
+ *      "boots_first", "fdr_q", "energy" (the row's package energy, judged,
+ *      when it reads RAPL), "counters" (the row's counters that moved, when
  *      any); cost: "row", "side"}]}
  * Every percentage is + is better, as in "comparisons".
  */
@@ -149,6 +150,8 @@ static json_t *json_headline(const struct compare_result *res, const struct head
 				json_object_set_new(o, "boots", json_integer((json_int_t)a->boots));
 				json_object_set_new(o, "boots_first", json_integer((json_int_t)a->boots_first));
 				json_object_set_new(o, "fdr_q", json_num(a->fdr_q));
+				if (it->energy)
+					json_object_set_new(o, "energy", json_string(it->energy));
 				if (it->why)
 					json_object_set_new(o, "counters", json_string(it->why));
 			}

@@ -465,6 +465,90 @@ static void test_names(void **state)
 	assert_string_equal(answer_kind_name(ANSWER_MISSING), "missing");
 }
 
+/* A boot's RAPL reading of row: two reps at log offsets -/+ 0.01 about log(100) + m joules. */
+static void add_energy(struct side *s, const char *row, const char *metric, double m)
+{
+	struct row *r = get_row(s, row);
+
+	metric_set_add_sample(&r->metrics, metric, BETTER_LOWER, "J", 100 * exp(m - 0.01))->counter = "rapl";
+	metric_set_add_sample(&r->metrics, metric, BETTER_LOWER, "J", 100 * exp(m + 0.01))->counter = "rapl";
+}
+
+/* The headline's line of mode b over sides whose package energy (per rep) is pkg[k]: its text. */
+static char *energy_line(const double *pkg, size_t n_pkg, const struct answer **ret_energy, struct headline *h,
+			 struct compare_result *res, struct side *s)
+{
+	static const char *const labels[7] = { "a", "b", "a2", "b2", "a3", "b3", "a4" };
+	static const double ma[4] = { 0, 0.02, -0.02, 0 }, mb[3] = { 0.05, 0.07, 0.06 };
+	struct strlist w = STRLIST_INIT;
+
+	for (size_t k = 0; k < 7; k++) {
+		side_init(&s[k], labels[k], k % 2 ? "b" : "a");
+		add_boot(&s[k], "r", "", k % 2 ? mb[k / 2] : ma[k / 2]);
+		if (k < n_pkg) {
+			add_energy(&s[k], "r", "package-0 energy", pkg[k]);
+			/* Another zone: the package's is the one said. */
+			add_energy(&s[k], "r", "dram energy", k % 2 ? 0.5 : 0);
+		}
+	}
+	assert_int_equal(compare_sides(s, 7, &default_options, res, &w), 0);
+	strlist_release(&w);
+	headline_build(res, h);
+	assert_int_equal(h->n_lines, 1);
+	assert_int_equal(h->lines[0].items[0].kind, HEADLINE_CLAIM);
+	*ret_energy = NULL;
+	for (size_t i = 0; i < h->view.modes[0].n_answers; i++)
+		if (!strcmp(h->view.modes[0].answers[i].metric->metric, "package-0 energy"))
+			*ret_energy = &h->view.modes[0].answers[i];
+	return h->lines[0].text;
+}
+
+/* A row that reads RAPL: its claim carries the package's energy, judged, claimed or not, or not tested. */
+static void test_energy(void **state)
+{
+	/* b's package energy about 4 % more than a's on every boot. */
+	static const double more[7] = { 0, 0.04, 0.005, 0.045, -0.005, 0.035, 0 };
+	static const double alike[7] = { 0, 0.01, 0.02, -0.02, -0.01, 0.005, 0 };
+	struct side s[7];
+	struct compare_result res;
+	struct headline h;
+	const struct answer *e;
+	const char *line;
+	char *want;
+
+	(void)state;
+	line = energy_line(more, 7, &e, &h, &res, s);
+	assert_non_null(e);
+	assert_int_equal(e->kind, ANSWER_CLAIM);
+	assert_true(exp(-e->log_effect) > 1.03 && exp(-e->log_effect) < 1.05);
+	want = xasprintf("(boot t, 3 + 4 boots), %+.1f %% package-0 energy", (exp(-e->log_effect) - 1) * 100);
+	assert_non_null(strstr(line, want));
+	assert_string_equal(h.lines[0].items[0].energy, strstr(want, "), ") + 3);
+	/* The dram zone is not said, nor is energy a counter of the why. */
+	assert_null(strstr(line, "dram"));
+	assert_null(h.lines[0].items[0].why);
+	free(want);
+	headline_release(&h);
+	compare_result_release(&res);
+	release_sides(s, 7);
+
+	/* The same energy on both modes: tested, no difference shown. */
+	line = energy_line(alike, 7, &e, &h, &res, s);
+	assert_int_equal(e->kind, ANSWER_NOT_SHOWN);
+	assert_non_null(strstr(line, "(boot t, 3 + 4 boots), no difference in package-0 energy shown"));
+	headline_release(&h);
+	compare_result_release(&res);
+	release_sides(s, 7);
+
+	/* Energy read on one boot of b only: not tested, said so. */
+	line = energy_line(more, 3, &e, &h, &res, s);
+	assert_int_equal(e->kind, ANSWER_NOT_TESTED);
+	assert_non_null(strstr(line, "(boot t, 3 + 4 boots), package-0 energy not tested"));
+	headline_release(&h);
+	compare_result_release(&res);
+	release_sides(s, 7);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -475,6 +559,7 @@ int main(void)
 		cmocka_unit_test(test_costs),
 		cmocka_unit_test(test_order_and_factors),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_energy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
