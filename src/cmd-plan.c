@@ -548,6 +548,26 @@ static void print_rounds_auto(const struct plan *plan, size_t n)
 	       plan->n_modes + 1, 2 * plan->n_modes + 1);
 }
 
+/*
+ * A row's counters as the run applies them (its own perf, perf_scope and
+ * energy, else the campaign's): "perf = cycles,instructions, perf_scope =
+ * command; energy = on"; nothing for a row without.
+ */
+static void print_row_counters(const struct plan *plan, const struct plan_row *r)
+{
+	const char *perf = plan_row_perf(plan, r);
+	bool energy = plan_row_energy(plan, r);
+
+	if (!perf && !energy && !(r->perf_off && plan->perf))
+		return;
+	printf("        %-16s ", "");
+	if (perf)
+		printf("perf = %s, perf_scope = %s", perf, plan_row_perf_system(plan, r) ? "system" : "command");
+	else if (r->perf_off && plan->perf)
+		printf("perf = off");
+	printf("%senergy = %s\n", perf || r->perf_off ? "; " : "", energy ? "on" : "off");
+}
+
 /* What runs on every boot: prepare, versions, park, rows and checks with their parsers, unpark. */
 static void print_every_boot(const struct plan *plan)
 {
@@ -576,6 +596,7 @@ static void print_every_boot(const struct plan *plan)
 				printf("        %-16s metric '%s' (%s%s%s is better) from each line matching %s\n", "",
 				       r->metric, r->unit ? r->unit : "", r->unit ? ", " : "",
 				       r->better_lower ? "lower" : "higher", r->pattern);
+			print_row_counters(plan, r);
 			strbuf_release(&stats);
 		}
 	}

@@ -302,3 +302,16 @@ bats_require_minimum_version 1.5.0
 	[ "$status" -eq 0 ]
 	[[ "$output" == *'(off, prefill pp\<b\>512\</b\>, +3.8%)'* ]] || { printf '%s\n' "$output" | grep -A2 '^cost'; false; }
 }
+
+@test "the counters each row gets: perf, perf_scope and energy, its own or the campaign's" {
+	f="$BATS_TEST_TMPDIR/counters.ini"
+	printf '[campaign]\nperf = task-clock,page-faults\nenergy = on\n[mode "a"]\nargs = pti=on\n[mode "b"]\nargs = pti=off\n[row "all"]\ncommand = true\n[row "own"]\ncommand = true\nperf = cycles,instructions\nperf_scope = system\nenergy = off\n[row "none"]\ncommand = true\nperf = off\nenergy = off\n[check "c"]\ncommand = true\n' > "$f"
+	run -0 "$BOOTAB" plan "$f"
+	[[ "$output" == *$'\n  row   all              true\n'*$'\n                         perf = task-clock,page-faults, perf_scope = command; energy = on\n  row   own '* ]]
+	[[ "$output" == *$'\n  row   own              true\n'*$'\n                         perf = cycles,instructions, perf_scope = system; energy = off\n  row   none '* ]]
+	[[ "$output" == *$'\n  row   none             true\n'*$'\n                         perf = off; energy = off\n  check c '* ]]
+	# A plan without counters says none.
+	sed -i '/^perf\|^energy/d' "$f"
+	run -0 "$BOOTAB" plan "$f"
+	[[ "$output" != *"perf ="* && "$output" != *"energy ="* ]]
+}
