@@ -65,7 +65,7 @@ test: deps-test
 	sh tools/test-suite.sh
 
 .PHONY: deps deps-test test all check check-unit check-cli check-cli-lab check-cli-nolab check-debian check-lab-fleet check-lava check-valgrind-unit check-valgrind-cli check-cli-plain-only print-valgrind-files build-tests check-asan check-fuzz check-valgrind lint clean bench \
-	bench-method bench-method-quick bench-fleet bench-screen bench-scaling demo install uninstall man fuzz fuzz-build fuzz-targets
+	bench-method bench-method-quick bench-fleet bench-screen bench-scaling demo install uninstall man man-pages fuzz fuzz-build fuzz-targets
 
 all: bootab man
 
@@ -76,6 +76,17 @@ man: $(BUILD)/man/bootab.1
 $(BUILD)/man/bootab.1: man/bootab.1.in tools/gen-man.sh $(BUILD)/bootab
 	@mkdir -p $(dir $@)
 	sh tools/gen-man.sh $(BUILD)/bootab man/bootab.1.in > $@.tmp && mv $@.tmp $@
+
+# bootab-plan(5) and bootab-results(5) are docs/plan.md and
+# docs/results-format.md turned into man(7) by tools/md2man.sh: edit the
+# doc, then run this. The pages are checked in (building needs no
+# converter); make lint and tests/cli/man.bats check they are up to date.
+MAN5_DOCS = plan:plan results:results-format
+man-pages:
+	for p in $(MAN5_DOCS); do \
+	    sh tools/md2man.sh docs/$${p#*:}.md > man/bootab-$${p%%:*}.5.tmp && \
+	    mv man/bootab-$${p%%:*}.5.tmp man/bootab-$${p%%:*}.5 || exit 1; \
+	done
 
 # make install PREFIX=/usr/local DESTDIR=: the binary, man pages, bash
 # completion, docs and examples, and the lab builder (tools/install.sh lists
@@ -216,6 +227,10 @@ lint:
 	$(MAKE) WERROR=-Werror BUILD=build-lint bootab $(TEST_BIN:$(BUILD)/%=build-lint/%) build-lint/bench/method build-lint/bench/fleet build-lint/bench/screen
 	sh tools/long-functions.sh 120 $(LIB_SRC) $(CMD_SRC)
 	sh tools/bats-negations.sh $(wildcard tests/cli/*.bats tests/cli/*/*.bats)
+	for p in $(MAN5_DOCS); do \
+	    sh tools/md2man.sh docs/$${p#*:}.md | cmp -s - man/bootab-$${p%%:*}.5 || \
+	    { echo "man/bootab-$${p%%:*}.5 is not docs/$${p#*:}.md: run make man-pages" >&2; exit 1; }; \
+	done
 	shellcheck -s sh $(SCRIPTS) src/campaign/runner-helpers.sh tools/*.sh tests/cli/helpers/*.sh bench/scaling.sh bench/snapshot-forks.sh bench/snapshot-same.sh bench/campaign-overhead.sh tests/lava/check-lava.sh
 	shellcheck -s bash completion/bootab.bash
 	shellcheck -x .ci/run $(wildcard lab/*.sh)

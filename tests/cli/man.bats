@@ -1,7 +1,10 @@
 #!/usr/bin/env bats
 # The man pages: groff reads them without a warning, bootab(1)'s command
-# sections are the commands' usage texts, and the file-format pages keep up
-# with the plan parser and the results format.
+# sections are the commands' usage texts, the file-format pages are made
+# from their docs (tools/md2man.sh) and keep up with the plan parser and the
+# results format.
+
+bats_require_minimum_version 1.5.0
 
 setup() {
 	src=$BATS_TEST_DIRNAME/../..
@@ -147,6 +150,114 @@ end'
 	[[ "$output" == *"modes 3, rows 2, checks 1, versions 1"* ]]
 	# The two examples are one plan.
 	diff <(grep -v '^#' "$tmp/man.ini") <(grep -v '^#' "$tmp/md.ini")
+}
+
+@test "bootab-plan(5) and bootab-results(5) are docs/plan.md and docs/results-format.md (make man-pages)" {
+	cd "$src"
+	for p in plan:plan results:results-format; do
+		sh tools/md2man.sh "docs/${p#*:}.md" >"$tmp/page"
+		diff -u "man/bootab-${p%%:*}.5" "$tmp/page"
+	done
+}
+
+@test "md2man.sh: every kind of block and inline markup the docs use, escaped for troff" {
+	cat >"$tmp/t.md" <<'EOF'
+<!-- man
+page: bootab-t 5
+name: a test page
+synopsis: *dir/FILE*
+see: bootab(1), other
+-->
+# Title, dropped
+
+Intro with `code-x`, **bold**, *it* and a [link](#x) to
+[the site](https://example.org/a).
+.starts with a dot, back\slash -opt
+
+## Two words
+
+| key | default | meaning |
+|---|---|---|
+| `a-b` | 5 | the `x\|y` text, `p,q` |
+| `c d`, `e` | | more |
+
+- one
+  more
+- two
+
+1. first
+
+A paragraph.
+
+    code -x \e
+    .dot
+
+### Sub "q"
+
+```ini
+[s]
+k = a,b
+```
+EOF
+	cat >"$tmp/expected" <<'EOF'
+.\" bootab-t(5): made from t.md by tools/md2man.sh; edit that file.
+.TH BOOTAB\-T 5 "" "bootab" "bootab manual"
+.\" No hyphenation or justification: names and paths stay whole.
+.nr HY 0
+.nh
+.ad l
+.SH NAME
+bootab\-t \- a test page
+.SH SYNOPSIS
+.nf
+\fIdir/FILE\fR
+.fi
+.SH DESCRIPTION
+Intro with \fBcode\-x\fR, \fBbold\fR, \fIit\fR and a link to the site
+<https://example.org/a>. .starts with a dot, back\eslash \-opt
+.SH TWO WORDS
+.TP
+.B a\-b
+\fIdefault:\fR 5
+.br
+the \fBx|y\fR text, \fBp,\:q\fR
+.TP
+\fBc d\fR, \fBe\fR
+more
+.PP
+.RS 2
+.IP \(bu 2
+one more
+.IP \(bu 2
+two
+.IP 1. 4
+first
+.RE
+.PP
+A paragraph.
+.PP
+.RS
+.EX
+code \-x \ee
+\&.dot
+.EE
+.RE
+.SS Sub \(dqq\(dq
+.RS
+.EX
+[s]
+k = a,b
+.EE
+.RE
+.SH SEE ALSO
+.BR bootab (1),
+other
+EOF
+	cd "$tmp"
+	run -0 --separate-stderr sh "$src/tools/md2man.sh" t.md
+	diff -u "$tmp/expected" - <<<"$output"
+	err=$(LC_ALL=C man --warnings -l "$tmp/expected" 2>&1 >/dev/null)
+	[ -z "$err" ] || { echo "$err"; false; }
 }
 
 @test "bootab-results(5) names every meta.json key of docs/results-format.md" {
