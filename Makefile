@@ -231,7 +231,7 @@ lint:
 	    sh tools/md2man.sh docs/$${p#*:}.md | cmp -s - man/bootab-$${p%%:*}.5 || \
 	    { echo "man/bootab-$${p%%:*}.5 is not docs/$${p#*:}.md: run make man-pages" >&2; exit 1; }; \
 	done
-	shellcheck -s sh $(SCRIPTS) src/campaign/runner-helpers.sh tools/*.sh tests/cli/helpers/*.sh bench/scaling.sh bench/snapshot-forks.sh bench/snapshot-same.sh bench/campaign-overhead.sh tests/lava/check-lava.sh
+	shellcheck -s sh $(SCRIPTS) src/campaign/runner-helpers.sh tools/*.sh tests/cli/helpers/*.sh tests/cli/expected/*.sh bench/scaling.sh bench/snapshot-forks.sh bench/snapshot-same.sh bench/campaign-overhead.sh tests/lava/check-lava.sh
 	shellcheck -s bash completion/bootab.bash
 	shellcheck -x .ci/run $(wildcard lab/*.sh)
 	shellcheck -s sh $(wildcard lab/guest/*.sh)

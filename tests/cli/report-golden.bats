@@ -8,7 +8,10 @@
 #   history:      tests/fixtures/campaign-abca's last round (one boot per
 #                 mode) with the machine's A/A history: the history t.
 # The expected files are bootab's output, checked by eye when they change
-# (tests/cli/expected/golden-*).
+# (tests/cli/expected/golden-*). The html of those three, and report.md and
+# report.html of the fixture campaigns (campaign-lab, a real lab run, and
+# campaign-abca), are written by tests/cli/expected/make-report-goldens.sh,
+# which says how to regenerate them.
 bats_require_minimum_version 1.5.0
 
 setup() {
@@ -109,4 +112,22 @@ golden() {
 	# The mail keeps the list's + is better percentages: the same delta.
 	run -0 --separate-stderr "$BOOTAB" compare --format mail "$@"
 	[[ "$output" == *"sleep sleep (s)             $pct  "* ]]
+}
+
+@test "golden report.md and report.html of the fixture campaigns, and the html of the three goldens above, whole" {
+	out="$BATS_TEST_TMPDIR/goldens"
+	mkdir "$out"
+	run -0 sh "$expected/make-report-goldens.sh" "$BOOTAB" "$out"
+	[ "$(cd "$out" && echo *)" = "golden-history.html golden-hyperfine.html golden-screen.html report-abca.html report-abca.md report-lab.html report-lab.md" ]
+	for f in "$out"/*; do
+		diff -u "$expected/${f##*/}" "$f" || return 1
+	done
+	# What the goldens must say, whatever else moves: each campaign's answer.
+	grep -q '^- \*\*passthrough vs translated:\*\* not tested (one boot per mode' "$expected/report-lab.md"
+	grep -q '^- \*\*off vs pt:\*\* prefill pp512 +3.8 % \[+2.3, +5.3\] faster (boot t, 3 + 4 boots)$' "$expected/report-abca.md"
+	grep -q '^campaign DIR/campaign-abca: 10 of 10 boots recorded$' "$expected/report-abca.md"
+	grep -q 'off vs pt:.*prefill pp512 +3.8 % \[+2.3, +5.3\] faster' "$expected/report-abca.html"
+	# Nothing of the machine that wrote them.
+	run grep -l -e /tmp/ -e "$HOME" "$expected"/report-*.md "$expected"/*.html
+	[ "$status" -eq 1 ]
 }
