@@ -195,7 +195,8 @@ check-cli-nolab:
 # Debian's archive with mmdebstrap when the cache has none, then one guest
 # session of nine boots through GRUB and systemd. As root (skipped
 # otherwise). Not part of check; `make test` runs it as its own job beside
-# the lab's (tools/test-suite.sh). Its cost is in docs/lab.md.
+# the lab's (tools/test-suite.sh). Its measured runs are in
+# bench/results/lab-timings.md.
 check-debian: bootab
 	BOOTAB="$(CURDIR)/$(BUILD)/bootab" BOOTAB_BUILD="$(BUILD)" bats --timing tests/cli/debian
 
@@ -227,6 +228,7 @@ lint:
 	$(MAKE) WERROR=-Werror BUILD=build-lint bootab $(TEST_BIN:$(BUILD)/%=build-lint/%) build-lint/bench/method build-lint/bench/fleet build-lint/bench/screen
 	sh tools/long-functions.sh 120 $(LIB_SRC) $(CMD_SRC)
 	sh tools/bats-negations.sh $(wildcard tests/cli/*.bats tests/cli/*/*.bats)
+	sh tools/doc-hashes.sh README.md docs/*.md
 	for p in $(MAN5_DOCS); do \
 	    sh tools/md2man.sh docs/$${p#*:}.md | cmp -s - man/bootab-$${p%%:*}.5 || \
 	    { echo "man/bootab-$${p%%:*}.5 is not docs/$${p#*:}.md: run make man-pages" >&2; exit 1; }; \
@@ -251,11 +253,12 @@ bench-scaling: bootab
 	sh bench/scaling.sh ./bootab 5
 
 # The full grid takes about 15 minutes of CPU; its CSV goes to
-# bench/method/results.csv and its summary into docs/statistics.md.
+# bench/method/results.csv and its summary to bench/results/method.md
+# (docs/statistics.md quotes its figures).
 bench-method: $(BUILD)/bench/method
 	nice $(BUILD)/bench/method > bench/method/results.csv.tmp && \
 	    mv bench/method/results.csv.tmp bench/method/results.csv
-	sh bench/method/summarise.sh bench/method/results.csv
+	sh bench/method/summarise.sh bench/method/results.csv > bench/results/method.md
 	nice $(BUILD)/bench/method --sequential --null-draws 16384 --draws 2048 > bench/method/sequential.csv.tmp && \
 	    mv bench/method/sequential.csv.tmp bench/method/sequential.csv
 	sh bench/method/summarise-sequential.sh bench/method/sequential.csv

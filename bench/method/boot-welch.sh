@@ -1,5 +1,6 @@
 #!/bin/sh
-# The boot t's figures of docs/statistics.md ("Results of a full run"): every
+# The boot t's figures of docs/statistics.md ("Results of a full run",
+# summarised in bench/results/boot-welch.md by summarise.sh): every
 # normal cell with no effect and 5 reps (sigma_b 0-6 %, sigma_w 0.2-4 %, 2-12
 # boots per mode, 4,096 draws each) and the typical box (sigma_b 1 %,
 # sigma_w 1 %, 5 reps) with every effect (2,048 draws each), as one CSV.

@@ -8,8 +8,14 @@
 # beyond the margin), and every cell where a method claims falsely more than
 # 10 % of the time.
 #   usage: sh bench/method/summarise.sh results.csv
+# make bench-method writes bench/results/method.md with it; the boot t's
+# CSV gives bench/results/boot-welch.md:
+#   sh bench/method/summarise.sh bench/method/boot-welch.csv > bench/results/boot-welch.md
 set -eu
 csv=${1:-bench/method/results.csv}
+printf '# bench/method: %s\n\n' "$csv"
+printf 'Written by `sh bench/method/summarise.sh %s` from the CSV of the\n' "$csv"
+printf 'simulation; docs/statistics.md says what the methods and the cells are.\n\n'
 awk -F, '
 function pct(x) { return sprintf("%.1f%%", 100 * x) }
 function mean_of(b, d) { return ((b, d) in eqn) ? pct(eqs[b, d] / eqn[b, d]) : "-" }
