@@ -1,14 +1,19 @@
 #!/bin/sh
 # Summarises two runs of `method --answer-grid` (the judge before and after a
-# change, or one run twice) as the markdown tables of docs/statistics.md: the
+# change, or one run twice) as the markdown tables of bench/results/answer.md
+# (docs/statistics.md, "One verdict per mode and metric", quotes them): the
 # one verdict per mode and metric on do-nothing campaigns of each design, a
 # mode 3x noisier than the others, and one wild rep. Each figure is
 # "min-max (mean)" over the cells of a row (sigma_b 0.5, 1, 3 %, sigma_w 0.5,
 # 2 %, 5 reps).
-#   usage: sh bench/method/summarise-answer.sh BEFORE.csv AFTER.csv
+#   usage: sh bench/method/summarise-answer.sh BEFORE.csv AFTER.csv > bench/results/answer.md
 set -eu
 before=${1:-bench/method/answer-before.csv}
 after=${2:-bench/method/answer.csv}
+printf '# bench/method --answer-grid: %s against %s\n\n' "$after" "$before"
+printf "Written by \`sh bench/method/summarise-answer.sh %s %s\`. Each figure is\n" "$before" "$after"
+printf 'min-max (mean) over the cells of a row: sigma_b 0.5, 1 or 3 %%, sigma_w 0.5 or\n'
+printf '2 %%, 5 reps (docs/statistics.md, "One verdict per mode and metric").\n\n'
 awk -F, '
 function pct(x) { return sprintf("%.1f", 100 * x) }
 function range(f, k) {

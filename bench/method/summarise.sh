@@ -14,7 +14,7 @@
 set -eu
 csv=${1:-bench/method/results.csv}
 printf '# bench/method: %s\n\n' "$csv"
-printf 'Written by `sh bench/method/summarise.sh %s` from the CSV of the\n' "$csv"
+printf "Written by \`sh bench/method/summarise.sh %s\` from the CSV of the\n" "$csv"
 printf 'simulation; docs/statistics.md says what the methods and the cells are.\n\n'
 awk -F, '
 function pct(x) { return sprintf("%.1f%%", 100 * x) }
