@@ -8,10 +8,11 @@
 #   history:      tests/fixtures/campaign-abca's last round (one boot per
 #                 mode) with the machine's A/A history: the history t.
 # The expected files are bootab's output, checked by eye when they change
-# (tests/cli/expected/golden-*). The html of those three, and report.md and
-# report.html of the fixture campaigns (campaign-lab, a real lab run, and
-# campaign-abca), are written by tests/cli/expected/make-report-goldens.sh,
-# which says how to regenerate them.
+# (tests/cli/expected/golden-*). The html of those three, and every report
+# format of the fixture campaigns (campaign-lab, a real lab run, and
+# campaign-abca: report-*), are written by
+# tests/cli/expected/make-report-goldens.sh, which says how to regenerate
+# them.
 bats_require_minimum_version 1.5.0
 
 setup() {
@@ -114,11 +115,12 @@ golden() {
 	[[ "$output" == *"sleep sleep (s)             $pct  "* ]]
 }
 
-@test "golden report.md and report.html of the fixture campaigns, and the html of the three goldens above, whole" {
+@test "golden reports of the fixture campaigns in every format, and the html of the three goldens above, whole" {
 	out="$BATS_TEST_TMPDIR/goldens"
 	mkdir "$out"
 	run -0 sh "$expected/make-report-goldens.sh" "$BOOTAB" "$out"
-	[ "$(cd "$out" && echo *)" = "golden-history.html golden-hyperfine.html golden-screen.html report-abca.html report-abca.md report-lab.html report-lab.md" ]
+	[ "$(cd "$out" && echo *)" = "golden-history.html golden-hyperfine.html golden-screen.html$(for c in abca lab; do
+		for f in csv html json mail md txt; do printf ' report-%s.%s' "$c" "$f"; done; done)" ]
 	for f in "$out"/*; do
 		diff -u "$expected/${f##*/}" "$f" || return 1
 	done
@@ -128,6 +130,6 @@ golden() {
 	grep -q '^campaign DIR/campaign-abca: 10 of 10 boots recorded$' "$expected/report-abca.md"
 	grep -q 'off vs pt:.*prefill pp512 +3.8 % \[+2.3, +5.3\] faster' "$expected/report-abca.html"
 	# Nothing of the machine that wrote them.
-	run grep -l -e /tmp/ -e "$HOME" "$expected"/report-*.md "$expected"/*.html
+	run grep -l -e /tmp/ -e "$HOME" "$expected"/report-*.* "$expected"/*.html
 	[ "$status" -eq 1 ]
 }

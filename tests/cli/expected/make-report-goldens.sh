@@ -1,16 +1,18 @@
 #!/bin/sh
-# Writes the report.md and report.html golden files of the fixture
-# campaigns (tests/cli/report-golden.bats compares bootab's output with
-# them): `bootab report` on copies of tests/fixtures/campaign-lab (a real
-# lab campaign) and tests/fixtures/campaign-abca (three rounds, made by its
-# generate.sh), and the html of the three `bootab compare` goldens whose
-# txt, md and mail golden-*.txt/md already hold. Regenerate, after checking
-# the change by eye:
+# Writes the golden files of every report format of the fixture campaigns
+# (tests/cli/report-golden.bats compares bootab's output with them):
+# `bootab report --format txt|md|csv|json|html|mail` on copies of
+# tests/fixtures/campaign-lab (a real lab campaign) and
+# tests/fixtures/campaign-abca (three rounds, made by its generate.sh), and
+# the html of the three `bootab compare` goldens whose txt, md and mail
+# golden-*.txt/md already hold. Regenerate, after checking the change by
+# eye:
 #
 #   sh tests/cli/expected/make-report-goldens.sh build/bootab tests/cli/expected
 #
-# Masked: the directory the campaign was copied to (DIR) and bootab's
-# version (VERSION); the reports print no time of day.
+# Masked: the directory the campaign was copied to (DIR), bootab's version
+# (VERSION, in the html and report.json) and report.json's "generated"
+# time (TIME); the other reports print no time of day.
 set -eu
 
 if [ $# -ne 2 ]; then
@@ -40,12 +42,14 @@ run() {
 		exit 1
 	fi
 	sed -e "s|$tmp/|DIR/|g" -e 's|content="bootab [^"]*"|content="bootab VERSION"|' \
+		-e 's|"bootab_version": "[^"]*"|"bootab_version": "VERSION"|' \
+		-e 's|^  "generated": "[^"]*"|  "generated": "TIME"|' \
 		"$tmp/stdout" >"$out/$name"
 }
 
 for c in lab abca; do
 	cp -R "$fx/campaign-$c" "$tmp/campaign-$c"
-	for f in md html; do
+	for f in txt md csv json html mail; do
 		run "report-$c.$f" "$bootab" report --format "$f" "$tmp/campaign-$c"
 	done
 done
