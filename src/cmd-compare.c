@@ -438,20 +438,15 @@ static int compare_move_baseline(struct side *sides, size_t n, const char *label
 static void compare_baseline_hint(const struct side *sides, size_t n, struct strlist *warnings)
 {
 	struct strbuf candidates = STRBUF_INIT;
+	struct side_modes modes;
 
-	for (size_t k = 1; k < n; k++)
-		if (!strcmp(sides[k].mode, sides[0].mode))
-			return;
-	for (size_t k = 1; k < n; k++) {
-		bool first_of_mode = true, repeated = false;
-
-		for (size_t j = 1; j < n; j++) {
-			first_of_mode &= j >= k || strcmp(sides[j].mode, sides[k].mode);
-			repeated |= j > k && !strcmp(sides[j].mode, sides[k].mode);
-		}
-		if (first_of_mode && repeated)
-			strbuf_addf(&candidates, "%s%s", candidates.len ? " or " : "", sides[k].label);
-	}
+	side_modes_index(sides, n, &modes);
+	/* Modes in first-seen order: each one's first side, in side order. */
+	for (size_t g = 1; side_modes_count(&modes, 0) == 1 && g < modes.n; g++)
+		if (side_modes_count(&modes, g) >= 2)
+			strbuf_addf(&candidates, "%s%s", candidates.len ? " or " : "",
+				    sides[side_modes_first(&modes, g)].label);
+	side_modes_release(&modes);
 	if (candidates.len)
 		strlist_addf(warnings, "%s, the first side, has no repeat, so nothing can be judged against it; "
 			     "%s has one: --baseline %s compares every side with it", sides[0].label,

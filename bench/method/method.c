@@ -276,6 +276,16 @@ static void fill_history(struct sim *s, double *x)
 	}
 }
 
+/* The one test of a simulated metric: every draw is positive, so each mode has its boots. */
+static const struct compare_test *first_test(const struct compare_metric *cm)
+{
+	if (cm->n_tests == 0) {
+		fprintf(stderr, "method: a metric without a boot-level test\n");
+		exit(2);
+	}
+	return &cm->tests[0];
+}
+
 /*
  * One compare_sides() call: METRICS_PER_CALL independent draws of a metric,
  * which are also one campaign of that many metrics for the check of the box
@@ -318,7 +328,7 @@ static void sim_run(struct sim *s, struct tally *t)
 	for (size_t i = 0; i < res.n_metrics; i++) {
 		const struct compare_metric *cm = &res.metrics[i];
 		const struct compare_cell *c = &cm->cells[1];
-		const struct compare_test *ct = &cm->tests[0];
+		const struct compare_test *ct = first_test(cm);
 		bool tested = ct->method != METHOD_NONE, wild = false;
 		struct answer a;
 		/* The smallest of the boot t's, Welch's and the paired p: a reader who picks the one he likes. */
@@ -541,7 +551,7 @@ static void seq_run(struct sim *s, struct seq_tally *t)
 				exit(2);
 			}
 			for (size_t i = 0; i < res.n_metrics; i++) {
-				const struct compare_test *ct = &res.metrics[i].tests[0];
+				const struct compare_test *ct = first_test(&res.metrics[i]);
 				bool claim = ct->method != METHOD_NONE && ct->verdict == VERDICT_COUNTS;
 				bool same = ct->method != METHOD_NONE && ct->equivalent;
 

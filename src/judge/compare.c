@@ -356,44 +356,50 @@ static void judge_stat(const struct side *sides, size_t n_sides, struct compare_
 
 /*
  * Sign across pairs: each side of a mode is paired with the nearest side
- * of the first side's mode before it (after it when there is none before).
+ * of the first side's mode before it (after it when there is none before:
+ * the first side itself). Into partner, one per side; -1: none.
  */
-static long pair_partner(const struct side *sides, size_t n_sides, size_t k)
+static void pair_partners(const struct side_modes *modes, size_t n_sides, long *partner)
 {
-	for (size_t i = k; i-- > 0;)
-		if (!strcmp(sides[i].mode, sides[0].mode))
-			return (long)i;
-	for (size_t i = k + 1; i < n_sides; i++)
-		if (!strcmp(sides[i].mode, sides[0].mode))
-			return (long)i;
-	return -1;
+	long last = -1;
+
+	for (size_t k = 0; k < n_sides; k++) {
+		partner[k] = last;
+		if (modes->of[k] == 0)
+			last = (long)k;
+	}
+	partner[0] = side_modes_count(modes, 0) >= 2 ? (long)modes->sides[modes->start[0] + 1] : -1;
 }
 
-static void count_pairs(const struct side *sides, size_t n_sides, const long *partner,
-			struct compare_metric *cm)
+/*
+ * Each side of a mode counts the pairs of its mode whose delta has its
+ * sign: one tally of signs per mode, so many sides of a mode stay linear.
+ */
+static void count_pairs(const struct side_modes *modes, const long *partner, struct compare_metric *cm)
 {
-	for (size_t k = 1; k < n_sides; k++) {
-		struct compare_cell *c = &cm->cells[k];
-		int sign;
+	for (size_t g = 1; g < modes->n; g++) {
+		const size_t *of_mode = &modes->sides[modes->start[g]];
+		size_t n = side_modes_count(modes, g), pairs = 0, positive = 0, negative = 0;
 
-		if (!c->present || !strcmp(sides[k].mode, sides[0].mode) || isnan(c->delta_pct))
-			continue;
-		sign = (c->delta_pct > 0) - (c->delta_pct < 0);
-		for (size_t j = 1; j < n_sides; j++) {
-			long p = partner[j];
+		for (size_t i = 0; i < n; i++) {
+			long p = partner[of_mode[i]];
 			double d;
-			int s;
 
-			if (strcmp(sides[j].mode, sides[k].mode) || !cm->cells[j].present)
+			if (!cm->cells[of_mode[i]].present || p < 0 || !cm->cells[p].present)
 				continue;
-			if (p < 0 || !cm->cells[p].present)
+			d = delta_pct(cm->cells[of_mode[i]].value, cm->cells[p].value, cm->better);
+			pairs++;
+			positive += d > 0;
+			negative += d < 0;
+		}
+		for (size_t i = 0; i < n; i++) {
+			struct compare_cell *c = &cm->cells[of_mode[i]];
+
+			if (!c->present || isnan(c->delta_pct))
 				continue;
-			d = delta_pct(cm->cells[j].value, cm->cells[p].value, cm->better);
-			s = (d > 0) - (d < 0);
-			c->pairs++;
+			c->pairs = pairs;
 			/* A delta of exactly 0 has no sign: it agrees with nothing. */
-			if (s == sign && sign != 0)
-				c->pairs_agree++;
+			c->pairs_agree = c->delta_pct > 0 ? positive : c->delta_pct < 0 ? negative : 0;
 		}
 	}
 }
@@ -451,7 +457,8 @@ static size_t boot_skip(const struct compare_metric *cm, const struct metric *m)
  * indices into the side's samples). A metric with a sample that is not
  * positive has no logs: nothing is flagged (and it gets no boot level).
  */
-static void flag_wild(const struct side *sides, size_t n_sides, struct compare_metric *cm)
+static void flag_wild(const struct side *sides, size_t n_sides, const struct side_modes *modes,
+		      struct compare_metric *cm)
 {
 	size_t *starts = xcalloc(n_sides + 1, sizeof(*starts)), *boot_side = xcalloc(n_sides + 1, sizeof(*boot_side));
 	size_t *group = xcalloc(n_sides + 1, sizeof(*group));
@@ -472,12 +479,7 @@ static void flag_wild(const struct side *sides, size_t n_sides, struct compare_m
 		m = find_metric(&sides[k], cm->row, NULL, cm->metric);
 		starts[nb] = pos;
 		/* A boot's group is its mode: the first side of that mode. */
-		group[nb] = k;
-		for (size_t j = 0; j < k; j++)
-			if (!strcmp(sides[j].mode, sides[k].mode)) {
-				group[nb] = j;
-				break;
-			}
+		group[nb] = side_modes_first(modes, modes->of[k]);
 		boot_side[nb++] = k;
 		for (size_t i = boot_skip(cm, m); i < m->n_samples && usable; i++) {
 			usable = m->samples[i] > 0 && isfinite(m->samples[i]);
@@ -579,19 +581,16 @@ static void test_better(struct stats_test *t, enum metric_better better)
 }
 
 /* The naive pair: each mode's first side against the first side, rep by rep. */
-static void rep_tests(const struct side *sides, size_t n_sides, struct compare_metric *cm, double alpha)
+static void rep_tests(const struct side_modes *modes, size_t n_sides, struct compare_metric *cm, double alpha)
 {
 	const struct compare_cell *base = &cm->cells[0];
 
 	for (size_t k = 0; k < n_sides; k++) {
 		struct compare_cell *c = &cm->cells[k];
 		struct stats_test t;
-		bool first_of_mode = true;
 
 		c->rep_p = c->rep_lo_pct = c->rep_hi_pct = NAN;
-		for (size_t j = 0; j < k && first_of_mode; j++)
-			first_of_mode = strcmp(sides[j].mode, sides[k].mode) != 0;
-		if (k == 0 || !first_of_mode || !c->has_boot || !base->has_boot || c->boot.n < 2 || base->boot.n < 2)
+		if (k == 0 || side_modes_first(modes, modes->of[k]) != k || !c->has_boot || !base->has_boot || c->boot.n < 2 || base->boot.n < 2)
 			continue;
 		if (stats_welch_test(base->boot.mean, base->boot.ss / (double)(base->boot.n - 1), base->boot.n,
 				     c->boot.mean, c->boot.ss / (double)(c->boot.n - 1), c->boot.n, alpha, &t) < 0)
@@ -602,34 +601,49 @@ static void rep_tests(const struct side *sides, size_t n_sides, struct compare_m
 	}
 }
 
-/* The paired-by-round estimate: rounds holding both modes, one difference each. */
-static bool paired_test(const struct compare_metric *cm, const struct side *sides, size_t n_sides,
-			const unsigned *rounds, const char *mode, double alpha, size_t *ret_rounds,
-			struct stats_test *ret)
+/* A boot of the first mode or of the mode tested, by round. */
+struct round_boot {
+	unsigned round;
+	size_t side;
+	bool first;             /* of the first side's mode */
+	double mean;
+};
+
+/* By round, then by side: the order the sums of a round are taken in. */
+static int round_boot_cmp(const void *a, const void *b)
 {
-	unsigned max_round = 0;
-	double *d;
-	size_t nd = 0;
+	const struct round_boot *x = a, *y = b;
+
+	if (x->round != y->round)
+		return x->round < y->round ? -1 : 1;
+	return (x->side > y->side) - (x->side < y->side);
+}
+
+/* The paired-by-round estimate of mode g: rounds holding both modes, one difference each. */
+static bool paired_test(const struct compare_metric *cm, const struct side_modes *modes, const unsigned *rounds,
+			size_t g, double alpha, size_t *ret_rounds, struct stats_test *ret)
+{
+	size_t n = side_modes_count(modes, 0) + side_modes_count(modes, g), nb = 0, nd = 0;
+	struct round_boot *b = xcalloc(n + 1, sizeof(*b));
+	double *d = xcalloc(n + 1, sizeof(*d));
 	bool ok = false;
 
-	for (size_t k = 0; k < n_sides; k++)
-		if (rounds[k] > max_round)
-			max_round = rounds[k];
-	d = xcalloc(max_round + 1, sizeof(*d));
-	for (unsigned r = 1; r <= max_round; r++) {
+	for (size_t i = modes->start[0]; i < modes->start[1]; i++)
+		if (cm->cells[modes->sides[i]].has_boot)
+			b[nb++] = (struct round_boot){ rounds[modes->sides[i]], modes->sides[i], true,
+						       cm->cells[modes->sides[i]].boot.mean };
+	for (size_t i = modes->start[g]; i < modes->start[g + 1]; i++)
+		if (cm->cells[modes->sides[i]].has_boot)
+			b[nb++] = (struct round_boot){ rounds[modes->sides[i]], modes->sides[i], false,
+						       cm->cells[modes->sides[i]].boot.mean };
+	qsort(b, nb, sizeof(*b), round_boot_cmp);
+	for (size_t i = 0, j; i < nb; i = j) {
 		double sa = 0, sm = 0;
 		size_t na = 0, nm = 0;
 
-		for (size_t k = 0; k < n_sides; k++) {
-			if (rounds[k] != r || !cm->cells[k].has_boot)
-				continue;
-			if (!strcmp(sides[k].mode, sides[0].mode)) {
-				sa += cm->cells[k].boot.mean;
-				na++;
-			} else if (!strcmp(sides[k].mode, mode)) {
-				sm += cm->cells[k].boot.mean;
-				nm++;
-			}
+		for (j = i; j < nb && b[j].round == b[i].round; j++) {
+			*(b[j].first ? &sa : &sm) += b[j].mean;
+			*(b[j].first ? &na : &nm) += 1;
 		}
 		if (na && nm)
 			d[nd++] = (sm / (double)nm - sa / (double)na) * (double)cm->better;
@@ -640,6 +654,7 @@ static bool paired_test(const struct compare_metric *cm, const struct side *side
 		ok = stats_t_test(stats_mean(d, nd), sd / sqrt((double)nd), (double)(nd - 1), alpha, ret) == 0;
 		*ret_rounds = nd;
 	}
+	free(b);
 	free(d);
 	return ok;
 }
@@ -685,32 +700,24 @@ static void judge_equivalence(struct compare_test *t, enum metric_better better,
 
 /*
  * One group of boots per mode, in first-seen order, the first side's mode
- * first: groups[g] holds the boots (in boots) of the mode of side
- * group_side[g] that have metric cm. Returns the number of groups;
- * *any_repeat: a mode has two boots or more.
+ * first: groups[g] holds the boots (in boots) of mode g that have metric
+ * cm. Returns the number of groups; *any_repeat: a mode has two boots or
+ * more.
  */
-static size_t mode_groups(const struct side *sides, size_t n_sides, const struct compare_metric *cm,
-			  struct stats_boot *boots, struct stats_group *groups, size_t *group_side, bool *any_repeat)
+static size_t mode_groups(const struct side_modes *modes, const struct compare_metric *cm,
+			  struct stats_boot *boots, struct stats_group *groups, bool *any_repeat)
 {
-	size_t n_groups = 0, used = 0;
+	size_t used = 0;
 
-	for (size_t k = 0; k < n_sides; k++) {
-		bool seen = false;
-
-		for (size_t j = 0; j < k; j++)
-			seen |= !strcmp(sides[j].mode, sides[k].mode);
-		if (seen)
-			continue;
-		group_side[n_groups] = k;
-		groups[n_groups].boots = boots + used;
-		for (size_t j = k; j < n_sides; j++)
-			if (!strcmp(sides[j].mode, sides[k].mode) && cm->cells[j].has_boot)
-				boots[used++] = cm->cells[j].boot;
-		groups[n_groups].n = (size_t)(boots + used - groups[n_groups].boots);
-		*any_repeat |= groups[n_groups].n >= 2;
-		n_groups++;
+	for (size_t g = 0; g < modes->n; g++) {
+		groups[g].boots = boots + used;
+		for (size_t i = modes->start[g]; i < modes->start[g + 1]; i++)
+			if (cm->cells[modes->sides[i]].has_boot)
+				boots[used++] = cm->cells[modes->sides[i]].boot;
+		groups[g].n = (size_t)(boots + used - groups[g].boots);
+		*any_repeat |= groups[g].n >= 2;
 	}
-	return n_groups;
+	return modes->n;
 }
 
 /*
@@ -788,13 +795,17 @@ static void boots_needed(struct compare_test *t, const struct compare_metric *cm
 	}
 }
 
-/* The boot-level test of group b (a mode) against group a (the first side's mode) into t. */
-static void boot_level_test(const struct side *sides, size_t n_sides, const unsigned *rounds,
+/*
+ * The boot-level test of group b (mode g) against group a (the first
+ * side's mode) into the next of cm's tests; a and b each hold a boot.
+ */
+static void boot_level_test(const struct side *sides, const struct side_modes *modes, const unsigned *rounds,
 			    struct compare_metric *cm, const struct compare_options *o, double alpha,
-			    const struct stats_group *a, const struct stats_group *b, size_t side,
+			    const struct stats_group *a, const struct stats_group *b, size_t g,
 			    const struct stats_components *hc, size_t n_groups)
 {
-	struct compare_test *t = &cm->tests[cm->n_tests];
+	struct compare_test *t = &cm->tests[cm->n_tests++];
+	size_t side = side_modes_first(modes, g);
 	double var = NAN, df = 0, own_df, own_ss;
 
 	/*
@@ -806,15 +817,12 @@ static void boot_level_test(const struct side *sides, size_t n_sides, const unsi
 				    .verdict = VERDICT_UNTESTED, .estimate = NAN, .delta_pct = NAN,
 				    .lo_pct = NAN, .hi_pct = NAN, .fdr_q = NAN,
 				    .power_var = NAN };
-	/* A mode with no boot of this metric is not a test at all. */
-	if (a->n == 0 || b->n == 0)
-		return;
-	cm->n_tests++;
 	t->estimate = (group_mean(b) - group_mean(a)) * (double)cm->better;
 	t->delta_pct = compare_log_pct(t->estimate, cm->better);
-	for (size_t k = 0; k < n_sides; k++)
-		if (!strcmp(sides[k].mode, sides[0].mode) || !strcmp(sides[k].mode, t->mode))
-			t->wild_reps += cm->cells[k].n_wild;
+	for (size_t i = modes->start[0]; i < modes->start[1]; i++)
+		t->wild_reps += cm->cells[modes->sides[i]].n_wild;
+	for (size_t i = modes->start[g]; i < modes->start[g + 1]; i++)
+		t->wild_reps += cm->cells[modes->sides[i]].n_wild;
 	/* The two modes' own boot-mean variances: a third mode's noise is no part of this comparison. */
 	own_df = (a->n >= 2 ? (double)(a->n - 1) : 0) + (b->n >= 2 ? (double)(b->n - 1) : 0);
 	own_ss = (a->n >= 2 ? group_var(a) * (double)(a->n - 1) : 0) + (b->n >= 2 ? group_var(b) * (double)(b->n - 1) : 0);
@@ -844,35 +852,36 @@ static void boot_level_test(const struct side *sides, size_t n_sides, const unsi
 		if (cm->margin_pct > 0)
 			judge_equivalence(t, cm->better, cm->margin_pct, df, alpha);
 	}
-	t->has_paired = paired_test(cm, sides, n_sides, rounds, t->mode, alpha, &t->paired_rounds,
-				    &t->paired);
+	t->has_paired = paired_test(cm, modes, rounds, g, alpha, &t->paired_rounds, &t->paired);
 	if (o->boots_needed)
 		/* Welch's t compares two modes: its degrees of freedom are those of two modes' boots. */
 		boots_needed(t, cm, hc, t->method == METHOD_BOOT ? 2 : n_groups, alpha);
 }
 
-static void boot_level(const struct side *sides, size_t n_sides, const unsigned *rounds,
-		       struct compare_metric *cm, const struct compare_options *o, double alpha,
-		       const struct strlist *history_ids)
+static void boot_level(const struct side *sides, size_t n_sides, const struct side_modes *modes,
+		       const unsigned *rounds, struct compare_metric *cm, const struct compare_options *o,
+		       double alpha, const struct strlist *history_ids)
 {
 	struct stats_boot *boots = xcalloc(n_sides, sizeof(*boots));
-	struct stats_group *groups = xcalloc(n_sides, sizeof(*groups));
-	size_t *group_side = xcalloc(n_sides, sizeof(*group_side));
+	struct stats_group *groups = xcalloc(modes->n + 1, sizeof(*groups));
 	struct stats_components hc = { 0 };
-	size_t n_groups;
+	size_t n_groups, n_tests = 0;
 	bool any_repeat = false;
 
-	n_groups = mode_groups(sides, n_sides, cm, boots, groups, group_side, &any_repeat);
+	n_groups = mode_groups(modes, cm, boots, groups, &any_repeat);
 	stats_variance_components(groups, n_groups, &cm->components);
 	cm->has_components = any_repeat;
 	boot_level_history(o, cm, history_ids, &hc);
-	cm->tests = xcalloc(n_groups, sizeof(*cm->tests));
+	/* A mode with no boot of this metric (or a first mode with none) is not a test at all: none kept. */
 	for (size_t g = 1; g < n_groups; g++)
-		boot_level_test(sides, n_sides, rounds, cm, o, alpha, &groups[0], &groups[g], group_side[g], &hc,
-				n_groups);
+		n_tests += groups[0].n > 0 && groups[g].n > 0;
+	cm->tests = n_tests ? xcalloc(n_tests, sizeof(*cm->tests)) : NULL;
+	for (size_t g = 1; g < n_groups; g++)
+		if (groups[0].n > 0 && groups[g].n > 0)
+			boot_level_test(sides, modes, rounds, cm, o, alpha, &groups[0], &groups[g], g, &hc,
+					n_groups);
 	free(boots);
 	free(groups);
-	free(group_side);
 }
 
 /*
@@ -1226,11 +1235,13 @@ static void fill_cells(const struct side *sides, size_t n_sides, struct compare_
 		       struct strlist *warnings)
 {
 	size_t present = 0;
+	struct compare_stat *stats = xcalloc(n_sides * cm->n_stats, sizeof(*stats));
 
 	for (size_t k = 0; k < n_sides; k++) {
 		const struct metric *m = find_metric(&sides[k], cm->row, NULL, cm->metric);
 		struct compare_cell *c = &cm->cells[k];
 
+		c->stats = &stats[k * cm->n_stats];
 		c->delta_pct = c->drift_pct = c->q = c->p = NAN;
 		if (!m)
 			continue;
@@ -1243,7 +1254,8 @@ static void fill_cells(const struct side *sides, size_t n_sides, struct compare_
 		if (!(c->value > 0) || !(stats_mean(m->samples, m->n_samples) > 0)) {
 			strlist_addf(warnings, "%s on %s: %s is zero or negative, no percentage can be computed, ignoring it there",
 				     what, sides[k].label, stat_kind_name(cm->stat));
-			memset(c, 0, sizeof(*c));
+			memset(c->stats, 0, cm->n_stats * sizeof(*c->stats));
+			*c = (struct compare_cell){ .stats = c->stats };
 			c->delta_pct = c->drift_pct = c->q = c->p = NAN;
 			continue;
 		}
@@ -1280,10 +1292,10 @@ static void judge_all(const struct side *sides, size_t n_sides, struct compare_m
 	}
 	for (size_t j = 1; j < cm->n_stats; j++)
 		judge_stat(sides, n_sides, cm, j, o, warnings);
-	count_pairs(sides, n_sides, partner, cm);
+	count_pairs(&res->modes, partner, cm);
 	summarise_boots(sides, n_sides, cm, warnings);
-	rep_tests(sides, n_sides, cm, alpha);
-	boot_level(sides, n_sides, res->rounds, cm, o, alpha, &res->history_ids);
+	rep_tests(&res->modes, n_sides, cm, alpha);
+	boot_level(sides, n_sides, &res->modes, res->rounds, cm, o, alpha, &res->history_ids);
 	/* Every statistic's verdict is one of the report's. */
 	for (size_t k = 1; k < n_sides; k++)
 		for (size_t j = 0; j < cm->n_stats; j++)
@@ -1300,15 +1312,13 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 
 	if (!compare_options_valid(o, n_sides, alpha, fdr_q))
 		return -EINVAL;
-	for (size_t k = 1; k < n_sides; k++)
-		if (!strcmp(sides[k].mode, sides[0].mode))
-			res.n_repeats++;
+	side_modes_index(sides, n_sides, &res.modes);
+	res.n_repeats = side_modes_count(&res.modes, 0) - 1;
 	res.alpha = alpha;
 	res.fdr_q = fdr_q;
 	/* Pairs depend on the modes only: each side's partner, once. */
 	partner = xcalloc(n_sides, sizeof(*partner));
-	for (size_t k = 0; k < n_sides; k++)
-		partner[k] = pair_partner(sides, n_sides, k);
+	pair_partners(&res.modes, n_sides, partner);
 	res.rounds = xcalloc(n_sides, sizeof(*res.rounds));
 	res.rounds_inferred = compare_rounds(sides, n_sides, res.rounds);
 	if (o->history) {
@@ -1322,7 +1332,7 @@ int compare_sides(const struct side *sides, size_t n_sides, const struct compare
 
 		metric_setup(sides, n_sides, cm, o, what, warnings);
 		fill_cells(sides, n_sides, cm, what, warnings);
-		flag_wild(sides, n_sides, cm);
+		flag_wild(sides, n_sides, &res.modes, cm);
 		free(what);
 		judge_all(sides, n_sides, cm, o, alpha, partner, &res, warnings);
 	}
@@ -1418,6 +1428,9 @@ void compare_result_release(struct compare_result *res)
 		free(res->metrics[i].unit);
 		for (size_t k = 0; res->metrics[i].cells && k < res->n_sides; k++)
 			free(res->metrics[i].cells[k].wild);
+		/* The metric's block of statistics starts at its first cell's. */
+		if (res->metrics[i].cells && res->n_sides)
+			free(res->metrics[i].cells[0].stats);
 		free(res->metrics[i].cells);
 		free(res->metrics[i].tests);
 	}
@@ -1444,6 +1457,7 @@ void compare_result_release(struct compare_result *res)
 	costs_result_release(&res->found);
 	free(res->versions);
 	free(res->rounds);
+	side_modes_release(&res->modes);
 	free(res->history_key);
 	strlist_release(&res->history_ids);
 	memset(res, 0, sizeof(*res));

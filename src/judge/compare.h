@@ -95,8 +95,12 @@ struct compare_cell {
 	 * offset, so it over-claims. NaN elsewhere.
 	 */
 	double rep_p, rep_lo_pct, rep_hi_pct;
-	/* Per statistic of the metric's stats (stats[0] is value, delta_pct, ... above). */
-	struct compare_stat stats[STAT_KINDS];
+	/*
+	 * Per statistic of the metric's stats, its n_stats of them (stats[0]
+	 * is value, delta_pct, ... above): one block per metric, the first
+	 * cell's stats its start, so a metric of one statistic keeps one.
+	 */
+	struct compare_stat *stats;
 	/*
 	 * Wild reps (stats_wild_reps() with COMPARE_WILD_K and
 	 * COMPARE_WILD_MIN_PCT over every boot of the metric): indices into
@@ -302,6 +306,7 @@ struct compare_result {
 	const struct side *sides;     /* borrowed */
 	size_t n_sides;
 	size_t n_repeats;             /* sides after the first with the first's mode */
+	struct side_modes modes;      /* the sides' modes, indexed once (mode 0: the first side's) */
 	struct compare_metric *metrics;
 	size_t n_metrics;
 	struct compare_cost *costs;   /* failed check rows */

@@ -57,13 +57,14 @@ double answer_factor(double log_effect)
 	return exp(fabs(log_effect));
 }
 
-/* Sides of mode whose cell of cm is present. */
-static size_t sides_with(const struct compare_result *res, const struct compare_metric *cm, const char *mode)
+/* Sides of mode g whose cell of cm is present. */
+static size_t sides_with(const struct compare_result *res, const struct compare_metric *cm, size_t g)
 {
+	const struct side_modes *modes = &res->modes;
 	size_t n = 0;
 
-	for (size_t k = 0; k < res->n_sides; k++)
-		n += !strcmp(res->sides[k].mode, mode) && cm->cells[k].present;
+	for (size_t i = modes->start[g]; i < modes->start[g + 1]; i++)
+		n += cm->cells[modes->sides[i]].present;
 	return n;
 }
 
@@ -101,8 +102,8 @@ void answer_of(const struct compare_result *res, const struct compare_metric *cm
 			    .lo_pct = NAN, .hi_pct = NAN, .log_effect = NAN, .p = NAN, .fdr_q = NAN,
 			    .test_name = "none" };
 
-	a.boots = sides_with(res, cm, a.mode);
-	a.boots_first = sides_with(res, cm, res->sides[0].mode);
+	a.boots = sides_with(res, cm, res->modes.of[k]);
+	a.boots_first = sides_with(res, cm, 0);
 	if (t && t->method != METHOD_NONE) {
 		a.kind = tested_kind(t);
 		a.test_name = report_method_words(t->method);
@@ -147,6 +148,22 @@ const struct compare_test *answer_test_of(const struct compare_metric *cm, const
 	return NULL;
 }
 
+/* The test of the mode whose first side is k: tests are in the order of their modes' first sides. */
+static const struct compare_test *test_of_side(const struct compare_metric *cm, size_t k)
+{
+	size_t lo = 0, hi = cm->n_tests;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cm->tests[mid].side < k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < cm->n_tests && cm->tests[lo].side == k ? &cm->tests[lo] : NULL;
+}
+
 static void count(struct answer_view *v, const struct answer *a)
 {
 	switch (a->kind) {
@@ -180,21 +197,17 @@ void answer_view_build(const struct compare_result *res, struct answer_view *ret
 	struct answer_view v = { 0 };
 
 	v.modes = xcalloc(res->n_sides ? res->n_sides : 1, sizeof(*v.modes));
-	for (size_t k = 1; k < res->n_sides; k++) {
+	for (size_t g = 1; g < res->modes.n; g++) {
+		size_t k = side_modes_first(&res->modes, g);
 		const char *mode = res->sides[k].mode;
 		struct answer_mode *m;
-		bool seen = !strcmp(mode, res->sides[0].mode);
 
-		for (size_t j = 1; j < k && !seen; j++)
-			seen = !strcmp(res->sides[j].mode, mode);
-		if (seen)
-			continue;
 		m = &v.modes[v.n_modes++];
 		*m = (struct answer_mode){ .mode = mode, .first_mode = res->sides[0].mode, .side = k,
 					   .answers = xcalloc(res->n_metrics ? res->n_metrics : 1, sizeof(*m->answers)),
 					   .n_answers = res->n_metrics };
 		for (size_t i = 0; i < res->n_metrics; i++) {
-			answer_of(res, &res->metrics[i], answer_test_of(&res->metrics[i], mode), k, &m->answers[i]);
+			answer_of(res, &res->metrics[i], test_of_side(&res->metrics[i], k), k, &m->answers[i]);
 			/* Counters (perf, RAPL) explain a row; they stay out of the answer's counts. */
 			if (!res->metrics[i].counter)
 				count(&v, &m->answers[i]);

@@ -178,6 +178,28 @@ char *side_mode_from_label(const char *label);
 void side_infer_modes(struct side *sides, size_t n, struct strlist *warnings);
 
 /*
+ * The sides grouped by mode, built once so that no step over many sides
+ * compares mode names pairwise: modes are numbered in first-seen order
+ * (sides[0]'s mode is 0), of[k] is side k's mode, and the sides of mode g
+ * are sides[start[g]] .. sides[start[g + 1] - 1], in side order (the first
+ * of them is the mode's first side).
+ */
+struct side_modes {
+	size_t n;           /* modes */
+	size_t *of;         /* per side */
+	size_t *start;      /* per mode, and one more: n + 1 */
+	size_t *sides;      /* every side, mode by mode */
+};
+
+/* Indexes the modes of sides (n >= 0). Release with side_modes_release(). */
+void side_modes_index(const struct side *sides, size_t n, struct side_modes *ret);
+/* The first side of mode g. */
+size_t side_modes_first(const struct side_modes *modes, size_t g);
+/* How many sides mode g has. */
+size_t side_modes_count(const struct side_modes *modes, size_t g);
+void side_modes_release(struct side_modes *modes);
+
+/*
  * Whether name can be a side's label or mode: printable, one line, 1 to
  * 200 bytes (what meta.json's mode must be too).
  */

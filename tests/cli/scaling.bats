@@ -109,3 +109,28 @@ inventory_ini() {
 	echo "# 12500 groups: $small s, 50000 groups: $large s" >&3
 	ratio_below "$small" "$large" 9
 }
+
+# sides DIR N: N side directories m1 ... mN under DIR, one number each (a
+# numbered series: N modes of one side each).
+sides() {
+	mkdir -p "$1"
+	(cd "$1" && seq -f 'm%g' 1 "$2" | xargs mkdir &&
+		awk -v n="$2" 'BEGIN { for (i = 1; i <= n; i++) { f = "m" i "/x.txt"; print 100 + i % 7 > f; close(f) } }')
+}
+
+@test "compare over 4x the sides (a numbered series of modes) takes about 4x the time" {
+	sides "$d/2000" 2000
+	sides "$d/8000" 8000
+	cd "$d/8000"
+	# shellcheck disable=SC2046 # one word per side
+	run "$BOOTAB" compare --format csv $(seq -f 'm%g' 1 8000)
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 8001 ]
+	[ "${lines[8000]}" = "x,value,m8000,m8000,mean,,higher,106,,,1,4.95049505,,,,,,,,no-drift,,,,none,1,1,4.95049505,,,,,,untested,,not-tested,,,,,,,,,," ]
+	# shellcheck disable=SC2046 # one word per side
+	small=$(cd "$d/2000" && seconds "$BOOTAB" compare --format csv $(seq -f 'm%g' 1 2000))
+	# shellcheck disable=SC2046 # one word per side
+	large=$(seconds "$BOOTAB" compare --format csv $(seq -f 'm%g' 1 8000))
+	echo "# 2000 sides: $small s, 8000 sides: $large s" >&3
+	ratio_below "$small" "$large" 9
+}
