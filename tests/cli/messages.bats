@@ -53,6 +53,22 @@ setup() {
 	[[ "$output" != *inf* ]] || false
 }
 
+@test "a history whose boot means or reps overflow a variance prints '-' in the plan's sd columns, not 'inf%'" {
+	# A history file is the user's to edit: mean_log and ss_log need only be
+	# finite. Two boots 1e300 apart make the boot variance of prefill inf
+	# (sigma_b); two ss_log of 1e308 make the rep variance of latency inf
+	# (sigma_w).
+	cat > "$BATS_TEST_TMPDIR/h.json" <<-'EOF'
+	{"format": "bootab-history", "format_version": 1, "machine_id": "4c4c4544004a3610804bb7c04f395032", "entries": [{"key": "o1", "recorded": "2025-02-01T10:00:00Z", "kind": "aa", "metrics": [
+	 {"row": "prefill", "metric": "pp512", "boots": [{"mean_log": 1e300, "n": 5, "ss_log": 1e-5}, {"mean_log": -1e300, "n": 5, "ss_log": 1e-5}]},
+	 {"row": "latency", "metric": "p99_ms", "boots": [{"mean_log": 0.9, "n": 3, "ss_log": 1e308}, {"mean_log": 0.91, "n": 3, "ss_log": 1e308}]}]}]}
+	EOF
+	run --separate-stderr -0 "$BOOTAB" plan --effect 1 --history "$BATS_TEST_TMPDIR/h.json" "$BATS_TEST_DIRNAME/../fixtures/campaign-abca/plan.ini"
+	[[ "$output" == *"  prefill      pp512                   -    0.16%    5      >1000 "* ]]
+	[[ "$output" == *"  latency      p99_ms              0.00%        -    3      >1000 "* ]]
+	[[ "$output" != *inf* ]] || false
+}
+
 @test "an inventory starting with a UTF-8 byte-order mark is read; ansible_port=\" 22\" is refused" {
 	cd "$BATS_TEST_TMPDIR"
 	printf '[campaign]\ninventory = hosts.ini\n[mode "a"]\nargs =\n[row "x"]\ncommand = true\n' > plan.ini
