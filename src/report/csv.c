@@ -7,6 +7,7 @@
 #include "judge/kernels.h"
 #include "report/answer.h"
 #include "report/kernels.h"
+#include "report/new-old-words.h"
 #include "report/words.h"
 
 /* RFC 4180: quote every field that needs it, double the quotes inside. */
@@ -138,6 +139,64 @@ static void csv_found_rows(FILE *out, const struct compare_result *res)
 	}
 }
 
+/*
+ * New against old code in one kernel, paired in each boot: per table row
+ * and statistic a "new" and an "old" line (in mode), value the geometric
+ * mean over the boots, n the boots; the new line holds the paired test
+ * (test_method "new-old", + is better) and its verdict.
+ */
+static void csv_new_old_stat(FILE *out, const struct new_old_row *r, const struct new_old_stat *st, const char *stat)
+{
+	struct new_old_cells c;
+	char n[32];
+
+	if (!st->present)
+		return;
+	report_new_old_cells(st, &c);
+	snprintf(n, sizeof(n), "%zu", st->boots);
+	for (int old = 0; old < 2; old++) {
+		csv_field(out, r->row, false);
+		csv_field(out, r->name, false);
+		fputc(',', out);
+		csv_field(out, old ? "old" : "new", false);
+		csv_field(out, stat, false);
+		csv_field(out, r->unit, false);
+		csv_field(out, "lower", false);
+		csv_number(out, old ? st->old_value : st->new_value, false);
+		fputs(",,", out);
+		csv_field(out, n, false);
+		if (old) {
+			/* delta_pct .. test_method .. answer .. boots_to_decide: 28 empty columns */
+			for (int k = 0; k < 28; k++)
+				fputc(',', out);
+		} else {
+			csv_number(out, st->pct, false);
+			/* drift_pct .. icc: 11 empty columns */
+			fputs(",,,,,,,,,,,", out);
+			csv_field(out, "new-old", false);
+			csv_field(out, n, false);
+			fputc(',', out);
+			csv_number(out, st->pct, false);
+			csv_number(out, st->lo, false);
+			csv_number(out, st->hi, false);
+			fputs(",,,", out);
+			csv_field(out, c.verdict, false);
+			/* boots_needed .. boots_to_decide: 6 empty columns */
+			fputs(",,,,,,", out);
+		}
+		csv_field(out, r->kernel ? r->kernel : "", false);
+		fputs(",,,,\n", out);
+	}
+}
+
+static void csv_new_old_rows(FILE *out, const struct compare_result *res)
+{
+	for (size_t i = 0; i < res->new_old.n_rows; i++) {
+		csv_new_old_stat(out, &res->new_old.rows[i], &res->new_old.rows[i].avg, "avg");
+		csv_new_old_stat(out, &res->new_old.rows[i], &res->new_old.rows[i].min, "min");
+	}
+}
+
 void report_csv(FILE *out, const struct compare_result *res)
 {
 	fputs("row,metric,side,mode,stat,unit,better,value,spread,spread_pct,n,delta_pct,drift_pct,"
@@ -210,6 +269,7 @@ void report_csv(FILE *out, const struct compare_result *res)
 			}
 		}
 	}
+	csv_new_old_rows(out, res);
 	csv_kernel_rows(out, res);
 	csv_found_rows(out, res);
 }

@@ -8,6 +8,7 @@
 #include "judge/kernels.h"
 #include "lib/alloc.h"
 #include "report/chart.h"
+#include "report/new-old-words.h"
 #include "report/words.h"
 
 /* ---- boots, IOMMU map, versions ---- */
@@ -666,3 +667,62 @@ void html_timeline_section(struct page *pg)
 		"ends on the controller's clock.</p>\n</section>\n");
 }
 
+
+/* ---- new against old code in one kernel ---- */
+
+static void new_old_cells(struct page *pg, const struct new_old_stat *st)
+{
+	struct new_old_cells c;
+
+	report_new_old_cells(st, &c);
+	page_put(pg, "<td class=\"num\">");
+	page_esc(pg, c.nums);
+	page_put(pg, "</td><td class=\"num\">");
+	page_esc(pg, c.pct);
+	page_put(pg, "</td><td class=\"num\">");
+	page_esc(pg, c.ci);
+	page_putf(pg, "</td><td class=\"verdict %s\">",
+		  !st->present ? "" : st->verdict == NEW_OLD_FASTER ? "v-gain" : st->verdict == NEW_OLD_SLOWER ? "v-loss" : "v-noise");
+	page_esc(pg, c.verdict);
+	page_put(pg, "</td>");
+}
+
+/* The kernel's own new,old tables, paired in each boot: a table per kernel, a line per table row. */
+void html_new_old_section(struct page *pg)
+{
+	const struct new_old_result *no = &pg->res->new_old;
+
+	if (no->n_rows == 0)
+		return;
+	page_put(pg, "<section id=\"new-old\">\n<h2>New against old, paired in each boot</h2>\n");
+	for (size_t i = 0; i < no->n_rows; i++) {
+		const struct new_old_row *r = &no->rows[i];
+		char *name = report_new_old_name(no, r);
+
+		if (report_new_old_group_starts(no, i)) {
+			if (i)
+				page_put(pg, "</tbody></table></div>\n");
+			page_putf(pg, "<p class=\"note\">%zu boot%s", r->avg.boots, r->avg.boots == 1 ? "" : "s");
+			if (r->kernel) {
+				page_put(pg, " of <code>");
+				page_esc(pg, r->kernel);
+				page_put(pg, "</code>");
+			}
+			page_put(pg, ", ");
+			page_esc(pg, r->unit);
+			page_putf(pg, ", + is better, %.0f%% CI of the boots</p>\n", report_new_old_level(pg->res));
+			page_put(pg, "<div class=\"scroll\"><table class=\"new-old\">\n<thead><tr><th>row</th>"
+				 "<th class=\"num\">avg new,old</th><th class=\"num\">%</th><th class=\"num\">CI</th><th>verdict</th>"
+				 "<th class=\"num\">min new,old</th><th class=\"num\">%</th><th class=\"num\">CI</th><th>verdict</th>"
+				 "</tr></thead>\n<tbody>\n");
+		}
+		page_put(pg, "<tr><td>");
+		page_esc(pg, name);
+		page_put(pg, "</td>");
+		new_old_cells(pg, &r->avg);
+		new_old_cells(pg, &r->min);
+		page_put(pg, "</tr>\n");
+		free(name);
+	}
+	page_put(pg, "</tbody></table></div>\n</section>\n");
+}

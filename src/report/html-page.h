@@ -70,5 +70,7 @@ void html_iommu_section(struct page *pg);
 void html_versions_section(struct page *pg);
 void html_kernels_section(struct page *pg);
 void html_timeline_section(struct page *pg);
+/* The kernel's own new,old tables (report/new-old-words.h); nothing when there are none. */
+void html_new_old_section(struct page *pg);
 
 #endif

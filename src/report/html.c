@@ -736,6 +736,8 @@ int report_html(FILE *out, const struct compare_result *res, const struct report
 	sides_load(&pg);
 	page_head(&pg);
 	page_header(&pg);
+	/* A kernel's own new against old comes first, as in the text report. */
+	html_new_old_section(&pg);
 	headline_section(&pg);
 	html_forest_section(&pg);
 	summary_table(&pg);

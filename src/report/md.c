@@ -12,6 +12,7 @@
 #include "report/headline.h"
 #include "report/kernels.h"
 #include "report/legend.h"
+#include "report/new-old-words.h"
 #include "report/words.h"
 
 /*
@@ -144,6 +145,51 @@ static void md_boot_level(FILE *out, const struct compare_result *res)
 		}
 	}
 	strbuf_release(&sb);
+}
+
+static void md_new_old_stat(struct strbuf *sb, const struct new_old_stat *st)
+{
+	struct new_old_cells c;
+
+	report_new_old_cells(st, &c);
+	strbuf_addf(sb, " %s | %s | %s | %s |", c.nums, c.pct, c.ci, c.verdict);
+}
+
+/* New against old code in one kernel, paired in each boot: a table per kernel, a line per table row. */
+static void md_new_old(FILE *out, const struct compare_result *res)
+{
+	const struct new_old_result *no = &res->new_old;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < no->n_rows; i++) {
+		const struct new_old_row *r = &no->rows[i];
+		char *name = report_new_old_name(no, r);
+
+		if (report_new_old_group_starts(no, i)) {
+			fprintf(out, "%sNew against old, paired in each boot: %zu boot%s", i ? "\n" : "", r->avg.boots,
+				r->avg.boots == 1 ? "" : "s");
+			if (r->kernel) {
+				fputs(" of ", out);
+				md_code(out, r->kernel);
+			}
+			fputs(", ", out);
+			report_md_plain(out, r->unit);
+			fprintf(out, ", + is better, %.0f%% CI of the boots\n\n"
+				"| row | avg new,old | %% | CI | verdict | min new,old | %% | CI | verdict |\n"
+				"|---|---:|---:|---:|---|---:|---:|---:|---|\n", report_new_old_level(res));
+		}
+		strbuf_addstr(&sb, "| ");
+		report_md_cell(&sb, name);
+		strbuf_addstr(&sb, " |");
+		md_new_old_stat(&sb, &r->avg);
+		md_new_old_stat(&sb, &r->min);
+		fprintf(out, "%s\n", strbuf_str(&sb));
+		strbuf_truncate(&sb, 0);
+		free(name);
+	}
+	strbuf_release(&sb);
+	if (no->n_rows)
+		fputc('\n', out);
 }
 
 /* The sides table (label, mode, note), the versions that differ, the kernels. */
@@ -291,6 +337,8 @@ void report_md(FILE *out, const struct compare_result *res, const struct report_
 	struct strbuf sb = STRBUF_INIT;
 	bool multi = false;
 
+	/* A kernel's own new against old comes first, as in the text report. */
+	md_new_old(out, res);
 	headline_write(out, res, 0, true);
 	if (o->preamble)
 		fputs(o->preamble, out);

@@ -14,6 +14,7 @@
 #include "report/headline.h"
 #include "report/kernels.h"
 #include "report/legend.h"
+#include "report/new-old-words.h"
 #include "report/words.h"
 
 /* The columns of the text report's metric tables. */
@@ -515,16 +516,12 @@ static void text_summary(FILE *out, const struct compare_result *res, const stru
 /* "  295,219   -34.9 [-36.6, -33.2]  slower": one statistic of a new,old row. */
 static void text_new_old_stat(struct strbuf *sb, const struct new_old_stat *st)
 {
-	char nums[40] = "-", ci[40] = "";
+	struct new_old_cells c;
 
+	report_new_old_cells(st, &c);
+	strbuf_addf(sb, "  %11s", c.nums);
 	if (st->present)
-		snprintf(nums, sizeof(nums), "%.0f,%.0f", st->new_value, st->old_value);
-	if (st->present && !isnan(st->lo))
-		snprintf(ci, sizeof(ci), "[%+.1f, %+.1f]", st->lo, st->hi);
-	strbuf_addf(sb, "  %11s", nums);
-	if (st->present)
-		strbuf_addf(sb, " %+6.1f %-16s %-6s", st->pct, ci, st->verdict == NEW_OLD_WITHIN_NOISE ? "noise" :
-			    new_old_verdict_name(st->verdict));
+		strbuf_addf(sb, " %6s %-16s %-6s", c.pct, c.ci, st->verdict == NEW_OLD_WITHIN_NOISE ? "noise" : c.verdict);
 	else
 		strbuf_addf(sb, " %-30s", "");
 }
@@ -540,15 +537,6 @@ static void text_put_trimmed(FILE *out, struct strbuf *sb)
 	strbuf_truncate(sb, 0);
 }
 
-/* A row of the new,old tables by its name, with its file's when the sides hold several. */
-static char *new_old_name(const struct new_old_result *no, const struct new_old_row *r)
-{
-	for (size_t i = 0; i < no->n_rows; i++)
-		if (strcmp(no->rows[i].row, r->row))
-			return xasprintf("%s %s", r->row, r->name);
-	return xstrdup(r->name);
-}
-
 /* New against old code in one kernel, paired in each boot: a line per table row, per kernel. */
 static void text_new_old(FILE *out, const struct compare_result *res)
 {
@@ -557,7 +545,7 @@ static void text_new_old(FILE *out, const struct compare_result *res)
 	size_t name_w = 4;
 
 	for (size_t i = 0; i < no->n_rows; i++) {
-		char *name = new_old_name(no, &no->rows[i]);
+		char *name = report_new_old_name(no, &no->rows[i]);
 
 		if (strlen(name) > name_w)
 			name_w = strlen(name);
@@ -565,13 +553,12 @@ static void text_new_old(FILE *out, const struct compare_result *res)
 	}
 	for (size_t i = 0; i < no->n_rows; i++) {
 		const struct new_old_row *r = &no->rows[i];
-		char *name = new_old_name(no, r);
+		char *name = report_new_old_name(no, r);
 
-		if (i == 0 || (r->kernel ? !no->rows[i - 1].kernel || strcmp(r->kernel, no->rows[i - 1].kernel)
-				       : no->rows[i - 1].kernel != NULL)) {
+		if (report_new_old_group_starts(no, i)) {
 			fprintf(out, "new against old, paired in each boot: %zu boot%s%s%s, %s, + is better, %.0f%% CI of the boots\n",
 				r->avg.boots, r->avg.boots == 1 ? "" : "s", r->kernel ? " of " : "", r->kernel ? r->kernel : "",
-				r->unit, 100 * (1 - (res->alpha > 0 ? res->alpha : COMPARE_ALPHA_DEFAULT)));
+				r->unit, report_new_old_level(res));
 			strbuf_addf(&sb, "  %-*s  %11s %6s %-16s %-6s  %11s %6s %s", (int)name_w, "", "avg new,old", "%",
 				    "CI", "", "min new,old", "%", "CI");
 			text_put_trimmed(out, &sb);

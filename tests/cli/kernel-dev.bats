@@ -110,3 +110,52 @@ pct() {
 	line=$(grep -n '2^21, 335,x' "$d/a/kernel.txt" | cut -d: -f1)
 	[[ "$stderr" == *"$d/a/kernel.txt:$line:"*"avg old 'x' is not a time"* ]]
 }
+
+# The table rows as report.json holds them, in the reports' words:
+# "name|new,old|pct|[lo, hi]|verdict", avg then min.
+json_rows() {
+	jq -r '.new_old[] | [.name] + ([.avg, .min] | map(.new, .old, .pct, .lo_pct, .hi_pct, .verdict) | flatten) | join("\t")' <<<"$1" |
+		awk -F'\t' '{ printf "%s", $1
+			for (i = 2; i <= NF; i += 6)
+				printf "|%.0f,%.0f|%+.1f|[%+.1f, %+.1f]|%s", $i, $(i + 1), $(i + 2), $(i + 3), $(i + 4), $(i + 5)
+			print "" }'
+}
+
+@test "report.md, report.html and --format csv carry the paired table, as report.json" {
+	run --separate-stderr "$BOOTAB" compare --json "$kd"/b{1,2,3,4}
+	[ "$status" -eq 0 ]
+	want=$(json_rows "$output")
+	[ "$(wc -l <<<"$want")" = 6 ]
+	json=$output
+	run --separate-stderr "$BOOTAB" compare --format md "$kd"/b{1,2,3,4}
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "New against old, paired in each boot: 4 boots, ns, + is better, 95% CI of the boots" ]
+	[ "${lines[1]}" = "| row | avg new,old | % | CI | verdict | min new,old | % | CI | verdict |" ]
+	# The separator line, then the six rows.
+	[ "$(sed -n 4p <<<"$output")" = "|---|---:|---:|---:|---|---:|---:|---:|---|" ]
+	diff -u <(printf '%s\n' "$want") <(sed -n '5,10p' <<<"$output" | sed 's/^| //; s/ |$//; s/ | /|/g')
+	run --separate-stderr "$BOOTAB" compare --format html "$kd"/b{1,2,3,4}
+	[ "$status" -eq 0 ]
+	html=$(sed -n '/<section id="new-old">/,/<\/section>/p' <<<"$output")
+	diff -u <(printf '%s\n' "$want") <(grep '^<tr><td>' <<<"$html" |
+		sed -E 's|<td class="verdict [^"]*">|<td>|g; s|<td class="num">|<td>|g; s|^<tr><td>||; s|</td></tr>$||; s|</td><td>|\||g')
+	[ "$(grep -o 'class="verdict v-loss">slower' <<<"$html" | wc -l)" = 8 ]
+	[ "$(grep -o 'class="verdict v-gain">faster' <<<"$html" | wc -l)" = 2 ]
+	# The section comes before the answer, as in the text report.
+	[ "$(grep -n '<section id="new-old">\|<section id="answer"\|<section id="headline"' <<<"$output" | head -1 | grep -c new-old)" = 1 ]
+	run --separate-stderr "$BOOTAB" compare --format csv "$kd"/b{1,2,3,4}
+	[ "$status" -eq 0 ]
+	# Every line has the header's 45 columns; per table row and statistic a new and an old line.
+	[ "$(awk -F, '{ print NF }' <<<"$output" | sort -u)" = 45 ]
+	[ "$(awk -F, '$24 == "new-old"' <<<"$output" | wc -l)" = 12 ]
+	[ "$(awk -F, '$4 == "old" && $11 == 4' <<<"$output" | wc -l)" = 12 ]
+	for stat in avg min; do
+		got=$(awk -F, -v s="$stat" '$5 == s && $4 == "new" { printf "%s %.4f %.4f %.4f %.4f %s\n", $2, $8, $27, $28, $29, $33 }' <<<"$output")
+		exp=$(jq -r --arg s "$stat" '.new_old[] | "\(.name) \(.[$s].new) \(.[$s].pct) \(.[$s].lo_pct) \(.[$s].hi_pct) \(.[$s].verdict)"' <<<"$json" |
+			awk '{ printf "%s %s %.4f %.4f %.4f %.4f", $1, $2, $3, $4, $5, $6; for (i = 7; i <= NF; i++) printf " %s", $i; print "" }')
+		[ "$got" = "$exp" ]
+		got=$(awk -F, -v s="$stat" '$5 == s && $4 == "old" { printf "%s %.4f\n", $2, $8 }' <<<"$output")
+		exp=$(jq -r --arg s "$stat" '.new_old[] | "\(.name) \(.[$s].old)"' <<<"$json" | awk '{ printf "%s %s %.4f\n", $1, $2, $3 }')
+		[ "$got" = "$exp" ]
+	done
+}
