@@ -152,6 +152,7 @@ struct row_noise {
 	const char *metric;
 	struct stats_components c;
 	double c_boot, c_rep;       /* seconds; NaN when not measured */
+	double c_idle;              /* the row's idle wait, seconds; 0 when none was measured */
 };
 
 static double mean_of(double sum, size_t n)
@@ -160,7 +161,8 @@ static double mean_of(double sum, size_t n)
 }
 
 /* Boot and rep costs of row name, from the campaign's meta.json times. */
-static void row_costs(const struct noise *nz, const char *name, double *ret_boot, double *ret_rep)
+static void row_costs(const struct noise *nz, const char *name, double *ret_boot, double *ret_rep,
+		      double *ret_idle)
 {
 	double reboot = 0, idle = 0, rep = 0;
 	size_t n_reboot = 0, n_idle = 0, n_rep = 0;
@@ -183,6 +185,8 @@ static void row_costs(const struct noise *nz, const char *name, double *ret_boot
 		n_rep += r->n_rep_s;
 	}
 	*ret_boot = n_reboot ? mean_of(reboot, n_reboot) + (n_idle ? mean_of(idle, n_idle) : 0) : NAN;
+	if (ret_idle)
+		*ret_idle = n_idle ? mean_of(idle, n_idle) : 0;
 	*ret_rep = mean_of(rep, n_rep);
 }
 
@@ -304,11 +308,96 @@ static void print_row_noise(const struct plan *plan, const struct plan_row *pr, 
 		*worst = n;
 }
 
+static double measured_reboot_s(const struct noise *nz, size_t *ret_n)
+{
+	double sum = 0;
+
+	*ret_n = 0;
+	for (size_t k = 0; k < nz->n_sides; k++)
+		if (nz->sides[k].has_reboot) {
+			sum += nz->sides[k].reboot_s;
+			(*ret_n)++;
+		}
+	return mean_of(sum, *ret_n);
+}
+
+/* What each row needs found: stats_campaign_design()'s needs and each row's times (NaN rep: not timed). */
+struct design_needs {
+	struct stats_need *needs;
+	size_t n;
+	double *idle, *rep;
+	bool untimed, timed;       /* a row's reps were (not) timed */
+};
+
+static void need_add(struct design_needs *dn, size_t row, double d, const struct row_noise *rn)
+{
+	if (!(rn->c.sigma_b2 >= 0) || !(rn->c.sigma_w2 >= 0))
+		return;
+	/* A row whose reps were not timed counts no time: the fewest reps that reach the boots. */
+	dn->untimed |= isnan(rn->c_rep);
+	dn->timed |= !isnan(rn->c_rep);
+	dn->idle[row] = rn->c_idle;
+	dn->rep[row] = isnan(rn->c_rep) ? 0 : rn->c_rep;
+	dn->needs = xrealloc(dn->needs, (dn->n + 1) * sizeof(*dn->needs));
+	dn->needs[dn->n++] = (struct stats_need){ row, d, rn->c.sigma_b2, rn->c.sigma_w2 };
+}
+
+/* Boots per mode as the plan's order counts them: abba boots each mode twice a round. */
+static void print_rounds_key(const struct plan *plan, unsigned boots)
+{
+	if (plan->order_kind == ORDER_LIST)
+		printf("  order = (a list with %u boots of each mode, the first mode's also closing it)\n", boots);
+	else if (plan->order_kind == ORDER_ABBA)
+		printf("  rounds = %u\n", (boots + 1) / 2);
+	else
+		printf("  rounds = %u\n", boots);
+}
+
+/*
+ * The design to copy: the cheapest campaign (stats_campaign_design()) that
+ * finds the effect in every measured metric of every row with 80 % power,
+ * as the plan's keys; a row whose reps were not timed at the fewest reps
+ * that reach its boots, and no time counted for them.
+ */
+static bool print_recommended(const struct plan *plan, double effect, const struct noise *nz,
+			      const struct design_needs *dn)
+{
+	size_t n_reboots = 0;
+	double reboot = nz->n_sides ? measured_reboot_s(nz, &n_reboots) : NAN, t;
+	unsigned boots, *reps;
+	bool ok;
+
+	if (!dn->timed)
+		return false;
+	reps = xcalloc(plan->n_rows, sizeof(*reps));
+	ok = stats_campaign_design(dn->needs, dn->n, dn->idle, dn->rep, plan->n_rows,
+				   isnan(reboot) ? REBOOT_ESTIMATE_S : reboot, plan->n_modes, 50, 1000, &boots, reps,
+				   &t) == 0;
+	if (ok) {
+		printf("recommended: the cheapest design that finds %+.1f%% in every measured row with 80%% power: %u boots per mode, ",
+		       effect, boots);
+		print_duration((unsigned long)lround(t));
+		printf(" of box time%s%s; in the plan:\n  [campaign]\n",
+		       isnan(reboot) ? ", a reboot assumed to take 90s (none measured)" : "",
+		       dn->untimed ? ", untimed rows' reps not counted" : "");
+		if (plan->rounds_auto)
+			printf("  # rounds = auto with max_rounds = %u stops earlier when the effect is larger\n", boots);
+		print_rounds_key(plan, boots);
+		for (size_t i = 0; i < plan->n_rows; i++)
+			if (reps[i])
+				printf("  [row \"%s\"]\n  reps = %u\n", plan->rows[i].name, reps[i]);
+	}
+	free(reps);
+	return ok;
+}
+
 static void print_effect(const struct plan *plan, double effect, const struct noise *nz)
 {
 	double d = log1p(effect / 100);
 	unsigned worst = 0;
-	bool any = false, unreachable = false;
+	bool any = false, unreachable = false, recommended;
+	struct design_needs dn = { NULL, 0, xcalloc(plan->n_rows + 1, sizeof(double)),
+				   xcalloc(plan->n_rows + 1, sizeof(double)), false, false };
 
 	printf("\nboots per mode to find %+.1f%% with 80%% power (alpha 0.05, boot-level t over %zu modes),\n",
 	       effect, plan->n_modes);
@@ -323,20 +412,22 @@ static void print_effect(const struct plan *plan, double effect, const struct no
 			continue;
 		for (size_t m = 0; nz->have_res && m < nz->res.n_metrics; m++) {
 			const struct compare_metric *cm = &nz->res.metrics[m];
-			struct row_noise rn = { cm->metric, cm->components, NAN, NAN };
+			struct row_noise rn = { cm->metric, cm->components, NAN, NAN, 0 };
 
 			if (strcmp(cm->row, pr->name) || !cm->has_components)
 				continue;
-			row_costs(nz, pr->name, &rn.c_boot, &rn.c_rep);
+			row_costs(nz, pr->name, &rn.c_boot, &rn.c_rep, &rn.c_idle);
 			found = true;
 			print_row_noise(plan, pr, &rn, d, plan->n_modes, &worst, &unreachable);
+			if (!cm->counter)
+				need_add(&dn, i, d, &rn);
 		}
 		for (size_t e = 0; !nz->have_res && e < nz->history.n_entries; e++) {
 			const struct history_entry *he = &nz->history.entries[e];
 
 			for (size_t m = 0; m < he->n_metrics; m++) {
 				struct stats_group *g;
-				struct row_noise rn = { he->metrics[m].metric, { 0 }, NAN, NAN };
+				struct row_noise rn = { he->metrics[m].metric, { 0 }, NAN, NAN, 0 };
 				size_t ng;
 				bool seen = false;
 
@@ -354,13 +445,18 @@ static void print_effect(const struct plan *plan, double effect, const struct no
 				free(g);
 				found = true;
 				print_row_noise(plan, pr, &rn, d, plan->n_modes, &worst, &unreachable);
+				need_add(&dn, i, d, &rn);
 			}
 		}
 		if (!found)
 			printf("  %-12s no measurement of this row\n", pr->name);
 		any |= found;
 	}
-	if (!any)
+	recommended = any && !unreachable && print_recommended(plan, effect, nz, &dn);
+	free(dn.needs);
+	free(dn.idle);
+	free(dn.rep);
+	if (!any || recommended)
 		return;
 	if (unreachable)
 		printf("a row needs more than 1000 boots per mode: the effect is too small for its boot-to-boot noise\n");
@@ -671,19 +767,6 @@ static void warn_design(const struct plan *plan, bool have_history)
 }
 
 /* The mean measured reboot of the campaign's sides (*ret_n of them), NaN when none was measured. */
-static double measured_reboot_s(const struct noise *nz, size_t *ret_n)
-{
-	double sum = 0;
-
-	*ret_n = 0;
-	for (size_t k = 0; k < nz->n_sides; k++)
-		if (nz->sides[k].has_reboot) {
-			sum += nz->sides[k].reboot_s;
-			(*ret_n)++;
-		}
-	return mean_of(sum, *ret_n);
-}
-
 /*
  * The least a campaign of n boots takes (reboots and idle gates), and the
  * most its rows may take; with --from, the reboot and the rows' reps as
@@ -710,7 +793,7 @@ static void print_estimate(const struct plan *plan, size_t n, unsigned long row_
 	for (size_t i = 0; i < plan->n_rows && nz->n_sides; i++) {
 		double boot, rep;
 
-		row_costs(nz, plan->rows[i].name, &boot, &rep);
+		row_costs(nz, plan->rows[i].name, &boot, &rep, NULL);
 		if (!isnan(rep)) {
 			rows_s += rep * plan->rows[i].reps;
 			n_measured++;

@@ -11,6 +11,7 @@
 #include "lib/version.h"
 #include "report/headline.h"
 #include "report/kernels.h"
+#include "report/legend.h"
 #include "report/words.h"
 
 static json_t *json_num(double v)
@@ -437,6 +438,31 @@ static json_t *json_versions(const struct compare_result *res)
 	return versions;
 }
 
+/* The summary's cost line: null when no time was recorded; its cheapest design null when no claim was timed. */
+static json_t *json_design_cost(const struct compare_result *res)
+{
+	struct report_cost c;
+	json_t *j, *rows;
+
+	if (!report_cost_get(res, &c))
+		return json_null();
+	j = json_pack("{s:I,s:I,s:o}", "boots", (json_int_t)c.boots, "modes", (json_int_t)c.modes, "box_s",
+		      json_num(c.box_s));
+	if (!c.has_design) {
+		json_object_set_new(j, "cheapest", json_null());
+		return j;
+	}
+	rows = json_array();
+	for (size_t i = 0; i < c.n_rows; i++)
+		json_array_append_new(rows, json_pack("{s:s,s:I}", "row", c.rows[i].row, "reps",
+						      (json_int_t)c.rows[i].reps));
+	json_object_set_new(j, "cheapest", json_pack("{s:I,s:f,s:f,s:I,s:o,s:o}", "claims", (json_int_t)c.claims,
+		"power", 0.80, "alpha", 0.05, "boots_per_mode", (json_int_t)c.rounds, "rows", rows,
+		"box_s", json_num(c.design_s)));
+	report_cost_release(&c);
+	return j;
+}
+
 int report_json(FILE *out, const struct compare_result *res, const struct report_options *o)
 {
 	json_t *root = json_object(), *cmp = json_array(), *costs = json_array(), *warnings = json_array();
@@ -502,6 +528,7 @@ int report_json(FILE *out, const struct compare_result *res, const struct report
 		"survive_fdr", (json_int_t)res->n_survive, "unusual", (json_int_t)res->n_unusual,
 		"history_drift", (json_int_t)res->n_drift, "same", (json_int_t)res->n_same,
 		"undecided", (json_int_t)res->n_undecided));
+	json_object_set_new(root, "design_cost", json_design_cost(res));
 	json_object_set_new(root, "warnings", warnings);
 	r = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
 	fputc('\n', out);

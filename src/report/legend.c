@@ -155,19 +155,29 @@ static bool box_time(const struct compare_result *res, double *ret)
 	return any;
 }
 
-/* A boot (its reboot and the row's idle wait) and a rep of row, in seconds, means over the sides; NaN when not recorded. */
-static void row_costs(const struct compare_result *res, const char *row, double *ret_boot, double *ret_rep)
+/* A reboot, in seconds: the mean over the sides; NaN when none was recorded. */
+static double reboot_cost(const struct compare_result *res)
 {
-	double boot = 0, idle = 0, rep = 0;
-	size_t n_boot = 0, n_idle = 0, n_rep = 0;
+	double boot = 0;
+	size_t n = 0;
+
+	for (size_t k = 0; k < res->n_sides; k++)
+		if (res->sides[k].has_reboot) {
+			boot += res->sides[k].reboot_s;
+			n++;
+		}
+	return n ? boot / (double)n : NAN;
+}
+
+/* Row's idle wait before its reps (0 when none was recorded) and a rep of it, in seconds, means over the sides; rep NaN when not recorded. */
+static void row_costs(const struct compare_result *res, const char *row, double *ret_idle, double *ret_rep)
+{
+	double idle = 0, rep = 0;
+	size_t n_idle = 0, n_rep = 0;
 
 	for (size_t k = 0; k < res->n_sides; k++) {
 		const struct row *r = side_find_row(&res->sides[k], row);
 
-		if (res->sides[k].has_reboot) {
-			boot += res->sides[k].reboot_s;
-			n_boot++;
-		}
 		if (!r)
 			continue;
 		if (r->has_idle_wait) {
@@ -178,7 +188,7 @@ static void row_costs(const struct compare_result *res, const char *row, double 
 			rep += r->rep_s[j];
 		n_rep += r->n_rep_s;
 	}
-	*ret_boot = n_boot ? boot / (double)n_boot + (n_idle ? idle / (double)n_idle : 0) : NAN;
+	*ret_idle = n_idle ? idle / (double)n_idle : 0;
 	*ret_rep = n_rep ? rep / (double)n_rep : NAN;
 }
 
@@ -196,46 +206,85 @@ static size_t count_modes(const struct compare_result *res)
 	return n;
 }
 
-/*
- * Of the claims (not counters') with timed rows, the one whose cheapest
- * design at 80 % power (stats_cheapest_design(), as bootab plan --effect
- * prices it) costs the most box time. False when there is none.
- */
-static bool hardest_claim(const struct compare_result *res, size_t n_modes, const struct compare_metric **ret_m,
-			  const struct compare_test **ret_t, struct stats_design *ret)
+/* The index of row in c->rows, added when new. */
+static size_t cost_row(struct report_cost *c, const char *row, double **idle, double **rep)
 {
-	bool found = false;
-
-	for (size_t i = 0; i < res->n_metrics; i++) {
-		const struct compare_metric *cm = &res->metrics[i];
-		double c_boot, c_rep;
-
-		if (cm->counter || !cm->has_components)
-			continue;
-		row_costs(res, cm->row, &c_boot, &c_rep);
-		for (size_t j = 0; j < cm->n_tests; j++) {
-			struct stats_design d;
-
-			if (cm->tests[j].verdict != VERDICT_COUNTS ||
-			    stats_cheapest_design(fabs(cm->tests[j].estimate), cm->components.sigma_b2,
-						  cm->components.sigma_w2, n_modes, c_boot, c_rep, 50, 1000, &d) < 0 ||
-			    (found && d.seconds <= ret->seconds))
-				continue;
-			*ret = d;
-			*ret_m = cm;
-			*ret_t = &cm->tests[j];
-			found = true;
-		}
-	}
-	return found;
+	for (size_t i = 0; i < c->n_rows; i++)
+		if (!strcmp(c->rows[i].row, row))
+			return i;
+	c->rows = xrealloc(c->rows, (c->n_rows + 1) * sizeof(*c->rows));
+	c->rows[c->n_rows] = (struct report_cost_row){ .row = row };
+	*idle = xrealloc(*idle, (c->n_rows + 1) * sizeof(**idle));
+	*rep = xrealloc(*rep, (c->n_rows + 1) * sizeof(**rep));
+	return c->n_rows++;
 }
 
 /*
- * "cost: 10 boots over 3 modes, 1h07m of box time; the cheapest design to
- * find its hardest claim (off, prefill pp512, +3.8%) with 80% power: 3
- * boots per mode x 2 reps, 25m": what the campaign cost against what it
- * needed for the effects it found. Nothing when no time was recorded.
+ * The cheapest campaign (stats_campaign_design(), as bootab plan --effect
+ * prices it) that finds each claim (not counters') in a timed row at its
+ * estimate with 80 % power; nothing when there is no such claim.
  */
+static void cheapest_for_claims(const struct compare_result *res, struct report_cost *c)
+{
+	struct stats_need *needs = NULL;
+	double *idle = NULL, *rep = NULL, reboot = reboot_cost(res);
+	unsigned *reps;
+	size_t n = 0;
+
+	for (size_t i = 0; i < res->n_metrics; i++) {
+		const struct compare_metric *cm = &res->metrics[i];
+		double ci, cr;
+
+		if (cm->counter || !cm->has_components || isnan(reboot))
+			continue;
+		row_costs(res, cm->row, &ci, &cr);
+		for (size_t j = 0; j < cm->n_tests && !isnan(cr); j++) {
+			size_t r;
+
+			if (cm->tests[j].verdict != VERDICT_COUNTS)
+				continue;
+			r = cost_row(c, cm->row, &idle, &rep);
+			idle[r] = ci;
+			rep[r] = cr;
+			needs = xrealloc(needs, (n + 1) * sizeof(*needs));
+			needs[n++] = (struct stats_need){ r, fabs(cm->tests[j].estimate), cm->components.sigma_b2,
+							  cm->components.sigma_w2 };
+		}
+	}
+	reps = xcalloc(c->n_rows ? c->n_rows : 1, sizeof(*reps));
+	if (n && stats_campaign_design(needs, n, idle, rep, c->n_rows, reboot, c->modes, 50, 1000, &c->rounds, reps,
+				       &c->design_s) == 0) {
+		c->has_design = true;
+		c->claims = n;
+		for (size_t i = 0; i < c->n_rows; i++)
+			c->rows[i].reps = reps[i];
+	} else {
+		free(c->rows);
+		c->rows = NULL;
+		c->n_rows = 0;
+	}
+	free(reps);
+	free(needs);
+	free(idle);
+	free(rep);
+}
+
+bool report_cost_get(const struct compare_result *res, struct report_cost *ret)
+{
+	*ret = (struct report_cost){ .boots = res->n_sides, .modes = count_modes(res), .design_s = NAN };
+	if (ret->modes < 2 || !box_time(res, &ret->box_s))
+		return false;
+	cheapest_for_claims(res, ret);
+	return true;
+}
+
+void report_cost_release(struct report_cost *c)
+{
+	free(c->rows);
+	c->rows = NULL;
+	c->n_rows = 0;
+}
+
 /* A name from a box: in Markdown, what would open raw HTML or an entity escaped (report_md_plain()). */
 static void add_name(struct strbuf *sb, const char *s, bool md)
 {
@@ -246,29 +295,34 @@ static void add_name(struct strbuf *sb, const char *s, bool md)
 	}
 }
 
+/*
+ * "cost: 10 boots over 3 modes, 1h07m of box time (reboots and timed reps);
+ * the cheapest design that finds each of its claims with 80% power: 2
+ * boots per mode (rounds = 2), reps = 2 in [row "prefill"], 25m": what it cost
+ * against what it needed for the effects it found, in plan keys. Nothing
+ * when no time was recorded.
+ */
 static void add_design_cost(struct strbuf *sb, const struct compare_result *res, bool md)
 {
-	size_t n_modes = count_modes(res);
-	const struct compare_metric *cm;
-	const struct compare_test *ct;
-	struct stats_design d;
-	double t;
+	struct report_cost c;
 
-	if (n_modes < 2 || !box_time(res, &t))
+	if (!report_cost_get(res, &c))
 		return;
-	strbuf_addf(sb, "cost: %zu boots over %zu modes, ", res->n_sides, n_modes);
-	add_duration(sb, t);
+	strbuf_addf(sb, "cost: %zu boots over %zu modes, ", c.boots, c.modes);
+	add_duration(sb, c.box_s);
 	strbuf_addstr(sb, " of box time (reboots and timed reps)");
-	if (!hardest_claim(res, n_modes, &cm, &ct, &d))
-		return;
-	strbuf_addf(sb, "; the cheapest design to find its hardest claim (%s, ", ct->mode);
-	add_name(sb, cm->row, md);
-	strbuf_addch(sb, ' ');
-	add_name(sb, cm->metric, md);
-	strbuf_addf(sb, ", %+.1f%%)", ct->delta_pct);
-	strbuf_addf(sb, " with 80%% power: %u boots per mode x %u rep%s, ", d.boots, d.reps,
-		    d.reps == 1 ? "" : "s");
-	add_duration(sb, d.seconds);
+	if (c.has_design) {
+		strbuf_addf(sb, "; the cheapest design that finds %s with 80%% power: %u boots per mode (rounds = %u)",
+			    c.claims == 1 ? "its claim" : "each of its claims", c.rounds, c.rounds);
+		for (size_t i = 0; i < c.n_rows; i++) {
+			strbuf_addf(sb, ", reps = %u in [row \"", c.rows[i].reps);
+			add_name(sb, c.rows[i].row, md);
+			strbuf_addstr(sb, "\"]");
+		}
+		strbuf_addstr(sb, ", ");
+		add_duration(sb, c.design_s);
+	}
+	report_cost_release(&c);
 }
 
 void report_boot_level_summary(FILE *out, const struct compare_result *res, const char *prefix, size_t width)

@@ -1,6 +1,7 @@
 #include "stats/stats.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -603,6 +604,95 @@ int stats_cheapest_design(double effect_log, double sigma_b2, double sigma_w2, s
 		return -ERANGE;
 	*ret = best;
 	return 0;
+}
+
+/* need[r - 1]: the boots per mode row's needs take at reps r, the most of them (UINT_MAX: beyond max_boots). */
+static void row_needs(const struct stats_need *needs, size_t n_needs, size_t row, size_t n_modes, unsigned max_reps,
+		      unsigned max_boots, unsigned *need)
+{
+	for (unsigned r = 1; r <= max_reps; r++) {
+		need[r - 1] = 0;
+		for (size_t k = 0; k < n_needs; k++) {
+			unsigned n;
+
+			if (needs[k].row != row)
+				continue;
+			n = stats_boots_needed(needs[k].effect_log, needs[k].sigma_b2 + needs[k].sigma_w2 / r, n_modes,
+					       0.05, 0.80, max_boots);
+			need[r - 1] = !n ? UINT_MAX : n > need[r - 1] ? n : need[r - 1];
+		}
+	}
+}
+
+static bool need_usable(const struct stats_need *n, size_t n_rows, const double *c_idle, const double *c_rep)
+{
+	return n->row < n_rows && isfinite(n->effect_log) && n->effect_log != 0 && n->sigma_b2 >= 0 &&
+	       n->sigma_w2 >= 0 && n->sigma_b2 + n->sigma_w2 > 0 && c_idle[n->row] >= 0 &&
+	       isfinite(c_idle[n->row]) && c_rep[n->row] >= 0 && isfinite(c_rep[n->row]);
+}
+
+/* At b boots per mode, each needed row's fewest reps that reach b; the box time, or INFINITY when one cannot. */
+static double campaign_at(unsigned b, const unsigned *need, const bool *used, size_t n_rows, unsigned max_reps,
+			  const double *c_idle, const double *c_rep, double c_reboot, size_t n_modes, unsigned *reps)
+{
+	double per_boot = c_reboot;
+
+	for (size_t i = 0; i < n_rows; i++) {
+		reps[i] = 0;
+		if (!used[i])
+			continue;
+		for (unsigned r = 1; r <= max_reps && !reps[i]; r++)
+			if (need[i * max_reps + r - 1] <= b)
+				reps[i] = r;
+		if (!reps[i])
+			return INFINITY;
+		per_boot += c_idle[i] + reps[i] * c_rep[i];
+	}
+	return ((double)b * (double)n_modes + 1) * per_boot;
+}
+
+int stats_campaign_design(const struct stats_need *needs, size_t n_needs, const double *c_idle,
+			  const double *c_rep, size_t n_rows, double c_reboot, size_t n_modes, unsigned max_reps,
+			  unsigned max_boots, unsigned *ret_boots, unsigned *ret_reps, double *ret_seconds)
+{
+	unsigned *need, *reps, best_b = 0;
+	double best = INFINITY;
+	bool *used;
+
+	if (!n_needs || n_modes < 2 || max_reps < 1 || !(c_reboot >= 0) || !isfinite(c_reboot))
+		return -EINVAL;
+	for (size_t k = 0; k < n_needs; k++)
+		if (!need_usable(&needs[k], n_rows, c_idle, c_rep))
+			return -EINVAL;
+	need = xcalloc(n_rows * max_reps, sizeof(*need));
+	reps = xcalloc(n_rows, sizeof(*reps));
+	used = xcalloc(n_rows, sizeof(*used));
+	for (size_t k = 0; k < n_needs; k++)
+		used[needs[k].row] = true;
+	for (size_t i = 0; i < n_rows; i++)
+		if (used[i])
+			row_needs(needs, n_needs, i, n_modes, max_reps, max_boots, need + i * max_reps);
+	/* The box time changes only where a row's reps can step down: at the boots some row needs. */
+	for (size_t j = 0; j < n_rows * max_reps; j++) {
+		double t;
+
+		if (need[j] == UINT_MAX || !used[j / max_reps])
+			continue;
+		t = campaign_at(need[j], need, used, n_rows, max_reps, c_idle, c_rep, c_reboot, n_modes, reps);
+		if (t < best || (t == best && need[j] < best_b)) {
+			best = t;
+			best_b = need[j];
+		}
+	}
+	if (best_b) {
+		campaign_at(best_b, need, used, n_rows, max_reps, c_idle, c_rep, c_reboot, n_modes, ret_reps);
+		*ret_boots = best_b;
+		*ret_seconds = best;
+	}
+	free(need);
+	free(reps);
+	free(used);
+	return best_b ? 0 : -ERANGE;
 }
 
 double stats_spend(enum stats_spending s, double alpha, double t)

@@ -224,6 +224,26 @@ double stats_design_seconds(unsigned boots, size_t n_modes, unsigned reps, doubl
 int stats_cheapest_design(double effect_log, double sigma_b2, double sigma_w2, size_t n_modes, double c_boot,
 			  double c_rep, unsigned max_reps, unsigned max_boots, struct stats_design *ret);
 
+/* What one metric of a row needs found: an effect, and its noise. */
+struct stats_need {
+	size_t row;                   /* index into the rows of stats_campaign_design() */
+	double effect_log, sigma_b2, sigma_w2;
+};
+
+/*
+ * The cheapest campaign that finds every need with 80 % power at alpha
+ * 0.05: one count of boots per mode for all rows (a plan's rounds) and
+ * each row's reps (1 to max_reps, *ret_reps[i]; 0 for a row no need
+ * names), of least box time (boots x n_modes + 1) x (c_reboot + the sum
+ * over the rows needed of c_idle[i] + reps x c_rep[i]). With one need it
+ * is stats_cheapest_design() with c_boot = c_reboot + c_idle. Returns 0
+ * with *ret_boots and *ret_seconds; -EINVAL when an input is not usable,
+ * -ERANGE when a need takes more than max_boots boots at every reps.
+ */
+int stats_campaign_design(const struct stats_need *needs, size_t n_needs, const double *c_idle,
+			  const double *c_rep, size_t n_rows, double c_reboot, size_t n_modes, unsigned max_reps,
+			  unsigned max_boots, unsigned *ret_boots, unsigned *ret_reps, double *ret_seconds);
+
 /*
  * Group-sequential designs: a test looked at after every round of boots,
  * with two-sided boundaries from Lan and DeMets's alpha spending (Lan and

@@ -68,8 +68,40 @@ bats_require_minimum_version 1.5.0
 	    box time at 80% power: this plan, 4 boots per mode x 5 reps: 1h03m; the cheapest, 4 x 2: 44m19s
 	  latency      p99_ms              0.30%    0.39%    3          2          -          -       84        -
 	    box time: not estimated (this row's reps were not timed: bootab plan --from a campaign that timed them)
-	suggested: rounds = 4 (the row that needs the most boots; boots at the plan's reps)
+	recommended: the cheapest design that finds +2.0% in every measured row with 80% power: 4 boots per mode, 44m19s of box time, untimed rows' reps not counted; in the plan:
+	  [campaign]
+	  rounds = 4
+	  [row "prefill"]
+	  reps = 2
+	  [row "latency"]
+	  reps = 1
 	EOT
+}
+
+@test "--effect: the recommended design, copied into the plan, is the plan's own design at 80% power" {
+	c="$BATS_TEST_DIRNAME/../fixtures/campaign-abca"
+	p="$BATS_TEST_TMPDIR/plan.ini"
+	run "$BOOTAB" plan --effect 2% --from "$c" "$c/plan.ini"
+	[ "$status" -eq 0 ]
+	keys=$(printf '%s\n' "$output" | sed -n '/^recommended: /,$p' | sed 1d)
+	[ "$(printf '%s\n' "$keys" | sed -n 2p)" = "  rounds = 4" ]
+	# The keys, put in the plan: each row's reps under its [row], rounds in [campaign].
+	awk -v k="$keys" 'BEGIN { n = split(k, l, "\n"); for (i = 1; i <= n; i++) { sub(/^  /, "", l[i]); if (l[i] ~ /^\[/) s = l[i]; else v[s] = v[s] l[i] "\n" } }
+		/^\[/ { sec = $0; print; printf "%s", v[sec]; v[sec] = ""; next }
+		/^(rounds|reps) = / { next } { print }' "$c/plan.ini" > "$p"
+	grep -qx 'rounds = 4' "$p" || { cat "$p"; false; }
+	run "$BOOTAB" plan --effect 2% --from "$c" "$p"
+	[ "$status" -eq 0 ]
+	# Now the plan is the cheapest: 4 boots per mode of prefill at 2 reps reach 80 %, in the same box time.
+	[[ "$output" == *"  prefill      pp512               0.81%    0.38%    2          4 "* ]]
+	[[ "$output" == *"box time at 80% power: this plan, 4 boots per mode x 2 reps: 44m19s; the cheapest, 4 x 2: 44m19s"* ]]
+	[[ "$output" == *"  latency      p99_ms              0.30%    0.39%    1          "[234]" "* ]]
+	[ "$(printf '%s\n' "$output" | sed -n '/^recommended: /,$p' | sed 1d)" = "$keys" ]
+	# abba boots each mode twice a round: 4 boots per mode are 2 rounds.
+	sed -i 's/^order = abca$/order = abba/' "$p"
+	run "$BOOTAB" plan --effect 2% --from "$c" "$p"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *$'in the plan:\n  [campaign]\n  rounds = 2\n'* ]]
 }
 
 @test "rounds = auto: the looks and their levels, and with --effect the power by the ceiling and the rounds on average" {
@@ -91,6 +123,14 @@ bats_require_minimum_version 1.5.0
 	  latency      p99_ms              0.30%    0.39%    3          2          -          -       84        -
 	    rounds = auto: 100% power by round 6, 2.0 rounds on average (7 boots; normal approximation)
 	    box time: not estimated (this row's reps were not timed: bootab plan --from a campaign that timed them)
+	recommended: the cheapest design that finds +2.0% in every measured row with 80% power: 4 boots per mode, 44m19s of box time, untimed rows' reps not counted; in the plan:
+	  [campaign]
+	  # rounds = auto with max_rounds = 4 stops earlier when the effect is larger
+	  rounds = 4
+	  [row "prefill"]
+	  reps = 2
+	  [row "latency"]
+	  reps = 1
 	EOT
 }
 
@@ -269,7 +309,7 @@ bats_require_minimum_version 1.5.0
 	[ "$output" = "bootab: $f:2: design: 'half' is not screen or full" ]
 }
 
-@test "the summary says what the campaign cost and what the cheapest design for its claim costs, as plan --effect prices it" {
+@test "the summary and report.json say what the campaign cost and the cheapest design for its claim, as plan --effect prices it" {
 	c="$BATS_TEST_DIRNAME/../fixtures/campaign-abca"
 	sides=(pt translated off pt2 translated2 off2 pt3 translated3 off3 pt4)
 	# Box time from meta.json itself: reboots, idle waits, rep end - start.
@@ -279,28 +319,38 @@ bats_require_minimum_version 1.5.0
 	run --separate-stderr "$BOOTAB" compare --color never "${sides[@]/#/$c/}"
 	[ "$status" -eq 0 ]
 	line=$(printf '%s\n' "$output" | sed -n '/^cost: /,/^[a-z]/p' | sed '$d' | tr -s ' \n' ' ')
-	[[ "$line" == "cost: 10 boots over 3 modes, $box of box time (reboots and timed reps); the cheapest design to find its hardest claim (off, prefill pp512, +3.8%) with 80% power: 2 boots per mode x 2 reps, 23m52s " ]] ||
+	[[ "$line" == "cost: 10 boots over 3 modes, $box of box time (reboots and timed reps); the cheapest design that finds its claim with 80% power: 2 boots per mode (rounds = 2), reps = 2 in [row \"prefill\"], 23m52s " ]] ||
 		{ echo "$line"; false; }
-	# The same design and time as plan --effect gives for that effect.
+	# The one claim is off's prefill pp512 at +3.8%: the same design and time as plan --effect gives that row.
+	[[ "$output" == *"off vs pt: prefill pp512 +3.8 % [+2.3, +5.3] faster (boot t, 3 + 4 boots)"$'\n'* ]]
 	run "$BOOTAB" plan --effect 3.8% --from "$c" "$c/plan.ini"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"the cheapest, 2 x 2: 23m52s"* ]]
+	# report.json holds the same.
+	run --separate-stderr "$BOOTAB" compare --json "${sides[@]/#/$c/}"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | jq -c '.design_cost | [.boots, .modes, (.box_s | round), .cheapest.claims, .cheapest.boots_per_mode, .cheapest.rows, (.cheapest.box_s | round)]')" = \
+		"[10,3,$total,1,2,[{\"row\":\"prefill\",\"reps\":2}],1432]" ]
 	# Without a claim, the cost alone; without timings, no line.
 	run --separate-stderr "$BOOTAB" compare --color never "$c/pt" "$c/translated" "$c/pt2" "$c/translated2"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"cost: 4 boots over 2 modes, "*" of box time (reboots and timed reps)"$'\n'* ]]
 	[[ "$output" != *"cheapest design"* ]]
+	run --separate-stderr "$BOOTAB" compare --json "$c/pt" "$c/translated" "$c/pt2" "$c/translated2"
+	[ "$(printf '%s\n' "$output" | jq -c '.design_cost | [.boots, .modes, .cheapest]')" = "[4,2,null]" ]
 	hf="$BATS_TEST_DIRNAME/../fixtures/campaign-hyperfine"
 	run --separate-stderr "$BOOTAB" compare --color never "$hf/a" "$hf/b" "$hf/a2" "$hf/b2" "$hf/a3" "$hf/b3"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"boot level: "* ]]
 	[[ "$output" != *"cost: "* ]]
-	# A metric name from a box is escaped in Markdown.
+	run --separate-stderr "$BOOTAB" compare --json "$hf/a" "$hf/b" "$hf/a2" "$hf/b2" "$hf/a3" "$hf/b3"
+	[ "$(printf '%s\n' "$output" | jq -c .design_cost)" = null ]
+	# A row name from a box is escaped in Markdown.
 	cp -r "$c" "$BATS_TEST_TMPDIR/c"
-	sed -i 's/"pp512"/"pp<b>512<\/b>"/' "$BATS_TEST_TMPDIR"/c/*/meta.json
+	sed -i 's/"name": "prefill"/"name": "pre<b>fill<\/b>"/' "$BATS_TEST_TMPDIR"/c/*/meta.json
 	run --separate-stderr "$BOOTAB" compare --color never --format md "${sides[@]/#/$BATS_TEST_TMPDIR/c/}"
 	[ "$status" -eq 0 ]
-	[[ "$output" == *'(off, prefill pp\<b\>512\</b\>, +3.8%)'* ]] || { printf '%s\n' "$output" | grep -A2 '^cost'; false; }
+	[[ "$output" == *'reps = 2 in [row "pre\<b\>fill\</b\>"]'* ]] || { printf '%s\n' "$output" | grep -A2 '^cost'; false; }
 }
 
 @test "the counters each row gets: perf, perf_scope and energy, its own or the campaign's" {

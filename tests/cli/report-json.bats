@@ -247,3 +247,21 @@ setup() {
 	run -0 "$BOOTAB" compare "$lab/translated" "$lab/passthrough"
 	[[ "$output" != *"prepare"* ]]
 }
+
+@test "report.json: design_cost says what the txt summary's cost line says" {
+	# shellcheck disable=SC2086
+	run --separate-stderr "$BOOTAB" compare --color never $all
+	[ "$status" -eq 0 ]
+	line=$(printf '%s\n' "$output" | sed -n '/^cost: /,/^[a-z]/p' | sed '$d' | tr -s ' \n' ' ')
+	# shellcheck disable=SC2086
+	"$BOOTAB" compare --json $all > "$out/abca.json"
+	expect=$(jq -r '.design_cost | def d: round | if . >= 3600 then "\(. / 3600 | floor)h\(. % 3600 / 60 | floor | tostring | if length < 2 then "0" + . else . end)m"
+		else "\(. / 60 | floor)m\(. % 60 | tostring | if length < 2 then "0" + . else . end)s" end;
+		"cost: \(.boots) boots over \(.modes) modes, \(.box_s | d) of box time (reboots and timed reps); the cheapest design that finds its claim with \(.cheapest.power * 100)% power: \(.cheapest.boots_per_mode) boots per mode (rounds = \(.cheapest.boots_per_mode)), " +
+		(.cheapest.rows | map("reps = \(.reps) in [row \"\(.row)\"]") | join(", ")) + ", \(.cheapest.box_s | d) "' "$out/abca.json")
+	[ "$line" = "$expect" ] || { printf '%s\n%s\n' "$line" "$expect"; false; }
+	# The recorded lab campaign: timed, no claim, so no cheapest design; a side with no time, none at all.
+	[ "$(jq -c '.design_cost | [.boots, .modes, .cheapest]' "$lab/report.json")" = "[2,2,null]" ]
+	grep -q '^cost: 2 boots over 2 modes, 4m31s of box time' "$lab/report.txt"
+	[ "$(jq '.design_cost.box_s | round' "$lab/report.json")" -eq 271 ]
+}

@@ -360,6 +360,68 @@ static void test_cheapest_design(void **state)
 	assert_int_equal(stats_cheapest_design(log1p(0.0001), sb2, sw2, 3, 144, 30, 50, 1000, &d), -ERANGE);
 }
 
+/*
+ * The cheapest campaign over rows: with one need, the box time of
+ * stats_cheapest_design(); with a second row, one count of boots for both,
+ * each row at the fewest reps that reach it, and no other count of boots
+ * cheaper.
+ */
+static void test_campaign_design(void **state)
+{
+	double sb2 = 0.0081 * 0.0081, sw2 = 0.0038 * 0.0038, e = log1p(0.02);
+	double idle[2] = { 4, 0 }, rep[2] = { 30, 2 }, t;
+	struct stats_need needs[3] = { { 0, e, sb2, sw2 }, { 1, log1p(0.05), 0.01 * 0.01, 0.03 * 0.03 },
+				       { 1, log1p(-0.04), 0.01 * 0.01, 0.03 * 0.03 } };
+	struct stats_design d;
+	unsigned b, reps[2];
+
+	(void)state;
+	assert_int_equal(stats_campaign_design(needs, 1, idle, rep, 2, 140, 3, 50, 1000, &b, reps, &t), 0);
+	assert_int_equal(stats_cheapest_design(e, sb2, sw2, 3, 144, 30, 50, 1000, &d), 0);
+	NEAR(t, d.seconds, 1e-9);
+	assert_int_equal(reps[1], 0);
+	assert_int_equal(stats_campaign_design(needs, 3, idle, rep, 2, 140, 3, 50, 1000, &b, reps, &t), 0);
+	assert_true(reps[0] >= 1 && reps[1] >= 1);
+	NEAR(t, (b * 3.0 + 1) * (140 + 4 + reps[0] * 30 + reps[1] * 2), 1e-9);
+	for (unsigned k = 0; k < 3; k++)
+		assert_true(stats_boots_needed(needs[k].effect_log,
+					       needs[k].sigma_b2 + needs[k].sigma_w2 / reps[needs[k].row], 3, 0.05,
+					       0.80, 1000) <= b);
+	/* Every other count of boots, each row at its fewest reps, costs at least as much. */
+	for (unsigned bb = 2; bb <= 40; bb++) {
+		double per = 144;
+		bool ok = true;
+
+		for (size_t i = 0; i < 2 && ok; i++) {
+			unsigned r = 1;
+
+			while (r <= 50) {
+				bool all = true;
+
+				for (unsigned k = 0; k < 3; k++)
+					if (needs[k].row == i) {
+						unsigned n = stats_boots_needed(needs[k].effect_log,
+										needs[k].sigma_b2 + needs[k].sigma_w2 / r,
+										3, 0.05, 0.80, 1000);
+						all &= n && n <= bb;
+					}
+				if (all)
+					break;
+				r++;
+			}
+			ok = r <= 50;
+			per += r * rep[i];
+		}
+		assert_true(!ok || (bb * 3.0 + 1) * per >= t - 1e-9);
+	}
+	assert_int_equal(stats_campaign_design(needs, 0, idle, rep, 2, 140, 3, 50, 1000, &b, reps, &t), -EINVAL);
+	rep[0] = NAN;
+	assert_int_equal(stats_campaign_design(needs, 1, idle, rep, 2, 140, 3, 50, 1000, &b, reps, &t), -EINVAL);
+	rep[0] = 30;
+	needs[0].effect_log = log1p(0.0001);
+	assert_int_equal(stats_campaign_design(needs, 1, idle, rep, 2, 140, 3, 50, 1000, &b, reps, &t), -ERANGE);
+}
+
 static void test_f(void **state)
 {
 	(void)state;
@@ -481,6 +543,7 @@ int main(void)
 		cmocka_unit_test(test_best_reps),
 		cmocka_unit_test(test_f),
 		cmocka_unit_test(test_cheapest_design),
+		cmocka_unit_test(test_campaign_design),
 		cmocka_unit_test(test_tost_boots),
 		cmocka_unit_test(test_group_sequential),
 	};
