@@ -4,6 +4,7 @@
 
 #include "boot/set.h"
 #include "campaign/internal.h"
+#include "campaign/progress.h"
 #include "kernel/proof.h"
 #include "kernel/snapshot.h"
 #include "kernel/verify.h"

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "campaign/internal.h"
+#include "campaign/progress.h"
 #include "campaign/runner.h"
 #include "lib/shell-quote.h"
 #include "lib/strbuf.h"

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "campaign/internal.h"
+#include "campaign/progress.h"
 #include "judge/compare.h"
 #include "judge/fleet.h"
 #include "judge/history.h"
@@ -43,7 +44,7 @@ static char *machine_name(const char *dir)
 }
 
 /* Loads and compares one campaign as its own report does. */
-static int machine_load(struct campaign *c, const char *dir, struct machine *m, struct strlist *warnings)
+static int machine_load(const struct campaign_options *o, const char *dir, struct machine *m, struct strlist *warnings)
 {
 	struct parse_error err = PARSE_ERROR_INIT;
 	struct plan plan;
@@ -57,7 +58,7 @@ static int machine_load(struct campaign *c, const char *dir, struct machine *m, 
 	r = plan_load(plan_path, &plan, &err);
 	free(plan_path);
 	if (r < 0) {
-		campaign_say(c, CAMPAIGN_ERROR, "%s: %s", dir, err.message ? err.message : strerror(-r));
+		campaign_tell(o, CAMPAIGN_ERROR, "%s: %s", dir, err.message ? err.message : strerror(-r));
 		parse_error_release(&err);
 		return -EINVAL;
 	}
@@ -82,13 +83,13 @@ static int machine_load(struct campaign *c, const char *dir, struct machine *m, 
 	r = 0;
 	for (size_t k = 0; k < m->n_sides && r == 0; k++)
 		if (m->sides[k].unreadable_rows) {
-			campaign_say(c, CAMPAIGN_ERROR, "%zu recorded row%s of %s cannot be read: no fleet report without %s",
+			campaign_tell(o, CAMPAIGN_ERROR, "%zu recorded row%s of %s cannot be read: no fleet report without %s",
 				     m->sides[k].unreadable_rows, m->sides[k].unreadable_rows == 1 ? "" : "s",
 				     m->sides[k].dir, m->sides[k].unreadable_rows == 1 ? "it" : "them");
 			r = -EINVAL;
 		}
 	if (r == 0 && m->n_sides < 2) {
-		campaign_say(c, CAMPAIGN_ERROR, "%s: fewer than two boots recorded, nothing to pool", dir);
+		campaign_tell(o, CAMPAIGN_ERROR, "%s: fewer than two boots recorded, nothing to pool", dir);
 		r = -EINVAL;
 	}
 	if (r == 0) {
@@ -114,7 +115,7 @@ static int machine_load(struct campaign *c, const char *dir, struct machine *m, 
 		m->alpha = co.alpha = campaign_alpha(&plan, m->sides, m->n_sides, NULL);
 		r = compare_sides(m->sides, m->n_sides, &co, &m->res, warnings);
 		if (r < 0)
-			campaign_say(c, CAMPAIGN_ERROR, "%s: cannot compare the sides: %s", dir, strerror(-r));
+			campaign_tell(o, CAMPAIGN_ERROR, "%s: cannot compare the sides: %s", dir, strerror(-r));
 		m->compared = r == 0;
 	}
 	strlist_release(&margins);
@@ -144,7 +145,7 @@ static int boot_ref_cmp(const void *a, const void *b)
  * with nothing new measured. A boot id (/proc/sys/kernel/random/boot_id)
  * names one boot of one machine, so two campaigns that share one are one.
  */
-static int machines_distinct(struct campaign *c, const char *const *dirs, struct machine *ms, size_t n)
+static int machines_distinct(const struct campaign_options *o, const char *const *dirs, struct machine *ms, size_t n)
 {
 	struct boot_ref *refs = NULL;
 	size_t n_refs = 0, alloc = 0;
@@ -153,7 +154,7 @@ static int machines_distinct(struct campaign *c, const char *const *dirs, struct
 	for (size_t i = 0; i < n && r == 0; i++)
 		for (size_t j = 0; j < i && r == 0; j++)
 			if (ms[i].real && ms[j].real && !strcmp(ms[i].real, ms[j].real)) {
-				campaign_say(c, CAMPAIGN_ERROR, "%s and %s are the same directory (%s): a fleet pools each campaign once",
+				campaign_tell(o, CAMPAIGN_ERROR, "%s and %s are the same directory (%s): a fleet pools each campaign once",
 					     dirs[j], dirs[i], ms[i].real);
 				r = -EINVAL;
 			}
@@ -167,7 +168,7 @@ static int machines_distinct(struct campaign *c, const char *const *dirs, struct
 		qsort(refs, n_refs, sizeof(*refs), boot_ref_cmp);
 	for (size_t k = 1; k < n_refs && r == 0; k++)
 		if (!strcmp(refs[k].boot_id, refs[k - 1].boot_id) && refs[k].machine != refs[k - 1].machine) {
-			campaign_say(c, CAMPAIGN_ERROR,
+			campaign_tell(o, CAMPAIGN_ERROR,
 				     "%s and %s hold the same boot (boot_id %s, %s and %s): one campaign twice, a fleet pools each once",
 				     dirs[refs[k - 1].machine], dirs[refs[k].machine], refs[k].boot_id, refs[k - 1].label,
 				     refs[k].label);
@@ -180,7 +181,6 @@ static int machines_distinct(struct campaign *c, const char *const *dirs, struct
 int campaign_fleet_report(const char *const *dirs, const char *const *machine_names, size_t n, const struct campaign_options *o,
 			  const struct fleet_report_out *out)
 {
-	struct campaign c = { .o = o };
 	struct machine *ms = xcalloc(n ? n : 1, sizeof(*ms));
 	const struct compare_result **res = xcalloc(n ? n : 1, sizeof(*res));
 	const char **names = xcalloc(n ? n : 1, sizeof(*names)), **ids = xcalloc(n ? n : 1, sizeof(*ids));
@@ -190,17 +190,17 @@ int campaign_fleet_report(const char *const *dirs, const char *const *machine_na
 	int r = 0;
 
 	if (n < 2) {
-		campaign_say(&c, CAMPAIGN_ERROR, "a fleet report needs the campaign directories of two or more machines");
+		campaign_tell(o, CAMPAIGN_ERROR, "a fleet report needs the campaign directories of two or more machines");
 		r = -EINVAL;
 	}
 	for (size_t i = 0; i < n && r == 0; i++) {
 		ms[i].history = (struct history)HISTORY_INIT;
 		ms[i].name = machine_names ? xstrdup(machine_names[i]) : machine_name(dirs[i]);
 		ms[i].real = realpath(dirs[i], NULL);
-		r = machine_load(&c, dirs[i], &ms[i], &warnings);
+		r = machine_load(o, dirs[i], &ms[i], &warnings);
 		for (size_t j = 0; j < i && r == 0; j++) {
 			if (ms[i].id && ms[j].id && !strcmp(ms[i].id, ms[j].id)) {
-				campaign_say(&c, CAMPAIGN_ERROR, "%s and %s are the same machine (machine_id %s): a fleet pools different machines",
+				campaign_tell(o, CAMPAIGN_ERROR, "%s and %s are the same machine (machine_id %s): a fleet pools different machines",
 					     dirs[j], dirs[i], ms[i].id);
 				r = -EINVAL;
 			} else if (!strcmp(ms[i].name, ms[j].name)) {
@@ -215,9 +215,9 @@ int campaign_fleet_report(const char *const *dirs, const char *const *machine_na
 		modes[i] = ms[i].modes;
 	}
 	if (r == 0)
-		r = machines_distinct(&c, dirs, ms, n);
+		r = machines_distinct(o, dirs, ms, n);
 	for (size_t i = 0; i < warnings.n; i++)
-		campaign_say(&c, CAMPAIGN_WARNING, "%s", warnings.items[i]);
+		campaign_tell(o, CAMPAIGN_WARNING, "%s", warnings.items[i]);
 	strlist_release(&warnings);
 	if (r == 0) {
 		/* The pooled test at the strictest level a machine's campaign stopped at. */
@@ -227,7 +227,7 @@ int campaign_fleet_report(const char *const *dirs, const char *const *machine_na
 			alpha = fmin(alpha, ms[i].alpha);
 		r = fleet_judge(res, names, modes, n, alpha, &f, &warnings);
 		for (size_t i = 0; i < warnings.n; i++)
-			campaign_say(&c, r < 0 ? CAMPAIGN_ERROR : CAMPAIGN_WARNING, "%s", warnings.items[i]);
+			campaign_tell(o, r < 0 ? CAMPAIGN_ERROR : CAMPAIGN_WARNING, "%s", warnings.items[i]);
 		if (r == 0) {
 			if (out->txt)
 				r = report_fleet_text(out->txt, &f, ids);

@@ -15,6 +15,8 @@
  *   collect.c   fetch a boot's results into its side directory (side-write.c)
  *   report.c    the report and the calibration history at the end
  *   dry-run.c   what a campaign would run, printed
+ *   progress.c  what the steps share: saying, progress lines, the stop flag,
+ *               the data directory's room, a boot's run directory
  *   lava.c      target = lava: each boot a LAVA job (lava-job.c writes it,
  *               lava-results.c reads LAVA's answers)
  */
@@ -27,6 +29,7 @@
 #include "campaign/campaign.h"
 #include "boot/bls.h"
 #include "campaign/plan.h"
+#include "campaign/progress.h"
 
 struct snapshot;
 struct bls_entries;
@@ -118,19 +121,6 @@ void campaign_touch_preflight(struct campaign *c, struct boot_io *io);
  * fails as a failed verify does), or -errno when one could not run.
  */
 int campaign_prepare(struct campaign *c, size_t k);
-
-/* campaign.c: one line to the command's say(). */
-void campaign_say(const struct campaign *c, enum campaign_level level, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-/* campaign.c: "[00:03:12] boot 2/5 strict: ..." with an ETA once a boot is done. */
-void campaign_progress(const struct campaign *c, size_t k, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-/* campaign.c: whether a signal asked the campaign to stop. */
-bool campaign_interrupted(const struct campaign *c);
-/* campaign.c: 0 when the data directory takes a boot's results, else -errno (said). */
-int campaign_check_data_dir(struct campaign *c, const char *when);
-/* campaign.c: boot k's run directory on the target; the caller's. */
-char *campaign_remote_dir(const struct campaign *c, size_t k);
 
 /* steps.c: the journal's name of a step ("rebooted"). */
 const char *campaign_step_name(enum step step);

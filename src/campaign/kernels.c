@@ -11,6 +11,7 @@
 #include "boot/bls.h"
 #include "boot/set.h"
 #include "campaign/internal.h"
+#include "campaign/progress.h"
 #include "campaign/journal.h"
 #include "lib/alloc.h"
 #include "lib/parse-error.h"

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "campaign/internal.h"
+#include "campaign/progress.h"
 #include "campaign/lava.h"
 #include "kernel/snapshot.h"
 #include "lib/alloc.h"

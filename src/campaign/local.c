@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "campaign/internal.h"
+#include "campaign/progress.h"
 #include "campaign/journal.h"
 #include "campaign/resume-unit.h"
 #include "lib/alloc.h"

@@ -7,6 +7,7 @@
 #include "boot/grub.h"
 #include "boot/grubby.h"
 #include "campaign/internal.h"
+#include "campaign/progress.h"
 #include "lib/alloc.h"
 #include "lib/parse-error.h"
 #include "target/boot-io-target.h"

@@ -5,6 +5,7 @@
 
 #include "campaign/screen-report.h"
 #include "campaign/internal.h"
+#include "campaign/progress.h"
 #include "campaign/touch.h"
 #include "judge/compare.h"
 #include "judge/history.h"
@@ -115,7 +116,7 @@ static int report_history_open(const struct plan *plan, const struct side *sides
  * every boot of an A/A campaign) to the machine's history, when every side
  * names the same machine. Every problem is a warning: the campaign is done.
  */
-static void report_history_record(const struct campaign *c, const struct plan *plan, const struct compare_result *res,
+static void report_history_record(const struct campaign_options *o, const struct plan *plan, const struct compare_result *res,
 				  bool have_history, const char *path, struct history *history)
 {
 	const char *machine = history_sides_machine(res->sides, res->n_sides, NULL);
@@ -125,32 +126,32 @@ static void report_history_record(const struct campaign *c, const struct plan *p
 	if (plan->history_off)
 		return;
 	if (!machine) {
-		campaign_say(c, CAMPAIGN_WARNING, "calibration history not recorded: the sides do not all name one machine (meta.json machine_id)");
+		campaign_tell(o, CAMPAIGN_WARNING, "calibration history not recorded: the sides do not all name one machine (meta.json machine_id)");
 		return;
 	}
 	if (!have_history) {
 		char *default_path = plan->history ? NULL : history_default_path(machine);
 
 		if (plan->history || default_path)
-			campaign_say(c, CAMPAIGN_WARNING, "calibration history of machine %s not recorded: %s cannot be used",
+			campaign_tell(o, CAMPAIGN_WARNING, "calibration history of machine %s not recorded: %s cannot be used",
 			    machine, plan->history ? plan->history : default_path);
 		else
-			campaign_say(c, CAMPAIGN_WARNING, "calibration history of machine %s not recorded: neither XDG_DATA_HOME nor HOME is an absolute path",
+			campaign_tell(o, CAMPAIGN_WARNING, "calibration history of machine %s not recorded: neither XDG_DATA_HOME nor HOME is an absolute path",
 			    machine);
 		free(default_path);
 		return;
 	}
 	r = compare_history_record(res, history, path, &boots);
 	if (r == -ENODATA) {
-		campaign_say(c, CAMPAIGN_INFO, "calibration history: no metric has two boots of %s, nothing recorded in %s",
+		campaign_tell(o, CAMPAIGN_INFO, "calibration history: no metric has two boots of %s, nothing recorded in %s",
 		    res->sides[0].mode, path);
 		return;
 	}
 	if (r < 0) {
-		campaign_say(c, CAMPAIGN_WARNING, "cannot write the calibration history '%s': %s, ignoring", path, strerror(-r));
+		campaign_tell(o, CAMPAIGN_WARNING, "cannot write the calibration history '%s': %s, ignoring", path, strerror(-r));
 		return;
 	}
-	campaign_say(c, CAMPAIGN_INFO, "calibration history: recorded %zu boots of %s in %s (%zu entries)", boots,
+	campaign_tell(o, CAMPAIGN_INFO, "calibration history: recorded %zu boots of %s in %s (%zu entries)", boots,
 	    res->sides[0].mode, path, history->n_entries);
 }
 
@@ -159,7 +160,7 @@ static void report_history_record(const struct campaign *c, const struct plan *p
  * "ROW=LIST" for every row of the plan, "ROW=LIST" stays. -EINVAL for a
  * list that is not one.
  */
-static int request_stats(const struct campaign *c, const struct plan *plan, const struct campaign_report_request *rq,
+static int request_stats(const struct campaign_options *o, const struct plan *plan, const struct campaign_report_request *rq,
 			 struct strlist *ret)
 {
 	for (size_t i = 0; rq && rq->stats && i < rq->stats->n; i++) {
@@ -167,7 +168,7 @@ static int request_stats(const struct campaign *c, const struct plan *plan, cons
 		enum stat_kind k[STAT_KINDS];
 
 		if (eq == s || stat_list_parse(eq ? eq + 1 : s, k) < 0) {
-			campaign_say(c, CAMPAIGN_ERROR, "--stat: '%s' is not mean, median, min or max, a list of them such as mean,min, or ROW=STAT",
+			campaign_tell(o, CAMPAIGN_ERROR, "--stat: '%s' is not mean, median, min or max, a list of them such as mean,min, or ROW=STAT",
 				     s);
 			return -EINVAL;
 		}
@@ -225,7 +226,7 @@ struct look {
  * into sides (*n_sides). Returns -EINVAL, said, when a recorded row cannot
  * be read: a report without it would look complete and be wrong.
  */
-static int load_recorded_sides(const struct campaign *c, const char *dir, const struct plan_boot *boots, size_t n,
+static int load_recorded_sides(const struct campaign_options *o, const char *dir, const struct plan_boot *boots, size_t n,
 			       struct side *sides, size_t *n_sides, struct strlist *warnings)
 {
 	for (size_t k = 0; k < n; k++) {
@@ -238,8 +239,8 @@ static int load_recorded_sides(const struct campaign *c, const char *dir, const 
 	for (size_t k = 0; k < *n_sides; k++)
 		if (sides[k].unreadable_rows) {
 			for (size_t i = 0; i < warnings->n; i++)
-				campaign_say(c, CAMPAIGN_WARNING, "%s", warnings->items[i]);
-			campaign_say(c, CAMPAIGN_ERROR, "%zu recorded row%s of %s cannot be read: no report without %s",
+				campaign_tell(o, CAMPAIGN_WARNING, "%s", warnings->items[i]);
+			campaign_tell(o, CAMPAIGN_ERROR, "%zu recorded row%s of %s cannot be read: no report without %s",
 				     sides[k].unreadable_rows, sides[k].unreadable_rows == 1 ? "" : "s", sides[k].dir,
 				     sides[k].unreadable_rows == 1 ? "it" : "them");
 			return -EINVAL;
@@ -278,16 +279,16 @@ static void report_head_iommu(struct strbuf *head, const struct plan *plan, cons
 }
 
 /* Fewer than two boots recorded: report.txt holds the head only. */
-static int report_too_few(const struct campaign *c, const char *dir, bool files,
+static int report_too_few(const struct campaign_options *o, const char *dir, bool files,
 			  const struct campaign_report_request *request, const struct strbuf *head, char **ret_text)
 {
 	char *txt = path_join(dir, "report.txt");
 	int r;
 
-	campaign_say(c, CAMPAIGN_WARNING, "%s: fewer than two boots recorded, no comparison", dir);
+	campaign_tell(o, CAMPAIGN_WARNING, "%s: fewer than two boots recorded, no comparison", dir);
 	r = files ? file_write_atomic(txt, head->buf, head->len, 0644) : 0;
 	if (r < 0)
-		campaign_say(c, CAMPAIGN_ERROR, "cannot write %s: %s", txt, strerror(-r));
+		campaign_tell(o, CAMPAIGN_ERROR, "cannot write %s: %s", txt, strerror(-r));
 	else if (request && request->text && ret_text &&
 		 (request->text_format == REPORT_TEXT || request->text_format == REPORT_MD))
 		*ret_text = xstrdup(strbuf_str(head));
@@ -350,7 +351,6 @@ static int report_files(const char *dir, bool files, const struct compare_result
 static int report_or_look(const char *dir, const struct campaign_options *o, bool record,
 			  const struct campaign_report_request *request, char **ret_text, struct look *look)
 {
-	struct campaign c = { .o = o };
 	bool files = !(request && request->no_files);
 	struct parse_error err = PARSE_ERROR_INIT;
 	struct plan plan;
@@ -373,21 +373,21 @@ static int report_or_look(const char *dir, const struct campaign_options *o, boo
 	if (r == -ENOENT) {
 		/* Side directories without the campaign around them are compare's, not report's. */
 		if (!path_is_dir(dir))
-			campaign_say(&c, CAMPAIGN_ERROR, "%s: no such directory", dir);
+			campaign_tell(o, CAMPAIGN_ERROR, "%s: no such directory", dir);
 		else
-			campaign_say(&c, CAMPAIGN_ERROR, "%s: no plan.ini, so not a campaign directory of bootab run; "
+			campaign_tell(o, CAMPAIGN_ERROR, "%s: no plan.ini, so not a campaign directory of bootab run; "
 				     "to compare side directories (one per boot), run bootab compare on them "
 				     "(bootab compare --baseline LABEL %s/*)", dir, dir);
 		parse_error_release(&err);
 		return r;
 	}
 	if (r < 0) {
-		campaign_say(&c, CAMPAIGN_ERROR, "%s: %s", dir, err.message ? err.message : strerror(-r));
+		campaign_tell(o, CAMPAIGN_ERROR, "%s: %s", dir, err.message ? err.message : strerror(-r));
 		parse_error_release(&err);
 		return r;
 	}
 	parse_error_release(&err);
-	if (request_stats(&c, &plan, request, &row_stats) < 0) {
+	if (request_stats(o, &plan, request, &row_stats) < 0) {
 		plan_release(&plan);
 		strlist_release(&row_stats);
 		return -EINVAL;
@@ -396,7 +396,7 @@ static int report_or_look(const char *dir, const struct campaign_options *o, boo
 	n = plan_boots(&plan, &boots);
 	sides = xcalloc(n, sizeof(*sides));
 	strbuf_addf(&head, "campaign %s: ", dir);
-	r = load_recorded_sides(&c, dir, boots, n, sides, &n_sides, &warnings);
+	r = load_recorded_sides(o, dir, boots, n, sides, &n_sides, &warnings);
 	if (r < 0)
 		goto out;
 	strbuf_addf(&head, "%zu of %zu boots recorded\n", n_sides, n);
@@ -414,7 +414,7 @@ static int report_or_look(const char *dir, const struct campaign_options *o, boo
 	strbuf_addch(&head, '\n');
 	if (n_sides < 2) {
 		if (!look)
-			r = report_too_few(&c, dir, files, request, &head, ret_text);
+			r = report_too_few(o, dir, files, request, &head, ret_text);
 		goto out;
 	}
 	/* As bootab compare does: the machine's noise floor judges a campaign with few repeats. */
@@ -423,7 +423,7 @@ static int report_or_look(const char *dir, const struct campaign_options *o, boo
 	report_plan_options(&plan, sides, n_sides, &co, &row_margins, &head);
 	r = compare_sides(sides, n_sides, &co, &res, &warnings);
 	if (r < 0) {
-		campaign_say(&c, CAMPAIGN_ERROR, "%s: cannot compare the sides: %s", dir, strerror(-r));
+		campaign_tell(o, CAMPAIGN_ERROR, "%s: cannot compare the sides: %s", dir, strerror(-r));
 		goto out;
 	}
 	if (look) {
@@ -436,17 +436,17 @@ static int report_or_look(const char *dir, const struct campaign_options *o, boo
 		goto out;
 	}
 	for (size_t i = 0; i < warnings.n; i++)
-		campaign_say(&c, CAMPAIGN_WARNING, "%s", warnings.items[i]);
+		campaign_tell(o, CAMPAIGN_WARNING, "%s", warnings.items[i]);
 	if (plan.n_factors) {
 		screen_report_text(&plan, &res, res.alpha > 0 ? res.alpha : COMPARE_ALPHA_DEFAULT, &head);
 		strbuf_addch(&head, '\n');
 	}
 	r = report_files(dir, files, &res, &warnings, head.buf, &plan, request, ret_text);
 	if (r == 0 && record)
-		report_history_record(&c, &plan, &res, have_history, history_path, &history);
+		report_history_record(o, &plan, &res, have_history, history_path, &history);
 	compare_result_release(&res);
 	if (r < 0)
-		campaign_say(&c, CAMPAIGN_ERROR, "cannot write the report in %s: %s (the reports there before are kept whole)",
+		campaign_tell(o, CAMPAIGN_ERROR, "cannot write the report in %s: %s (the reports there before are kept whole)",
 		    dir, strerror(-r));
 out:
 	history_release(&history);

@@ -6,6 +6,7 @@
 
 #include "campaign/fetch.h"
 #include "campaign/internal.h"
+#include "campaign/progress.h"
 #include "campaign/runner.h"
 #include "lib/alloc.h"
 #include "lib/clock.h"

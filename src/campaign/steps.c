@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "campaign/internal.h"
+#include "campaign/progress.h"
 #include "campaign/journal.h"
 #include "lib/alloc.h"
 #include "lib/clock.h"

@@ -1,6 +1,7 @@
 #include "campaign/touch.h"
 
 #include "campaign/internal.h"
+#include "campaign/progress.h"
 
 #include <errno.h>
 #include <stdio.h>
