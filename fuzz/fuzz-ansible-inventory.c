@@ -8,7 +8,7 @@
  */
 #include "fuzz-common.h"
 
-#include "campaign/ansible-inventory.h"
+#include "fleet/ansible-inventory.h"
 #include "target/target.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -9,7 +9,7 @@
  */
 #include "fuzz-common.h"
 
-#include "campaign/plan.h"
+#include "plan/plan.h"
 #include "results/side.h"
 
 #define SAME(field) FUZZ_ASSERT(a->field == b->field, "%s differs", #field)

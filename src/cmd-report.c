@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "campaign/campaign.h"
-#include "campaign/fleet.h"
+#include "fleet/fleet.h"
 #include "campaign/output.h"
 #include "commands.h"
 #include "lib/alloc.h"

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "campaign/ansible-inventory.h"
+#include "fleet/ansible-inventory.h"
 #include "campaign/campaign.h"
-#include "campaign/fleet-run.h"
-#include "campaign/plan.h"
+#include "fleet/fleet-run.h"
+#include "plan/plan.h"
 #include "commands.h"
 #include "lib/escape.h"
 #include "lib/file.h"

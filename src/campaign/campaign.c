@@ -1,5 +1,5 @@
 #include "campaign/campaign.h"
-#include "campaign/ansible-inventory.h"
+#include "fleet/ansible-inventory.h"
 
 #include <errno.h>
 #include <stdarg.h>

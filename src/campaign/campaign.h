@@ -118,4 +118,17 @@ struct campaign_report_request {
 int campaign_report_request(const char *dir, const struct campaign_options *options,
 			    const struct campaign_report_request *request, char **ret_text);
 
+/*
+ * The level a campaign's boot-level tests claim at: with rounds = auto,
+ * its last look's (compare_sequential_alpha() at the round its recorded
+ * sides complete); else 0.05 (COMPARE_ALPHA_DEFAULT). *ret_done (may be
+ * NULL): that round, 0 for a fixed campaign or none complete.
+ */
+struct plan;
+struct side;
+double campaign_alpha(const struct plan *plan, const struct side *sides, size_t n_sides, unsigned *ret_done);
+
+/* "<plan file name without .ini>-<UTC time>": a new campaign's (or fleet's) directory name (caller's). */
+char *campaign_name_for(const char *plan_path);
+
 #endif

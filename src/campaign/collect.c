@@ -10,7 +10,7 @@
 #include "campaign/fetch.h"
 #include "campaign/internal.h"
 #include "campaign/progress.h"
-#include "campaign/side-write.h"
+#include "results/side-write.h"
 #include "lib/alloc.h"
 #include "lib/clock.h"
 #include "lib/file.h"

@@ -28,7 +28,7 @@
 
 #include "campaign/campaign.h"
 #include "boot/bls.h"
-#include "campaign/plan.h"
+#include "plan/plan.h"
 #include "campaign/progress.h"
 
 struct snapshot;
@@ -233,14 +233,6 @@ int campaign_write_report(const char *dir, const struct campaign_options *o, boo
  */
 int campaign_look(const char *dir, const struct campaign_options *o, bool *ret_decided, char **ret_line);
 
-/*
- * The level a campaign's boot-level tests claim at: with rounds = auto,
- * its last look's (compare_sequential_alpha() at the round its recorded
- * sides complete); else 0.05 (COMPARE_ALPHA_DEFAULT). *ret_done (may be
- * NULL): that round, 0 for a fixed campaign or none complete.
- */
-double campaign_alpha(const struct plan *plan, const struct side *sides, size_t n_sides, unsigned *ret_done);
-
 /* lava.c: target = lava: the token read (0600 file or environment) and lava/ made; -errno, said. */
 int lava_setup(struct campaign *c);
 /*
@@ -256,8 +248,5 @@ char *lava_campaign_job(struct campaign *c, size_t k);
 
 /* dry-run.c: prints what the campaign would run. */
 void campaign_dry_run(struct campaign *c);
-
-/* "<plan file name without .ini>-<UTC time>": a new campaign's (or fleet's) directory name (caller's). */
-char *campaign_name_for(const char *plan_path);
 
 #endif

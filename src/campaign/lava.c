@@ -9,7 +9,7 @@
 
 #include "campaign/internal.h"
 #include "campaign/progress.h"
-#include "campaign/lava.h"
+#include "lava/lava.h"
 #include "kernel/snapshot.h"
 #include "lib/alloc.h"
 #include "lib/clock.h"

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "campaign/plan.h"
+#include "plan/plan.h"
 
 /*
  * The per-boot script: one POSIX sh script, generated from the plan for one

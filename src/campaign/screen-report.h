@@ -1,7 +1,7 @@
 #ifndef BOOTAB_SCREEN_REPORT_H
 #define BOOTAB_SCREEN_REPORT_H
 
-#include "campaign/plan.h"
+#include "plan/plan.h"
 #include "judge/compare.h"
 #include "lib/strbuf.h"
 

@@ -1,7 +1,7 @@
 #ifndef BOOTAB_CAMPAIGN_TOUCH_H
 #define BOOTAB_CAMPAIGN_TOUCH_H
 
-#include "campaign/plan.h"
+#include "plan/plan.h"
 #include "kernel/snapshot.h"
 #include "lib/strbuf.h"
 #include "lib/strlist.h"

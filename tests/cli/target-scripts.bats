@@ -35,7 +35,7 @@ table_codes() {
 @test "C reads script exit codes by name, not by number" {
 	# Exit codes other than success (0) and ssh's own failure (255) are
 	# compared by name wherever a script's result is read.
-	run grep -rnE 'exit_code (==|!=) [1-9][0-9]?\b|case [1-9]:' "$src/target" "$src/campaign" "$src/boot"
+	run grep -rnE 'exit_code (==|!=) [1-9][0-9]?\b|case [1-9]:' "$src/target" "$src/campaign" "$src/fleet" "$src/lava" "$src/boot"
 	[ "$status" -eq 1 ]
 }
 

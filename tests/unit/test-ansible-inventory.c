@@ -1,5 +1,5 @@
 /*
- * Unit tests for src/campaign/ansible-inventory.c: Ansible INI inventories
+ * Unit tests for src/fleet/ansible-inventory.c: Ansible INI inventories
  * to OpenSSH destinations (groups, children, vars and their precedence,
  * ranges), every refusal with its file, line and field, and a plan's
  * targets and inventory keys.
@@ -14,8 +14,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "campaign/ansible-inventory.h"
-#include "campaign/plan.h"
+#include "fleet/ansible-inventory.h"
+#include "plan/plan.h"
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "lib/strbuf.h"

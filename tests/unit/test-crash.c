@@ -39,8 +39,8 @@
 #include "lib/file.h"
 #include "lib/strbuf.h"
 #include "lib/strlist.h"
-#include "campaign/plan.h"
-#include "campaign/side-write.h"
+#include "plan/plan.h"
+#include "results/side-write.h"
 #include "results/side.h"
 #include "kernel/snapshot.h"
 

@@ -1,4 +1,4 @@
-/* Unit tests for src/campaign/lava-job.c and lava-results.c: the job a boot becomes, and LAVA's answers read back. */
+/* Unit tests for src/lava/lava-job.c and lava-results.c: the job a boot becomes, and LAVA's answers read back. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,8 +9,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "campaign/lava.h"
-#include "campaign/plan.h"
+#include "lava/lava.h"
+#include "plan/plan.h"
 #include "kernel/snapshot.h"
 #include "lib/alloc.h"
 #include "lib/base64.h"

@@ -1,4 +1,4 @@
-/* Unit tests for src/campaign/plan.c: parsing, errors with file/line/key, boot orders, managed args. */
+/* Unit tests for src/plan/plan.c: parsing, errors with file/line/key, boot orders, managed args. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,7 +11,7 @@
 
 #include "lib/alloc.h"
 #include "lib/file.h"
-#include "campaign/plan.h"
+#include "plan/plan.h"
 
 static const char full_plan[] =
 	"# a comment\n"

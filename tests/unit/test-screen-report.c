@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "campaign/plan.h"
+#include "plan/plan.h"
 #include "campaign/screen-report.h"
 #include "judge/compare.h"
 #include "results/side.h"

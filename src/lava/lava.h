@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 #include "campaign/fetch.h"
-#include "campaign/plan.h"
+#include "plan/plan.h"
 #include "lib/parse-error.h"
 
 /*

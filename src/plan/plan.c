@@ -1,4 +1,4 @@
-#include "campaign/plan.h"
+#include "plan/plan.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -20,7 +20,7 @@
 #include "lib/strvec.h"
 #include "kernel/verify.h"
 #include "results/side.h"
-#include "campaign/ansible-inventory.h"
+#include "fleet/ansible-inventory.h"
 #include "target/target.h"
 
 #define PLAN_MAX_BYTES ((size_t)1 << 20)

@@ -8,7 +8,7 @@
 
 #include "campaign/fetch.h"
 #include "lib/strlist.h"
-#include "campaign/plan.h"
+#include "plan/plan.h"
 #include "kernel/snapshot.h"
 
 /*

@@ -1,5 +1,5 @@
-#ifndef BOOTAB_CAMPAIGN_FLEET_H
-#define BOOTAB_CAMPAIGN_FLEET_H
+#ifndef BOOTAB_FLEET_FLEET_H
+#define BOOTAB_FLEET_FLEET_H
 
 #include <stddef.h>
 #include <stdio.h>

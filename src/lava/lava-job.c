@@ -1,4 +1,4 @@
-#include "campaign/lava.h"
+#include "lava/lava.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-#include "campaign/side-write.h"
+#include "results/side-write.h"
 
 #include <errno.h>
 #include <limits.h>

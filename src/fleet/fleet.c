@@ -1,13 +1,14 @@
-/* bootab report --fleet: campaigns of several machines, pooled (campaign/fleet.h). */
-#include "campaign/fleet.h"
+/* bootab report --fleet: campaigns of several machines, pooled (fleet/fleet.h). */
+#include "fleet/fleet.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "campaign/internal.h"
+#include "campaign/campaign.h"
 #include "campaign/progress.h"
+#include "plan/plan.h"
 #include "judge/compare.h"
 #include "judge/fleet.h"
 #include "judge/history.h"

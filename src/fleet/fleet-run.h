@@ -1,10 +1,10 @@
-#ifndef BOOTAB_CAMPAIGN_FLEET_RUN_H
-#define BOOTAB_CAMPAIGN_FLEET_RUN_H
+#ifndef BOOTAB_FLEET_FLEET_RUN_H
+#define BOOTAB_FLEET_FLEET_RUN_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "campaign/ansible-inventory.h"
+#include "fleet/ansible-inventory.h"
 #include "campaign/campaign.h"
 
 /*

@@ -1,4 +1,4 @@
-#include "campaign/fleet-run.h"
+#include "fleet/fleet-run.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -9,10 +9,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "campaign/fleet.h"
-#include "campaign/internal.h"
+#include "fleet/fleet.h"
+#include "campaign/campaign.h"
 #include "campaign/journal.h"
-#include "campaign/plan.h"
+#include "plan/plan.h"
 #include "lib/alloc.h"
 #include "lib/clock.h"
 #include "lib/file.h"

@@ -1,4 +1,4 @@
-#include "campaign/ansible-inventory.h"
+#include "fleet/ansible-inventory.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "campaign/plan.h"
+#include "plan/plan.h"
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "lib/strbuf.h"
