@@ -64,7 +64,7 @@ deps-test:
 test: deps-test
 	sh tools/test-suite.sh
 
-.PHONY: deps deps-test test all check check-unit check-cli check-cli-lab check-cli-nolab check-debian check-lab-fleet check-lava check-valgrind-unit check-valgrind-cli check-cli-plain-only print-valgrind-files build-tests check-asan check-fuzz check-valgrind lint clean bench \
+.PHONY: deps deps-test test all check check-unit check-cli check-cli-lab check-cli-nolab check-debian check-lab-fleet check-lava check-kernel-dev check-valgrind-unit check-valgrind-cli check-cli-plain-only print-valgrind-files build-tests check-asan check-fuzz check-valgrind lint clean bench \
 	bench-method bench-method-quick bench-fleet bench-screen bench-scaling demo install uninstall man man-pages fuzz fuzz-build fuzz-targets
 
 all: bootab man
@@ -214,6 +214,16 @@ check-lab-fleet: bootab
 check-lava: bootab
 	BOOTAB="$(CURDIR)/$(BUILD)/bootab" nice -n 19 sh tests/lava/check-lava.sh
 
+# The kernel developer's lab kernel (lab/kernel-dev/capture.sh): Debian's
+# linux-source-6.1 with KUnit and the DMA map benchmark, built under nice
+# when its inputs changed, booted four times on the lab's machine, and the
+# fixtures' tests (tests/cli/kernel-dev-lab.bats) run on this capture. Not
+# part of check or test; its cost is in tests/fixtures/kernel-dev-lab/README.md.
+KDEV_OUT ?= $(BUILD)/kernel-dev
+check-kernel-dev: bootab
+	bash lab/kernel-dev/capture.sh "$(KDEV_OUT)" 4
+	KDEV_LAB_BOOTS="$(CURDIR)/$(KDEV_OUT)" BOOTAB="$(CURDIR)/$(BUILD)/bootab" bats tests/cli/kernel-dev-lab.bats
+
 # The lab's QEMU boots are the slow part of the suite; they run once, in the
 # plain pass, and the sanitizer pass skips them.
 check-asan:
@@ -236,7 +246,8 @@ lint:
 	shellcheck -s sh $(SCRIPTS) src/campaign/runner-helpers.sh tools/*.sh tests/cli/helpers/*.sh tests/cli/expected/*.sh bench/scaling.sh bench/snapshot-forks.sh bench/snapshot-same.sh bench/campaign-overhead.sh tests/lava/check-lava.sh
 	shellcheck -s bash completion/bootab.bash
 	shellcheck -x .ci/run $(wildcard lab/*.sh)
-	shellcheck -s sh $(wildcard lab/guest/*.sh)
+	shellcheck -s sh $(wildcard lab/guest/*.sh) lab/kernel-dev/init.sh
+	shellcheck lab/kernel-dev/capture.sh
 
 # The main job: a whole campaign (examples/lab-iommu.ini) against the QEMU
 # lab, from lab up to the printed report and lab down (tools/demo.sh).
