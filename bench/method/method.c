@@ -51,6 +51,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_integration.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
@@ -794,6 +796,72 @@ static unsigned long parse_count(const char *opt, const char *v)
 	return (n + BATCH - 1) / BATCH * BATCH;
 }
 
+/*
+ * --bound: the power of the best level-alpha test of one mode with one boot
+ * (B) against the first with two (A, A2), the campaign of the history
+ * cells, when the boot-mean variance is estimated on df degrees of freedom
+ * independent of the boot means: the t test of B - (A + A2) / 2, whose
+ * power is the noncentral t's,
+ *   P(|Z + d| > t_{1 - alpha/2, df} sqrt(V / df)),  V ~ chi2(df),
+ * with d = log(1 + delta) / sqrt(tau^2 (1 + 1/2)), tau^2 = sigma_b^2 +
+ * sigma_w^2 / reps. For normal boot means with an unknown variance no
+ * level-alpha test that treats an effect of either sign alike has more
+ * power (the t test is uniformly most powerful among them). The df are
+ * what the information holds; df infinite is a variance known exactly,
+ * which no campaign has.
+ */
+struct bound_law {
+	double d, tc, df;
+};
+
+static double bound_integrand(double v, void *p)
+{
+	const struct bound_law *b = p;
+	double s = b->tc * sqrt(v / b->df);
+
+	return gsl_ran_chisq_pdf(v, b->df) * (gsl_cdf_ugaussian_Q(s - b->d) + gsl_cdf_ugaussian_P(-s - b->d));
+}
+
+static double bound_power(double d, double df)
+{
+	gsl_integration_workspace *w;
+	struct bound_law b = { d, NAN, df };
+	gsl_function f = { bound_integrand, &b };
+	double r, err;
+
+	if (isinf(df))
+		return gsl_cdf_ugaussian_Q(gsl_cdf_ugaussian_Qinv(0.025) - d) +
+		       gsl_cdf_ugaussian_P(-gsl_cdf_ugaussian_Qinv(0.025) - d);
+	b.tc = gsl_cdf_tdist_Qinv(0.025, df);
+	w = gsl_integration_workspace_alloc(1000);
+	gsl_integration_qagiu(&f, 0, 1e-12, 1e-10, 1000, w, &r, &err);
+	gsl_integration_workspace_free(w);
+	return r;
+}
+
+static void print_bound(const struct cell *c)
+{
+	double tau2 = pow(c->sb / 100, 2) + pow(c->sw / 100, 2) / c->reps;
+	double d = log1p(c->delta / 100) / sqrt(tau2 * 1.5);
+	unsigned need = 0;
+
+	printf("sigma_b_pct,sigma_w_pct,reps,delta_pct,df,variance_from,power\n");
+	printf("%g,%g,%u,%g,%d,history alone (%d A/A pairs),%.4f\n", c->sb, c->sw, c->reps, c->delta, HISTORY_ENTRIES,
+	       HISTORY_ENTRIES, bound_power(d, HISTORY_ENTRIES));
+	printf("%g,%g,%u,%g,%d,history and the campaign's A vs A2 (the history t),%.4f\n", c->sb, c->sw, c->reps,
+	       c->delta, HISTORY_ENTRIES + 1, bound_power(d, HISTORY_ENTRIES + 1));
+	printf("%g,%g,%u,%g,%d,pooled over %d metrics of one variance,%.4f\n", c->sb, c->sw, c->reps, c->delta,
+	       METRICS_PER_CALL * (HISTORY_ENTRIES + 1), METRICS_PER_CALL,
+	       bound_power(d, METRICS_PER_CALL * (HISTORY_ENTRIES + 1)));
+	printf("%g,%g,%u,%g,inf,known exactly,%.4f\n", c->sb, c->sw, c->reps, c->delta, bound_power(d, INFINITY));
+	for (unsigned df = 1; df <= 10000 && !need; df++)
+		if (bound_power(d, df) >= 0.60)
+			need = df;
+	if (need)
+		printf("%g,%g,%u,%g,%u,the fewest df for 60%% power (a history of %u A/A pairs),%.4f\n", c->sb, c->sw,
+		       c->reps, c->delta, need, need - 1, bound_power(d, need));
+}
+
 int main(int argc, char **argv)
 {
 	struct grid normal = { grid_sb, grid_sw, grid_delta, grid_reps, grid_boots,
@@ -814,7 +882,7 @@ int main(int argc, char **argv)
 	struct done done = { 0 };
 	int only_stress = -1;
 	unsigned long only_boots = 0;     /* bit b: cells with b boots per mode; 0: all */
-	bool sequential = false, answer = false, headline = false;
+	bool sequential = false, answer = false, headline = false, bound = false;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--quick")) {
@@ -863,6 +931,8 @@ int main(int argc, char **argv)
 				fprintf(stderr, "method: --fdr: expected a level between 0 and 1\n");
 				return 2;
 			}
+		} else if (!strcmp(argv[i], "--bound")) {
+			bound = true;
 		} else if (!strcmp(argv[i], "--sequential")) {
 			/* rounds = auto: the cells' boots are the ceiling (max_rounds). */
 			sequential = true;
@@ -895,9 +965,17 @@ int main(int argc, char **argv)
 			}
 			one = true;
 		} else {
-			fprintf(stderr, "usage: method [--quick] [--equiv-grid] [--stress-only|--normal-only|--stress KIND] [--boots B,...] [--draws N] [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--skip CSV] [--cell SB,SW,REPS,BOOTS,DELTA] [--sequential [--history]] [--answer-grid] [--headline-grid] [--fdr Q]\n");
+			fprintf(stderr, "usage: method [--quick] [--equiv-grid] [--stress-only|--normal-only|--stress KIND] [--boots B,...] [--draws N] [--null-draws N] [--seed S] [--reverse] [--shard I/N] [--skip CSV] [--cell SB,SW,REPS,BOOTS,DELTA] [--sequential [--history]] [--answer-grid] [--headline-grid] [--fdr Q] [--bound --cell ...]\n");
 			return 2;
 		}
+	}
+	if (bound) {
+		if (!one) {
+			fprintf(stderr, "method: --bound needs --cell\n");
+			return 2;
+		}
+		print_bound(&cell);
+		return 0;
 	}
 	if (sequential) {
 		struct grid g = { seq_sb, seq_sw, seq_delta, seq_reps, seq_boots,
@@ -909,6 +987,8 @@ int main(int argc, char **argv)
 		}
 		printf("stress,sigma_b_pct,sigma_w_pct,reps,max_rounds,delta_pct,method,draws,claim_rate,mc_se,mean_rounds,fixed_rounds,fixed_power_at_max,ci_coverage\n");
 		if (one) {
+			if (only_stress >= 0)
+				cell.stress = (enum stress)only_stress;
 			run_seq_cell(&cell, cell.delta == 0 ? null_draws : draws, seed);
 			return 0;
 		}

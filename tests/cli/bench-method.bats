@@ -40,6 +40,20 @@ between() {
 	"$METHOD_BENCH" --cell 3,0.5,5,1,9 --draws 4096 > "$BATS_TEST_TMPDIR/out.csv"
 	between "$(rate history)" 0.5 0.65
 	between "$(awk -v a="$(rate history)" -v b="$(rate history-unchecked)" 'BEGIN { print b - a }')" 0 0.03
+	# The unchecked history t is the bound of any test on 11 df (method --bound), within its Monte-Carlo error.
+	b=$("$METHOD_BENCH" --bound --cell 3,0.5,5,1,9 | awk -F, '$5 == 11 { print $7 }')
+	between "$(rate history-unchecked)" "$(awk -v b="$b" 'BEGIN { print b - 0.025 }')" "$(awk -v b="$b" 'BEGIN { print b + 0.025 }')"
+}
+
+@test "a history of 10 A/A pairs: no test reaches 60 % at 3 sigma_b; the history t measures at its bound" {
+	"$METHOD_BENCH" --bound --cell 3,0.5,5,1,9 > "$BATS_TEST_TMPDIR/bound.csv"
+	bound() { awk -F, -v df="$1" '$5 == df { print $7 }' "$BATS_TEST_TMPDIR/bound.csv"; }
+	# The history t's 11 df (10 pairs and the campaign's A vs A2): below 60 %, and so is 10.
+	between "$(bound 11)" 0.55 0.59
+	between "$(bound 10)" 0.54 "$(bound 11)"
+	# A variance known exactly would give 1.96 - d; 60 % needs 19 df.
+	between "$(bound inf)" 0.64 0.655
+	[ "$(awk -F, '/fewest df/ { print $5 }' "$BATS_TEST_TMPDIR/bound.csv")" = 19 ]
 }
 
 @test "three boots per mode: the boot-level test claims falsely about 5 %" {
@@ -77,6 +91,14 @@ between() {
 	"$METHOD_BENCH" --stress tested-3x-noisier --cell 1,0.5,5,4,0 --null-draws 4096 > "$BATS_TEST_TMPDIR/out.csv"
 	between "$(rate answer)" 0.035 0.07
 	between "$(awk -F, '$7 == "answer" { print $14 }' "$BATS_TEST_TMPDIR/out.csv")" 0.93 0.97
+}
+
+@test "the tested mode 3x noisier, one boot per mode: rounds = auto with the history claims after a second boot, near alpha" {
+	# One fixed round with the history claims falsely 39.1 % here (bench/method/history-check.csv).
+	"$METHOD_BENCH" --sequential --history --stress tested-3x-noisier --cell 3,0.5,5,6,0 --null-draws 1024 > "$BATS_TEST_TMPDIR/out.csv"
+	[ "$(awk -F, 'NR == 2 { print $1 }' "$BATS_TEST_TMPDIR/out.csv")" = tested-3x-noisier ]
+	between "$(rate seq-history)" 0.03 0.11
+	between "$(rate peek-history)" 0.3 0.6
 }
 
 @test "a noisy third mode does not hide another mode's effect" {
