@@ -55,7 +55,7 @@ static const char cmd_compare_usage[] =
 	"  --json               the same as --format json\n"
 	"  --color WHEN         auto (default), always or never; NO_COLOR is honoured\n"
 	"  --alpha A            level of the boot-level tests (0.05): their CI is 1 - A\n"
-	"  --fdr Q              Benjamini-Hochberg level over the report's tests (0.10)\n"
+	"  --fdr Q              Benjamini-Hochberg level over the report's tests (0.05)\n"
 	"  --equivalence [ROW=]PCT  a mode is the same within the margin when its\n"
 	"                       1 - 2 alpha CI lies inside -PCT to +PCT % (two one-sided\n"
 	"                       tests), else undecided, with the boots that would decide\n"

@@ -259,7 +259,7 @@ struct compare_options {
 	const struct strlist *by_run; /* rows compared run by run */
 	const struct strlist *row_stats; /* "ROW=STAT" or "ROW=STAT,STAT" overrides */
 	double alpha;                 /* boot-level tests' level; 0: 0.05 */
-	double fdr_q;                 /* Benjamini-Hochberg level; 0: 0.10 */
+	double fdr_q;                 /* Benjamini-Hochberg level; 0: 0.05 */
 	const struct history *history;   /* the machine's history, or NULL */
 	bool boots_needed;            /* fill compare_test.boots_needed (numerical, slower) */
 	const struct strlist *ignore; /* patterns of costs not to report (judge/costs.h), or NULL */
@@ -296,7 +296,7 @@ int compare_parse_margin(const char *s, double *ret);
 #define COMPARE_WILD_K 6.0
 #define COMPARE_WILD_MIN_PCT 1.0
 #define COMPARE_ALPHA_DEFAULT 0.05
-#define COMPARE_FDR_Q_DEFAULT 0.10
+#define COMPARE_FDR_Q_DEFAULT 0.05
 #define COMPARE_POWER 0.80
 #define COMPARE_UNUSUAL_P 0.01
 /* History entries used per metric: the newest ones (older ones age out). */

@@ -126,7 +126,7 @@ between() {
 	between "$(rate seq-history)" 0.025 0.07
 }
 
-@test "what the headline claims, read through answer_of(): at most alpha per metric, at most the FDR q per report of 16, each design" {
+@test "what the headline claims, read through answer_of(): at most alpha per metric and per report of 16, each design" {
 	# One boot per mode, no history: nothing is tested, so nothing is claimed.
 	"$METHOD_BENCH" --stress no-history --cell 1,0.5,5,1,0 --null-draws 4096 > "$BATS_TEST_TMPDIR/out.csv"
 	[ "$(rate headline)" = 0.0000 ]
@@ -137,16 +137,19 @@ between() {
 	for c in 3,0.5,5,1,0 1,0.5,5,2,0 1,2,5,3,0; do
 		"$METHOD_BENCH" --cell "$c" --null-draws 16384 > "$BATS_TEST_TMPDIR/out.csv"
 		[ "$(awk -F, '$7 == "headline-report" { print $8 }' "$BATS_TEST_TMPDIR/out.csv")" -ge 1024 ]
-		# Benjamini-Hochberg at q = 0.10 (the report's --fdr) bounds the share of
-		# do-nothing reports whose headline claims by q: 5.0-10.5 % on the full grid.
-		between "$(rate headline-report)" 0.02 0.13
+		# Benjamini-Hochberg at the report's default q = 0.05 bounds the share of
+		# do-nothing reports whose headline claims by alpha: 2.5-5.7 % on the full grid.
+		between "$(rate headline-report)" 0.01 0.075
 		# A claim survives the correction over the report's metrics: fewer per metric than the one verdict.
 		between "$(rate headline)" 0 "$(rate answer)"
-		between "$(rate headline)" 0 0.02
+		between "$(rate headline)" 0 0.01
+		cp "$BATS_TEST_TMPDIR/out.csv" "$BATS_TEST_TMPDIR/default-$c.csv"
 	done
-	# Judged at --fdr 0.05, a report opens with a claim at most alpha of the time.
+	# The default is --fdr 0.05: the same reports claim, to the last draw; at 0.10 more do.
 	"$METHOD_BENCH" --fdr 0.05 --cell 3,0.5,5,1,0 --null-draws 16384 > "$BATS_TEST_TMPDIR/out.csv"
-	between "$(rate headline-report)" 0.02 0.075
+	diff -u "$BATS_TEST_TMPDIR/default-3,0.5,5,1,0.csv" "$BATS_TEST_TMPDIR/out.csv"
+	"$METHOD_BENCH" --fdr 0.10 --cell 3,0.5,5,1,0 --null-draws 16384 > "$BATS_TEST_TMPDIR/out.csv"
+	between "$(rate headline-report)" 0.075 0.13
 }
 
 @test "bad arguments" {
