@@ -15,6 +15,7 @@
 #include "lib/escape.h"
 #include "lib/file.h"
 #include "lib/strlist.h"
+#include "lib/tty.h"
 #include "cli/log.h"
 #include "report/compare-report.h"
 
@@ -34,7 +35,8 @@ static const char cmd_report_usage[] =
 	"report.html is one self-contained page with a forest plot of every\n"
 	"boot-level result and a chart per metric; csv is one table, and mail is\n"
 	"72 columns of ASCII to paste into a mailing-list reply: both are printed,\n"
-	"not written.\n"
+	"not written. report.txt fits 100 columns; txt printed to a terminal fits\n"
+	"its width (COLUMNS).\n"
 	"With -o FILE, only FILE is written (- prints it) and the campaign\n"
 	"directory is left as it is.\n"
 	"The machine's calibration history judges it when there is one; nothing\n"
@@ -229,6 +231,11 @@ static int cmd_report(int argc, char **argv)
 		return usage_error(&stats, xasprintf("--legend: only txt and md have a legend, not %s", format));
 	/* csv and mail are printed, never files of the campaign; -o writes only its file. The long legend is printed, not a file's. */
 	rq.text = output || fmt == REPORT_CSV || fmt == REPORT_MAIL || rq.legend_long;
+	/* A terminal gets the text at its width; report.txt keeps the 100 columns of a file. */
+	if (!output && fmt == REPORT_TEXT) {
+		rq.width = tty_columns(STDOUT_FILENO);
+		rq.text = rq.text || rq.width;
+	}
 	rq.text_format = fmt;
 	rq.no_files = output != NULL;
 	if (output && strcmp(output, "-") && output_outside_campaigns(output, argv[optind], format) < 0) {

@@ -106,6 +106,8 @@ struct campaign_report_request {
 	bool no_files;
 	/* The txt or md report in *ret_text ends with the long legend (the files keep the short one). */
 	bool legend_long;
+	/* The txt report in *ret_text is wrapped to this many columns (0: as the file, 100). */
+	unsigned width;
 };
 
 /*

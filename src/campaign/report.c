@@ -40,12 +40,12 @@ static void side_iommu(const struct side *side, const char *watch, char **ret_su
 
 /* One report in format into *ret (the caller's): txt and md open with the headline, then extra (the campaign's head). */
 static int render_report(const char *dir, const struct compare_result *res, enum report_format format,
-			 const struct strlist *warnings, const char *extra, const struct plan *plan, bool legend_long,
-			 char **ret, size_t *ret_len)
+			 const struct strlist *warnings, const char *extra, const struct plan *plan,
+			 const struct campaign_report_request *request, char **ret, size_t *ret_len)
 {
 	char *title = path_basename(dir);
 	struct report_options ro = { .format = format, .loud_pct = COMPARE_LOUD_PCT_DEFAULT, .warnings = warnings,
-				     .title = title, .watch = plan->watch, .legend_long = legend_long };
+				     .title = title, .watch = plan->watch };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -54,6 +54,10 @@ static int render_report(const char *dir, const struct compare_result *res, enum
 	if (!f) {
 		free(title);
 		return -errno;
+	}
+	if (request) {
+		ro.legend_long = request->legend_long;
+		ro.width = request->width;
 	}
 	/* The headline opens txt and md; the campaign's lines follow it. */
 	if (format == REPORT_TEXT || format == REPORT_MD)
@@ -76,7 +80,7 @@ static int write_report(const char *dir, const char *name, const struct compare_
 {
 	char *buf, *path;
 	size_t len;
-	int r = render_report(dir, res, format, warnings, extra, plan, false, &buf, &len);
+	int r = render_report(dir, res, format, warnings, extra, plan, NULL, &buf, &len);
 
 	if (r < 0)
 		return r;
@@ -342,8 +346,7 @@ static int report_files(const char *dir, bool files, const struct compare_result
 	if (r == 0 && request && request->text && ret_text) {
 		size_t len;
 
-		r = render_report(dir, res, request->text_format, warnings, head, plan, request->legend_long,
-				  ret_text, &len);
+		r = render_report(dir, res, request->text_format, warnings, head, plan, request, ret_text, &len);
 	}
 	return r;
 }

@@ -720,7 +720,7 @@ static void rule_section(struct page *pg)
 
 	page_put(pg, "<section id=\"rule\">\n<h2>How to read the verdicts</h2>\n<pre class=\"rule\">");
 	if (f) {
-		report_legend(f, pg->res, pg->o, "");
+		report_legend(f, pg->res, pg->o, "", 80);
 		fclose(f);
 		page_esc(pg, buf);
 		free(buf);

@@ -1,6 +1,7 @@
 #include "report/legend.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,23 +13,44 @@
 #include "report/answer.h"
 #include "report/words.h"
 
-void report_legend(FILE *out, const struct compare_result *res, const struct report_options *o,
-		   const char *prefix)
+/* One entry of the long legend: prefix, then fmt's text wrapped to width (0: one line), continued indented. */
+static void __attribute__((format(printf, 4, 5)))
+entry(FILE *out, size_t width, const char *prefix, const char *fmt, ...)
 {
-	fprintf(out, "%sdelta: one boot's statistic against the first side's, in %%, + is better: b/a - 1 when\n", prefix);
-	fprintf(out, "%s  higher is better, 1 - b/a when lower is better (10%% less time is +10%%); boot-level\n", prefix);
-	fprintf(out, "%s  deltas, CIs and margins alike.\n", prefix);
-	fprintf(out, "%sdrift: the largest delta of a repeat of the first side's mode (%s) against it.\n",
-		prefix, res->sides[0].mode);
-	fprintf(out, "%sscreen (the seed rule, no test): counts when |delta| >= 2 |drift| and > the first side's\n", prefix);
-	fprintf(out, "%s  spread (%% of its mean); by-run rows: every run's delta has one sign and is >= 2x\n", prefix);
-	fprintf(out, "%s  the largest per-run drift.\n", prefix);
-	fprintf(out, "%sq = |delta|/|drift|; p = 1 - (2/pi) atan(q/sqrt(0.75)) (report.json's screen_p): the\n", prefix);
-	fprintf(out, "%s  screen read as a t-test with 1 degree of freedom; at q = 2 it claims falsely about 26%%\n", prefix);
-	fprintf(out, "%s  of the time when boot-to-boot noise dominates, so it is no verdict of the answer.\n", prefix);
-	fprintf(out, "%sloud: the first side's or its repeat's spread is over %.1f%% of the mean; one repeat\n",
-		prefix, o->loud_pct);
-	fprintf(out, "%s  boot cannot characterise it, so it is reported, not judged.\n", prefix);
+	struct strbuf sb = STRBUF_INIT;
+	char *indent = xasprintf("%s  ", prefix);
+	va_list ap;
+
+	strbuf_addstr(&sb, prefix);
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	report_put_words(out, strbuf_str(&sb), width ? width : SIZE_MAX, indent);
+	free(indent);
+	strbuf_release(&sb);
+}
+
+void report_legend(FILE *out, const struct compare_result *res, const struct report_options *o,
+		   const char *prefix, size_t width)
+{
+	entry(out, width, prefix, "delta: one boot's statistic against the first side's, in %%, + is better: b/a - 1 "
+	      "when higher is better, 1 - b/a when lower is better (10%% less time is +10%%); boot-level deltas, "
+	      "CIs and margins alike.");
+	entry(out, width, prefix, "drift: the largest delta of a repeat of the first side's mode (%s) against it.",
+	      res->sides[0].mode);
+	entry(out, width, prefix, "screen (the seed rule, no test): counts when |delta| >= 2 |drift| and > the larger "
+	      "spread (%% of the mean) of the side and the first side; by-run rows: every run's delta has one sign "
+	      "and is >= 2x the largest per-run drift.");
+	entry(out, width, prefix, "q = |delta|/|drift|; p = 1 - (2/pi) atan(q/sqrt(0.75)) (report.json's screen_p): "
+	      "the screen read as a t-test with 1 degree of freedom; at q = 2 it claims falsely about 26%% of the "
+	      "time when boot-to-boot noise dominates, so it is no verdict of the answer.");
+	entry(out, width, prefix, "loud: the side's, the first side's or the drift repeat's spread is over %.1f%% of "
+	      "the mean, or one of them holds a wild rep: a side too loud to judge is too loud wherever it stands, "
+	      "so it is reported, not judged.", o->loud_pct);
+	entry(out, width, prefix, "wild rep: a rep more than six robust scales from its boot's median (and more than "
+	      "1%%), named in the report and left out of its boot's mean and every test.");
+	entry(out, width, prefix, "not tested (the answer): one boot of a mode and no history; the line says what "
+	      "would test it.");
 }
 
 /*
@@ -55,37 +77,34 @@ void report_legend_short(FILE *out, const struct compare_result *res, const stru
 	strbuf_release(&sb);
 }
 
-void report_legend_boot_level(FILE *out, const struct compare_result *res, const char *prefix)
+void report_legend_boot_level(FILE *out, const struct compare_result *res, const char *prefix, size_t width)
 {
+	const char *first = res->sides[0].mode;
+
 	if (!report_any_boot_level(res))
 		return;
-	fprintf(out, "%sboots: each boot is the mean of the logs of its reps (by-run rows: without run 1);\n", prefix);
-	fprintf(out, "%s  sigma_b, sigma_w: boot-to-boot and rep-to-rep spread (method of moments, in %% of the\n", prefix);
-	fprintf(out, "%s  value); ICC = sigma_b^2 / (sigma_b^2 + sigma_w^2): the share of noise that reps cannot average.\n", prefix);
-	fprintf(out, "%sboot-level delta: the mode's mean boot against the mean of every %s boot (logs).\n",
-		prefix, res->sides[0].mode);
-	fprintf(out, "%sboot t: a t-test on boot means, each mode against %s, with the boot variance pooled\n",
-		prefix, res->sides[0].mode);
-	fprintf(out, "%s  over all modes (df = sum over modes of boots - 1); CI = exp(delta -/+ t SE); needs two\n", prefix);
-	fprintf(out, "%s  boots of both. Welch and paired-by-round checks are in report.json, no second verdict.\n", prefix);
-	fprintf(out, "%shistory t: the same with the variance pooled from this machine's A/A history (df =\n", prefix);
-	fprintf(out, "%s  history + campaign), for campaigns with one boot per mode; undecided when the repeat\n", prefix);
-	fprintf(out, "%s  boots of every metric together show the box noisier than its history (history check).\n", prefix);
-	fprintf(out, "%sA boot or history t claims (counts) when its %.0f%% CI excludes 0: with independent boots it\n",
-		prefix, 100 * (1 - res->alpha));
-	fprintf(out, "%s  claims falsely %.0f%% of the time (alpha); at alpha 0.05, simulated campaigns gave\n",
-		prefix, 100 * res->alpha);
-	fprintf(out, "%s  4.4-5.8%% (boot t) in every cell; the history t behind its gate stayed under 5%% on a\n", prefix);
-	fprintf(out, "%s  steady machine and under 10%% on one 3x noisier than its history (docs/statistics.md).\n", prefix);
-	fprintf(out, "%sFDR: Benjamini-Hochberg over this report's tests at q = %.2f: among surviving claims, at\n",
-		prefix, res->fdr_q);
-	fprintf(out, "%s  most %.0f%% are false in expectation.\n", prefix, 100 * res->fdr_q);
+	entry(out, width, prefix, "boots: each boot is the mean of the logs of its reps (by-run rows: without run 1); "
+	      "sigma_b, sigma_w: boot-to-boot and rep-to-rep spread (method of moments, in %% of the value); "
+	      "ICC = sigma_b^2 / (sigma_b^2 + sigma_w^2): the share of noise that reps cannot average.");
+	entry(out, width, prefix, "boot-level delta: the mode's mean boot against the mean of every %s boot (logs): "
+	      "the mode's one delta, the same in every format.", first);
+	entry(out, width, prefix, "boot t: Welch's t on boot means, each mode against %s, with the variance of those "
+	      "two modes alone (Welch-Satterthwaite df); CI = exp(delta -/+ t SE) - 1; needs two boots of both. "
+	      "The paired-by-round check is in report.json, no second verdict.", first);
+	entry(out, width, prefix, "history t: the same with the variance pooled from this machine's A/A history (df "
+	      "= history + campaign), for campaigns with one boot per mode; undecided when the repeat boots of every "
+	      "metric together show the box noisier than its history (history check).");
+	entry(out, width, prefix, "A boot or history t claims (counts) when its %.0f%% CI excludes 0: with independent "
+	      "boots it claims falsely %.0f%% of the time (alpha), as measured in docs/statistics.md.",
+	      100 * (1 - res->alpha), 100 * res->alpha);
+	entry(out, width, prefix, "FDR: Benjamini-Hochberg over this report's tests at q = %.2f: among surviving "
+	      "claims, at most %.0f%% are false in expectation; a claim of the answer survives it.",
+	      res->fdr_q, 100 * res->fdr_q);
 	if (report_any_margin(res)) {
-		fprintf(out, "%ssame within ±M%%: a row's equivalence margin M; two one-sided tests at alpha %.3g, that is\n",
-			prefix, res->alpha);
-		fprintf(out, "%s  its %.0f%% CI lies inside -M to +M%%. undecided: neither a claim nor inside the margin;\n",
-			prefix, 100 * (1 - 2 * res->alpha));
-		fprintf(out, "%s  the boots that would decide it have 80%% power at the estimate.\n", prefix);
+		entry(out, width, prefix, "same within ±M%%: a row's equivalence margin M; two one-sided tests at alpha "
+		      "%.3g, that is its %.0f%% CI lies inside -M to +M%%. undecided: neither a claim nor inside the "
+		      "margin; the boots that would decide it have 80%% power at the estimate.",
+		      res->alpha, 100 * (1 - 2 * res->alpha));
 	}
 }
 

@@ -10,8 +10,8 @@
 /*
  * The lines the text and Markdown reports end with, each starting with
  * prefix: the summary, the boot-level summary, and the legend (the short
- * one, wrapped to width columns, 0: unwrapped; the long ones explain every
- * column, bootab compare --legend).
+ * one, or the long ones that explain every column, bootab compare --legend),
+ * each wrapped to width columns (0: unwrapped), continued indented.
  */
 void report_summary_line(FILE *out, const struct compare_result *res, const char *head, const char *end);
 void report_boot_level_summary(FILE *out, const struct compare_result *res, const char *prefix, size_t width);
@@ -47,8 +47,9 @@ struct report_cost {
 bool report_cost_get(const struct compare_result *res, struct report_cost *ret);
 void report_cost_release(struct report_cost *c);
 void report_design_cost(FILE *out, const struct compare_result *res, size_t width, bool md);
-void report_legend(FILE *out, const struct compare_result *res, const struct report_options *o, const char *prefix);
-void report_legend_boot_level(FILE *out, const struct compare_result *res, const char *prefix);
+void report_legend(FILE *out, const struct compare_result *res, const struct report_options *o, const char *prefix,
+		   size_t width);
+void report_legend_boot_level(FILE *out, const struct compare_result *res, const char *prefix, size_t width);
 void report_legend_short(FILE *out, const struct compare_result *res, const struct report_options *o,
 			 size_t width, const char *prefix);
 

@@ -369,8 +369,8 @@ void report_md(FILE *out, const struct compare_result *res, const struct report_
 	md_found(out, res);
 	fputc('\n', out);
 	if (o->legend_long) {
-		report_legend(out, res, o, "> ");
-		report_legend_boot_level(out, res, "> ");
+		report_legend(out, res, o, "> ", 0);
+		report_legend_boot_level(out, res, "> ", 0);
 	} else {
 		report_legend_short(out, res, o, 0, "> ");
 	}

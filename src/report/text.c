@@ -128,7 +128,8 @@ static void text_tests(FILE *out, const struct compare_result *res, const struct
 	struct answer_row *rows;
 	struct answer *answers;
 	struct strbuf sb = STRBUF_INIT, ci = STRBUF_INIT;
-	size_t bw = 5, dw = 5, cw, pw = 1, tw = 4;
+	size_t bw = 5, dw = 5, cw, pw = 1, tw = 4, vw = 7;
+	bool narrow;
 
 	if (cm->n_tests == 0)
 		return;
@@ -144,9 +145,12 @@ static void text_tests(FILE *out, const struct compare_result *res, const struct
 		cw = wider(cw, rows[t].ci);
 		pw = wider(pw, rows[t].p);
 		tw = wider(tw, rows[t].test);
+		vw = wider(vw, rows[t].verdict);
 	}
+	/* Too wide for the terminal: each verdict opens the line of its notes, under its row. */
+	narrow = 2 + label_w + 2 + bw + 2 + dw + 2 + cw + 2 + pw + 2 + tw + 2 + vw > width;
 	strbuf_addf(&sb, "  %-*s  %*s  %*s  %*s  %*s  %-*s  %s", (int)label_w, "mode", (int)bw, "boots", (int)dw, "delta",
-		    (int)cw, strbuf_str(&ci), (int)pw, "p", (int)tw, "test", "verdict");
+		    (int)cw, strbuf_str(&ci), (int)pw, "p", (int)tw, "test", narrow ? "" : "verdict");
 	report_put_line(out, &sb);
 	for (size_t t = 0; t < cm->n_tests; t++) {
 		const struct answer_row *r = &rows[t];
@@ -155,9 +159,13 @@ static void text_tests(FILE *out, const struct compare_result *res, const struct
 		const char *color = answers[t].kind == ANSWER_CLAIM ? color_of(&fake, o->color) : "";
 
 		strbuf_addstr(&notes, r->notes);
-		strbuf_addf(&sb, "  %-*s  %*s  %*s  %*s  %*s  %-*s  %s%s%s", (int)label_w, cm->tests[t].mode, (int)bw,
-			    r->boots, (int)dw, r->delta, (int)cw, r->ci, (int)pw, r->p, (int)tw, r->test, color,
-			    r->verdict, *color ? reset : "");
+		strbuf_addf(&sb, "  %-*s  %*s  %*s  %*s  %*s  %-*s  ", (int)label_w, cm->tests[t].mode, (int)bw,
+			    r->boots, (int)dw, r->delta, (int)cw, r->ci, (int)pw, r->p, (int)tw, r->test);
+		if (narrow) {
+			report_put_line(out, &sb);
+			strbuf_addstr(&sb, "      ");
+		}
+		strbuf_addf(&sb, "%s%s%s", color, r->verdict, *color ? reset : "");
 		put_row_notes(out, &sb, &notes, width, *color ? strlen(color) + strlen(reset) : 0);
 		strbuf_release(&notes);
 		answer_row_release(&rows[t]);
@@ -197,11 +205,13 @@ static void text_boot_level(FILE *out, const struct compare_result *res, const s
 		} else if (!cm->history.checked) {
 			strbuf_addstr(&sb, "; no repeat boot to check it against");
 		}
-		report_put_line(out, &sb);
+		report_put_wrapped(out, strbuf_str(&sb), width, "    ");
+		strbuf_truncate(&sb, 0);
 		if (cm->history.drift) {
 			strbuf_addstr(&sb, "  ");
 			drift_add_undecided(&sb, res, cm);
-			report_put_line(out, &sb);
+			report_put_wrapped(out, strbuf_str(&sb), width, "    ");
+			strbuf_truncate(&sb, 0);
 		}
 	}
 	text_tests(out, res, cm, o, label_w, width);
@@ -218,15 +228,18 @@ static void stats_words(struct strbuf *sb, const struct compare_metric *cm)
 }
 
 /* Each side's command line against the first side's, its IOMMU group types and load, where recorded. */
-static void text_boot_words(FILE *out, const struct compare_result *res, size_t label_w)
+static void text_boot_words(FILE *out, const struct compare_result *res, size_t label_w, size_t width)
 {
 	struct strbuf sb = STRBUF_INIT;
+	char *indent = xasprintf("%*s", (int)label_w + 4, "");
 	bool any = false;
 
 	for (size_t k = 0; k < res->n_sides; k++)
 		any |= res->sides[k].cmdline || res->sides[k].iommu_summary;
-	if (!any)
+	if (!any) {
+		free(indent);
 		return;
+	}
 	fprintf(out, "args against %s, IOMMU group types, load at start:\n", res->sides[0].label);
 	for (size_t k = 0; k < res->n_sides; k++) {
 		const struct side *s = &res->sides[k];
@@ -235,9 +248,11 @@ static void text_boot_words(FILE *out, const struct compare_result *res, size_t 
 		strbuf_addf(&sb, "  %-*s  args %s; iommu %s; load %s", (int)label_w, s->label,
 			    !args ? "(not recorded)" : k == 0 ? "(the first side's)" : *args ? args : "the same",
 			    s->iommu_summary ? s->iommu_summary : "(not recorded)", s->load ? s->load : "(not recorded)");
-		report_put_line(out, &sb);
+		report_put_wrapped(out, strbuf_str(&sb), width, indent);
+		strbuf_truncate(&sb, 0);
 		free(args);
 	}
+	free(indent);
 	strbuf_release(&sb);
 }
 
@@ -272,7 +287,7 @@ static void text_prepare(FILE *out, const struct compare_result *res, size_t lab
 }
 
 /* Who the sides are: their modes, no repeat, versions that differ, kernels. */
-static void text_sides(FILE *out, const struct compare_result *res, size_t label_w)
+static void text_sides(FILE *out, const struct compare_result *res, size_t label_w, size_t width)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct kernel_compare kc;
@@ -304,7 +319,7 @@ static void text_sides(FILE *out, const struct compare_result *res, size_t label
 	kernel_compare(res->sides, res->n_sides, &kc);
 	report_kernels_text(out, res, &kc, false);
 	kernel_compare_release(&kc);
-	text_boot_words(out, res, label_w);
+	text_boot_words(out, res, label_w, width);
 	text_prepare(out, res, label_w);
 	strbuf_release(&sb);
 }
@@ -506,8 +521,8 @@ static void text_summary(FILE *out, const struct compare_result *res, const stru
 	report_boot_level_summary(out, res, "", width);
 	report_design_cost(out, res, width, false);
 	if (o->legend_long) {
-		report_legend(out, res, o, "");
-		report_legend_boot_level(out, res, "");
+		report_legend(out, res, o, "", width);
+		report_legend_boot_level(out, res, "", width);
 	} else {
 		report_legend_short(out, res, o, width, "");
 	}
@@ -588,7 +603,7 @@ void report_text(FILE *out, const struct compare_result *res, const struct repor
 	headline_write(out, res, t.width, false);
 	if (o->preamble)
 		fputs(o->preamble, out);
-	text_sides(out, res, t.label_w);
+	text_sides(out, res, t.label_w, t.width);
 	/* What the sides are comes first (modes, versions, kernels), then what bootab found each side lost. */
 	text_found(out, res);
 	for (size_t i = 0; i < res->n_metrics; i++)

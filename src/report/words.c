@@ -340,11 +340,8 @@ void report_md_plain(FILE *out, const char *s)
 	}
 }
 
-/*
- * Writes text as lines of at most width columns, broken after "; " where
- * it can, else at a space; lines after the first start with indent.
- */
-void report_put_wrapped(FILE *out, const char *text, size_t width, const char *indent)
+/* report_put_wrapped(), or with at_semi false report_put_words(). */
+static void put_wrapped(FILE *out, const char *text, size_t width, const char *indent, bool at_semi)
 {
 	size_t col = 0, ind = strlen(indent), n = strlen(text);
 	const char *end = text + n;
@@ -358,7 +355,7 @@ void report_put_wrapped(FILE *out, const char *text, size_t width, const char *i
 			if (cols > room)
 				break;
 			cut = i + 1;
-			if (text[i] == ';' && text[i + 1] == ' ')
+			if (at_semi && text[i] == ';' && text[i + 1] == ' ')
 				last_semi = i + 1;
 			else if (text[i] == ' ')
 				last_space = i;
@@ -377,6 +374,16 @@ void report_put_wrapped(FILE *out, const char *text, size_t width, const char *i
 		}
 	}
 	fputc('\n', out);
+}
+
+void report_put_wrapped(FILE *out, const char *text, size_t width, const char *indent)
+{
+	put_wrapped(out, text, width, indent, true);
+}
+
+void report_put_words(FILE *out, const char *text, size_t width, const char *indent)
+{
+	put_wrapped(out, text, width, indent, false);
 }
 
 /* A variance in log units as a percentage-like sd: 100 sqrt(var). */

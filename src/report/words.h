@@ -116,5 +116,7 @@ void report_put_line(FILE *out, struct strbuf *sb);
  * it can, else at a space; lines after the first start with indent.
  */
 void report_put_wrapped(FILE *out, const char *text, size_t width, const char *indent);
+/* The same, broken at spaces only: for prose, as the long legend. */
+void report_put_words(FILE *out, const char *text, size_t width, const char *indent);
 
 #endif

@@ -112,7 +112,8 @@ rounded() {
 	[ "$(field prefill off3 test_verdict)" = undecided ]
 	run "$BOOTAB" compare --color never --history "$h" "$c/pt3" "$c/translated3" "$c/off3" "$c/pt4"
 	[[ "$output" == *"  history: 1 entries, 1 df, boot-to-boot sd 0.77%; this campaign's variance is 1.2x it (p 0.470)"* ]]
-	[[ "$output" == *"  undecided: the history is too short to vouch for this box (1 df; drift 1.2% vs expected 1.1%); one more round would decide"* ]]
+	[[ "$output" == *"  undecided: the history is too short to vouch for this box (1 df; drift 1.2% vs expected 1.1%);
+    one more round would decide"* ]]
 	# (the summary line wrapped to the report's width)
 	[[ "$output" == *"history check: over 2 metrics the repeat boots vary 0.99x the history's (expected 1.80x on 1.0 df;"*"the history is too short to tell, the history"*"tests are undecided;"*"one more round, or more A/A history, would decide"* ]]
 	# Not an equivalence question: no margin was asked for.

@@ -87,6 +87,47 @@ on80() {
 	grep -q '^  off            3/4  +3.8%  +2.3 to +5.3%  0.002  boot t, df 5  counts$' "$BATS_TEST_TMPDIR/abca-file.txt"
 }
 
+@test "--legend and bootab report fit an 80-column terminal; report.txt keeps the 100 columns of a file" {
+	command -v script > /dev/null || skip "script(1) is not installed"
+	abca="$BATS_TEST_DIRNAME/../fixtures/campaign-abca"
+	hist="$BATS_TEST_DIRNAME/../fixtures/history/abca-noisy-aa.json"
+	# Every entry of the long legend: the boot t's, the margins' and the history t's.
+	on80 "$BATS_TEST_TMPDIR/legend.txt" compare --legend --color never --equivalence 1% \
+		"$abca"/{pt,translated,off,pt2,translated2,off2,pt3,translated3,off3,pt4}
+	on80 "$BATS_TEST_TMPDIR/legend-h.txt" compare --legend --color never --history "$hist" \
+		"$abca"/{pt3,translated3,off3,pt4}
+	for f in legend legend-h; do
+		[ "$(widest "$BATS_TEST_TMPDIR/$f.txt")" -le 80 ] || { echo "$f: $(widest "$BATS_TEST_TMPDIR/$f.txt") columns"; false; }
+	done
+	grep -q "^boot t: Welch's t on boot means, each mode against pt" "$BATS_TEST_TMPDIR/legend.txt"
+	grep -q '^same within ±M%: ' "$BATS_TEST_TMPDIR/legend.txt"
+	grep -q '^history t: ' "$BATS_TEST_TMPDIR/legend-h.txt"
+	# The history design's boot-level table: too wide for 80, each verdict opens its notes' line.
+	grep -q '^  off            1/2  +3.9%  -2.5 to +10.8%  0.172  history t, df 4$' "$BATS_TEST_TMPDIR/legend-h.txt"
+	grep -q '^      within noise; 6 boots per mode for 80% power at +3.9%$' "$BATS_TEST_TMPDIR/legend-h.txt"
+	grep -q '^FDR: Benjamini-Hochberg over this report.s tests at q = 0.05' "$BATS_TEST_TMPDIR/legend.txt"
+	# Into a file the legend takes 100 columns.
+	"$BOOTAB" compare --legend --color never --equivalence 1% "$abca"/{pt,translated,off,pt2,translated2,off2,pt3,translated3,off3,pt4} \
+		> "$BATS_TEST_TMPDIR/legend-file.txt"
+	[ "$(widest "$BATS_TEST_TMPDIR/legend-file.txt")" -gt 80 ]
+	[ "$(widest "$BATS_TEST_TMPDIR/legend-file.txt")" -le 100 ]
+	# bootab report on a terminal: the report at its width, short legend or long; the file stays at 100.
+	on80 "$BATS_TEST_TMPDIR/report.txt" report "$camp"
+	on80 "$BATS_TEST_TMPDIR/report-legend.txt" report --legend "$camp"
+	for f in report report-legend; do
+		[ "$(widest "$BATS_TEST_TMPDIR/$f.txt")" -le 80 ] || { echo "$f: $(widest "$BATS_TEST_TMPDIR/$f.txt") columns"; false; }
+	done
+	[ "$(widest "$camp/report.txt")" -gt 80 ]
+	[ "$(widest "$camp/report.txt")" -le 100 ]
+	# The same report, wrapped: its lines' words are the file's (a narrow screen column says "no drift").
+	diff -u <(sed 's/no drift measured$/no drift/' "$camp/report.txt" | tr -s ' \n' '  ') \
+		<(tr -s ' \n' '  ' < "$BATS_TEST_TMPDIR/report.txt")
+	grep -q '^legend: + is better' "$BATS_TEST_TMPDIR/report.txt"
+	grep -q '^loud: the side.s, the first side.s or the drift repeat.s spread' "$BATS_TEST_TMPDIR/report-legend.txt"
+	# In a pipe, bootab report prints report.txt as it is.
+	"$BOOTAB" report "$camp" | diff -u "$camp/report.txt" -
+}
+
 @test "report --legend prints the long legend; the campaign's report files keep the short one" {
 	run -0 --separate-stderr "$BOOTAB" report --legend "$camp"
 	[[ "$output" == *"q = |delta|/|drift|; p = 1 - (2/pi) atan(q/sqrt(0.75))"* ]]
