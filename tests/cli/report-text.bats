@@ -188,3 +188,22 @@ on80() {
 	# It opens as the output does: the headline first.
 	[ "$(head -1 "$BATS_TEST_TMPDIR/excerpt")" = "$(head -1 "$BATS_TEST_TMPDIR/out.txt")" ]
 }
+
+@test "README's lab excerpt is what bootab report prints on the recorded lab campaign, line for line" {
+	readme="$BATS_TEST_DIRNAME/../../README.md"
+	# As README says to run it, from the top of the tree; -o - writes nothing into the campaign.
+	cd "$BATS_TEST_DIRNAME/../.."
+	run -0 --separate-stderr "$BOOTAB" report tests/fixtures/campaign-lab -o -
+	printf '%s\n' "$output" > "$BATS_TEST_TMPDIR/out.txt"
+	git status --porcelain -- tests/fixtures/campaign-lab > "$BATS_TEST_TMPDIR/status" 2>/dev/null || true
+	[ ! -s "$BATS_TEST_TMPDIR/status" ]
+	# The demo section's first block, but for the "..." that stands for the tables left out.
+	sed -n '/^## The demo campaign/,/^## /p' "$readme" | awk '/^```$/ { n++; next } n == 1' > "$BATS_TEST_TMPDIR/excerpt"
+	[ "$(wc -l < "$BATS_TEST_TMPDIR/excerpt")" -gt 20 ]
+	grep -q '^campaign tests/fixtures/campaign-lab: 2 of 2 boots recorded$' "$BATS_TEST_TMPDIR/excerpt"
+	while IFS= read -r line; do
+		[ -z "$line" ] || [ "$line" = "..." ] && continue
+		grep -qxF -- "$line" "$BATS_TEST_TMPDIR/out.txt" || { echo "not in the output: $line"; false; }
+	done < "$BATS_TEST_TMPDIR/excerpt"
+	[ "$(head -1 "$BATS_TEST_TMPDIR/excerpt")" = "$(head -1 "$BATS_TEST_TMPDIR/out.txt")" ]
+}
