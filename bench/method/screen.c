@@ -10,13 +10,16 @@
  * again at the end (9 boots a round). One mode per factor: the standing
  * config and each factor alone in the default order, the standing config
  * closing (the same 9 boots: the standing config 3 times, each factor 2).
- * A claim: the 95 % CI of a main effect excludes 0. Prints CSV: the
- * layout, the factor, its true effect (in sigma_b), the share of
- * campaigns that claimed it.
+ * A claim: the 95 % CI of a main effect excludes 0. For the design, the
+ * two-factor interactions too, from the fit with them the report makes
+ * (design_fit()): A*B is the only one there is. Prints CSV: the layout,
+ * the factor (or pair), its true effect (in sigma_b; a pair's: what both
+ * on adds), the share of campaigns that claimed it.
  *
  * make bench-screen writes bench/method/screen.csv.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,9 +48,24 @@ static double simulate(const gsl_rng *rng, const signed char *lv)
 	return y;
 }
 
-static void run(const char *name, const signed char *levels, gsl_rng *rng)
+static const unsigned pairs[2 * K] = { 0, 1, 0, 2, 1, 2 };   /* A*B, A*C, B*C */
+
+/* The interactions' claims of one campaign, added to claims (K pairs). */
+static void interactions(const signed char *levels, const double *y, size_t *claims, size_t *fits)
 {
-	size_t claims[K] = { 0 }, fits = 0;
+	struct design_effect e[2 * K];
+	size_t df;
+
+	if (design_fit(levels, K, pairs, K, y, BOOTS, 0.05, e, &df) < 0 || !df)
+		return;
+	(*fits)++;
+	for (size_t i = 0; i < K; i++)
+		claims[i] += e[K + i].low > 0 || e[K + i].high < 0;
+}
+
+static void run(const char *name, const signed char *levels, bool with_pairs, gsl_rng *rng)
+{
+	size_t claims[K] = { 0 }, fits = 0, pair_claims[K] = { 0 }, pair_fits = 0;
 
 	for (size_t d = 0; d < DRAWS; d++) {
 		double y[BOOTS];
@@ -56,6 +74,8 @@ static void run(const char *name, const signed char *levels, gsl_rng *rng)
 
 		for (size_t b = 0; b < BOOTS; b++)
 			y[b] = simulate(rng, &levels[b * K]);
+		if (with_pairs)
+			interactions(levels, y, pair_claims, &pair_fits);
 		if (design_effects(levels, K, y, BOOTS, 0.05, e, &df) < 0 || !df)
 			continue;
 		fits++;
@@ -64,6 +84,9 @@ static void run(const char *name, const signed char *levels, gsl_rng *rng)
 	}
 	for (size_t i = 0; i < K; i++)
 		printf("%s,%c,%.1f,%.4f\n", name, (int)('A' + i), truth[i], (double)claims[i] / (double)fits);
+	for (size_t i = 0; with_pairs && pair_fits && i < K; i++)
+		printf("%s,%c*%c,%.1f,%.4f\n", name, (int)('A' + pairs[2 * i]), (int)('A' + pairs[2 * i + 1]),
+		       i == 0 ? interaction_ab : 0.0, (double)pair_claims[i] / (double)pair_fits);
 }
 
 int main(void)
@@ -82,8 +105,8 @@ int main(void)
 		for (size_t i = 0; i < K; i++)
 			one[b * K + i] = b % 4 == i + 1 ? 1 : -1;
 	printf("layout,factor,effect_sigma_b,claimed\n");
-	run("design-2^3", design, rng);
-	run("one-mode-per-factor", one, rng);
+	run("design-2^3", design, true, rng);
+	run("one-mode-per-factor", one, false, rng);
 	design_release(&d);
 	gsl_rng_free(rng);
 	return 0;

@@ -16,6 +16,7 @@
 #include "lib/strbuf.h"
 #include "lib/strlist.h"
 #include "report/compare-report.h"
+#include "report/factors.h"
 #include "results/side.h"
 
 /* The IOMMU facts of one side, from its meta.json as side_load() read it. */
@@ -365,6 +366,7 @@ static int report_or_look(const char *dir, const struct campaign_options *o, boo
 				      .boots_needed = true };
 	struct strlist row_stats = STRLIST_INIT;
 	struct compare_result res;
+	struct screen_result screen = { 0 };
 	struct history history = HISTORY_INIT;
 	char *plan_path = path_join(dir, "plan.ini"), *history_path = NULL;
 	bool have_history = false;
@@ -440,11 +442,15 @@ static int report_or_look(const char *dir, const struct campaign_options *o, boo
 	}
 	for (size_t i = 0; i < warnings.n; i++)
 		campaign_tell(o, CAMPAIGN_WARNING, "%s", warnings.items[i]);
-	if (plan.n_factors) {
-		screen_report_text(&plan, &res, res.alpha > 0 ? res.alpha : COMPARE_ALPHA_DEFAULT, &head);
+	if (screen_report_build(&plan, &res, res.alpha > 0 ? res.alpha : COMPARE_ALPHA_DEFAULT, &screen) == 0) {
+		res.screen = &screen;
+		screen_drop_run_tests(&screen, &res);
+		factors_text(&res, &head);
 		strbuf_addch(&head, '\n');
 	}
 	r = report_files(dir, files, &res, &warnings, head.buf, &plan, request, ret_text);
+	screen_release(&screen);
+	res.screen = NULL;
 	if (r == 0 && record)
 		report_history_record(o, &plan, &res, have_history, history_path, &history);
 	compare_result_release(&res);

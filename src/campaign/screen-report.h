@@ -3,17 +3,16 @@
 
 #include "plan/plan.h"
 #include "judge/compare.h"
-#include "lib/strbuf.h"
+#include "judge/screen.h"
 
 /*
- * A screening campaign's answer ([factor] sections): per metric of res,
- * each factor's main effect (on minus off, in % of the metric, from the
- * log boot means of the design's boots: judge/design.h design_effects()),
- * its CI at alpha from the fit's residual (the repeated standing boots and
- * the interactions the design leaves out), its verdict, ranked by size,
- * and a warning where the design aliases it with an interaction. Appended
- * to sb as text; nothing when the plan has no factors.
+ * A screening campaign's answer ([factor] sections): the plan's design
+ * and factors, and which run of it each side of res was (its mode's),
+ * handed to judge/screen.h screen_build() at alpha. Returns 0 and *ret
+ * (screen_release()), or -ENOENT when the plan has no factors (*ret
+ * untouched).
  */
-void screen_report_text(const struct plan *plan, const struct compare_result *res, double alpha, struct strbuf *sb);
+int screen_report_build(const struct plan *plan, const struct compare_result *res, double alpha,
+			struct screen_result *ret);
 
 #endif

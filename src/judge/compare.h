@@ -302,6 +302,8 @@ int compare_parse_margin(const char *s, double *ret);
 /* History entries used per metric: the newest ones (older ones age out). */
 #define COMPARE_HISTORY_MAX_ENTRIES 20
 
+struct screen_result;
+
 struct compare_result {
 	const struct side *sides;     /* borrowed */
 	size_t n_sides;
@@ -332,6 +334,12 @@ struct compare_result {
 	size_t n_drift;               /* metrics whose history tests are undecided: the box is noisier */
 	size_t n_noisier;             /* those tests (counted in n_undecided too) */
 	struct history_box box;       /* the campaign's boots against its history, over every metric */
+	/*
+	 * A screening design's answer per factor (judge/screen.h), set by the
+	 * caller after compare_sides(): its runs are answered per factor, not
+	 * as modes (report/answer.h). Borrowed; NULL: none.
+	 */
+	const struct screen_result *screen;
 };
 
 /*

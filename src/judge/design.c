@@ -339,20 +339,30 @@ static int invert(double *a, size_t m)
 	return r;
 }
 
-static double column(const signed char *levels, size_t k, size_t obs, size_t j)
+/* Column j of the model at observation obs: the intercept, the k main effects, then the pairs' products. */
+static double column(const signed char *levels, size_t k, const unsigned *pairs, size_t obs, size_t j)
 {
-	return j == 0 ? 1 : levels[obs * k + j - 1];
+	const signed char *row = &levels[obs * k];
+
+	if (j == 0)
+		return 1;
+	if (j <= k)
+		return row[j - 1];
+	return (double)(row[pairs[2 * (j - k - 1)]] * row[pairs[2 * (j - k - 1) + 1]]);
 }
 
-int design_effects(const signed char *levels, size_t k, const double *y, size_t n, double alpha,
-		   struct design_effect *ret, size_t *ret_df)
+int design_fit(const signed char *levels, size_t k, const unsigned *pairs, size_t n_pairs, const double *y,
+	       size_t n, double alpha, struct design_effect *ret, size_t *ret_df)
 {
-	size_t m = k + 1, df;
+	size_t m = 1 + k + n_pairs, df;
 	double *xtx, *xty, *beta, rss = 0, s2;
 	int r;
 
-	if (!levels || !y || !ret || !ret_df || k == 0 || !(alpha > 0 && alpha < 1))
+	if (!levels || !y || !ret || !ret_df || k == 0 || !(alpha > 0 && alpha < 1) || (n_pairs && !pairs))
 		return -EINVAL;
+	for (size_t i = 0; i < 2 * n_pairs; i++)
+		if (pairs[i] >= k)
+			return -EINVAL;
 	if (n < m)
 		return -EDOM;
 	xtx = xcalloc(m * m, sizeof(*xtx));
@@ -360,9 +370,9 @@ int design_effects(const signed char *levels, size_t k, const double *y, size_t 
 	beta = xcalloc(m, sizeof(*beta));
 	for (size_t o = 0; o < n; o++)
 		for (size_t i = 0; i < m; i++) {
-			xty[i] += column(levels, k, o, i) * y[o];
+			xty[i] += column(levels, k, pairs, o, i) * y[o];
 			for (size_t j = 0; j < m; j++)
-				xtx[i * m + j] += column(levels, k, o, i) * column(levels, k, o, j);
+				xtx[i * m + j] += column(levels, k, pairs, o, i) * column(levels, k, pairs, o, j);
 		}
 	r = invert(xtx, m);
 	if (r < 0)
@@ -374,13 +384,13 @@ int design_effects(const signed char *levels, size_t k, const double *y, size_t 
 		double fit = 0;
 
 		for (size_t j = 0; j < m; j++)
-			fit += beta[j] * column(levels, k, o, j);
+			fit += beta[j] * column(levels, k, pairs, o, j);
 		rss += (y[o] - fit) * (y[o] - fit);
 	}
 	df = n - m;
 	s2 = df ? rss / (double)df : NAN;
-	/* Levels are -1 / +1: on minus off is twice the coefficient. */
-	for (size_t i = 0; i < k; i++) {
+	/* Levels are -1 / +1: on minus off (for a pair: its product +1 minus -1) is twice the coefficient. */
+	for (size_t i = 0; i + 1 < m; i++) {
 		struct design_effect *e = &ret[i];
 		struct stats_test t;
 
@@ -399,6 +409,17 @@ out:
 	free(xty);
 	free(beta);
 	return r;
+}
+
+int design_effects(const signed char *levels, size_t k, const double *y, size_t n, double alpha,
+		   struct design_effect *ret, size_t *ret_df)
+{
+	return design_fit(levels, k, NULL, 0, y, n, alpha, ret, ret_df);
+}
+
+bool design_interactions_clear(const struct design *d)
+{
+	return d->resolution == 0 || d->resolution >= 5;
 }
 
 size_t design_one_factor_boots(const struct design *d, unsigned rounds)

@@ -106,6 +106,23 @@ int design_effects(const signed char *levels, size_t k, const double *y, size_t 
 		   struct design_effect *ret, size_t *ret_df);
 
 /*
+ * design_effects() with the two-factor interactions of pairs (n_pairs
+ * pairs of factor indexes, pairs[2i] and pairs[2i + 1]) in the model
+ * beside the main effects: ret[0..k-1] the main effects, ret[k + i] pair
+ * i's interaction (its product at +1 minus at -1), each CI from the
+ * residual of this fit (df: n - 1 - k - n_pairs). Returns as
+ * design_effects() does; -EINVAL for a factor index >= k.
+ */
+int design_fit(const signed char *levels, size_t k, const unsigned *pairs, size_t n_pairs, const double *y,
+	       size_t n, double alpha, struct design_effect *ret, size_t *ret_df);
+
+/*
+ * Whether d estimates every two-factor interaction clear of the main
+ * effects and of each other: a full factorial or resolution V and more.
+ */
+bool design_interactions_clear(const struct design *d);
+
+/*
  * The boots one mode per factor takes (the standing config and each factor
  * alone, the standing config closing) for the same standard error of every
  * main effect as rounds of d (rounds * n_runs + 1 boots).

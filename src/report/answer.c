@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge/screen.h"
 #include "lib/alloc.h"
 #include "report/words.h"
 
@@ -50,6 +51,11 @@ static const char *direction(const struct compare_metric *cm, double delta)
 	if (speed)
 		return delta >= 0 ? "faster" : "slower";
 	return delta >= 0 ? "better" : "worse";
+}
+
+const char *answer_direction(const struct compare_metric *cm, double log_effect)
+{
+	return direction(cm, log_effect);
 }
 
 double answer_factor(double log_effect)
@@ -202,6 +208,9 @@ void answer_view_build(const struct compare_result *res, struct answer_view *ret
 		const char *mode = res->sides[k].mode;
 		struct answer_mode *m;
 
+		/* A run of a screening design is answered per factor (judge/screen.h), not as a mode. */
+		if (screen_side_is_run(res->screen, k))
+			continue;
 		m = &v.modes[v.n_modes++];
 		*m = (struct answer_mode){ .mode = mode, .first_mode = res->sides[0].mode, .side = k,
 					   .answers = xcalloc(res->n_metrics ? res->n_metrics : 1, sizeof(*m->answers)),

@@ -120,6 +120,9 @@ struct answer_row {
 void answer_row_build(const struct compare_result *res, const struct answer *a, struct answer_row *ret);
 void answer_row_release(struct answer_row *row);
 
+/* "faster", "slower", "better" or "worse": the words of a + is better log effect on cm. */
+const char *answer_direction(const struct compare_metric *cm, double log_effect);
+
 /* The factor of a + is better log effect, >= 1, and its direction word ("faster" or "slower", ...). */
 double answer_factor(double log_effect);
 

@@ -6,6 +6,7 @@
 
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
+#include "report/factors.h"
 #include "report/words.h"
 
 const char *headline_kind_name(enum headline_kind kind)
@@ -549,7 +550,8 @@ void headline_build(const struct compare_result *res, struct headline *ret)
 		build_line(res, m, &h.lines[i]);
 	}
 	h.n_lines = h.view.n_modes;
-	h.all_one_mode = h.n_lines == 0;
+	h.factors = factors_headline(res);
+	h.all_one_mode = h.n_lines == 0 && !h.factors;
 	*ret = h;
 }
 
@@ -558,7 +560,17 @@ void headline_write(FILE *out, const struct compare_result *res, size_t width, b
 	struct headline h;
 
 	headline_build(res, &h);
-	if (h.all_one_mode) {
+	if (h.factors) {
+		if (md) {
+			fputs("- ", out);
+			report_md_plain(out, h.factors);
+			fputc('\n', out);
+		} else {
+			report_put_wrapped(out, h.factors, width, "    ");
+		}
+		if (!h.n_lines)
+			fputc('\n', out);
+	} else if (h.all_one_mode) {
 		if (md)
 			fputs("**", out);
 		fprintf(out, "every side is %s (an A/A campaign): nothing to compare; its boots measure the noise floor",
@@ -599,6 +611,7 @@ void headline_release(struct headline *h)
 		free(h->lines[i].text);
 	}
 	free(h->lines);
+	free(h->factors);
 	answer_view_release(&h->view);
 	*h = (struct headline){ 0 };
 }

@@ -92,6 +92,11 @@ struct headline {
 	struct headline_line *lines;   /* one per mode other than the first side's, in first-seen order */
 	size_t n_lines;
 	bool all_one_mode;      /* every side has the first side's mode: an A/A campaign, no line */
+	/*
+	 * A screening design's line (report/factors.h), first: its runs are
+	 * answered per factor and have no line of their own. NULL: no design.
+	 */
+	char *factors;
 };
 
 /* The change a null line says the campaign could detect, %, when no margin is given. */

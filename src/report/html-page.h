@@ -62,7 +62,8 @@ void page_cell_text(struct page *pg, void (*fn)(struct strbuf *, const struct co
 void page_metric_heading(struct page *pg, const struct compare_metric *cm);
 void page_metric_sub(struct page *pg, const struct compare_metric *cm);
 
-/* The sections of html-figures.c and html-facts.c, in the page's order. */
+/* The sections of factors.c, html-figures.c and html-facts.c, in the page's order. */
+void html_factors_section(struct page *pg);
 void html_forest_section(struct page *pg);
 void html_metric_figures(struct page *pg);
 void html_boots_table(struct page *pg);

@@ -479,6 +479,11 @@ static void headline_section(struct page *pg)
 
 	headline_build(res, &h);
 	page_put(pg, "<section id=\"headline\">\n<h2>The answer</h2>\n");
+	if (h.factors) {
+		page_put(pg, "<p class=\"hl\" data-null=\"factors\">");
+		page_esc(pg, h.factors);
+		page_put(pg, "</p>\n");
+	}
 	if (h.all_one_mode) {
 		page_put(pg, "<p class=\"hl\" data-null=\"aa\">Every side is ");
 		page_esc(pg, res->sides[0].mode);
@@ -739,6 +744,7 @@ int report_html(FILE *out, const struct compare_result *res, const struct report
 	/* A kernel's own new against old comes first, as in the text report. */
 	html_new_old_section(&pg);
 	headline_section(&pg);
+	html_factors_section(&pg);
 	html_forest_section(&pg);
 	summary_table(&pg);
 	gains_and_costs(&pg);

@@ -9,6 +9,7 @@
 
 #include "judge/kernels.h"
 #include "lib/version.h"
+#include "report/factors.h"
 #include "report/headline.h"
 #include "report/kernels.h"
 #include "report/legend.h"
@@ -509,6 +510,11 @@ int report_json(FILE *out, const struct compare_result *res, const struct report
 		json_object_set_new(root, "not_comparable", nc);
 	}
 	json_object_set_new(root, "new_old", json_new_old(res));
+	{
+		json_t *f = factors_json(res);
+
+		json_object_set_new(root, "factors", f ? f : json_null());
+	}
 	{
 		struct kernel_compare kc;
 

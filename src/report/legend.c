@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "judge/drift.h"
+#include "judge/screen.h"
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
 #include "stats/stats.h"
@@ -125,10 +126,23 @@ void report_summary_line(FILE *out, const struct compare_result *res, const char
 			fprintf(out, ", %zu the same, %zu undecided", v.n_same, v.n_undecided);
 		fprintf(out, " of %zu tested; ", v.n_tests);
 	}
-	fprintf(out, "%zu not tested; ", v.n_not_tested);
+	if (res->screen && !v.n_modes)
+		fputs("no mode tested: the design's runs are answered per factor; ", out);
+	else
+		fprintf(out, "%zu not tested; ", v.n_not_tested);
 	fprintf(out, "the screen column (seed rule, not a test): %zu count, %zu within noise, %zu loud, %zu without drift%s\n",
 		res->n_counts, res->n_within_noise, res->n_loud, res->n_no_drift, end);
 	answer_view_release(&v);
+}
+
+/* Whether every side is the first side's mode or a run of a screening design. */
+static bool only_design_runs(const struct compare_result *res)
+{
+	bool only = res->screen != NULL;
+
+	for (size_t k = 1; only && k < res->n_sides; k++)
+		only = !strcmp(res->sides[k].mode, res->sides[0].mode) || screen_side_is_run(res->screen, k);
+	return only;
 }
 
 /* Writes sb's text wrapped to width (0: one line), continued indented, and empties sb. */
@@ -357,6 +371,9 @@ void report_boot_level_summary(FILE *out, const struct compare_result *res, cons
 	if (aa)
 		strbuf_addf(&sb, "%sboot level: every side is %s (an A/A campaign): nothing to test; its boots measure "
 			    "the machine's noise floor (--record-history keeps them)", prefix, res->sides[0].mode);
+	else if (res->n_tests == 0 && only_design_runs(res))
+		strbuf_addf(&sb, "%sboot level: no mode to test: the screening design's runs are answered per factor "
+			    "(the factors' lines)", prefix);
 	else if (res->n_tests == 0)
 		strbuf_addf(&sb, "%sboot level: nothing tested: a mode has one boot and there is no history (more "
 			    "rounds, or an A/A campaign recorded with --record-history, make tests possible)", prefix);

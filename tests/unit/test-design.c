@@ -254,6 +254,44 @@ static void test_effects_exact(void **state)
 	design_release(&d);
 }
 
+static void test_interactions_exact(void **state)
+{
+	/* y = 0.1 + 0.5 A + 0.3 AB: with the pairs in the fit, AB's effect 0.6 and A's 1.0 exactly, the rest 0. */
+	static const unsigned pairs[] = { 0, 1, 0, 2, 1, 2 };
+	struct design d;
+	signed char levels[9 * 3];
+	double y[9];
+	struct design_effect e[6];
+	size_t df;
+
+	(void)state;
+	assert_int_equal(design_build(3, true, &d), 0);
+	assert_true(design_interactions_clear(&d));
+	memcpy(levels, d.levels, 8 * 3);
+	memcpy(&levels[8 * 3], d.levels, 3);
+	for (size_t o = 0; o < 9; o++)
+		y[o] = 0.1 + 0.5 * levels[o * 3] + 0.3 * levels[o * 3] * levels[o * 3 + 1];
+	assert_int_equal(design_fit(levels, 3, pairs, 3, y, 9, 0.05, e, &df), 0);
+	assert_int_equal(df, 2);
+	NEAR(e[0].effect, 1.0, 1e-12);
+	NEAR(e[1].effect, 0, 1e-12);
+	NEAR(e[2].effect, 0, 1e-12);
+	NEAR(e[3].effect, 0.6, 1e-12);
+	NEAR(e[4].effect, 0, 1e-12);
+	NEAR(e[5].effect, 0, 1e-12);
+	/* Too few boots for 7 coefficients; a factor index past k. */
+	assert_int_equal(design_fit(levels, 3, pairs, 3, y, 6, 0.05, e, &df), -EDOM);
+	assert_int_equal(design_fit(levels, 3, (const unsigned[]){ 0, 3 }, 1, y, 9, 0.05, e, &df), -EINVAL);
+	design_release(&d);
+	/* A resolution IV fraction aliases pairs with each other; resolution V does not. */
+	assert_int_equal(design_build(6, false, &d), 0);
+	assert_false(design_interactions_clear(&d));
+	design_release(&d);
+	assert_int_equal(design_build(5, false, &d), 0);
+	assert_true(design_interactions_clear(&d));
+	design_release(&d);
+}
+
 static void test_effects_refused(void **state)
 {
 	const signed char constant[] = { -1, -1, -1, -1 };
@@ -294,6 +332,7 @@ int main(void)
 		cmocka_unit_test(test_aliases),
 		cmocka_unit_test(test_effects_by_hand),
 		cmocka_unit_test(test_effects_exact),
+		cmocka_unit_test(test_interactions_exact),
 		cmocka_unit_test(test_effects_refused),
 		cmocka_unit_test(test_one_factor_boots),
 	};

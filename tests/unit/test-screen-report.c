@@ -1,4 +1,8 @@
-/* Unit tests for src/campaign/screen-report.c: a screening campaign's factors, ranked, with their verdicts. */
+/*
+ * Unit tests for src/campaign/screen-report.c, src/judge/screen.c and
+ * src/report/factors.c: a screening campaign's factors, ranked, with their
+ * verdicts, interactions, costs and headline.
+ */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -13,6 +17,9 @@
 #include "plan/plan.h"
 #include "campaign/screen-report.h"
 #include "judge/compare.h"
+#include "judge/screen.h"
+#include "report/answer.h"
+#include "report/factors.h"
 #include "results/side.h"
 
 static const char plan_text[] =
@@ -28,7 +35,7 @@ static const char plan_text[] =
  * standing boots, so no main effect takes it.
  */
 static void build(struct plan *p, struct side *sides, struct compare_cell *cells, struct compare_metric *m,
-		  struct compare_result *res, double pti_ratio)
+		  struct compare_result *res, double pti_ratio, double pti_iommu)
 {
 	static const char *const modes[] = { "off", "run02", "run03", "run04", "run05", "run06", "run07", "run08", "off" };
 	struct parse_error err = PARSE_ERROR_INIT;
@@ -45,11 +52,12 @@ static void build(struct plan *p, struct side *sides, struct compare_cell *cells
 		memset(&cells[s], 0, sizeof(cells[s]));
 		cells[s].present = true;
 		cells[s].has_boot = true;
-		cells[s].boot.mean = log(100) + (lv[0] > 0 ? log(pti_ratio) : 0) + noise;
+		cells[s].boot.mean = log(100) + (lv[0] > 0 ? log(pti_ratio) : 0) + noise + lv[0] * lv[1] * pti_iommu / 2;
 	}
 	memset(m, 0, sizeof(*m));
 	m->row = (char *)"syscalls";
 	m->metric = (char *)"60000 syscalls";
+	m->unit = (char *)"ms";
 	m->better = BETTER_LOWER;
 	m->cells = cells;
 	memset(res, 0, sizeof(*res));
@@ -57,6 +65,21 @@ static void build(struct plan *p, struct side *sides, struct compare_cell *cells
 	res->n_sides = 9;
 	res->metrics = m;
 	res->n_metrics = 1;
+}
+
+/* The factors' text section of res (and its headline line into *headline when not NULL). */
+static void render(const struct plan *p, struct compare_result *res, struct strbuf *sb, char **headline)
+{
+	struct screen_result s;
+
+	assert_int_equal(screen_report_build(p, res, 0.05, &s), 0);
+	res->screen = &s;
+	factors_text(res, sb);
+	if (headline)
+		*headline = factors_headline(res);
+	print_message("%s", strbuf_str(sb));
+	res->screen = NULL;
+	screen_release(&s);
 }
 
 static void test_ranked_verdicts(void **state)
@@ -70,22 +93,21 @@ static void test_ranked_verdicts(void **state)
 	const char *text, *pti, *iommu, *initfree;
 
 	(void)state;
-	build(&p, sides, cells, &m, &res, 1.5);
-	screen_report_text(&p, &res, 0.05, &sb);
+	build(&p, sides, cells, &m, &res, 1.5, 0);
+	render(&p, &res, &sb, NULL);
 	text = strbuf_str(&sb);
-	print_message("%s", text);
 	assert_non_null(strstr(text, "95% CI from the boot-to-boot noise"));
-	assert_non_null(strstr(text, "  syscalls 60000 syscalls (lower is better):\n"));
+	assert_non_null(strstr(text, "  syscalls 60000 syscalls (lower is better; 9 boots):\n"));
 	pti = strstr(text, "    pti ");
 	iommu = strstr(text, "    iommu ");
 	initfree = strstr(text, "    initfree ");
 	assert_non_null(pti);
 	assert_non_null(iommu);
 	assert_non_null(initfree);
-	/* pti first (the largest effect), +50 %, worse; the others within noise. */
+	/* pti first (the largest effect), 1.5 times the time (-50 %, + is better), worse; the others within noise. */
 	assert_true(pti < iommu && pti < initfree);
-	/* The true +50 %, within the 1 % noise. */
-	assert_true(fabs(strtod(strpbrk(pti, "+-"), NULL) - 50) < 1);
+	assert_non_null(strstr(pti, "(pti=on)"));
+	assert_true(fabs(strtod(strpbrk(strstr(pti, ")"), "+-"), NULL) + 50) < 1);
 	assert_true(strstr(pti, "worse\n") < iommu && strstr(pti, "worse\n") < initfree);
 	assert_non_null(strstr(iommu, "within noise\n"));
 	assert_non_null(strstr(initfree, "within noise\n"));
@@ -105,11 +127,13 @@ static void test_faster_is_better(void **state)
 	const char *pti;
 
 	(void)state;
-	build(&p, sides, cells, &m, &res, 0.8);
-	screen_report_text(&p, &res, 0.05, &sb);
+	build(&p, sides, cells, &m, &res, 0.8, 0);
+	render(&p, &res, &sb, NULL);
 	pti = strstr(strbuf_str(&sb), "    pti ");
 	assert_non_null(pti);
-	assert_true(fabs(strtod(strpbrk(pti, "+-"), NULL) + 20) < 1);
+	/* 0.8 times the time: +20 %, + is better. */
+	assert_true(fabs(strtod(strpbrk(strstr(pti, ")"), "+-"), NULL) - 20) < 1);
+	assert_non_null(strstr(pti, "better\n"));
 	assert_non_null(strstr(pti, "better\n"));
 	strbuf_release(&sb);
 	plan_release(&p);
@@ -125,11 +149,122 @@ static void test_too_few_boots(void **state)
 	struct strbuf sb = STRBUF_INIT;
 
 	(void)state;
-	build(&p, sides, cells, &m, &res, 1.5);
+	build(&p, sides, cells, &m, &res, 1.5, 0);
 	/* Three boots cannot determine three effects and the mean. */
 	res.n_sides = 3;
-	screen_report_text(&p, &res, 0.05, &sb);
+	render(&p, &res, &sb, NULL);
 	assert_non_null(strstr(strbuf_str(&sb), "    not estimable from 3 boots of the design\n"));
+	strbuf_release(&sb);
+	plan_release(&p);
+}
+
+/* The headline answers per factor, ranked; the design's runs are no modes of the answer. */
+static void test_headline_and_no_modes(void **state)
+{
+	struct plan p;
+	struct side sides[9];
+	struct compare_cell cells[9];
+	struct compare_metric m;
+	struct compare_result res;
+	struct strbuf sb = STRBUF_INIT;
+	struct screen_result s;
+	struct answer_view v;
+	char *head;
+
+	(void)state;
+	build(&p, sides, cells, &m, &res, 3.0, 0);
+	render(&p, &res, &sb, &head);
+	print_message("%s\n", head);
+	assert_string_equal(strstr(head, "factors: pti=on 3.0x slower ["), head);
+	assert_non_null(strstr(head, "] on syscalls 60000 syscalls; iommu=pt, init_on_free=1: within noise"));
+	free(head);
+	/* Without the design every run is a mode against off (not tested); with it, none is. */
+	side_modes_index(sides, 9, &res.modes);
+	answer_view_build(&res, &v);
+	assert_int_equal(v.n_modes, 7);
+	answer_view_release(&v);
+	assert_int_equal(screen_report_build(&p, &res, 0.05, &s), 0);
+	res.screen = &s;
+	answer_view_build(&res, &v);
+	assert_int_equal(v.n_modes, 0);
+	assert_int_equal(v.n_not_tested, 0);
+	answer_view_release(&v);
+	screen_release(&s);
+	side_modes_release(&res.modes);
+	strbuf_release(&sb);
+	plan_release(&p);
+}
+
+/* A full factorial estimates the two-factor interactions: the one put in is found, first. */
+static void test_interactions(void **state)
+{
+	struct plan p;
+	struct side sides[9];
+	struct compare_cell cells[9];
+	struct compare_metric m;
+	struct compare_result res;
+	struct strbuf sb = STRBUF_INIT;
+	const char *text, *inter, *pair;
+
+	(void)state;
+	/* pti and iommu together: 0.2 on the log scale, beyond the sum of their effects. */
+	build(&p, sides, cells, &m, &res, 1.0, 0.2);
+	render(&p, &res, &sb, NULL);
+	text = strbuf_str(&sb);
+	inter = strstr(text, "    two-factor interactions (clear of the main effects; CI from a fit with them, df 2):\n");
+	assert_non_null(inter);
+	pair = strstr(inter, "      pti x iommu ");
+	assert_non_null(pair);
+	/* The first interaction listed, worse (more time). */
+	assert_ptr_equal(pair, inter + strlen("    two-factor interactions (clear of the main effects; CI from a fit with them, df 2):\n"));
+	assert_ptr_equal(strstr(pair, "worse\n") + strlen("worse"), strchr(pair, '\n'));
+	assert_non_null(strstr(text, "      pti x initfree "));
+	assert_non_null(strstr(text, "      iommu x initfree "));
+	strbuf_release(&sb);
+	plan_release(&p);
+}
+
+/* A check that fails only on boots with pti on is pti's cost, no other factor's. */
+static void test_costs(void **state)
+{
+	struct plan p;
+	struct side sides[9];
+	struct compare_cell cells[9];
+	struct compare_metric m;
+	struct compare_result res;
+	struct compare_cost costs[4];
+	struct strbuf sb = STRBUF_INIT;
+	size_t n = 0, pti_on = 0;
+	const char *text;
+
+	(void)state;
+	build(&p, sides, cells, &m, &res, 1.0, 0);
+	memset(costs, 0, sizeof(costs));
+	for (size_t k = 0; k < 9; k++) {
+		const struct plan_mode *pm = plan_find_mode(&p, sides[k].mode);
+
+		if (p.design.levels[pm->run * 3] > 0) {
+			pti_on++;
+			/* Seen on three of the four boots with pti on. */
+			if (n < 3)
+				costs[n++] = (struct compare_cost){ .side = k, .row = (char *)"dmesg-clean", .rc = 1 };
+		}
+	}
+	res.costs = costs;
+	res.n_costs = n;
+	render(&p, &res, &sb, NULL);
+	text = strbuf_str(&sb);
+	assert_int_equal(pti_on, 4);
+	assert_non_null(strstr(text, "  costs seen on boots with a factor on and on none with it off:\n"
+				     "    pti: check dmesg-clean failed (3 of 4 boots with it on)\n"));
+	assert_null(strstr(text, "    iommu: check"));
+	assert_null(strstr(text, "    initfree: check"));
+	strbuf_release(&sb);
+	/* Failing on the standing config too, it is no factor's. */
+	costs[n++] = (struct compare_cost){ .side = 0, .row = (char *)"dmesg-clean", .rc = 1 };
+	res.n_costs = n;
+	render(&p, &res, &sb, NULL);
+	assert_non_null(strstr(strbuf_str(&sb), "  costs: none seen only with a factor on\n"));
 	strbuf_release(&sb);
 	plan_release(&p);
 }
@@ -140,6 +275,9 @@ int main(void)
 		cmocka_unit_test(test_ranked_verdicts),
 		cmocka_unit_test(test_faster_is_better),
 		cmocka_unit_test(test_too_few_boots),
+		cmocka_unit_test(test_headline_and_no_modes),
+		cmocka_unit_test(test_interactions),
+		cmocka_unit_test(test_costs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
