@@ -675,7 +675,7 @@ static void gains_and_costs(struct page *pg)
 	}
 	page_putf(pg, "</tbody></table></div>\n<p class=\"note\">A claim of the boot-level test is a %.0f%% CI of the mode's "
 		 "boot means that excludes 0 and survives the false-discovery correction (the forest plot above); the "
-		 "screen (seed rule) lists a delta that is at least twice the drift and above the first side's spread: "
+		 "screen (seed rule) lists a delta that is at least twice the drift and above both sides' spreads: "
 		 "a column, not a test. ",
 	     100 * (1 - res->alpha));
 	/* Only where bootab had boots to compare: no inventory, no baseline to name. */

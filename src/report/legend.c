@@ -66,7 +66,7 @@ void report_legend_short(FILE *out, const struct compare_result *res, const stru
 
 	strbuf_addf(&sb, "%slegend: + is better (10%% less time is +10%%). delta: one boot's, against the first "
 		    "side. screen (the seed rule, no verdict of the answer): counts when |delta| >= 2 |drift| and > "
-		    "the first side's spread. loud: spread over %.1f%%, not judged.",
+		    "both sides' own spreads. loud: spread over %.1f%%, not judged.",
 		    prefix, o->loud_pct);
 	if (report_any_boot_level(res))
 		strbuf_addf(&sb, " boot t, history t: a t-test on boot means, counts when its %.0f%% CI excludes 0, "
