@@ -278,6 +278,10 @@ static void line_text(struct headline_line *l, const struct null_tally *n)
 			strbuf_addf(&sb, ", counters: %s", it->why);
 		sep = "; ";
 	}
+	if (l->assumes_same_noise)
+		strbuf_addf(&sb, "; this assumes %s varies from boot to boot as %s does (one boot cannot show it); "
+			    "one more round, or rounds = auto with the history, tests %s on its own boots",
+			    l->mode, l->first_mode, l->mode);
 	if (l->null != HEADLINE_NULL_NONE) {
 		null_text(&sb, l, n);
 		sep = "; ";
@@ -504,6 +508,8 @@ static void build_line(const struct compare_result *res, const struct answer_mod
 			continue;
 		it.kind = a->kind == ANSWER_CLAIM ? HEADLINE_CLAIM : HEADLINE_NOT_AFTER_FDR;
 		claims |= it.kind == HEADLINE_CLAIM;
+		/* The history's variance is the first mode's: a mode of one boot has none of its own. */
+		l->assumes_same_noise |= it.kind == HEADLINE_CLAIM && a->test->method == METHOD_HISTORY && a->boots < 2;
 		it.words = claim_words(res, a, it.kind);
 		it.note = claim_note(res, a);
 		it.text = xasprintf("%s (%s)", it.words, it.note);

@@ -22,6 +22,9 @@
  *     counters: dTLB-load-misses 3.2x more (a row that reads energy and counters)
  *
  * (in a line, claims judged alike name their judge once, on the first)
+ *   off vs pt: prefill pp512 +4.5 % [+1.7, +7.5] faster (history t, 1 + 1 boots);
+ *     this assumes off varies from boot to boot as pt does (one boot cannot show it);
+ *     one more round, or rounds = auto with the history, tests off on its own boots
  *   translated vs pt: no difference shown; 14 boots per mode would detect 2 %
  *   translated vs pt: not tested (one boot per mode: 2 boots per mode, or a
  *     history of this box, would test it)
@@ -75,6 +78,13 @@ struct headline_line {
 	enum headline_null null;
 	double margin_pct;      /* HEADLINE_NULL_SAME/UNDECIDED: the largest margin; else 0 */
 	size_t not_tested;      /* metrics of the mode no test could judge */
+	/*
+	 * A claim of the line was judged by the history t on one boot of the
+	 * mode: it assumes the mode varies from boot to boot as the first
+	 * mode (the history's) does, which one boot cannot show; the text
+	 * says so once, after the claims.
+	 */
+	bool assumes_same_noise;
 	/*
 	 * HEADLINE_NULL_NOT_SHOWN or NOT_TESTED with every metric's boot variance known: the
 	 * boots per mode that would detect a change of detect_pct (the margin,

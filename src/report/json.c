@@ -106,6 +106,8 @@ static json_t *json_boot_level(const struct compare_result *res)
  *    "null": "none" | "same" | "undecided" | "not-shown" | "not-tested",
  *    "margin_pct": number (same, undecided), "detect_pct", "detect_boots":
  *    number, or ">1000" (not-shown, when known), "not_tested": count,
+ *    "assumes_same_noise": a claim judged by the history t on one boot of
+ *    the mode (headline_line.assumes_same_noise),
  *    "items": [{"kind": "claim" | "not-after-fdr" | "cost", "text": "...",
  *      claims: "row", "metric", "method": "boot" | "history", "delta_pct",
  *      "ci_lo_pct", "ci_hi_pct", "factor", "direction", "boots",
@@ -120,9 +122,10 @@ static json_t *json_headline(const struct compare_result *res, const struct head
 
 	for (size_t i = 0; i < h->n_lines; i++) {
 		const struct headline_line *l = &h->lines[i];
-		json_t *line = json_pack("{s:s,s:s,s:s,s:s,s:I}", "mode", l->mode, "against", l->first_mode,
+		json_t *line = json_pack("{s:s,s:s,s:s,s:s,s:I,s:b}", "mode", l->mode, "against", l->first_mode,
 					 "text", l->text, "null", headline_null_name(l->null),
-					 "not_tested", (json_int_t)l->not_tested);
+					 "not_tested", (json_int_t)l->not_tested,
+					 "assumes_same_noise", l->assumes_same_noise);
 		json_t *items = json_array();
 
 		if (l->null == HEADLINE_NULL_SAME || l->null == HEADLINE_NULL_UNDECIDED)

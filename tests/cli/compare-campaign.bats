@@ -136,6 +136,47 @@ rounded() {
 	[[ "$output" != *"undecided"* ]]
 }
 
+@test "history: a claim on one boot of a mode says once what it assumes, and only such a claim" {
+	# A history of eight A/A pairs of prefill 1.2 % apart in logs (sd 0.85 %),
+	# written by hand in the format --record-history writes.
+	printf '{"format": "bootab-history", "format_version": 1, "machine_id": "4c4c4544004a3610804bb7c04f395032", "entries": [' > "$h"
+	for k in 1 2 3 4 5 6 7 8; do
+		[ "$k" = 1 ] || printf ',' >> "$h"
+		printf '{"key": "q%s", "recorded": "2025-03-0%sT10:00:00Z", "kind": "aa", "metrics": [{"row": "prefill", "metric": "pp512", "boots": [{"mean_log": 6.0, "n": 5, "ss_log": 1e-5}, {"mean_log": 6.012, "n": 5, "ss_log": 1e-5}]}]}' "$k" "$k" >> "$h"
+	done
+	printf ']}\n' >> "$h"
+	# One boot per mode: the history t claims off's +4.5 % on one boot of off,
+	# which has no variance of its own; the line says so, once, in every format.
+	set -- "$c/pt3" "$c/translated3" "$c/off3"
+	run -0 --separate-stderr "$BOOTAB" compare --format md --history "$h" "$@"
+	[[ "$output" == *"
+- **off vs pt:** prefill pp512 +4.5 % [+1.7, +7.5] faster (history t, 1 + 1 boots); this assumes off varies from boot to boot as pt does (one boot cannot show it); one more round, or rounds = auto with the history, tests off on its own boots; 1 metric not tested (one boot per mode: 2 boots per mode, or a history of this box, would test it)
+"* ]]
+	[ "$(grep -c 'this assumes' <<<"$output")" -eq 1 ]
+	run -0 --separate-stderr "$BOOTAB" compare --color never --history "$h" "$@"
+	[ "$(grep -c 'this assumes off varies from boot to boot as pt does' <<<"$output")" -eq 1 ]
+	run -0 --separate-stderr "$BOOTAB" compare --format html --history "$h" "$@"
+	[ "$(grep -c 'this assumes off varies from boot to boot as pt does' <<<"$output")" -eq 1 ]
+	"$BOOTAB" compare --format json --history "$h" "$@" > "$BATS_TEST_TMPDIR/one.json" 2>/dev/null
+	[ "$(jq -c '[.headline[] | [.mode, .assumes_same_noise, (.text | test("this assumes"))]]' "$BATS_TEST_TMPDIR/one.json")" = \
+		'[["translated",false,false],["off",true,true]]' ]
+	/usr/bin/python3 "$BATS_TEST_DIRNAME/helpers/report-schema.py" "$BATS_TEST_DIRNAME/../../docs/report.schema.json" \
+		"$BATS_TEST_TMPDIR/one.json"
+	# Not otherwise. A history claim on two boots of off (pooled with its own
+	# variance); the same boots without a history (not tested); three rounds
+	# with the history (the boot t claims).
+	for args in "--history $h $c/pt3 $c/off3 $c/off" "--no-history $c/pt3 $c/translated3 $c/off3" \
+		"--history $h $c/pt $c/translated $c/off $c/pt2 $c/translated2 $c/off2 $c/pt3 $c/translated3 $c/off3 $c/pt4"; do
+		# shellcheck disable=SC2086
+		"$BOOTAB" compare --format json $args > "$BATS_TEST_TMPDIR/not.json" 2>/dev/null
+		[ "$(jq -c '[.headline[] | .assumes_same_noise, (.text | test("this assumes"))] | unique' \
+			"$BATS_TEST_TMPDIR/not.json")" = '[false]' ]
+	done
+	[ "$(jq -r '.headline[0].text' "$BATS_TEST_TMPDIR/not.json")" = "translated vs pt: no difference shown; 4 boots per mode would detect 2 %" ]
+	"$BOOTAB" compare --format json --history "$h" "$c/pt3" "$c/off3" "$c/off" > "$BATS_TEST_TMPDIR/not.json" 2>/dev/null
+	[[ "$(jq -r '.headline[0].text' "$BATS_TEST_TMPDIR/not.json")" == "off vs pt: prefill pp512 +4.4 % ["*"] faster (history t, 2 + 1 boots); 1 metric not tested"* ]]
+}
+
 @test "history: eight writers of one history at once each keep their entry" {
 	# Eight campaigns of other boots (the pt boots by twos and threes), recorded at
 	# once; each write is slowed (BOOTAB_TEST_WRITE_DELAY_US) so that they overlap.
