@@ -9,6 +9,7 @@
 #include "fuzz-common.h"
 
 #include "fleet/ansible-inventory.h"
+#include "plan/plan.h"
 #include "target/target.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -29,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			continue;
 		}
 		for (size_t i = 0; i < fleet.n; i++) {
-			FUZZ_ASSERT(ansible_group_name_valid(fleet.boxes[i].name), "box %zu: name '%s'", i, fleet.boxes[i].name);
+			FUZZ_ASSERT(plan_group_name_valid(fleet.boxes[i].name), "box %zu: name '%s'", i, fleet.boxes[i].name);
 			FUZZ_ASSERT(target_destination_acceptable(fleet.boxes[i].destination), "box %zu: destination '%s'", i,
 				    fleet.boxes[i].destination);
 			for (size_t j = 0; j < i; j++)

@@ -1,5 +1,5 @@
 /*
- * Plan files (plan.c).
+ * Plan files (src/plan/plan-parse.c).
  *
  * Property: a plan that parses, written out with plan_format() and parsed
  * again, is the same plan (every field but line numbers), and writing it

@@ -81,17 +81,6 @@ static void var_set_release(struct var_set *v)
 		free(v->value[i]);
 }
 
-bool ansible_group_name_valid(const char *s)
-{
-	if (!*s || !strcmp(s, ".") || !strcmp(s, ".."))
-		return false;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
-		      *s == '_' || *s == '.' || *s == '-'))
-			return false;
-	return true;
-}
-
 static struct inv_group *find_group(struct inventory *inv, const char *name)
 {
 	for (size_t i = 0; i < inv->n_groups; i++)
@@ -350,7 +339,7 @@ static int host_line(struct inventory *inv, unsigned line, struct inv_group *gro
 		*colon = '\0';
 		r = set_var(inv, line, &vars, "ansible_port", colon + 1);
 	}
-	if (r == 0 && !ansible_group_name_valid(first) && !strchr(first, '['))
+	if (r == 0 && !plan_group_name_valid(first) && !strchr(first, '['))
 		r = fail(inv, line, "host", "'%s' is not a host name bootab can name a directory after (letters, digits and _ . -)",
 			 first);
 	while (r == 0 && (word = next_word(&p, &open))) {
@@ -371,7 +360,7 @@ static int host_line(struct inventory *inv, unsigned line, struct inv_group *gro
 	for (size_t i = 0; r == 0 && i < names.n; i++) {
 		struct inv_host *h = find_host(inv, names.items[i]);
 
-		if (!ansible_group_name_valid(names.items[i])) {
+		if (!plan_group_name_valid(names.items[i])) {
 			r = fail(inv, line, "host", "'%s' is not a host name bootab can name a directory after (letters, digits and _ . -)",
 				 names.items[i]);
 			break;
@@ -498,7 +487,7 @@ static int parse_text(struct inventory *inv, const char *text)
 				}
 				*colon = '\0';
 			}
-			if (!ansible_group_name_valid(name)) {
+			if (!plan_group_name_valid(name)) {
 				r = fail(inv, line, "section", "'%s' is not a group name (letters, digits and _ . -)", name);
 			} else if (!strcmp(name, "ungrouped") && kind == SECTION_CHILDREN) {
 				r = fail(inv, line, "section", "ungrouped has no children");
@@ -516,7 +505,7 @@ static int parse_text(struct inventory *inv, const char *text)
 			r = host_line(inv, line, group, s);
 		else if (kind == SECTION_VARS)
 			r = vars_line(inv, line, group, s);
-		else if (!ansible_group_name_valid(s))
+		else if (!plan_group_name_valid(s))
 			r = fail(inv, line, "children", "'%s' is not a group name (letters, digits and _ . -)", s);
 		else if (!strcmp(s, "all") || !strcmp(s, group->name))
 			r = fail(inv, line, "children", "'%s' cannot be a child of %s", s, group->name);
@@ -889,7 +878,7 @@ static char *box_name_of(const char *destination)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
 		      *p == '.' || *p == '-' || *p == '_'))
 			*p = '_';
-	if (!ansible_group_name_valid(name)) {
+	if (!plan_group_name_valid(name)) {
 		free(name);
 		name = xstrdup("box");
 	}

@@ -49,9 +49,6 @@ int fleet_from_plan(const struct plan *plan, struct fleet *ret, struct parse_err
 /* Whether plan names a fleet (targets or inventory). */
 bool plan_is_fleet(const struct plan *plan);
 
-/* A group name as an inventory can hold it: letters, digits, '_', '.', '-'. */
-bool ansible_group_name_valid(const char *s);
-
 void fleet_release(struct fleet *fleet);
 
 #endif

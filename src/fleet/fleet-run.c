@@ -131,7 +131,7 @@ static int boxes_read(struct fleet_state *s, const char *dir, struct fleet *ret)
 			break;
 		}
 		*space = '\0';
-		if (!ansible_group_name_valid(p) || !space[1]) {
+		if (!plan_group_name_valid(p) || !space[1]) {
 			r = -EINVAL;
 			break;
 		}

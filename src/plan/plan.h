@@ -234,6 +234,13 @@ bool plan_has_kernels(const struct plan *plan);
  */
 bool plan_kernel_valid(const char *s, const char **ret_why);
 
+/*
+ * Whether s can be a plan's inventory group (group =): a group name as an
+ * Ansible INI inventory holds it, letters, digits, '_', '.' and '-', not
+ * "." or "..". The inventory reader (fleet/) checks its groups with it too.
+ */
+bool plan_group_name_valid(const char *s);
+
 /* Whether the plan's target is a LAVA instance (target = lava). */
 bool plan_is_lava(const struct plan *plan);
 

@@ -125,13 +125,13 @@ end'
 
 @test "bootab-plan(5) names every section and key the plan parser accepts" {
 	page=$src/man/bootab-plan.5
-	keys=$(grep -o 'strcmp(key, "[a-z_-]*")' "$src/src/plan/plan.c" | sed 's/.*"\(.*\)".*/\1/' | sort -u)
+	keys=$(grep -o 'strcmp(key, "[a-z_-]*")' "$src"/src/plan/*.c | sed 's/.*"\(.*\)".*/\1/' | sort -u)
 	[ "$(echo "$keys" | wc -l)" -ge 20 ]
 	for key in $keys; do
 		k=$(printf '%s' "$key" | sed 's/-/\\\\-/g')
 		grep -Eq "^\.(B|BI|BR) $k( |$)" "$page" || { echo "key '$key' is not described"; false; }
 	done
-	for kind in $(grep -o 'strcmp(s->kind, "[a-z]*")' "$src/src/plan/plan.c" | sed 's/.*"\(.*\)".*/\1/' | sort -u); do
+	for kind in $(grep -o 'strcmp(s->kind, "[a-z]*")' "$src"/src/plan/*.c | sed 's/.*"\(.*\)".*/\1/' | sort -u); do
 		grep -Eq "^\.SS .*\[$kind[] ]" "$page" || { echo "section [$kind] is not described"; false; }
 	done
 }

@@ -1,4 +1,4 @@
-/* Unit tests for src/plan/plan.c: parsing, errors with file/line/key, boot orders, managed args. */
+/* Unit tests for src/plan/: parsing, errors with file/line/key, boot orders, managed args. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
