@@ -7,8 +7,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "campaign/fetch.h"
 #include "campaign/internal.h"
 #include "campaign/progress.h"
+#include "campaign/runner.h"
 #include "lava/lava.h"
 #include "kernel/snapshot.h"
 #include "lib/alloc.h"
@@ -229,7 +231,7 @@ static struct lava_boot boot_of(const struct campaign *c, size_t k, struct strve
 	return (struct lava_boot){
 		.campaign = c->name, .boot_index = k, .n_boots = c->n_boots, .label = c->boots[k].label,
 		.mode = m->name, .args = m->args, .snapshot_args = strvec_argv(words),
-		.park = k == 0, .unpark = k + 1 == c->n_boots,
+		.fetch_limit = FETCH_FILE_LIMIT,
 	};
 }
 
@@ -282,8 +284,15 @@ char *lava_campaign_job(struct campaign *c, size_t k)
 {
 	struct strvec words = STRVEC_INIT;
 	struct lava_boot b = boot_of(c, k, &words);
-	char *def = lava_job_definition(&c->plan, &b);
+	struct runner_options ro = {
+		.campaign = b.campaign, .boot_index = k, .n_boots = b.n_boots, .label = b.label,
+		.mode = b.mode, .park = k == 0, .unpark = k + 1 == c->n_boots,
+	};
+	char *runner = runner_generate(&c->plan, &ro), *def;
 
+	b.runner = runner;
+	def = lava_job_definition(&c->plan, &b);
+	free(runner);
 	strvec_release(&words);
 	return def;
 }

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "campaign/runner.h"
 #include "lib/alloc.h"
 #include "lib/base64.h"
 #include "lib/shell-quote.h"
@@ -69,14 +68,9 @@ static void add_script(struct strbuf *sb, const char *name)
 	free(text);
 }
 
-char *lava_boot_script(const struct plan *plan, const struct lava_boot *b)
+char *lava_boot_script(const struct lava_boot *b)
 {
-	struct runner_options ro = {
-		.campaign = b->campaign, .boot_index = b->boot_index, .n_boots = b->n_boots,
-		.label = b->label, .mode = b->mode, .park = b->park, .unpark = b->unpark,
-	};
 	struct strbuf sb = STRBUF_INIT;
-	char *runner = runner_generate(plan, &ro);
 
 	strbuf_addf(&sb, "#!/bin/sh\n"
 		    "# bootab's LAVA test script: campaign %s, boot %zu of %zu, %s (mode %s).\n"
@@ -89,8 +83,7 @@ char *lava_boot_script(const struct plan *plan, const struct lava_boot *b)
 	for (size_t i = 0; target_snapshot_scripts[i]; i++)
 		add_script(&sb, target_snapshot_scripts[i]);
 	add_script(&sb, "run-fetch");
-	add_file(&sb, "run/run.sh", runner);
-	free(runner);
+	add_file(&sb, "run/run.sh", b->runner ? b->runner : "");
 	strbuf_addstr(&sb,
 		      "bootab_put() {\n"
 		      "\tlevel=$(cut -f1 /proc/sys/kernel/printk 2>/dev/null)\n"
@@ -121,7 +114,7 @@ char *lava_boot_script(const struct plan *plan, const struct lava_boot *b)
 		      "\tlava-test-case \"$row.$rep\" --result \"$res\" --measurement \"$secs\" --units s\n"
 		      "done < run/results\n");
 	strbuf_addf(&sb, "sh run-fetch.sh \"$d/run\" %llu > fetch.out\nbootab_case bootab-fetch $?\n"
-		    "bootab_put fetch fetch.out\n", FETCH_FILE_LIMIT);
+		    "bootab_put fetch fetch.out\n", b->fetch_limit);
 	return strbuf_detach(&sb, NULL);
 }
 
@@ -145,7 +138,7 @@ static char *boot_cmdline(const struct plan *plan, const struct lava_boot *b)
 
 static void add_test_action(struct strbuf *sb, const struct plan *plan, const struct lava_boot *b)
 {
-	char *script = lava_boot_script(plan, b), *step;
+	char *script = lava_boot_script(b), *step;
 	struct strbuf enc = STRBUF_INIT;
 
 	base64_encode_append(&enc, script, strlen(script));

@@ -4,7 +4,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "campaign/fetch.h"
 #include "plan/plan.h"
 #include "lib/parse-error.h"
 
@@ -30,11 +29,15 @@ struct lava_boot {
 	const char *mode;
 	char *const *args;                  /* the mode's kernel args, NULL-terminated */
 	const char *const *snapshot_args;   /* snapshot.sh's (verify_boot_snapshot_args()) */
-	bool park, unpark;                  /* the first boot parks, the last unparks */
+	const char *runner;                 /* the per-boot rows script (runner_generate()'s), borrowed */
+	unsigned long long fetch_limit;     /* run-fetch.sh's LIMIT: larger files stay on the device */
 };
 
-/* The test script the job's test shell runs (POSIX sh); the caller's. */
-char *lava_boot_script(const struct plan *plan, const struct lava_boot *boot);
+/*
+ * The test script the job's test shell runs (POSIX sh): the snapshot
+ * scripts, boot->runner for the rows, the fetch; the caller's.
+ */
+char *lava_boot_script(const struct lava_boot *boot);
 
 /*
  * The job definition (YAML) of boot: LAVA's qemu device type, the plan's

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "campaign/fetch.h"
+#include "campaign/runner.h"
 #include "lava/lava.h"
 #include "plan/plan.h"
 #include "kernel/snapshot.h"
@@ -65,11 +67,16 @@ static void test_job_definition(void **state)
 		.campaign = "lava-20261202-030000", .boot_index = 1, .n_boots = 3, .label = "pti", .mode = "pti",
 		.args = args, .snapshot_args = snap_args,
 	};
+	struct runner_options ro = { .campaign = b.campaign, .boot_index = b.boot_index, .n_boots = b.n_boots,
+				     .label = b.label, .mode = b.mode };
 	struct plan p;
-	char *job, *script, *want;
+	char *job, *script, *want, *runner;
 
 	(void)state;
 	load_plan(&p);
+	runner = runner_generate(&p, &ro);
+	b.runner = runner;
+	b.fetch_limit = FETCH_FILE_LIMIT;
 	job = lava_job_definition(&p, &b);
 	/* Pinned by tag, the device type's deploy and boot, the mode's args on -append and in the context. */
 	assert_non_null(strstr(job, "device_type: \"qemu\"\n"));
@@ -90,7 +97,7 @@ static void test_job_definition(void **state)
 		assert_true(*c == '\n' || (unsigned char)*c >= 0x20);
 
 	script = script_of_job(job);
-	want = lava_boot_script(&p, &b);
+	want = lava_boot_script(&b);
 	assert_string_equal(script, want);
 	/* The snapshot scripts, the fetch and the rows' runner, each a file of its own. */
 	assert_non_null(strstr(script, "cat > snapshot.sh <<'BOOTAB_LAVA_EOF_0'\nROOT=''\n"));
@@ -103,7 +110,9 @@ static void test_job_definition(void **state)
 	/* snapshot.sh's args, each one shell word. */
 	assert_non_null(strstr(script, "sh snapshot.sh 'param:pti.x' 'file:/sys/a b' > snapshot.out"));
 	assert_non_null(strstr(script, "lava-test-case \"$row.$rep\" --result \"$res\" --measurement \"$secs\" --units s\n"));
+	assert_non_null(strstr(script, "sh run-fetch.sh \"$d/run\" 1073741824 > fetch.out\n"));
 	assert_non_null(strstr(script, "bootab_put fetch fetch.out\n"));
+	free(runner);
 	free(want);
 	free(script);
 	free(job);
@@ -117,7 +126,8 @@ static void test_job_heredoc_delimiter(void **state)
 	struct parse_error err = PARSE_ERROR_INIT;
 	char *args[] = { NULL };
 	struct lava_boot b = { .campaign = "c", .n_boots = 1, .label = "a", .mode = "a", .args = args };
-	char *script;
+	struct runner_options ro = { .campaign = "c", .n_boots = 1, .label = "a", .mode = "a" };
+	char *script, *runner;
 
 	(void)state;
 	assert_int_equal(plan_parse("lava.ini",
@@ -125,10 +135,13 @@ static void test_job_heredoc_delimiter(void **state)
 				    "command = BOOTAB_LAVA_EOF_0\ncommand = false\nparser = number\nbetter = lower\n"
 				    "[lava]\nurl = http://l\ndevice = d\ntoken_env = T\nkernel = file:///k\n"
 				    "initramfs = file:///i\nprompt = #\n", &p, &err), 0);
-	script = lava_boot_script(&p, &b);
+	runner = runner_generate(&p, &ro);
+	b.runner = runner;
+	script = lava_boot_script(&b);
 	assert_non_null(strstr(script, "cat > run/run.sh <<'BOOTAB_LAVA_EOF_1'\n"));
 	assert_non_null(strstr(script, "\nBOOTAB_LAVA_EOF_1\n"));
 	free(script);
+	free(runner);
 	plan_release(&p);
 	parse_error_release(&err);
 }
