@@ -137,8 +137,8 @@ static void put_line(FILE *out, struct strbuf *sb)
 /*
  * The noise a delta was judged against, in % of the first side's value:
  * twice the drift, or the larger spread of the two sides when that is
- * larger (the screen's bar, judge/compare.c); by-run rows, twice the
- * largest per-run drift.
+ * larger (the screen's bar, judge/compare-seed-rule.c); by-run rows,
+ * twice the largest per-run drift.
  */
 static double noise_of(const struct compare_metric *cm, const struct compare_cell *base, const struct compare_cell *c,
 		       double drift)

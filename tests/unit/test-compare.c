@@ -1,4 +1,4 @@
-/* Unit tests for src/judge/compare.c: the seed rule's verdicts, drift, by-run rows, pairs, costs. */
+/* Unit tests for compare_sides() (src/judge/compare*.c): the seed rule's verdicts, drift, by-run rows, pairs, costs. */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
