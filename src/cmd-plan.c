@@ -587,6 +587,29 @@ static void print_boot_order(const struct plan *plan, const struct plan_boot *bo
 	}
 }
 
+/* What rounds > 1 do with the design: alternate it with its fold-over, or repeat it, and why. */
+static void print_design_rounds(const struct plan *plan)
+{
+	const struct design *d = &plan->design;
+
+	if (d->folded) {
+		printf("  rounds alternate the design (odd rounds) and its fold-over (even rounds: foldNN is runNN with\n"
+		       "    every factor reversed, fold01 every factor on)\n");
+		return;
+	}
+	if (plan->rounds_auto || plan->rounds < 2)
+		return;
+	if (d->kind == DESIGN_FULL)
+		printf("  rounds repeat the design: a full factorial's fold-over is its own runs\n");
+	else if (design_foldable(d))
+		printf("  rounds repeat the design: order = aa takes no fold-over\n");
+	else if (d->resolution >= 5)
+		printf("  rounds repeat the design: resolution %s already keeps main effects and two-factor interactions clear\n",
+		       design_resolution_name(d));
+	else
+		printf("  rounds repeat the design: its fold-over is its own runs (every word of its defining relation has even length)\n");
+}
+
 /*
  * [factor] sections: the design, which factors each run sets, what is
  * aliased with what, and the boots one mode per factor would take.
@@ -620,11 +643,12 @@ static void print_factors(const struct plan *plan)
 			}
 		printf("%s\n", any ? "" : " (every factor off: the standing config)");
 	}
+	print_design_rounds(plan);
 	design_aliases(d, names, &aliases);
 	for (size_t i = 0; i < aliases.n; i++)
 		printf("  %s\n", aliases.items[i]);
 	printf("  cost: %zu boots%s; one mode per factor: %zu boots for the same precision of each main effect\n",
-	       rounds * d->n_runs + 1, plan->rounds_auto ? " at most" : "", design_one_factor_boots(d, rounds));
+	       rounds * d->base_runs + 1, plan->rounds_auto ? " at most" : "", design_one_factor_boots(d, rounds));
 	strlist_release(&aliases);
 	free(what);
 	free(names);

@@ -146,6 +146,8 @@ int design_build(size_t k, bool full, struct design *ret)
 		build_fraction(&d, k);
 	else
 		build_plackett_burman(&d, k);
+	d.base_runs = d.n_runs;
+	d.base_resolution = d.resolution;
 	*ret = d;
 	return 0;
 }
@@ -167,17 +169,70 @@ const char *design_resolution_name(const struct design *d)
 	return d->resolution < 9 ? roman[d->resolution] : "IX or more";
 }
 
+/* Whether the defining relation has a word of odd length: then the fold-over is the other half of the family. */
+static bool relation_has_odd_word(const struct design *d)
+{
+	for (size_t w = 0; w < d->n_relation; w++)
+		if (popcount(d->relation[w].mask) % 2)
+			return true;
+	return false;
+}
+
+bool design_foldable(const struct design *d)
+{
+	if (d->folded || (d->resolution != 3 && d->resolution != 4))
+		return false;
+	return d->kind == DESIGN_PLACKETT_BURMAN || (d->kind == DESIGN_FRACTION && relation_has_odd_word(d));
+}
+
+int design_fold(struct design *d)
+{
+	size_t n = d->n_runs, k = d->k;
+	unsigned resolution = 0;
+
+	if (!design_foldable(d))
+		return -EINVAL;
+	d->levels = xrealloc(d->levels, 2 * n * k);
+	for (size_t i = 0; i < n * k; i++)
+		d->levels[n * k + i] = (signed char)-d->levels[i];
+	d->n_runs = 2 * n;
+	d->base_runs = n;
+	d->folded = true;
+	/*
+	 * A word of odd length changes sign on the fold-over: the combined
+	 * design keeps the even words alone. A Plackett-Burman design's main
+	 * effects leave the two-factor interactions, which stay partly
+	 * aliased with each other: resolution IV.
+	 */
+	if (d->kind == DESIGN_PLACKETT_BURMAN)
+		resolution = 4;
+	for (size_t w = 0; w < d->n_relation; w++) {
+		unsigned len = popcount(d->relation[w].mask);
+
+		if (len % 2 == 0 && (!resolution || len < resolution))
+			resolution = len;
+	}
+	d->resolution = resolution;
+	return 0;
+}
+
 char *design_describe(const struct design *d)
 {
 	switch (d->kind) {
 	case DESIGN_FULL:
 		return xasprintf("full factorial 2^%zu, %zu runs", d->k, d->n_runs);
 	case DESIGN_FRACTION:
+		if (d->folded)
+			return xasprintf("fractional factorial 2^(%zu-%zu), %zu runs, with its fold-over: %zu runs, resolution %s",
+					 d->k, d->n_generators, d->base_runs, d->n_runs, design_resolution_name(d));
 		return xasprintf("fractional factorial 2^(%zu-%zu), %zu runs, resolution %s", d->k, d->n_generators,
 				 d->n_runs, design_resolution_name(d));
 	case DESIGN_PLACKETT_BURMAN:
 		break;
 	}
+	if (d->folded)
+		return xasprintf("Plackett-Burman, %zu runs, with its fold-over: %zu runs, resolution %s", d->base_runs,
+				 d->n_runs, design_resolution_name(d));
 	return xasprintf("Plackett-Burman, %zu runs, resolution III", d->n_runs);
 }
 
@@ -193,6 +248,12 @@ static void add_product(struct strbuf *sb, unsigned mask, const char *const *nam
 }
 
 bool design_main_aliased(const struct design *d, size_t i)
+{
+	/* The fold-over makes every main effect column orthogonal to every two-factor interaction's. */
+	return !d->folded && design_main_aliased_unfolded(d, i);
+}
+
+bool design_main_aliased_unfolded(const struct design *d, size_t i)
 {
 	if (d->kind == DESIGN_PLACKETT_BURMAN)
 		return d->k > 2;
@@ -236,6 +297,9 @@ static void fraction_aliases(const struct design *d, const char *const *names, s
 		add_product(&sb, w->mask & ~(1u << f), names);
 		strlist_add(ret, strbuf_str(&sb));
 	}
+	if (d->folded)
+		strlist_add(ret, "fold-over: every factor reversed in a second set of runs, "
+				 "the words of odd length leave the defining relation");
 	for (size_t i = 0; i < d->k; i++) {
 		if (!design_main_aliased(d, i))
 			continue;
@@ -284,6 +348,11 @@ void design_aliases(const struct design *d, const char *const *names, struct str
 		return;
 	case DESIGN_PLACKETT_BURMAN:
 		break;
+	}
+	if (d->folded) {
+		strlist_add(ret, "fold-over: every factor reversed in a second set of runs: every main effect clear of "
+				 "two-factor interactions, which stay partly aliased with each other");
+		return;
 	}
 	strlist_add(ret, "every main effect partly aliased with the two-factor interactions of the other factors: "
 			 "an effect found can be an interaction's");
@@ -426,10 +495,10 @@ size_t design_one_factor_boots(const struct design *d, unsigned rounds)
 {
 	/*
 	 * A design's main effect has variance 4 sigma^2 / (N R) (every run in
-	 * one half or the other); one factor alone against the standing config
+	 * one half or the other; N the runs of a round, a fold-over's too); one factor alone against the standing config
 	 * with B boots each has 2 sigma^2 / B: B = N R / 2, rounded up.
 	 */
-	size_t b = (d->n_runs * rounds + 1) / 2;
+	size_t b = (d->base_runs * rounds + 1) / 2;
 
 	return (d->k + 1) * b + 1;
 }

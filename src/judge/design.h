@@ -24,6 +24,16 @@
  *   generating rows for N = 20 and 24 runs (k = 12 ... 23), resolution III.
  *
  * Run 0 of every design has every factor off.
+ *
+ * The fold-over of a design (Box, Hunter & Hunter, 2nd ed., chapter 6,
+ * "foldover"; Montgomery, "Design and Analysis of Experiments", 8th ed.,
+ * section 8.6, "fold over of resolution III fractions"): the same
+ * runs with every factor's sign reversed. The design with its fold-over
+ * has every main effect orthogonal to every two-factor interaction: a
+ * resolution III design becomes resolution IV (for a regular fraction the
+ * words of odd length leave the defining relation). For a full factorial,
+ * or a fraction whose defining words all have even length, the fold-over
+ * is the design's own runs: there a second round is the design again.
  */
 
 #define DESIGN_MAX_FACTORS 23
@@ -48,6 +58,14 @@ struct design {
 	size_t n_runs;
 	signed char *levels;            /* n_runs rows of k: +1 on, -1 off; row 0 all off */
 	unsigned resolution;            /* 0: full factorial (nothing aliased); else III, IV, V ... as 3, 4, 5 */
+	/*
+	 * folded: rows base_runs + r are the fold-over of rows r < base_runs
+	 * (n_runs = 2 base_runs) and resolution is the combined design's;
+	 * base_resolution the design's alone. Not folded: base_runs = n_runs.
+	 */
+	bool folded;
+	size_t base_runs;
+	unsigned base_resolution;
 	struct design_word *generators; /* fraction: p words, each holding its generated factor */
 	size_t n_generators;
 	struct design_word *relation;   /* fraction: the 2^p - 1 words of the defining relation */
@@ -79,8 +97,30 @@ const char *design_resolution_name(const struct design *d);
  */
 void design_aliases(const struct design *d, const char *const *names, struct strlist *ret);
 
-/* Whether factor i's main effect is aliased with a two-factor interaction (resolution III). */
+/*
+ * Whether factor i's main effect is aliased with a two-factor interaction
+ * (resolution III): never once folded. design_main_aliased_unfolded():
+ * the same over the first base_runs runs alone (before the fold-over).
+ */
 bool design_main_aliased(const struct design *d, size_t i);
+bool design_main_aliased_unfolded(const struct design *d, size_t i);
+
+/*
+ * Whether rounds > 1 of d should alternate it with its fold-over: a
+ * fraction of resolution III or IV, or a Plackett-Burman design, whose
+ * fold-over is new runs. (A full factorial's fold-over is its own runs, so
+ * is that of a fraction whose defining words all have even length: rounds
+ * repeat those; a resolution V fraction already estimates main effects and
+ * two-factor interactions clear of each other.)
+ */
+bool design_foldable(const struct design *d);
+
+/*
+ * Appends d's fold-over to it: n_runs doubles, folded is set, resolution
+ * becomes the combined design's. Returns 0, or -EINVAL when
+ * !design_foldable(d) (d untouched then).
+ */
+int design_fold(struct design *d);
 
 /*
  * A factor's main effect: on minus off in the response (for bootab the log
@@ -125,7 +165,7 @@ bool design_interactions_clear(const struct design *d);
 /*
  * The boots one mode per factor takes (the standing config and each factor
  * alone, the standing config closing) for the same standard error of every
- * main effect as rounds of d (rounds * n_runs + 1 boots).
+ * main effect as rounds of d (rounds * base_runs + 1 boots; a fold-over round has base_runs).
  */
 size_t design_one_factor_boots(const struct design *d, unsigned rounds);
 

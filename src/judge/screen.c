@@ -59,21 +59,37 @@ static struct screen_effect effect_of(const struct compare_metric *cm, const str
 	return r;
 }
 
-/* The design's boots of metric cm: their levels and log boot means. Returns how many. */
+/*
+ * The design's boots of metric cm: their levels and log boot means.
+ * Returns how many; *ret_fold_complete: a folded design with a boot of
+ * every run of its fold-over.
+ */
 static size_t design_boots(const struct screen_result *s, const struct compare_result *res,
-			   const struct compare_metric *cm, signed char *levels, double *y)
+			   const struct compare_metric *cm, signed char *levels, double *y, bool *ret_fold_complete)
 {
-	size_t k = s->k, n = 0;
+	const struct design *d = s->design;
+	size_t k = s->k, n = 0, fold_runs = 0;
+	bool *seen = xcalloc(d->n_runs + 1, sizeof(*seen));
 
 	for (size_t i = 0; i < res->n_sides; i++) {
 		const struct compare_cell *c = &cm->cells[i];
 
 		if (s->side_run[i] < 0 || !c->present || !c->has_boot)
 			continue;
-		memcpy(&levels[n * k], &s->design->levels[(size_t)s->side_run[i] * k], k);
+		memcpy(&levels[n * k], &d->levels[(size_t)s->side_run[i] * k], k);
 		y[n++] = c->boot.mean;   /* the boot mean in log space */
+		seen[s->side_run[i]] = true;
 	}
+	for (size_t r = d->base_runs; r < d->n_runs; r++)
+		fold_runs += seen[r];
+	*ret_fold_complete = d->folded && fold_runs == d->n_runs - d->base_runs;
+	free(seen);
 	return n;
+}
+
+unsigned screen_metric_resolution(const struct screen_result *s, const struct screen_metric *m)
+{
+	return !s->design->folded || m->fold_complete ? s->design->resolution : s->design->base_resolution;
 }
 
 static void interactions(struct screen_result *s, struct screen_metric *sm, const signed char *levels,
@@ -83,6 +99,7 @@ static void interactions(struct screen_result *s, struct screen_metric *sm, cons
 	unsigned *pairs;
 	struct design_effect *e;
 
+	/* A fold-over leaves interactions aliased with each other (resolution IV): none estimated. */
 	if (k < 2 || !design_interactions_clear(s->design))
 		return;
 	pairs = xcalloc(2 * np, sizeof(*pairs));
@@ -113,14 +130,15 @@ static void metric_answer(struct screen_result *s, const struct compare_result *
 	struct design_effect *e = xcalloc(k, sizeof(*e));
 
 	*sm = (struct screen_metric){ .metric = cm };
-	sm->boots = design_boots(s, res, cm, levels, y);
+	sm->boots = design_boots(s, res, cm, levels, y, &sm->fold_complete);
 	if (design_effects(levels, k, y, sm->boots, s->alpha, e, &df) == 0) {
 		sm->estimable = true;
 		sm->df = df;
 		sm->mains = xcalloc(k, sizeof(*sm->mains));
 		for (size_t f = 0; f < k; f++) {
 			sm->mains[f] = effect_of(cm, &e[f], df, f, f);
-			sm->mains[f].alias = design_main_aliased(s->design, f);
+			sm->mains[f].alias = sm->fold_complete ? design_main_aliased(s->design, f)
+							       : design_main_aliased_unfolded(s->design, f);
 		}
 		qsort(sm->mains, k, sizeof(*sm->mains), by_size);
 		interactions(s, sm, levels, y, sm->boots);

@@ -37,7 +37,7 @@ struct screen_effect {
 	double log_lo, log_hi;  /* the + is better log CI; NaN without CI */
 	double p;
 	enum screen_verdict verdict;
-	bool alias;             /* a main effect the design mixes with two-factor interactions */
+	bool alias;             /* a main effect the design mixes with two-factor interactions (the boots' design: fold_complete) */
 };
 
 struct screen_metric {
@@ -45,6 +45,12 @@ struct screen_metric {
 	size_t boots;           /* the design's boots with a boot mean */
 	bool estimable;         /* false: too few boots for every effect */
 	size_t df;              /* the main-effect fit's residual df (0: no CI) */
+	/*
+	 * A folded design (design->folded) with a boot of every fold-over
+	 * run: the combined design's aliasing holds. False: the design's
+	 * alone (design_main_aliased_unfolded(), base_resolution).
+	 */
+	bool fold_complete;
 	struct screen_effect *mains;    /* k, ranked by |effect| */
 	struct screen_effect *interactions;   /* every pair when estimable, ranked by |effect| */
 	size_t n_interactions;
@@ -81,6 +87,9 @@ struct screen_result {
 void screen_build(const struct design *d, const char *const *names, const char *const *args, const long *side_run,
 		  const struct compare_result *res, double alpha, struct screen_result *ret);
 void screen_release(struct screen_result *s);
+
+/* The resolution of the design m's boots make: the combined one when its fold-over is complete, else the design's alone. */
+unsigned screen_metric_resolution(const struct screen_result *s, const struct screen_metric *m);
 
 /* Whether side k is a run of the design other than the standing config (a run the answer is per factor for). */
 bool screen_side_is_run(const struct screen_result *s, size_t k);

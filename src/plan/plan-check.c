@@ -145,14 +145,22 @@ static bool factors_overlap(const struct plan_factor *f, const struct plan_facto
 	return false;
 }
 
-/* The design's run r as a mode: the args of the factors it sets, in factor order. */
+/*
+ * The design's run r as a mode: the args of the factors it sets, in factor
+ * order. A fold-over run is named after the run it reverses (fold01: off's,
+ * every factor on).
+ */
 static void design_mode(struct plan *p, size_t r, int width, struct plan_mode *m)
 {
 	struct strvec args = STRVEC_INIT;
 	struct strbuf text = STRBUF_INIT;
+	size_t base = p->design.base_runs;
 
 	memset(m, 0, sizeof(*m));
-	m->name = r ? xasprintf("run%0*zu", width, r + 1) : xstrdup("off");
+	if (r >= base)
+		m->name = xasprintf("fold%0*zu", width, r - base + 1);
+	else
+		m->name = r ? xasprintf("run%0*zu", width, r + 1) : xstrdup("off");
 	m->line = p->factors[0].line;
 	m->design_run = true;
 	m->run = r;
@@ -202,8 +210,12 @@ static int validate_design(struct parse_state *s)
 		return plan_fail(s, "design", "full takes at most %d factors (2^%d boots a round); design = screen takes more",
 			    DESIGN_FULL_MAX, DESIGN_FULL_MAX);
 	}
+	/* Rounds alternate the design and its fold-over, which clears the main effects of two-factor interactions. */
+	if (p->rounds > 1 && !p->rounds_auto && p->order_kind != ORDER_LIST && p->order_kind != ORDER_AA &&
+	    design_foldable(&p->design))
+		design_fold(&p->design);
 	n_runs = p->design.n_runs;
-	for (size_t n = n_runs; n >= 100; n /= 10)
+	for (size_t n = p->design.base_runs; n >= 100; n /= 10)
 		width++;
 	modes = xcalloc(n_runs + p->n_modes, sizeof(*modes));
 	for (size_t r = 0; r < n_runs; r++)

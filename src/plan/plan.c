@@ -49,6 +49,16 @@ static size_t mode_index(const struct plan *plan, const char *name)
 	return (size_t)(plan_find_mode(plan, name) - plan->modes);
 }
 
+/* A folded design's runs boot in odd rounds, their fold-over in even ones; every other mode in each. */
+static bool mode_in_round(const struct plan *plan, size_t mode, unsigned round)
+{
+	const struct plan_mode *m = &plan->modes[mode];
+
+	if (!m->design_run || !plan->design.folded)
+		return true;
+	return (m->run >= plan->design.base_runs) == (round % 2 == 0);
+}
+
 static void push(struct plan_boot **boots, size_t *n, size_t *alloc, size_t mode, unsigned round)
 {
 	GROW(*boots, *alloc, *n + 1);
@@ -75,9 +85,11 @@ size_t plan_boots(const struct plan *plan, struct plan_boot **ret_boots)
 	case ORDER_ABBA:
 		for (unsigned r = 1; r <= plan->rounds; r++) {
 			for (size_t i = 0; i < m; i++)
-				push(&boots, &n, &alloc, i, r);
+				if (mode_in_round(plan, i, r))
+					push(&boots, &n, &alloc, i, r);
 			for (size_t i = m; i-- > 0;)
-				push(&boots, &n, &alloc, i, r);
+				if (mode_in_round(plan, i, r))
+					push(&boots, &n, &alloc, i, r);
 		}
 		break;
 	case ORDER_RANDOM: {
@@ -97,7 +109,8 @@ size_t plan_boots(const struct plan *plan, struct plan_boot **ret_boots)
 				perm[j] = t;
 			}
 			for (size_t i = 0; i < m; i++)
-				push(&boots, &n, &alloc, perm[i], r);
+				if (mode_in_round(plan, perm[i], r))
+					push(&boots, &n, &alloc, perm[i], r);
 		}
 		/* The first mode also opens and closes the campaign, for the drift. */
 		if (n == 0 || boots[0].mode != 0) {
@@ -115,7 +128,8 @@ size_t plan_boots(const struct plan *plan, struct plan_boot **ret_boots)
 	default:
 		for (unsigned r = 1; r <= plan->rounds; r++)
 			for (size_t i = 0; i < m; i++)
-				push(&boots, &n, &alloc, i, r);
+				if (mode_in_round(plan, i, r))
+					push(&boots, &n, &alloc, i, r);
 		push(&boots, &n, &alloc, 0, plan->rounds);
 		break;
 	}

@@ -181,7 +181,10 @@ struct plan {
 	/*
 	 * [factor] sections: their design's runs are the first modes (run 0,
 	 * every factor off, named "off"; the others "runNN"), each with the
-	 * args of the factors it sets; the user's own modes follow.
+	 * args of the factors it sets; the user's own modes follow. With
+	 * rounds > 1 and a design_foldable() design, the design is folded:
+	 * its fold-over's runs ("foldNN", run NN reversed) are modes too,
+	 * booted in the even rounds, the design's own in the odd ones.
 	 */
 	struct plan_factor *factors;
 	size_t n_factors;

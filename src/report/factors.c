@@ -181,9 +181,13 @@ static void interactions_text(const struct screen_result *s, const struct screen
 	if (s->k < 2)
 		return;
 	if (!design_interactions_clear(s->design)) {
-		strbuf_addf(sb, "    two-factor interactions: not estimated, the design (resolution %s) aliases them %s\n",
-			    design_resolution_name(s->design),
-			    s->design->resolution >= 4 ? "with each other" : "with the main effects");
+		/* The boots' design: the combined one once every fold-over run is in. */
+		struct design boots = *s->design;
+
+		boots.resolution = screen_metric_resolution(s, m);
+		strbuf_addf(sb, "    two-factor interactions: not estimated, the design%s (resolution %s) aliases them %s\n",
+			    s->design->folded && m->fold_complete ? " with its fold-over" : "",
+			    design_resolution_name(&boots), boots.resolution >= 4 ? "with each other" : "with the main effects");
 		return;
 	}
 	if (!m->n_interactions) {
@@ -238,6 +242,8 @@ void factors_text(const struct compare_result *res, struct strbuf *sb)
 			strbuf_addf(sb, "    not estimable from %zu boots of the design\n", m->boots);
 			continue;
 		}
+		if (s->design->folded && !m->fold_complete)
+			strbuf_addstr(sb, "    the fold-over's runs are not all booted: the design's aliases hold\n");
 		for (size_t f = 0; f < s->k; f++)
 			effect_line(s, m, &m->mains[f], sb);
 		interactions_text(s, m, sb);

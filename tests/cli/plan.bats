@@ -297,6 +297,69 @@ bats_require_minimum_version 1.5.0
 	[[ "$output" == *"boot order (17 boots):"* ]]
 }
 
+# screen_plan FILE ROUNDS ARGS...: a screening plan of one factor per arg (named by its parameter).
+screen_plan() {
+	local f=$1 rounds=$2
+	shift 2
+	{
+		printf '[campaign]\ntarget = lab\ndesign = screen\nrounds = %s\n' "$rounds"
+		for a in "$@"; do
+			printf '[factor "%s"]\nargs = %s\n' "${a%%=*}" "$a"
+		done
+		printf '[row "r"]\ncommand = true\n'
+	} > "$f"
+}
+
+@test "factors: rounds = 2 of a Plackett-Burman screen boots its fold-over, every main effect then clear of 2FIs" {
+	f="$BATS_TEST_TMPDIR/fold.ini"
+	screen_plan "$f" 2 mitigations=off transparent_hugepage=never iommu=pt idle=poll processor.max_cstate=1 \
+		intel_pstate=disable nohz_full=1-3 rcu_nocbs=1-3 isolcpus=1-3 nosmt audit=0 nowatchdog
+	run "$BOOTAB" plan "$f"
+	[ "$status" -eq 0 ]
+	diff -u "$BATS_TEST_DIRNAME/expected/plan-fold.txt" <(printf '%s\n' "$output" | sed "s|$f|PLAN|")
+	# Round 2 is round 1 with every factor reversed, run for run, off's fold-over every factor on.
+	printf '%s\n' "$output" | sed -n '/^design over/,/^  rounds alternate/p' | grep -E '^  (off|run|fold)' > "$BATS_TEST_TMPDIR/runs"
+	[ "$(wc -l < "$BATS_TEST_TMPDIR/runs")" -eq 40 ]
+	all=" mitigations transparent_hugepage iommu idle processor.max_cstate intel_pstate nohz_full rcu_nocbs isolcpus nosmt audit nowatchdog"
+	for r in $(seq 1 20); do
+		on=$(sed -n "${r}p" "$BATS_TEST_TMPDIR/runs" | awk '{ $1 = ""; print }' | sed 's/ (every factor off.*//')
+		folded=$(sed -n "$((r + 20))p" "$BATS_TEST_TMPDIR/runs" | awk '{ $1 = ""; print }')
+		want=""
+		for x in $all; do
+			[[ " $on " == *" $x "* ]] || want="$want $x"
+		done
+		[ "$folded" = "$want" ] || { echo "run $r: on '$on', folded '$folded', want '$want'"; false; }
+	done
+}
+
+@test "factors: rounds = 3 of a fraction with words of odd length alternate it and its fold-over; others repeat" {
+	f="$BATS_TEST_TMPDIR/fold.ini"
+	screen_plan "$f" 3 mitigations=off transparent_hugepage=never iommu=pt idle=poll processor.max_cstate=1 \
+		intel_pstate=disable nohz_full=1-3 rcu_nocbs=1-3 isolcpus=1-3
+	run "$BOOTAB" plan "$f"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"design over 9 factors: fractional factorial 2^(9-4), 32 runs, with its fold-over: 64 runs, resolution IV"* ]]
+	[[ "$output" == *"fold-over: every factor reversed in a second set of runs, the words of odd length leave the defining relation"* ]]
+	[[ "$output" == *"cost: 97 boots; one mode per factor: 481 boots"* ]]
+	# Rounds 1 and 3 the design, round 2 its fold-over, off opening and closing.
+	[ "$(printf '%s\n' "$output" | sed -n '/^boot order/,/^$/p' | awk 'NF >= 2 && $1 ~ /^[0-9]+$/ { print $1, $2 }' |
+		awk '$1 == 1 || $1 == 32 || $1 == 33 || $1 == 64 || $1 == 65 || $1 == 97' | tr '\n' ' ')" = \
+		"1 off 32 run32 33 fold01 64 fold32 65 off2 97 off3 " ]
+	# Eight factors: every word of the defining relation has four letters, the fold-over is the design's own runs.
+	screen_plan "$f" 2 mitigations=off transparent_hugepage=never iommu=pt idle=poll processor.max_cstate=1 \
+		intel_pstate=disable nohz_full=1-3 rcu_nocbs=1-3
+	run "$BOOTAB" plan "$f"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"  rounds repeat the design: its fold-over is its own runs (every word of its defining relation has even length)"* ]]
+	[[ "$output" != *fold0* ]] || false
+	[[ "$output" == *"cost: 33 boots"* ]]
+	screen_plan "$f" 2 mitigations=off transparent_hugepage=never iommu=pt
+	run "$BOOTAB" plan "$f"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"  rounds repeat the design: a full factorial's fold-over is its own runs"* ]]
+	[[ "$output" != *fold0* ]] || false
+}
+
 @test "factors: errors name file, line and key" {
 	f="$BATS_TEST_TMPDIR/bad.ini"
 	printf '[factor "a"]\nargs = pti=on\n[factor "b"]\nargs = pti=off\n' > "$f"

@@ -86,3 +86,46 @@ $camp/report.md:0" ]
 	[ "$(grep -c 'data-verdict="within-noise"><td>[a-z]* x ' "$BATS_TEST_TMPDIR/s")" -eq 3 ]
 	grep -q '<p>None: no failed check or cost bootab found' "$BATS_TEST_TMPDIR/s"
 }
+
+# tests/fixtures/campaign-screen-fold (its README says how it was made):
+# twelve factors, a Plackett-Burman design of 20 runs and, in round 2, its
+# fold-over; audit=0 takes 0.8 times the time, idle=poll and nowatchdog
+# together make an interaction the design alone mixes into the others'
+# main effects.
+@test "screening campaign with its fold-over: main effects from all 41 boots, no alias, the planted effect found" {
+	fold="$BATS_TEST_TMPDIR/fold"
+	cp -r "$BATS_TEST_DIRNAME/../fixtures/campaign-screen-fold" "$fold"
+	run -0 --separate-stderr "$BOOTAB" report "$fold"
+	head=${lines[0]} all=$output
+	sed -n '/^factors (/,/^$/p' "$fold/report.txt" > "$BATS_TEST_TMPDIR/f"
+	head -1 "$BATS_TEST_TMPDIR/f" | grep -q '^factors (Plackett-Burman, 20 runs, with its fold-over: 40 runs, resolution IV): main effect of each'
+	grep -q '^  build time (lower is better; 41 boots):$' "$BATS_TEST_TMPDIR/f"
+	# audit=0 first, better, its CI holding the planted 0.8 times (+20 %, + is better); the other eleven within noise.
+	[[ "$(sed -n 3p "$BATS_TEST_TMPDIR/f")" =~ ^\ \ \ \ audit\ \(audit=0\)\ +\+([0-9.]+)%\ \[\+([0-9.]+),\ \+([0-9.]+)\]\ \ better$ ]] || false
+	awk -v lo="${BASH_REMATCH[2]}" -v hi="${BASH_REMATCH[3]}" 'BEGIN { exit !(lo < 20 && hi > 20) }'
+	[ "$(grep -cE '^    [a-z_]+ \(.*  within noise$' "$BATS_TEST_TMPDIR/f")" -eq 11 ]
+	run grep -c alias "$BATS_TEST_TMPDIR/f"
+	[ "$output" = 1 ]
+	grep -q '^    two-factor interactions: not estimated, the design with its fold-over (resolution IV) aliases them with each other$' "$BATS_TEST_TMPDIR/f"
+	[[ "$head" == "factors: audit=0 +"*" faster on build time;" ]] || false
+	[[ "$all" != *"could be an alias"* ]] || false
+	run -0 /usr/bin/python3 "$validate" "$schema" "$fold/report.json"
+	[ "$(jq -r '.factors.design' "$fold/report.json")" = "Plackett-Burman, 20 runs, with its fold-over: 40 runs, resolution IV" ]
+	[ "$(jq '[.factors.factors[] | .aliased] | any' "$fold/report.json")" = false ]
+	[ "$(jq '[.factors.metrics[0].effects[] | .alias] | any' "$fold/report.json")" = false ]
+	[ "$(jq '.factors.sides | length' "$fold/report.json")" -eq 41 ]
+
+	# The same campaign before its fold-over (its 20 fold-over boots taken out): the interaction
+	# passes for part of audit's effect (the CI misses +20 %), and every main effect is flagged.
+	rm -r "$fold"/fold[0-9]*
+	run -0 --separate-stderr "$BOOTAB" report "$fold"
+	head=${lines[0]}
+	sed -n '/^factors (/,/^$/p' "$fold/report.txt" > "$BATS_TEST_TMPDIR/f"
+	grep -q '^  build time (lower is better; 21 boots):$' "$BATS_TEST_TMPDIR/f"
+	grep -q "^    the fold-over's runs are not all booted: the design's aliases hold$" "$BATS_TEST_TMPDIR/f"
+	[[ "$(sed -n 4p "$BATS_TEST_TMPDIR/f")" =~ ^\ \ \ \ audit\ \(audit=0\)\ +\+([0-9.]+)%\ \[\+([0-9.]+),\ \+([0-9.]+)\]\ \ better\ \(could\ be\ an\ alias ]] || false
+	awk -v lo="${BASH_REMATCH[2]}" 'BEGIN { exit !(lo > 20) }'
+	[ "$(grep -c '(could be an alias: the design mixes it with two-factor interactions)$' "$BATS_TEST_TMPDIR/f")" -eq 12 ]
+	grep -q '^    two-factor interactions: not estimated, the design (resolution III) aliases them with the main effects$' "$BATS_TEST_TMPDIR/f"
+	[[ "$head" == *"(could be an alias);" ]] || false
+}

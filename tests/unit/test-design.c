@@ -211,6 +211,148 @@ static void test_aliases(void **state)
 	design_release(&d);
 }
 
+/* Whether the runs of d, every sign reversed, are d's own runs (as a set). */
+static bool fold_is_same_runs(const struct design *d)
+{
+	size_t k = d->k;
+	signed char *neg = malloc(k);
+	bool same = true;
+
+	for (size_t a = 0; a < d->n_runs && same; a++) {
+		bool found = false;
+
+		for (size_t i = 0; i < k; i++)
+			neg[i] = (signed char)-d->levels[a * k + i];
+		for (size_t b = 0; b < d->n_runs && !found; b++)
+			found = memcmp(neg, &d->levels[b * k], k) == 0;
+		same = found;
+	}
+	free(neg);
+	return same;
+}
+
+static void test_fold_same_runs(void **state)
+{
+	(void)state;
+	/* A full factorial, and the fractions whose words all have even length: the fold-over is the design again. */
+	for (size_t k = 1; k <= 11; k++) {
+		struct design d;
+
+		if (k == 9 || k == 10)
+			continue;   /* test_fold */
+		assert_int_equal(design_build(k, false, &d), 0);
+		assert_false(design_foldable(&d));
+		assert_int_equal(design_fold(&d), -EINVAL);
+		assert_false(d.folded);
+		assert_int_equal(d.n_runs, d.base_runs);
+		/* k = 5 is resolution V (one word, of five letters): its fold-over is new runs, not needed. */
+		assert_true(fold_is_same_runs(&d) == (k != 5));
+		design_release(&d);
+	}
+	for (size_t k = 1; k <= DESIGN_FULL_MAX; k++) {
+		struct design d;
+
+		assert_int_equal(design_build(k, true, &d), 0);
+		assert_false(design_foldable(&d));
+		assert_true(fold_is_same_runs(&d));
+		design_release(&d);
+	}
+}
+
+static void test_fold(void **state)
+{
+	(void)state;
+	for (size_t k = 9; k <= DESIGN_MAX_FACTORS; k++) {
+		struct design d;
+		size_t n, confounded = 0;
+
+		if (k == 11)
+			continue;   /* every word of its defining relation has four letters: test_fold_same_runs */
+		assert_int_equal(design_build(k, false, &d), 0);
+		n = d.n_runs;
+		assert_false(fold_is_same_runs(&d));
+		for (size_t i = 0; i < k; i++)
+			confounded += main_confounded_in_table(&d, i);
+		/* A Plackett-Burman design mixes main effects with two-factor interactions; a resolution IV fraction does not. */
+		assert_true(d.kind == DESIGN_PLACKETT_BURMAN ? confounded > 0 : confounded == 0);
+		assert_true(design_foldable(&d));
+		assert_int_equal(design_fold(&d), 0);
+		assert_true(d.folded);
+		assert_int_equal(d.base_runs, n);
+		assert_int_equal(d.n_runs, 2 * n);
+		assert_int_equal(d.resolution, 4);
+		assert_int_equal(d.base_resolution, d.kind == DESIGN_PLACKETT_BURMAN ? 3 : 4);
+		/* Run base_runs + r is run r reversed: the standing config's fold-over has every factor on. */
+		for (size_t r = 0; r < n; r++)
+			for (size_t i = 0; i < k; i++)
+				assert_int_equal(d.levels[(n + r) * k + i], -d.levels[r * k + i]);
+		for (size_t i = 0; i < k; i++)
+			assert_int_equal(d.levels[n * k + i], 1);
+		/* The combined design: balanced, main effect columns orthogonal, each orthogonal to every 2FI column. */
+		for (size_t i = 0; i < k; i++) {
+			int sum = 0;
+
+			for (size_t r = 0; r < d.n_runs; r++)
+				sum += d.levels[r * k + i];
+			assert_int_equal(sum, 0);
+			for (size_t j = i + 1; j < k; j++) {
+				int dot = 0;
+
+				for (size_t r = 0; r < d.n_runs; r++)
+					dot += d.levels[r * k + i] * d.levels[r * k + j];
+				assert_int_equal(dot, 0);
+			}
+			assert_false(main_confounded_in_table(&d, i));
+			assert_false(design_main_aliased(&d, i));
+			assert_true(design_main_aliased_unfolded(&d, i) == (d.kind == DESIGN_PLACKETT_BURMAN));
+		}
+		/* A fraction's words of even length hold on every run of both halves; those of odd length on neither. */
+		for (size_t w = 0; w < d.n_relation; w++)
+			assert_true(product_constant(&d, d.relation[w].mask, d.relation[w].sign) ==
+				    (__builtin_popcount(d.relation[w].mask) % 2 == 0));
+		assert_false(design_foldable(&d));
+		assert_int_equal(design_fold(&d), -EINVAL);
+		assert_int_equal(d.n_runs, 2 * n);
+		/* Each round, a fold-over's too, has base_runs boots. */
+		assert_int_equal(design_one_factor_boots(&d, 2), (k + 1) * n + 1);
+		design_release(&d);
+	}
+}
+
+static void test_fold_aliases(void **state)
+{
+	struct design d;
+	struct strlist l = STRLIST_INIT;
+	char *text;
+
+	(void)state;
+	assert_int_equal(design_build(12, false, &d), 0);
+	assert_int_equal(design_fold(&d), 0);
+	design_aliases(&d, names, &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.items[0], "fold-over: every factor reversed in a second set of runs: every main effect clear of "
+					"two-factor interactions, which stay partly aliased with each other");
+	text = design_describe(&d);
+	assert_string_equal(text, "Plackett-Burman, 20 runs, with its fold-over: 40 runs, resolution IV");
+	free(text);
+	assert_false(design_interactions_clear(&d));
+	strlist_release(&l);
+	design_release(&d);
+
+	assert_int_equal(design_build(9, false, &d), 0);
+	assert_int_equal(design_fold(&d), 0);
+	design_aliases(&d, names, &l);
+	assert_string_equal(l.items[0], "generator: F = -B*C*D*E");
+	assert_string_equal(l.items[4], "fold-over: every factor reversed in a second set of runs, "
+					"the words of odd length leave the defining relation");
+	assert_string_equal(l.items[5], "every main effect clear of two-factor interactions (aliased with three-factor ones and higher)");
+	text = design_describe(&d);
+	assert_string_equal(text, "fractional factorial 2^(9-4), 32 runs, with its fold-over: 64 runs, resolution IV");
+	free(text);
+	strlist_release(&l);
+	design_release(&d);
+}
+
 static void test_effects_by_hand(void **state)
 {
 	/* One factor: off 1, 3; on 4, 6. Effect 5 - 2 = 3; residual SS 4 over 2 df; se sqrt(2 (1/2 + 1/2)). */
@@ -330,6 +472,9 @@ int main(void)
 		cmocka_unit_test(test_small_screen_is_full),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_aliases),
+		cmocka_unit_test(test_fold_same_runs),
+		cmocka_unit_test(test_fold),
+		cmocka_unit_test(test_fold_aliases),
 		cmocka_unit_test(test_effects_by_hand),
 		cmocka_unit_test(test_effects_exact),
 		cmocka_unit_test(test_interactions_exact),

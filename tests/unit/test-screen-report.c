@@ -269,6 +269,107 @@ static void test_costs(void **state)
 	plan_release(&p);
 }
 
+/*
+ * Twelve factors, rounds = 2: a Plackett-Burman design of 20 runs, then its
+ * fold-over. No factor has a main effect; a and b together take 1.5 times
+ * as long (an interaction the design alone mixes into the other factors'
+ * main effects); boot-to-boot noise of about 1 %. n_sides: 21 (the design's
+ * round and off again: the fold-over not booted) or 41 (both rounds).
+ */
+static void build_fold(struct plan *p, struct side *sides, char **names, struct compare_cell *cells,
+		       struct compare_metric *m, struct compare_result *res, size_t n_sides)
+{
+	struct strbuf text = STRBUF_INIT;
+	struct parse_error err = PARSE_ERROR_INIT;
+
+	strbuf_addstr(&text, "[campaign]\ndesign = screen\nrounds = 2\n");
+	for (char f = 'a'; f <= 'l'; f++)
+		strbuf_addf(&text, "[factor \"%c\"]\nargs = p%c=1\n", f, f);
+	assert_int_equal(plan_parse("s.ini", strbuf_str(&text), p, &err), 0);
+	parse_error_release(&err);
+	strbuf_release(&text);
+	assert_true(p->design.folded);
+	assert_int_equal(p->design.n_runs, 40);
+	for (size_t s = 0; s < n_sides; s++) {
+		/* The plan's boot order: off, run02 ... run20, then fold01 ... fold20, off again. */
+		size_t run = s + 1 == n_sides ? 0 : s;
+		const signed char *lv = &p->design.levels[run * 12];
+
+		names[s] = strdup(p->modes[run].name);
+		memset(&sides[s], 0, sizeof(sides[s]));
+		sides[s].mode = names[s];
+		memset(&cells[s], 0, sizeof(cells[s]));
+		cells[s].present = true;
+		cells[s].has_boot = true;
+		cells[s].boot.mean = log(100) + lv[0] * lv[1] * log(1.5) / 2 + 0.01 * sin(7.3 * (double)s + 1);
+	}
+	memset(m, 0, sizeof(*m));
+	m->row = (char *)"build";
+	m->metric = (char *)"time";
+	m->unit = (char *)"s";
+	m->better = BETTER_LOWER;
+	m->cells = cells;
+	memset(res, 0, sizeof(*res));
+	res->sides = sides;
+	res->n_sides = n_sides;
+	res->metrics = m;
+	res->n_metrics = 1;
+}
+
+/* The fold-over in: no main effect is an alias, and the interaction no longer passes for one. */
+static void test_fold_over(void **state)
+{
+	struct plan p;
+	struct side sides[41];
+	char *names[41];
+	struct compare_cell cells[41];
+	struct compare_metric m;
+	struct compare_result res;
+	struct strbuf sb = STRBUF_INIT;
+	struct screen_result s;
+	char *head;
+
+	(void)state;
+	/* The design's round alone: the a x b interaction shows as main effects, each flagged. */
+	build_fold(&p, sides, names, cells, &m, &res, 21);
+	render(&p, &res, &sb, &head);
+	assert_non_null(strstr(strbuf_str(&sb), "factors (Plackett-Burman, 20 runs, with its fold-over: 40 runs, resolution IV)"));
+	assert_non_null(strstr(strbuf_str(&sb), "  build time (lower is better; 21 boots):\n"
+						"    the fold-over's runs are not all booted: the design's aliases hold\n"));
+	assert_non_null(strstr(strbuf_str(&sb), "could be an alias"));
+	assert_non_null(strstr(strbuf_str(&sb), "two-factor interactions: not estimated, the design (resolution III) aliases them with the main effects\n"));
+	assert_non_null(strstr(head, " (could be an alias)"));
+	free(head);
+	strbuf_release(&sb);
+	for (size_t i = 0; i < 21; i++)
+		free(names[i]);
+	plan_release(&p);
+
+	/* Both rounds: every main effect from all 41 boots, clear of the interaction and within noise. */
+	build_fold(&p, sides, names, cells, &m, &res, 41);
+	render(&p, &res, &sb, &head);
+	assert_non_null(strstr(strbuf_str(&sb), "  build time (lower is better; 41 boots):\n"));
+	assert_null(strstr(strbuf_str(&sb), "alias:"));
+	assert_null(strstr(strbuf_str(&sb), "not all booted"));
+	assert_null(strstr(strbuf_str(&sb), "could be an alias"));
+	assert_non_null(strstr(strbuf_str(&sb), "two-factor interactions: not estimated, the design with its fold-over (resolution IV) "
+						"aliases them with each other\n"));
+	assert_string_equal(head, "factors: pa=1, pb=1, pc=1, pd=1, pe=1, pf=1, pg=1, ph=1, pi=1, pj=1, pk=1, pl=1: within noise");
+	assert_int_equal(screen_report_build(&p, &res, 0.05, &s), 0);
+	assert_true(s.metrics[0].fold_complete);
+	assert_int_equal(s.metrics[0].boots, 41);
+	for (size_t f = 0; f < 12; f++) {
+		assert_false(s.metrics[0].mains[f].alias);
+		assert_true(fabs(s.metrics[0].mains[f].effect) < 0.02);
+	}
+	screen_release(&s);
+	free(head);
+	strbuf_release(&sb);
+	for (size_t i = 0; i < 41; i++)
+		free(names[i]);
+	plan_release(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -278,6 +379,7 @@ int main(void)
 		cmocka_unit_test(test_headline_and_no_modes),
 		cmocka_unit_test(test_interactions),
 		cmocka_unit_test(test_costs),
+		cmocka_unit_test(test_fold_over),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
