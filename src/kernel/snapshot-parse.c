@@ -845,20 +845,12 @@ static int parse_line(struct parser *p, bool *header, bool *end)
 	return parse_record(p);
 }
 
-/* After the last line: the header and 'end' were there, and every record a snapshot must hold. */
-static int check_complete(struct parser *p, bool header, bool end)
+/* After the last line: every record a snapshot must hold. */
+static int check_complete(struct parser *p)
 {
 	struct snapshot *snap = p->snap;
 	const char *missing = NULL;
 
-	if (!header) {
-		parse_error_set(p->err, 1, 0, "empty snapshot output");
-		return -EINVAL;
-	}
-	if (!end) {
-		parse_error_set(p->err, p->line, 0, "output cut off: no 'end' record");
-		return -EINVAL;
-	}
 	if (!snap->boot_id || !snap->kernel || !snap->cmdline)
 		missing = !snap->boot_id ? "boot_id" : !snap->kernel ? "kernel" : "cmdline";
 	else if (snap->config_read_on && !snap->config_source)
@@ -882,62 +874,114 @@ static int check_complete(struct parser *p, bool header, bool end)
 	return 0;
 }
 
-int snapshot_parse(const char *data, size_t len, struct snapshot *ret, struct parse_error *err)
+/* One line of text (llen bytes at line): checked, split, read as the header, 'end' or a record. */
+static int parse_one_line(struct parser *p, const char *line, size_t llen, bool *header, bool *end)
 {
-	struct snapshot snap = { 0 };
-	struct parser p = { .snap = &snap, .err = err };
-	size_t pos = 0;
-	bool header = false, end = false;
-	enum record_kernel_given kernel_given;
-	int r = 0;
+	enum record_kernel_given kernel_given = record_kernel_given(line, llen);
+	char *copy;
+	int r;
 
-	if (len > SNAPSHOT_MAX_BYTES) {
-		parse_error_set(err, 0, 0, "snapshot output longer than %zu bytes", SNAPSHOT_MAX_BYTES);
-		return -EFBIG;
+	/* A kconfig line is bounded by the whole output's bound: its value is cut when it is kept. */
+	if (llen > SNAPSHOT_MAX_LINE && kernel_given != RECORD_KCONFIG) {
+		parse_error_set(p->err, p->line, 0, "line longer than %d bytes", SNAPSHOT_MAX_LINE);
+		return -EINVAL;
 	}
-	while (pos < len) {
-		const char *line = data + pos, *nl = memchr(line, '\n', len - pos);
-		size_t llen;
-		char *copy;
+	r = kernel_given ? 0 : check_line_bytes(p, line, llen);
+	if (r < 0)
+		return r;
+	if (*end) {
+		parse_error_set(p->err, p->line, 0, "record after 'end'");
+		return -EINVAL;
+	}
+	copy = xstrndup(line, llen);
+	r = split_fields(p, copy);
+	if (r == 0)
+		r = parse_line(p, header, end);
+	free(copy);
+	return r;
+}
 
-		p.line++;
+/*
+ * One script's output into p's snapshot: snapshot.sh's whole (the header
+ * first, 'end' last), or another's records alone (no header, no 'end').
+ */
+static int parse_text(struct parser *p, const struct snapshot_text *text, bool whole)
+{
+	bool header = !whole, end = false;
+	size_t pos = 0;
+	int r;
+
+	p->line = 0;
+	while (pos < text->len) {
+		const char *line = text->data + pos, *nl = memchr(line, '\n', text->len - pos);
+		size_t llen;
+
+		p->line++;
 		if (!nl) {
-			parse_error_set(err, p.line, 0, "output cut off: last line has no newline");
-			r = -EINVAL;
-			goto fail;
+			parse_error_set(p->err, p->line, 0, "output cut off: last line has no newline");
+			return -EINVAL;
 		}
 		llen = (size_t)(nl - line);
 		pos += llen + 1;
-		kernel_given = record_kernel_given(line, llen);
-		/* A kconfig line is bounded by the whole output's bound: its value is cut when it is kept. */
-		if (llen > SNAPSHOT_MAX_LINE && kernel_given != RECORD_KCONFIG) {
-			parse_error_set(err, p.line, 0, "line longer than %d bytes", SNAPSHOT_MAX_LINE);
-			r = -EINVAL;
-			goto fail;
+		if (!whole && llen == 3 && !memcmp(line, "end", 3)) {
+			parse_error_set(p->err, p->line, 0, "an 'end' record in a script's records");
+			return -EINVAL;
 		}
-		r = kernel_given ? 0 : check_line_bytes(&p, line, llen);
+		r = parse_one_line(p, line, llen, &header, &end);
 		if (r < 0)
-			goto fail;
-		if (end) {
-			parse_error_set(err, p.line, 0, "record after 'end'");
-			r = -EINVAL;
-			goto fail;
-		}
-		copy = xstrndup(line, llen);
-		r = split_fields(&p, copy);
-		if (r == 0)
-			r = parse_line(&p, &header, &end);
-		free(copy);
-		if (r < 0)
-			goto fail;
+			return r;
 	}
-	r = check_complete(&p, header, end);
-	if (r < 0)
-		goto fail;
+	if (!header) {
+		parse_error_set(p->err, 1, 0, "empty snapshot output");
+		return -EINVAL;
+	}
+	if (whole && !end) {
+		parse_error_set(p->err, p->line, 0, "output cut off: no 'end' record");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int snapshot_parse_scripts(const struct snapshot_text *texts, size_t n, struct snapshot *ret,
+			   struct parse_error *err, size_t *ret_which)
+{
+	struct snapshot snap = { 0 };
+	struct parser p = { .snap = &snap, .err = err };
+	size_t total = 0, i = 0;
+	int r = 0;
+
+	for (size_t k = 0; k < n; k++)
+		total += texts[k].len;
+	if (ret_which)
+		*ret_which = 0;
+	if (total > SNAPSHOT_MAX_BYTES) {
+		parse_error_set(err, 0, 0, "snapshot output longer than %zu bytes", SNAPSHOT_MAX_BYTES);
+		return -EFBIG;
+	}
+	for (; i < n && r == 0; i++)
+		r = parse_text(&p, &texts[i], i == 0);
+	/* A record missing is the whole's: its line is the last of snapshot.sh's output. */
+	if (r == 0 && n > 1) {
+		p.line = 0;
+		for (size_t k = 0; k < texts[0].len; k++)
+			p.line += texts[0].data[k] == '\n';
+	}
+	if (r == 0)
+		r = check_complete(&p);
+	else if (ret_which)
+		*ret_which = i - 1;
+	if (r < 0) {
+		snapshot_release(&snap);
+		return r;
+	}
 	iommu_map_sort(&snap.iommu);
 	*ret = snap;
 	return 0;
-fail:
-	snapshot_release(&snap);
-	return r;
+}
+
+int snapshot_parse(const char *data, size_t len, struct snapshot *ret, struct parse_error *err)
+{
+	struct snapshot_text text = { data, len };
+
+	return snapshot_parse_scripts(&text, 1, ret, err, NULL);
 }

@@ -425,3 +425,24 @@ int snapshot_from_json(const json_t *json, struct snapshot *ret, struct parse_er
 	*ret = snap;
 	return 0;
 }
+
+char *snapshot_join_scripts(const struct snapshot_text *texts, size_t n, size_t *ret_len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t base = n ? texts[0].len : 0;
+	bool end = base >= 4 && !memcmp(texts[0].data + base - 4, "end\n", 4) &&
+		   (base == 4 || texts[0].data[base - 5] == '\n');
+
+	if (!end) {
+		/* Left as it is, for the parser to refuse. */
+		if (base)
+			strbuf_add(&sb, texts[0].data, base);
+		return strbuf_detach(&sb, ret_len);
+	}
+	strbuf_add(&sb, texts[0].data, base - 4);
+	for (size_t i = 1; i < n; i++)
+		if (texts[i].len)
+			strbuf_add(&sb, texts[i].data, texts[i].len);
+	strbuf_addstr(&sb, "end\n");
+	return strbuf_detach(&sb, ret_len);
+}

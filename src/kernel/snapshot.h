@@ -146,6 +146,31 @@ char *snapshot_config_value(const char *raw);
  */
 int snapshot_parse(const char *data, size_t len, struct snapshot *ret, struct parse_error *err);
 
+/* One script's output, as snapshot_parse_scripts() reads it. */
+struct snapshot_text {
+	const char *data;
+	size_t len;
+};
+
+/*
+ * A snapshot from its scripts' outputs, each read on its own: texts[0]
+ * is snapshot.sh's (the header first, "end" last), the others
+ * kernel-id.sh's and inventory.sh's records (neither header nor "end";
+ * empty: that script did not run). Errors as snapshot_parse(), with
+ * err's line one of texts[*ret_which] (ret_which may be NULL); the bound
+ * SNAPSHOT_MAX_BYTES is the whole's.
+ */
+int snapshot_parse_scripts(const struct snapshot_text *texts, size_t n, struct snapshot *ret,
+			   struct parse_error *err, size_t *ret_which);
+
+/*
+ * The texts as snapshot.out keeps them (what snapshot_parse() reads):
+ * the others' records before snapshot.sh's closing "end" line (without
+ * that line, snapshot.sh's output alone). The result is the caller's,
+ * NUL-terminated, its length in *ret_len.
+ */
+char *snapshot_join_scripts(const struct snapshot_text *texts, size_t n, size_t *ret_len);
+
 void snapshot_release(struct snapshot *snap);
 
 /* The value of name in entries (NULL when absent or reported absent); *ret_found says which. */

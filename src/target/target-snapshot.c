@@ -1,4 +1,4 @@
-/* A snapshot of the box: snapshot.sh, kernel-id.sh and inventory.sh run at once, their records parsed. */
+/* A snapshot of the box: snapshot.sh, kernel-id.sh and inventory.sh run at once, each one's records parsed. */
 #include "target/target.h"
 
 #include <errno.h>
@@ -7,11 +7,12 @@
 #include <string.h>
 
 #include "lib/alloc.h"
-#include "lib/clock.h"
 #include "lib/strbuf.h"
 #include "target/target-internal.h"
 #include "kernel/notes.h"
 #include "kernel/snapshot.h"
+
+const char *const target_snapshot_scripts[] = { "snapshot", "kernel-id", "inventory", NULL };
 
 /* Whether a snapshot's output ends in its closing "end" line (a line of its own). */
 static bool ends_in_end(const struct process_result *snap)
@@ -20,52 +21,34 @@ static bool ends_in_end(const struct process_result *snap)
 	       (snap->out_len == 4 || snap->out[snap->out_len - 5] == '\n');
 }
 
-/* Records put before the snapshot's closing "end" line, so the parser reads one record. */
-static void insert_before_end(struct process_result *snap, const char *text, size_t len)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	strbuf_add(&sb, snap->out, snap->out_len - 4);
-	strbuf_add(&sb, text, len);
-	strbuf_addstr(&sb, "end\n");
-	free(snap->out);
-	snap->out = strbuf_detach(&sb, &snap->out_len);
-}
-
 /*
- * A script's output (kernel-id.sh's or inventory.sh's) goes before the
- * snapshot's closing "end" line; a script that failed is an error. res is
- * released; with ret_out, its output is the caller's too.
+ * A script's output (kernel-id.sh's or inventory.sh's) added to *out; a
+ * script that failed is an error. res is released.
  */
-static int script_take(struct target *t, const char *script, struct process_result *res,
-		       struct process_result *snap, char **ret_out)
+static int script_take(struct target *t, const char *script, struct process_result *res, struct strbuf *out)
 {
 	if (res->exit_code != 0 || res->out_truncated) {
 		char *why = target_last_line(res->err);
 
 		target_set_error(t, "%s on '%s' failed (exit %d): %s", script, t->spec, res->exit_code,
-			  res->out_truncated ? "output too long" : *why ? why : "no message");
+				 res->out_truncated ? "output too long" : *why ? why : "no message");
 		free(why);
 		process_result_release(res);
 		return -EIO;
 	}
-	insert_before_end(snap, res->out, res->out_len);
-	if (ret_out) {
-		*ret_out = res->out;
-		res->out = NULL;
-	}
+	strbuf_add(out, res->out, res->out_len);
 	process_result_release(res);
 	return 0;
 }
 
-/* script run alone, its records put into snap as script_take() does. */
+/* script run alone, its records added to *out as script_take() does. */
 static int script_append(struct target *t, const char *script, const char *const *args, bool as_root,
-			 struct process_result *snap)
+			 struct strbuf *out)
 {
 	struct process_result res;
 	int r = target_run_script(t, script, args, NULL, 0, as_root, 120000, &res);
 
-	return r < 0 ? r : script_take(t, script, &res, snap, NULL);
+	return r < 0 ? r : script_take(t, script, &res, out);
 }
 
 /* The value of the first record KEY<TAB>VALUE in out (the caller's), or NULL. */
@@ -96,43 +79,36 @@ static char *notes_build_id(const char *out)
 }
 
 /*
- * kernel-id.sh's records, from its run in res: with memos that run was its
- * part before the config. When a memo is of this very kernel (the release
- * snapshot.sh read, the build id in the notes), the memo's config records,
- * marked as read on that boot, stand for the config part; otherwise that
- * part runs now. Both ways the records come in the order of one whole run.
+ * kernel-id.sh's records into *out, from its run in res: with memos that
+ * run was its part before the config. When a memo is of this very kernel
+ * (the release snapshot.sh read, the build id in the notes), the memo's
+ * config records, marked as read on that boot, stand for the config part;
+ * otherwise that part runs now. Both ways the records come in the order
+ * of one whole run.
  */
 static int kernel_id_take(struct target *t, bool as_root, const struct target_snapshot_options *o,
-			  struct process_result *res, struct process_result *snap)
+			  struct process_result *res, const char *snapshot_out, struct strbuf *out)
 {
 	static const char *const config[] = { "config", NULL };
 	const struct snapshot_config_memo *memo = NULL;
-	struct strbuf sb = STRBUF_INIT;
-	char *out = NULL, *release, *id;
+	char *release, *id;
 	int r;
 
-	if (!o || !o->n_memos)
-		return script_take(t, target_snapshot_scripts[1], res, snap, NULL);
-	r = script_take(t, target_snapshot_scripts[1], res, snap, &out);
-	if (r < 0 || !out)
+	r = script_take(t, target_snapshot_scripts[1], res, out);
+	if (r < 0 || !o || !o->n_memos)
 		return r;
-	release = record_value(snap->out, "kernel");
-	id = notes_build_id(out);
+	release = record_value(snapshot_out, "kernel");
+	id = notes_build_id(out->buf);
 	for (size_t i = 0; release && id && i < o->n_memos && !memo; i++)
 		if (!strcmp(o->memos[i].build_id, id) && !strcmp(o->memos[i].kernel, release))
 			memo = &o->memos[i];
 	free(release);
 	free(id);
-	free(out);
 	if (!memo)
-		return script_append(t, target_snapshot_scripts[1], config, as_root, snap);
-	snapshot_config_memo_records(memo, &sb);
-	insert_before_end(snap, sb.buf, sb.len);
-	strbuf_release(&sb);
+		return script_append(t, target_snapshot_scripts[1], config, as_root, out);
+	snapshot_config_memo_records(memo, out);
 	return 0;
 }
-
-const char *const target_snapshot_scripts[] = { "snapshot", "kernel-id", "inventory", NULL };
 
 static int snapshot_run(struct target *t, const char *const *args, bool as_root,
 			const struct target_snapshot_options *o, struct snapshot *ret, char **ret_raw,
@@ -157,6 +133,31 @@ int target_snapshot_with(struct target *t, const char *const *args, bool as_root
 	return r;
 }
 
+/*
+ * The three outputs, each parsed on its own, into *ret; the raw text
+ * (snapshot.out's) is their records in the order of the scripts, with
+ * snapshot.sh's closing "end" line last.
+ */
+static int snapshot_read(struct target *t, const struct snapshot_text *texts, size_t n, struct snapshot *ret,
+			 char **ret_raw, struct parse_error *err)
+{
+	size_t which = 0, len;
+	int r = snapshot_parse_scripts(texts, n, ret, err, &which);
+
+	if (r < 0) {
+		char *name = xasprintf("%s output from '%s'", target_snapshot_scripts[which], t->spec);
+
+		parse_error_set_file(err, name);
+		free(name);
+		return r;
+	}
+	/* The raw output is kept with the boot's results (snapshot.out). */
+	ret->raw = snapshot_join_scripts(texts, n, &len);
+	if (ret_raw)
+		*ret_raw = xstrndup(ret->raw, len);
+	return 0;
+}
+
 static int snapshot_run(struct target *t, const char *const *args, bool as_root,
 			const struct target_snapshot_options *o, struct snapshot *ret, char **ret_raw,
 			struct parse_error *err)
@@ -164,8 +165,9 @@ static int snapshot_run(struct target *t, const char *const *args, bool as_root,
 	static const char *const first[] = { "noconfig", NULL }, *const nolog_args[] = { "nolog", NULL };
 	bool whole = !o || !o->sysfs_only, nolog = false, devices = whole && !(o && o->no_devices);
 	struct process_result runs[4], res;
+	struct strbuf kernel = STRBUF_INIT, inventory = STRBUF_INIT;
 	struct target_job jobs[4];
-	size_t n = devices ? 3 : whole ? 2 : 1;
+	size_t n = devices ? 3 : whole ? 2 : 1, parts = 1;
 	bool beside = o && o->beside && o->beside_ret;
 	int r = 0;
 
@@ -192,39 +194,32 @@ static int snapshot_run(struct target *t, const char *const *args, bool as_root,
 		char *why = target_last_line(res.err);
 
 		target_set_error(t, "snapshot on '%s' failed (exit %d): %s", t->spec, res.exit_code,
-			  *why ? why : "no message");
+				 *why ? why : "no message");
 		free(why);
 		r = -EIO;
 	} else if (res.out_truncated) {
 		target_set_error(t, "snapshot output from '%s' is too long", t->spec);
 		r = -EFBIG;
 	} else if (whole && ends_in_end(&res)) {
-		/* A snapshot without its last line is left as it is, for the parser to refuse. */
-		r = kernel_id_take(t, as_root, o, &runs[1], &res);
-		if (r == 0 && devices)
-			r = script_take(t, target_snapshot_scripts[2], &runs[2], &res, NULL);
+		/* A snapshot without its last line is read alone, for the parser to refuse. */
+		r = kernel_id_take(t, as_root, o, &runs[1], res.out, &kernel);
+		parts = 2;
+		if (r == 0 && devices) {
+			r = script_take(t, target_snapshot_scripts[2], &runs[2], &inventory);
+			parts = 3;
+		}
 	}
 	for (size_t i = 1; i < n; i++)
 		process_result_release(&runs[i]);
-	if (r < 0) {
-		process_result_release(&res);
-		return r;
-	}
-	r = snapshot_parse(res.out, res.out_len, ret, err);
-	if (r < 0) {
-		char *name = xasprintf("snapshot output from '%s'", t->spec);
+	if (r == 0) {
+		const struct snapshot_text texts[] = {
+			{ res.out, res.out_len }, { kernel.buf, kernel.len }, { inventory.buf, inventory.len }
+		};
 
-		parse_error_set_file(err, name);
-		free(name);
-		process_result_release(&res);
-		return r;
+		r = snapshot_read(t, texts, parts, ret, ret_raw, err);
 	}
-	/* The raw output is kept with the boot's results (snapshot.out). */
-	ret->raw = xstrndup(res.out, res.out_len);
-	if (ret_raw) {
-		*ret_raw = res.out;
-		res.out = NULL;
-	}
+	strbuf_release(&kernel);
+	strbuf_release(&inventory);
 	process_result_release(&res);
-	return 0;
+	return r;
 }

@@ -1226,6 +1226,66 @@ static void test_time_format(void **state)
 	free(t);
 }
 
+/* The scripts' outputs read each on its own: the same snapshot as their join, an error in its own lines. */
+static void test_parse_scripts(void **state)
+{
+	static const char kernel_id[] = NOTES "kernel_version\t#1 SMP\n";
+	static const char inventory[] = "inventory\t1\nunits_source\tabsent\n";
+	const struct snapshot_text texts[] = {
+		{ HEAD BOOT TAIL, sizeof(HEAD BOOT TAIL) - 1 },
+		{ kernel_id, sizeof(kernel_id) - 1 },
+		{ inventory, sizeof(inventory) - 1 },
+	};
+	struct snapshot_text cut[3];
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct snapshot s, joined;
+	size_t which = 9, len;
+	char *raw = snapshot_join_scripts(texts, 3, &len);
+	char *a, *b;
+
+	(void)state;
+	assert_string_equal(raw, HEAD BOOT "log_source\tabsent\n" NOTES "kernel_version\t#1 SMP\n"
+				 "inventory\t1\nunits_source\tabsent\nend\n");
+	assert_int_equal(len, strlen(raw));
+	assert_int_equal(snapshot_parse_scripts(texts, 3, &s, &err, &which), 0);
+	assert_int_equal(which, 0);
+	assert_int_equal(snapshot_parse(raw, len, &joined, &err), 0);
+	a = snapshot_to_text(&s, NULL);
+	b = snapshot_to_text(&joined, NULL);
+	assert_string_equal(a, b);
+	assert_non_null(s.build_id);
+	assert_string_equal(s.build_id, "deadbeef");
+	free(a);
+	free(b);
+	free(raw);
+	snapshot_release(&s);
+	snapshot_release(&joined);
+
+	/* A bad record in inventory.sh's output: its own line 2, that script named. */
+	memcpy(cut, texts, sizeof(cut));
+	cut[2] = (struct snapshot_text){ "inventory\t1\nunits_source\tmaybe\n", 32 };
+	assert_int_equal(snapshot_parse_scripts(cut, 3, &s, &err, &which), -EINVAL);
+	assert_int_equal(which, 2);
+	assert_int_equal(err.line, 2);
+	/* Only snapshot.sh's output holds the header and the closing 'end'. */
+	cut[2] = (struct snapshot_text){ "inventory\t1\nend\n", 16 };
+	assert_int_equal(snapshot_parse_scripts(cut, 3, &s, &err, &which), -EINVAL);
+	assert_int_equal(which, 2);
+	assert_int_equal(err.line, 2);
+	cut[2] = texts[2];
+	cut[1] = (struct snapshot_text){ HEAD, sizeof(HEAD) - 1 };
+	assert_int_equal(snapshot_parse_scripts(cut, 3, &s, &err, &which), -EINVAL);
+	assert_int_equal(which, 1);
+	assert_int_equal(err.line, 1);
+	/* snapshot.sh's output cut off: refused as a whole output is. */
+	cut[1] = texts[1];
+	cut[0] = (struct snapshot_text){ HEAD BOOT, sizeof(HEAD BOOT) - 1 };
+	assert_int_equal(snapshot_parse_scripts(cut, 3, &s, &err, &which), -EINVAL);
+	assert_int_equal(which, 0);
+	assert_non_null(strstr(err.message, "no 'end' record"));
+	parse_error_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1246,6 +1306,7 @@ int main(void)
 		cmocka_unit_test(test_notes_build_id),
 		cmocka_unit_test(test_script_kernel_identity),
 		cmocka_unit_test(test_script_kernel_config_reused),
+		cmocka_unit_test(test_parse_scripts),
 		cmocka_unit_test(test_json_and_text),
 		cmocka_unit_test(test_time_format),
 	};
