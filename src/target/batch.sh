@@ -2,17 +2,17 @@
 # each as it comes (bootab decides on one's output before it sends the
 # next: a verify before the start of the rows), or several at once.
 # Usage: sh batch.sh SHELL    (SHELL runs each script)
-# Prints "bootab-batch 2" once where dd is (else "bootab-batch 1"), then
-# for each request on stdin
-#   run NAME HOW NARGS NTEXT NDATA      (2)
-#   run NAME HOW NARGS NTEXT NDATA LASTNL      (1)
+# Prints "bootab-batch 2" once (or "bootab-batch 0" and ends where there
+# is no dd or the temporary directory's name cannot be sourced as it is:
+# bootab then runs each script in a session of its own), then for each
+# request on stdin
+#   run NAME HOW NARGS NTEXT NDATA
 #   NARGS lines: the script's arguments, one a line
-#   then the script and its stdin: NTEXT and NDATA bytes (2), read by dd
-#   a block at a time; or NTEXT and NDATA lines (1; LASTNL 0: the last
-#   line without its newline), read by the shell a byte at a time
-# runs SHELL -c SCRIPT bootab-NAME ARGS... < STDIN (2: the script sourced
-# from a file in the batch's directory), under sudo -n when
-# HOW is sudo (as the login user when it is user), and prints
+#   then the script and its stdin: NTEXT and NDATA bytes, read by dd a
+#   block at a time
+# runs SHELL -c '. SCRIPT' bootab-NAME ARGS... < STDIN (the script sourced
+# from a file in the batch's directory), under sudo -n when HOW is sudo
+# (as the login user when it is user), and prints
 #   bootab-batch RC OUTSIZE ERRSIZE
 # then its stdout (OUTSIZE bytes) and stderr (ERRSIZE bytes). A request
 # "bg" with the fields of "run" starts its script in the background and
@@ -30,13 +30,10 @@ sh=$1
 d=$(mktemp -d "${TMPDIR:-/tmp}/bootab-batch.XXXXXX") || exit 4
 trap 'rm -rf "$d"' EXIT
 trap 'exit 2' HUP INT TERM
-nl='
-'
 # Bytes where dd can read them and the directory's name can be sourced as it is.
-v=1
 case $d in
-*[!A-Za-z0-9/._-]*) ;;
-*) command -v dd >/dev/null 2>&1 && v=2 ;;
+*[!A-Za-z0-9/._-]*) v=0 ;;
+*) if command -v dd >/dev/null 2>&1; then v=2; else v=0; fi ;;
 esac
 # count N: N is a number.
 count() {
@@ -97,9 +94,10 @@ answer() {
 	(cd "$d" && exec cat -- $list)
 }
 echo "bootab-batch $v"
+[ "$v" = 2 ] || exit 0
 jobs=0
 pids=
-while IFS=' ' read -r op name how nargs ntext ndata lastnl; do
+while IFS=' ' read -r op name how nargs ntext ndata extra; do
 	if [ "$op" = join ] && [ -z "$name" ]; then
 		j=0
 		set --
@@ -115,7 +113,7 @@ while IFS=' ' read -r op name how nargs ntext ndata lastnl; do
 		continue
 	fi
 	if { [ "$op" != run ] && [ "$op" != bg ]; } || ! count "$nargs" || ! count "$ntext" || ! count "$ndata" ||
-		{ [ "$v" = 2 ] && [ -n "$lastnl" ]; }; then
+		[ -n "$extra" ]; then
 		echo "batch.sh: not a request: '$op $name'" >&2
 		exit 2
 	fi
@@ -135,29 +133,9 @@ while IFS=' ' read -r op name how nargs ntext ndata lastnl; do
 	done
 	n=0
 	[ "$op" = run ] || n=$((jobs + 1))
-	if [ "$v" = 2 ]; then
-		take "$ntext" "$d/text.$n"
-		take "$ndata" "$d/in.$n"
-		text=". $d/text.$n"
-	else
-		text=
-		i=0
-		while [ "$i" -lt "$ntext" ]; do
-			IFS= read -r l || exit 2
-			text=$text$l$nl
-			i=$((i + 1))
-		done
-		i=0
-		while [ "$i" -lt "$ndata" ]; do
-			IFS= read -r l || exit 2
-			i=$((i + 1))
-			if [ "$i" -lt "$ndata" ] || [ "$lastnl" = 1 ]; then
-				printf '%s\n' "$l"
-			else
-				printf '%s' "$l"
-			fi
-		done > "$d/in.$n" || exit 4
-	fi
+	take "$ntext" "$d/text.$n"
+	take "$ndata" "$d/in.$n"
+	text=". $d/text.$n"
 	# The files are the batch's own (the login user's): only the script runs as root.
 	if [ "$how" = sudo ]; then
 		set -- sudo -n -- "$sh" -c "$text" "bootab-$name" "$@"

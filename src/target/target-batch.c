@@ -53,16 +53,6 @@ bool target_batch_fits(const struct target *t, const char *const *args, const ch
 	return !stdin_data || !memchr(stdin_data, '\0', stdin_len);
 }
 
-/* The lines of n bytes of text (a last line without its newline counts). */
-static size_t count_lines(const char *s, size_t n)
-{
-	size_t lines = 0;
-
-	for (size_t i = 0; i < n; i++)
-		lines += s[i] == '\n';
-	return lines + (n && s[n - 1] != '\n');
-}
-
 /* The batch's session gone or stuck: why, and the batch ended (the next run starts another). */
 static int batch_fail(struct target *t, const char *name, int r, int timeout_ms)
 {
@@ -101,11 +91,16 @@ static int batch_start(struct target *t)
 		return r;
 	}
 	r = process_stream_line(&t->batch, 4096, (t->connect_timeout_s + 30) * 1000, &line);
-	/* 2: the requests' script and stdin go as bytes (dd reads them); 1: as lines. */
-	if (r == 1 && strcmp(line, "bootab-batch 1") && strcmp(line, "bootab-batch 2"))
+	/* 0: no batch on this box (no dd): each script runs in a session of its own from now on. */
+	if (r == 1 && !strcmp(line, "bootab-batch 0")) {
+		free(line);
+		process_stream_finish(&t->batch, false, NULL);
+		t->batch.pid = 0;
+		t->no_batch = true;
+		return -EOPNOTSUPP;
+	}
+	if (r == 1 && strcmp(line, "bootab-batch 2"))
 		r = 0;
-	if (r == 1)
-		t->batch_bytes = !strcmp(line, "bootab-batch 2");
 	free(line);
 	return r == 1 ? 0 : batch_fail(t, "batch", r == -ETIMEDOUT ? -ETIMEDOUT : -EIO,
 				       (t->connect_timeout_s + 30) * 1000);
@@ -142,41 +137,21 @@ static int batch_take(struct target *t, unsigned long long n, int timeout_ms, do
 	return 1;
 }
 
-/*
- * One request (op "run" or "bg") into req: its line, the args, the script
- * and its stdin; as byte counts where the batch said 2, else as lines.
- */
-static void batch_request(const struct target *t, struct strbuf *req, const char *op, const char *text,
-			  const char *name, const char *const *args, const char *stdin_data, size_t stdin_len,
-			  enum root_method how)
+/* One request (op "run" or "bg") into req: its line, the args, then the script and its stdin as bytes. */
+static void batch_request(struct strbuf *req, const char *op, const char *text, const char *name,
+			  const char *const *args, const char *stdin_data, size_t stdin_len, enum root_method how)
 {
 	size_t nargs = 0, text_len = strlen(text);
 
 	while (args && args[nargs])
 		nargs++;
-	if (t->batch_bytes)
-		strbuf_addf(req, "%s %s %s %zu %zu %zu\n", op, name, how == ROOT_SUDO ? "sudo" : "user", nargs,
-			    text_len, stdin_data ? stdin_len : 0);
-	else
-		strbuf_addf(req, "%s %s %s %zu %zu %zu %d\n", op, name, how == ROOT_SUDO ? "sudo" : "user", nargs,
-			    count_lines(text, text_len), stdin_data ? count_lines(stdin_data, stdin_len) : 0,
-			    !stdin_len || stdin_data[stdin_len - 1] == '\n');
+	strbuf_addf(req, "%s %s %s %zu %zu %zu\n", op, name, how == ROOT_SUDO ? "sudo" : "user", nargs, text_len,
+		    stdin_data ? stdin_len : 0);
 	for (size_t i = 0; i < nargs; i++)
 		strbuf_addf(req, "%s\n", args[i]);
-	if (t->batch_bytes) {
-		strbuf_add(req, text, text_len);
-		if (stdin_data)
-			strbuf_add(req, stdin_data, stdin_len);
-		return;
-	}
 	strbuf_add(req, text, text_len);
-	if (text_len && text[text_len - 1] != '\n')
-		strbuf_addch(req, '\n');
-	if (stdin_data && stdin_len) {
+	if (stdin_data)
 		strbuf_add(req, stdin_data, stdin_len);
-		if (stdin_data[stdin_len - 1] != '\n')
-			strbuf_addch(req, '\n');
-	}
 }
 
 /* One answer of the batch ("bootab-batch RC OUTSIZE ERRSIZE", stdout, stderr) into *ret: 0, or as batch_fail(). */
@@ -222,14 +197,13 @@ int target_batch_run(struct target *t, const char *text, const char *name, const
 	if (t->batch.pid <= 0 && (r = batch_start(t)) < 0)
 		return r;
 	t->counts.scripts++;
-	batch_request(t, &req, "run", text, name, args, stdin_data, stdin_len, how);
+	batch_request(&req, "run", text, name, args, stdin_data, stdin_len, how);
 	r = process_stream_write(&t->batch, req.buf, req.len, ms_left(timeout_ms, start));
 	strbuf_release(&req);
 	if (r < 0)
 		return batch_fail(t, name, r == -ETIMEDOUT ? -ETIMEDOUT : -EIO, timeout_ms);
 	return batch_answer(t, name, timeout_ms, start, ret);
 }
-
 
 int target_run_scripts(struct target *t, size_t n, const struct target_job *jobs, int timeout_ms,
 		       struct process_result *ret)
@@ -246,6 +220,12 @@ int target_run_scripts(struct target *t, size_t n, const struct target_job *jobs
 		return r;
 	for (size_t i = 0; i < n && together; i++)
 		together = target_batch_fits(t, jobs[i].args, NULL, 0, target_method_for(t, jobs[i].as_root), false, -1);
+	if (together && t->batch.pid <= 0 && (r = batch_start(t)) < 0) {
+		if (r != -EOPNOTSUPP)
+			return r;
+		together = false;
+		r = 0;
+	}
 	if (!together) {
 		for (; done < n; done++) {
 			r = target_run_script(t, jobs[done].name, jobs[done].args, NULL, 0, jobs[done].as_root,
@@ -255,13 +235,11 @@ int target_run_scripts(struct target *t, size_t n, const struct target_job *jobs
 		}
 		goto out;
 	}
-	if (t->batch.pid <= 0 && (r = batch_start(t)) < 0)
-		return r;
 	for (size_t i = 0; i < n; i++) {
 		enum root_method how = target_method_for(t, jobs[i].as_root);
 		char *text = target_script_for(t, jobs[i].name, how);
 
-		batch_request(t, &req, "bg", text, jobs[i].name, jobs[i].args, NULL, 0, how);
+		batch_request(&req, "bg", text, jobs[i].name, jobs[i].args, NULL, 0, how);
 		free(text);
 	}
 	strbuf_addstr(&req, "join\n");

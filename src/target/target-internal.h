@@ -41,7 +41,6 @@ struct target {
 	unsigned batch_depth;      /* target_batch_begin() calls not yet ended */
 	bool no_batch;
 	struct process_stream batch; /* batch.sh, running while batch.pid > 0 */
-	bool batch_bytes;          /* it takes a request's script and stdin as byte counts */
 };
 
 /*
@@ -71,6 +70,7 @@ int target_script_runnable(struct target *t, const char *name, bool as_root);
 void target_batch_stop(struct target *t);
 bool target_batch_fits(const struct target *t, const char *const *args, const char *stdin_data, size_t stdin_len,
 		       enum root_method how, bool fresh, int out_fd);
+/* One script through the batch, as run_raw_to() gives it; -EOPNOTSUPP: no batch on this box (run it alone). */
 int target_batch_run(struct target *t, const char *text, const char *name, const char *const *args,
 		     const char *stdin_data, size_t stdin_len, enum root_method how, int timeout_ms,
 		     struct process_result *ret);

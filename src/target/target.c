@@ -596,8 +596,10 @@ static int run_raw_to(struct target *t, const char *name, const char *const *arg
 	}
 	if (target_batch_fits(t, args, stdin_data, stdin_len, how, fresh, out_fd)) {
 		r = target_batch_run(t, text, name, args, stdin_data, stdin_len, how, timeout_ms, ret);
-		free(text);
-		return r;
+		if (r != -EOPNOTSUPP) {
+			free(text);
+			return r;
+		}
 	}
 	if (t->kind == TARGET_SSH && fresh && timeout_ms <= 0)
 		po.timeout_ms = (t->connect_timeout_s + 10) * 1000;

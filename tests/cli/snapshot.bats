@@ -85,6 +85,32 @@ TXT
 	done
 }
 
+@test "a box without dd: no batch, each script a session of its own, the same records" {
+	"$BOOTAB" snapshot --root "$fixtures/seed-translated" -o "$BATS_TEST_TMPDIR/with" 2>/dev/null
+	# Every program of this machine but dd, and a shell that logs how it was asked to run a script.
+	nodd=$BATS_TEST_TMPDIR/nodd
+	mkdir -p "$nodd"
+	for d in /usr/local/bin /usr/bin /bin; do
+		for f in "$d"/*; do
+			[ "${f##*/}" = dd ] || [ -e "$nodd/${f##*/}" ] || ln -s "$f" "$nodd/${f##*/}"
+		done
+	done
+	log=$BATS_TEST_TMPDIR/sh.log
+	# (a script the batch runs is its shell's child, dash; one of its own bootab's)
+	printf '#!/bin/sh\ncase $2 in ". "*) how=sourced ;; *) how=whole ;; esac\n[ "$(cat /proc/$PPID/comm)" = dash ] && by=batch || by=own\necho "$3 $how $by" >> %s\nexec %s "$@"\n' \
+		"'$log'" "$(command -v dash)" > "$BATS_TEST_TMPDIR/logsh"
+	chmod +x "$BATS_TEST_TMPDIR/logsh"
+	PATH=$nodd BOOTAB_TARGET_SH=$BATS_TEST_TMPDIR/logsh run "$BOOTAB" snapshot --root "$fixtures/seed-translated" -o "$BATS_TEST_TMPDIR/without"
+	[ "$status" -eq 0 ]
+	# The batch says it cannot run here; each script then runs whole, as its own command.
+	[ "$(sort "$log" | tr '\n' ,)" = "bootab-batch whole own,bootab-inventory whole own,bootab-kernel-id whole own,bootab-snapshot whole own," ]
+	diff -u <(grep -v '^time' "$BATS_TEST_TMPDIR/with/snapshot.out") <(grep -v '^time' "$BATS_TEST_TMPDIR/without/snapshot.out")
+	# With dd, the same shell runs the three through the batch (sourced from its files).
+	rm "$log"
+	BOOTAB_TARGET_SH=$BATS_TEST_TMPDIR/logsh "$BOOTAB" snapshot --root "$fixtures/seed-translated" -o "$BATS_TEST_TMPDIR/again" 2>/dev/null
+	[ "$(sort "$log" | tr '\n' ,)" = "bootab-batch whole own,bootab-inventory sourced batch,bootab-kernel-id sourced batch,bootab-snapshot sourced batch," ]
+}
+
 @test "without -o, meta.txt goes to stdout; --json gives meta.json" {
 	run "$BOOTAB" snapshot --root "$fixtures/seed-passthrough"
 	[ "$status" -eq 0 ]
