@@ -1,5 +1,5 @@
 /*
- * A side's meta.json (side.c, side_meta_parse()).
+ * A side's meta.json (side-meta.c, side_meta_parse()).
  *
  * Properties: every warning names the file; what loads, written back as
  * meta.json (jansson, %.17g reals) and loaded again, loads without a

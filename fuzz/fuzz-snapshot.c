@@ -59,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    fuzz_str_equal(s.cmdline, back.cmdline) && fuzz_str_equal(s.hostname, back.hostname),
 		    "boot facts differ after meta.json");
 
-	/* The inventory is read back apart, as a side reads it (side.c). */
+	/* The inventory is read back apart, as a side reads it (side-meta.c). */
 	FUZZ_ASSERT(inventory_from_json(reread, &inv, &err) == 0, "the inventory does not read back: %s", err.message);
 	FUZZ_ASSERT(s.inventory.n_netifs == inv.n_netifs, "%zu interfaces, then %zu", s.inventory.n_netifs, inv.n_netifs);
 	for (size_t i = 0; i < s.inventory.n_netifs; i++) {
