@@ -1,5 +1,5 @@
 /*
- * Ansible INI inventories (campaign/ansible-inventory.c).
+ * Ansible INI inventories (fleet/ansible-inventory.c).
  *
  * Property: an inventory that parses gives boxes whose names are
  * directory names (no '/', not . or ..), unique, and whose destinations

@@ -1,8 +1,8 @@
 /*
- * Unit tests for src/fleet/ansible-inventory.c: Ansible INI inventories
- * to OpenSSH destinations (groups, children, vars and their precedence,
- * ranges), every refusal with its file, line and field, and a plan's
- * targets and inventory keys.
+ * Unit tests for src/fleet/ansible-inventory.c and fleet-boxes.c: Ansible
+ * INI inventories to OpenSSH destinations (groups, children, vars and
+ * their precedence, ranges), every refusal with its file, line and field,
+ * and a plan's targets and inventory keys.
  */
 #include <errno.h>
 #include <setjmp.h>
