@@ -104,6 +104,28 @@ setup() {
 		sed 's/ | [^|]*|$//; s/^| //' | tr -d '`' | sed 's/, /\n/g')
 }
 
+@test "report.json: each real at the fewest digits that read back as the double, the samples as their files write them" {
+	"$BOOTAB" compare --json --by-run strata-prefill --by-run strata-decode \
+		"$r2/pt" "$r2/translated" "$r2/off" "$r2/pt2" > "$out/r2.json" 2>/dev/null
+	# The samples' text is the file's lines (640.15, not 640.14999999999998).
+	[ "$(jq -c '.comparisons[] | select(.row == "strata-prefill" and .side == "off") | .samples' "$out/r2.json" |
+		tr -d '[]' | tr , '\n')" = "$(grep -v '^#' "$r2/off/strata-prefill.txt")" ]
+	# The levels as the plan and the defaults give them.
+	# shellcheck disable=SC2086
+	"$BOOTAB" compare --json $all > "$out/abca.json" 2>/dev/null
+	grep -qx '  "alpha": 0.05,' "$out/abca.json"
+	grep -qx '      "power": 0.8,' "$out/abca.json"
+	# Every real in both: the shortest decimal that reads back as its double (Python's repr is that decimal).
+	/usr/bin/python3 -c '
+import decimal, re, sys
+for path in sys.argv[1:]:
+    text = re.sub(r"\"(?:[^\"\\]|\\.)*\"", "\"\"", open(path).read())
+    reals = [t for t in re.findall(r"-?[0-9][0-9.eE+-]*", text) if re.search("[.eE]", t)]
+    bad = [t for t in reals if decimal.Decimal(t) != decimal.Decimal(repr(float(t)))]
+    assert len(reals) > 100 and not bad, (path, len(reals), bad[:5])
+' "$out/r2.json" "$out/abca.json"
+}
+
 @test "bootab report -o FILE: one file, the campaign directory untouched" {
 	d="$BATS_TEST_TMPDIR/lab"
 	cp -r "$lab" "$d"
