@@ -383,6 +383,13 @@ static void html_metric(struct page *pg, const struct screen_result *s, const st
 		page_putf(pg, "<p>Not estimable from %zu boots of the design.</p>\n", m->boots);
 		return;
 	}
+	if (s->design->folded && !m->fold_complete) {
+		struct design boots = *s->design;
+
+		boots.resolution = screen_metric_resolution(s, m);
+		page_putf(pg, "<p>The fold-over's runs are not all booted: the design's aliases hold (resolution %s).</p>\n",
+			  design_resolution_name(&boots));
+	}
 	page_put(pg, "<div class=\"scroll\"><table class=\"factors\">\n<thead><tr><th>factor</th>"
 		 "<th class=\"num\">effect, on minus off [CI]</th><th>verdict</th></tr></thead>\n<tbody>\n");
 	for (size_t f = 0; f < s->k; f++)

@@ -114,6 +114,7 @@ $camp/report.md:0" ]
 	[ "$(jq '[.factors.factors[] | .aliased] | any' "$fold/report.json")" = false ]
 	[ "$(jq '[.factors.metrics[0].effects[] | .alias] | any' "$fold/report.json")" = false ]
 	[ "$(jq '.factors.sides | length' "$fold/report.json")" -eq 41 ]
+	[ "$(grep -c "fold-over's runs are not all booted" "$fold/report.html")" -eq 0 ]
 
 	# The same campaign before its fold-over (its 20 fold-over boots taken out): the interaction
 	# passes for part of audit's effect (the CI misses +20 %), and every main effect is flagged.
@@ -128,4 +129,6 @@ $camp/report.md:0" ]
 	[ "$(grep -c '(could be an alias: the design mixes it with two-factor interactions)$' "$BATS_TEST_TMPDIR/f")" -eq 12 ]
 	grep -q '^    two-factor interactions: not estimated, the design (resolution III) aliases them with the main effects$' "$BATS_TEST_TMPDIR/f"
 	[[ "$head" == *"(could be an alias);" ]] || false
+	# report.html says it beside the metric's table, as report.txt does.
+	grep -q "^<p>The fold-over's runs are not all booted: the design's aliases hold (resolution III).</p>$" "$fold/report.html"
 }
