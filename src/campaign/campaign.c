@@ -1,5 +1,5 @@
 #include "campaign/campaign.h"
-#include "fleet/ansible-inventory.h"
+#include "plan/plan.h"
 
 #include <errno.h>
 #include <stdarg.h>

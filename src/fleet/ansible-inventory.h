@@ -46,9 +46,6 @@ int ansible_inventory_parse(const char *name, const char *text, const char *grou
  */
 int fleet_from_plan(const struct plan *plan, struct fleet *ret, struct parse_error *err);
 
-/* Whether plan names a fleet (targets or inventory). */
-bool plan_is_fleet(const struct plan *plan);
-
 void fleet_release(struct fleet *fleet);
 
 #endif

@@ -39,11 +39,6 @@ static char *box_name_of(const char *destination)
 	return name;
 }
 
-bool plan_is_fleet(const struct plan *plan)
-{
-	return plan->targets.n || plan->inventory;
-}
-
 static char *dir_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');

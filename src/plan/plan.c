@@ -19,6 +19,11 @@ bool plan_is_lava(const struct plan *plan)
 	return plan->target && !strcmp(plan->target, "lava");
 }
 
+bool plan_is_fleet(const struct plan *plan)
+{
+	return plan->targets.n || plan->inventory;
+}
+
 const char *plan_row_perf(const struct plan *plan, const struct plan_row *row)
 {
 	if (row->check || row->perf_off)

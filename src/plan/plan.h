@@ -247,6 +247,9 @@ bool plan_group_name_valid(const char *s);
 /* Whether the plan's target is a LAVA instance (target = lava). */
 bool plan_is_lava(const struct plan *plan);
 
+/* Whether the plan names a fleet (targets or inventory): fleet/ runs it, not a campaign. */
+bool plan_is_fleet(const struct plan *plan);
+
 /*
  * The perf stat events of row (borrowed: the row's own, else the
  * campaign's), or NULL when it has no counters (a check, perf = off).
