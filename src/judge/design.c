@@ -162,11 +162,16 @@ void design_release(struct design *d)
 	memset(d, 0, sizeof(*d));
 }
 
-const char *design_resolution_name(const struct design *d)
+const char *design_resolution_word(unsigned resolution)
 {
 	static const char *const roman[] = { "full", "I", "II", "III", "IV", "V", "VI", "VII", "VIII" };
 
-	return d->resolution < 9 ? roman[d->resolution] : "IX or more";
+	return resolution < 9 ? roman[resolution] : "IX or more";
+}
+
+const char *design_resolution_name(const struct design *d)
+{
+	return design_resolution_word(d->resolution);
 }
 
 /* Whether the defining relation has a word of odd length: then the fold-over is the other half of the family. */

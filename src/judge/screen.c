@@ -137,8 +137,8 @@ static void metric_answer(struct screen_result *s, const struct compare_result *
 		sm->mains = xcalloc(k, sizeof(*sm->mains));
 		for (size_t f = 0; f < k; f++) {
 			sm->mains[f] = effect_of(cm, &e[f], df, f, f);
-			sm->mains[f].alias = sm->fold_complete ? design_main_aliased(s->design, f)
-							       : design_main_aliased_unfolded(s->design, f);
+			/* Until every fold-over run has a boot, the design's own aliases hold. */
+			sm->mains[f].alias = !sm->fold_complete && design_main_aliased_unfolded(s->design, f);
 		}
 		qsort(sm->mains, k, sizeof(*sm->mains), by_size);
 		interactions(s, sm, levels, y, sm->boots);

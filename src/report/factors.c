@@ -182,12 +182,11 @@ static void interactions_text(const struct screen_result *s, const struct screen
 		return;
 	if (!design_interactions_clear(s->design)) {
 		/* The boots' design: the combined one once every fold-over run is in. */
-		struct design boots = *s->design;
+		unsigned resolution = screen_metric_resolution(s, m);
 
-		boots.resolution = screen_metric_resolution(s, m);
 		strbuf_addf(sb, "    two-factor interactions: not estimated, the design%s (resolution %s) aliases them %s\n",
 			    s->design->folded && m->fold_complete ? " with its fold-over" : "",
-			    design_resolution_name(&boots), boots.resolution >= 4 ? "with each other" : "with the main effects");
+			    design_resolution_word(resolution), resolution >= 4 ? "with each other" : "with the main effects");
 		return;
 	}
 	if (!m->n_interactions) {
@@ -383,13 +382,9 @@ static void html_metric(struct page *pg, const struct screen_result *s, const st
 		page_putf(pg, "<p>Not estimable from %zu boots of the design.</p>\n", m->boots);
 		return;
 	}
-	if (s->design->folded && !m->fold_complete) {
-		struct design boots = *s->design;
-
-		boots.resolution = screen_metric_resolution(s, m);
+	if (s->design->folded && !m->fold_complete)
 		page_putf(pg, "<p>The fold-over's runs are not all booted: the design's aliases hold (resolution %s).</p>\n",
-			  design_resolution_name(&boots));
-	}
+			  design_resolution_word(screen_metric_resolution(s, m)));
 	page_put(pg, "<div class=\"scroll\"><table class=\"factors\">\n<thead><tr><th>factor</th>"
 		 "<th class=\"num\">effect, on minus off [CI]</th><th>verdict</th></tr></thead>\n<tbody>\n");
 	for (size_t f = 0; f < s->k; f++)
