@@ -47,6 +47,19 @@ static int fail(struct parse_error *err, const char *text, size_t at, const char
 	return -EINVAL;
 }
 
+/* Where the statement at i begins: past blanks and an "export" before it. */
+static size_t statement_start(const char *text, size_t i)
+{
+	while (blank(text[i]))
+		i++;
+	if (!strncmp(text + i, "export", 6) && blank(text[i + 6])) {
+		i += 6;
+		while (blank(text[i]))
+			i++;
+	}
+	return i;
+}
+
 /* 1 and *a when the line at pos assigns var; 0 when it does not. */
 static int assignment_parse(const char *text, size_t pos, const char *var, struct assignment *a,
 			    struct parse_error *err)
@@ -59,13 +72,7 @@ static int assignment_parse(const char *text, size_t pos, const char *var, struc
 	memset(a, 0, sizeof(*a));
 	a->next = line_end(text, pos);
 	a->next += text[a->next] == '\n';
-	while (blank(text[i]))
-		i++;
-	if (!strncmp(text + i, "export", 6) && blank(text[i + 6])) {
-		i += 6;
-		while (blank(text[i]))
-			i++;
-	}
+	i = statement_start(text, i);
 	if (strncmp(text + i, var, n) || text[i + n] != '=')
 		goto out;
 	i += n + 1;
@@ -161,13 +168,7 @@ static int statement_next(const char *text, size_t pos, size_t *ret_next, struct
 {
 	size_t i = pos, end;
 
-	while (blank(text[i]))
-		i++;
-	if (!strncmp(text + i, "export", 6) && blank(text[i + 6])) {
-		i += 6;
-		while (blank(text[i]))
-			i++;
-	}
+	i = statement_start(text, i);
 	if ((text[i] >= 'A' && text[i] <= 'Z') || (text[i] >= 'a' && text[i] <= 'z') || text[i] == '_') {
 		while ((text[i] >= 'A' && text[i] <= 'Z') || (text[i] >= 'a' && text[i] <= 'z') ||
 		       (text[i] >= '0' && text[i] <= '9') || text[i] == '_')
