@@ -20,6 +20,7 @@
 #include "lib/process.h"
 #include "lib/strbuf.h"
 #include "lib/strvec.h"
+#include "target/target.h"
 #include "target/verify-boot.h"
 
 /* A LAVA API token: letters and digits (lava-server's tokens are). */
@@ -494,6 +495,40 @@ static int fetch_log(struct campaign *c, size_t k, struct lava_files *ret)
 	return r;
 }
 
+/*
+ * The snapshot the job's log carries: the snapshot scripts' outputs, each
+ * read on its own as target_snapshot() reads them, an error naming the
+ * script and its own line; the raw text as snapshot.out keeps it.
+ */
+static int read_snapshot(struct campaign *c, size_t k, const struct lava_files *files, const char *file,
+			 struct snapshot *ret)
+{
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct snapshot_text texts[3];
+	size_t n = 0, which = 0, len;
+	int r;
+
+	for (; n < 3 && target_snapshot_scripts[n]; n++) {
+		const struct lava_file *f = lava_files_find(files, target_snapshot_scripts[n]);
+
+		if (!f) {
+			campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: %s: the job's log carries no %s output", k + 1,
+				     c->boots[k].label, file, target_snapshot_scripts[n]);
+			return -EIO;
+		}
+		texts[n] = (struct snapshot_text){ f->data, f->len };
+	}
+	r = snapshot_parse_scripts(texts, n, ret, &err, &which);
+	if (r < 0) {
+		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: the %s output in %s does not parse: line %u: %s", k + 1,
+			     c->boots[k].label, target_snapshot_scripts[which], file, err.line, err.message);
+		parse_error_release(&err);
+		return -EIO;
+	}
+	ret->raw = snapshot_join_scripts(texts, n, &len);
+	return 0;
+}
+
 /* The snapshot the job's log carries, verified here as a reboot's is; then the side written from its fetch. */
 static int record(struct campaign *c, size_t k, struct lava_files *files)
 {
@@ -501,23 +536,14 @@ static int record(struct campaign *c, size_t k, struct lava_files *files)
 	struct snapshot got, snap;
 	const struct lava_file *stream = lava_files_find(files, "fetch");
 	struct fetch f;
-	char *text = NULL, *summary = NULL, *file = boot_file(c, k, "log.yaml");
-	size_t len;
+	char *summary = NULL, *file = boot_file(c, k, "log.yaml");
 	int r;
 
-	r = lava_snapshot_text(files, &text, &len, &err);
-	if (r == 0 && (r = snapshot_parse(text, len, &got, &err)) < 0)
-		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: the snapshot in %s does not parse: line %u: %s", k + 1,
-			     c->boots[k].label, file, err.line, err.message);
-	else if (r < 0)
-		campaign_say(c, CAMPAIGN_ERROR, "boot %zu %s: %s: %s", k + 1, c->boots[k].label, file, err.message);
+	r = read_snapshot(c, k, files, file, &got);
 	if (r < 0) {
 		campaign_journal_step(c, k, STEP_FAILED, "lava-log");
-		r = -EIO;
 		goto out;
 	}
-	got.raw = text;
-	text = NULL;
 	/* A job of an earlier try of this boot ran on another boot: this one is checked on its own. */
 	free(c->progress[k].boot_id);
 	c->progress[k].boot_id = NULL;
@@ -555,7 +581,6 @@ static int record(struct campaign *c, size_t k, struct lava_files *files)
 out:
 	parse_error_release(&err);
 	free(summary);
-	free(text);
 	free(file);
 	return r;
 }

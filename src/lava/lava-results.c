@@ -360,34 +360,6 @@ int lava_log_files(const char *log, size_t len, struct lava_files *ret, struct p
 	return 0;
 }
 
-int lava_snapshot_text(const struct lava_files *files, char **ret_text, size_t *ret_len, struct parse_error *err)
-{
-	static const char *const names[] = { "snapshot", "kernel-id", "inventory" };
-	const struct lava_file *f[3];
-	struct strbuf sb = STRBUF_INIT;
-	size_t base;
-
-	for (size_t i = 0; i < 3; i++) {
-		f[i] = lava_files_find(files, names[i]);
-		if (!f[i]) {
-			parse_error_set(err, 0, 0, "the job's log carries no %s output", names[i]);
-			return -ENOENT;
-		}
-	}
-	/* As target_snapshot() joins them: the others' records before snapshot.sh's closing "end". */
-	base = f[0]->len;
-	if (base >= 4 && !memcmp(f[0]->data + base - 4, "end\n", 4) && (base == 4 || f[0]->data[base - 5] == '\n')) {
-		strbuf_add(&sb, f[0]->data, base - 4);
-		strbuf_add(&sb, f[1]->data, f[1]->len);
-		strbuf_add(&sb, f[2]->data, f[2]->len);
-		strbuf_addstr(&sb, "end\n");
-	} else {
-		strbuf_add(&sb, f[0]->data, base);
-	}
-	*ret_text = strbuf_detach(&sb, ret_len);
-	return 0;
-}
-
 int lava_log_job_error(const char *log, size_t len, char **ret)
 {
 	static const char level[] = "\"lvl\": \"results\"", error_level[] = "\"lvl\": \"error\"";

@@ -116,13 +116,4 @@ void lava_files_release(struct lava_files *files);
  */
 int lava_log_job_error(const char *log, size_t len, char **ret);
 
-/*
- * The snapshot record of a job's log, as target_snapshot() would have
- * read it: snapshot.sh's output with kernel-id.sh's and inventory.sh's
- * before its closing "end" line. Returns 0 and *ret_text (the caller's),
- * or -ENOENT naming the missing file in err.
- */
-int lava_snapshot_text(const struct lava_files *files, char **ret_text, size_t *ret_len,
-		       struct parse_error *err);
-
 #endif

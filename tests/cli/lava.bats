@@ -240,3 +240,37 @@ EOF2
 	# The job stays journalled: --resume waits for it, submitting none again.
 	[ "$(tail -n 1 "$dir/journal")" = "boot 1 standing started lava-job:5" ]
 }
+
+# The snapshot scripts' outputs are read each on its own, as on any
+# target: a bad record in inventory.sh's block is named by its script and
+# that block's own line. The fixture's log with that block rewritten.
+@test "recorded answers: a bad line in one snapshot script's block names the script and its own line, nothing kept" {
+	cp -r "$BATS_TEST_DIRNAME/../fixtures/lava" "$BATS_TEST_TMPDIR/answers"
+	python3 - "$BATS_TEST_TMPDIR/answers/job-log.yaml" <<'EOF2'
+import base64, json, sys
+path = sys.argv[1]
+lines = open(path).read().split("\n")
+msg = lambda l: json.loads(l[2:])["msg"] if l.startswith("- {") and '"lvl": "target"' in l else None
+begin = next(i for i, l in enumerate(lines) if (msg(l) or "").startswith("bootab-lava-begin inventory "))
+end = next(i for i, l in enumerate(lines) if msg(l) == "bootab-lava-end inventory")
+data = base64.b64decode("".join(msg(l) for l in lines[begin + 1:end])).decode().split("\n")
+data[2] = "pci\t0000:00:01.0\t0xzz\t0x1111\t0x030000\t-\t-"
+raw = "\n".join(data).encode()
+rec = lambda text: "- " + json.dumps({"dt": "2026-12-02T02:39:47.825781", "lvl": "target", "msg": text})
+blob = base64.b64encode(raw).decode()
+out = [rec("bootab-lava-begin inventory %d" % len(raw))]
+out += [rec(blob[i:i + 76]) for i in range(0, len(blob), 76)]
+lines[begin:end] = out
+open(path, "w").write("\n".join(lines))
+EOF2
+	start_answers "$BATS_TEST_TMPDIR/answers"
+	sed -e "s|^url = .*|url = http://127.0.0.1:$port|" -e 's|^\[mode "standing"\]$||' \
+		-e 's|^args = pti=on .*|args = pti=on|' "$plan" > "$BATS_TEST_TMPDIR/inv.ini"
+	run "$BOOTAB" run "$BATS_TEST_TMPDIR/inv.ini"
+	kill "$server"
+	[ "$status" -eq 1 ]
+	dir=$(ls -d "$BATS_TEST_TMPDIR"/runs/inv-*)
+	[[ "$output" == *"bootab: boot 1 pti: the inventory output in $dir/lava/pti/log.yaml does not parse: line 3: pci device '0000:00:01.0': vendor, device or class is not 0xHHHH"* ]]
+	[ "$(tail -n 1 "$dir/journal")" = "boot 1 pti failed lava-log" ]
+	[ ! -e "$dir/pti" ]
+}

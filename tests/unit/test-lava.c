@@ -195,30 +195,36 @@ static void test_submit_and_status(void **state)
 	parse_error_release(&err);
 }
 
-/* The real log of a job of bootab's: every block back, whole, and the snapshot record as target_snapshot() makes it. */
+/* The real log of a job of bootab's: every block back, whole, and each snapshot script's output read on its own. */
 static void test_log_files(void **state)
 {
+	static const char *const scripts[] = { "snapshot", "kernel-id", "inventory" };
 	struct parse_error err = PARSE_ERROR_INIT;
+	struct snapshot_text texts[3];
 	struct lava_files files;
 	struct snapshot snap;
-	char *log, *text;
-	size_t len, text_len;
+	char *log;
+	size_t len;
 
 	(void)state;
 	log = fixture("job-log.yaml", &len);
 	assert_int_equal(lava_log_files(log, len, &files, &err), 0);
 	assert_int_equal(files.n, 4);
-	assert_non_null(lava_files_find(&files, "snapshot"));
-	assert_non_null(lava_files_find(&files, "kernel-id"));
-	assert_non_null(lava_files_find(&files, "inventory"));
+	for (size_t i = 0; i < 3; i++) {
+		const struct lava_file *f = lava_files_find(&files, scripts[i]);
+
+		assert_non_null(f);
+		texts[i] = (struct snapshot_text){ f->data, f->len };
+	}
 	assert_non_null(lava_files_find(&files, "fetch"));
 	assert_true(!strncmp(lava_files_find(&files, "fetch")->data, "bootab-fetch 1\n", 15));
-	assert_int_equal(lava_snapshot_text(&files, &text, &text_len, &err), 0);
-	assert_int_equal(snapshot_parse(text, text_len, &snap, &err), 0);
+	assert_int_equal(snapshot_parse_scripts(texts, 3, &snap, &err, NULL), 0);
 	assert_non_null(strstr(snap.cmdline, "pti=on"));
 	assert_string_equal(snap.kernel, "6.1.0-57-amd64");
+	/* kernel-id.sh's build id and inventory.sh's devices, read from their own blocks. */
+	assert_non_null(snap.build_id);
+	assert_int_equal(snap.inventory.n_pci, 6);
 	snapshot_release(&snap);
-	free(text);
 	lava_files_release(&files);
 	free(log);
 	parse_error_release(&err);
