@@ -85,16 +85,6 @@ char *campaign_result_summary(const struct campaign_result *result);
 
 void campaign_result_release(struct campaign_result *result);
 
-/*
- * Writes report.txt, report.md, report.json and report.html of the campaign
- * in dir from its side directories, judged with the machine's calibration
- * history when there is one (the plan's [campaign] history, else the
- * sides' machine's default file; none with history = off). It records
- * nothing into the history: campaign_run() does that once, when the
- * campaign finishes. Returns 0 or -errno; problems go to say().
- */
-int campaign_report(const char *dir, const struct campaign_options *options);
-
 /* What bootab report may ask beyond the plan's own statistics. */
 struct campaign_report_request {
 	/* "mean,min" (every row) or "ROW=mean,min" (one row): compared by these statistics. */
@@ -111,8 +101,12 @@ struct campaign_report_request {
 };
 
 /*
- * campaign_report() with request applied to every report it writes.
- * Returns 0 with *ret_text (the caller's; NULL unless request->text, and
+ * Writes report.txt, report.md, report.json and report.html of the campaign
+ * in dir from its side directories, judged with the machine's calibration
+ * history when there is one (the plan's [campaign] history, else the
+ * sides' machine's default file; none with history = off), with request
+ * applied to every report it writes. It records nothing into the history:
+ * campaign_run() does that once, when the campaign finishes. Returns 0 with *ret_text (the caller's; NULL unless request->text, and
  * NULL when fewer than two boots are recorded, except for txt and md,
  * which then hold the campaign's head alone), or -EINVAL for a statistic
  * that is not one (say() names it), or -errno.

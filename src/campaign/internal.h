@@ -219,8 +219,8 @@ int campaign_write_side(struct campaign *c, size_t k, const struct snapshot *sna
 void campaign_set_aside(struct campaign *c, size_t k);
 
 /*
- * report.c: campaign_report(); record: also add the first mode's boots to
- * the history; request and ret_text as campaign_report_request() (NULL: none).
+ * report.c: campaign_report_request(), and with record also the first
+ * mode's boots added to the history (request and ret_text NULL: none).
  */
 int campaign_write_report(const char *dir, const struct campaign_options *o, bool record,
 			  const struct campaign_report_request *request, char **ret_text);

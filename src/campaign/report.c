@@ -472,7 +472,7 @@ out:
 	return r;
 }
 
-/* campaign_report(); record: also add the first mode's boots to the history. */
+/* campaign_report_request(); record: also add the first mode's boots to the history. */
 int campaign_write_report(const char *dir, const struct campaign_options *o, bool record,
 			  const struct campaign_report_request *request, char **ret_text)
 {
@@ -487,11 +487,6 @@ int campaign_look(const char *dir, const struct campaign_options *o, bool *ret_d
 	*ret_decided = r == 0 && look.decided;
 	*ret_line = look.line;
 	return r;
-}
-
-int campaign_report(const char *dir, const struct campaign_options *o)
-{
-	return campaign_write_report(dir, o, false, NULL, NULL);
 }
 
 int campaign_report_request(const char *dir, const struct campaign_options *o,
