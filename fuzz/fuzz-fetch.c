@@ -1,13 +1,13 @@
 /*
- * The results stream run-fetch.sh prints on the target (fetch.c).
+ * The results stream run-fetch.sh prints on the target (results/fetch.c).
  *
  * Property: a stream that parses, written again in the same format and
  * parsed, gives the same files, names and bytes.
  */
 #include "fuzz-common.h"
 
-#include "campaign/fetch.h"
 #include "lib/strbuf.h"
+#include "results/fetch.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

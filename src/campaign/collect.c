@@ -7,9 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "campaign/fetch.h"
 #include "campaign/internal.h"
 #include "campaign/progress.h"
+#include "results/fetch.h"
 #include "results/side-write.h"
 #include "lib/alloc.h"
 #include "lib/clock.h"

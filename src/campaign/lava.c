@@ -7,7 +7,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "campaign/fetch.h"
 #include "campaign/internal.h"
 #include "campaign/progress.h"
 #include "campaign/runner.h"
@@ -20,6 +19,7 @@
 #include "lib/process.h"
 #include "lib/strbuf.h"
 #include "lib/strvec.h"
+#include "results/fetch.h"
 #include "target/target.h"
 #include "target/verify-boot.h"
 

@@ -4,7 +4,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "campaign/fetch.h"
 #include "campaign/internal.h"
 #include "campaign/progress.h"
 #include "campaign/runner.h"
@@ -16,6 +15,7 @@
 #include "lib/process.h"
 #include "lib/strbuf.h"
 #include "parsers/parser.h"
+#include "results/fetch.h"
 #include "report/rep-line.h"
 #include "target/target.h"
 #include "target/exit-codes.h"

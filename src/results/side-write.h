@@ -6,7 +6,7 @@
 
 #include <jansson.h>
 
-#include "campaign/fetch.h"
+#include "results/fetch.h"
 #include "lib/strlist.h"
 #include "plan/plan.h"
 #include "kernel/snapshot.h"

@@ -18,11 +18,11 @@
 #include <cmocka.h>
 
 #include "target/boot-io-target.h"
-#include "campaign/fetch.h"
 #include "campaign/journal.h"
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "lib/process.h"
+#include "results/fetch.h"
 #include "results/side.h"
 #include "kernel/snapshot.h"
 #include "target/target.h"

@@ -23,13 +23,13 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "campaign/fetch.h"
 #include "campaign/journal.h"
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "lib/strbuf.h"
 #include "lib/strlist.h"
 #include "plan/plan.h"
+#include "results/fetch.h"
 #include "results/side-write.h"
 #include "results/side.h"
 #include "kernel/snapshot.h"

@@ -9,10 +9,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "campaign/fetch.h"
 #include "campaign/runner.h"
 #include "lava/lava.h"
 #include "plan/plan.h"
+#include "results/fetch.h"
 #include "kernel/snapshot.h"
 #include "lib/alloc.h"
 #include "lib/base64.h"

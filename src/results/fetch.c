@@ -1,4 +1,4 @@
-#include "campaign/fetch.h"
+#include "results/fetch.h"
 
 #include <ctype.h>
 #include <errno.h>
