@@ -16,6 +16,7 @@
 #include "lib/file.h"
 #include "lib/process.h"
 #include "lib/strlist.h"
+#include "results/run-records.h"
 #include "results/side.h"
 #include "target/target.h"
 
@@ -112,27 +113,17 @@ out:
 static void add_times(struct campaign *c, const struct fetch *f)
 {
 	const struct fetched_file *results = fetch_find(f, "results");
-	const char *p = results ? results->data : "";
+	struct run_records recs;
 
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char line[512], a[200], b[40], d[40], e[40];
-		unsigned rep;
-		int rc, n;
-		long s, cs;
-
-		/* The hundredths when the runner recorded them, else the whole seconds. */
-		if (len < sizeof(line)) {
-			memcpy(line, p, len);
-			line[len] = '\0';
-			if ((n = sscanf(line, "gate %199s %39s %ld %ld", a, b, &s, &cs)) >= 3)
-				c->res->gate_s += n == 4 && cs >= 0 ? (double)cs / 100 : (double)s;
-			else if ((n = sscanf(line, "rep %199s %u %d %39s %39s %ld %ld", a, &rep, &rc, d, e, &s, &cs)) >= 6)
-				c->res->rows_s += n == 7 && cs >= 0 ? (double)cs / 100 : (double)s;
-		}
-		p += len + (nl ? 1 : 0);
-	}
+	/* The hundredths when the runner recorded them, else the whole seconds. */
+	run_records_parse(results ? results->data : NULL, &recs);
+	for (size_t i = 0; i < recs.n_gates; i++)
+		c->res->gate_s += recs.gates[i].hundredths >= 0 ? (double)recs.gates[i].hundredths / 100
+								: (double)recs.gates[i].seconds;
+	for (size_t i = 0; i < recs.n_reps; i++)
+		c->res->rows_s += recs.reps[i].hundredths >= 0 ? (double)recs.reps[i].hundredths / 100
+							       : (double)recs.reps[i].seconds;
+	run_records_release(&recs);
 }
 
 /* Whether the complete side in dir (its meta.json) was recorded on boot boot_id. */

@@ -7,57 +7,16 @@ tick() {
 		T=$(($(date +%s) * 100))
 	fi
 }
-# stamp: NOW, the UTC time as 2026-12-03T07:12:33Z, from the box's clock
-# read once (date, the first time) and the uptime since, set in this
-# shell so that a stamp forks nothing ($(now) would fork a subshell);
-# without /proc/uptime's fraction date is asked each time. now prints it.
-stamp() {
-	if [ -z "${_clock_t-}" ]; then
-		tick
-		_clock_t=$T
-		_clock_s=$(date -u +%s) || _clock_s=
-		case $_clock_s in '' | *[!0-9]*) _clock_t=x ;; esac
-	fi
-	if [ "$_clock_t" = x ] || ! read -r _u _ < /proc/uptime 2> /dev/null || [ "${_u#*.}" = "$_u" ]; then
-		NOW=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-		return
-	fi
+# clock_record: the box's clock once, "clock T EPOCH" (tick, then date's
+# seconds since the epoch; "-" when date gives none): every later time is
+# recorded as a tick alone, and bootab puts it in UTC as EPOCH + (T' - T)
+# / 100 seconds. Where tick reads date (no fraction in /proc/uptime) the
+# same sum holds.
+clock_record() {
 	tick
-	iso_set $((_clock_s + (T - _clock_t) / 100))
-}
-now() {
-	stamp
-	printf '%s\n' "$NOW"
-}
-# iso_set SECONDS: NOW, that Unix time as now prints it (the days since
-# 1970-01-01 to a Gregorian year, month and day, by 400-year eras of
-# 146097 days counted from 0000-03-01); iso_utc prints it.
-iso_set() {
-	_z=$(($1 / 86400 + 719468))
-	_s=$(($1 % 86400))
-	_era=$((_z / 146097))
-	_doe=$((_z - _era * 146097))
-	_yoe=$(((_doe - _doe / 1460 + _doe / 36524 - _doe / 146096) / 365))
-	_doy=$((_doe - (365 * _yoe + _yoe / 4 - _yoe / 100)))
-	_mp=$(((5 * _doy + 2) / 153))
-	_d=$((_doy - (153 * _mp + 2) / 5 + 1))
-	if [ "$_mp" -lt 10 ]; then _m=$((_mp + 3)); else _m=$((_mp - 9)); fi
-	_y=$((_yoe + _era * 400))
-	[ "$_m" -gt 2 ] || _y=$((_y + 1))
-	_h=$((_s / 3600))
-	_mi=$((_s % 3600 / 60))
-	_s=$((_s % 60))
-	[ "$_m" -gt 9 ] || _m=0$_m
-	[ "$_d" -gt 9 ] || _d=0$_d
-	[ "$_h" -gt 9 ] || _h=0$_h
-	[ "$_mi" -gt 9 ] || _mi=0$_mi
-	[ "$_s" -gt 9 ] || _s=0$_s
-	while [ ${#_y} -lt 4 ]; do _y=0$_y; done
-	NOW=$_y-$_m-${_d}T$_h:$_mi:${_s}Z
-}
-iso_utc() {
-	iso_set "$1"
-	printf '%s\n' "$NOW"
+	_e=$(date -u +%s) || _e=-
+	case $_e in '' | *[!0-9]*) _e=- ;; esac
+	record "clock $T $_e"
 }
 # wake_watchers: a newline to each run-watch.sh waiting on this run (its
 # fifo watch.PID.tmp), opened read-write so that none ever blocks.
@@ -177,17 +136,15 @@ run_rep() {
 		set -- timeout "$limit" "$@"
 	fi
 	[ -z "$energy" ] || energy_record "$row" "$rep" before
-	stamp
-	rep_start=$NOW
 	tick
-	rep_t=$T
+	rep_start=$T
 	"$@" > "$row.$rep.out" 2> "$row.$rep.err" < /dev/null
 	rc=$?
 	tick
-	rep_t=$((T - rep_t))
+	rep_t=$((T - rep_start))
 	[ -z "$energy" ] || energy_record "$row" "$rep" after
-	stamp
-	record "rep $row $rep $rc $rep_start $NOW $((rep_t / 100)) $rep_t"
+	tick
+	record "rep $row $rep $rc $rep_start $T $((rep_t / 100)) $rep_t"
 	printf 'rep %s %s %s %s\n' "$row" "$rep" "$rc" "$((rep_t / 100))" >> progress
 	wake_watchers
 }

@@ -71,7 +71,7 @@ char *runner_generate(const struct plan *plan, const struct runner_options *o)
 	strbuf_addch(&sb, '\n');
 	strbuf_addstr(&sb, runner_helpers);
 
-	strbuf_addstr(&sb, "\nread -r load_start < /proc/loadavg || load_start=\nstamp\nrecord \"start $NOW $load_start\"\n");
+	strbuf_addstr(&sb, "\nclock_record\nread -r load_start < /proc/loadavg || load_start=\ntick\nrecord \"start $T $load_start\"\n");
 	if (plan->n_versions)
 		strbuf_addstr(&sb, "status versions\n");
 	for (size_t i = 0; i < plan->n_versions; i++) {
@@ -130,6 +130,6 @@ char *runner_generate(const struct plan *plan, const struct runner_options *o)
 			strbuf_addf(&sb, " < /dev/null > unpark.%zu.out 2>&1\nrecord \"unpark %zu $?\"\n", i + 1, i + 1);
 		}
 	}
-	strbuf_addstr(&sb, "\nstamp\nrecord \"end $NOW\"\nstatus \"done\"\n");
+	strbuf_addstr(&sb, "\ntick\nrecord \"end $T\"\nstatus \"done\"\n");
 	return strbuf_detach(&sb, NULL);
 }

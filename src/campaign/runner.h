@@ -16,6 +16,7 @@
  *                          after each rep "rep ROW REP RC SECONDS" (its stdout is
  *                          complete by then): what run-watch.sh follows
  *   results                one record per line, appended:
+ *                            clock TICKS EPOCH          (first: the box's clock, read once)
  *                            start TIME LOADAVG...
  *                            version NAME RC
  *                            park|unpark INDEX RC
@@ -29,11 +30,14 @@
  *   ROW.REP.out, ROW.REP.err   each rep's stdout and stderr
  *   ROW.REP.perf           a rep's perf stat -j output, when the row has counters
  *   version.NAME               each version command's output
- * Times are the target's UTC clock (RFC 3339); SECONDS are elapsed seconds
+ * TICKS and each TIME are the box's uptime in hundredths of a second
+ * (/proc/uptime; date's seconds times 100 where it has no fraction), EPOCH
+ * date's seconds since the epoch read just after TICKS ("-": none):
+ * results/run-records.h puts each TIME in UTC (results of older runners
+ * hold RFC 3339 times and no clock record). SECONDS are elapsed seconds
  * within this boot, never compared across boots, and HUNDREDTHS the same
- * span in hundredths of a second (/proc/uptime; results of older runners
- * lack it). The script is readable
- * and can be rerun by hand in an empty directory.
+ * span in hundredths of a second (results of older runners lack it). The
+ * script is readable and can be rerun by hand in an empty directory.
  */
 
 struct runner_options {

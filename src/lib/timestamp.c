@@ -3,6 +3,8 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 /* Reads exactly n digits. */
@@ -82,5 +84,23 @@ int timestamp_parse(const char *s, unsigned flags, double *ret)
 	if (t == (time_t)-1)
 		return -EINVAL;
 	*ret = (double)t + frac - sign * (oh * 3600.0 + om * 60.0);
+	return 0;
+}
+
+int timestamp_format_utc(long long t, char buf[TIMESTAMP_UTC_SIZE])
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	char text[64];
+
+	buf[0] = '\0';
+	/* 0000-01-01T00:00:00Z and 9999-12-31T23:59:59Z. */
+	if (t < -62167219200LL || t > 253402300799LL || !gmtime_r(&tt, &tm))
+		return -ERANGE;
+	/* The year in four digits where strftime's %Y would print 999. */
+	snprintf(text, sizeof(text), "%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900, tm.tm_mon + 1,
+		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+	memcpy(buf, text, TIMESTAMP_UTC_SIZE - 1);
+	buf[TIMESTAMP_UTC_SIZE - 1] = '\0';
 	return 0;
 }

@@ -15,17 +15,8 @@
 #include "lib/strbuf.h"
 #include "parsers/parser.h"
 #include "parsers/perf-stat.h"
+#include "results/run-records.h"
 #include "results/side.h"
-
-/* One "rep ROW REP RC START END SECONDS" record of the results file. */
-struct rep_record {
-	unsigned rep;
-	int rc;
-	char start[40];
-	char end[40];
-	long seconds;
-	long hundredths;        /* the rep's length in hundredths of a second; -1: not recorded (older runners) */
-};
 
 /* A row's counters over its reps: what each event gave (docs/results-format.md, "Counters"). */
 struct counter_note {
@@ -85,73 +76,28 @@ static void keep_error(int *first, int r)
 		*first = r;
 }
 
-static bool word_is(const char *line, size_t n, const char *word)
-{
-	size_t wl = strlen(word);
-
-	return n > wl && !strncmp(line, word, wl) && line[wl] == ' ';
-}
-
-/* The results file's records for row, parsed; malformed lines are skipped. */
-static size_t row_reps(const struct fetched_file *results, const char *row, struct rep_record **ret,
+/* The results file's records for row: its reps (copies), its idle gate, whether the gate skipped it. */
+static size_t row_reps(const struct run_records *recs, const char *row, struct rep_record **ret,
 		       char *gate, size_t gate_size, long *gate_s, bool *skipped)
 {
 	struct rep_record *reps = NULL;
 	size_t n = 0, alloc = 0;
-	const char *p = results ? results->data : "";
 
-	*skipped = false;
+	*skipped = strlist_find(&recs->skipped, row) >= 0;
 	*gate_s = -1;
 	snprintf(gate, gate_size, "%s", "");
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char buf[512], name[200], rest[40];
-
-		if (len < sizeof(buf)) {
-			memcpy(buf, p, len);
-			buf[len] = '\0';
-			if (word_is(buf, len, "rep")) {
-				struct rep_record r = { .hundredths = -1 };
-
-				if (sscanf(buf, "rep %199s %u %d %39s %39s %ld %ld", name, &r.rep, &r.rc, r.start,
-					   r.end, &r.seconds, &r.hundredths) >= 6 && !strcmp(name, row)) {
-					GROW(reps, alloc, n + 1);
-					reps[n++] = r;
-				}
-			} else if (word_is(buf, len, "gate")) {
-				long s;
-
-				if (sscanf(buf, "gate %199s %39s %ld", name, rest, &s) == 3 && !strcmp(name, row)) {
-					snprintf(gate, gate_size, "%s", rest);
-					*gate_s = s;
-				}
-			} else if (word_is(buf, len, "skip")) {
-				if (sscanf(buf, "skip %199s", name) == 1 && !strcmp(name, row))
-					*skipped = true;
-			}
+	for (size_t i = 0; i < recs->n_reps; i++)
+		if (!strcmp(recs->reps[i].row, row)) {
+			GROW(reps, alloc, n + 1);
+			reps[n++] = recs->reps[i];
 		}
-		p += len + (nl ? 1 : 0);
-	}
+	for (size_t i = 0; i < recs->n_gates; i++)
+		if (!strcmp(recs->gates[i].row, row)) {
+			snprintf(gate, gate_size, "%s", recs->gates[i].state);
+			*gate_s = recs->gates[i].seconds;
+		}
 	*ret = reps;
 	return n;
-}
-
-static const char *results_field(const struct fetched_file *results, const char *word, size_t *ret_len)
-{
-	const char *p = results ? results->data : "";
-
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-
-		if (word_is(p, len, word)) {
-			*ret_len = len - strlen(word) - 1;
-			return p + strlen(word) + 1;
-		}
-		p += len + (nl ? 1 : 0);
-	}
-	return NULL;
 }
 
 static json_t *json_string_n(const char *s, size_t n)
@@ -534,6 +480,13 @@ static void rep_energy(const struct side_record *rec, const struct plan_row *row
 	free(zones);
 }
 
+/* A time of the results file into j; one without a UTC time is left out. */
+static void time_set(json_t *j, const char *key, const char *time)
+{
+	if (*time)
+		json_object_set_new(j, key, json_string(time));
+}
+
 /* One rep of row: its output kept in the side (rows/ROW/rep-N.out, .err), its record, its metrics into set. */
 static json_t *rep_json(const char *dir, const struct side_record *rec, const struct plan_row *row, const char *rel,
 			const struct rep_record *rep, struct metric_set *set, struct counter_notes *notes,
@@ -552,8 +505,8 @@ static json_t *rep_json(const char *dir, const struct side_record *rec, const st
 		keep_error(write_error, write_text(dir, name, out->data, out->len));
 	json_object_set_new(jrep, "rep", json_integer(rep->rep));
 	json_object_set_new(jrep, "rc", json_integer(rep->rc));
-	json_object_set_new(jrep, "start", json_string(rep->start));
-	json_object_set_new(jrep, "end", json_string(rep->end));
+	time_set(jrep, "start", rep->start);
+	time_set(jrep, "end", rep->end);
 	json_object_set_new(jrep, "seconds", json_integer(rep->seconds));
 	json_object_set_new(jrep, "out", json_string(name));
 	if (timed_out)
@@ -596,10 +549,9 @@ static json_t *rep_json(const char *dir, const struct side_record *rec, const st
 	return jrep;
 }
 
-static json_t *row_json(const char *dir, const struct side_record *rec, const struct plan_row *row,
-			struct strbuf *txt, struct strlist *warnings, int *write_error)
+static json_t *row_json(const char *dir, const struct side_record *rec, const struct run_records *recs,
+			const struct plan_row *row, struct strbuf *txt, struct strlist *warnings, int *write_error)
 {
-	const struct fetched_file *results = fetch_find(rec->fetch, "results");
 	struct metric_set set = METRIC_SET_INIT;
 	struct counter_notes notes = { 0 };
 	struct rep_record *reps;
@@ -607,7 +559,7 @@ static json_t *row_json(const char *dir, const struct side_record *rec, const st
 	char gate[40], *rowdir, *rel;
 	long gate_s;
 	bool skipped;
-	size_t n = row_reps(results, row->name, &reps, gate, sizeof(gate), &gate_s, &skipped);
+	size_t n = row_reps(recs, row->name, &reps, gate, sizeof(gate), &gate_s, &skipped);
 	int rc = 0;
 
 	rel = xasprintf("rows/%s", row->name);
@@ -636,8 +588,8 @@ static json_t *row_json(const char *dir, const struct side_record *rec, const st
 	metric_better_override(&set, row);
 	if (n) {
 		json_object_set_new(jr, "rc", json_integer(rc));
-		json_object_set_new(jr, "start", json_string(reps[0].start));
-		json_object_set_new(jr, "end", json_string(reps[n - 1].end));
+		time_set(jr, "start", reps[0].start);
+		time_set(jr, "end", reps[n - 1].end);
 	}
 	if (!row->check)
 		json_object_set_new(jr, "metrics", metrics_json(&set));
@@ -651,7 +603,7 @@ static json_t *row_json(const char *dir, const struct side_record *rec, const st
 	else
 		json_decref(problems);
 	if (n)
-		strbuf_addf(txt, "%s rc=%d %s\n", row->name, rc, reps[n - 1].end);
+		strbuf_addf(txt, "%s rc=%d%s%s\n", row->name, rc, *reps[n - 1].end ? " " : "", reps[n - 1].end);
 	else
 		strbuf_addf(txt, "%s %s\n", row->name, skipped ? "skipped (idle gate timed out)" : "not run");
 	metric_set_release(&set);
@@ -810,10 +762,9 @@ int side_write(const char *dir, const struct side_record *rec, struct strlist *w
 	const struct fetched_file *results = fetch_find(rec->fetch, "results");
 	const struct fetched_file *script = fetch_find(rec->fetch, "run.sh");
 	struct strbuf txt = STRBUF_INIT;
+	struct run_records recs;
 	json_t *meta, *rows = json_array(), *versions = json_object();
 	char *text;
-	const char *field;
-	size_t flen;
 	int r, write_error = 0;
 
 	if (side_recorded(dir)) {
@@ -839,22 +790,25 @@ int side_write(const char *dir, const struct side_record *rec, struct strlist *w
 	meta_prepare(meta, &txt, dir);
 	meta_versions(versions, &txt, rec, warnings);
 	json_object_set_new(meta, "versions", versions);
-	field = results_field(results, "start", &flen);
-	if (field) {
-		json_object_set_new(meta, "rows_start", json_string_n(field, flen));
-		strbuf_addf(&txt, "start %.*s\n", (int)flen, field);
+	run_records_parse(results ? results->data : NULL, &recs);
+	if (recs.start) {
+		json_object_set_new(meta, "rows_start", json_string_n(recs.start, strlen(recs.start)));
+		strbuf_addf(&txt, "start %s\n", recs.start);
 	}
 	for (size_t i = 0; i < rec->plan->n_rows; i++)
-		json_array_append_new(rows, row_json(dir, rec, &rec->plan->rows[i], &txt, warnings, &write_error));
+		json_array_append_new(rows, row_json(dir, rec, &recs, &rec->plan->rows[i], &txt, warnings, &write_error));
 	json_object_set_new(meta, "rows", rows);
 	side_energy_note(meta, &txt, rec, results, warnings);
-	field = results_field(results, "end", &flen);
-	if (field) {
-		json_object_set_new(meta, "rows_end", json_string_n(field, flen));
-		strbuf_addf(&txt, "end %.*s\n", (int)flen, field);
-	} else {
+	if (*recs.end) {
+		json_object_set_new(meta, "rows_end", json_string_n(recs.end, strlen(recs.end)));
+		strbuf_addf(&txt, "end %s\n", recs.end);
+	} else if (!recs.has_end) {
 		strlist_addf(warnings, "%s: the per-boot script did not record its end", rec->label);
 	}
+	if (recs.untimed)
+		strlist_addf(warnings, "%s: %zu times in the results file come without the box's clock record: left out",
+			     rec->label, recs.untimed);
+	run_records_release(&recs);
 
 	write_side_sources(dir, rec, script, results, &write_error);
 	r = write_error;

@@ -644,21 +644,59 @@ end" ]
 	done
 }
 
-@test "runner-helpers: now is date's UTC stamp, read once from the clock and then from the uptime, no process per stamp" {
-	local helpers="$BATS_TEST_DIRNAME/../../src/campaign/runner-helpers.sh" sh e
-	for sh in dash "busybox sh" bash; do
-		command -v "${sh%% *}" >/dev/null || continue
-		# Days across leap years, 2000's leap day, the ends of centuries and of 9999.
-		for e in 0 59 86399 951782400 951868800 978307199 1709164800 1796282076 4102444800 253402300799; do
-			[ "$($sh -c ". '$helpers'; iso_utc $e")" = "$(date -u -d "@$e" +%Y-%m-%dT%H:%M:%SZ)" ]
-		done
-		# The first stamp asks date once; ten more ask nothing, and say the time.
-		run $sh -c ". '$helpers'; date() { echo asked >&2; command date \"\$@\"; }; now >/dev/null; i=0; while [ \$i -lt 10 ]; do now; i=\$((i + 1)); done"
+@test "the runner reads the box's clock once per run whatever its reps; meta.json's times are the host's clock" {
+	local before after dir side t s e n shim="$BATS_TEST_TMPDIR/shim" rerun="$BATS_TEST_TMPDIR/rerun"
+	write_plan "$BATS_TEST_TMPDIR/p.ini" "translated translated" '
+[row "many"]
+command = echo 7
+parser = number
+reps = 9'
+	before=$(date -u +%s)
+	run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/p.ini"
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	while [ -L "$link" ]; do
+		read -r -a cmd <<<"$(exec_start)"
+		run --separate-stderr "${cmd[@]}"
+		echo "$stderr"
 		[ "$status" -eq 0 ]
-		[ "$(printf '%s\n' "$output" | grep -c asked)" -eq 1 ]
-		e=$(printf '%s\n' "$output" | tail -n 1)
-		[ $(($(date -u +%s) - $(date -u -d "$e" +%s))) -le 2 ]
 	done
+	after=$(date -u +%s)
+	dir=$(echo "$data"/p-*)
+	for side in translated translated2; do
+		# One clock record, then every time in ticks (the box's uptime, hundredths).
+		[ "$(grep -c '^clock ' "$dir/$side/scripts/results")" -eq 1 ]
+		grep -Eq '^clock [0-9]+ [0-9]+$' "$dir/$side/scripts/results"
+		[ "$(grep -Ec '^rep (answer|many) [0-9]+ 0 [0-9]+ [0-9]+ [0-9]+ [0-9]+$' "$dir/$side/scripts/results")" -eq 11 ]
+		# Every time in meta.json is RFC 3339 UTC, within the campaign's span of the host's clock.
+		n=0
+		for t in $(jq -r '.rows_start[0:20], .rows_end, (.rows[] | .start, .end, (.reps[] | .start, .end))' "$dir/$side/meta.json"); do
+			[[ "$t" =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$ ]] || { echo "not UTC: $t"; false; }
+			s=$(date -u -d "$t" +%s)
+			[ "$s" -ge $((before - 2)) ] && [ "$s" -le $((after + 2)) ] || { echo "$t is outside the run"; false; }
+			n=$((n + 1))
+		done
+		[ "$n" -eq $((2 + 2 * 2 + 2 * 11)) ]
+		[[ "$(jq -r .rows_start "$dir/$side/meta.json")" =~ ^[0-9T:Z-]{20}\ [0-9.]+\ [0-9.]+\ [0-9.]+\ [0-9]+/[0-9]+\ [0-9]+$ ]]
+		# A rep's end less its start is its length, to the second.
+		jq -r '.rows[].reps[] | "\(.start) \(.end) \(.seconds)"' "$dir/$side/meta.json" | while read -r s e n; do
+			t=$(($(date -u -d "$e" +%s) - $(date -u -d "$s" +%s) - n))
+			[ "$t" -ge 0 ] && [ "$t" -le 1 ] || { echo "$s $e $n"; false; }
+		done
+		[ "$(jq -r '.rows[1].start' "$dir/$side/meta.json")" = "$(jq -r '.rows[1].reps[0].start' "$dir/$side/meta.json")" ]
+		[ "$(jq -r '.rows[1].end' "$dir/$side/meta.json")" = "$(jq -r '.rows[1].reps[8].end' "$dir/$side/meta.json")" ]
+		grep -Eqx 'many rc=0 [0-9T:Z-]{20}' "$dir/$side/meta.txt"
+	done
+	# The script that ran, rerun by hand: each date it starts is logged (dash looks every command up in PATH).
+	mkdir -p "$shim" "$rerun"
+	printf '#!/bin/sh\necho "$*" >>"%s"\nexec %s "$@"\n' "$BATS_TEST_TMPDIR/dates" "$(command -v date)" >"$shim/date"
+	chmod +x "$shim/date"
+	cp "$dir/translated/scripts/run.sh" "$rerun/"
+	: >"$BATS_TEST_TMPDIR/dates"
+	(cd "$rerun" && PATH="$shim:$PATH" timeout 60 dash run.sh)
+	[ "$(cat "$rerun/status")" = done ]
+	[ "$(grep -c '^rep ' "$rerun/results")" -eq 11 ]
+	[ "$(cat "$BATS_TEST_TMPDIR/dates")" = "-u +%s" ]
 }
 
 @test "send-files: one wc, cp, wc and cat for a run of many files, the same bytes as sent one file at a time" {

@@ -1,0 +1,42 @@
+/*
+ * The per-boot script's results file (results/run-records.c).
+ *
+ * Property: every time read is either the text of an older runner's
+ * record, as it stands in the input, or an RFC 3339 UTC time put together
+ * from the box's clock; never anything else, and never more times left out
+ * than the records hold.
+ */
+#include "fuzz-common.h"
+
+#include "lib/timestamp.h"
+#include "results/run-records.h"
+
+static void check_time(const char *text, const char *t)
+{
+	double s;
+
+	FUZZ_ASSERT(!*t || strstr(text, t) || (strlen(t) == TIMESTAMP_UTC_SIZE - 1 &&
+						t[TIMESTAMP_UTC_SIZE - 2] == 'Z' && timestamp_parse_rfc3339(t, &s) == 0),
+		    "time '%s' is neither the input's nor RFC 3339 UTC", t);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text = xstrndup((const char *)data, size);
+	struct run_records recs;
+
+	run_records_parse(text, &recs);
+	for (size_t i = 0; i < recs.n_reps; i++) {
+		FUZZ_ASSERT(*recs.reps[i].row, "a rep of no row");
+		check_time(text, recs.reps[i].start);
+		check_time(text, recs.reps[i].end);
+	}
+	check_time(text, recs.end);
+	if (recs.start)
+		FUZZ_ASSERT(recs.has_start, "a start without its record");
+	FUZZ_ASSERT(recs.untimed <= 2 * recs.n_reps + 2, "%zu times left out of %zu reps", recs.untimed,
+		    recs.n_reps);
+	run_records_release(&recs);
+	free(text);
+	return 0;
+}
