@@ -146,13 +146,15 @@ int campaign_write_side(struct campaign *c, size_t k, const struct snapshot *sna
 {
 	char *side = path_join(c->dir, c->boots[k].label), *now;
 	struct strlist warnings = STRLIST_INIT;
+	struct side_plan asked;
 	struct side_record rec;
 	int r;
 
 	add_times(c, f);
 	now = time_now_iso8601();
+	plan_side(&c->plan, &asked);
 	rec = (struct side_record){
-		.plan = &c->plan, .campaign = c->name, .target = c->plan.target,
+		.plan = &asked, .campaign = c->name, .target = c->plan.target,
 		.boot_index = k, .n_boots = c->n_boots, .label = c->boots[k].label,
 		.mode = c->plan.modes[c->boots[k].mode].name, .round = c->boots[k].round,
 		.boot_id_before = c->progress[k].boot_id_before,
@@ -174,6 +176,7 @@ int campaign_write_side(struct campaign *c, size_t k, const struct snapshot *sna
 		}
 	}
 	free(now);
+	plan_side_release(&asked);
 	for (size_t i = 0; i < warnings.n; i++)
 		campaign_say(c, CAMPAIGN_WARNING, "%s", warnings.items[i]);
 	strlist_release(&warnings);

@@ -13,6 +13,7 @@
 #include "kernel/cmdline.h"
 #include "lib/alloc.h"
 #include "lib/strvec.h"
+#include "results/side-write.h"
 
 bool plan_is_lava(const struct plan *plan)
 {
@@ -39,6 +40,38 @@ bool plan_row_perf_system(const struct plan *plan, const struct plan_row *row)
 bool plan_row_energy(const struct plan *plan, const struct plan_row *row)
 {
 	return !row->check && (row->has_energy ? row->energy : plan->energy);
+}
+
+static struct side_row side_row_of(const struct plan *plan, const struct plan_row *row)
+{
+	return (struct side_row){
+		.name = row->name, .check = row->check, .reps = row->reps, .timeout_s = row->timeout_s,
+		.parser = row->parser, .selector = row->selector,
+		.metric = row->metric, .pattern = row->pattern, .unit = row->unit,
+		.has_better = row->has_better, .better_lower = row->better_lower,
+		.stat = row->has_stat ? row->stat : STAT_MEAN, .stats = row->stats, .n_stats = row->n_stats,
+		.by_run = row->by_run,
+		.perf = plan_row_perf(plan, row), .perf_system = plan_row_perf_system(plan, row),
+		.energy = plan_row_energy(plan, row),
+	};
+}
+
+void plan_side(const struct plan *plan, struct side_plan *ret)
+{
+	ret->n_rows = plan->n_rows;
+	ret->rows = xcalloc(plan->n_rows + 1, sizeof(*ret->rows));
+	for (size_t i = 0; i < plan->n_rows; i++)
+		ret->rows[i] = side_row_of(plan, &plan->rows[i]);
+	ret->n_versions = plan->n_versions;
+	ret->versions = xcalloc(plan->n_versions + 1, sizeof(*ret->versions));
+	for (size_t i = 0; i < plan->n_versions; i++)
+		ret->versions[i] = plan->versions[i].name;
+}
+
+void plan_side_release(struct side_plan *side)
+{
+	free(side->rows);
+	free(side->versions);
 }
 
 const struct plan_mode *plan_find_mode(const struct plan *plan, const char *name)

@@ -261,6 +261,17 @@ bool plan_row_perf_system(const struct plan *plan, const struct plan_row *row);
 /* Whether row reads RAPL energy around each rep (its own energy, else the campaign's; never a check). */
 bool plan_row_energy(const struct plan *plan, const struct plan_row *row);
 
+struct side_plan;
+
+/*
+ * What the plan asks each boot's side to record (results/side-write.h):
+ * its rows and checks, each with the campaign's perf and energy settings
+ * applied, and its versions' names. Borrows from plan; release with
+ * plan_side_release().
+ */
+void plan_side(const struct plan *plan, struct side_plan *ret);
+void plan_side_release(struct side_plan *side);
+
 /* The mode called name, or NULL. */
 const struct plan_mode *plan_find_mode(const struct plan *plan, const char *name);
 

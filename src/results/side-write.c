@@ -108,7 +108,7 @@ static json_t *json_string_n(const char *s, size_t n)
 	return j ? j : json_null();
 }
 
-static void metric_better_override(struct metric_set *set, const struct plan_row *row)
+static void metric_better_override(struct metric_set *set, const struct side_row *row)
 {
 	if (!row->has_better)
 		return;
@@ -151,7 +151,7 @@ static json_t *metrics_json(const struct metric_set *set)
 }
 
 /* What row is: its kind, parser, statistics, pattern. */
-static void row_describe(json_t *jr, const struct plan_row *row)
+static void row_describe(json_t *jr, const struct side_row *row)
 {
 	json_object_set_new(jr, "name", json_string(row->name));
 	json_object_set_new(jr, "kind", json_string(row->check ? "check" : "bench"));
@@ -159,7 +159,7 @@ static void row_describe(json_t *jr, const struct plan_row *row)
 		json_object_set_new(jr, "parser", json_string(parser_kind_name(row->parser)));
 		if (row->selector)
 			json_object_set_new(jr, "selector", json_string(row->selector));
-		json_object_set_new(jr, "stat", json_string(stat_kind_name(row->has_stat ? row->stat : STAT_MEAN)));
+		json_object_set_new(jr, "stat", json_string(stat_kind_name(row->stat)));
 		if (row->n_stats > 1) {
 			json_t *stats = json_array();
 
@@ -176,7 +176,7 @@ static void row_describe(json_t *jr, const struct plan_row *row)
 }
 
 /* Rep rep's output (file name, in the side) through the row's parser into set; a problem is said in jrep. */
-static void rep_parse(const struct side_record *rec, const struct plan_row *row, const struct rep_record *rep,
+static void rep_parse(const struct side_record *rec, const struct side_row *row, const struct rep_record *rep,
 		      const struct fetched_file *out, const char *name, struct metric_set *set, json_t *jrep,
 		      struct strlist *warnings)
 {
@@ -226,11 +226,11 @@ static bool rep_no_perf(const struct fetched_file *results, const char *row, uns
  * counted becomes a sample of the metric of its name, marked a counter;
  * one perf could not count is stated in jrep and notes, never a zero.
  */
-static void rep_counters(const char *dir, const struct side_record *rec, const struct plan_row *row,
+static void rep_counters(const char *dir, const struct side_record *rec, const struct side_row *row,
 			 const char *rel, const struct rep_record *rep, struct metric_set *set, json_t *jrep,
 			 struct counter_notes *notes, struct strlist *warnings, int *write_error)
 {
-	const char *asked = plan_row_perf(rec->plan, row);
+	const char *asked = row->perf;
 	char *perf_name = xasprintf("%s.%u.perf", row->name, rep->rep), *kept = xasprintf("%s/rep-%u.perf", rel, rep->rep);
 	const struct fetched_file *perf = fetch_find(rec->fetch, perf_name);
 	struct perf_stat stat = PERF_STAT_INIT;
@@ -297,14 +297,14 @@ out:
 }
 
 /* The row's counters in meta.json ("counters") and one line of meta.txt. */
-static void row_counters(json_t *jr, struct strbuf *txt, const struct plan *plan, const struct plan_row *row,
+static void row_counters(json_t *jr, struct strbuf *txt, const struct side_row *row,
 			 const struct counter_notes *notes)
 {
 	json_t *j = json_object(), *events = json_array();
 
-	json_object_set_new(j, "events", json_string(plan_row_perf(plan, row)));
-	json_object_set_new(j, "scope", json_string(plan_row_perf_system(plan, row) ? "system" : "command"));
-	strbuf_addf(txt, "counters %s (%s):", row->name, plan_row_perf_system(plan, row) ? "system-wide" : "its command");
+	json_object_set_new(j, "events", json_string(row->perf));
+	json_object_set_new(j, "scope", json_string(row->perf_system ? "system" : "command"));
+	strbuf_addf(txt, "counters %s (%s):", row->name, row->perf_system ? "system-wide" : "its command");
 	if (notes->no_perf)
 		strbuf_addstr(txt, " perf is not installed on the box;");
 	for (size_t i = 0; i < notes->n; i++) {
@@ -418,7 +418,7 @@ struct rep_rate {
  * package): joules / (rate x the rep's length). rates[] are the row's
  * metrics that got one sample from this rep.
  */
-static void rep_energy(const struct side_record *rec, const struct plan_row *row, const struct rep_record *rep,
+static void rep_energy(const struct side_record *rec, const struct side_row *row, const struct rep_record *rep,
 		       struct metric_set *set, const struct rep_rate *rates, size_t n_rates, json_t *jrep,
 		       bool *ret_none)
 {
@@ -488,7 +488,7 @@ static void time_set(json_t *j, const char *key, const char *time)
 }
 
 /* One rep of row: its output kept in the side (rows/ROW/rep-N.out, .err), its record, its metrics into set. */
-static json_t *rep_json(const char *dir, const struct side_record *rec, const struct plan_row *row, const char *rel,
+static json_t *rep_json(const char *dir, const struct side_record *rec, const struct side_row *row, const char *rel,
 			const struct rep_record *rep, struct metric_set *set, struct counter_notes *notes,
 			struct strlist *warnings, int *write_error)
 {
@@ -527,7 +527,7 @@ static json_t *rep_json(const char *dir, const struct side_record *rec, const st
 	/* A test suite exits non-zero when a test fails: its output says which. */
 	if (!row->check && out && (rep->rc == 0 || row->parser == PARSER_KTAP))
 		rep_parse(rec, row, rep, out, name, set, jrep, warnings);
-	if (plan_row_energy(rec->plan, row)) {
+	if (row->energy) {
 		/* The rates this rep measured: one sample each from its output. */
 		struct rep_rate *rates = xcalloc(set->n_metrics + 1, sizeof(*rates));
 		size_t n_rates = 0;
@@ -542,7 +542,7 @@ static json_t *rep_json(const char *dir, const struct side_record *rec, const st
 		free(rates);
 	}
 	free(before);
-	if (plan_row_perf(rec->plan, row))
+	if (row->perf)
 		rep_counters(dir, rec, row, rel, rep, set, jrep, notes, warnings, write_error);
 	free(out_name);
 	free(err_name);
@@ -550,7 +550,7 @@ static json_t *rep_json(const char *dir, const struct side_record *rec, const st
 }
 
 static json_t *row_json(const char *dir, const struct side_record *rec, const struct run_records *recs,
-			const struct plan_row *row, struct strbuf *txt, struct strlist *warnings, int *write_error)
+			const struct side_row *row, struct strbuf *txt, struct strlist *warnings, int *write_error)
 {
 	struct metric_set set = METRIC_SET_INIT;
 	struct counter_notes notes = { 0 };
@@ -595,8 +595,8 @@ static json_t *row_json(const char *dir, const struct side_record *rec, const st
 		json_object_set_new(jr, "metrics", metrics_json(&set));
 	if (set.has_checks)
 		json_object_set_new(jr, "checks", checks_json(&set));
-	if (plan_row_perf(rec->plan, row) && n)
-		row_counters(jr, txt, rec->plan, row, &notes);
+	if (row->perf && n)
+		row_counters(jr, txt, row, &notes);
 	json_object_set_new(jr, "reps", jreps);
 	if (json_array_size(problems))
 		json_object_set_new(jr, "problems", problems);
@@ -685,7 +685,7 @@ static void meta_versions(json_t *versions, struct strbuf *txt, const struct sid
 			  struct strlist *warnings)
 {
 	for (size_t i = 0; i < rec->plan->n_versions; i++) {
-		const char *name = rec->plan->versions[i].name;
+		const char *name = rec->plan->versions[i];
 		char *fname = xasprintf("version.%s", name);
 		const struct fetched_file *v = fetch_find(rec->fetch, fname);
 

@@ -6,10 +6,45 @@
 
 #include <jansson.h>
 
-#include "results/fetch.h"
-#include "lib/strlist.h"
-#include "plan/plan.h"
 #include "kernel/snapshot.h"
+#include "lib/strlist.h"
+#include "parsers/parser.h"
+#include "results/fetch.h"
+#include "stats/stats.h"
+
+/*
+ * A row or check of the campaign's plan as its side records it: what it
+ * is (meta.json's row description), how its reps' output is read, and
+ * what is measured around each rep. Strings and stats are borrowed.
+ */
+struct side_row {
+	const char *name;
+	bool check;                 /* a check: only its exit code is kept */
+	unsigned reps;              /* reps planned */
+	unsigned timeout_s;         /* a rep killed after this long timed out */
+	enum parser_kind parser;    /* a bench row's parser */
+	const char *selector;       /* parser json */
+	const char *metric;         /* parser regex: the metric's name, pattern and unit (may be NULL) */
+	const char *pattern;
+	const char *unit;
+	bool has_better;            /* better = given: the row's own metrics are so */
+	bool better_lower;
+	enum stat_kind stat;        /* the statistic judged first */
+	const enum stat_kind *stats;   /* every statistic compared */
+	size_t n_stats;
+	bool by_run;
+	const char *perf;           /* perf stat events counted around each rep; NULL: no counters */
+	bool perf_system;           /* the counters count the whole box (perf stat -a), not the command */
+	bool energy;                /* RAPL energy read around each rep */
+};
+
+/* What the plan asks each boot's side to record (plan_side() in plan/plan.h fills it). */
+struct side_plan {
+	struct side_row *rows;      /* the rows and checks, in the plan's order */
+	size_t n_rows;
+	const char **versions;      /* the versions asked for, by name */
+	size_t n_versions;
+};
 
 /*
  * Writes one boot's side directory from what the campaign gathered: the
@@ -19,7 +54,7 @@
  * into meta.json's metrics. docs/results-format.md describes the result.
  */
 struct side_record {
-	const struct plan *plan;
+	const struct side_plan *plan;  /* what the plan asks each side to record */
 	const char *campaign;
 	const char *target;
 	size_t boot_index;          /* 0-based */

@@ -376,6 +376,7 @@ static const char snapshot_text[] =
 struct side_ctx {
 	char *dir;
 	struct plan plan;
+	struct side_plan asked;     /* what the plan asks each side to record */
 	struct snapshot snap;
 	struct fetch fetch;
 };
@@ -403,6 +404,7 @@ static void side_ctx_init(struct side_ctx *c)
 
 	c->dir = make_tmpdir();
 	assert_int_equal(plan_parse("crash.ini", plan_text, &c->plan, &err), 0);
+	plan_side(&c->plan, &c->asked);
 	assert_int_equal(snapshot_parse(snapshot_text, strlen(snapshot_text), &c->snap, &err), 0);
 	assert_int_equal(file_read(FIXTURES "/parsers/fio/randread.json", FILE_READ_MAX, &fio, &len), 0);
 	strbuf_addstr(&sb, "bootab-fetch 1\n");
@@ -425,6 +427,7 @@ static void side_ctx_release(struct side_ctx *c)
 {
 	remove_tree(c->dir);
 	free(c->dir);
+	plan_side_release(&c->asked);
 	plan_release(&c->plan);
 	snapshot_release(&c->snap);
 	fetch_release(&c->fetch);
@@ -435,7 +438,7 @@ static int write_side(struct side_ctx *c, size_t k)
 	char *name = xasprintf("side-%04zu", k), *dir = path_join(c->dir, name);
 	struct strlist warnings = STRLIST_INIT;
 	struct side_record rec = {
-		.plan = &c->plan, .campaign = "crash", .target = "lab", .boot_index = k % 2,
+		.plan = &c->asked, .campaign = "crash", .target = "lab", .boot_index = k % 2,
 		.n_boots = 2, .label = name, .mode = k % 2 ? "passthrough" : "translated",
 		.round = 1, .reboot_s = 25.0, .snapshot_time = "2024-06-01T10:00:00Z",
 		.snapshot = &c->snap, .fetch = &c->fetch, .verify_summary = "ok (3 checks)",

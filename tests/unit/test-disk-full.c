@@ -252,14 +252,19 @@ static int write_side(const char *dir, const struct plan *plan, const struct sna
 		      const struct fetch *f)
 {
 	struct strlist warnings = STRLIST_INIT;
-	struct side_record rec = {
-		.plan = plan, .campaign = "c", .target = "lab", .boot_index = 0, .n_boots = 2,
+	struct side_plan asked;
+	struct side_record rec;
+	int r;
+
+	plan_side(plan, &asked);
+	rec = (struct side_record){
+		.plan = &asked, .campaign = "c", .target = "lab", .boot_index = 0, .n_boots = 2,
 		.label = "a", .mode = "a", .round = 1, .reboot_s = -1,
 		.snapshot_time = "2024-06-01T10:00:00Z", .snapshot = snap, .fetch = f,
 		.verify_summary = "ok (1 checks)",
 	};
-	int r = side_write(dir, &rec, &warnings);
-
+	r = side_write(dir, &rec, &warnings);
+	plan_side_release(&asked);
 	strlist_release(&warnings);
 	return r;
 }

@@ -12,6 +12,7 @@
 #include "lib/alloc.h"
 #include "lib/file.h"
 #include "plan/plan.h"
+#include "results/side-write.h"
 
 static const char full_plan[] =
 	"# a comment\n"
@@ -280,6 +281,61 @@ static void test_perf_keys(void **state)
 	free(formatted);
 	plan_release(&p);
 	plan_release(&again);
+	parse_error_release(&err);
+}
+
+/* What a side records of each row: the row's own keys, the campaign's perf and energy where it has none. */
+static void test_side_plan(void **state)
+{
+	static const char text[] = "[campaign]\nperf = task-clock\nperf_scope = system\nenergy = on\n"
+		"[mode \"a\"]\n[row \"lat\"]\ncommand = x\nreps = 3\ntimeout = 60\nparser = regex\n"
+		"metric = map latency\npattern = latency: ([0-9.]+)\nunit = us\nbetter = lower\nstat = min, median\n"
+		"by_run = yes\n[row \"quiet\"]\ncommand = y\nparser = json .a.b\nperf = off\nenergy = off\n"
+		"[check \"c\"]\ncommand = true\n[version \"kernel\"]\ncommand = uname -r\n"
+		"[version \"fio\"]\ncommand = fio --version\n";
+	struct parse_error err = PARSE_ERROR_INIT;
+	struct side_plan side;
+	struct plan p;
+	const struct side_row *r;
+
+	(void)state;
+	assert_int_equal(plan_parse("p.ini", text, &p, &err), 0);
+	plan_side(&p, &side);
+	assert_int_equal(side.n_rows, 3);
+	r = &side.rows[0];
+	assert_string_equal(r->name, "lat");
+	assert_false(r->check);
+	assert_int_equal(r->reps, 3);
+	assert_int_equal(r->timeout_s, 60);
+	assert_int_equal(r->parser, PARSER_REGEX);
+	assert_string_equal(r->metric, "map latency");
+	assert_string_equal(r->pattern, "latency: ([0-9.]+)");
+	assert_string_equal(r->unit, "us");
+	assert_true(r->has_better && r->better_lower);
+	assert_int_equal(r->stat, STAT_MIN);
+	assert_int_equal(r->n_stats, 2);
+	assert_int_equal(r->stats[1], STAT_MEDIAN);
+	assert_true(r->by_run);
+	assert_string_equal(r->perf, "task-clock");
+	assert_true(r->perf_system);
+	assert_true(r->energy);
+	r = &side.rows[1];
+	assert_int_equal(r->parser, PARSER_JSON);
+	assert_string_equal(r->selector, ".a.b");
+	assert_false(r->has_better);
+	assert_int_equal(r->stat, STAT_MEAN);
+	assert_null(r->perf);
+	assert_false(r->energy);
+	r = &side.rows[2];
+	assert_string_equal(r->name, "c");
+	assert_true(r->check);
+	assert_null(r->perf);
+	assert_false(r->energy);
+	assert_int_equal(side.n_versions, 2);
+	assert_string_equal(side.versions[0], "kernel");
+	assert_string_equal(side.versions[1], "fio");
+	plan_side_release(&side);
+	plan_release(&p);
 	parse_error_release(&err);
 }
 
@@ -748,6 +804,7 @@ int main(void)
 		cmocka_unit_test(test_full_plan),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_perf_keys),
+		cmocka_unit_test(test_side_plan),
 		cmocka_unit_test(test_orders),
 		cmocka_unit_test(test_rounds_auto),
 		cmocka_unit_test(test_random_order_is_seeded),
