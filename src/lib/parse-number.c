@@ -75,3 +75,13 @@ int number_parse_double(const char *s, double min, double max, double *ret)
 	*ret = v;
 	return 0;
 }
+
+bool number_is_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!digit(*s, 10))
+			return false;
+	return true;
+}

@@ -1,6 +1,8 @@
 #ifndef BOOTAB_LIB_PARSE_NUMBER_H
 #define BOOTAB_LIB_PARSE_NUMBER_H
 
+#include <stdbool.h>
+
 /*
  * Checked number parsing: the one place that calls strtol() and strtod().
  * A number starts at s itself (an optional '+' or '-', then a digit; for
@@ -14,6 +16,9 @@
 int number_scan_long(const char *s, int base, long min, long max, long *ret, const char **ret_end);
 /* The whole of s as a decimal integer. */
 int number_parse_long(const char *s, long min, long max, long *ret);
+
+/* Whether s is one or more decimal digits and nothing else (no sign). */
+bool number_is_digits(const char *s);
 
 /* A leading finite number (strtod's syntax; an underflow reads as the tiny value); *ret_end after it. */
 int number_scan_double(const char *s, double min, double max, double *ret, const char **ret_end);

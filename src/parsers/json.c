@@ -55,16 +55,6 @@ static struct segment *segment_add(struct selector *sel, enum segment_kind kind)
 	return seg;
 }
 
-static bool all_digits(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (*s < '0' || *s > '9')
-			return false;
-	return true;
-}
-
 static int selector_fail(struct parse_error *err, const char *text, size_t at, const char *what)
 {
 	parse_error_set(err, 0, 0, "bad JSON selector '%s' at character %zu: %s", text, at + 1, what);
@@ -178,7 +168,7 @@ static int select_number(const char *text, const struct selector *sel, const jso
 			next = json_object_get(v, seg->key);
 		else if (json_is_array(v) && seg->kind == SEGMENT_INDEX)
 			next = array_at(v, seg->index);
-		else if (json_is_array(v) && seg->kind == SEGMENT_NAME && all_digits(seg->key) &&
+		else if (json_is_array(v) && seg->kind == SEGMENT_NAME && number_is_digits(seg->key) &&
 			 number_parse_long(seg->key, 0, LONG_MAX, &index) == 0)
 			next = array_at(v, index);
 		if (!next) {

@@ -33,16 +33,6 @@ static size_t split(char *line, char **f)
 	return n;
 }
 
-static bool all_digits(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (*s < '0' || *s > '9')
-			return false;
-	return true;
-}
-
 /*
  * A record's time into buf: ticks through the clock, an older runner's
  * RFC 3339 text as it is. "" (and counted) for ticks the clock cannot
@@ -54,7 +44,7 @@ static void read_time(struct run_records *recs, const struct box_clock *clock, c
 	long ticks;
 
 	buf[0] = '\0';
-	if (!all_digits(s)) {
+	if (!number_is_digits(s)) {
 		if (strlen(s) < RUN_TIME_SIZE)
 			strcpy(buf, s);
 		return;
@@ -134,7 +124,7 @@ static void start_line(struct run_records *recs, const struct box_clock *clock, 
 static void clock_line(struct box_clock *clock, char **f, size_t n)
 {
 	/* clock TICKS EPOCH ("-": date gave no time) */
-	clock->known = n == 3 && all_digits(f[1]) && all_digits(f[2]) &&
+	clock->known = n == 3 && number_is_digits(f[1]) && number_is_digits(f[2]) &&
 		       parse_long(f[1], 0, LONG_MAX, &clock->ticks) && parse_long(f[2], 0, LONG_MAX, &clock->epoch);
 }
 

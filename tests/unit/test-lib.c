@@ -157,6 +157,14 @@ static void test_parse_number(void **state)
 	assert_int_equal(v, 0x1af);
 	/* Base 16 takes no second prefix: "0x0x10" is not an id. */
 	assert_int_equal(number_scan_long("0x10", 16, 0, 0xffff, &v, &end), -EINVAL);
+	/* Digits alone: no sign, no blank, not empty, any length. */
+	assert_true(number_is_digits("0"));
+	assert_true(number_is_digits("123456789012345678901234567890"));
+	assert_false(number_is_digits(""));
+	assert_false(number_is_digits("+1"));
+	assert_false(number_is_digits("12 "));
+	assert_false(number_is_digits("1a"));
+	assert_false(number_is_digits("2026-12-03T07:12:33Z"));
 }
 
 static void test_file_atomic_roundtrip(void **state)
