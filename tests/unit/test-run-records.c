@@ -181,6 +181,25 @@ static void test_no_clock(void **state)
 	assert_string_equal(recs.reps[0].end, "");
 	assert_int_equal(recs.untimed, 1);
 	run_records_release(&recs);
+
+	/* A clock past 9999, or the largest number a long holds: no clock (and no overflow). */
+	run_records_parse("clock 0 253402300800\nrep r 1 0 0 100 1 100\n"
+			  "clock 0 9223372036854775807\nrep r 2 0 9223372036854775807 100 1 100\n", &recs);
+	assert_int_equal(recs.n_reps, 2);
+	assert_string_equal(recs.reps[0].start, "");
+	assert_string_equal(recs.reps[1].start, "");
+	assert_int_equal(recs.untimed, 4);
+	run_records_release(&recs);
+
+	/*
+	 * A time before 1970 (a box whose date says 1970-01-01T00:00:02Z, the
+	 * rep 2.9 s before it was read): the box's clock is not set, no time.
+	 */
+	run_records_parse("clock 330 2\nrep r 1 0 40 330 0 290\n", &recs);
+	assert_string_equal(recs.reps[0].start, "");
+	assert_string_equal(recs.reps[0].end, "1970-01-01T00:00:02Z");
+	assert_int_equal(recs.untimed, 1);
+	run_records_release(&recs);
 }
 
 /* The script rerun by hand after a reboot appends its own clock: each time goes by the clock before it. */
