@@ -80,8 +80,10 @@ int timestamp_parse(const char *s, unsigned flags, double *ret)
 	tm.tm_hour = hour;
 	tm.tm_min = min;
 	tm.tm_sec = sec;
+	/* -1 is also 1969-12-31T23:59:59Z: only errno tells an overflow. */
+	errno = 0;
 	t = timegm(&tm);
-	if (t == (time_t)-1)
+	if (t == (time_t)-1 && errno)
 		return -EINVAL;
 	*ret = (double)t + frac - sign * (oh * 3600.0 + om * 60.0);
 	return 0;
@@ -94,8 +96,7 @@ int timestamp_format_utc(long long t, char buf[TIMESTAMP_UTC_SIZE])
 	char text[64];
 
 	buf[0] = '\0';
-	/* 0000-01-01T00:00:00Z and 9999-12-31T23:59:59Z. */
-	if (t < -62167219200LL || t > 253402300799LL || !gmtime_r(&tt, &tm))
+	if (t < TIMESTAMP_UTC_MIN || t > TIMESTAMP_UTC_MAX || !gmtime_r(&tt, &tm))
 		return -ERANGE;
 	/* The year in four digits where strftime's %Y would print 999. */
 	snprintf(text, sizeof(text), "%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900, tm.tm_mon + 1,

@@ -17,13 +17,17 @@ enum {
 /* timestamp_parse_rfc3339() with the TIMESTAMP_* leniencies in flags. */
 int timestamp_parse(const char *s, unsigned flags, double *ret);
 
+/* The first and the last second a four-digit year holds: 0000-01-01T00:00:00Z, 9999-12-31T23:59:59Z. */
+#define TIMESTAMP_UTC_MIN (-62167219200LL)
+#define TIMESTAMP_UTC_MAX 253402300799LL
+
 /* Room for timestamp_format_utc()'s text and its NUL. */
 #define TIMESTAMP_UTC_SIZE 21
 
 /*
  * Seconds since the epoch as an RFC 3339 UTC time, "2026-12-03T07:12:33Z",
  * into buf. Returns 0, or -ERANGE for a time outside the four-digit years
- * (0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z; buf is then "").
+ * (TIMESTAMP_UTC_MIN to TIMESTAMP_UTC_MAX; buf is then "").
  */
 int timestamp_format_utc(long long t, char buf[TIMESTAMP_UTC_SIZE]);
 

@@ -17,8 +17,6 @@ struct box_clock {
 };
 
 #define MAX_FIELDS 8
-/* 9999-12-31T23:59:59Z: the last second a four-digit year holds. */
-#define RUN_CLOCK_EPOCH_MAX 253402300799L
 
 /* Splits line (written into) at its spaces into its first MAX_FIELDS fields; the rest is not read. */
 static size_t split(char *line, char **f)
@@ -57,10 +55,8 @@ static void read_time(struct run_records *recs, const struct box_clock *clock, c
 	}
 	/* Rounded down: a tick before the clock's is in the second before it. */
 	long d = ticks - clock->ticks, secs = d >= 0 ? d / 100 : -((-d + 99) / 100);
-	long long t = (long long)clock->epoch + secs;
 
-	/* A time before 1970 says the box's clock is not set: no time. */
-	if (t < 0 || timestamp_format_utc(t, buf) < 0)
+	if (timestamp_format_utc((long long)clock->epoch + secs, buf) < 0)
 		recs->untimed++;
 }
 
@@ -130,7 +126,7 @@ static void clock_line(struct box_clock *clock, char **f, size_t n)
 	/* clock TICKS EPOCH ("-": date gave no time); an EPOCH past 9999 is no time either. */
 	clock->known = n == 3 && number_is_digits(f[1]) && number_is_digits(f[2]) &&
 		       parse_long(f[1], 0, LONG_MAX, &clock->ticks) &&
-		       parse_long(f[2], 0, RUN_CLOCK_EPOCH_MAX, &clock->epoch);
+		       parse_long(f[2], 0, TIMESTAMP_UTC_MAX, &clock->epoch);
 }
 
 static void record(struct run_records *recs, struct box_clock *clock, const char *line, size_t len)

@@ -193,12 +193,12 @@ static void test_no_clock(void **state)
 
 	/*
 	 * A time before 1970 (a box whose date says 1970-01-01T00:00:02Z, the
-	 * rep 2.9 s before it was read): the box's clock is not set, no time.
+	 * rep 2.9 s before it was read) is a time like any other, rounded down.
 	 */
 	run_records_parse("clock 330 2\nrep r 1 0 40 330 0 290\n", &recs);
-	assert_string_equal(recs.reps[0].start, "");
+	assert_string_equal(recs.reps[0].start, "1969-12-31T23:59:59Z");
 	assert_string_equal(recs.reps[0].end, "1970-01-01T00:00:02Z");
-	assert_int_equal(recs.untimed, 1);
+	assert_int_equal(recs.untimed, 0);
 	run_records_release(&recs);
 }
 
