@@ -17,6 +17,7 @@
 #include "judge/compare-internal.h"
 #include "judge/drift.h"
 #include "lib/alloc.h"
+#include "lib/timestamp.h"
 
 /* Every verdict's names, in one table: the reports and the page take them from here. */
 static const struct verdict_text verdict_texts[] = {
@@ -535,14 +536,11 @@ int compare_history_record(const struct compare_result *res, struct history *his
 			   size_t *ret_boots)
 {
 	struct history_entry e;
-	char now[32];
-	time_t t = time(NULL);
-	struct tm tm;
+	char now[TIMESTAMP_UTC_SIZE];
 	size_t boots;
 	int r;
 
-	gmtime_r(&t, &tm);
-	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	timestamp_format_utc(time(NULL), now);
 	compare_history_entry(res, now, &e);
 	boots = e.n_metrics ? e.metrics[0].n_boots : 0;
 	r = history_record_locked(history, path, &e);

@@ -9,6 +9,7 @@
 
 #include "lib/escape.h"
 #include "lib/parse-number.h"
+#include "lib/timestamp.h"
 #include "report/formats.h"
 #include "report/html.h"
 #include "report/mail.h"
@@ -80,17 +81,13 @@ flush:
 	return r;
 }
 
-void report_time_now(char *buf, size_t size)
+void report_time_now(char buf[TIMESTAMP_UTC_SIZE])
 {
 	const char *epoch = getenv("SOURCE_DATE_EPOCH");
-	time_t t = time(NULL);
-	struct tm tm;
 	long v;
 
-	/* Up to 9999-12-31T23:59:59Z, the last time RFC 3339's four-digit year holds. */
-	if (epoch && number_parse_long(epoch, 0, 253402300799L, &v) == 0)
-		t = (time_t)v;
-
-	if (!gmtime_r(&t, &tm) || strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
-		snprintf(buf, size, "1970-01-01T00:00:00Z");
+	/* Up to the last time RFC 3339's four-digit year holds. */
+	if (!epoch || number_parse_long(epoch, 0, TIMESTAMP_UTC_MAX, &v) < 0)
+		v = (long)time(NULL);
+	timestamp_format_utc(v, buf);
 }

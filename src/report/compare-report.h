@@ -6,6 +6,7 @@
 
 #include "judge/compare.h"
 #include "lib/strbuf.h"
+#include "lib/timestamp.h"
 
 enum report_format {
 	REPORT_TEXT,
@@ -49,12 +50,12 @@ struct report_options {
 
 /*
  * The time a report is written as RFC 3339 UTC with seconds
- * ("2026-12-01T11:46:16Z") into buf (at least 21 bytes): SOURCE_DATE_EPOCH
+ * ("2026-12-01T11:46:16Z") into buf: SOURCE_DATE_EPOCH
  * when it holds a whole number of seconds since the epoch (the
  * reproducible-builds.org convention, so that one input gives one report),
  * else the time now.
  */
-void report_time_now(char *buf, size_t size);
+void report_time_now(char buf[TIMESTAMP_UTC_SIZE]);
 
 /*
  * Writes the comparison to out in the given format. Returns 0, or -EIO

@@ -540,12 +540,12 @@ int report_json(FILE *out, const struct compare_result *res, const struct report
 {
 	json_t *root = json_object(), *cmp = json_array(), *costs = json_array(), *warnings = json_array();
 	struct headline h;
-	char now[32];
+	char now[TIMESTAMP_UTC_SIZE];
 	int r;
 
 	/* What the document is, first: a reader checks these before anything else. */
 	if (!o->generated)
-		report_time_now(now, sizeof(now));
+		report_time_now(now);
 	json_object_set_new(root, "format", json_string(REPORT_JSON_FORMAT));
 	json_object_set_new(root, "format_version", json_integer(REPORT_JSON_FORMAT_VERSION));
 	json_object_set_new(root, "bootab_version", json_string(BOOTAB_VERSION));
