@@ -605,7 +605,7 @@ static void print_design_rounds(const struct plan *plan)
 		printf("  rounds repeat the design: order = aa takes no fold-over\n");
 	else if (d->resolution >= 5)
 		printf("  rounds repeat the design: resolution %s already keeps main effects and two-factor interactions clear\n",
-		       design_resolution_name(d));
+		       design_resolution_name(d->resolution));
 	else
 		printf("  rounds repeat the design: its fold-over is its own runs (every word of its defining relation has even length)\n");
 }

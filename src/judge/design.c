@@ -162,16 +162,11 @@ void design_release(struct design *d)
 	memset(d, 0, sizeof(*d));
 }
 
-const char *design_resolution_word(unsigned resolution)
+const char *design_resolution_name(unsigned resolution)
 {
 	static const char *const roman[] = { "full", "I", "II", "III", "IV", "V", "VI", "VII", "VIII" };
 
 	return resolution < 9 ? roman[resolution] : "IX or more";
-}
-
-const char *design_resolution_name(const struct design *d)
-{
-	return design_resolution_word(d->resolution);
 }
 
 /* Whether the defining relation has a word of odd length: then the fold-over is the other half of the family. */
@@ -229,15 +224,15 @@ char *design_describe(const struct design *d)
 	case DESIGN_FRACTION:
 		if (d->folded)
 			return xasprintf("fractional factorial 2^(%zu-%zu), %zu runs, with its fold-over: %zu runs, resolution %s",
-					 d->k, d->n_generators, d->base_runs, d->n_runs, design_resolution_name(d));
+					 d->k, d->n_generators, d->base_runs, d->n_runs, design_resolution_name(d->resolution));
 		return xasprintf("fractional factorial 2^(%zu-%zu), %zu runs, resolution %s", d->k, d->n_generators,
-				 d->n_runs, design_resolution_name(d));
+				 d->n_runs, design_resolution_name(d->resolution));
 	case DESIGN_PLACKETT_BURMAN:
 		break;
 	}
 	if (d->folded)
 		return xasprintf("Plackett-Burman, %zu runs, with its fold-over: %zu runs, resolution %s", d->base_runs,
-				 d->n_runs, design_resolution_name(d));
+				 d->n_runs, design_resolution_name(d->resolution));
 	return xasprintf("Plackett-Burman, %zu runs, resolution III", d->n_runs);
 }
 

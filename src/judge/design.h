@@ -86,12 +86,8 @@ void design_release(struct design *d);
 /* "full factorial 2^3", "fractional factorial 2^(6-2), resolution IV", "Plackett-Burman, 20 runs" (the caller's). */
 char *design_describe(const struct design *d);
 
-/*
- * The resolution in roman numerals ("III", "IV", ...), or "full" (static):
- * d's, or that of a resolution as struct design holds it.
- */
-const char *design_resolution_name(const struct design *d);
-const char *design_resolution_word(unsigned resolution);
+/* A resolution as struct design holds it, in roman numerals ("III", "IV", ...), or "full" (static). */
+const char *design_resolution_name(unsigned resolution);
 
 /*
  * What is aliased with what, one line per entry (added to *ret, names[i]

@@ -186,7 +186,7 @@ static void interactions_text(const struct screen_result *s, const struct screen
 
 		strbuf_addf(sb, "    two-factor interactions: not estimated, the design%s (resolution %s) aliases them %s\n",
 			    s->design->folded && m->fold_complete ? " with its fold-over" : "",
-			    design_resolution_word(resolution), resolution >= 4 ? "with each other" : "with the main effects");
+			    design_resolution_name(resolution), resolution >= 4 ? "with each other" : "with the main effects");
 		return;
 	}
 	if (!m->n_interactions) {
@@ -315,7 +315,7 @@ json_t *factors_json(const struct compare_result *res)
 	}
 	what = design_describe(s->design);
 	head = factors_headline(res);
-	o = json_pack("{s:s,s:s,s:I,s:s,s:b,s:f}", "design", what, "resolution", design_resolution_name(s->design),
+	o = json_pack("{s:s,s:s,s:I,s:s,s:b,s:f}", "design", what, "resolution", design_resolution_name(s->design->resolution),
 		      "runs", (json_int_t)s->design->n_runs, "headline", head,
 		      "interactions_estimable", design_interactions_clear(s->design), "alpha", s->alpha);
 	free(what);
@@ -384,7 +384,7 @@ static void html_metric(struct page *pg, const struct screen_result *s, const st
 	}
 	if (s->design->folded && !m->fold_complete)
 		page_putf(pg, "<p>The fold-over's runs are not all booted: the design's aliases hold (resolution %s).</p>\n",
-			  design_resolution_word(screen_metric_resolution(s, m)));
+			  design_resolution_name(screen_metric_resolution(s, m)));
 	page_put(pg, "<div class=\"scroll\"><table class=\"factors\">\n<thead><tr><th>factor</th>"
 		 "<th class=\"num\">effect, on minus off [CI]</th><th>verdict</th></tr></thead>\n<tbody>\n");
 	for (size_t f = 0; f < s->k; f++)
@@ -411,7 +411,7 @@ void html_factors_section(struct page *pg)
 		page_put(pg, "then the two-factor interactions, clear of the main effects (CI from a fit with them).</p>\n");
 	else
 		page_putf(pg, "the design (resolution %s) aliases two-factor interactions %s: they are not estimated.</p>\n",
-			  design_resolution_name(s->design),
+			  design_resolution_name(s->design->resolution),
 			  s->design->resolution >= 4 ? "with each other" : "with the main effects");
 	for (size_t i = 0; i < s->n_metrics; i++)
 		html_metric(pg, s, &s->metrics[i]);

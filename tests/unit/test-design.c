@@ -206,7 +206,7 @@ static void test_aliases(void **state)
 	design_aliases(&d, names, &l);
 	assert_int_equal(l.n, 1);
 	assert_non_null(strstr(l.items[0], "partly aliased"));
-	assert_string_equal(design_resolution_name(&d), "III");
+	assert_string_equal(design_resolution_name(d.resolution), "III");
 	strlist_release(&l);
 	design_release(&d);
 }
