@@ -116,5 +116,21 @@ for j in $jobs; do
 	[ "$rc" = 0 ] || fail=1
 	printf '%-24s %6s  %s\n' "$t" "$secs" "$([ "$rc" = 0 ] && echo ok || echo "FAILED ($rc)")"
 done
+# Each failed job's failing tests and last lines again, after the summary,
+# so that a log read from its end shows why.
+for j in $jobs; do
+	t=$(tag "$j")
+	if [ -f "$logs/$t.rc" ]; then
+		read -r rc _ < "$logs/$t.rc"
+	else
+		rc=none
+	fi
+	[ "$rc" = 0 ] && continue
+	echo "#### why $t failed ($logs/$t.log)"
+	[ -f "$logs/$t.log" ] || continue
+	grep -E '^not ok|FAIL|[Ee]rror' "$logs/$t.log" | head -n 10
+	echo "#### last lines of $t"
+	tail -n 15 "$logs/$t.log"
+done
 echo "#### make test: $(( $(date +%s) - t0 )) s wall, $([ "$fail" = 0 ] && echo passed || echo FAILED)"
 exit "$fail"
