@@ -74,6 +74,9 @@ int timestamp_parse(const char *s, unsigned flags, double *ret)
 	/* A leap second (60) is accepted as RFC 3339 allows. */
 	if ((*p && !((flags & TIMESTAMP_TRAILING) && *p == ' ')) || mon < 1 || mon > 12 || day < 1 || day > mdays[mon - 1] || hour > 23 || min > 59 || sec > 60)
 		return -EINVAL;
+	/* February 29th only in a leap year (RFC 3339, appendix C). */
+	if (mon == 2 && day == 29 && !(year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)))
+		return -EINVAL;
 	tm.tm_year = year - 1900;
 	tm.tm_mon = mon - 1;
 	tm.tm_mday = day;
