@@ -4,7 +4,8 @@
  * Property: every time read is either the text of an older runner's
  * record, as it stands in the input, or an RFC 3339 UTC time put together
  * from the box's clock; never anything else, and never more times left out
- * than the records hold.
+ * than the records hold. Each energy zone is named as in the input, its
+ * readings never below -1 (not read).
  */
 #include "fuzz-common.h"
 
@@ -30,6 +31,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_ASSERT(*recs.reps[i].row, "a rep of no row");
 		check_time(text, recs.reps[i].start);
 		check_time(text, recs.reps[i].end);
+		for (size_t k = 0; k < recs.reps[i].n_zones; k++) {
+			const struct energy_zone *z = &recs.reps[i].zones[k];
+
+			FUZZ_ASSERT(*z->zone && strstr(text, z->zone), "zone '%s' is not the input's", z->zone);
+			FUZZ_ASSERT(z->before >= -1 && z->after >= -1 && z->max >= -1, "a reading below -1");
+		}
 	}
 	check_time(text, recs.end);
 	if (recs.start)

@@ -1,6 +1,7 @@
 #include "results/run-records.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,24 @@ struct box_clock {
 	bool known;
 	long ticks;             /* its uptime in hundredths of a second */
 	long epoch;             /* and date's seconds since the epoch then */
+};
+
+/* A counters or energy record, kept until every rep record is read. */
+struct rep_note {
+	const char *row;
+	unsigned rep;
+	enum { NOTE_NO_PERF, NOTE_NO_RAPL, NOTE_ZONE } kind;
+	/* NOTE_ZONE: the zone, which reading (neither: a zone named, no reading), its microjoules and range */
+	enum { READ_BEFORE, READ_AFTER, READ_NEITHER } when;
+	char zone[64], name[64];
+	long uj, max;
+};
+
+/* What the records read so far leave to the next. */
+struct parse_state {
+	struct box_clock clock;
+	struct rep_note *notes;
+	size_t n_notes, alloc_notes;
 };
 
 #define MAX_FIELDS 8
@@ -121,6 +140,102 @@ static void start_line(struct run_records *recs, const struct box_clock *clock, 
 	free(first);
 }
 
+static bool rep_number(const char *s, unsigned *ret)
+{
+	long v;
+
+	if (!parse_long(s, 0, UINT_MAX, &v))
+		return false;
+	*ret = (unsigned)v;
+	return true;
+}
+
+static void add_note(struct run_records *recs, struct parse_state *st, struct rep_note *note, const char *row)
+{
+	note->row = word(recs, row);
+	GROW(st->notes, st->alloc_notes, st->n_notes + 1);
+	st->notes[st->n_notes++] = *note;
+}
+
+/* "counters ROW REP no-perf" */
+static void counters_line(struct run_records *recs, struct parse_state *st, char **f, size_t n)
+{
+	struct rep_note note = { .kind = NOTE_NO_PERF };
+
+	if (n == 4 && *f[1] && rep_number(f[2], &note.rep) && !strcmp(f[3], "no-perf"))
+		add_note(recs, st, &note, f[1]);
+}
+
+/* "energy ROW REP none", "energy ROW REP before|after ZONE NAME UJ MAX" ("-": unreadable) */
+static void energy_line(struct run_records *recs, struct parse_state *st, char **f, size_t n)
+{
+	struct rep_note note = { .kind = NOTE_ZONE };
+
+	if (n < 4 || !*f[1] || !rep_number(f[2], &note.rep))
+		return;
+	if (n == 4 && !strcmp(f[3], "none")) {
+		note.kind = NOTE_NO_RAPL;
+		add_note(recs, st, &note, f[1]);
+		return;
+	}
+	if (n < 8 || !*f[4] || !*f[5])
+		return;
+	/* The last field holds the rest of the line. */
+	f[7][strcspn(f[7], " ")] = '\0';
+	note.when = !strcmp(f[3], "before") ? READ_BEFORE : !strcmp(f[3], "after") ? READ_AFTER : READ_NEITHER;
+	snprintf(note.zone, sizeof(note.zone), "%s", f[4]);
+	snprintf(note.name, sizeof(note.name), "%s", f[5]);
+	if (!parse_long(f[6], 0, LONG_MAX, &note.uj))
+		note.uj = -1;
+	if (!parse_long(f[7], 0, LONG_MAX, &note.max))
+		note.max = -1;
+	add_note(recs, st, &note, f[1]);
+}
+
+/* A zone note into rep r's zones: the first of a zone names it; each sets its reading and the counter's range. */
+static void give_zone(struct rep_record *r, size_t *alloc, const struct rep_note *note)
+{
+	struct energy_zone *z = NULL;
+
+	for (size_t j = 0; j < r->n_zones && !z; j++)
+		if (!strcmp(r->zones[j].zone, note->zone))
+			z = &r->zones[j];
+	if (!z) {
+		GROW(r->zones, *alloc, r->n_zones + 1);
+		z = &r->zones[r->n_zones++];
+		snprintf(z->zone, sizeof(z->zone), "%s", note->zone);
+		snprintf(z->name, sizeof(z->name), "%s", note->name);
+		z->before = z->after = -1;
+	}
+	if (note->when == READ_BEFORE)
+		z->before = note->uj;
+	else if (note->when == READ_AFTER)
+		z->after = note->uj;
+	z->max = note->max;
+}
+
+/* Gives each note to the rep records of its row and rep, wherever in the file either stands. */
+static void give_notes(struct run_records *recs, const struct parse_state *st)
+{
+	for (size_t i = 0; i < recs->n_reps; i++) {
+		struct rep_record *r = &recs->reps[i];
+		size_t alloc = 0;
+
+		for (size_t k = 0; k < st->n_notes; k++) {
+			const struct rep_note *note = &st->notes[k];
+
+			if (note->rep != r->rep || strcmp(note->row, r->row))
+				continue;
+			if (note->kind == NOTE_NO_PERF)
+				r->no_perf = true;
+			else if (note->kind == NOTE_NO_RAPL)
+				r->no_rapl = true;
+			else
+				give_zone(r, &alloc, note);
+		}
+	}
+}
+
 static void clock_line(struct box_clock *clock, char **f, size_t n)
 {
 	/* clock TICKS EPOCH ("-": date gave no time); an EPOCH past 9999 is no time either. */
@@ -129,8 +244,9 @@ static void clock_line(struct box_clock *clock, char **f, size_t n)
 		       parse_long(f[2], 0, TIMESTAMP_UTC_MAX, &clock->epoch);
 }
 
-static void record(struct run_records *recs, struct box_clock *clock, const char *line, size_t len)
+static void record(struct run_records *recs, struct parse_state *st, const char *line, size_t len)
 {
+	struct box_clock *clock = &st->clock;
 	char *copy = xstrndup(line, len), *f[MAX_FIELDS];
 	size_t n;
 
@@ -147,6 +263,10 @@ static void record(struct run_records *recs, struct box_clock *clock, const char
 		rep_line(recs, clock, f, n);
 	else if (!strcmp(f[0], "gate"))
 		gate_line(recs, f, n);
+	else if (!strcmp(f[0], "counters"))
+		counters_line(recs, st, f, n);
+	else if (!strcmp(f[0], "energy"))
+		energy_line(recs, st, f, n);
 	else if (!strcmp(f[0], "skip") && n >= 2 && *f[1])
 		strlist_add(&recs->skipped, f[1]);
 	else if (!strcmp(f[0], "end") && n >= 2 && !recs->has_end) {
@@ -158,7 +278,7 @@ static void record(struct run_records *recs, struct box_clock *clock, const char
 
 void run_records_parse(const char *text, struct run_records *ret)
 {
-	struct box_clock clock = { 0 };
+	struct parse_state st = { 0 };
 	const char *p = text ? text : "";
 
 	memset(ret, 0, sizeof(*ret));
@@ -166,14 +286,18 @@ void run_records_parse(const char *text, struct run_records *ret)
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
 
-		record(ret, &clock, p, len);
+		record(ret, &st, p, len);
 		p += len + (nl ? 1 : 0);
 	}
+	give_notes(ret, &st);
+	free(st.notes);
 }
 
 void run_records_release(struct run_records *recs)
 {
 	free(recs->start);
+	for (size_t i = 0; i < recs->n_reps; i++)
+		free(recs->reps[i].zones);
 	free(recs->reps);
 	free(recs->gates);
 	strlist_release(&recs->skipped);

@@ -7,10 +7,11 @@
 #include "lib/strlist.h"
 
 /*
- * The time records of the results file a per-boot script writes
+ * The records of the results file a per-boot script writes
  * (campaign/runner.h; docs/results-format.md, "The results file"): when
- * the rows started and ended, each rep with its times and length, each
- * idle gate's wait, the rows the gate skipped.
+ * the rows started and ended, each rep with its times and length, whether
+ * perf was there to count it and the RAPL zones read around it, each idle
+ * gate's wait, the rows the gate skipped.
  *
  * The script records the box's clock once, "clock TICKS EPOCH" (its uptime
  * in hundredths of a second, then date's seconds since the epoch), and
@@ -25,7 +26,17 @@
 /* Room for a time as read: RFC 3339, at most 39 bytes. */
 #define RUN_TIME_SIZE 40
 
-/* "rep ROW REP RC START END SECONDS [HUNDREDTHS]" */
+/* One RAPL zone around one rep: "energy ROW REP before|after ZONE NAME UJ MAX". */
+struct energy_zone {
+	char zone[64], name[64];
+	long before, after, max;        /* microjoules; -1: unreadable or not recorded */
+};
+
+/*
+ * "rep ROW REP RC START END SECONDS [HUNDREDTHS]", with what the rep's
+ * other records said: "counters ROW REP no-perf", "energy ROW REP none"
+ * and its zones.
+ */
 struct rep_record {
 	const char *row;        /* the row's name (in the run_records) */
 	unsigned rep;
@@ -34,6 +45,10 @@ struct rep_record {
 	char end[RUN_TIME_SIZE];
 	long seconds;
 	long hundredths;        /* the rep's length in hundredths of a second; -1: not recorded (older runners) */
+	bool no_perf;           /* the box had no perf to count the rep's events */
+	bool no_rapl;           /* the box had no RAPL zone to read */
+	struct energy_zone *zones;      /* in the order first recorded (in the run_records) */
+	size_t n_zones;
 };
 
 /* "gate ROW ok|timeout SECONDS [HUNDREDTHS]" */

@@ -208,19 +208,6 @@ static void rep_parse(const struct side_record *rec, const struct side_row *row,
 	parse_error_release(&pwarn);
 }
 
-/* Whether the results file says that the box had no perf for rep of row. */
-static bool rep_no_perf(const struct fetched_file *results, const char *row, unsigned rep)
-{
-	char *line = xasprintf("counters %s %u no-perf\n", row, rep);
-	const char *p = results ? results->data : NULL;
-	bool found = false;
-
-	for (; p && !found; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-		found = !strncmp(p, line, strlen(line));
-	free(line);
-	return found;
-}
-
 /*
  * A rep's counters (ROW.REP.perf, kept as rows/ROW/rep-N.perf): each event
  * counted becomes a sample of the metric of its name, marked a counter;
@@ -238,12 +225,10 @@ static void rep_counters(const char *dir, const struct side_record *rec, const s
 	json_t *jc;
 
 	if (!perf) {
-		bool no_perf = rep_no_perf(fetch_find(rec->fetch, "results"), row->name, rep->rep);
-
 		notes->reps_without++;
-		notes->no_perf |= no_perf;
+		notes->no_perf |= rep->no_perf;
 		json_object_set_new(jrep, "counters_problem",
-				    json_string(no_perf ? "perf is not installed on the box" : "perf wrote no output"));
+				    json_string(rep->no_perf ? "perf is not installed on the box" : "perf wrote no output"));
 		goto out;
 	}
 	keep_error(write_error, write_text(dir, kept, perf->data, perf->len));
@@ -337,60 +322,6 @@ static void row_counters(json_t *jr, struct strbuf *txt, const struct side_row *
 	json_object_set_new(jr, "counters", j);
 }
 
-/* One RAPL zone around one rep, from the results' energy records. */
-struct energy_zone {
-	char zone[64], name[64];
-	long before, after, max;   /* microjoules; -1: unreadable or not recorded */
-};
-
-/* The results' "energy ROW REP before|after ZONE NAME UJ MAX" records of one rep; *ret_none: "energy ROW REP none". */
-static size_t rep_energy_zones(const struct fetched_file *results, const char *row, unsigned rep,
-			       struct energy_zone **ret, bool *ret_none)
-{
-	struct energy_zone *zones = NULL;
-	size_t n = 0, alloc = 0;
-	const char *p = results ? results->data : "";
-	char *prefix = xasprintf("energy %s %u ", row, rep);
-	size_t plen = strlen(prefix);
-
-	*ret_none = false;
-	for (; *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] ? 1 : 0)) {
-		char when[8], zone[64], name[64], uj[32], max[32];
-		struct energy_zone *z = NULL;
-		long v;
-
-		if (strncmp(p, prefix, plen))
-			continue;
-		if (!strncmp(p + plen, "none\n", 5)) {
-			*ret_none = true;
-			continue;
-		}
-		if (sscanf(p + plen, "%7s %63s %63s %31s %31s", when, zone, name, uj, max) != 5)
-			continue;
-		for (size_t i = 0; i < n && !z; i++)
-			if (!strcmp(zones[i].zone, zone))
-				z = &zones[i];
-		if (!z) {
-			GROW(zones, alloc, n + 1);
-			z = &zones[n++];
-			snprintf(z->zone, sizeof(z->zone), "%s", zone);
-			snprintf(z->name, sizeof(z->name), "%s", name);
-			z->before = z->after = z->max = -1;
-		}
-		if (number_parse_long(uj, 0, LONG_MAX, &v) < 0)
-			v = -1;
-		if (!strcmp(when, "before"))
-			z->before = v;
-		else if (!strcmp(when, "after"))
-			z->after = v;
-		if (number_parse_long(max, 0, LONG_MAX, &z->max) < 0)
-			z->max = -1;
-	}
-	free(prefix);
-	*ret = zones;
-	return n;
-}
-
 /* "t/s" -> "t", "IOPS" -> "IO": the unit of work a rate counts; NULL when unit is no rate. */
 static char *work_unit(const char *unit)
 {
@@ -418,17 +349,15 @@ struct rep_rate {
  * package): joules / (rate x the rep's length). rates[] are the row's
  * metrics that got one sample from this rep.
  */
-static void rep_energy(const struct side_record *rec, const struct side_row *row, const struct rep_record *rep,
-		       struct metric_set *set, const struct rep_rate *rates, size_t n_rates, json_t *jrep,
-		       bool *ret_none)
+static void rep_energy(const struct rep_record *rep, struct metric_set *set, const struct rep_rate *rates,
+		       size_t n_rates, json_t *jrep, bool *ret_none)
 {
-	struct energy_zone *zones;
-	bool none;
-	size_t n = rep_energy_zones(fetch_find(rec->fetch, "results"), row->name, rep->rep, &zones, &none);
+	const struct energy_zone *zones = rep->zones;
+	size_t n = rep->n_zones;
 	double seconds = rep->hundredths > 0 ? rep->hundredths / 100.0 : (double)rep->seconds;
 	json_t *jz = json_array();
 
-	*ret_none |= none;
+	*ret_none |= rep->no_rapl;
 	for (size_t i = 0; i < n; i++) {
 		const struct energy_zone *z = &zones[i];
 		long delta = z->after - z->before;
@@ -477,7 +406,6 @@ static void rep_energy(const struct side_record *rec, const struct side_row *row
 		json_object_set_new(jrep, "energy", jz);
 	else
 		json_decref(jz);
-	free(zones);
 }
 
 /* A time of the results file into j; one without a UTC time is left out. */
@@ -538,7 +466,7 @@ static json_t *rep_json(const char *dir, const struct side_record *rec, const st
 			if (!m->counter && m->n_samples == (i < before_n ? before[i] : 0) + 1)
 				rates[n_rates++] = (struct rep_rate){ m->name, m->unit, m->samples[m->n_samples - 1] };
 		}
-		rep_energy(rec, row, rep, set, rates, n_rates, jrep, &notes->no_rapl);
+		rep_energy(rep, set, rates, n_rates, jrep, &notes->no_rapl);
 		free(rates);
 	}
 	free(before);

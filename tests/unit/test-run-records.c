@@ -218,6 +218,65 @@ static void test_second_clock(void **state)
 }
 
 /* Malformed records are skipped; the others still read. */
+/*
+ * The counters and energy records the runner writes before each rep
+ * record (src/campaign/runner-helpers.sh, run_rep): each goes to the rep
+ * of its row and number, whichever comes first in the file.
+ */
+static void test_counters_energy(void **state)
+{
+	struct run_records recs;
+	const struct energy_zone *z;
+
+	(void)state;
+	run_records_parse("clock 100 1000\n"
+			  "counters a 1 no-perf\n"
+			  "energy a 1 before intel-rapl:0 package-0 1000000 262143328850\n"
+			  "energy a 1 before intel-rapl:0:0 core - 262143328850\n"
+			  "energy a 1 after intel-rapl:0 package-0 3500000 262143328850\n"
+			  "energy a 1 after intel-rapl:0:0 core - 262143328850\n"
+			  "rep a 1 0 100 300 2 200\n"
+			  "energy b 1 none\n"
+			  "rep b 1 0 300 400 1 100\n"
+			  "rep a 2 0 400 500 1 100\n"
+			  "energy a 2 before intel-rapl:0 package-0 262143000000 -\n"
+			  "energy a 2 after intel-rapl:0 package-0 500000 - trailing\n"
+			  "energy a 2 sideways intel-rapl:1 package-1 7 8\n"
+			  "counters b 1 perf\nenergy b 1 before z\nenergy a x none\n", &recs);
+	assert_int_equal(recs.n_reps, 3);
+	/* a 1: no perf; two zones, the core's unreadable. */
+	assert_true(recs.reps[0].no_perf);
+	assert_false(recs.reps[0].no_rapl);
+	assert_int_equal(recs.reps[0].n_zones, 2);
+	z = &recs.reps[0].zones[0];
+	assert_string_equal(z->zone, "intel-rapl:0");
+	assert_string_equal(z->name, "package-0");
+	assert_int_equal(z->before, 1000000);
+	assert_int_equal(z->after, 3500000);
+	assert_int_equal(z->max, 262143328850);
+	z = &recs.reps[0].zones[1];
+	assert_string_equal(z->name, "core");
+	assert_int_equal(z->before, -1);
+	assert_int_equal(z->after, -1);
+	/* b 1: no zone; a malformed counters and energy record change nothing. */
+	assert_false(recs.reps[1].no_perf);
+	assert_true(recs.reps[1].no_rapl);
+	assert_int_equal(recs.reps[1].n_zones, 0);
+	/* a 2: its records after its rep record; no range; a reading of neither kind names a zone only. */
+	assert_false(recs.reps[2].no_perf);
+	assert_int_equal(recs.reps[2].n_zones, 2);
+	z = &recs.reps[2].zones[0];
+	assert_int_equal(z->before, 262143000000);
+	assert_int_equal(z->after, 500000);
+	assert_int_equal(z->max, -1);
+	z = &recs.reps[2].zones[1];
+	assert_string_equal(z->name, "package-1");
+	assert_int_equal(z->before, -1);
+	assert_int_equal(z->after, -1);
+	assert_int_equal(z->max, 8);
+	run_records_release(&recs);
+}
+
 static void test_malformed(void **state)
 {
 	struct run_records recs;
@@ -248,6 +307,7 @@ int main(void)
 		cmocka_unit_test(test_old_form),
 		cmocka_unit_test(test_no_clock),
 		cmocka_unit_test(test_second_clock),
+		cmocka_unit_test(test_counters_energy),
 		cmocka_unit_test(test_malformed),
 	};
 
