@@ -630,24 +630,23 @@ static void meta_versions(json_t *versions, struct strbuf *txt, const struct sid
 }
 
 /*
- * energy = on where the box has no RAPL zone, or none bootab could read:
- * said once for the side (meta.json "energy", meta.txt, a warning), never
- * a zero.
+ * energy = on where the box has no RAPL zone, or one whose energy_uj
+ * bootab could not read: said once for the side (meta.json "energy",
+ * meta.txt, a warning), never a zero.
  */
 static void side_energy_note(json_t *meta, struct strbuf *txt, const struct side_record *rec,
-			     const struct fetched_file *results, struct strlist *warnings)
+			     const struct run_records *recs, struct strlist *warnings)
 {
-	const char *p = results ? results->data : "", *why = NULL;
+	const char *why = NULL;
 
-	for (; *p && !why; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] ? 1 : 0)) {
-		size_t len = strcspn(p, "\n");
+	for (size_t i = 0; i < recs->n_reps && !why; i++) {
+		const struct rep_record *rep = &recs->reps[i];
 
-		if (strncmp(p, "energy ", 7))
-			continue;
-		if (len > 5 && !strncmp(p + len - 5, " none", 5))
+		if (rep->no_rapl)
 			why = "no RAPL on this box";
-		else if (len > 2 && !strncmp(p + len - 2, " -", 2))
-			why = "RAPL unreadable (energy_uj needs root: run as root or give sudo -n)";
+		for (size_t k = 0; k < rep->n_zones && !why; k++)
+			if (rep->zones[k].before < 0 || rep->zones[k].after < 0)
+				why = "RAPL unreadable (energy_uj needs root: run as root or give sudo -n)";
 	}
 	if (!why)
 		return;
@@ -726,7 +725,7 @@ int side_write(const char *dir, const struct side_record *rec, struct strlist *w
 	for (size_t i = 0; i < rec->plan->n_rows; i++)
 		json_array_append_new(rows, row_json(dir, rec, &recs, &rec->plan->rows[i], &txt, warnings, &write_error));
 	json_object_set_new(meta, "rows", rows);
-	side_energy_note(meta, &txt, rec, results, warnings);
+	side_energy_note(meta, &txt, rec, &recs, warnings);
 	if (*recs.end) {
 		json_object_set_new(meta, "rows_end", json_string_n(recs.end, strlen(recs.end)));
 		strbuf_addf(&txt, "end %s\n", recs.end);

@@ -1060,7 +1060,7 @@ perf = off'
 	done
 }
 
-@test "energy = on: RAPL zones read around each rep, joules across the wraparound, watts, energy per token; no RAPL said once per side" {
+@test "energy = on: RAPL zones read around each rep, joules across the wraparound, watts, energy per token; no RAPL or an unreadable one said once per side" {
 	# The box's RAPL counters: tests/fixtures/powercap, kept across the tree's boots; each rep adds
 	# energy to every zone as a workload would (3 J on translated, 6 J on passthrough, and
 	# 0.1 J more each boot; b: the tree's boots so far), the tokens a little faster each boot.
@@ -1112,6 +1112,26 @@ energy = on"
 	grep -qF "slower (boot t, 2 + 2 boots), ${BASH_REMATCH[1]}x the package-0 energy per t" "$dir/report.md"
 	grep -qF "slower (boot t, 2 + 2 boots), ${BASH_REMATCH[1]}x the package-0 energy per t" "$dir/report.html"
 	grep -q '^gen  package-0 energy  (J, mean, lower is better)$' "$dir/report.txt"
+
+	# A box whose energy_uj bootab cannot read (a directory in its place: the tests may run as
+	# root, whom a file's mode does not stop): said once per side, each zone unreadable, never a zero.
+	rm -rf "$data" && mkdir -p "$data"
+	for z in "$tree"/powercap/intel-rapl:*; do
+		rm "$z/energy_uj" && mkdir "$z/energy_uj"
+	done
+	run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/p.ini"
+	while [ -L "$link" ]; do
+		read -r -a cmd <<<"$(exec_start)"
+		run --separate-stderr "${cmd[@]}"
+	done
+	dir=$(echo "$data"/p-*)
+	grep -q '^energy gen 1 before intel-rapl:0 package-0 - 262143328850$' "$dir/translated/scripts/results"
+	for s in translated passthrough translated2; do
+		[ "$(grep -c '^energy' "$dir/$s/meta.txt")" -eq 1 ]
+		grep -qx 'energy: RAPL unreadable (energy_uj needs root: run as root or give sudo -n)' "$dir/$s/meta.txt"
+		[ "$(jq -r '[.rows[1].reps[].energy[].state] | unique | join(",")' "$dir/$s/meta.json")" = "unreadable (needs root)" ]
+		[ "$(jq '[.rows[1].metrics[] | select(.counter)] | length' "$dir/$s/meta.json")" -eq 0 ]
+	done
 
 	# A box without RAPL: said once per side, never a zero.
 	rm -rf "$data" "$tree/powercap" "$tree/sys/class/powercap" && mkdir -p "$data"
