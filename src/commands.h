@@ -42,8 +42,6 @@ extern const struct command cmd_set_entry;
 extern const struct command cmd_snapshot_entry;
 extern const struct command cmd_verify_entry;
 
-/* main.c's table, sorted by name: the command called NAME, or NULL. */
-const struct command *command_find(const char *name);
 
 /*
  * A usage error of the command called name: one line on stderr,

@@ -62,7 +62,8 @@ static int command_cmp(const void *key, const void *elem)
 	return strcmp(key, (*c)->name);
 }
 
-const struct command *command_find(const char *name)
+/* main.c's table, sorted by name: the command called NAME, or NULL. */
+static const struct command *command_find(const char *name)
 {
 	/* Exact names only: a prefix never selects a command. */
 	const struct command *const *c = bsearch(name, commands, N_COMMANDS, sizeof(commands[0]), command_cmp);

@@ -52,7 +52,7 @@ int campaign_set_mode(struct campaign *c, size_t k, size_t mode)
  * The reboot into the standing config after a failure. A local campaign
  * removes its unit first: it stops here and does not resume by itself.
  */
-void campaign_reboot_to_standing(struct campaign *c)
+static void campaign_reboot_to_standing(struct campaign *c)
 {
 	struct reboot_options ro = { .timeout_s = c->plan.boot_timeout_s, .power_cycle = c->plan.power_cycle,
 				     .kexec = !strcmp(c->plan.backend, "kexec") };

@@ -150,8 +150,7 @@ int campaign_verify(struct campaign *c, size_t k, struct snapshot *ret, char **r
  */
 int campaign_verify_snapshot(struct campaign *c, size_t k, struct snapshot *given, struct snapshot *ret,
 			     char **ret_summary);
-/* bring-up.c: after a failure, back to the standing config and into it. */
-void campaign_reboot_to_standing(struct campaign *c);
+/* bring-up.c: after a failure, back to the standing config (or the intact one-shot's) and into it. */
 void campaign_restore_standing(struct campaign *c, size_t k);
 void campaign_restore_oneshot(struct campaign *c);
 

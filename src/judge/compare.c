@@ -91,7 +91,13 @@ static double row_margin(const struct compare_options *o, const char *row)
 	return o->equivalence_pct > 0 ? o->equivalence_pct : 0;
 }
 
-bool compare_rounds(const struct side *sides, size_t n_sides, unsigned *ret)
+/*
+ * The sides' rounds: meta.json's round when every side has one, else
+ * inferred from the order: the first side opens round 1 and every later
+ * side of the first side's mode opens the next round (A B C A B C A:
+ * 1 1 1 2 2 2 3). Writes n_sides values; returns whether they were inferred.
+ */
+static bool compare_rounds(const struct side *sides, size_t n_sides, unsigned *ret)
 {
 	bool recorded = true;
 	unsigned r = 1;

@@ -356,13 +356,6 @@ const struct compare_mismatch *compare_mismatch_find(const struct compare_result
 int compare_sides(const struct side *sides, size_t n_sides, const struct compare_options *options,
 		  struct compare_result *ret, struct strlist *warnings);
 
-/*
- * The sides' rounds: meta.json's round when every side has one, else
- * inferred from the order: the first side opens round 1 and every later
- * side of the first side's mode opens the next round (A B C A B C A:
- * 1 1 1 2 2 2 3). Writes n_sides values; returns whether they were inferred.
- */
-bool compare_rounds(const struct side *sides, size_t n_sides, unsigned *ret_rounds);
 
 /*
  * A history entry from a comparison: every metric's boots of the first

@@ -32,6 +32,22 @@ static json_t *load_object(const char *json, size_t len, struct parse_error *err
 	return root;
 }
 
+/*
+ * A text of LAVA's for a message: at most LAVA_FIELD_MAX bytes, cut at a
+ * UTF-8 boundary with "..." and the whole length after it (a server's
+ * 1 MB field would otherwise be a 1 MB line).
+ */
+static char *lava_field_dup(const char *s)
+{
+	size_t len = strlen(s), cut = LAVA_FIELD_MAX;
+
+	if (len <= LAVA_FIELD_MAX)
+		return xstrdup(s);
+	while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80)
+		cut--;
+	return xasprintf("%.*s... (%zu bytes)", (int)cut, s, len);
+}
+
 int lava_submit_parse(const char *json, size_t len, long *ret_id, struct parse_error *err)
 {
 	json_t *root = load_object(json, len, err), *ids, *id;
@@ -42,7 +58,6 @@ int lava_submit_parse(const char *json, size_t len, long *ret_id, struct parse_e
 	id = json_is_array(ids) && json_array_size(ids) == 1 ? json_array_get(ids, 0) : NULL;
 	if (!json_is_integer(id) || json_integer_value(id) <= 0) {
 		json_t *msg = json_object_get(root, "message");
-
 		char *text = json_is_string(msg) ? lava_field_dup(json_string_value(msg)) : NULL;
 
 		parse_error_set(err, 1, 0, "no job id (job_ids)%s%s", text ? ": " : "", text ? text : "");
@@ -53,22 +68,6 @@ int lava_submit_parse(const char *json, size_t len, long *ret_id, struct parse_e
 	*ret_id = (long)json_integer_value(id);
 	json_decref(root);
 	return 0;
-}
-
-/*
- * A text of LAVA's for a message: at most LAVA_FIELD_MAX bytes, cut at a
- * UTF-8 boundary with "..." and the whole length after it (a server's
- * 1 MB field would otherwise be a 1 MB line).
- */
-char *lava_field_dup(const char *s)
-{
-	size_t len = strlen(s), cut = LAVA_FIELD_MAX;
-
-	if (len <= LAVA_FIELD_MAX)
-		return xstrdup(s);
-	while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80)
-		cut--;
-	return xasprintf("%.*s... (%zu bytes)", (int)cut, s, len);
 }
 
 /* A string member, or NULL when it is null, empty or absent; -EINVAL when another type. */

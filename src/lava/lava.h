@@ -65,7 +65,6 @@ struct lava_job_status {
  * length after (lava_field_dup(), a new string).
  */
 #define LAVA_FIELD_MAX 500
-char *lava_field_dup(const char *s);
 
 /*
  * Parses the answer of POST /api/v0.2/jobs/ ({"job_ids": [ID], ...}).

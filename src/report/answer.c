@@ -285,7 +285,8 @@ static void add_factor(struct strbuf *sb, double log_end, double log_effect)
 	strbuf_addf(sb, "%.1fx", exp(log_effect >= 0 ? log_end : -log_end));
 }
 
-void answer_add_ci(struct strbuf *sb, const struct answer *a)
+/* The CI alone: "+2.3 to +5.3%" or "11.4x to 12.7x"; nothing without one. */
+static void answer_add_ci(struct strbuf *sb, const struct answer *a)
 {
 	double lo, hi;
 

@@ -105,8 +105,6 @@ void answer_add_verdict(struct strbuf *sb, const struct answer *a);
  * blank before the % ("+4.1 %", as the headline writes it).
  */
 void answer_add_effect(struct strbuf *sb, const struct answer *a, bool with_ci, bool pct_space);
-/* The CI alone: "+2.3 to +5.3%" or "11.4x to 12.7x"; nothing without one. */
-void answer_add_ci(struct strbuf *sb, const struct answer *a);
 /*
  * A line of the boot-level table, the same cells in every format that
  * shows one (txt, md, html, mail): "3/4", "+3.8%" or "12.0x slower",

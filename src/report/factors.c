@@ -26,15 +26,21 @@ static const char *verdict_words(enum screen_verdict v)
 	}
 }
 
-void factors_add_name(struct strbuf *sb, const struct screen_result *s, const struct screen_effect *e)
+/* "pti=on", "pti=on x iommu=pt": an effect's factors by their args (unescaped). */
+static void factors_add_name(struct strbuf *sb, const struct screen_result *s, const struct screen_effect *e)
 {
 	strbuf_addstr(sb, s->args[e->a]);
 	if (e->b != e->a)
 		strbuf_addf(sb, " x %s", s->args[e->b]);
 }
 
-void factors_add_effect(struct strbuf *sb, const struct compare_metric *cm, const struct screen_effect *e,
-			bool pct_space, bool direction)
+/*
+ * "+3.1 % [+2.2, +4.0] faster", "10.5x slower [5.2x, 21.3x]", "-3.0% [-9.1,
+ * +3.2]" (no CI: the effect alone); direction: name it after a percentage
+ * whose CI excludes 0 (a factor always names it).
+ */
+static void factors_add_effect(struct strbuf *sb, const struct compare_metric *cm, const struct screen_effect *e,
+			       bool pct_space, bool direction)
 {
 	bool ci = !isnan(e->log_lo) && !isnan(e->log_hi);
 	double lb = e->log_effect;

@@ -32,15 +32,4 @@ void factors_text(const struct compare_result *res, struct strbuf *sb);
 /* report.json's "factors" (docs/report-json.md); NULL without a design. */
 json_t *factors_json(const struct compare_result *res);
 
-/*
- * "+3.1 % [+2.2, +4.0] faster", "10.5x slower [5.2x, 21.3x]", "-3.0% [-9.1,
- * +3.2]" (no CI: the effect alone); direction: name it after a percentage
- * whose CI excludes 0 (a factor always names it).
- */
-void factors_add_effect(struct strbuf *sb, const struct compare_metric *cm, const struct screen_effect *e,
-			bool pct_space, bool direction);
-
-/* "pti=on", "pti=on x iommu=pt": an effect's factors by their args (unescaped). */
-void factors_add_name(struct strbuf *sb, const struct screen_result *s, const struct screen_effect *e);
-
 #endif

@@ -142,7 +142,8 @@ void report_add_pct(struct strbuf *sb, double v)
 	strbuf_addf(sb, "%+.1f%%", v);
 }
 
-void report_add_range(struct strbuf *sb, double lo, double hi)
+/* A by-run row's range of per-run deltas, "+2.0..+5.1%". */
+static void report_add_range(struct strbuf *sb, double lo, double hi)
 {
 	if (isnan(lo) || isnan(hi))
 		return;

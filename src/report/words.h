@@ -40,8 +40,7 @@ void report_add_value(struct strbuf *sb, double v, double like);
 void report_add_number(struct strbuf *sb, double v);
 /* "+4.1%". */
 void report_add_pct(struct strbuf *sb, double v);
-/* A by-run row's range of per-run deltas, "+2.0..+5.1%"; a CI, "+2.0 to +5.1%". */
-void report_add_range(struct strbuf *sb, double lo, double hi);
+/* A CI, "+2.0 to +5.1%". */
 void report_add_ci(struct strbuf *sb, double lo, double hi);
 /* A cell's delta (a by-run row: the range of its per-run deltas) and the drift it is judged against. */
 void report_add_delta(struct strbuf *sb, const struct compare_metric *cm, const struct compare_cell *c);

@@ -16,7 +16,8 @@ char *side_meta_dump(const json_t *meta)
 	return text;
 }
 
-char *side_iommu_table(const struct iommu_map *map)
+/* iommu.txt's text for map; the caller's. */
+static char *side_iommu_table(const struct iommu_map *map)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *summary = iommu_map_summary(map);

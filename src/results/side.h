@@ -244,8 +244,6 @@ bool side_recorded(const char *dir);
 /* meta.json's text: two-space indent, keys in the order they were set, a final newline. The caller's. */
 char *side_meta_dump(const json_t *meta);
 
-/* iommu.txt's text for map; the caller's. */
-char *side_iommu_table(const struct iommu_map *map);
 
 /*
  * Writes iommu.txt (when iommu is not NULL), meta.txt, then meta.json

@@ -11,12 +11,14 @@
 #include "lib/process.h"
 
 /*
- * Each attempt is a fresh connection bounded as a whole: QEMU's port
- * forward, and some firewalls, accept TCP while the box is down, and ssh
- * then waits for a banner that never comes.
+ * Polls until a boot_id other than before answers or timeout_s passes.
+ * Returns 0 and *ret_boot_id (the caller's), or -ETIMEDOUT. Each attempt
+ * is a fresh connection bounded as a whole: QEMU's port forward, and some
+ * firewalls, accept TCP while the box is down, and ssh then waits for a
+ * banner that never comes.
  */
-int reboot_wait_new_boot(struct target *t, const char *before, double timeout_s, int attempt_ms,
-			 char **ret_boot_id)
+static int reboot_wait_new_boot(struct target *t, const char *before, double timeout_s, int attempt_ms,
+				char **ret_boot_id)
 {
 	double start = clock_now_s();
 

@@ -44,13 +44,6 @@ int target_ask_oneshot(struct target *t, const char *entry, char **ret_error);
 int reboot_and_wait(struct target *t, const struct reboot_options *options,
 		    struct reboot_result *ret);
 
-/*
- * Polls until a boot_id other than before answers or timeout_s passes.
- * Returns 0 and *ret_boot_id (the caller's), or -ETIMEDOUT.
- */
-int reboot_wait_new_boot(struct target *t, const char *before, double timeout_s, int attempt_ms,
-			 char **ret_boot_id);
-
 void reboot_result_release(struct reboot_result *result);
 
 #endif
