@@ -296,6 +296,8 @@ static json_t *metric_json(const struct screen_result *s, const struct screen_me
 	json_t *mains = json_array(), *inter = json_array();
 
 	json_object_set_new(o, "df", json_integer((json_int_t)m->df));
+	/* The boots' design: a fold-over not all booted leaves the base design's resolution. */
+	json_object_set_new(o, "resolution", json_string(design_resolution_name(screen_metric_resolution(s, m))));
 	for (size_t f = 0; m->estimable && f < s->k; f++)
 		json_array_append_new(mains, effect_json(s, m, &m->mains[f]));
 	for (size_t j = 0; j < m->n_interactions; j++)

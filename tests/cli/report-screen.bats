@@ -92,7 +92,7 @@ $camp/report.md:0" ]
 # fold-over; audit=0 takes 0.8 times the time, idle=poll and nowatchdog
 # together make an interaction the design alone mixes into the others'
 # main effects.
-@test "screening campaign with its fold-over: main effects from all 41 boots, no alias, the planted effect found" {
+@test "screening campaign with its fold-over: main effects from all 41 boots, no alias, the planted effect found; before the fold-over, its aliases said" {
 	fold="$BATS_TEST_TMPDIR/fold"
 	cp -r "$BATS_TEST_DIRNAME/../fixtures/campaign-screen-fold" "$fold"
 	run -0 --separate-stderr "$BOOTAB" report "$fold"
@@ -113,6 +113,7 @@ $camp/report.md:0" ]
 	[ "$(jq -r '.factors.design' "$fold/report.json")" = "Plackett-Burman, 20 runs, with its fold-over: 40 runs, resolution IV" ]
 	[ "$(jq '[.factors.factors[] | .aliased] | any' "$fold/report.json")" = false ]
 	[ "$(jq '[.factors.metrics[0].effects[] | .alias] | any' "$fold/report.json")" = false ]
+	[ "$(jq -r '.factors.metrics[0].resolution' "$fold/report.json")" = IV ]
 	[ "$(jq '.factors.sides | length' "$fold/report.json")" -eq 41 ]
 	[ "$(grep -c "fold-over's runs are not all booted" "$fold/report.html")" -eq 0 ]
 
@@ -131,4 +132,9 @@ $camp/report.md:0" ]
 	[[ "$head" == *"(could be an alias);" ]] || false
 	# report.html says it beside the metric's table, as report.txt does.
 	grep -q "^<p>The fold-over's runs are not all booted: the design's aliases hold (resolution III).</p>$" "$fold/report.html"
+	# report.json: the design as planned, each metric as its boots resolve it.
+	run -0 /usr/bin/python3 "$validate" "$schema" "$fold/report.json"
+	[ "$(jq -r '.factors.resolution' "$fold/report.json")" = IV ]
+	[ "$(jq -r '.factors.metrics[0].resolution' "$fold/report.json")" = III ]
+	[ "$(jq '[.factors.metrics[0].effects[] | .alias] | all' "$fold/report.json")" = true ]
 }
