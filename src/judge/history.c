@@ -13,6 +13,7 @@
 
 #include "lib/alloc.h"
 #include "lib/file.h"
+#include "lib/json-text.h"
 #include "lib/lockfile.h"
 #include "lib/strbuf.h"
 
@@ -326,7 +327,7 @@ int history_save(const struct history *h, const char *path)
 	json_object_set_new(root, "format_version", json_integer(1));
 	json_object_set_new(root, "machine_id", h->machine_id ? json_string(h->machine_id) : json_null());
 	json_object_set_new(root, "entries", entries);
-	text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(17));
+	text = json_text(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
 	json_decref(root);
 	if (!text)
 		return -ENOMEM;

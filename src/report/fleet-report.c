@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "lib/escape.h"
+#include "lib/json-text.h"
 #include "report/formats.h"
 
 static void put(FILE *out, const char *s)
@@ -196,7 +197,7 @@ int report_fleet_json(FILE *out, const struct fleet_result *f, const char *const
 			    json_pack("{s:I, s:I, s:I, s:I, s:I}", "counts", (json_int_t)f->n_counts, "within_noise",
 				      (json_int_t)f->n_within_noise, "differs", (json_int_t)f->n_differs, "untested",
 				      (json_int_t)f->n_untested, "metrics", (json_int_t)f->n_metrics));
-	r = report_json_dump(out, root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	r = json_text_dump(out, root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(root);
 	fputc('\n', out);
 	return r < 0 || ferror(out) ? -EIO : 0;

@@ -21,13 +21,4 @@ void report_md(FILE *out, const struct compare_result *res, const struct report_
 void report_csv(FILE *out, const struct compare_result *res);
 int report_json(FILE *out, const struct compare_result *res, const struct report_options *o);
 
-/*
- * Writes root as json_dumps() with flags would, but each real at the
- * fewest significant digits that read back as the same double ("alpha":
- * 0.05, not 0.050000000000000003): a reader gets every number the report
- * computed, exactly. Integers and strings as jansson writes them. 0,
- * -ENOMEM or -EIO.
- */
-int report_json_dump(FILE *out, const json_t *root, size_t flags);
-
 #endif

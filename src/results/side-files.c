@@ -5,11 +5,12 @@
 
 #include "lib/alloc.h"
 #include "lib/file.h"
+#include "lib/json-text.h"
 #include "lib/strbuf.h"
 
 char *side_meta_dump(const json_t *meta)
 {
-	char *dump = json_dumps(meta, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	char *dump = json_text(meta, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	char *text = xasprintf("%s\n", dump ? dump : "{}");
 
 	free(dump);

@@ -1,4 +1,4 @@
-/* Unit tests for src/report/json.c: report_json_dump() writes each real at its fewest digits, exactly. */
+/* Unit tests for src/lib/json-text.c: json_text_dump() writes each real at its fewest digits, exactly. */
 #include <float.h>
 #include <math.h>
 #include <setjmp.h>
@@ -10,9 +10,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "report/formats.h"
+#include "lib/json-text.h"
 
-/* What report_json_dump() writes of root with flags, the caller's. */
+/* What json_text_dump() writes of root with flags, the caller's. */
 static char *dump(const json_t *root, size_t flags)
 {
 	char *text = NULL;
@@ -20,7 +20,7 @@ static char *dump(const json_t *root, size_t flags)
 	FILE *out = open_memstream(&text, &len);
 
 	assert_non_null(out);
-	assert_int_equal(report_json_dump(out, root, flags), 0);
+	assert_int_equal(json_text_dump(out, root, flags), 0);
 	assert_int_equal(fclose(out), 0);
 	return text;
 }
@@ -89,11 +89,26 @@ static void test_strings_and_integers_untouched(void **state)
 	json_decref(o);
 }
 
+/* json_text(): the same text as a string. */
+static void test_text(void **state)
+{
+	json_t *o = json_pack("{s:f,s:f,s:[f,i]}", "joules", 0.05, "watts", 0.1 * 3, "samples", 44.0, 3);
+	char *text = json_text(o, JSON_COMPACT | JSON_PRESERVE_ORDER), *via_file = dump(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+
+	(void)state;
+	assert_string_equal(text, "{\"joules\":0.05,\"watts\":0.30000000000000004,\"samples\":[44.0,3]}");
+	assert_string_equal(text, via_file);
+	free(via_file);
+	free(text);
+	json_decref(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reals_read_back_exactly),
 		cmocka_unit_test(test_strings_and_integers_untouched),
+		cmocka_unit_test(test_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
