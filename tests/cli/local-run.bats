@@ -65,6 +65,16 @@ exec_start() {
 	sed -n 's/^ExecStart=//p' "$unit" | tr -d '"'
 }
 
+# The unit's command after each boot, as systemd would run it, until the
+# campaign removes its unit (each run's stderr shown when a test fails).
+boot_until_done() {
+	while [ -L "$link" ]; do
+		read -r -a cmd <<<"$(exec_start)"
+		run --separate-stderr "${cmd[@]}"
+		echo "$stderr"
+	done
+}
+
 # Rows read by a pattern (two statistics) and by the KTAP parser, whose suite fails.
 kernel_rows='
 [row "dma"]
@@ -322,11 +332,7 @@ parser = number
 reps = 1'
 	run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/p.ini"
 	echo "$stderr"
-	while [ -L "$link" ]; do
-		read -r -a cmd <<<"$(exec_start)"
-		run --separate-stderr "${cmd[@]}"
-		echo "$stderr"
-	done
+	boot_until_done
 	dir=$(echo "$data"/p-*)
 	[ "$(jq -r '.rows[1].reps[0].err' "$dir/translated/meta.json")" = rows/bad/rep-1.err ]
 	jq -r '.rows[1].reps[0].parse_error' "$dir/translated/meta.json"
@@ -946,11 +952,7 @@ perf = task-clock,page-faults"
 	sed -i 's/^order = .*/order = translated passthrough translated passthrough/' "$BATS_TEST_TMPDIR/p.ini"
 	run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/p.ini"
 	echo "$stderr"
-	while [ -L "$link" ]; do
-		read -r -a cmd <<<"$(exec_start)"
-		run --separate-stderr "${cmd[@]}"
-		echo "$stderr"
-	done
+	boot_until_done
 	dir=$(echo "$data"/p-*)
 	grep -qx finished "$dir/journal"
 	meta=$dir/passthrough/meta.json
@@ -998,11 +1000,7 @@ perf = off'
 	"$BOOTAB" plan "$BATS_TEST_TMPDIR/p.ini" >/dev/null
 	run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/p.ini"
 	echo "$stderr"
-	while [ -L "$link" ]; do
-		read -r -a cmd <<<"$(exec_start)"
-		run --separate-stderr "${cmd[@]}"
-		echo "$stderr"
-	done
+	boot_until_done
 	dir=$(echo "$data"/p-*)
 	grep -qx finished "$dir/journal"
 	cat "$FAKE_PERF_LOG"
@@ -1028,10 +1026,7 @@ perf = off'
 	export FAKE_PERF_OUTPUT="$BATS_TEST_DIRNAME/../fixtures/perf/user-only.json"
 	sed -i 's/^order = .*/order = translated translated/' "$BATS_TEST_TMPDIR/p.ini"
 	run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/p.ini"
-	while [ -L "$link" ]; do
-		read -r -a cmd <<<"$(exec_start)"
-		run --separate-stderr "${cmd[@]}"
-	done
+	boot_until_done
 	dir=$(echo "$data"/p-*)
 	[ "$(jq -c '.rows[1].reps[0].counters[0] | [.event, .user_only]' "$dir/translated/meta.json")" = '["cycles:u",true]' ]
 	grep -qx 'counters hw (system-wide): cycles:u user space only (perf_event_paranoid), instructions:u user space only (perf_event_paranoid)' "$dir/translated/meta.txt"
@@ -1077,11 +1072,7 @@ reps = 2
 energy = on"
 	run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/p.ini"
 	echo "$stderr"
-	while [ -L "$link" ]; do
-		read -r -a cmd <<<"$(exec_start)"
-		run --separate-stderr "${cmd[@]}"
-		echo "$stderr"
-	done
+	boot_until_done
 	dir=$(echo "$data"/p-*)
 	grep -qx finished "$dir/journal"
 	meta=$dir/translated/meta.json
@@ -1120,10 +1111,7 @@ energy = on"
 		rm "$z/energy_uj" && mkdir "$z/energy_uj"
 	done
 	run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/p.ini"
-	while [ -L "$link" ]; do
-		read -r -a cmd <<<"$(exec_start)"
-		run --separate-stderr "${cmd[@]}"
-	done
+	boot_until_done
 	dir=$(echo "$data"/p-*)
 	grep -q '^energy gen 1 before intel-rapl:0 package-0 - 262143328850$' "$dir/translated/scripts/results"
 	for s in translated passthrough translated2; do
@@ -1136,10 +1124,7 @@ energy = on"
 	# A box without RAPL: said once per side, never a zero.
 	rm -rf "$data" "$tree/powercap" "$tree/sys/class/powercap" && mkdir -p "$data"
 	run --separate-stderr "$BOOTAB" run --root "$tree" --data "$data" "$BATS_TEST_TMPDIR/p.ini"
-	while [ -L "$link" ]; do
-		read -r -a cmd <<<"$(exec_start)"
-		run --separate-stderr "${cmd[@]}"
-	done
+	boot_until_done
 	dir=$(echo "$data"/p-*)
 	for s in translated passthrough translated2; do
 		[ "$(grep -c '^energy' "$dir/$s/meta.txt")" -eq 1 ]
