@@ -250,16 +250,23 @@ make_tree() {
 	[ -z "$(ls "$data")" ]
 }
 
-@test "runs started in the same second from plans of one name never share a directory" {
-	# The directories this plan's fleet would be given in the next 30 seconds
-	# are taken, as by a fleet started in the same second.
+# The directories a run of plan fleet.ini would be given in the next 30
+# seconds are taken (those still free), as by a fleet started in the same
+# second.
+take_next_names() {
+	local now t d
 	now=$(date +%s)
 	for t in $(seq "$now" $((now + 30))); do
 		d="$data/fleet-$(date -u -d "@$t" +%Y%m%d-%H%M%S)"
+		[ ! -e "$d" ] || continue
 		mkdir -p "$d"
 		echo 'the other fleet' >"$d/plan.ini"
 		printf 'bootab-fleet 1\nx root@x\ny root@y\n' >"$d/boxes"
 	done
+}
+
+@test "runs started in the same second from plans of one name never share a directory" {
+	take_next_names
 	taken=$(ls "$data")
 	sed -i 's/^order = .*/order = translated passthrough/' "$BATS_TEST_TMPDIR/fleet.ini"
 	run --separate-stderr "$BOOTAB" run --data "$data" "$BATS_TEST_TMPDIR/fleet.ini"
@@ -276,9 +283,11 @@ make_tree() {
 		[ "$(sed -n 2p "$data/$d/boxes")" = 'x root@x' ]
 	done
 
-	# A one-box campaign of a plan of the same name: a directory of its own too.
+	# A one-box campaign of a plan of the same name: a directory of its own too. The names
+	# are taken again from now: the fleet may have run for more than 30 seconds.
 	mkdir "$BATS_TEST_TMPDIR/one"
 	sed 's/^targets = .*/target = local/' "$BATS_TEST_TMPDIR/fleet.ini" >"$BATS_TEST_TMPDIR/one/fleet.ini"
+	take_next_names
 	taken=$(ls "$data")
 	BOOTAB_TEST_ROOT="$roots/box1" run --separate-stderr "$BOOTAB" run --data "$data" --root "$roots/box1" "$BATS_TEST_TMPDIR/one/fleet.ini"
 	echo "$stderr"
