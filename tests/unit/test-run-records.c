@@ -217,7 +217,17 @@ static void test_second_clock(void **state)
 	run_records_release(&recs);
 }
 
-/* Malformed records are skipped; the others still read. */
+/* Zone z is zone (named name) with its readings before and after and its range max. */
+static void assert_zone(const struct energy_zone *z, const char *zone, const char *name, long before, long after,
+			long max)
+{
+	assert_string_equal(z->zone, zone);
+	assert_string_equal(z->name, name);
+	assert_int_equal(z->before, before);
+	assert_int_equal(z->after, after);
+	assert_int_equal(z->max, max);
+}
+
 /*
  * The counters and energy records the runner writes before each rep
  * record (src/campaign/runner-helpers.sh, run_rep): each goes to the rep
@@ -226,7 +236,6 @@ static void test_second_clock(void **state)
 static void test_counters_energy(void **state)
 {
 	struct run_records recs;
-	const struct energy_zone *z;
 
 	(void)state;
 	run_records_parse("clock 100 1000\n"
@@ -248,16 +257,8 @@ static void test_counters_energy(void **state)
 	assert_true(recs.reps[0].no_perf);
 	assert_false(recs.reps[0].no_rapl);
 	assert_int_equal(recs.reps[0].n_zones, 2);
-	z = &recs.reps[0].zones[0];
-	assert_string_equal(z->zone, "intel-rapl:0");
-	assert_string_equal(z->name, "package-0");
-	assert_int_equal(z->before, 1000000);
-	assert_int_equal(z->after, 3500000);
-	assert_int_equal(z->max, 262143328850);
-	z = &recs.reps[0].zones[1];
-	assert_string_equal(z->name, "core");
-	assert_int_equal(z->before, -1);
-	assert_int_equal(z->after, -1);
+	assert_zone(&recs.reps[0].zones[0], "intel-rapl:0", "package-0", 1000000, 3500000, 262143328850);
+	assert_zone(&recs.reps[0].zones[1], "intel-rapl:0:0", "core", -1, -1, 262143328850);
 	/* b 1: no zone; a malformed counters and energy record change nothing. */
 	assert_false(recs.reps[1].no_perf);
 	assert_true(recs.reps[1].no_rapl);
@@ -265,18 +266,12 @@ static void test_counters_energy(void **state)
 	/* a 2: its records after its rep record; no range; a reading of neither kind names a zone only. */
 	assert_false(recs.reps[2].no_perf);
 	assert_int_equal(recs.reps[2].n_zones, 2);
-	z = &recs.reps[2].zones[0];
-	assert_int_equal(z->before, 262143000000);
-	assert_int_equal(z->after, 500000);
-	assert_int_equal(z->max, -1);
-	z = &recs.reps[2].zones[1];
-	assert_string_equal(z->name, "package-1");
-	assert_int_equal(z->before, -1);
-	assert_int_equal(z->after, -1);
-	assert_int_equal(z->max, 8);
+	assert_zone(&recs.reps[2].zones[0], "intel-rapl:0", "package-0", 262143000000, 500000, -1);
+	assert_zone(&recs.reps[2].zones[1], "intel-rapl:1", "package-1", -1, -1, 8);
 	run_records_release(&recs);
 }
 
+/* Malformed records are skipped; the others still read. */
 static void test_malformed(void **state)
 {
 	struct run_records recs;
